@@ -1,0 +1,26 @@
+/* cmd: the subcommands of kbench, one file each (harness/cmd_*.c),
+ * registered in the table in main.c. */
+#ifndef KBENCH_CMD_H
+#define KBENCH_CMD_H
+
+struct store;
+
+/* Options every command takes (parsed by main before the command). */
+struct global_opts {
+	const char *db;		/* --db FILE, or NULL for the default */
+};
+extern struct global_opts global_opts;
+
+/* Open the database named by --db or the default; print why not. */
+int cmd_open_store(struct store **out);
+
+int cmd_run(int argc, char **argv);
+int cmd_runs(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_direct(int argc, char **argv);	/* kbench <workload> ... */
+
+/* True when argv holds -h or --help before any "--". */
+int cmd_wants_help(int argc, char **argv);
+
+#endif

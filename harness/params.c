@@ -1,0 +1,467 @@
+/* params: option values for one workload instance, parsed and validated
+ * against the workload's option table; the getters workloads use. */
+#include "config.h"
+#include "params.h"
+#include "strbuf.h"
+#include "stride.h"
+#include "sysinfo.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct wl_params *wl_params_new(const struct workload_ops *ops)
+{
+	struct wl_params *p = calloc(1, sizeof(*p));
+	size_t n = 0;
+
+	if (!p)
+		abort();
+	while (ops->options[n].name)
+		n++;
+	p->ops = ops;
+	p->v = calloc(n + 1, sizeof(*p->v));
+	if (!p->v)
+		abort();
+	return p;
+}
+
+void wl_value_release(struct wl_value *v)
+{
+	free(v->text);
+	free(v->list);
+	memset(v, 0, sizeof(*v));
+}
+
+void wl_params_free(struct wl_params *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; p->ops->options[i].name; i++)
+		wl_value_release(&p->v[i]);
+	free(p->v);
+	free(p);
+}
+
+int wl_option_index(const struct wl_option *table, const char *name)
+{
+	for (int i = 0; table[i].name; i++)
+		if (!strcmp(table[i].name, name))
+			return i;
+	return -1;
+}
+
+const char *wl_type_expect(const struct wl_option *o)
+{
+	static char buf[256];
+
+	switch (o->type) {
+	case WL_INT:
+		if (o->min != o->max)
+			snprintf(buf, sizeof(buf), "an integer from %.0f to %.0f", o->min, o->max);
+		else
+			snprintf(buf, sizeof(buf), "an integer");
+		return buf;
+	case WL_DOUBLE:
+		if (o->min != o->max)
+			snprintf(buf, sizeof(buf), "a number from %g to %g", o->min, o->max);
+		else
+			snprintf(buf, sizeof(buf), "a number");
+		return buf;
+	case WL_SIZE:
+		return "a size in bytes (e.g. 4096, 64k, 64M, 2G, or 20% of MemTotal)";
+	case WL_BOOL:
+		return "on or off";
+	case WL_ENUM:
+		snprintf(buf, sizeof(buf), "one of %s", o->choices);
+		return buf;
+	case WL_STRING:
+		return "text";
+	case WL_LIST:
+		if (o->min != o->max)
+			snprintf(buf, sizeof(buf), "a list of integers from %.0f to %.0f "
+				 "(\"1 2 4\" or stride:MIN..MAX[,max=CAP])", o->min, o->max);
+		else
+			snprintf(buf, sizeof(buf), "a list of integers "
+				 "(\"1 2 4\" or stride:MIN..MAX[,max=CAP])");
+		return buf;
+	}
+	return "a value";
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	double v;
+	uint64_t mult = 1;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || !isfinite(v) || v < 0)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	switch (*end) {
+	case '\0':
+		break;
+	case '%': {
+		uint64_t mem = sysinfo_mem_total();
+
+		if (end[1] || v > 100)
+			return -1;
+		*out = (uint64_t)((double)mem * v / 100.0);
+		return 0;
+	}
+	case 'k': case 'K': mult = 1ULL << 10; end++; break;
+	case 'm': case 'M': mult = 1ULL << 20; end++; break;
+	case 'g': case 'G': mult = 1ULL << 30; end++; break;
+	case 't': case 'T': mult = 1ULL << 40; end++; break;
+	default:
+		return -1;
+	}
+	if (*end == 'i' || *end == 'I')
+		end++;
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end)
+		return -1;
+	if (v * (double)mult > 1.8e19)
+		return -1;
+	*out = (uint64_t)(v * (double)mult);
+	return 0;
+}
+
+static int parse_ll(const char *s, long long *out)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return -1;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	return (errno || *end) ? -1 : 0;
+}
+
+static int in_range(const struct wl_option *o, double v)
+{
+	return o->min == o->max || (v >= o->min && v <= o->max);
+}
+
+static int parse_list(const struct wl_option *o, const char *text,
+		      struct wl_value *v, struct strbuf *err)
+{
+	const char *s = text;
+	size_t cap = 16;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!strncmp(s, "stride:", 7)) {
+		if (stride_parse(s, sysinfo_cpus_allowed(), &v->list, &v->nlist, err))
+			return -1;
+	} else {
+		v->list = malloc(cap * sizeof(*v->list));
+		if (!v->list)
+			abort();
+		while (*s) {
+			char *end;
+			long long x;
+
+			while (isspace((unsigned char)*s) || *s == ',')
+				s++;
+			if (!*s)
+				break;
+			errno = 0;
+			x = strtoll(s, &end, 10);
+			if (errno || end == s || (*end && !isspace((unsigned char)*end) && *end != ',')) {
+				strbuf_addf(err, "invalid value '%s' for '%s': expected %s",
+					    text, o->name, wl_type_expect(o));
+				return -1;
+			}
+			if (v->nlist == cap) {
+				cap *= 2;
+				v->list = realloc(v->list, cap * sizeof(*v->list));
+				if (!v->list)
+					abort();
+			}
+			v->list[v->nlist++] = x;
+			s = end;
+		}
+	}
+	if (!v->nlist) {
+		strbuf_addf(err, "empty list for '%s': expected %s", o->name, wl_type_expect(o));
+		return -1;
+	}
+	for (size_t i = 0; i < v->nlist; i++) {
+		if (!in_range(o, (double)v->list[i])) {
+			strbuf_addf(err, "invalid value %lld in '%s' for '%s': expected %s",
+				    v->list[i], text, o->name, wl_type_expect(o));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int wl_value_parse(const struct wl_option *o, const char *text,
+		   struct wl_value *v, struct strbuf *err)
+{
+	struct wl_value nv = { 0 };
+	int rc = -1;
+
+	nv.text = strdup(text);
+	if (!nv.text)
+		abort();
+	switch (o->type) {
+	case WL_INT:
+		if (parse_ll(text, &nv.i) || !in_range(o, (double)nv.i))
+			goto bad;
+		break;
+	case WL_DOUBLE: {
+		char *end;
+
+		errno = 0;
+		nv.d = strtod(text, &end);
+		while (isspace((unsigned char)*end))
+			end++;
+		if (errno || end == text || *end || !isfinite(nv.d) || !in_range(o, nv.d))
+			goto bad;
+		break;
+	}
+	case WL_SIZE:
+		if (parse_size(text, &nv.size) || !in_range(o, (double)nv.size))
+			goto bad;
+		break;
+	case WL_BOOL:
+		if (!strcasecmp(text, "on") || !strcasecmp(text, "yes") ||
+		    !strcasecmp(text, "true") || !strcmp(text, "1"))
+			nv.i = 1;
+		else if (!strcasecmp(text, "off") || !strcasecmp(text, "no") ||
+			 !strcasecmp(text, "false") || !strcmp(text, "0"))
+			nv.i = 0;
+		else
+			goto bad;
+		break;
+	case WL_ENUM: {
+		const char *c = o->choices;
+		size_t len = strlen(text);
+		int idx = 0, found = 0;
+
+		while (c && *c) {
+			const char *bar = strchr(c, '|');
+			size_t clen = bar ? (size_t)(bar - c) : strlen(c);
+
+			if (clen == len && !strncmp(c, text, len)) {
+				found = 1;
+				break;
+			}
+			idx++;
+			c = bar ? bar + 1 : NULL;
+		}
+		if (!found)
+			goto bad;
+		nv.i = idx;
+		break;
+	}
+	case WL_STRING:
+		break;
+	case WL_LIST:
+		if (parse_list(o, text, &nv, err))
+			goto out;
+		break;
+	}
+	wl_value_release(v);
+	*v = nv;
+	return 0;
+bad:
+	strbuf_addf(err, "invalid value '%s' for '%s': expected %s",
+		    text, o->name, wl_type_expect(o));
+out:
+	wl_value_release(&nv);
+	return rc;
+}
+
+int wl_params_set(struct wl_params *p, const char *name, const char *text,
+		  struct strbuf *err)
+{
+	int i = wl_option_index(p->ops->options, name);
+
+	if (i < 0) {
+		const char *s = wl_option_suggest(p->ops->options, name);
+
+		strbuf_addf(err, "unknown option '%s' for workload '%s'", name, p->ops->name);
+		if (s)
+			strbuf_addf(err, " (did you mean '%s'?)", s);
+		return -1;
+	}
+	if (wl_value_parse(&p->ops->options[i], text, &p->v[i], err))
+		return -1;
+	p->v[i].given = 1;
+	return 0;
+}
+
+int wl_params_finish(struct wl_params *p, struct strbuf *err)
+{
+	for (int i = 0; p->ops->options[i].name; i++) {
+		const struct wl_option *o = &p->ops->options[i];
+
+		if (p->v[i].text || !o->def)
+			continue;
+		if (wl_value_parse(o, o->def, &p->v[i], err))
+			return -1;
+	}
+	return 0;
+}
+
+/* Levenshtein distance, small strings only. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64], prev, tmp;
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *wl_option_suggest(const struct wl_option *table, const char *name)
+{
+	const char *best = NULL;
+	size_t bestd = 3;	/* suggest only close names */
+
+	for (int i = 0; table[i].name; i++) {
+		size_t d = edit_distance(name, table[i].name);
+
+		if (d < bestd) {
+			bestd = d;
+			best = table[i].name;
+		}
+	}
+	return best;
+}
+
+/* Getters: a wrong name is a programming error. */
+static const struct wl_value *get(const struct wl_params *p, const char *name,
+				  enum wl_opt_type type)
+{
+	int i = wl_option_index(p->ops->options, name);
+
+	if (i < 0 || p->ops->options[i].type != type) {
+		fprintf(stderr, "kbench: bug: workload '%s' has no option '%s' of that type\n",
+			p->ops->name, name);
+		abort();
+	}
+	return &p->v[i];
+}
+
+long long wl_int(const struct wl_params *p, const char *name)
+{
+	return get(p, name, WL_INT)->i;
+}
+
+double wl_double(const struct wl_params *p, const char *name)
+{
+	return get(p, name, WL_DOUBLE)->d;
+}
+
+uint64_t wl_size(const struct wl_params *p, const char *name)
+{
+	return get(p, name, WL_SIZE)->size;
+}
+
+int wl_bool(const struct wl_params *p, const char *name)
+{
+	return (int)get(p, name, WL_BOOL)->i;
+}
+
+const char *wl_str(const struct wl_params *p, const char *name)
+{
+	int i = wl_option_index(p->ops->options, name);
+
+	if (i < 0 || (p->ops->options[i].type != WL_STRING &&
+		      p->ops->options[i].type != WL_ENUM)) {
+		fprintf(stderr, "kbench: bug: workload '%s' has no text option '%s'\n",
+			p->ops->name, name);
+		abort();
+	}
+	return p->v[i].text ? p->v[i].text : "";
+}
+
+const long long *wl_list(const struct wl_params *p, const char *name, size_t *n)
+{
+	const struct wl_value *v = get(p, name, WL_LIST);
+
+	*n = v->nlist;
+	return v->list;
+}
+
+const struct pin_plan *wl_pin(const struct wl_params *p)
+{
+	return p->pin;
+}
+
+void wl_sample_add(struct wl_sample *s, int metric, double value,
+		   const char *rowfmt, ...)
+{
+	struct wl_result *r;
+	va_list ap;
+
+	if (s->nresults >= WL_MAX_RESULTS)
+		return;
+	r = &s->results[s->nresults++];
+	va_start(ap, rowfmt);
+	vsnprintf(r->row, sizeof(r->row), rowfmt, ap);
+	va_end(ap);
+	r->metric = metric;
+	r->value = value;
+}
+
+void wl_sample_extra(struct wl_sample *s, const char *key, double value)
+{
+	if (s->nextras >= WL_MAX_EXTRAS)
+		return;
+	snprintf(s->extras[s->nextras].key, sizeof(s->extras[0].key), "%s", key);
+	s->extras[s->nextras++].value = value;
+}
+
+void wl_sample_flag(struct wl_sample *s, const char *fmt, ...)
+{
+	size_t len = strlen(s->flag);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(s->flag)) {
+		s->flag[len++] = ';';
+		s->flag[len++] = ' ';
+		s->flag[len] = '\0';
+	}
+	va_start(ap, fmt);
+	vsnprintf(s->flag + len, sizeof(s->flag) - len, fmt, ap);
+	va_end(ap);
+}

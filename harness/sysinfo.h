@@ -1,0 +1,37 @@
+/* sysinfo: facts about the machine and the booted kernel, recorded with
+ * every run (hwloc for the topology, uname and /proc for the rest). */
+#ifndef KBENCH_SYSINFO_H
+#define KBENCH_SYSINFO_H
+
+#include <stdint.h>
+
+struct machine_info {
+	char *hostname;
+	char *cpu_model;
+	int cpus;		/* PUs */
+	int cores;
+	int packages;
+	int numa_nodes;
+	uint64_t mem_bytes;
+	char *topology_xml;	/* hwloc XML export */
+	char *fingerprint;	/* stable id of hostname + hardware facts */
+};
+
+struct kernel_info {
+	char *release;		/* uname -r */
+	char *version;		/* uname -v */
+	char *cmdline;		/* /proc/cmdline */
+};
+
+/* Fill from hwloc and /proc; return 0 or -1 after an error message. */
+int machine_info_load(struct machine_info *m);
+void machine_info_release(struct machine_info *m);
+int kernel_info_load(struct kernel_info *k);
+void kernel_info_release(struct kernel_info *k);
+
+/* CPUs this process may run on (sched_getaffinity). */
+int sysinfo_cpus_allowed(void);
+/* MemTotal in bytes (0 if unreadable). */
+uint64_t sysinfo_mem_total(void);
+
+#endif
