@@ -1,0 +1,550 @@
+/* pft: the page-fault test. One untouched private anonymous mapping is
+ * split into N contiguous chunks; N threads or processes wait on a start
+ * barrier, then each writes one byte per base page of its chunk and times
+ * itself with CLOCK_MONOTONIC and getrusage. Measures what gormanm/pft
+ * measures: system time, elapsed time, faults per wall second and faults
+ * per CPU second. */
+#include "config.h"
+#include "workload.h"
+#include "../harness/strbuf.h"
+#include "../harness/sysinfo.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* As the reference: never more workers than this, whatever the machine. */
+#define PFT_MAX_WORKERS 128
+
+/* A sample whose minor-fault count strays further than this from the page
+ * count is flagged (the reference warns at the same bound). */
+#define PFT_FAULT_TOLERANCE 0.10
+
+enum { PFT_SYSTEM, PFT_ELAPSED, PFT_FAULTS_SEC, PFT_FAULTS_CPU };
+
+static const struct wl_option pft_options[] = {
+	{ "mapping_size", WL_SIZE, "20%",
+	  "bytes mapped and faulted in per sample, split evenly across the workers "
+	  "(default MemTotal/5)", NULL, 0, 0 },
+	{ "workers", WL_LIST, "stride:1..cpus",
+	  "worker counts, one row each; capped at the CPUs this process may use",
+	  NULL, 1, 4096 },
+	{ "model", WL_ENUM, "threads",
+	  "workers are threads sharing one mm, or forked processes", "threads|processes", 0, 0 },
+	{ "thp", WL_BOOL, "off",
+	  "off: MADV_NOHUGEPAGE on the region; on: MADV_HUGEPAGE", NULL, 0, 0 },
+	{ "pin", WL_ENUM, "unbound",
+	  "worker placement (only unbound so far: the scheduler places workers)",
+	  "unbound", 0, 0 },
+	{ "kill_worker", WL_INT, "-1",
+	  "for tests: worker K kills itself with SIGKILL (-1: none)", NULL, -1, 4095 },
+	{ "kill_point", WL_ENUM, "start",
+	  "for tests: when kill_worker dies: before it reports ready, or at the start",
+	  "ready|start", 0, 0 },
+	{ NULL }
+};
+
+static const struct wl_metric pft_metrics[] = {
+	[PFT_SYSTEM] = { "system", "s", WL_LOWER,
+			 "system time summed over the workers" },
+	[PFT_ELAPSED] = { "elapsed", "s", WL_LOWER,
+			  "latest worker end minus earliest worker start" },
+	[PFT_FAULTS_SEC] = { "faults/sec", "faults/s", WL_HIGHER,
+			     "pages faulted in per elapsed second" },
+	[PFT_FAULTS_CPU] = { "faults/cpu", "faults/cpu-s", WL_HIGHER,
+			     "pages faulted in per CPU second (user + system)" },
+	{ NULL }
+};
+
+static const struct wl_flag pft_flags[] = {
+	{ 'm', "mapping-size", "mapping_size", NULL, "bytes to fault in (64M, 2G, 20%)" },
+	{ 't', "threads", "workers", NULL, "N worker threads" },
+	{ 't', "threads", "model", "threads", NULL },
+	{ 'n', "processes", "workers", NULL, "N worker processes" },
+	{ 'n', "processes", "model", "processes", NULL },
+	{ 0, "thp", "thp", "on", "let transparent huge pages back the region" },
+	{ 0 }
+};
+
+enum pft_state { PFT_STARTING, PFT_READY, PFT_DONE };
+
+/* One worker's record, in memory shared with forked workers; a cache line
+ * of its own so that workers do not write to each other's lines. */
+struct pft_worker {
+	int state;			/* enum pft_state, atomic */
+	pid_t pid;			/* processes only */
+	struct timespec start, end;	/* CLOCK_MONOTONIC */
+	struct rusage ru_start, ru_end;
+} __attribute__((aligned(64)));
+
+struct pft_shared {
+	int go;				/* 0: wait, 1: run, -1: give up; atomic */
+	struct pft_worker w[];
+};
+
+struct pft_ctx {
+	struct pft_shared *shared;
+	size_t shared_bytes;
+	char *region;
+	size_t region_bytes;
+	size_t chunk_bytes;
+	size_t pagesize;
+	int threads;			/* model = threads */
+	int nworkers;
+	int kill_worker;		/* -1: none */
+	int kill_at_ready;		/* kill_point = ready */
+	pid_t launcher;
+};
+
+struct pft_thread_arg {
+	struct pft_ctx *ctx;
+	int k;
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/* The largest worker count a sample may run: the CPUs this process may
+ * use, and never more than the reference's limit. */
+static long long pft_worker_cap(void)
+{
+	long long cpus = sysinfo_cpus_allowed();
+
+	return cpus < PFT_MAX_WORKERS ? cpus : PFT_MAX_WORKERS;
+}
+
+/* The measured part: one write per base page of this worker's chunk.
+ * Never instrumented: AddressSanitizer would check each write against its
+ * shadow memory and fault that in too, one page per eight written. */
+__attribute__((no_sanitize_address))
+static void pft_fault_chunk(const struct pft_ctx *c, struct pft_worker *w, int k)
+{
+	int who = c->threads ? RUSAGE_THREAD : RUSAGE_SELF;
+	volatile char *p = c->region + (size_t)k * c->chunk_bytes;
+	volatile char *end = p + c->chunk_bytes;
+
+	clock_gettime(CLOCK_MONOTONIC, &w->start);
+	getrusage(who, &w->ru_start);
+	for (; p < end; p += c->pagesize)
+		*p = 'r';
+	getrusage(who, &w->ru_end);
+	clock_gettime(CLOCK_MONOTONIC, &w->end);
+}
+
+/* Worker k >= 1: report ready, spin on the barrier, fault the chunk in.
+ * Return 0, or -1 when the launcher gave up before the start. */
+static int pft_worker(struct pft_ctx *c, int k)
+{
+	struct pft_worker *w = &c->shared->w[k];
+	int go;
+
+	if (k == c->kill_worker && c->kill_at_ready)
+		raise(SIGKILL);
+	__atomic_store_n(&w->state, PFT_READY, __ATOMIC_RELEASE);
+	/* Spin rather than sleep, as the reference does: every worker must
+	 * start the moment the barrier opens, or elapsed time grows by the
+	 * wake-up latency of the slowest one. */
+	while (!(go = __atomic_load_n(&c->shared->go, __ATOMIC_ACQUIRE)))
+		cpu_relax();
+	if (go < 0)
+		return -1;
+	if (k == c->kill_worker && !c->kill_at_ready)
+		raise(SIGKILL);
+	pft_fault_chunk(c, w, k);
+	__atomic_store_n(&w->state, PFT_DONE, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static void *pft_thread_main(void *arg)
+{
+	struct pft_thread_arg *a = arg;
+
+	pft_worker(a->ctx, a->k);
+	return NULL;
+}
+
+static void pft_process_main(struct pft_ctx *c, int k)
+{
+	/* A worker must not outlive the sample: if the launcher dies, so do
+	 * its workers, instead of spinning on a barrier that never opens. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != c->launcher)
+		_exit(1);
+	_exit(pft_worker(c, k) ? 1 : 0);
+}
+
+static void describe_status(struct strbuf *err, int k, pid_t pid, int status)
+{
+	if (WIFSIGNALED(status))
+		strbuf_addf(err, "pft worker %d (pid %d) was killed by signal %d (%s)",
+			    k, (int)pid, WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status))
+		strbuf_addf(err, "pft worker %d (pid %d) exited with status %d",
+			    k, (int)pid, WEXITSTATUS(status));
+	else
+		strbuf_addf(err, "pft worker %d (pid %d) ended abnormally", k, (int)pid);
+}
+
+/* Kill and reap every forked worker not reaped yet (pid still set). */
+static void pft_kill_processes(struct pft_ctx *c)
+{
+	for (int k = 1; k < c->nworkers; k++) {
+		pid_t pid = c->shared->w[k].pid;
+
+		if (pid <= 0)
+			continue;
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		c->shared->w[k].pid = 0;
+	}
+}
+
+/* Has any forked worker ended before the barrier opened? Reap it and say
+ * which. Return 1 if so, 0 if all are alive. */
+static int pft_process_died(struct pft_ctx *c, struct strbuf *err)
+{
+	for (int k = 1; k < c->nworkers; k++) {
+		pid_t pid = c->shared->w[k].pid;
+		int status;
+
+		if (pid <= 0 || waitpid(pid, &status, WNOHANG) != pid)
+			continue;
+		c->shared->w[k].pid = 0;
+		describe_status(err, k, pid, status);
+		return 1;
+	}
+	return 0;
+}
+
+/* Wait until workers 1..n-1 have reported ready. Return 0, or -1 with err
+ * when a forked worker died first. */
+static int pft_wait_ready(struct pft_ctx *c, struct strbuf *err)
+{
+	const struct timespec pause = { 0, 20000 };	/* 20 us */
+
+	for (;;) {
+		int ready = 1;
+
+		for (int k = 1; k < c->nworkers; k++)
+			if (__atomic_load_n(&c->shared->w[k].state, __ATOMIC_ACQUIRE) != PFT_READY)
+				ready++;
+		/* ready counts the laggards plus one: all ready when it is 1 */
+		if (ready == 1)
+			return 0;
+		if (!c->threads && pft_process_died(c, err))
+			return -1;
+		/* Sleep, not spin: a worker just created may need this CPU. */
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* Reap workers 1..n-1 after the run. Return 0, or -1 with err for the
+ * first worker that did not finish its chunk. */
+static int pft_reap_processes(struct pft_ctx *c, struct strbuf *err)
+{
+	for (int k = 1; k < c->nworkers; k++) {
+		pid_t pid = c->shared->w[k].pid;
+		int status;
+
+		if (pid <= 0)
+			continue;
+		while (waitpid(pid, &status, 0) < 0) {
+			if (errno != EINTR) {
+				strbuf_addf(err, "cannot wait for pft worker %d (pid %d): %s",
+					    k, (int)pid, strerror(errno));
+				goto fail;
+			}
+		}
+		c->shared->w[k].pid = 0;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			describe_status(err, k, pid, status);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	/* One worker failed: the sample is lost, do not wait for the rest. */
+	pft_kill_processes(c);
+	return -1;
+}
+
+static double ts_seconds(const struct timespec *t)
+{
+	return (double)t->tv_sec + (double)t->tv_nsec / 1e9;
+}
+
+static double tv_seconds(const struct timeval *t)
+{
+	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
+}
+
+/* Turn the workers' records into the sample. */
+static void pft_results(const struct pft_ctx *c, long long row, int thp,
+			struct wl_sample *out)
+{
+	double first = 0, last = 0, user = 0, sys = 0, elapsed, cpu;
+	double pages = (double)(c->region_bytes / c->pagesize);
+	long long minflt = 0;
+
+	for (int k = 0; k < c->nworkers; k++) {
+		const struct pft_worker *w = &c->shared->w[k];
+		double s = ts_seconds(&w->start), e = ts_seconds(&w->end);
+
+		if (!k || s < first)
+			first = s;
+		if (!k || e > last)
+			last = e;
+		user += tv_seconds(&w->ru_end.ru_utime) - tv_seconds(&w->ru_start.ru_utime);
+		sys += tv_seconds(&w->ru_end.ru_stime) - tv_seconds(&w->ru_start.ru_stime);
+		minflt += w->ru_end.ru_minflt - w->ru_start.ru_minflt;
+	}
+	elapsed = last - first;
+	cpu = user + sys;
+
+	wl_sample_add(out, PFT_SYSTEM, sys, "system-%lld", row);
+	wl_sample_add(out, PFT_ELAPSED, elapsed, "elapsed-%lld", row);
+	if (elapsed > 0)
+		wl_sample_add(out, PFT_FAULTS_SEC, pages / elapsed, "faults/sec-%lld", row);
+	else
+		wl_sample_flag(out, "elapsed time too short to measure");
+	if (cpu > 0)
+		wl_sample_add(out, PFT_FAULTS_CPU, pages / cpu, "faults/cpu-%lld", row);
+	else
+		wl_sample_flag(out, "CPU time too short to measure");
+
+	wl_sample_extra(out, "minflt", (double)minflt);
+	wl_sample_extra(out, "pages", pages);
+	wl_sample_extra(out, "user", user);
+	wl_sample_extra(out, "workers", c->nworkers);
+	wl_sample_extra(out, "page_size", (double)c->pagesize);
+
+	if (row != c->nworkers)
+		wl_sample_flag(out, "ran %d workers, not %lld: capped at the CPUs this "
+			       "process may use", c->nworkers, row);
+	/* Huge pages fault in 512 base pages at a time: the count is then
+	 * expected to be far below the page count. */
+	if (!thp && (double)llabs(minflt - (long long)pages) > pages * PFT_FAULT_TOLERANCE)
+		wl_sample_flag(out, "%lld minor faults for %.0f pages (more than %.0f%% apart)",
+			       minflt, pages, PFT_FAULT_TOLERANCE * 100);
+}
+
+/* Start workers 1..n-1. Return 0, or -1 with err (workers already started
+ * are left for the caller to stop). */
+static int pft_start_workers(struct pft_ctx *c, pthread_t *tids,
+			     struct pft_thread_arg *args, int *started,
+			     struct strbuf *err)
+{
+	for (int k = 1; k < c->nworkers; k++) {
+		if (c->threads) {
+			int e;
+
+			args[k].ctx = c;
+			args[k].k = k;
+			e = pthread_create(&tids[k], NULL, pft_thread_main, &args[k]);
+			if (e) {
+				strbuf_addf(err, "cannot start pft worker thread %d: %s",
+					    k, strerror(e));
+				return -1;
+			}
+		} else {
+			pid_t pid = fork();
+
+			if (pid < 0) {
+				strbuf_addf(err, "cannot fork pft worker %d: %s",
+					    k, strerror(errno));
+				return -1;
+			}
+			if (!pid)
+				pft_process_main(c, k);
+			c->shared->w[k].pid = pid;
+		}
+		*started = k;
+	}
+	return 0;
+}
+
+static int pft_run_one(const struct wl_params *p, long long row,
+		       struct wl_sample *out, struct strbuf *err)
+{
+	struct pft_ctx c = { 0 };
+	pthread_t *tids = NULL;
+	struct pft_thread_arg *args = NULL;
+	uint64_t size = wl_size(p, "mapping_size");
+	long long cap = pft_worker_cap();
+	int thp = wl_bool(p, "thp");
+	int started = 0, rc = -1;
+	size_t pages, per_worker;
+	long ps = sysconf(_SC_PAGESIZE);
+
+	if (row < 1) {
+		strbuf_addf(err, "invalid worker count %lld", row);
+		return -1;
+	}
+	c.pagesize = ps > 0 ? (size_t)ps : 4096;
+	c.threads = !strcmp(wl_str(p, "model"), "threads");
+	c.nworkers = (int)(row < cap ? row : cap);
+	c.kill_worker = (int)wl_int(p, "kill_worker");
+	c.kill_at_ready = !strcmp(wl_str(p, "kill_point"), "ready");
+	c.launcher = getpid();
+
+	/* The reference's rounding: whole pages, the same count per worker. */
+	pages = (size + c.pagesize - 1) / c.pagesize;
+	per_worker = (pages + (size_t)c.nworkers - 1) / (size_t)c.nworkers;
+	if (!pages) {
+		strbuf_addf(err, "mapping_size is 0: it must hold at least one page per worker");
+		return -1;
+	}
+	c.chunk_bytes = per_worker * c.pagesize;
+	c.region_bytes = c.chunk_bytes * (size_t)c.nworkers;
+
+	c.shared_bytes = sizeof(struct pft_shared) +
+		(size_t)c.nworkers * sizeof(struct pft_worker);
+	c.shared = mmap(NULL, c.shared_bytes, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (c.shared == MAP_FAILED) {
+		c.shared = NULL;
+		strbuf_addf(err, "cannot map the pft control area: %s", strerror(errno));
+		goto out;
+	}
+	/* Mapped before the barrier and not touched until the workers start. */
+	c.region = mmap(NULL, c.region_bytes, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c.region == MAP_FAILED) {
+		c.region = NULL;
+		strbuf_addf(err, "cannot map %zu bytes for pft: %s",
+			    c.region_bytes, strerror(errno));
+		goto out;
+	}
+	if (madvise(c.region, c.region_bytes, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE)) {
+		strbuf_addf(err, "madvise(%s) on the pft region failed: %s",
+			    thp ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", strerror(errno));
+		goto out;
+	}
+
+	tids = calloc((size_t)c.nworkers, sizeof(*tids));
+	args = calloc((size_t)c.nworkers, sizeof(*args));
+	if (!tids || !args) {
+		strbuf_addf(err, "out of memory");
+		goto out;
+	}
+	if (pft_start_workers(&c, tids, args, &started, err) ||
+	    pft_wait_ready(&c, err))
+		goto abort;
+
+	/* The launcher is worker 0, as in the reference. */
+	if (!c.kill_worker && c.kill_at_ready)
+		raise(SIGKILL);
+	__atomic_store_n(&c.shared->go, 1, __ATOMIC_RELEASE);
+	if (!c.kill_worker && !c.kill_at_ready)
+		raise(SIGKILL);
+	pft_fault_chunk(&c, &c.shared->w[0], 0);
+
+	if (c.threads) {
+		for (int k = 1; k <= started; k++)
+			pthread_join(tids[k], NULL);
+	} else if (pft_reap_processes(&c, err)) {
+		goto out;
+	}
+	pft_results(&c, row, thp, out);
+	rc = 0;
+	goto out;
+
+abort:
+	__atomic_store_n(&c.shared->go, -1, __ATOMIC_RELEASE);
+	if (c.threads)
+		for (int k = 1; k <= started; k++)
+			pthread_join(tids[k], NULL);
+	else
+		pft_kill_processes(&c);
+out:
+	free(tids);
+	free(args);
+	if (c.region)
+		munmap(c.region, c.region_bytes);
+	if (c.shared)
+		munmap(c.shared, c.shared_bytes);
+	return rc;
+}
+
+/* Sizes are checked here, before anything runs. A worker count above the
+ * CPUs this process may use is not an error: run_one caps it, as the
+ * reference does, and flags each such sample, which is how the notice
+ * reaches the progress line and the store (a workload never prints). */
+static int pft_check(const struct wl_params *p, struct strbuf *err)
+{
+	uint64_t size = wl_size(p, "mapping_size");
+	uint64_t mem = sysinfo_mem_total();
+
+	if (!size) {
+		strbuf_addf(err, "'mapping_size' is 0 bytes: the mapping must hold at "
+			    "least one page");
+		return -1;
+	}
+	if (mem && size > mem) {
+		strbuf_addf(err, "'mapping_size' of %llu MiB is larger than this machine's "
+			    "memory (%llu MiB)", (unsigned long long)(size >> 20),
+			    (unsigned long long)(mem >> 20));
+		return -1;
+	}
+	return 0;
+}
+
+static void pft_format_direct(const struct wl_params *p, long long row,
+			      const struct wl_sample *s, struct strbuf *out)
+{
+	double v[4] = { 0, 0, 0, 0 }, user = 0, pages = 0, nworkers = 0, pagesize = 0;
+	unsigned long long gbytes;
+
+	for (int i = 0; i < s->nresults; i++)
+		if (s->results[i].metric >= 0 && s->results[i].metric < 4)
+			v[s->results[i].metric] = s->results[i].value;
+	for (int i = 0; i < s->nextras; i++) {
+		const struct wl_extra *x = &s->extras[i];
+
+		if (!strcmp(x->key, "user"))
+			user = x->value;
+		else if (!strcmp(x->key, "pages"))
+			pages = x->value;
+		else if (!strcmp(x->key, "workers"))
+			nworkers = x->value;
+		else if (!strcmp(x->key, "page_size"))
+			pagesize = x->value;
+	}
+	/* The reference's columns: GiB (its rounding), workers, cache lines
+	 * touched per page, user, system, wall, faults/cpu-s, faults/wall-s. */
+	gbytes = (unsigned long long)((pages + nworkers) * pagesize / (1024.0 * 1024 * 1024));
+	strbuf_addf(out, " %3llu %4.0f %3d %8.2fs %8.2fs %8.2fs  %10.3f %10.3f\n",
+		    gbytes, nworkers, 1, user, v[PFT_SYSTEM], v[PFT_ELAPSED],
+		    v[PFT_FAULTS_CPU], v[PFT_FAULTS_SEC]);
+}
+
+const struct workload_ops pft_ops = {
+	.name = "pft",
+	.summary = "page-fault test: N threads or processes fault in one anonymous mapping",
+	.options = pft_options,
+	.metrics = pft_metrics,
+	.row_option = "workers",
+	.flags = pft_flags,
+	.check = pft_check,
+	.run_one = pft_run_one,
+	.format_direct = pft_format_direct,
+};
