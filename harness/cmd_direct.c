@@ -15,6 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Does fl repeat the names of the entry before it? Such an entry is not an
+ * option of its own: it is applied along with that entry (-t N sets both
+ * the worker count and the model). */
+static int flag_is_companion(const struct wl_flag *flags, const struct wl_flag *fl)
+{
+	const struct wl_flag *prev = fl - 1;
+
+	return fl != flags && fl->short_name == prev->short_name &&
+	       !strcmp(fl->long_name ? fl->long_name : "", prev->long_name ? prev->long_name : "");
+}
+
+static int flag_is_end(const struct wl_flag *fl)
+{
+	return !fl->short_name && !fl->long_name;
+}
+
 static void direct_usage(const struct workload_ops *ops, FILE *f)
 {
 	const struct wl_flag *fl;
@@ -24,6 +40,8 @@ static void direct_usage(const struct workload_ops *ops, FILE *f)
 	for (fl = ops->flags; fl && (fl->short_name || fl->long_name); fl++) {
 		char left[64];
 
+		if (flag_is_companion(ops->flags, fl))
+			continue;
 		if (fl->short_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s", fl->short_name, fl->long_name,
 				 fl->value ? "" : " N");
@@ -61,12 +79,14 @@ int cmd_direct(int argc, char **argv)
 	const long long *rows;
 
 	for (const struct wl_flag *fl = ops->flags; fl && (fl->short_name || fl->long_name); fl++) {
-		if (n >= 56)
+		if (n >= 56 || fl - ops->flags >= 56)
 			break;
+		if (flag_is_companion(ops->flags, fl))
+			continue;
 		longopts[n].name = fl->long_name;
 		longopts[n].has_arg = fl->value ? no_argument : required_argument;
 		longopts[n].flag = NULL;
-		longopts[n].val = 256 + n;
+		longopts[n].val = 256 + (int)(fl - ops->flags);
 		n++;
 		if (fl->short_name) {
 			strbuf_addch(&shortopts, fl->short_name);
@@ -89,14 +109,22 @@ int cmd_direct(int argc, char **argv)
 			fl = &ops->flags[opt - 256];
 		} else if (opt > 0 && opt < 256 && opt != 'o' && opt != 'h' && opt != '?') {
 			for (const struct wl_flag *f = ops->flags; f && (f->short_name || f->long_name); f++)
-				if (f->short_name == opt)
+				if (f->short_name == opt && !flag_is_companion(ops->flags, f)) {
 					fl = f;
+					break;
+				}
 		}
 		if (fl) {
 			if (wl_params_set(p, fl->option, fl->value ? fl->value : optarg, &err)) {
 				error("%s", err.buf);
 				goto out;
 			}
+			for (const struct wl_flag *c = fl + 1; !flag_is_end(c) &&
+			     flag_is_companion(ops->flags, c); c++)
+				if (wl_params_set(p, c->option, c->value, &err)) {
+					error("%s", err.buf);
+					goto out;
+				}
 			continue;
 		}
 		switch (opt) {

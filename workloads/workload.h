@@ -42,7 +42,10 @@ struct wl_metric {
 	const char *help;
 };
 
-/* A direct-mode flag: `kbench <workload> -g 4 --pipe`. */
+/* A direct-mode flag: `kbench <workload> -g 4 --pipe`. An entry with the
+ * same short and long name as the entry before it is applied along with
+ * that one and must carry a fixed value: `-t N` can set both the worker
+ * count and the model. */
 struct wl_flag {
 	char short_name;	/* 0: long only */
 	const char *long_name;
