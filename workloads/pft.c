@@ -194,13 +194,13 @@ static void pft_process_main(struct pft_ctx *c, int k)
 static void describe_status(struct strbuf *err, int k, pid_t pid, int status)
 {
 	if (WIFSIGNALED(status))
-		strbuf_addf(err, "pft worker %d (pid %d) was killed by signal %d (%s)",
+		strbuf_addf(err, "worker %d (pid %d) was killed by signal %d (%s)",
 			    k, (int)pid, WTERMSIG(status), strsignal(WTERMSIG(status)));
 	else if (WIFEXITED(status))
-		strbuf_addf(err, "pft worker %d (pid %d) exited with status %d",
+		strbuf_addf(err, "worker %d (pid %d) exited with status %d",
 			    k, (int)pid, WEXITSTATUS(status));
 	else
-		strbuf_addf(err, "pft worker %d (pid %d) ended abnormally", k, (int)pid);
+		strbuf_addf(err, "worker %d (pid %d) ended abnormally", k, (int)pid);
 }
 
 /* Kill and reap every forked worker not reaped yet (pid still set). */
@@ -269,7 +269,7 @@ static int pft_reap_processes(struct pft_ctx *c, struct strbuf *err)
 			continue;
 		while (waitpid(pid, &status, 0) < 0) {
 			if (errno != EINTR) {
-				strbuf_addf(err, "cannot wait for pft worker %d (pid %d): %s",
+				strbuf_addf(err, "cannot wait for worker %d (pid %d): %s",
 					    k, (int)pid, strerror(errno));
 				goto fail;
 			}
@@ -361,7 +361,7 @@ static int pft_start_workers(struct pft_ctx *c, pthread_t *tids,
 			args[k].k = k;
 			e = pthread_create(&tids[k], NULL, pft_thread_main, &args[k]);
 			if (e) {
-				strbuf_addf(err, "cannot start pft worker thread %d: %s",
+				strbuf_addf(err, "cannot start worker thread %d: %s",
 					    k, strerror(e));
 				return -1;
 			}
@@ -369,7 +369,7 @@ static int pft_start_workers(struct pft_ctx *c, pthread_t *tids,
 			pid_t pid = fork();
 
 			if (pid < 0) {
-				strbuf_addf(err, "cannot fork pft worker %d: %s",
+				strbuf_addf(err, "cannot fork worker %d: %s",
 					    k, strerror(errno));
 				return -1;
 			}
@@ -410,7 +410,7 @@ static int pft_run_one(const struct wl_params *p, long long row,
 	pages = (size + c.pagesize - 1) / c.pagesize;
 	per_worker = (pages + (size_t)c.nworkers - 1) / (size_t)c.nworkers;
 	if (!pages) {
-		strbuf_addf(err, "mapping_size is 0: it must hold at least one page per worker");
+		strbuf_addf(err, "'mapping_size' is 0 bytes: the mapping must hold at least one page");
 		return -1;
 	}
 	c.chunk_bytes = per_worker * c.pagesize;
@@ -422,7 +422,7 @@ static int pft_run_one(const struct wl_params *p, long long row,
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (c.shared == MAP_FAILED) {
 		c.shared = NULL;
-		strbuf_addf(err, "cannot map the pft control area: %s", strerror(errno));
+		strbuf_addf(err, "cannot map the control area: %s", strerror(errno));
 		goto out;
 	}
 	/* Mapped before the barrier and not touched until the workers start. */
@@ -430,12 +430,12 @@ static int pft_run_one(const struct wl_params *p, long long row,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (c.region == MAP_FAILED) {
 		c.region = NULL;
-		strbuf_addf(err, "cannot map %zu bytes for pft: %s",
+		strbuf_addf(err, "cannot map %zu bytes: %s",
 			    c.region_bytes, strerror(errno));
 		goto out;
 	}
 	if (madvise(c.region, c.region_bytes, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE)) {
-		strbuf_addf(err, "madvise(%s) on the pft region failed: %s",
+		strbuf_addf(err, "madvise(%s) on the region failed: %s",
 			    thp ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", strerror(errno));
 		goto out;
 	}
@@ -543,6 +543,7 @@ const struct workload_ops pft_ops = {
 	.options = pft_options,
 	.metrics = pft_metrics,
 	.row_option = "workers",
+	.direct_row = 1,
 	.flags = pft_flags,
 	.check = pft_check,
 	.run_one = pft_run_one,
