@@ -320,6 +320,9 @@ static void pft_results(const struct pft_ctx *c, long long row, int thp,
 	elapsed = last - first;
 	cpu = user + sys;
 
+	if (row != c->nworkers)
+		wl_sample_flag(out, "ran %d workers, not %lld: capped at the CPUs this "
+			       "process may use", c->nworkers, row);
 	wl_sample_add(out, PFT_SYSTEM, sys, "system-%lld", row);
 	wl_sample_add(out, PFT_ELAPSED, elapsed, "elapsed-%lld", row);
 	if (elapsed > 0)
@@ -329,7 +332,8 @@ static void pft_results(const struct pft_ctx *c, long long row, int thp,
 	if (cpu > 0)
 		wl_sample_add(out, PFT_FAULTS_CPU, pages / cpu, "faults/cpu-%lld", row);
 	else
-		wl_sample_flag(out, "CPU time too short to measure");
+		wl_sample_flag(out, "CPU time too short to measure (getrusage counts it in scheduler ticks): "
+			       "use a larger mapping_size");
 
 	wl_sample_extra(out, "minflt", (double)minflt);
 	wl_sample_extra(out, "pages", pages);
@@ -337,9 +341,6 @@ static void pft_results(const struct pft_ctx *c, long long row, int thp,
 	wl_sample_extra(out, "workers", c->nworkers);
 	wl_sample_extra(out, "page_size", (double)c->pagesize);
 
-	if (row != c->nworkers)
-		wl_sample_flag(out, "ran %d workers, not %lld: capped at the CPUs this "
-			       "process may use", c->nworkers, row);
 	/* Huge pages fault in 512 base pages at a time: the count is then
 	 * expected to be far below the page count. */
 	if (!thp && (double)llabs(minflt - (long long)pages) > pages * PFT_FAULT_TOLERANCE)
