@@ -3,16 +3,19 @@
 # run (shrunk to a tiny mapping), every row and value is stored, a dying
 # worker is a recorded failure and the run goes on, bad sizes in a config
 # are errors naming the file, line and section.
-: "${KBENCH:?}" "${TOP_SRCDIR:?}"
-tmp="tests/cli/t4002-pft-run.tmp"
-rm -rf "$tmp" && mkdir -p "$tmp" || exit 1
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; sed 's/^/# /' "$tmp/out" "$tmp/err"; }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+# check, with the command as one string, and its output shown on failure.
+checkx() {
+	if eval "$2"; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err"
+	fi
+}
 # A hung sample must fail the test, not hang it.
-kb() { timeout 300 "$KBENCH" --db "$tmp/k.db" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+kb() { timeout 300 "$KBENCH" --db "$db" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 
 cpus=$(nproc)
 [ "$cpus" -gt 2 ] && cpus=2
@@ -25,19 +28,19 @@ for model in threads processes; do
 	    -e "s/^workers = .*/workers = $rows/" \
 	    "$TOP_SRCDIR/configs/pft-$model.conf" >"$tmp/pft-$model.conf"
 	kb run -n tiny -c "$tmp/pft-$model.conf"
-	check "configs/pft-$model.conf runs (shrunk)" '[ $rc -eq 0 ]'
+	checkx "configs/pft-$model.conf runs (shrunk)" '[ $rc -eq 0 ]'
 	for w in $rows; do
-		check "[pft-$model] $w workers: two samples, each with a warm-up first" \
+		checkx "[pft-$model] $w workers: two samples, each with a warm-up first" \
 			'[ $(grep -c "\[pft-$model\] workers $w: sample [12]/2: system-$w " "$tmp/err") -eq 2 ] &&
 			 grep -q "\[pft-$model\] workers $w: warm-up 1/1:" "$tmp/err"'
 	done
 done
 kb runs
 per_run=$(( $(echo $rows | wc -w) * 2 * 4 ))
-check "both runs complete, $per_run values each (4 per sample)" \
+checkx "both runs complete, $per_run values each (4 per sample)" \
 	'[ $(grep -c " tiny .* pft-.* complete *$per_run\$" "$tmp/out") -eq 2 ]'
 kb show '#1'
-check "a sample that faulted every page once is not flagged" \
+checkx "a sample that faulted every page once is not flagged" \
 	'grep -Eq "^pft-threads +[0-9]+ +0$" "$tmp/out"'
 
 # Worker counts above the CPUs: capped, flagged, stored under the row asked.
@@ -49,11 +52,11 @@ workers = $over
 mapping_size = 64M
 EOC
 kb run -c "$tmp/over.conf"
-check "$over workers on $(nproc) CPUs: the run completes" '[ $rc -eq 0 ]'
-check "... and says so on the sample's line" \
+checkx "$over workers on $(nproc) CPUs: the run completes" '[ $rc -eq 0 ]'
+checkx "... and says so on the sample's line" \
 	'grep -q "system-$over .*\[ran $(nproc) workers, not $over: capped at the CPUs this process may use\]" "$tmp/err"'
 kb show '#3'
-check "... and in the store" \
+checkx "... and in the store" \
 	'grep -q "\[pft-threads\] system-$over sample 1: .*FLAGGED: ran $(nproc) workers, not $over" "$tmp/out"'
 
 # A worker killed mid-sample: a recorded failure, then the next section.
@@ -77,15 +80,15 @@ kill_point = ready
 workload = pft
 EOC
 	kb run -c "$tmp/die.conf"
-	check "dying workers: the run ends, the sections after still run" \
+	checkx "dying workers: the run ends, the sections after still run" \
 		'[ $rc -ne 124 ] && grep -q "\[pft-after\] workers 2: sample 1/1: system-2 " "$tmp/err"'
 	kb show '#4'
-	check "a killed worker process is a failure naming it" \
+	checkx "a killed worker process is a failure naming it" \
 		'grep -Eq "^  \[pft-processes\] row 2 sample 1: worker 1 \(pid [0-9]+\) was killed by signal 9 \(Killed\)$" "$tmp/out"'
-	check "a killed worker thread is a failure of the sample's process" \
+	checkx "a killed worker thread is a failure of the sample's process" \
 		'grep -Eq "^  \[pft-threads\] row 2 sample 1: .*killed by signal 9" "$tmp/out"'
 else
-	for i in 1 2 3; do ok "# SKIP one CPU: no second worker to kill"; done
+	for i in 1 2 3; do ok 0 "# SKIP one CPU: no second worker to kill"; done
 fi
 runs=3
 [ "$(nproc)" -ge 2 ] && runs=4
@@ -93,15 +96,13 @@ runs=3
 # Bad sizes in a config: errors before anything runs.
 printf '[pft-threads]\nworkers = 1\nmapping_size = 0\n' >"$tmp/zero.conf"
 kb run -c "$tmp/zero.conf"
-check "mapping_size = 0 in a config rejected" \
+checkx "mapping_size = 0 in a config rejected" \
 	'[ $rc -ne 0 ] && grep -q "zero.conf:1: \[pft-threads\] '"'"'mapping_size'"'"' is 0 bytes" "$tmp/err"'
 printf '[pft-threads]\nworkers = 1\nmapping_size = a lot\n' >"$tmp/word.conf"
 kb run -c "$tmp/word.conf"
-check "mapping_size that is not a size rejected with its line" \
+checkx "mapping_size that is not a size rejected with its line" \
 	'[ $rc -ne 0 ] && grep -q "word.conf:3: invalid value '"'"'a lot'"'"' for '"'"'mapping_size'"'"'" "$tmp/err"'
 kb runs
-check "no run was started for them" '[ $(grep -c "^ *[0-9]" "$tmp/out") -eq $runs ]'
+checkx "no run was started for them" '[ $(grep -c "^ *[0-9]" "$tmp/out") -eq $runs ]'
 
-rm -rf "$tmp"
-echo "1..$n"
-exit $failed
+done_testing
