@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,15 @@ static void pft_fault_chunk(const struct pft_ctx *c, struct pft_worker *w, int k
 	clock_gettime(CLOCK_MONOTONIC, &w->end);
 }
 
+/* Write this worker's whole record before the start: a forked worker maps
+ * the shared control area page by page on first touch, and a record that
+ * straddles a page would otherwise take that fault inside the measured
+ * window. */
+static void pft_touch_record(struct pft_worker *w)
+{
+	memset(&w->start, 0, sizeof(*w) - offsetof(struct pft_worker, start));
+}
+
 /* Worker k >= 1: report ready, spin on the barrier, fault the chunk in.
  * Return 0, or -1 when the launcher gave up before the start. */
 static int pft_worker(struct pft_ctx *c, int k)
@@ -158,6 +168,7 @@ static int pft_worker(struct pft_ctx *c, int k)
 
 	if (k == c->kill_worker && c->kill_at_ready)
 		raise(SIGKILL);
+	pft_touch_record(w);
 	__atomic_store_n(&w->state, PFT_READY, __ATOMIC_RELEASE);
 	/* Spin rather than sleep, as the reference does: every worker must
 	 * start the moment the barrier opens, or elapsed time grows by the
@@ -452,6 +463,7 @@ static int pft_run_one(const struct wl_params *p, long long row,
 		goto abort;
 
 	/* The launcher is worker 0, as in the reference. */
+	pft_touch_record(&c.shared->w[0]);
 	if (!c.kill_worker && c.kill_at_ready)
 		raise(SIGKILL);
 	__atomic_store_n(&c.shared->go, 1, __ATOMIC_RELEASE);
