@@ -176,6 +176,5 @@ int main(void)
 		top = ".";
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(top, &cases[i], regen);
-	plan_done();
-	return exit_status();
+	return done_testing();
 }

@@ -138,6 +138,5 @@ int main(void)
 	best_means();
 	percentages();
 	tests();
-	plan_done();
-	return exit_status();
+	return done_testing();
 }
