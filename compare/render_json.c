@@ -106,6 +106,10 @@ static void test(const struct stats_test_result *t, struct strbuf *out)
 			key(out, "method", 0);
 			str(out, t->method);
 		}
+		if (t->reason) {
+			key(out, "note", 0);
+			str(out, t->reason);
+		}
 		key(out, "significant", 0);
 		strbuf_addstr(out, t->significant ? "true" : "false");
 	}

@@ -61,8 +61,7 @@ static void skipped(const struct cmp_model *m, const char *reason, struct strbuf
 			int hit = 0;
 
 			for (size_t c = 1; c < m->nruns; c++)
-				if (!s->rows[r].cells[c].test.done &&
-				    s->rows[r].cells[c].test.reason &&
+				if (s->rows[r].cells[c].test.reason &&
 				    !strcmp(s->rows[r].cells[c].test.reason, reason))
 					hit = 1;
 			if (!hit)
@@ -79,6 +78,15 @@ static void skipped(const struct cmp_model *m, const char *reason, struct strbuf
 		strbuf_addch(sb, '.');
 }
 
+static int any_higher(const struct cmp_model *m)
+{
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++)
+			if (m->sections[i].rows[r].higher_better)
+				return 1;
+	return 0;
+}
+
 void render_footer(const struct cmp_model *m, size_t width,
 		   void (*line)(const char *line, void *arg), void *arg)
 {
@@ -87,6 +95,8 @@ void render_footer(const struct cmp_model *m, size_t width,
 		{ "Hmean undefined: a sample is zero or negative",
 		  "No star, Hmean undefined (a sample <= 0; shown as 0.00)" },
 		{ "row missing in a run", "No star, row missing in a run" },
+		{ "too few samples for the U test to reach alpha",
+		  "No star possible, too few samples for the U test to reach alpha" },
 	};
 	struct strbuf sb = STRBUF_INIT;
 
@@ -94,7 +104,8 @@ void render_footer(const struct cmp_model *m, size_t width,
 		    "change prints *  x.xx%%* instead of (  x.xx%%).", m->test->title, m->alpha);
 	switch (m->test->kind) {
 	case STATS_TEST_WELCH:
-		strbuf_addstr(&sb, " Hmean rows are tested on 1/x.");
+		if (any_higher(m))
+			strbuf_addstr(&sb, " Hmean rows are tested on 1/x.");
 		break;
 	case STATS_TEST_MWU:
 		strbuf_addstr(&sb, " Two-sided, exact without ties up to 50 samples a side.");

@@ -377,6 +377,16 @@ int stats_test(enum stats_test_kind kind, const double *base, size_t nb,
 				       &out->p, &out->method))
 			goto out;
 		out->significant = out->p < alpha;
+		/* The smallest two-sided p of an exact U test is 2 / C(n, k):
+		 * below it no difference, however large, can be starred. */
+		{
+			double c = 1;
+
+			for (size_t i = 1; i <= nb && c < 1e12; i++)
+				c = c * (nn + i) / i;
+			if (2 / c >= alpha)
+				out->reason = "too few samples for the U test to reach alpha";
+		}
 		break;
 	case STATS_TEST_CI: {
 		/* mmtests: CI = mean +- qnorm(1 - alpha/2) * sd (no sqrt(n));

@@ -66,7 +66,8 @@ const struct stats_test_desc *stats_test_find(const char *name);
 /* The outcome of one test of a run against the baseline. */
 struct stats_test_result {
 	int done;		/* 0: not tested (see reason) */
-	const char *reason;	/* why not tested, static text */
+	const char *reason;	/* why not tested, or (done) why no star is
+				 * possible; static text */
 	double statistic;	/* t, U of the new run, or the CI ratio */
 	double df;		/* t-tests: degrees of freedom; NaN otherwise */
 	double p;		/* two-sided p-value; NaN for the CI rule */

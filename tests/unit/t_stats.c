@@ -128,6 +128,11 @@ static void tests(void)
 		ok(r.done && r.df == 4 && near(r.statistic, 3 / sqrt(2.0 / 3), 1e-12) && r.significant,
 		   "2018-2024 t-test: df = n1+n2-2, SE from both sds");
 	}
+	stats_test(STATS_TEST_MWU, a3, 3, b3, 3, 0, 0.05, &r);
+	ok(r.done && !r.significant && r.reason && strstr(r.reason, "U test"),
+	   "U test, 3 vs 3 at alpha 0.05: no star possible, and said so");
+	stats_test(STATS_TEST_MWU, a5, 5, b5, 5, 0, 0.05, &r);
+	ok(r.done && r.significant && !r.reason, "U test, 5 vs 5 apart: starred");
 	ok(stats_test_find("mwu") && stats_test_find("ttest")->default_alpha == 0.10 &&
 	   !stats_test_find("bogus"), "test table: names and default alphas");
 }
