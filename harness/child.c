@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -24,8 +25,14 @@ int64_t clock_ns(clockid_t clk)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+void child_reaper_init(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
 int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg)
 {
+	pid_t parent;
 	int p[2];
 
 	memset(c, 0, sizeof(*c));
@@ -34,6 +41,7 @@ int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg)
 		return error("cannot create a pipe: %s", strerror(errno));
 	c->started_ns = clock_ns(CLOCK_REALTIME);
 	c->mono_start_ns = clock_ns(CLOCK_MONOTONIC);
+	parent = getpid();
 	c->pid = fork();
 	if (c->pid < 0) {
 		close(p[0]);
@@ -44,6 +52,10 @@ int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg)
 		struct sigaction sa = { .sa_handler = SIG_DFL };
 
 		setpgid(0, 0);
+		/* If kbench itself is killed, the sample dies with it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGPIPE, &sa, NULL);
@@ -138,6 +150,10 @@ int child_finish(struct child *c, double timeout_s,
 	 * id reserved, then reap the leader. */
 	kill(-c->pid, SIGKILL);
 	while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
+		;
+	/* Orphans of the group were reparented to us (child_reaper_init):
+	 * reap them so that nothing is left, not even a zombie. */
+	while (waitpid(-c->pid, NULL, 0) > 0 || errno == EINTR)
 		;
 	c->duration_ns = clock_ns(CLOCK_MONOTONIC) - c->mono_start_ns;
 	close(c->fd);
