@@ -147,6 +147,88 @@ static int parse_alpha(const char *s, double *alpha)
 	return 0;
 }
 
+/* Feed the runs of every column into model and finish it. Returns 0, or
+ * -1 after printing why. */
+static int build_model(struct store *store, struct cmp_model *model, int ncol,
+		       int64_t *const *ids, const size_t *nids, const int64_t *first_ids,
+		       const struct kb_regex *only, const char *only_pattern)
+{
+	struct feed feed = { 0 };
+	int rc = -1;
+
+	feed.model = model;
+	feed.only = only;
+	for (int i = 0; i < ncol; i++) {
+		for (size_t k = 0; k < nids[i]; k++) {
+			struct run_info r;
+			struct strbuf label = STRBUF_INIT;
+			int bad;
+
+			if (store_get_run(store, ids[i][k], &r))
+				goto out;
+			bad = k == 0 && label_for(store, ncol, i, &r, first_ids, &label);
+			if (!bad)
+				bad = model_set_run(model, i, label.buf, r.id, r.uuid, r.hostname,
+						    r.cpu_model, r.cpus, r.kernel_release,
+						    r.kernel_cmdline, r.config_name, r.config_text);
+			strbuf_release(&label);
+			run_info_release(&r);
+			if (bad) {
+				error("out of memory");
+				goto out;
+			}
+			feed.col = i;
+			model_begin_run(model);
+			strbuf_reset(&feed.last_section);
+			strbuf_reset(&feed.last_row);
+			/* A fresh run may repeat the last (section, row) pair. */
+			feed.last_keep = 0;
+			strbuf_addstr(&feed.last_section, "\n");
+			if (store_each_sample(store, ids[i][k], feed_sample, &feed) || feed.failed)
+				goto out;
+		}
+	}
+	if (model_finish(model)) {
+		error("out of memory");
+		goto out;
+	}
+	if (only && !model->nsections) {
+		error("no section or row matches --only '%s'", only_pattern);
+		goto out;
+	}
+	rc = 0;
+out:
+	strbuf_release(&feed.last_section);
+	strbuf_release(&feed.last_row);
+	return rc;
+}
+
+int compare_runs_text(struct store *store, const int64_t *run_ids, size_t n,
+		      struct strbuf *out)
+{
+	const struct stats_test_desc *test = stats_test_find("welch");
+	struct cmp_model model;
+	int64_t **ids = calloc(n, sizeof(*ids));
+	size_t *nids = calloc(n, sizeof(*nids));
+	int rc = -1;
+
+	if (!ids || !nids || model_init(&model, n, test, test->default_alpha)) {
+		free(ids);
+		free(nids);
+		return error("out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		ids[i] = (int64_t *)&run_ids[i];
+		nids[i] = 1;
+	}
+	if (!build_model(store, &model, (int)n, ids, nids, run_ids, NULL, NULL))
+		rc = render_text(&model, out);
+	model_release(&model);
+	free(ids);
+	free(nids);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -165,7 +247,6 @@ int cmd_compare(int argc, char **argv)
 	struct store *store = NULL;
 	struct cmp_model model;
 	struct strbuf out = STRBUF_INIT;
-	struct feed feed = { 0 };
 	int64_t **ids = NULL, *first_ids = NULL;
 	size_t *nids = NULL;
 	double alpha = NAN;
@@ -233,46 +314,8 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		first_ids[i] = ids[i][0];
 	}
-	feed.model = &model;
-	feed.only = only;
-	for (int i = 0; i < nsel; i++) {
-		for (size_t k = 0; k < nids[i]; k++) {
-			struct run_info r;
-			struct strbuf label = STRBUF_INIT;
-			int bad;
-
-			if (store_get_run(store, ids[i][k], &r))
-				goto out;
-			bad = k == 0 && label_for(store, nsel, i, &r, first_ids, &label);
-			if (!bad)
-				bad = model_set_run(&model, i, label.buf, r.id, r.uuid, r.hostname,
-						    r.cpu_model, r.cpus, r.kernel_release,
-						    r.kernel_cmdline, r.config_name, r.config_text);
-			strbuf_release(&label);
-			run_info_release(&r);
-			if (bad) {
-				error("out of memory");
-				goto out;
-			}
-			feed.col = i;
-			model_begin_run(&model);
-			strbuf_reset(&feed.last_section);
-			strbuf_reset(&feed.last_row);
-			/* A fresh run may repeat the last (section, row) pair. */
-			feed.last_keep = 0;
-			strbuf_addstr(&feed.last_section, "\n");
-			if (store_each_sample(store, ids[i][k], feed_sample, &feed) || feed.failed)
-				goto out;
-		}
-	}
-	if (model_finish(&model)) {
-		error("out of memory");
+	if (build_model(store, &model, nsel, ids, nids, first_ids, only, only_pattern))
 		goto out;
-	}
-	if (only && !model.nsections) {
-		error("no section or row matches --only '%s'", only_pattern);
-		goto out;
-	}
 	render->render(&model, &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	rc = fflush(stdout) ? 1 : 0;
@@ -285,8 +328,6 @@ out:
 	free(nids);
 	free(first_ids);
 	strbuf_release(&out);
-	strbuf_release(&feed.last_section);
-	strbuf_release(&feed.last_row);
 	kb_regex_free(only);
 	store_close(store);
 	return rc;
