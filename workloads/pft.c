@@ -420,11 +420,11 @@ static int pft_run_one(const struct wl_params *p, long long row,
 
 	/* The reference's rounding: whole pages, the same count per worker. */
 	pages = (size + c.pagesize - 1) / c.pagesize;
-	per_worker = (pages + (size_t)c.nworkers - 1) / (size_t)c.nworkers;
 	if (!pages) {
 		strbuf_addf(err, "'mapping_size' is 0 bytes: the mapping must hold at least one page");
 		return -1;
 	}
+	per_worker = (pages + (size_t)c.nworkers - 1) / (size_t)c.nworkers;
 	c.chunk_bytes = per_worker * c.pagesize;
 	c.region_bytes = c.chunk_bytes * (size_t)c.nworkers;
 
