@@ -452,11 +452,14 @@ static int pft_run_one(const struct wl_params *p, long long row,
 		goto out;
 	}
 
-	tids = calloc((size_t)c.nworkers, sizeof(*tids));
-	args = calloc((size_t)c.nworkers, sizeof(*args));
-	if (!tids || !args) {
-		strbuf_addf(err, "out of memory");
-		goto out;
+	/* Only threads need these; forked workers would carry them to exit. */
+	if (c.threads) {
+		tids = calloc((size_t)c.nworkers, sizeof(*tids));
+		args = calloc((size_t)c.nworkers, sizeof(*args));
+		if (!tids || !args) {
+			strbuf_addf(err, "out of memory");
+			goto out;
+		}
 	}
 	if (pft_start_workers(&c, tids, args, &started, err) ||
 	    pft_wait_ready(&c, err))

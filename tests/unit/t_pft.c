@@ -232,8 +232,10 @@ static int run_dying(const char *model, const char *point, int victim, long long
 		snprintf(w, sizeof(w), "kill_point=%s", point);
 		p = params(kv, &err);
 		rc = p ? ops->run_one(p, n, &s, &err) : -1;
+		wl_params_free(p);
 		if (write(fds[1], err.buf, err.len) < 0)
-			_exit(3);
+			rc = 3;
+		strbuf_release(&err);
 		_exit(rc ? 1 : 0);
 	}
 	setpgid(pid, pid);
