@@ -169,6 +169,14 @@ int store_open(const char *path, struct store **out)
 	}
 	sqlite3_busy_timeout(s->db, 10000);
 	sqlite3_extended_result_codes(s->db, 0);
+	/* Look before writing anything: another file is left as it is. */
+	if (sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK) {
+		if (sqlite3_errcode(s->db) == SQLITE_NOTADB)
+			error("%s: not a kbench database (not an SQLite file)", path);
+		else
+			db_error(s, "cannot read the database");
+		goto fail;
+	}
 	if (exec_sql(s, "PRAGMA journal_mode=WAL") ||
 	    exec_sql(s, "PRAGMA synchronous=NORMAL") ||
 	    exec_sql(s, "PRAGMA foreign_keys=ON"))

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -25,10 +26,16 @@ int64_t clock_ns(clockid_t clk)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+void child_reaper_init(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
 /* Fork c; when held, the child first waits for a byte on a release socket
  * (EOF: the parent gave up on it, so it exits without running fn). */
 static int start(struct child *c, int (*fn)(void *arg, int fd), void *arg, int held)
 {
+	pid_t parent;
 	int p[2], go[2] = { -1, -1 };
 
 	memset(c, 0, sizeof(*c));
@@ -40,10 +47,11 @@ static int start(struct child *c, int (*fn)(void *arg, int fd), void *arg, int h
 	if (held && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go)) {
 		close(p[0]);
 		close(p[1]);
-		return error("cannot create a pipe: %s", strerror(errno));
+		return error("cannot create a socket pair: %s", strerror(errno));
 	}
 	c->started_ns = clock_ns(CLOCK_REALTIME);
 	c->mono_start_ns = clock_ns(CLOCK_MONOTONIC);
+	parent = getpid();
 	c->pid = fork();
 	if (c->pid < 0) {
 		int e = errno;
@@ -60,6 +68,10 @@ static int start(struct child *c, int (*fn)(void *arg, int fd), void *arg, int h
 		struct sigaction sa = { .sa_handler = SIG_DFL };
 
 		setpgid(0, 0);
+		/* If kbench itself is killed, the sample dies with it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGPIPE, &sa, NULL);
@@ -200,6 +212,10 @@ int child_finish(struct child *c, double timeout_s,
 	 * id reserved, then reap the leader. */
 	kill(-c->pid, SIGKILL);
 	while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
+		;
+	/* Orphans of the group were reparented to us (child_reaper_init):
+	 * reap them so that nothing is left, not even a zombie. */
+	while (waitpid(-c->pid, NULL, 0) > 0 || errno == EINTR)
 		;
 	c->duration_ns = clock_ns(CLOCK_MONOTONIC) - c->mono_start_ns;
 	close(c->fd);

@@ -40,6 +40,9 @@ enum child_end {
 	CHILD_STOPPED,		/* killed because *stop was set */
 };
 
+/* Make this process the reaper of its orphaned descendants, so that
+ * child_finish can reap a killed group completely. Call once. */
+void child_reaper_init(void);
 /* Return 0, or -1 after an error message. */
 int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg);
 /* Start c held: the child waits until child_release(c). If the parent

@@ -1,6 +1,7 @@
 /* main: the kbench command table and dispatch (git-style subcommands). */
 #include "config.h"
 #include "cmd.h"
+#include "child.h"
 #include "error.h"
 #include "strbuf.h"
 #include "../db/store.h"
@@ -77,6 +78,7 @@ int main(int argc, char **argv)
 	/* Numbers are parsed and printed in the C locale, always. */
 	setlocale(LC_ALL, "C");
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	child_reaper_init();
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "--db")) {
 			if (i + 1 >= argc)

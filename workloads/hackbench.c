@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -184,6 +185,8 @@ static int start_worker(struct hb_worker *w, pid_t *pid)
 	if (*pid < 0)
 		return -1;
 	if (*pid == 0) {
+		/* Never outlive the sample, even if it is killed. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		_exit(w->in_fd >= 0 ? (receiver(w) ? 1 : 0) : (sender(w) ? 1 : 0));
 	}
 	return 0;

@@ -1,0 +1,86 @@
+#!/bin/bash
+# hackbench-vs-peers: kbench hackbench side by side with rt-tests hackbench
+# and perf bench sched messaging, on this machine, alternating A B A B so
+# that drift hits both alike. For each variant (process/thread x
+# sockets/pipes) and group count it prints the median of the per-pair
+# ratios kbench/peer of the times (< 1.00: kbench is faster) and each
+# tool's coefficient of variation.
+#
+# Variables: KBENCH (default ./kbench), HACKBENCH (default hackbench from
+# rt-tests), PERF (default perf), PAIRS (default 7), GROUPS_LIST
+# (default "1 2 4"), TARGET_S (seconds a sample should last, default 0.5).
+set -u
+KBENCH=${KBENCH:-./kbench}
+HACKBENCH=${HACKBENCH:-$(command -v hackbench || true)}
+PERF=${PERF:-$(command -v perf || true)}
+PAIRS=${PAIRS:-7}
+GROUPS_LIST=${GROUPS_LIST:-"1 2 4"}
+TARGET_S=${TARGET_S:-0.5}
+
+[ -x "$KBENCH" ] || { echo "bench: KBENCH=$KBENCH is not executable (build first)" >&2; exit 2; }
+if [ -z "$HACKBENCH" ] && [ -z "$PERF" ]; then
+	echo "bench: neither rt-tests hackbench nor perf found (apt-get install rt-tests linux-perf)" >&2
+	exit 2
+fi
+if [ -n "$PERF" ] && ! "$PERF" bench --format=simple sched messaging -g 1 -l 1 >/dev/null 2>&1; then
+	echo "bench: '$PERF bench' does not run here; comparing with rt-tests only" >&2
+	PERF=""
+fi
+
+kb_time() {	# mode transport groups loops
+	local flags=""
+	[ "$1" = thread ] && flags="$flags --thread"
+	[ "$2" = pipes ] && flags="$flags --pipe"
+	"$KBENCH" hackbench $flags -g "$3" -l "$4" --format simple
+}
+rt_time() {
+	local flags=""
+	[ "$1" = thread ] && flags="$flags -T"
+	[ "$2" = pipes ] && flags="$flags -p"
+	"$HACKBENCH" $flags -g "$3" -l "$4" | sed -n 's/^Time: *//p'
+}
+perf_time() {
+	local flags=""
+	[ "$1" = thread ] && flags="$flags -t"
+	[ "$2" = pipes ] && flags="$flags -p"
+	"$PERF" bench --format=simple sched messaging $flags -g "$3" -l "$4" 2>/dev/null | tail -1
+}
+
+# median and coefficient of variation (%) of the numbers on stdin
+stats() {
+	sort -g | awk '{ v[NR] = $1; s += $1; ss += $1 * $1 }
+		END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+		      mean = s / NR; sd = (NR > 1) ? sqrt((ss - NR * mean * mean) / (NR - 1)) : 0;
+		      printf "%.3f %.1f\n", m, (mean > 0) ? 100 * sd / mean : 0 }'
+}
+
+printf '%-16s %3s %6s  %-9s %8s %8s %8s %8s %8s\n' variant g loops peer "ratio" \
+	"kb-med" "peer-med" "kb-CV%" "peer-CV%"
+for mode in process thread; do
+	for tr in sockets pipes; do
+		for g in $GROUPS_LIST; do
+			# Calibrate loops so one sample lasts about TARGET_S.
+			t=$(kb_time "$mode" "$tr" "$g" 100)
+			loops=$(awk -v t="$t" -v want="$TARGET_S" 'BEGIN { l = int(100 * want / t); print (l < 100) ? 100 : l }')
+			for peer in rt perf; do
+				if [ "$peer" = rt ] && [ -z "$HACKBENCH" ]; then continue; fi
+				if [ "$peer" = perf ] && [ -z "$PERF" ]; then continue; fi
+				: > /tmp/kb.$$; : > /tmp/peer.$$; : > /tmp/ratio.$$
+				for _ in $(seq "$PAIRS"); do
+					a=$(kb_time "$mode" "$tr" "$g" "$loops")
+					b=$(${peer}_time "$mode" "$tr" "$g" "$loops")
+					echo "$a" >> /tmp/kb.$$
+					echo "$b" >> /tmp/peer.$$
+					awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.6f\n", a / b }' >> /tmp/ratio.$$
+				done
+				read -r kmed kcv < <(stats < /tmp/kb.$$)
+				read -r pmed pcv < <(stats < /tmp/peer.$$)
+				read -r rmed _ < <(stats < /tmp/ratio.$$)
+				printf '%-16s %3s %6s  %-9s %8s %8s %8s %8s %8s\n' "$mode-$tr" "$g" "$loops" \
+					"$([ $peer = rt ] && echo rt-tests || echo perf)" "$rmed" "$kmed" "$pmed" "$kcv" "$pcv"
+			done
+		done
+	done
+done
+rm -f /tmp/kb.$$ /tmp/peer.$$ /tmp/ratio.$$
+echo "ratio = median over pairs of kbench time / peer time (lower is better; <= 1.00 meets the goal)"
