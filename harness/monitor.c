@@ -182,10 +182,9 @@ int monitor_set_new(const struct monitor_conf *conf, struct monitor_set **out,
 				chosen[n++] = monitor_sources[i];
 	memcpy(ms->ops, chosen, (size_t)n * sizeof(chosen[0]));
 	for (int i = 0; i < ms->n; i++) {
-		if (ms->ops[i]->init && ms->ops[i]->init(&c, &ms->state[i], err)) {
-			ms->ops[i] = NULL;
+		/* On failure the state, if any, is freed with the set. */
+		if (ms->ops[i]->init && ms->ops[i]->init(&c, &ms->state[i], err))
 			goto fail;
-		}
 	}
 	*out = ms;
 	return 0;
@@ -200,7 +199,7 @@ void monitor_set_free(struct monitor_set *ms)
 	if (!ms)
 		return;
 	for (int i = 0; i < ms->n; i++)
-		if (ms->ops[i] && ms->ops[i]->free)
+		if (ms->ops[i]->free)
 			ms->ops[i]->free(ms->state[i]);
 	free(ms);
 }
