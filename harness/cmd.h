@@ -3,6 +3,7 @@
 #ifndef KBENCH_CMD_H
 #define KBENCH_CMD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct store;
@@ -25,6 +26,12 @@ int cmd_direct(int argc, char **argv);	/* kbench <workload> ... */
 /* After a run: print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */
 int cmd_report_run(struct store *s, int64_t run_id);
+
+/* The text comparison of runs (one column each, the first the baseline),
+ * with the default test, into out. Returns 0 or -1 after printing why. */
+struct strbuf;
+int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
+		      struct strbuf *out);
 
 /* True when argv holds -h or --help before any "--". */
 int cmd_wants_help(int argc, char **argv);

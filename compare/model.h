@@ -1,0 +1,164 @@
+/* model: the comparison of runs, built once (sections -> rows -> one cell
+ * per compared column with its statistics, % and significance, then
+ * blocks such as Duration); the renderers only format it. */
+#ifndef KBENCH_MODEL_H
+#define KBENCH_MODEL_H
+
+#include "stats.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sample_row;
+struct strbuf;
+
+/* The statistic rows of a section, in mmtests' block order. */
+enum cmp_stat {
+	CMP_MIN,
+	CMP_MEAN,
+	CMP_STDDEV,
+	CMP_COEFFVAR,
+	CMP_MAX,
+	CMP_BMEAN95,
+	CMP_NSTATS
+};
+
+struct cmp_stat_desc {
+	const char *lower_name;		/* row name when lower is better */
+	const char *higher_name;	/* row name when higher is better */
+	const char *key;		/* machine-readable name (csv, json) */
+	int spread;			/* less is better whatever the metric */
+};
+
+extern const struct cmp_stat_desc cmp_stats[CMP_NSTATS];
+
+/* The value of statistic st in a summary, for the metric's direction. */
+double cmp_stat_value(const struct stats_summary *s, enum cmp_stat st);
+const char *cmp_stat_name(enum cmp_stat st, int higher_better);
+
+/* One column of the table: a run, or every run of a name with --pool. */
+struct cmp_run {
+	char *label;		/* the run name as shown */
+	char *head1, *head2;	/* label split at its first '-' */
+	size_t nruns;		/* runs pooled into this column */
+	int64_t *ids;		/* their store ids */
+	char **uuids;
+	/* Facts of the (first) run, compared in the header. */
+	char *hostname, *cpu_model, *kernel_release, *kernel_cmdline;
+	char *config_name, *config_text;
+	int cpus;
+};
+
+struct cmp_cell {
+	double *samples;	/* in measurement order */
+	size_t n, alloc;
+	struct stats_summary s;
+	double pct[CMP_NSTATS];			/* vs the baseline, + is better */
+	struct stats_test_result test;		/* of the mean row, vs the baseline */
+};
+
+struct cmp_row {
+	char *label;
+	char *unit;
+	int higher_better;
+	int decimals;		/* 4 for second-scale times, else 2 */
+	struct cmp_cell *cells;	/* one per column */
+};
+
+/* A table of plain values per column after a section's statistics, with no
+ * percentage: Duration (User, System, Elapsed) now, monitors later. */
+struct cmp_block {
+	char *name;		/* the row prefix, e.g. "Duration" */
+	size_t nkeys;
+	char **keys;		/* e.g. "User" */
+	double *values;		/* nkeys x ncolumns, row-major */
+	const char *unit;	/* static text, e.g. "s" */
+	int decimals;
+};
+
+struct cmp_section {
+	char *name;
+	char *workload;
+	struct cmp_row *rows;
+	size_t nrows, alloc;
+	struct cmp_block *blocks;
+	size_t nblocks;
+	/* Rusage of the distinct sample sets, per column (ns). */
+	int64_t *user_ns, *sys_ns, *elapsed_ns;
+};
+
+/* A fact that is not the same in every column. */
+struct cmp_fact {
+	const char *what;	/* "machine", "CPU count", ... */
+	char **values;		/* one per column */
+};
+
+struct cmp_model {
+	struct cmp_run *runs;
+	size_t nruns;		/* columns; runs[0] is the baseline */
+	struct cmp_section *sections;
+	size_t nsections, alloc;
+	struct cmp_fact *facts;
+	size_t nfacts;
+	const struct stats_test_desc *test;
+	double alpha;
+	/* Where the next sample of each column goes, and the last sample set
+	 * seen, to count each set's rusage once. */
+	struct cmp_section *last_section;
+	struct cmp_row *last_row;
+	struct {
+		const struct cmp_section *section;
+		int iteration;
+		int64_t duration_ns, user_ns, sys_ns;
+	} last_set;
+};
+
+/* Start a model with ncolumns columns; the test and alpha are used by
+ * model_finish. Returns 0 or -1 (out of memory). */
+int model_init(struct cmp_model *m, size_t ncolumns,
+	       const struct stats_test_desc *test, double alpha);
+void model_release(struct cmp_model *m);
+
+/* Name column col (label split into the two header lines) and record its
+ * facts; later calls for a pooled column add run ids. All strings are
+ * copied; NULL reads as "". */
+int model_set_run(struct cmp_model *m, size_t col, const char *label,
+		  int64_t id, const char *uuid, const char *hostname,
+		  const char *cpu_model, int cpus, const char *kernel_release,
+		  const char *kernel_cmdline, const char *config_name,
+		  const char *config_text);
+
+/* Tell the model a new run's samples start (resets sample-set tracking). */
+void model_begin_run(struct cmp_model *m);
+
+/* Add one sample of column col. Sections and rows keep their order of
+ * first appearance. Returns 0 or -1 (out of memory). */
+int model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *r);
+
+/* Compute statistics, percentages, tests, blocks and differing facts.
+ * Returns 0 or -1 (out of memory). */
+int model_finish(struct cmp_model *m);
+
+/* Split a run name at its first '-' as mmtests does, keeping "-rcN" with
+ * the version ("6.1.0-rc3-vanilla" -> "6.1.0-rc3" + "vanilla"). The
+ * results are malloc'd. */
+int model_split_name(const char *name, char **head1, char **head2);
+
+/* The renderers: each formats a finished model into out. */
+struct renderer {
+	const char *name;
+	int (*render)(const struct cmp_model *m, struct strbuf *out);
+};
+
+extern const struct renderer renderers[];
+const struct renderer *renderer_find(const char *name);
+
+int render_text(const struct cmp_model *m, struct strbuf *out);
+int render_markdown(const struct cmp_model *m, struct strbuf *out);
+int render_csv(const struct cmp_model *m, struct strbuf *out);
+int render_json(const struct cmp_model *m, struct strbuf *out);
+
+/* The JSON and CSV format version. */
+#define CMP_FORMAT_VERSION 1
+
+#endif

@@ -1,0 +1,177 @@
+/* render_util: the footer every comparison renderer prints, so that the
+ * formats say the same thing about the test and the sign. */
+#include "config.h"
+#include "render_util.h"
+#include "model.h"
+#include "../harness/strbuf.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_LISTED 8
+
+double render_pct(double pct)
+{
+	return isfinite(pct) ? pct : 0;
+}
+
+static void emit(struct strbuf *text, size_t width,
+		 void (*line)(const char *line, void *arg), void *arg)
+{
+	const char *p = text->buf;
+	struct strbuf one = STRBUF_INIT;
+	int first = 1;
+
+	while (*p) {
+		size_t avail = width ? width - (first ? 0 : 2) : strlen(p);
+		size_t len = strlen(p), cut;
+
+		if (len <= avail) {
+			cut = len;
+		} else {
+			cut = avail;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (!cut)	/* one long word: let it overflow */
+				cut = strcspn(p, " ");
+		}
+		strbuf_reset(&one);
+		if (!first)
+			strbuf_addstr(&one, "  ");
+		strbuf_add(&one, p, cut);
+		line(one.buf, arg);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+	strbuf_release(&one);
+	strbuf_reset(text);
+}
+
+/* List the rows whose test was skipped for reason. */
+static void skipped(const struct cmp_model *m, const char *reason, struct strbuf *sb)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < m->nsections; i++) {
+		const struct cmp_section *s = &m->sections[i];
+
+		for (size_t r = 0; r < s->nrows; r++) {
+			int hit = 0;
+
+			for (size_t c = 1; c < m->nruns; c++)
+				if (s->rows[r].cells[c].test.reason &&
+				    !strcmp(s->rows[r].cells[c].test.reason, reason))
+					hit = 1;
+			if (!hit)
+				continue;
+			if (count < MAX_LISTED)
+				strbuf_addf(sb, "%s %s %s", count ? "," : ":", s->name,
+					    s->rows[r].label);
+			count++;
+		}
+	}
+	if (count > MAX_LISTED)
+		strbuf_addf(sb, " and %zu more", count - MAX_LISTED);
+	if (count)
+		strbuf_addch(sb, '.');
+}
+
+static int any_higher(const struct cmp_model *m)
+{
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++)
+			if (m->sections[i].rows[r].higher_better)
+				return 1;
+	return 0;
+}
+
+void render_footer(const struct cmp_model *m, size_t width,
+		   void (*line)(const char *line, void *arg), void *arg)
+{
+	static const char *const reasons[][2] = {
+		{ "fewer than 3 samples on a side", "No star, fewer than 3 samples on a side" },
+		{ "Hmean undefined: a sample is zero or negative",
+		  "No star, Hmean undefined (a sample <= 0; shown as 0.00)" },
+		{ "row missing in a run", "No star, row missing in a run" },
+		{ "too few samples for the U test to reach alpha",
+		  "No star possible, too few samples for the U test to reach alpha" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "Significance: %s on the mean row only, alpha %g; a significant "
+		    "change prints *  x.xx%%* instead of (  x.xx%%).", m->test->title, m->alpha);
+	switch (m->test->kind) {
+	case STATS_TEST_WELCH:
+		if (any_higher(m))
+			strbuf_addstr(&sb, " Hmean rows are tested on 1/x.");
+		break;
+	case STATS_TEST_MWU:
+		strbuf_addstr(&sb, " Two-sided, exact without ties up to 50 samples a side.");
+		break;
+	case STATS_TEST_CI:
+		strbuf_addstr(&sb, " Starred when the intervals mean +- z(alpha/2)*sd do not "
+			      "overlap (harmonic sd for Hmean).");
+		break;
+	case STATS_TEST_TTEST:
+		strbuf_addstr(&sb, " SE from both sample sds, two-sided.");
+		break;
+	}
+	emit(&sb, width, line, arg);
+	strbuf_addstr(&sb, "Positive % = better: the sign follows each metric's direction.");
+	emit(&sb, width, line, arg);
+	strbuf_addstr(&sb, "Samples per side:");
+	for (size_t c = 0; c < m->nruns; c++) {
+		size_t lo = (size_t)-1, hi = 0;
+
+		for (size_t i = 0; i < m->nsections; i++)
+			for (size_t r = 0; r < m->sections[i].nrows; r++) {
+				size_t n = m->sections[i].rows[r].cells[c].n;
+
+				if (!n)
+					continue;
+				if (n < lo)
+					lo = n;
+				if (n > hi)
+					hi = n;
+			}
+		if (!hi)
+			lo = 0;
+		strbuf_addf(&sb, " %s %zu", m->runs[c].label, lo);
+		if (hi != lo)
+			strbuf_addf(&sb, "-%zu", hi);
+		if (m->runs[c].nruns > 1)
+			strbuf_addf(&sb, " (%zu runs pooled)", m->runs[c].nruns);
+		strbuf_addch(&sb, c + 1 < m->nruns ? ',' : '.');
+	}
+	emit(&sb, width, line, arg);
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
+		skipped(m, reasons[i][0], &sb);
+		if (sb.len) {
+			struct strbuf full = STRBUF_INIT;
+
+			strbuf_addf(&full, "%s%s", reasons[i][1], sb.buf);
+			strbuf_reset(&sb);
+			emit(&full, width, line, arg);
+			strbuf_release(&full);
+		}
+	}
+	strbuf_release(&sb);
+}
+
+const struct renderer renderers[] = {
+	{ "text", render_text },
+	{ "markdown", render_markdown },
+	{ "csv", render_csv },
+	{ "json", render_json },
+	{ NULL, NULL }
+};
+
+const struct renderer *renderer_find(const char *name)
+{
+	for (const struct renderer *r = renderers; r->name; r++)
+		if (!strcmp(r->name, name))
+			return r;
+	return NULL;
+}
