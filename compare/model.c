@@ -1,7 +1,7 @@
 /* model: builds the comparison of runs from their samples: sections and
  * rows in order of first appearance, per-column statistics, mmtests'
- * percentages, the significance test, the Duration block and the facts
- * that differ between runs. */
+ * percentages, the significance test, the Duration and Ops (monitor)
+ * blocks and the facts that differ between runs. */
 #include "config.h"
 #include "model.h"
 #include "../db/store.h"
@@ -103,6 +103,12 @@ static void section_release(struct cmp_section *s, size_t ncols)
 	free(s->user_ns);
 	free(s->sys_ns);
 	free(s->elapsed_ns);
+	for (size_t i = 0; i < s->nmons; i++) {
+		free(s->mons[i].source);
+		free(s->mons[i].key);
+		free(s->mons[i].sum);
+	}
+	free(s->mons);
 }
 
 void model_release(struct cmp_model *m)
@@ -387,6 +393,136 @@ static int finish_duration(struct cmp_model *m, struct cmp_section *s)
 	return 0;
 }
 
+/* ---- monitor totals (the Ops block) ---- */
+
+/* The summary's keys, shown under mmtests' names where it has one; the
+ * other keys of --monitors all show as "<source> <key>". */
+static const struct {
+	const char *source, *key, *name;
+	double scale;
+} ops_names[] = {
+	{ "rusage", "minor-faults", "Minor Faults", 1 },
+	{ "rusage", "major-faults", "Major Faults", 1 },
+	{ "rusage", "voluntary-switches", "Voluntary Switches", 1 },
+	{ "rusage", "involuntary-switches", "Involuntary Switches", 1 },
+	{ "perf", "context-switches", "Context Switches", 1 },
+	{ "perf", "cpu-migrations", "CPU Migrations", 1 },
+	{ "perf", "page-faults", "Page Faults", 1 },
+	{ "perf", "task-clock", "Task Clock (s)", 1e-9 },
+	{ "vmstat", "pgfault", "vmstat pgfault", 1 },
+	{ "vmstat", "pgmajfault", "vmstat pgmajfault", 1 },
+	{ "slab", "Slab", "Slab Growth (KiB)", 1.0 / 1024 },
+	{ "slab", "SUnreclaim", "SUnreclaim Growth (KiB)", 1.0 / 1024 },
+};
+#define NOPS_NAMES (sizeof(ops_names) / sizeof(ops_names[0]))
+
+static int ops_index(const char *source, const char *key)
+{
+	for (size_t i = 0; i < NOPS_NAMES; i++)
+		if (!strcmp(ops_names[i].source, source) && !strcmp(ops_names[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+int model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row *r)
+{
+	struct cmp_section *s = NULL;
+	struct cmp_monitor *mon = NULL;
+	char key[128];
+	const char *colon;
+	double v = r->value;
+
+	if (m->monitors == CMP_MONITORS_NONE || r->iteration <= 0 || col >= m->nruns)
+		return 0;
+	/* Maxima do not add up; perf's :running is a fraction. */
+	if (!strcmp(r->key, "max-rss-bytes") || strstr(r->key, ":running"))
+		return 0;
+	/* The slab totals come as before and after: keep the growth. */
+	snprintf(key, sizeof(key), "%s", r->key);
+	colon = strrchr(r->key, ':');
+	if (!strcmp(r->source, "slab") && colon) {
+		if (!strcmp(colon, ":before"))
+			v = -v;
+		else if (strcmp(colon, ":after"))
+			return 0;
+		key[colon - r->key] = '\0';
+	}
+	if (m->monitors == CMP_MONITORS_SUMMARY && strcmp(r->source, "perf") &&
+	    ops_index(r->source, key) < 0)
+		return 0;
+	for (size_t i = 0; i < m->nsections && !s; i++)
+		if (!strcmp(m->sections[i].name, r->section))
+			s = &m->sections[i];
+	if (!s)
+		return 0;	/* no samples kept for it */
+	/* Samples store their keys in the same order: try the next one. */
+	if (s->monhint < s->nmons && !strcmp(s->mons[s->monhint].key, key) &&
+	    !strcmp(s->mons[s->monhint].source, r->source))
+		mon = &s->mons[s->monhint];
+	for (size_t i = 0; !mon && i < s->nmons; i++)
+		if (!strcmp(s->mons[i].key, key) && !strcmp(s->mons[i].source, r->source))
+			mon = &s->mons[i];
+	if (!mon) {
+		struct cmp_monitor *n = realloc(s->mons, (s->nmons + 1) * sizeof(*n));
+
+		if (!n)
+			return -1;
+		s->mons = n;
+		mon = &s->mons[s->nmons++];
+		mon->source = strdup(r->source);
+		mon->key = strdup(key);
+		mon->sum = calloc(m->nruns, sizeof(*mon->sum));
+		if (!mon->source || !mon->key || !mon->sum)
+			return -1;
+	}
+	s->monhint = (size_t)(mon - s->mons) + 1;
+	mon->sum[col] += v;
+	return 0;
+}
+
+/* The Ops block after Duration: each monitor's total per column, the
+ * mean per run for a pooled column. */
+static int finish_ops(struct cmp_model *m, struct cmp_section *s)
+{
+	struct cmp_block *blocks, *b;
+
+	if (!s->nmons)
+		return 0;
+	blocks = realloc(s->blocks, (s->nblocks + 1) * sizeof(*blocks));
+	if (!blocks)
+		return -1;
+	s->blocks = blocks;
+	b = &s->blocks[s->nblocks++];
+	memset(b, 0, sizeof(*b));
+	b->decimals = 2;
+	b->unit = "";
+	b->nkeys = s->nmons;
+	b->name = strdup("Ops");
+	b->keys = calloc(s->nmons, sizeof(*b->keys));
+	b->values = calloc(s->nmons * m->nruns, sizeof(*b->values));
+	if (!b->name || !b->keys || !b->values)
+		return -1;
+	for (size_t k = 0; k < s->nmons; k++) {
+		const struct cmp_monitor *mon = &s->mons[k];
+		int i = ops_index(mon->source, mon->key);
+		double scale = i < 0 ? 1 : ops_names[i].scale;
+		char name[160];
+
+		if (i >= 0)
+			snprintf(name, sizeof(name), "%s", ops_names[i].name);
+		else
+			snprintf(name, sizeof(name), "%s %s", mon->source, mon->key);
+		if (!(b->keys[k] = strdup(name)))
+			return -1;
+		for (size_t c = 0; c < m->nruns; c++) {
+			double runs = m->runs[c].nruns ? m->runs[c].nruns : 1;
+
+			b->values[k * m->nruns + c] = mon->sum[c] * scale / runs;
+		}
+	}
+	return 0;
+}
+
 static int add_fact(struct cmp_model *m, const char *what, char **values)
 {
 	struct cmp_fact *f = realloc(m->facts, (m->nfacts + 1) * sizeof(*f));
@@ -542,7 +678,7 @@ int model_finish(struct cmp_model *m)
 		for (size_t r = 0; r < s->nrows; r++)
 			if (finish_row(m, &s->rows[r]))
 				return -1;
-		if (finish_duration(m, s))
+		if (finish_duration(m, s) || finish_ops(m, s))
 			return -1;
 	}
 	return m->nruns > 1 ? finish_facts(m) : 0;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct monitor_row;
 struct sample_row;
 struct strbuf;
 
@@ -66,7 +67,8 @@ struct cmp_row {
 };
 
 /* A table of plain values per column after a section's statistics, with no
- * percentage: Duration (User, System, Elapsed) now, monitors later. */
+ * percentage (as mmtests' monitor tables): Duration (User, System,
+ * Elapsed), then Ops (the monitors' totals). */
 struct cmp_block {
 	char *name;		/* the row prefix, e.g. "Duration" */
 	size_t nkeys;
@@ -74,6 +76,19 @@ struct cmp_block {
 	double *values;		/* nkeys x ncolumns, row-major */
 	const char *unit;	/* static text, e.g. "s" */
 	int decimals;
+};
+
+/* Which monitor totals follow a section (compare --monitors). */
+enum cmp_monitors {
+	CMP_MONITORS_SUMMARY = 0,	/* faults, switches, perf events, slab growth */
+	CMP_MONITORS_NONE,
+	CMP_MONITORS_ALL,		/* every stored key, vmstat's included */
+};
+
+/* One monitor key of a section being summed, per column. */
+struct cmp_monitor {
+	char *source, *key;
+	double *sum;		/* one per column: total over its samples */
 };
 
 struct cmp_section {
@@ -85,6 +100,8 @@ struct cmp_section {
 	size_t nblocks;
 	/* Rusage of the distinct sample sets, per column (ns). */
 	int64_t *user_ns, *sys_ns, *elapsed_ns;
+	struct cmp_monitor *mons;
+	size_t nmons, monhint;
 };
 
 /* A fact that is not the same in every column. */
@@ -102,6 +119,7 @@ struct cmp_model {
 	size_t nfacts;
 	const struct stats_test_desc *test;
 	double alpha;
+	enum cmp_monitors monitors;	/* set before adding monitor values */
 	/* Where the next sample of each column goes, and the last sample set
 	 * seen, to count each set's rusage once. */
 	struct cmp_section *last_section;
@@ -134,6 +152,12 @@ void model_begin_run(struct cmp_model *m);
 /* Add one sample of column col. Sections and rows keep their order of
  * first appearance. Returns 0 or -1 (out of memory). */
 int model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *r);
+
+/* Add one stored monitor value of column col to its section's totals
+ * (the section must have samples already: add a run's samples first).
+ * Per-section values (iteration 0) and values m->monitors leaves out are
+ * ignored. Returns 0 or -1 (out of memory). */
+int model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row *r);
 
 /* Compute statistics, percentages, tests, blocks and differing facts.
  * Returns 0 or -1 (out of memory). */

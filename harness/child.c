@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,23 +31,38 @@ void child_reaper_init(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
-int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg)
+/* Fork c; when held, the child first waits for a byte on a release socket
+ * (EOF: the parent gave up on it, so it exits without running fn). */
+static int start(struct child *c, int (*fn)(void *arg, int fd), void *arg, int held)
 {
 	pid_t parent;
-	int p[2];
+	int p[2], go[2] = { -1, -1 };
 
 	memset(c, 0, sizeof(*c));
-	c->fd = c->pidfd = -1;
+	c->fd = c->pidfd = c->go_fd = -1;
 	if (pipe2(p, O_CLOEXEC))
 		return error("cannot create a pipe: %s", strerror(errno));
+	/* A socket, not a pipe: sending to a child that died meanwhile must
+	 * fail with EPIPE rather than raise SIGPIPE in the harness. */
+	if (held && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go)) {
+		close(p[0]);
+		close(p[1]);
+		return error("cannot create a socket pair: %s", strerror(errno));
+	}
 	c->started_ns = clock_ns(CLOCK_REALTIME);
 	c->mono_start_ns = clock_ns(CLOCK_MONOTONIC);
 	parent = getpid();
 	c->pid = fork();
 	if (c->pid < 0) {
+		int e = errno;
+
 		close(p[0]);
 		close(p[1]);
-		return error("cannot fork: %s", strerror(errno));
+		if (held) {
+			close(go[0]);
+			close(go[1]);
+		}
+		return error("cannot fork: %s", strerror(e));
 	}
 	if (c->pid == 0) {
 		struct sigaction sa = { .sa_handler = SIG_DFL };
@@ -60,12 +76,53 @@ int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg)
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGPIPE, &sa, NULL);
 		close(p[0]);
+		if (held) {
+			char b;
+			ssize_t n;
+
+			close(go[1]);
+			while ((n = read(go[0], &b, 1)) < 0 && errno == EINTR)
+				;
+			if (n != 1)
+				_exit(1);
+			close(go[0]);
+		}
 		_exit(fn(arg, p[1]) ? 1 : 0);
 	}
 	setpgid(c->pid, c->pid);	/* both sides, so no race */
 	close(p[1]);
 	c->fd = p[0];
+	if (held) {
+		close(go[0]);
+		c->go_fd = go[1];
+	}
 	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	return 0;
+}
+
+int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg)
+{
+	return start(c, fn, arg, 0);
+}
+
+int child_start_held(struct child *c, int (*fn)(void *arg, int fd), void *arg)
+{
+	return start(c, fn, arg, 1);
+}
+
+int child_release(struct child *c)
+{
+	ssize_t n;
+
+	if (c->go_fd < 0)
+		return 0;
+	while ((n = send(c->go_fd, "g", 1, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	close(c->go_fd);
+	c->go_fd = -1;
+	if (n != 1)
+		return error("cannot release the child process: %s",
+			     n < 0 ? strerror(errno) : "short write");
 	return 0;
 }
 
@@ -103,6 +160,11 @@ int child_finish(struct child *c, double timeout_s,
 	int end = CHILD_EXITED, eof = 0;
 	char buf[4096];
 
+	/* A held child never released: let it exit without running. */
+	if (c->go_fd >= 0) {
+		close(c->go_fd);
+		c->go_fd = -1;
+	}
 	for (;;) {
 		struct pollfd pfd[2];
 		int nfds = 0, ms;

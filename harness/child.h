@@ -6,7 +6,12 @@
  * write end of a pipe whose bytes the parent collects. child_finish()
  * collects those bytes while waiting for the exit, kills the whole group
  * when the timeout passes or *stop becomes non-zero, and always kills
- * what is left of the group once the child is gone. */
+ * what is left of the group once the child is gone.
+ *
+ * child_start_held() is child_start() with a handshake: the child waits
+ * before running fn until the parent calls child_release(), so the parent
+ * can attach to it first (perf counters opened on its pid count fn and
+ * everything it starts, but none of the harness). */
 #ifndef KBENCH_CHILD_H
 #define KBENCH_CHILD_H
 
@@ -21,6 +26,7 @@ struct child {
 	pid_t pid;
 	int fd;			/* read end of the result pipe */
 	int pidfd;
+	int go_fd;		/* held children: write end of the release pipe, or -1 */
 	int status;		/* wait status, valid after child_finish */
 	struct rusage ru;	/* of the child and its reaped descendants */
 	int64_t started_ns;	/* CLOCK_REALTIME at fork */
@@ -39,6 +45,12 @@ enum child_end {
 void child_reaper_init(void);
 /* Return 0, or -1 after an error message. */
 int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg);
+/* Start c held: the child waits until child_release(c). If the parent
+ * finishes it without releasing, the child exits with status 1 without
+ * running fn. Return 0, or -1 after an error message. */
+int child_start_held(struct child *c, int (*fn)(void *arg, int fd), void *arg);
+/* Let a held child run fn. Return 0, or -1 after an error message. */
+int child_release(struct child *c);
 /* Return an enum child_end, or -1 on an internal error (printed). */
 int child_finish(struct child *c, double timeout_s,
 		 volatile sig_atomic_t *stop, struct strbuf *out);

@@ -37,6 +37,9 @@ static const char compare_usage[] =
 	"  --pool         pool the samples of every complete run with the same\n"
 	"                 name as each given run into its column\n"
 	"  --only REGEX   keep sections or rows whose name matches (PCRE2)\n"
+	"  --monitors M   the monitor totals after each section (Ops block):\n"
+	"                 summary (default: faults, context switches, perf\n"
+	"                 events, slab growth), all (every stored key), or none\n"
 	"  -h, --help     this text\n"
 	"\n"
 	"The formulas are in docs/statistics.md.\n";
@@ -70,6 +73,20 @@ static int feed_sample(const struct sample_row *r, void *arg)
 	}
 	if (model_add_sample(f->model, f->col, r)) {
 		error("out of memory reading the samples");
+		f->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static int feed_monitor(const struct monitor_row *r, void *arg)
+{
+	struct feed *f = arg;
+
+	if (f->only && !kb_regex_match(f->only, r->section) && !kb_regex_match(f->only, r->row))
+		return 0;
+	if (model_add_monitor(f->model, f->col, r)) {
+		error("out of memory reading the monitor values");
 		f->failed = 1;
 		return -1;
 	}
@@ -186,6 +203,9 @@ static int build_model(struct store *store, struct cmp_model *model, int ncol,
 			strbuf_addstr(&feed.last_section, "\n");
 			if (store_each_sample(store, ids[i][k], feed_sample, &feed) || feed.failed)
 				goto out;
+			if (model->monitors != CMP_MONITORS_NONE &&
+			    (store_each_monitor(store, ids[i][k], feed_monitor, &feed) || feed.failed))
+				goto out;
 		}
 	}
 	if (model_finish(model)) {
@@ -237,6 +257,7 @@ int cmd_compare(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "pool", no_argument, NULL, 'p' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "monitors", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -250,6 +271,7 @@ int cmd_compare(int argc, char **argv)
 	int64_t **ids = NULL, *first_ids = NULL;
 	size_t *nids = NULL;
 	double alpha = NAN;
+	enum cmp_monitors monitors = CMP_MONITORS_SUMMARY;
 	int opt, pool = 0, nsel, rc = 2, have_model = 0;
 
 	optind = 1;
@@ -281,6 +303,18 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 			only_pattern = optarg;
 			break;
+		case 'm':
+			if (!strcmp(optarg, "none")) {
+				monitors = CMP_MONITORS_NONE;
+			} else if (!strcmp(optarg, "summary")) {
+				monitors = CMP_MONITORS_SUMMARY;
+			} else if (!strcmp(optarg, "all")) {
+				monitors = CMP_MONITORS_ALL;
+			} else {
+				error("invalid --monitors '%s': expected none, summary or all", optarg);
+				goto out;
+			}
+			break;
 		case 'h':
 			fputs(compare_usage, stdout);
 			rc = 0;
@@ -309,6 +343,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	have_model = 1;
+	model.monitors = monitors;
 	for (int i = 0; i < nsel; i++) {
 		if (column_runs(store, argv[optind + i], pool, &ids[i], &nids[i]))
 			goto out;

@@ -7,6 +7,7 @@
 #include "child.h"
 #include "conf.h"
 #include "error.h"
+#include "monitor.h"
 #include "params.h"
 #include "progress.h"
 #include "regex.h"
@@ -33,6 +34,10 @@ static const struct wl_option runner_options[] = {
 	  NULL, 0, 1000 },
 	{ "timeout", WL_DOUBLE, "600", "seconds one sample may take before it is killed "
 	  "and recorded as a failure", NULL, 0.001, 1e7 },
+	{ "monitors", WL_STRING, MONITOR_DEFAULT_SOURCES, "what to record around each sample: "
+	  "a list of rusage, perf, vmstat, slab, or all, or none" },
+	{ "perf_events", WL_STRING, MONITOR_DEFAULT_PERF_EVENTS, "perf events counted on the "
+	  "sample's processes by the perf monitor (libpfm4 names)" },
 	{ NULL }
 };
 
@@ -90,6 +95,10 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 			ps->warmup = (int)v.i;
 		else if (!strcmp(e->key, "timeout"))
 			ps->timeout_s = v.d;
+		else if (!strcmp(e->key, "monitors"))
+			ps->monitors_key = e;
+		else if (!strcmp(e->key, "perf_events"))
+			ps->perf_events_key = e;
 		wl_value_release(&v);
 		goto out;
 	}
@@ -116,6 +125,29 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 		rc = error("%s:%d: %s (in [%s])", e->file, e->line, err.buf,
 			   from_global ? "global" : ps->cs->name);
 out:
+	strbuf_release(&err);
+	return rc;
+}
+
+/* Build the section's monitor set; an error names the key at fault. */
+static int plan_section_monitors(struct plan_section *ps)
+{
+	struct monitor_conf mc = {
+		ps->monitors_key ? ps->monitors_key->value : NULL,
+		ps->perf_events_key ? ps->perf_events_key->value : NULL,
+	};
+	struct strbuf err = STRBUF_INIT;
+	const struct conf_entry *e;
+	int rc = 0;
+
+	if (monitor_set_new(&mc, &ps->monitors, &err)) {
+		e = strstr(err.buf, "'perf_events'") ? ps->perf_events_key : ps->monitors_key;
+		if (e)
+			rc = error("%s:%d: %s (in [%s])", e->file, e->line, err.buf, ps->cs->name);
+		else
+			rc = error("%s:%d: [%s] %s", ps->cs->file, ps->cs->line, ps->cs->name,
+				   err.buf);
+	}
 	strbuf_release(&err);
 	return rc;
 }
@@ -159,6 +191,8 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 		goto out;
 	}
+	if (plan_section_monitors(ps))
+		goto out;
 	rc = 0;
 out:
 	strbuf_release(&err);
@@ -196,6 +230,7 @@ int plan_build(struct config *c, const char *only, struct plan *out)
 			continue;
 		if (plan_section_init(&out->sections[out->n], &c->sections[i], c)) {
 			wl_params_free(out->sections[out->n].params);
+			monitor_set_free(out->sections[out->n].monitors);
 			goto fail;
 		}
 		out->n++;
@@ -220,8 +255,10 @@ fail:
 
 void plan_release(struct plan *p)
 {
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < p->n; i++) {
 		wl_params_free(p->sections[i].params);
+		monitor_set_free(p->sections[i].monitors);
+	}
 	free(p->sections);
 	memset(p, 0, sizeof(*p));
 }
@@ -287,17 +324,38 @@ int run_sample(const struct workload_ops *ops, const struct wl_params *params,
 	       long long row, double timeout_s, struct wl_sample *out,
 	       struct child *c, struct strbuf *reason)
 {
+	return run_sample_monitored(ops, params, row, timeout_s, NULL, NULL, out, c, reason);
+}
+
+int run_sample_monitored(const struct workload_ops *ops, const struct wl_params *params,
+			 long long row, double timeout_s, struct monitor_set *ms,
+			 struct monitor_values *mv, struct wl_sample *out,
+			 struct child *c, struct strbuf *reason)
+{
 	struct sample_job job = { ops, params, row };
 	struct strbuf buf = STRBUF_INIT;
+	struct monitor_values scratch = MONITOR_VALUES_INIT;
 	const struct sample_msg *msg;
+	int held = monitor_set_wants_attach(ms);
 	int end, rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (child_start(c, sample_child, &job)) {
+	/* Monitors bracket the whole life of the sample's process; the
+	 * workload's timed window lies inside it. */
+	monitor_set_before(ms);
+	if (held ? child_start_held(c, sample_child, &job) : child_start(c, sample_child, &job)) {
+		monitor_set_after(ms, NULL, &scratch);
+		monitor_values_release(&scratch);
 		strbuf_addstr(reason, "cannot start the sample's process");
 		return -1;
 	}
+	if (held) {
+		monitor_set_attach(ms, c->pid);
+		child_release(c);
+	}
 	end = child_finish(c, timeout_s, &stop_signal, &buf);
+	monitor_set_after(ms, end == CHILD_EXITED ? &c->ru : NULL, mv ? mv : &scratch);
+	monitor_values_release(&scratch);
 	if (end == CHILD_TIMEOUT) {
 		strbuf_addf(reason, "timed out after %g s (timeout = %g); its process group "
 			    "was killed", timeout_s, timeout_s);
@@ -361,6 +419,79 @@ static void make_uuid(char out[37])
 		 b[12], b[13], b[14], b[15]);
 }
 
+/* The monitors of a section, stored with the run. */
+static int store_monitor_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+
+	monitor_set_describe(ps->monitors, &sb);
+	rc = store_add_meta(s, run_id, ps->cs->name, "monitors", sb.buf);
+	if (!rc && monitor_set_has(ps->monitors, "perf"))
+		rc = store_add_meta(s, run_id, ps->cs->name, "perf_events",
+				    ps->perf_events_key ? ps->perf_events_key->value :
+				    MONITOR_DEFAULT_PERF_EVENTS);
+	strbuf_release(&sb);
+	return rc;
+}
+
+/* Find what each section's monitors cannot measure here, store why, and
+ * say so once per run however many sections share the problem. */
+static int prepare_monitors(struct store *s, int64_t run_id, struct plan *p)
+{
+	struct strbuf said = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addch(&said, '\n');
+	for (size_t i = 0; i < p->n && !rc; i++) {
+		struct monitor_facts mf = { 0 };
+
+		monitor_set_prepare(p->sections[i].monitors, &mf);
+		for (size_t j = 0; j < mf.n && !rc; j++) {
+			const char *note = mf.f[j].notice;
+
+			rc = store_add_meta(s, run_id, p->sections[i].cs->name, mf.f[j].key,
+					    mf.f[j].value);
+			if (note && !strstr(said.buf, note)) {
+				notice("%s", note);
+				strbuf_addf(&said, "%s\n", note);
+			}
+		}
+		monitor_facts_release(&mf);
+	}
+	strbuf_release(&said);
+	return rc;
+}
+
+/* Per-section monitor figures (the slab caches before the first sample
+ * and after the last), stored as row `when`, iteration 0. */
+static int store_section_monitors(struct store *s, int64_t run_id, const struct plan_section *ps,
+				  const char *when, const struct monitor_values *mv)
+{
+	struct monitor_record *mon;
+	struct sample_set set = { 0 };
+	int rc;
+
+	if (!mv->n)
+		return 0;
+	mon = calloc(mv->n, sizeof(*mon));
+	if (!mon)
+		abort();
+	for (size_t i = 0; i < mv->n; i++) {
+		mon[i].row = when;
+		mon[i].source = mv->v[i].source;
+		mon[i].key = mv->v[i].key;
+		mon[i].value = mv->v[i].value;
+	}
+	set.section = ps->cs->name;
+	set.workload = ps->ops->name;
+	set.monitors = mon;
+	set.nmonitors = mv->n;
+	rc = store_add_sample_set(s, run_id, &set);
+	free(mon);
+	return rc;
+}
+
 /* The effective options of each section, stored with the run. */
 static int store_section_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
 {
@@ -381,7 +512,9 @@ static int store_section_facts(struct store *s, int64_t run_id, const struct pla
 	if (store_add_meta(s, run_id, ps->cs->name, "warmup", buf))
 		return -1;
 	snprintf(buf, sizeof(buf), "%g", ps->timeout_s);
-	return store_add_meta(s, run_id, ps->cs->name, "timeout", buf);
+	if (store_add_meta(s, run_id, ps->cs->name, "timeout", buf))
+		return -1;
+	return store_monitor_facts(s, run_id, ps);
 }
 
 static void format_result(const struct workload_ops *ops, const struct wl_sample *smp,
@@ -404,12 +537,14 @@ static void format_result(const struct workload_ops *ops, const struct wl_sample
 }
 
 static int store_sample(struct store *s, int64_t run_id, const struct plan_section *ps,
-			int iteration, const struct wl_sample *smp, const struct child *c)
+			int iteration, const struct wl_sample *smp, const struct child *c,
+			const struct monitor_values *mv)
 {
 	struct sample_record rec[WL_MAX_RESULTS];
-	struct monitor_record mon[WL_MAX_EXTRAS];
+	struct monitor_record *mon;
 	struct sample_set set = { 0 };
 	char row0[WL_ROW_LEN];
+	int rc;
 
 	for (int i = 0; i < smp->nresults; i++) {
 		const struct wl_metric *m = &ps->ops->metrics[smp->results[i].metric];
@@ -420,11 +555,23 @@ static int store_sample(struct store *s, int64_t run_id, const struct plan_secti
 		rec[i].higher_better = m->better == WL_HIGHER;
 	}
 	snprintf(row0, sizeof(row0), "%s", smp->results[0].row);
+	mon = calloc((size_t)smp->nextras + mv->n + 1, sizeof(*mon));
+	if (!mon)
+		abort();
 	for (int i = 0; i < smp->nextras; i++) {
 		mon[i].row = row0;
 		mon[i].source = "workload";
 		mon[i].key = smp->extras[i].key;
 		mon[i].value = smp->extras[i].value;
+	}
+	/* A sample's monitor values belong to its first row, as its extras do. */
+	for (size_t i = 0; i < mv->n; i++) {
+		struct monitor_record *m = &mon[(size_t)smp->nextras + i];
+
+		m->row = row0;
+		m->source = mv->v[i].source;
+		m->key = mv->v[i].key;
+		m->value = mv->v[i].value;
 	}
 	set.section = ps->cs->name;
 	set.workload = ps->ops->name;
@@ -437,8 +584,10 @@ static int store_sample(struct store *s, int64_t run_id, const struct plan_secti
 	set.samples = rec;
 	set.nsamples = (size_t)smp->nresults;
 	set.monitors = mon;
-	set.nmonitors = (size_t)smp->nextras;
-	return store_add_sample_set(s, run_id, &set);
+	set.nmonitors = (size_t)smp->nextras + mv->n;
+	rc = store_add_sample_set(s, run_id, &set);
+	free(mon);
+	return rc;
 }
 
 int plan_execute(struct plan *p, struct config *c, struct store *s,
@@ -449,6 +598,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	struct run_record rr = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	struct progress prog;
+	struct monitor_values mv = MONITOR_VALUES_INIT;
 	char uuid[37], started[32], finished[32];
 	long stored = 0, failed = 0;
 	int rc = -1;
@@ -473,6 +623,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		if (store_section_facts(s, *run_id, &p->sections[i]))
 			goto out;
 	notice("run #%lld '%s' (%s) into %s", (long long)*run_id, rr.name, uuid, store_path(s));
+	if (prepare_monitors(s, *run_id, p))
+		goto out;
 
 	stop_signal = 0;
 	sigemptyset(&sa.sa_mask);
@@ -482,6 +634,10 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	for (size_t i = 0; i < p->n && !stop_signal; i++) {
 		struct plan_section *ps = &p->sections[i];
 
+		monitor_values_reset(&mv);
+		monitor_set_section_begin(ps->monitors, &mv);
+		if (store_section_monitors(s, *run_id, ps, "before", &mv))
+			goto interrupted;
 		for (size_t r = 0; r < ps->nrows && !stop_signal; r++) {
 			long long row = ps->rows[r];
 			int n = ps->warmup + ps->iterations;
@@ -496,7 +652,10 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 				char rowtxt[32];
 
 				progress_start(&prog, ps->cs->name, ps->ops->row_option, row, k, kn, warm);
-				if (run_sample(ps->ops, ps->params, row, ps->timeout_s, &smp, &ch, &reason)) {
+				monitor_values_reset(&mv);
+				if (run_sample_monitored(ps->ops, ps->params, row, ps->timeout_s,
+							 warm ? NULL : ps->monitors, &mv, &smp, &ch,
+							 &reason)) {
 					if (stop_signal) {
 						strbuf_release(&reason);
 						break;
@@ -513,7 +672,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 				} else {
 					format_result(ps->ops, &smp, &res);
 					if (!warm) {
-						if (store_sample(s, *run_id, ps, k, &smp, &ch))
+						if (store_sample(s, *run_id, ps, k, &smp, &ch, &mv))
 							goto interrupted;
 						stored++;
 					}
@@ -524,6 +683,10 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 				strbuf_release(&res);
 			}
 		}
+		monitor_values_reset(&mv);
+		monitor_set_section_end(ps->monitors, &mv);
+		if (store_section_monitors(s, *run_id, ps, "after", &mv))
+			goto interrupted;
 	}
 	progress_clear(&prog);
 	iso_now(finished, sizeof(finished));
@@ -556,6 +719,7 @@ out_signals:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 out:
+	monitor_values_release(&mv);
 	machine_info_release(&mi);
 	kernel_info_release(&ki);
 	return rc;

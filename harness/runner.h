@@ -8,7 +8,10 @@
 #include <stdint.h>
 
 struct config;
+struct conf_entry;
 struct conf_section;
+struct monitor_set;
+struct monitor_values;
 struct strbuf;
 struct store;
 struct wl_params;
@@ -23,6 +26,8 @@ struct plan_section {
 	double timeout_s;
 	const long long *rows;	/* owned by params */
 	size_t nrows;
+	struct monitor_set *monitors;	/* the `monitors` of this section */
+	const struct conf_entry *monitors_key, *perf_events_key;	/* NULL: default */
 };
 
 struct plan {
@@ -56,5 +61,12 @@ struct child;
 int run_sample(const struct workload_ops *ops, const struct wl_params *params,
 	       long long row, double timeout_s, struct wl_sample *out,
 	       struct child *c, struct strbuf *reason);
+/* run_sample() with the monitors of ms around it (NULL: none): they are
+ * read before the fork, attached to the held child, and read after the
+ * reap; their values are added to mv. */
+int run_sample_monitored(const struct workload_ops *ops, const struct wl_params *params,
+			 long long row, double timeout_s, struct monitor_set *ms,
+			 struct monitor_values *mv, struct wl_sample *out,
+			 struct child *c, struct strbuf *reason);
 
 #endif

@@ -36,6 +36,16 @@ check "kernel facts are recorded" \
 check "the schema version is set" test "$(sql 'PRAGMA user_version')" = 1
 check "the database is in WAL mode" test "$(sql 'PRAGMA journal_mode')" = wal
 
+check "the run prints its own table" grep -q '^Amean     1 ' "$tmp/out"
+check "a first run has no previous run to compare with" sh -c "! grep -q 'Compared with' '$tmp/out'"
+kb --quiet run -c "$tmp/tiny.conf" -n 6.18-next >"$tmp/out2" 2>&1
+check "a second run of the config is compared with the previous one" \
+	grep -q "^Compared with the previous run of config 'tiny' on this machine: #1 '6.18-base'" "$tmp/out2"
+check "with both runs as columns" grep -Eq '^ +6\.18 +6\.18$' "$tmp/out2"
+kb --quiet run -c "$tmp/tiny.conf" -n quiet-run --no-report >"$tmp/out3" 2>&1
+check "--no-report prints nothing" test ! -s "$tmp/out3"
+sql "DELETE FROM samples WHERE run_id IN (SELECT id FROM runs WHERE name IN ('6.18-next', 'quiet-run')); DELETE FROM runs WHERE name IN ('6.18-next', 'quiet-run');"
+
 kb runs >"$tmp/runs" 2>&1
 check "runs lists the run with its sample count" \
 	grep -Eq '^ +1 +6\.18-base +tiny .* complete +12$' "$tmp/runs"
