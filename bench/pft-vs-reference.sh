@@ -20,7 +20,7 @@ KBENCH=${KBENCH:-./kbench}
 PFT=${PFT:-}
 PAIRS=${PAIRS:-7}
 COUNTS=${COUNTS:-"1 2"}
-SIZE=${SIZE:-$(awk '/^MemTotal:/ { printf "%d\n", $2 * 1024 / 5 }' /proc/meminfo)}
+SIZE=${SIZE:-$(awk '/^MemTotal:/ { printf "%.0f\n", $2 * 1024 / 5 }' /proc/meminfo)}
 
 [ -x "$KBENCH" ] || { echo "bench: KBENCH=$KBENCH is not executable (build first)" >&2; exit 2; }
 if [ -n "$PFT" ] && [ ! -x "$PFT" ]; then
