@@ -19,6 +19,7 @@ int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_direct(int argc, char **argv);	/* kbench <workload> ... */
+int cmd_topology(int argc, char **argv);
 
 /* True when argv holds -h or --help before any "--". */
 int cmd_wants_help(int argc, char **argv);
