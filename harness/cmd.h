@@ -3,6 +3,8 @@
 #ifndef KBENCH_CMD_H
 #define KBENCH_CMD_H
 
+#include <stdint.h>
+
 struct store;
 
 /* Options every command takes (parsed by main before the command). */
@@ -20,6 +22,10 @@ int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_direct(int argc, char **argv);	/* kbench <workload> ... */
 int cmd_topology(int argc, char **argv);
+
+/* After a run: print its table, and a comparison with the previous complete
+ * run of the same config on this machine when there is one. */
+int cmd_report_run(struct store *s, int64_t run_id);
 
 /* True when argv holds -h or --help before any "--". */
 int cmd_wants_help(int argc, char **argv);

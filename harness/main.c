@@ -23,7 +23,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run the sections of one or more configs and store every sample" },
 	{ "runs", cmd_runs, "list stored runs" },
 	{ "show", cmd_show, "show one run: machine, kernel, config, samples, failures" },
-	{ "compare", cmd_compare, "compare runs in mmtests' table layout" },
+	
 	{ NULL, NULL, NULL }
 };
 

@@ -84,6 +84,7 @@ struct workload_ops {
 	const struct wl_option *options;	/* ends with { NULL } */
 	const struct wl_metric *metrics;	/* ends with { NULL } */
 	const char *row_option;		/* the WL_LIST option giving the rows */
+	long long direct_row;		/* direct mode's row when none is given */
 	const struct wl_flag *flags;	/* direct mode; ends with { 0, NULL } */
 	/* Check the options together before anything runs (limits, sizes,
 	 * pin policy). Return 0, or -1 with the reason in err. Optional. */

@@ -1,0 +1,160 @@
+/* child: fork a piece of work into its own process group, collect its
+ * output, enforce a timeout, and never leave anything behind. */
+#include "config.h"
+#include "child.h"
+#include "error.h"
+#include "strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int64_t clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg)
+{
+	int p[2];
+
+	memset(c, 0, sizeof(*c));
+	c->fd = c->pidfd = -1;
+	if (pipe2(p, O_CLOEXEC))
+		return error("cannot create a pipe: %s", strerror(errno));
+	c->started_ns = clock_ns(CLOCK_REALTIME);
+	c->mono_start_ns = clock_ns(CLOCK_MONOTONIC);
+	c->pid = fork();
+	if (c->pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return error("cannot fork: %s", strerror(errno));
+	}
+	if (c->pid == 0) {
+		struct sigaction sa = { .sa_handler = SIG_DFL };
+
+		setpgid(0, 0);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGPIPE, &sa, NULL);
+		close(p[0]);
+		_exit(fn(arg, p[1]) ? 1 : 0);
+	}
+	setpgid(c->pid, c->pid);	/* both sides, so no race */
+	close(p[1]);
+	c->fd = p[0];
+	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	return 0;
+}
+
+/* Has the child exited? Leaves the zombie in place (WNOWAIT), so its
+ * process group id stays reserved until the group is killed. */
+static int child_exited(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT))
+		return errno == ECHILD;
+	return si.si_pid == pid;
+}
+
+static void drain(int fd, struct strbuf *out)
+{
+	char buf[4096];
+	struct pollfd q = { .fd = fd, .events = POLLIN };
+
+	while (poll(&q, 1, 0) > 0) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n <= 0)
+			break;
+		if (out)
+			strbuf_add(out, buf, (size_t)n);
+	}
+}
+
+int child_finish(struct child *c, double timeout_s,
+		 volatile sig_atomic_t *stop, struct strbuf *out)
+{
+	int64_t deadline = c->mono_start_ns + (int64_t)(timeout_s * 1e9);
+	int end = CHILD_EXITED, eof = 0;
+	char buf[4096];
+
+	for (;;) {
+		struct pollfd pfd[2];
+		int nfds = 0, ms;
+		int64_t left;
+
+		if (child_exited(c->pid)) {
+			/* A grandchild may still hold the pipe: the child's
+			 * exit ends the collection. */
+			if (!eof)
+				drain(c->fd, out);
+			break;
+		}
+		if (stop && *stop) {
+			end = CHILD_STOPPED;
+			break;
+		}
+		left = deadline - clock_ns(CLOCK_MONOTONIC);
+		if (left <= 0) {
+			end = CHILD_TIMEOUT;
+			break;
+		}
+		ms = left > 200000000 ? 200 : (int)(left / 1000000) + 1;
+		if (!eof) {
+			pfd[nfds].fd = c->fd;
+			pfd[nfds].events = POLLIN;
+			pfd[nfds++].revents = 0;
+		}
+		if (c->pidfd >= 0) {
+			pfd[nfds].fd = c->pidfd;
+			pfd[nfds].events = POLLIN;
+			pfd[nfds++].revents = 0;
+		}
+		if (poll(pfd, (nfds_t)nfds, ms) < 0 && errno != EINTR)
+			return error("poll failed: %s", strerror(errno));
+		if (!eof && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+			ssize_t n = read(c->fd, buf, sizeof(buf));
+
+			if (n > 0 && out)
+				strbuf_add(out, buf, (size_t)n);
+			else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+				eof = 1;
+		}
+	}
+	/* Kill what is left of the group while the zombie leader keeps its
+	 * id reserved, then reap the leader. */
+	kill(-c->pid, SIGKILL);
+	while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
+		;
+	c->duration_ns = clock_ns(CLOCK_MONOTONIC) - c->mono_start_ns;
+	close(c->fd);
+	c->fd = -1;
+	if (c->pidfd >= 0)
+		close(c->pidfd);
+	c->pidfd = -1;
+	return end;
+}
+
+void child_describe_status(int status, struct strbuf *sb)
+{
+	if (WIFEXITED(status))
+		strbuf_addf(sb, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		strbuf_addf(sb, "killed by signal %d (%s)", WTERMSIG(status),
+			    strsignal(WTERMSIG(status)));
+	else
+		strbuf_addf(sb, "ended with wait status 0x%x", status);
+}

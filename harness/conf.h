@@ -1,0 +1,47 @@
+/* config: kbench's INI configs. One section per benchmark instance,
+ * [global] for defaults; every key keeps its file and line so that later
+ * validation can name them. Parsing is inih's; line numbers, empty
+ * sections and over-long lines are tracked by our line reader. */
+#ifndef KBENCH_CONF_H
+#define KBENCH_CONF_H
+
+#include <stddef.h>
+
+#include "strbuf.h"
+
+struct conf_entry {
+	char *key;
+	char *value;
+	const char *file;	/* owned by the config */
+	int line;
+};
+
+struct conf_section {
+	char *name;
+	const char *file;
+	int line;
+	struct conf_entry *entries;
+	size_t n, alloc;
+};
+
+struct config {
+	struct conf_section *sections;	/* in file order; [global] merged into `global` */
+	size_t n, alloc;
+	struct conf_section global;
+	char **files;			/* paths given, in order */
+	size_t nfiles;
+	struct strbuf text;		/* every file's text, as stored with the run */
+	struct strbuf name;		/* basenames without .conf joined by '+' */
+};
+
+void config_init(struct config *c);
+void config_release(struct config *c);
+/* Parse path and add its sections; on a syntax error print
+ * "kbench: FILE:LINE: ..." and return -1. */
+int config_load(struct config *c, const char *path);
+/* Parse text as if it came from a file named `name` (for tests). */
+int config_load_string(struct config *c, const char *name, const char *text);
+/* Last entry with key in section, or NULL. */
+const struct conf_entry *conf_section_get(const struct conf_section *s, const char *key);
+
+#endif

@@ -1,0 +1,61 @@
+/* t_stride: mmtests' large-stride sequence and the stride: syntax. */
+#include "config.h"
+#include "../tap.h"
+#include "harness/strbuf.h"
+#include "harness/stride.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int seq_is(long long min, long long max, const char *want)
+{
+	long long v[128];
+	size_t n = stride_large(min, max, v, 128);
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%lld", i ? " " : "", v[i]);
+	r = ok(!strcmp(sb.buf, want), "stride %lld..%lld = %s", min, max, want);
+	if (!r)
+		diag("got %s", sb.buf);
+	strbuf_release(&sb);
+	return r;
+}
+
+int main(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	long long *v = NULL;
+	size_t n = 0;
+
+	/* The sequences mmtests documents for 1..min(4*NCPU, 296). */
+	seq_is(1, 296, "1 4 7 12 21 30 48 79 110 141 172 203 234 265 296");
+	seq_is(1, 256, "1 4 7 12 21 30 48 79 110 141 172 203 234 256");
+	seq_is(1, 64, "1 4 7 12 21 30 48 64");
+	seq_is(1, 32, "1 3 5 7 12 18 24 30 32");
+	seq_is(1, 16, "1 3 5 7 12 16");
+	seq_is(1, 8, "1 3 5 7 8");
+	seq_is(1, 2, "1 2");
+	seq_is(1, 1, "1");
+
+	ok(!stride_parse("stride:1..4*cpus,max=296", 74, &v, &n, &err) && n == 15 &&
+	   v[14] == 296, "stride:1..4*cpus,max=296 on 74 CPUs caps at 296");
+	free(v);
+	v = NULL;
+	ok(!stride_parse("stride:1..4*cpus,max=296", 2, &v, &n, &err) && n == 5 &&
+	   v[4] == 8, "stride:1..4*cpus on 2 CPUs ends at 8");
+	free(v);
+	v = NULL;
+	ok(!stride_parse("stride:1..cpus", 16, &v, &n, &err) && n == 6 && v[5] == 16,
+	   "stride:1..cpus on 16 CPUs");
+	free(v);
+	v = NULL;
+	ok(stride_parse("stride:1-4", 2, &v, &n, &err) && strstr(err.buf, "stride:MIN..MAX"),
+	   "a malformed stride is rejected with the expected syntax");
+	strbuf_reset(&err);
+	ok(stride_parse("stride:5..2", 2, &v, &n, &err) && strstr(err.buf, "empty range"),
+	   "an empty range is rejected");
+	strbuf_release(&err);
+	return done_testing();
+}

@@ -1,0 +1,28 @@
+/* workloads: the one table of workload drivers, in a stable order. */
+#include "config.h"
+#include "workload.h"
+
+#include <string.h>
+
+extern const struct workload_ops hackbench_ops;
+
+const struct workload_ops *const workloads[] = {
+	&hackbench_ops,
+	NULL
+};
+
+const struct workload_ops *workload_find(const char *name)
+{
+	for (int i = 0; workloads[i]; i++)
+		if (!strcmp(workloads[i]->name, name))
+			return workloads[i];
+	return NULL;
+}
+
+int workload_metric_index(const struct workload_ops *ops, const char *name)
+{
+	for (int i = 0; ops->metrics[i].name; i++)
+		if (!strcmp(ops->metrics[i].name, name))
+			return i;
+	return -1;
+}
