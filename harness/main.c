@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run the sections of one or more configs and store every sample" },
 	{ "runs", cmd_runs, "list stored runs" },
 	{ "show", cmd_show, "show one run: machine, kernel, config, samples, failures" },
+	{ "topology", cmd_topology, "the machine as hwloc sees it and the CPUs each pin policy picks" },
 	
 	{ NULL, NULL, NULL }
 };

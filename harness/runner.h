@@ -23,6 +23,7 @@ struct plan_section {
 	double timeout_s;
 	const long long *rows;	/* owned by params */
 	size_t nrows;
+	struct pin_plan *pin;	/* from the workload's `pin` option; NULL: none */
 };
 
 struct plan {

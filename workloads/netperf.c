@@ -755,6 +755,7 @@ const struct workload_ops netperf_ops = {
 	.options = np_options,
 	.metrics = np_metrics,
 	.row_option = "sizes",
+	.row_default = np_row_default,
 	.flags = np_flags,
 	.check = np_check,
 	.run_one = np_run_one,

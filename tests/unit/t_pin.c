@@ -39,10 +39,10 @@ static void expect_pair(struct pin_topo *t, const char *policy, int a, int b,
 
 	snprintf(want, sizeof(want), "%d %d", a, b);
 	if (pin_plan_compute_on(t, policy, 0, &p, &err)) {
-		tap_fail("%s: %s picks %s (error: %s)", what, policy, want, err.buf);
+		ok(0, "%s: %s picks %s (error: %s)", what, policy, want, err.buf);
 	} else {
 		slots_str(p, 2, &got);
-		tap_ok(p->nslots == 2 && !strcmp(got.buf, want),
+		ok(p->nslots == 2 && !strcmp(got.buf, want),
 		       "%s: %s picks P#%s (got %s)", what, policy, want, got.buf);
 	}
 	pin_plan_free(p);
@@ -57,7 +57,7 @@ static void expect_error(struct pin_topo *t, const char *policy, const char *msg
 	struct pin_plan *p = NULL;
 	int rc = pin_plan_compute_on(t, policy, 0, &p, &err);
 
-	tap_ok(rc == -1 && !p && !strcmp(err.buf, msg), "%s: %s refused: '%s'",
+	ok(rc == -1 && !p && !strcmp(err.buf, msg), "%s: %s refused: '%s'",
 	       what, policy, err.buf);
 	pin_plan_free(p);
 	strbuf_release(&err);
@@ -70,10 +70,10 @@ static void expect_many(struct pin_topo *t, const char *policy, int n,
 	struct pin_plan *p = NULL;
 
 	if (pin_plan_compute_on(t, policy, n, &p, &err)) {
-		tap_fail("%s: %s(%d): %s", what, policy, n, err.buf);
+		ok(0, "%s: %s(%d): %s", what, policy, n, err.buf);
 	} else {
 		slots_str(p, p->nslots, &got);
-		tap_ok(!strcmp(got.buf, want), "%s: %s with %d workers is '%s' (got '%s')",
+		ok(!strcmp(got.buf, want), "%s: %s with %d workers is '%s' (got '%s')",
 		       what, policy, n, want, got.buf);
 	}
 	pin_plan_free(p);
@@ -89,7 +89,7 @@ static struct pin_topo *load(const char *synthetic, const char *xml)
 	if (xml)
 		strbuf_addf(&path, "%s/tests/data/%s", srcdir(), xml);
 	if (pin_topo_load(synthetic, xml ? path.buf : NULL, &t, &err))
-		tap_diag("cannot load %s: %s", synthetic ? synthetic : xml, err.buf);
+		diag("cannot load %s: %s", synthetic ? synthetic : xml, err.buf);
 	strbuf_release(&err);
 	strbuf_release(&path);
 	return t;
@@ -101,7 +101,7 @@ static void check_big(struct pin_topo *t, const char *what)
 {
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
 	struct pin_plan *p = NULL;
-	int ok = 1;
+	int good = 1;
 
 	expect_pair(t, "same-pu", 0, 0, what);
 	expect_pair(t, "cross-ht", 0, 1, what);
@@ -113,7 +113,7 @@ static void check_big(struct pin_topo *t, const char *what)
 	expect_many(t, "compact", 5, "0 1 2 3 4", what);
 	/* The first 64 spread slots are the 64 cores, one PU each. */
 	if (pin_plan_compute_on(t, "spread", 0, &p, &err)) {
-		tap_fail("%s: spread: %s", what, err.buf);
+		ok(0, "%s: spread: %s", what, err.buf);
 	} else {
 		char seen[128] = { 0 };
 
@@ -121,15 +121,15 @@ static void check_big(struct pin_topo *t, const char *what)
 			int c = p->slots[i].os_index;
 
 			if (c < 0 || c >= 128 || c % 2 || seen[c]++)
-				ok = 0;
+				good = 0;
 		}
 		for (int i = 64; i < 128; i++) {
 			int c = p->slots[i].os_index;
 
 			if (c < 0 || c >= 128 || !(c % 2) || seen[c]++)
-				ok = 0;
+				good = 0;
 		}
-		tap_ok(p->nslots == 128 && ok,
+		ok(p->nslots == 128 && good,
 		       "%s: spread covers every core once before any SMT sibling", what);
 	}
 	pin_plan_free(p);
@@ -143,7 +143,7 @@ static void check_small_synthetic(void)
 	const char *w = "pack:1 core:2 pu:1";
 
 	if (!t) {
-		tap_fail("load %s", w);
+		ok(0, "load %s", w);
 		return;
 	}
 	expect_pair(t, "same-pu", 0, 0, w);
@@ -174,7 +174,7 @@ static void check_intel_numbering(void)
 	struct pin_topo *t = load("pack:2 core:8 pu:2(indexes=2*16:16*1)", NULL);
 
 	if (!t) {
-		tap_fail("load %s", w);
+		ok(0, "load %s", w);
 		return;
 	}
 	expect_pair(t, "cross-ht", 0, 16, w);
@@ -193,11 +193,11 @@ static void check_chiplets(void)
 	struct strbuf d = STRBUF_INIT;
 
 	if (!t) {
-		tap_fail("load %s", w);
+		ok(0, "load %s", w);
 		return;
 	}
 	pin_topo_describe(t, &d);
-	tap_ok(!strcmp(d.buf, "1 package, 1 NUMA node, 4 LLCs (L3), 16 cores, 32 PUs"),
+	ok(!strcmp(d.buf, "1 package, 1 NUMA node, 4 LLCs (L3), 16 cores, 32 PUs"),
 	       "%s: described as '%s'", w, d.buf);
 	expect_pair(t, "cross-core", 0, 2, w);
 	expect_pair(t, "cross-llc", 0, 8, w);
@@ -216,20 +216,20 @@ static void check_describe(struct pin_topo *t)
 
 	if (!pin_plan_compute_on(t, "cross-llc", 0, &p, &err))
 		pin_plan_describe(p, &d);
-	tap_ok(!strcmp(d.buf, "cross-llc: server P#0 (L#0), client P#16 (L#16)"),
+	ok(!strcmp(d.buf, "cross-llc: server P#0 (L#0), client P#16 (L#16)"),
 	       "describe a two-party plan: '%s'", d.buf);
 	pin_plan_free(p);
 	p = NULL;
 	strbuf_reset(&d);
 	if (!pin_plan_compute_on(t, "compact", 3, &p, &err))
 		pin_plan_describe(p, &d);
-	tap_ok(!strcmp(d.buf, "compact: P#0 P#1 P#2"), "describe a worker plan: '%s'", d.buf);
+	ok(!strcmp(d.buf, "compact: P#0 P#1 P#2"), "describe a worker plan: '%s'", d.buf);
 	pin_plan_free(p);
 	p = NULL;
 	strbuf_reset(&d);
 	if (!pin_plan_compute_on(t, "unbound", 0, &p, &err))
 		pin_plan_describe(p, &d);
-	tap_ok(p && p->nslots == 0 && pin_plan_cpu(p, 0) == -1 && !strcmp(d.buf, "unbound"),
+	ok(p && p->nslots == 0 && pin_plan_cpu(p, 0) == -1 && !strcmp(d.buf, "unbound"),
 	       "unbound is a plan without slots: '%s'", d.buf);
 	pin_plan_free(p);
 	strbuf_release(&err);
@@ -246,7 +246,7 @@ static void check_choices(void)
 		if (p->kind != PIN_TWO)
 			strbuf_addf(&many, "%s%s", many.len ? "|" : "", p->name);
 	}
-	tap_ok(!strcmp(two.buf, PIN_CHOICES_TWO) && !strcmp(many.buf, PIN_CHOICES_MANY),
+	ok(!strcmp(two.buf, PIN_CHOICES_TWO) && !strcmp(many.buf, PIN_CHOICES_MANY),
 	       "PIN_CHOICES_* match the policy table (%s; %s)", two.buf, many.buf);
 	strbuf_release(&two);
 	strbuf_release(&many);
@@ -300,13 +300,15 @@ static void check_real_binding(void)
 
 		strbuf_reset(&err);
 		if (pin_plan_compute(policies[i], 0, &p, &err)) {
-			tap_skip("this machine: %s", err.buf);
+			strbuf_reset(&d);
+			strbuf_addf(&d, "this machine: %s", err.buf);
+			skip(d.buf);
 			continue;
 		}
 		for (int s = 0; s < p->nslots && s < 4; s++) {
 			int n = 0, cpu = child_cpu(p, s, &n);
 
-			tap_ok(cpu == p->slots[s].os_index && n == 1,
+			ok(cpu == p->slots[s].os_index && n == 1,
 			       "this machine: %s slot %d bound to CPU %d (child runs on %d, "
 			       "%d allowed)", policies[i], s, p->slots[s].os_index, cpu, n);
 		}
@@ -320,7 +322,6 @@ int main(void)
 {
 	struct pin_topo *t;
 
-	tap_plan_none();
 	check_choices();
 	t = load(BIG, NULL);
 	if (t) {
@@ -328,24 +329,24 @@ int main(void)
 		check_describe(t);
 		pin_topo_free(t);
 	} else {
-		tap_fail("load synthetic " BIG);
+		ok(0, "load synthetic " BIG);
 	}
 	t = load(NULL, "topo-2pack-4node-8llc-128pu.xml");
 	if (t) {
 		struct strbuf d = STRBUF_INIT;
 
 		pin_topo_describe(t, &d);
-		tap_ok(!strcmp(d.buf, "2 packages, 4 NUMA nodes, 8 LLCs (L3), 64 cores, 128 PUs"),
+		ok(!strcmp(d.buf, "2 packages, 4 NUMA nodes, 8 LLCs (L3), 64 cores, 128 PUs"),
 		       "XML topology described as '%s'", d.buf);
 		strbuf_release(&d);
 		check_big(t, "XML " BIG);
 		pin_topo_free(t);
 	} else {
-		tap_fail("load XML topology");
+		ok(0, "load XML topology");
 	}
 	check_small_synthetic();
 	check_intel_numbering();
 	check_chiplets();
 	check_real_binding();
-	return tap_done();
+	return done_testing();
 }
