@@ -744,7 +744,8 @@ static void np_format(const struct wl_params *p, long long row,
 	}
 	for (int i = 0; i < s->nextras; i++)
 		if (s->extras[i].value > 0 && strncmp(s->extras[i].key, "send-errors", 11))
-			strbuf_addf(out, ", %.0f datagrams lost", s->extras[i].value);
+			strbuf_addf(out, ", %.0f datagram%s lost", s->extras[i].value,
+				    s->extras[i].value == 1 ? "" : "s");
 	strbuf_addch(out, '\n');
 	strbuf_release(&pin);
 }
