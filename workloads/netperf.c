@@ -638,8 +638,11 @@ static int np_run_one(const struct wl_params *p, long long row,
 		close(rep[0]);
 		server_main(&c, lfd, rep[1], client);
 	}
+	/* The server holds its own copy of the listening or UDP socket. */
 	close(rep[1]);
 	rep[1] = -1;
+	close(lfd);
+	lfd = -1;
 	if (pin_apply(c.pin, 1, err))
 		goto out;
 	fd = socket(c.family, is_udp(c.test) ? SOCK_DGRAM : SOCK_STREAM, 0);
@@ -648,10 +651,6 @@ static int np_run_one(const struct wl_params *p, long long row,
 		strbuf_addf(err, "cannot connect to the server on %s: %s",
 			    loopback_name(c.family), strerror(errno));
 		goto out;
-	}
-	if (!is_udp(c.test)) {
-		close(lfd);
-		lfd = -1;
 	}
 	if (c.test == UDP_RR)
 		set_timeout(fd, c.loss_timeout_s);
