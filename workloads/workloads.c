@@ -5,9 +5,11 @@
 #include <string.h>
 
 extern const struct workload_ops hackbench_ops;
+extern const struct workload_ops netperf_ops;
 
 const struct workload_ops *const workloads[] = {
 	&hackbench_ops,
+	&netperf_ops,
 	NULL
 };
 
