@@ -6,6 +6,7 @@
 #include "child.h"
 #include "error.h"
 #include "params.h"
+#include "pin.h"
 #include "runner.h"
 #include "strbuf.h"
 #include "../workloads/workload.h"
@@ -70,6 +71,7 @@ int cmd_direct(int argc, char **argv)
 	struct option longopts[64];
 	struct strbuf shortopts = STRBUF_INIT, err = STRBUF_INIT, out = STRBUF_INIT;
 	struct wl_params *p = wl_params_new(ops);
+	struct pin_plan *pin = NULL;
 	struct wl_sample sample;
 	struct child ch;
 	double timeout_s = 600;
@@ -187,6 +189,13 @@ int cmd_direct(int argc, char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
+	if (wl_option_index(ops->options, "pin") >= 0) {
+		if (pin_plan_compute(wl_str(p, "pin"), 0, &pin, &err)) {
+			error("%s", err.buf);
+			goto out;
+		}
+		p->pin = pin;
+	}
 	rows = wl_list(p, ops->row_option, &nrows);
 	row = rows[0];
 	if (nrows > 1)
@@ -213,5 +222,6 @@ out:
 	strbuf_release(&err);
 	strbuf_release(&out);
 	wl_params_free(p);
+	pin_plan_free(pin);
 	return rc;
 }

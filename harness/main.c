@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "runs", cmd_runs, "list stored runs" },
 	{ "show", cmd_show, "show one run: machine, kernel, config, samples, failures" },
 	{ "compare", cmd_compare, "compare runs in mmtests' table layout, with significance" },
+	{ "topology", cmd_topology, "the machine as hwloc sees it and the CPUs each pin policy picks" },
 	{ NULL, NULL, NULL }
 };
 

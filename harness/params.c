@@ -315,10 +315,14 @@ int wl_params_finish(struct wl_params *p, struct strbuf *err)
 {
 	for (int i = 0; p->ops->options[i].name; i++) {
 		const struct wl_option *o = &p->ops->options[i];
+		const char *def = o->def;
 
-		if (p->v[i].text || !o->def)
+		if (p->ops->row_default && p->ops->row_option &&
+		    !strcmp(o->name, p->ops->row_option))
+			def = p->ops->row_default(p);
+		if (p->v[i].text || !def)
 			continue;
-		if (wl_value_parse(o, o->def, &p->v[i], err))
+		if (wl_value_parse(o, def, &p->v[i], err))
 			return -1;
 	}
 	return 0;

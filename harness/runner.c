@@ -9,6 +9,7 @@
 #include "error.h"
 #include "monitor.h"
 #include "params.h"
+#include "pin.h"
 #include "progress.h"
 #include "regex.h"
 #include "strbuf.h"
@@ -193,6 +194,15 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 	}
 	if (plan_section_monitors(ps))
 		goto out;
+	/* Pinning is computed before anything runs, so a policy the machine
+	 * cannot honour stops the run here. */
+	if (wl_option_index(ps->ops->options, "pin") >= 0) {
+		if (pin_plan_compute(wl_str(ps->params, "pin"), 0, &ps->pin, &err)) {
+			error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+			goto out;
+		}
+		ps->params->pin = ps->pin;
+	}
 	rc = 0;
 out:
 	strbuf_release(&err);
@@ -258,6 +268,7 @@ void plan_release(struct plan *p)
 	for (size_t i = 0; i < p->n; i++) {
 		wl_params_free(p->sections[i].params);
 		monitor_set_free(p->sections[i].monitors);
+		pin_plan_free(p->sections[i].pin);
 	}
 	free(p->sections);
 	memset(p, 0, sizeof(*p));
@@ -503,6 +514,16 @@ static int store_section_facts(struct store *s, int64_t run_id, const struct pla
 		const char *text = ps->params->v[i].text;
 
 		if (text && store_add_meta(s, run_id, ps->cs->name, ps->ops->options[i].name, text))
+			return -1;
+	}
+	if (ps->pin) {
+		struct strbuf pin = STRBUF_INIT;
+		int rc;
+
+		pin_plan_describe(ps->pin, &pin);
+		rc = store_add_meta(s, run_id, ps->cs->name, "pin_cpus", pin.buf);
+		strbuf_release(&pin);
+		if (rc)
 			return -1;
 	}
 	snprintf(buf, sizeof(buf), "%d", ps->iterations);

@@ -28,6 +28,7 @@ struct plan_section {
 	size_t nrows;
 	struct monitor_set *monitors;	/* the `monitors` of this section */
 	const struct conf_entry *monitors_key, *perf_events_key;	/* NULL: default */
+	struct pin_plan *pin;	/* from the workload's `pin` option; NULL: none */
 };
 
 struct plan {

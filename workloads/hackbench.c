@@ -4,6 +4,7 @@
  * to rt-tests hackbench and perf bench sched messaging. */
 #include "config.h"
 #include "workload.h"
+#include "../harness/pin.h"
 #include "../harness/strbuf.h"
 
 #include <errno.h>
@@ -34,6 +35,9 @@ static const struct wl_option hb_options[] = {
 	{ "fds", WL_INT, "20", "senders and receivers per group", NULL, 1, 1000 },
 	{ "mode", WL_ENUM, "process", "workers are processes or threads", "process|thread" },
 	{ "transport", WL_ENUM, "sockets", "AF_UNIX socketpairs or pipes", "sockets|pipes" },
+	{ "pin", WL_ENUM, "unbound", "worker placement: unbound, spread (one per core "
+	  "first) or compact (PUs in logical order); worker i takes the plan's slot i",
+	  PIN_CHOICES_MANY },
 	{ NULL }
 };
 
@@ -45,6 +49,7 @@ static const struct wl_flag hb_flags[] = {
 	{ 'p', "pipe", "transport", "pipes", "use pipes instead of socketpairs" },
 	{ 'T', "thread", "mode", "thread", "threads instead of processes" },
 	{ 'P', "process", "mode", "process", "processes (the default)" },
+	{ 0, "pin", "pin", NULL, "worker placement: unbound, spread or compact" },
 	{ 0, NULL }
 };
 
@@ -54,6 +59,7 @@ struct hb_cfg {
 	size_t datasize;
 	int threads;
 	int pipes;
+	const struct pin_plan *pin;	/* NULL: unbound */
 };
 
 /* What a worker needs; one per receiver, one shared per group's senders. */
@@ -160,9 +166,22 @@ out:
 	return rc;
 }
 
+/* Bind the calling worker to its slot of the pin plan; no-op unbound. */
+static int bind_worker(const struct hb_worker *w)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = w->cfg->pin ? pin_apply(w->cfg->pin, w->pin_index, &err) : 0;
+
+	strbuf_release(&err);
+	return rc;
+}
+
 static void *thread_main(void *arg)
 {
 	struct hb_worker *w = arg;
+
+	if (bind_worker(w))
+		return (void *)(intptr_t)-1;
 
 	return (void *)(intptr_t)(w->in_fd >= 0 ? receiver(w) : sender(w));
 }
@@ -187,6 +206,8 @@ static int start_worker(struct hb_worker *w, pid_t *pid)
 	if (*pid == 0) {
 		/* Never outlive the sample, even if it is killed. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (bind_worker(w))
+			_exit(1);
 		_exit(w->in_fd >= 0 ? (receiver(w) ? 1 : 0) : (sender(w) ? 1 : 0));
 	}
 	return 0;
@@ -234,6 +255,7 @@ static void cfg_from(const struct wl_params *p, struct hb_cfg *c)
 	c->datasize = (size_t)wl_int(p, "datasize");
 	c->threads = !strcmp(wl_str(p, "mode"), "thread");
 	c->pipes = !strcmp(wl_str(p, "transport"), "pipes");
+	c->pin = wl_pin(p);
 }
 
 static int hb_check(const struct wl_params *p, struct strbuf *err)

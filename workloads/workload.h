@@ -89,6 +89,11 @@ struct workload_ops {
 	const char *row_option;		/* the WL_LIST option giving the rows */
 	long long direct_row;		/* direct mode's row when none is given */
 	const struct wl_flag *flags;	/* direct mode; ends with { 0, NULL } */
+	/* The row option's default when it depends on other options (netperf:
+	 * 1 byte for RR, nine sizes for STREAM), as config text; called by
+	 * wl_params_finish when the row option was not given. Optional: the
+	 * table's default otherwise. */
+	const char *(*row_default)(const struct wl_params *p);
 	/* Check the options together before anything runs (limits, sizes,
 	 * pin policy). Return 0, or -1 with the reason in err. Optional. */
 	int (*check)(const struct wl_params *p, struct strbuf *err);

@@ -5,10 +5,12 @@
 #include <string.h>
 
 extern const struct workload_ops hackbench_ops;
+extern const struct workload_ops netperf_ops;
 extern const struct workload_ops pft_ops;
 
 const struct workload_ops *const workloads[] = {
 	&hackbench_ops,
+	&netperf_ops,
 	&pft_ops,
 	NULL
 };

@@ -20,6 +20,17 @@ check "--format simple prints one positive number ($v)" \
 check "--help lists the flags and options" \
 	sh -c "grep -q -- '--pipe' '$tmp/help' && grep -q 'transport' '$tmp/help'"
 
+for pin in spread compact; do
+	"$KBENCH" hackbench -g 1 -l 10 --thread --pin $pin >"$tmp/out" 2>&1
+	check "hackbench workers pinned $pin run" grep -q '^Time:' "$tmp/out"
+done
+expect_err "a two-party policy is not a worker placement" 2 "one of unbound|spread|compact" \
+	"$KBENCH" hackbench --pin cross-core
+printf '[hackbench-p]\ngroups = 1\nloops = 10\niterations = 1\npin = spread\n' > "$tmp/pin.conf"
+kb --quiet run -c "$tmp/pin.conf" --no-report >/dev/null 2>&1
+check "the chosen PUs are stored with the run" \
+	test "$(sql "SELECT count(*) FROM run_meta WHERE key = 'pin_cpus' AND value LIKE 'spread: P#%'")" = 1
+
 # 30 groups of threads need ~1200 descriptors: with a hard limit of 256 the
 # error comes before the sample starts.
 expect_err "a hard open-file limit too low is a clear error" 2 "hard limit (ulimit -Hn) is 256" \

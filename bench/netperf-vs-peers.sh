@@ -1,0 +1,247 @@
+#!/bin/sh
+# netperf-vs-peers: kbench netperf side by side with peer tools over
+# loopback, alternating runs (kbench, peer, kbench, peer, ...) so that
+# machine drift hits both alike. Request/response: sockperf ping-pong
+# (TCP, UDP) and qperf tcp_lat/udp_lat, latency converted to transactions
+# per second; TCP_STREAM: iperf3. With NETPERF= and NETSERVER= set, netperf
+# itself too. Placements: same-pu and cross-core (both tools' server and
+# client on the CPUs `kbench topology --cpus` picks) and unbound.
+#
+# Prints, per test and placement, the median of the per-pair ratios
+# kbench/peer (above 1.00: kbench counts more transactions or bits) and
+# each tool's median and coefficient of variation.
+#
+# Environment: KBENCH (default ./kbench), SOCKPERF, QPERF, IPERF3, NETPERF,
+# NETSERVER (paths), DURATION (seconds per run, default 3), PAIRS (pinned
+# pairs, default 5), UNBOUND_PAIRS (default 10), PLACEMENTS (default
+# "same-pu cross-core unbound"), TESTS (default "tcp_rr udp_rr tcp_stream").
+set -u
+
+KBENCH=${KBENCH:-./kbench}
+SOCKPERF=${SOCKPERF:-sockperf}
+QPERF=${QPERF:-qperf}
+IPERF3=${IPERF3:-iperf3}
+NETPERF=${NETPERF:-}
+NETSERVER=${NETSERVER:-}
+DURATION=${DURATION:-3}
+PAIRS=${PAIRS:-5}
+UNBOUND_PAIRS=${UNBOUND_PAIRS:-10}
+PLACEMENTS=${PLACEMENTS:-same-pu cross-core unbound}
+TESTS=${TESTS:-tcp_rr udp_rr tcp_stream}
+PORT=${PORT:-23456}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/netperf-vs-peers.XXXXXX") || exit 1
+server_pid=
+
+cleanup() {
+	stop_server
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+die() {
+	echo "netperf-vs-peers: $*" >&2
+	exit 1
+}
+
+have() {
+	command -v "$1" >/dev/null 2>&1
+}
+
+# on CPU CMD...: run CMD on CPU (taskset), or unbound when CPU is empty
+on() {
+	cpu=$1
+	shift
+	if [ -n "$cpu" ]; then
+		taskset -c "$cpu" "$@"
+	else
+		"$@"
+	fi
+}
+
+# next_port: a port no earlier run used, so TIME_WAIT never blocks a bind
+# (runs happen in subshells, hence the file)
+next_port() {
+	PORT=$(($(cat "$work/port" 2>/dev/null || echo "$PORT") + 1))
+	echo "$PORT" >"$work/port"
+}
+
+# start_server CPU CMD...: CMD in the background, $server_pid its own pid
+start_server() {
+	cpu=$1
+	shift
+	if [ -n "$cpu" ]; then
+		taskset -c "$cpu" "$@" >"$work/server.log" 2>&1 &
+	else
+		"$@" >"$work/server.log" 2>&1 &
+	fi
+	server_pid=$!
+	sleep 0.5
+}
+
+stop_server() {
+	if [ -n "$server_pid" ]; then
+		kill "$server_pid" 2>/dev/null
+		wait "$server_pid" 2>/dev/null
+		server_pid=
+	fi
+}
+
+# Each runner prints one figure (transactions/s or Mbit/s) or nothing.
+run_kbench() {	# test pin
+	case $1 in
+	tcp_rr) t=TCP_RR ;;
+	udp_rr) t=UDP_RR ;;
+	tcp_stream) t="TCP_STREAM -r 16384" ;;
+	esac
+	"$KBENCH" netperf -t $t -l "$DURATION" --pin "$2" --format simple 2>/dev/null
+}
+
+run_sockperf() {	# test server-cpu client-cpu
+	next_port
+	proto=
+	[ "$1" = tcp_rr ] && proto=--tcp
+	start_server "$2" "$SOCKPERF" server $proto -i 127.0.0.1 -p $PORT
+	on "$3" "$SOCKPERF" ping-pong $proto -i 127.0.0.1 -p $PORT -m 14 -t "$DURATION" 2>&1 |
+		awk '/\[Valid Duration\]/ {
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^RunTime=/) { split($i, a, "="); t = a[2] + 0 }
+				if ($i ~ /^ReceivedMessages=/) { split($i, a, "="); m = a[2] + 0 }
+			}
+		}
+		END { if (t > 0 && m > 0) printf "%.2f\n", m / t }'
+	stop_server
+}
+
+run_qperf() {	# test server-cpu client-cpu
+	next_port
+	case $1 in
+	tcp_rr) q=tcp_lat ;;
+	udp_rr) q=udp_lat ;;
+	esac
+	start_server "$2" "$QPERF" -lp $PORT
+	# qperf's latency is half a round trip: one transaction = 2 latencies.
+	on "$3" "$QPERF" -lp $PORT 127.0.0.1 -t "$DURATION" -m 1 $q 2>&1 |
+		awk '$1 == "latency" {
+			v = $3 + 0
+			if ($4 == "ns") v /= 1000; else if ($4 == "ms") v *= 1000; else if ($4 == "sec") v *= 1e6
+			if (v > 0) printf "%.2f\n", 1e6 / (2 * v)
+		}'
+	stop_server
+}
+
+run_iperf3() {	# test server-cpu client-cpu
+	next_port
+	start_server "$2" "$IPERF3" -s -1 -p $PORT
+	on "$3" "$IPERF3" -c 127.0.0.1 -p $PORT -t "$DURATION" -l 16384 -f m 2>&1 |
+		awk '/receiver$/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") v = $i }
+		     END { if (v != "") print v }'
+	stop_server
+}
+
+run_netperf() {	# test server-cpu client-cpu
+	next_port
+	case $1 in
+	tcp_rr) t="TCP_RR -- -r 1,1" ;;
+	udp_rr) t="UDP_RR -- -r 1,1" ;;
+	tcp_stream) t="TCP_STREAM -- -m 16384 -M 16384" ;;
+	esac
+	start_server "$2" "$NETSERVER" -D -p $PORT
+	# -P 0: no banner; the data line's last field is the result.
+	on "$3" "$NETPERF" -H 127.0.0.1 -p $PORT -P 0 -l "$DURATION" -t $t 2>&1 |
+		awk 'NF >= 5 && $NF ~ /^[0-9.]+$/ { print $NF; exit }'
+	stop_server
+}
+
+# stats FILE: "median cov%" of the figures in FILE
+stats() {
+	sort -g "$1" | awk '{ v[NR] = $1; s += $1; ss += $1 * $1 }
+		END {
+			if (!NR) { print "- -"; exit }
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			mean = s / NR; var = NR > 1 ? (ss - NR * mean * mean) / (NR - 1) : 0
+			if (var < 0) var = 0
+			printf "%.2f %.1f\n", m, mean ? 100 * sqrt(var) / mean : 0
+		}'
+}
+
+# median of the pair ratios kbench/peer, from two files of equal length
+ratio() {
+	paste "$1" "$2" | awk '$2 > 0 { print $1 / $2 }' | sort -g |
+		awk '{ v[NR] = $1 } END {
+			if (!NR) { print "-"; exit }
+			printf "%.3f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		}'
+}
+
+peers_for() {
+	case $1 in
+	tcp_rr | udp_rr) p="sockperf qperf" ;;
+	tcp_stream) p=iperf3 ;;
+	esac
+	[ -n "$NETPERF" ] && [ -n "$NETSERVER" ] && p="$p netperf"
+	echo $p
+}
+
+[ -x "$KBENCH" ] || die "no kbench at '$KBENCH' (set KBENCH=)"
+have taskset || die "taskset (util-linux) is needed"
+for t in $TESTS; do
+	for peer in $(peers_for $t); do
+		case $peer in
+		sockperf) have "$SOCKPERF" || die "sockperf not found: apt-get install sockperf" ;;
+		qperf) have "$QPERF" || die "qperf not found: apt-get install qperf" ;;
+		iperf3) have "$IPERF3" || die "iperf3 not found: apt-get install iperf3" ;;
+		netperf) [ -x "$NETPERF" ] && [ -x "$NETSERVER" ] || die "NETPERF/NETSERVER not executable" ;;
+		esac
+	done
+done
+
+echo "# kbench netperf vs peers: $DURATION s per run, alternating; ratio = median of kbench/peer per pair"
+"$KBENCH" topology 2>/dev/null | head -n 1 | sed 's/^/# /'
+printf '%-11s %-11s %-9s %6s %12s %7s %12s %7s\n' test placement peer pairs \
+	kbench "CoV%" peer "CoV%"
+for place in $PLACEMENTS; do
+	if [ "$place" = unbound ]; then
+		n=$UNBOUND_PAIRS scpu= ccpu=
+	else
+		cpus=$("$KBENCH" topology --cpus "$place") || die "cannot place '$place' here"
+		set -- $cpus
+		n=$PAIRS scpu=$1 ccpu=$2
+	fi
+	for t in $TESTS; do
+		peers=$(peers_for $t)
+		for peer in $peers; do
+			: >"$work/k.$peer"
+			: >"$work/p.$peer"
+		done
+		i=0
+		while [ $i -lt "$n" ]; do
+			for peer in $peers; do
+				# Alternate who goes first, so neither always runs warm.
+				if [ $((i % 2)) -eq 0 ]; then
+					k=$(run_kbench $t "$place")
+					p=$(run_$peer $t "$scpu" "$ccpu")
+				else
+					p=$(run_$peer $t "$scpu" "$ccpu")
+					k=$(run_kbench $t "$place")
+				fi
+				# A server slow to start under load: one more try.
+				[ -n "$p" ] || p=$(run_$peer $t "$scpu" "$ccpu")
+				if [ -n "$k" ] && [ -n "$p" ]; then
+					echo "$k" >>"$work/k.$peer"
+					echo "$p" >>"$work/p.$peer"
+				else
+					echo "# $t $place pair $i: no figure (kbench '$k', $peer '$p')" >&2
+				fi
+			done
+			i=$((i + 1))
+		done
+		for peer in $peers; do
+			set -- $(stats "$work/k.$peer") $(stats "$work/p.$peer")
+			printf '%-11s %-11s %-9s %6s %12s %7s %12s %7s  ratio %s\n' $t "$place" $peer \
+				"$(wc -l <"$work/k.$peer")" "$1" "$2" "$3" "$4" \
+				"$(ratio "$work/k.$peer" "$work/p.$peer")"
+		done
+	done
+done

@@ -1,0 +1,472 @@
+/* pin: pin policies computed from the hwloc topology, and binding to them.
+ * Expects topologies from one PU (a laptop in a container) to thousands;
+ * pair search is quadratic in cores, which is milliseconds at 1024 PUs. */
+#include "config.h"
+#include "pin.h"
+#include "strbuf.h"
+
+#include <errno.h>
+#include <hwloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pin_topo {
+	hwloc_topology_t t;
+	int thissystem;		/* binding is real */
+};
+
+const struct pin_policy pin_policies[] = {
+	{ "unbound", PIN_ANY, "no binding: the scheduler places every task" },
+	{ "same-pu", PIN_TWO, "server and client on one PU" },
+	{ "cross-ht", PIN_TWO, "server and client on two PUs of one core (SMT siblings)" },
+	{ "cross-core", PIN_TWO, "two cores sharing the last-level cache" },
+	{ "cross-llc", PIN_TWO, "two last-level caches, same NUMA node or package if possible" },
+	{ "cross-node", PIN_TWO, "two NUMA nodes, same package if possible" },
+	{ "cross-socket", PIN_TWO, "two packages" },
+	{ "spread", PIN_MANY, "one worker per core round-robin over the tree, then per PU" },
+	{ "compact", PIN_MANY, "PUs in logical order, SMT siblings first" },
+	{ NULL, PIN_ANY, NULL }
+};
+
+const struct pin_policy *pin_policy_find(const char *name)
+{
+	for (const struct pin_policy *p = pin_policies; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+int pin_topo_load(const char *synthetic, const char *xml_path,
+		  struct pin_topo **out, struct strbuf *err)
+{
+	struct pin_topo *pt = calloc(1, sizeof(*pt));
+	int rc = -1;
+
+	if (!pt)
+		abort();
+	if (hwloc_topology_init(&pt->t)) {
+		strbuf_addf(err, "cannot initialise hwloc: %s", strerror(errno));
+		free(pt);
+		return -1;
+	}
+	if (synthetic && hwloc_topology_set_synthetic(pt->t, synthetic)) {
+		strbuf_addf(err, "invalid synthetic topology '%s'", synthetic);
+		goto out;
+	}
+	if (xml_path && hwloc_topology_set_xml(pt->t, xml_path)) {
+		strbuf_addf(err, "cannot read topology XML '%s': %s", xml_path,
+			    strerror(errno));
+		goto out;
+	}
+	if (hwloc_topology_load(pt->t)) {
+		strbuf_addf(err, "cannot load the hwloc topology: %s", strerror(errno));
+		goto out;
+	}
+	pt->thissystem = hwloc_topology_is_thissystem(pt->t);
+	*out = pt;
+	rc = 0;
+out:
+	if (rc) {
+		hwloc_topology_destroy(pt->t);
+		free(pt);
+	}
+	return rc;
+}
+
+void pin_topo_free(struct pin_topo *t)
+{
+	if (!t)
+		return;
+	hwloc_topology_destroy(t->t);
+	free(t);
+}
+
+void *pin_topo_hwloc(struct pin_topo *t)
+{
+	return t->t;
+}
+
+/* The last-level cache above pu: its topmost data or unified cache. */
+static hwloc_obj_t llc_of(hwloc_obj_t pu)
+{
+	hwloc_obj_t llc = NULL;
+
+	for (hwloc_obj_t o = pu->parent; o; o = o->parent)
+		if (hwloc_obj_type_is_dcache(o->type))
+			llc = o;
+	return llc;
+}
+
+static hwloc_obj_t ancestor_or_root(hwloc_topology_t t, hwloc_obj_type_t type,
+				    hwloc_obj_t pu)
+{
+	hwloc_obj_t o = hwloc_get_ancestor_obj_by_type(t, type, pu);
+
+	return o ? o : hwloc_get_root_obj(t);
+}
+
+static hwloc_obj_t node_of(hwloc_topology_t t, hwloc_obj_t pu)
+{
+	hwloc_obj_t node = NULL;
+
+	while ((node = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, node)))
+		if (node->cpuset && hwloc_bitmap_isset(node->cpuset, pu->os_index))
+			return node;
+	return hwloc_get_root_obj(t);
+}
+
+static int count_type(hwloc_topology_t t, hwloc_obj_type_t type)
+{
+	int n = hwloc_get_nbobjs_by_type(t, type);
+
+	return n > 0 ? n : 0;
+}
+
+/* Number of distinct last-level caches, and their type name ("L3"). */
+static int count_llcs(hwloc_topology_t t, char *name, size_t len)
+{
+	hwloc_obj_t pu0 = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, 0);
+	hwloc_obj_t llc = pu0 ? llc_of(pu0) : NULL;
+
+	if (!llc) {
+		snprintf(name, len, "LLC");
+		return 0;
+	}
+	hwloc_obj_type_snprintf(name, len, llc, 0);
+	return hwloc_get_nbobjs_by_depth(t, (unsigned)llc->depth);
+}
+
+static void plural(struct strbuf *out, int n, const char *one, const char *many)
+{
+	strbuf_addf(out, "%d %s", n, n == 1 ? one : many);
+}
+
+void pin_topo_describe(struct pin_topo *pt, struct strbuf *out)
+{
+	hwloc_topology_t t = pt->t;
+	char llc[32];
+	int nllc = count_llcs(t, llc, sizeof(llc));
+
+	plural(out, count_type(t, HWLOC_OBJ_PACKAGE), "package", "packages");
+	strbuf_addstr(out, ", ");
+	plural(out, count_type(t, HWLOC_OBJ_NUMANODE), "NUMA node", "NUMA nodes");
+	strbuf_addstr(out, ", ");
+	if (nllc) {
+		plural(out, nllc, "LLC", "LLCs");
+		strbuf_addf(out, " (%s)", llc);
+	} else {
+		strbuf_addstr(out, "no cache information");
+	}
+	strbuf_addstr(out, ", ");
+	plural(out, count_type(t, HWLOC_OBJ_CORE), "core", "cores");
+	strbuf_addstr(out, ", ");
+	plural(out, count_type(t, HWLOC_OBJ_PU), "PU", "PUs");
+}
+
+/* What a PU shares with others, from the PU up: PU, core, LLC, NUMA node,
+ * package. A missing level (no cache information, no core objects) falls
+ * back to the next one up, so it never separates two PUs on its own. */
+enum { LVL_PU, LVL_CORE, LVL_LLC, LVL_NODE, LVL_PACKAGE, NLVL };
+
+struct pu_keys {
+	hwloc_obj_t pu;
+	const void *key[NLVL];
+};
+
+static void pu_keys_fill(hwloc_topology_t t, hwloc_obj_t pu, struct pu_keys *k)
+{
+	hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_CORE, pu);
+	hwloc_obj_t pkg = ancestor_or_root(t, HWLOC_OBJ_PACKAGE, pu);
+	hwloc_obj_t llc = llc_of(pu);
+
+	k->pu = pu;
+	k->key[LVL_PU] = pu;
+	k->key[LVL_CORE] = core ? core : (hwloc_obj_t)pu;
+	k->key[LVL_LLC] = llc ? llc : pkg;
+	k->key[LVL_NODE] = node_of(t, pu);
+	k->key[LVL_PACKAGE] = pkg;
+}
+
+/* 0: same PU; 1: SMT siblings; 2: two cores under one LLC; 3: two LLCs in
+ * one NUMA node; 4: two NUMA nodes in one package; 5: two packages. The
+ * highest level that differs decides, so an odd hierarchy (NUMA nodes
+ * inside an LLC) still classifies by what the pair does not share. */
+static int pair_rank(const struct pu_keys *a, const struct pu_keys *b)
+{
+	for (int l = NLVL - 1; l >= 0; l--)
+		if (a->key[l] != b->key[l])
+			return l + 1;
+	return 0;
+}
+
+/* Every PU (all = 1) or the first PU of each core, in logical order. */
+static int collect_pus(hwloc_topology_t t, int all, struct pu_keys **out)
+{
+	int npu = count_type(t, HWLOC_OBJ_PU), n = 0;
+	struct pu_keys *k = calloc(npu ? (size_t)npu : 1, sizeof(*k));
+
+	if (!k)
+		abort();
+	for (int i = 0; i < npu; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, (unsigned)i);
+
+		pu_keys_fill(t, pu, &k[n]);
+		if (!all && n && k[n - 1].key[LVL_CORE] == k[n].key[LVL_CORE])
+			continue;
+		n++;
+	}
+	*out = k;
+	return n;
+}
+
+/* The first pair in logical order with rank in [lo, hi] and the lowest
+ * such rank. Return 0 and the pair, or -1 when none exists. */
+static int find_pair(const struct pu_keys *k, int n, int lo, int hi,
+		     hwloc_obj_t *a, hwloc_obj_t *b)
+{
+	int best = hi + 1;
+
+	for (int i = 0; i < n && best > lo; i++) {
+		for (int j = i + 1; j < n; j++) {
+			int r = pair_rank(&k[i], &k[j]);
+
+			if (r >= lo && r < best) {
+				best = r;
+				*a = k[i].pu;
+				*b = k[j].pu;
+				if (r == lo)
+					break;
+			}
+		}
+	}
+	return best <= hi ? 0 : -1;
+}
+
+static void slot_set(struct pin_slot *s, hwloc_obj_t pu)
+{
+	s->os_index = (int)pu->os_index;
+	s->logical_index = (int)pu->logical_index;
+}
+
+static void cannot(struct pin_topo *pt, const char *policy, const char *needs,
+		   struct strbuf *err)
+{
+	strbuf_addf(err, "pin policy '%s' needs %s; %s has ", policy, needs,
+		    pt->thissystem ? "this machine" : "this topology");
+	pin_topo_describe(pt, err);
+}
+
+static int plan_two(struct pin_topo *pt, struct pin_plan *plan, struct strbuf *err)
+{
+	hwloc_topology_t t = pt->t;
+	struct pu_keys *k = NULL;
+	hwloc_obj_t a = NULL, b = NULL;
+	const char *p = plan->policy, *needs = NULL;
+	int n, rc = -1;
+
+	if (!strcmp(p, "same-pu")) {
+		a = b = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, 0);
+		if (!a)
+			needs = "a PU";
+	} else if (!strcmp(p, "cross-ht")) {
+		n = collect_pus(t, 1, &k);
+		if (find_pair(k, n, 1, 1, &a, &b))
+			needs = "a core with two PUs (SMT)";
+	} else {
+		n = collect_pus(t, 0, &k);
+		if (!strcmp(p, "cross-core")) {
+			if (find_pair(k, n, 2, 2, &a, &b))
+				needs = "two cores sharing a last-level cache";
+		} else if (!strcmp(p, "cross-llc")) {
+			if (find_pair(k, n, 3, 5, &a, &b))
+				needs = "two last-level caches";
+		} else if (!strcmp(p, "cross-node")) {
+			if (find_pair(k, n, 4, 5, &a, &b))
+				needs = "two NUMA nodes";
+		} else if (!strcmp(p, "cross-socket")) {
+			if (find_pair(k, n, 5, 5, &a, &b))
+				needs = "two packages";
+		} else {
+			strbuf_addf(err, "bug: two-party policy '%s' has no rule", p);
+			goto out;
+		}
+	}
+	if (needs) {
+		cannot(pt, p, needs, err);
+		goto out;
+	}
+	plan->nslots = 2;
+	plan->slots = calloc(2, sizeof(*plan->slots));
+	if (!plan->slots)
+		abort();
+	slot_set(&plan->slots[0], a);
+	slot_set(&plan->slots[1], b);
+	rc = 0;
+out:
+	free(k);
+	return rc;
+}
+
+/* Append the PUs under o, interleaving its children round-robin, so that
+ * consecutive entries land as far apart in the tree as possible. */
+static void spread_order(hwloc_obj_t o, hwloc_obj_t *list, int *n)
+{
+	int nchild = (int)o->arity, total = 0, left;
+	hwloc_obj_t *buf;
+	int *start, *len, *pos;
+
+	if (o->type == HWLOC_OBJ_PU) {
+		list[(*n)++] = o;
+		return;
+	}
+	if (!nchild)
+		return;
+	buf = calloc((size_t)hwloc_bitmap_weight(o->cpuset) + 1, sizeof(*buf));
+	start = calloc((size_t)nchild * 3, sizeof(*start));
+	if (!buf || !start)
+		abort();
+	len = start + nchild;
+	pos = len + nchild;
+	for (int i = 0; i < nchild; i++) {
+		start[i] = total;
+		spread_order(o->children[i], buf + total, &len[i]);
+		total += len[i];
+	}
+	for (left = total; left > 0;)
+		for (int i = 0; i < nchild; i++)
+			if (pos[i] < len[i]) {
+				list[(*n)++] = buf[start[i] + pos[i]++];
+				left--;
+			}
+	free(start);
+	free(buf);
+}
+
+static int plan_many(struct pin_topo *pt, int nworkers, struct pin_plan *plan,
+		     struct strbuf *err)
+{
+	hwloc_topology_t t = pt->t;
+	int npu = count_type(t, HWLOC_OBJ_PU), n = 0;
+	hwloc_obj_t *order;
+
+	if (!npu) {
+		cannot(pt, plan->policy, "a PU", err);
+		return -1;
+	}
+	order = calloc((size_t)npu, sizeof(*order));
+	if (!order)
+		abort();
+	if (!strcmp(plan->policy, "spread")) {
+		spread_order(hwloc_get_root_obj(t), order, &n);
+	} else {
+		for (n = 0; n < npu; n++)
+			order[n] = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, (unsigned)n);
+	}
+	plan->nslots = nworkers > 0 ? nworkers : n;
+	plan->slots = calloc((size_t)plan->nslots, sizeof(*plan->slots));
+	if (!plan->slots)
+		abort();
+	for (int i = 0; i < plan->nslots; i++)
+		slot_set(&plan->slots[i], order[i % n]);
+	free(order);
+	return 0;
+}
+
+int pin_plan_compute_on(struct pin_topo *topo, const char *policy,
+			int nworkers, struct pin_plan **out, struct strbuf *err)
+{
+	const struct pin_policy *pol = pin_policy_find(policy);
+	struct pin_plan *plan;
+	int rc = 0;
+
+	if (!pol) {
+		strbuf_addf(err, "unknown pin policy '%s': expected one of %s or %s",
+			    policy, PIN_CHOICES_TWO, PIN_CHOICES_MANY);
+		return -1;
+	}
+	plan = calloc(1, sizeof(*plan));
+	if (!plan)
+		abort();
+	plan->policy = pol->name;
+	plan->kind = pol->kind;
+	plan->topo = topo;
+	if (pol->kind == PIN_TWO)
+		rc = plan_two(topo, plan, err);
+	else if (pol->kind == PIN_MANY)
+		rc = plan_many(topo, nworkers, plan, err);
+	if (rc) {
+		pin_plan_free(plan);
+		return -1;
+	}
+	*out = plan;
+	return 0;
+}
+
+int pin_plan_compute(const char *policy, int nworkers,
+		     struct pin_plan **out, struct strbuf *err)
+{
+	struct pin_topo *topo;
+
+	if (pin_topo_load(NULL, NULL, &topo, err))
+		return -1;
+	if (pin_plan_compute_on(topo, policy, nworkers, out, err)) {
+		pin_topo_free(topo);
+		return -1;
+	}
+	(*out)->owns_topo = 1;
+	return 0;
+}
+
+void pin_plan_free(struct pin_plan *plan)
+{
+	if (!plan)
+		return;
+	if (plan->owns_topo)
+		pin_topo_free(plan->topo);
+	free(plan->slots);
+	free(plan);
+}
+
+int pin_plan_cpu(const struct pin_plan *plan, int slot)
+{
+	if (!plan || plan->nslots <= 0 || slot < 0)
+		return -1;
+	return plan->slots[slot % plan->nslots].os_index;
+}
+
+int pin_apply(const struct pin_plan *plan, int slot, struct strbuf *err)
+{
+	hwloc_bitmap_t set;
+	int cpu = pin_plan_cpu(plan, slot), rc = 0;
+
+	if (cpu < 0)
+		return 0;
+	set = hwloc_bitmap_alloc();
+	if (!set)
+		abort();
+	hwloc_bitmap_only(set, (unsigned)cpu);
+	if (hwloc_set_cpubind(plan->topo->t, set, HWLOC_CPUBIND_THREAD)) {
+		strbuf_addf(err, "cannot bind to CPU %d (pin policy '%s'): %s",
+			    cpu, plan->policy, strerror(errno));
+		rc = -1;
+	}
+	hwloc_bitmap_free(set);
+	return rc;
+}
+
+void pin_plan_describe(const struct pin_plan *plan, struct strbuf *out)
+{
+	if (!plan || !plan->nslots) {
+		strbuf_addstr(out, "unbound");
+		return;
+	}
+	strbuf_addf(out, "%s:", plan->policy);
+	if (plan->kind == PIN_TWO) {
+		strbuf_addf(out, " server P#%d (L#%d), client P#%d (L#%d)",
+			    plan->slots[0].os_index, plan->slots[0].logical_index,
+			    plan->slots[1].os_index, plan->slots[1].logical_index);
+		return;
+	}
+	for (int i = 0; i < plan->nslots; i++)
+		strbuf_addf(out, " P#%d", plan->slots[i].os_index);
+}

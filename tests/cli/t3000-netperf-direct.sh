@@ -1,0 +1,90 @@
+#!/bin/sh
+# t3000-netperf-direct: kbench netperf in direct mode: every test over
+# both families counts positive figures, the placements this machine
+# honours bind where kbench topology says, and bad options are refused
+# with their exact errors.
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+# positive FILE: every number in FILE is a positive figure
+positive() {
+	awk '{ for (i = 1; i <= NF; i++) if ($i + 0 <= 0) bad = 1; n += NF }
+	     END { exit (bad || !n) }' "$1"
+}
+
+for t in TCP_RR UDP_RR; do
+	"$KBENCH" netperf -t $t -l 0.2 --format simple >"$tmp/out" 2>"$tmp/err"
+	ok $? "$t runs"
+	positive "$tmp/out"
+	ok $? "$t counts transactions: $(cat "$tmp/out") trans/s"
+done
+
+for t in TCP_RR UDP_RR; do
+	if "$KBENCH" netperf -t $t -6 -l 0.2 --format simple >"$tmp/out" 2>"$tmp/err"; then
+		positive "$tmp/out"
+		ok $? "$t over ::1 counts transactions: $(cat "$tmp/out") trans/s"
+	elif grep -q "cannot listen on ::1" "$tmp/err"; then
+		skip "$t over ::1: no IPv6 loopback here"
+	else
+		ok 1 "$t over ::1: $(cat "$tmp/err")"
+	fi
+done
+
+"$KBENCH" netperf -t TCP_STREAM -l 0.2 -r 1024 --format simple >"$tmp/out" 2>"$tmp/err"
+ok $? "TCP_STREAM runs"
+positive "$tmp/out"
+ok $? "TCP_STREAM measures throughput: $(cat "$tmp/out") Mbit/s"
+
+"$KBENCH" netperf -t UDP_STREAM -l 0.2 -r 1024 --format simple >"$tmp/out" 2>"$tmp/err"
+ok $? "UDP_STREAM runs"
+[ "$(wc -w <"$tmp/out")" -eq 2 ] && positive "$tmp/out"
+ok $? "UDP_STREAM reports send and receive throughput: $(cat "$tmp/out")"
+
+"$KBENCH" netperf -t TCP_RR -l 0.2 -D >"$tmp/out" 2>"$tmp/err"
+grep -Eq '^TCP_RR 127\.0\.0\.1, 1-byte request/response, 0\.20 s, unbound: [0-9]+\.[0-9]{2} trans/s$' "$tmp/out"
+ok $? "TCP_RR with TCP_NODELAY prints one result line: $(cat "$tmp/out")"
+
+"$KBENCH" netperf -t UDP_RR -l 0.2 -r 64 >"$tmp/out" 2>"$tmp/err"
+grep -Eq '^UDP_RR 127\.0\.0\.1, 64-byte request/response, 0\.20 s, unbound: [0-9.]+ trans/s$' "$tmp/out"
+ok $? "-r sets the request and response size: $(cat "$tmp/out")"
+
+# Every two-party policy: bound where topology says, or refused the same way.
+for p in same-pu cross-ht cross-core cross-llc cross-node cross-socket; do
+	if cpus=$("$KBENCH" topology --cpus $p 2>"$tmp/topo-err"); then
+		set -- $cpus
+		"$KBENCH" netperf -t TCP_RR -l 0.2 --pin $p >"$tmp/out" 2>"$tmp/err"
+		grep -Eq "^TCP_RR .*, $p: server P#$1 \\(L#[0-9]+\\), client P#$2 \\(L#[0-9]+\\): [0-9.]+ trans/s\$" "$tmp/out" &&
+			! grep -q ' 0\.00 trans/s' "$tmp/out"
+		ok $? "pin $p runs on CPUs $1 and $2: $(cat "$tmp/out") $(cat "$tmp/err")"
+	else
+		"$KBENCH" netperf -t TCP_RR -l 0.2 --pin $p >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ $rc -ne 0 ] && [ ! -s "$tmp/out" ] && cmp -s "$tmp/err" "$tmp/topo-err"
+		ok $? "pin $p refused before running: $(cat "$tmp/err")"
+	fi
+done
+
+# expect_error WANT ARGS...: kbench netperf ARGS fails with exactly WANT.
+expect_error() {
+	want=$1
+	shift
+	"$KBENCH" netperf "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -ne 0 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$want" ]
+	ok $? "refuses $*: $(cat "$tmp/err")"
+}
+
+expect_error "kbench: invalid value -1 in '-1' for 'sizes': expected a list of integers from 1 to 67108864 (\"1 2 4\" or stride:MIN..MAX[,max=CAP])" -t TCP_RR -r -1
+expect_error "kbench: invalid value 'TCP_CRR' for 'test': expected one of TCP_RR|UDP_RR|TCP_STREAM|UDP_STREAM" -t TCP_CRR
+expect_error "kbench: size 70000 is too large for UDP_STREAM: a UDP datagram holds at most 65507 bytes" -t UDP_STREAM -r 70000
+expect_error "kbench: 'drop_every' applies to UDP_RR only, not TCP_RR" -t TCP_RR -o drop_every=3
+expect_error "kbench: give 'size' or 'sizes', not both" -o size=2 -r 2
+expect_error "kbench: invalid value '0' for 'duration': expected a number from 0.01 to 86400" -l 0
+expect_error "kbench: invalid value 'spread' for 'pin': expected one of unbound|same-pu|cross-ht|cross-core|cross-llc|cross-node|cross-socket" --pin spread
+expect_error "kbench: invalid value 'inet5' for 'family': expected one of inet|inet6" -o family=inet5
+
+"$KBENCH" netperf --help >"$tmp/out" 2>&1
+grep -q -- '-t, --test' "$tmp/out" && grep -q '^  loss_timeout ' "$tmp/out" &&
+	grep -q '^  pin  ' "$tmp/out"
+ok $? "--help lists the flags and options"
+
+done_testing
