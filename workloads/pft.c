@@ -6,6 +6,7 @@
  * per CPU second. */
 #include "config.h"
 #include "workload.h"
+#include "../harness/pin.h"
 #include "../harness/strbuf.h"
 #include "../harness/sysinfo.h"
 
@@ -47,8 +48,8 @@ static const struct wl_option pft_options[] = {
 	{ "thp", WL_BOOL, "off",
 	  "off: MADV_NOHUGEPAGE on the region; on: MADV_HUGEPAGE", NULL, 0, 0 },
 	{ "pin", WL_ENUM, "unbound",
-	  "worker placement (only unbound so far: the scheduler places workers)",
-	  "unbound", 0, 0 },
+	  "worker placement: unbound, spread (one per core first) or compact (PUs "
+	  "in logical order); worker i takes the plan's slot i", PIN_CHOICES_MANY, 0, 0 },
 	{ "kill_worker", WL_INT, "-1",
 	  "for tests: worker K kills itself with SIGKILL (-1: none)", NULL, -1, 4095 },
 	{ "kill_point", WL_ENUM, "start",
@@ -76,10 +77,11 @@ static const struct wl_flag pft_flags[] = {
 	{ 'n', "processes", "workers", NULL, "N worker processes" },
 	{ 'n', "processes", "model", "processes", NULL },
 	{ 0, "thp", "thp", "on", "let transparent huge pages back the region" },
+	{ 0, "pin", "pin", NULL, "worker placement: unbound, spread or compact" },
 	{ 0 }
 };
 
-enum pft_state { PFT_STARTING, PFT_READY, PFT_DONE };
+enum pft_state { PFT_STARTING, PFT_READY, PFT_DONE, PFT_FAILED };
 
 /* One worker's record, in memory shared with forked workers; a cache line
  * of its own so that workers do not write to each other's lines. */
@@ -88,6 +90,8 @@ struct pft_worker {
 	pid_t pid;			/* processes only */
 	struct timespec start, end;	/* CLOCK_MONOTONIC */
 	struct rusage ru_start, ru_end;
+	int cpu;			/* where the worker ended its chunk */
+	char why[120];			/* PFT_FAILED: the reason */
 } __attribute__((aligned(64)));
 
 struct pft_shared {
@@ -106,6 +110,7 @@ struct pft_ctx {
 	int nworkers;
 	int kill_worker;		/* -1: none */
 	int kill_at_ready;		/* kill_point = ready */
+	const struct pin_plan *pin;	/* NULL: unbound */
 	pid_t launcher;
 };
 
@@ -148,6 +153,7 @@ static void pft_fault_chunk(const struct pft_ctx *c, struct pft_worker *w, int k
 		*p = 'r';
 	getrusage(who, &w->ru_end);
 	clock_gettime(CLOCK_MONOTONIC, &w->end);
+	w->cpu = sched_getcpu();
 }
 
 /* Write this worker's whole record before the start: a forked worker maps
@@ -159,8 +165,23 @@ static void pft_touch_record(struct pft_worker *w)
 	memset(&w->start, 0, sizeof(*w) - offsetof(struct pft_worker, start));
 }
 
-/* Worker k >= 1: report ready, spin on the barrier, fault the chunk in.
- * Return 0, or -1 when the launcher gave up before the start. */
+/* Bind worker k to its slot of the pin plan (nothing when unbound), before
+ * the barrier: binding moves the worker, which must not happen in the
+ * measured window. Return 0, or -1 with the reason in the record. */
+static int pft_bind(const struct pft_ctx *c, struct pft_worker *w, int k)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = pin_apply(c->pin, k, &err);
+
+	if (rc)
+		snprintf(w->why, sizeof(w->why), "%s", err.buf);
+	strbuf_release(&err);
+	return rc;
+}
+
+/* Worker k >= 1: bind, report ready, spin on the barrier, fault the chunk
+ * in. Return 0, or -1 when it could not bind or the launcher gave up
+ * before the start. */
 static int pft_worker(struct pft_ctx *c, int k)
 {
 	struct pft_worker *w = &c->shared->w[k];
@@ -169,6 +190,10 @@ static int pft_worker(struct pft_ctx *c, int k)
 	if (k == c->kill_worker && c->kill_at_ready)
 		raise(SIGKILL);
 	pft_touch_record(w);
+	if (pft_bind(c, w, k)) {
+		__atomic_store_n(&w->state, PFT_FAILED, __ATOMIC_RELEASE);
+		return -1;
+	}
 	__atomic_store_n(&w->state, PFT_READY, __ATOMIC_RELEASE);
 	/* Spin rather than sleep, as the reference does: every worker must
 	 * start the moment the barrier opens, or elapsed time grows by the
@@ -255,9 +280,17 @@ static int pft_wait_ready(struct pft_ctx *c, struct strbuf *err)
 	for (;;) {
 		int ready = 1;
 
-		for (int k = 1; k < c->nworkers; k++)
-			if (__atomic_load_n(&c->shared->w[k].state, __ATOMIC_ACQUIRE) != PFT_READY)
+		for (int k = 1; k < c->nworkers; k++) {
+			struct pft_worker *w = &c->shared->w[k];
+			int state = __atomic_load_n(&w->state, __ATOMIC_ACQUIRE);
+
+			if (state == PFT_FAILED) {
+				strbuf_addf(err, "worker %d: %s", k, w->why);
+				return -1;
+			}
+			if (state != PFT_READY)
 				ready++;
+		}
 		/* ready counts the laggards plus one: all ready when it is 1 */
 		if (ready == 1)
 			return 0;
@@ -352,6 +385,18 @@ static void pft_results(const struct pft_ctx *c, long long row, int thp,
 	wl_sample_extra(out, "workers", c->nworkers);
 	wl_sample_extra(out, "page_size", (double)c->pagesize);
 
+	/* A bound worker cannot leave its CPU; if one did, the binding did
+	 * not hold and the placement the sample claims is wrong. */
+	for (int k = 0; k < c->nworkers; k++) {
+		int want = pin_plan_cpu(c->pin, k), got = c->shared->w[k].cpu;
+
+		if (want >= 0 && got != want) {
+			wl_sample_flag(out, "worker %d ended on CPU %d, not its pinned CPU %d",
+				       k, got, want);
+			break;
+		}
+	}
+
 	/* Huge pages fault in 512 base pages at a time: the count is then
 	 * expected to be far below the page count. */
 	if (!thp && (double)llabs(minflt - (long long)pages) > pages * PFT_FAULT_TOLERANCE)
@@ -416,6 +461,7 @@ static int pft_run_one(const struct wl_params *p, long long row,
 	c.nworkers = (int)(row < cap ? row : cap);
 	c.kill_worker = (int)wl_int(p, "kill_worker");
 	c.kill_at_ready = !strcmp(wl_str(p, "kill_point"), "ready");
+	c.pin = wl_pin(p);
 	c.launcher = getpid();
 
 	/* The reference's rounding: whole pages, the same count per worker. */
@@ -465,8 +511,13 @@ static int pft_run_one(const struct wl_params *p, long long row,
 	    pft_wait_ready(&c, err))
 		goto abort;
 
-	/* The launcher is worker 0, as in the reference. */
+	/* The launcher is worker 0, as in the reference. It binds last, so
+	 * that the workers it started did not inherit its slot. */
 	pft_touch_record(&c.shared->w[0]);
+	if (pft_bind(&c, &c.shared->w[0], 0)) {
+		strbuf_addf(err, "worker 0: %s", c.shared->w[0].why);
+		goto abort;
+	}
 	if (!c.kill_worker && c.kill_at_ready)
 		raise(SIGKILL);
 	__atomic_store_n(&c.shared->go, 1, __ATOMIC_RELEASE);

@@ -54,6 +54,13 @@ checkx "more threads than CPUs: capped at $cpus" \
 checkx "... with a notice" \
 	'grep -qx "# flagged: ran $cpus workers, not $((cpus + 5)): capped at the CPUs this process may use" "$tmp/out"'
 
+run pft -m 64M -t 2 --pin compact
+checkx "--pin compact: workers run on their slots, no flag" \
+	'[ $rc -eq 0 ] && grep -Eq "$(echo "$line" | sed s/WORKERS/$want/)" "$tmp/out" && [ $(wc -l <"$tmp/out") -eq 1 ]'
+run pft -m 64M -n 2 --pin cross-core
+checkx "a two-party pin policy rejected" \
+	'[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "kbench: invalid value '"'"'cross-core'"'"' for '"'"'pin'"'"': expected one of unbound|spread|compact" ]'
+
 run pft -m 0
 checkx "size 0 rejected" \
 	'[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "kbench: '"'"'mapping_size'"'"' is 0 bytes: the mapping must hold at least one page" ] && [ ! -s "$tmp/out" ]'

@@ -93,6 +93,22 @@ fi
 runs=3
 [ "$(nproc)" -ge 2 ] && runs=4
 
+# A pinned section: the plan is stored with the run, no sample is flagged.
+cat >"$tmp/pin.conf" <<EOC
+[pft-processes]
+model = processes
+iterations = 2
+workers = $rows
+mapping_size = 64M
+pin = spread
+EOC
+kb run -c "$tmp/pin.conf"
+checkx "pin = spread: the run completes" '[ $rc -eq 0 ] && ! grep -q "\[.*pinned CPU" "$tmp/err"'
+kb show "#$(( runs + 1 ))"
+checkx "... its plan is stored with it" 'grep -Eq "^  pin_cpus +spread: P#[0-9]+" "$tmp/out"'
+checkx "... and no sample is flagged" 'grep -Eq "^pft-processes +$per_run +0$" "$tmp/out"'
+runs=$((runs + 1))
+
 # Bad sizes in a config: errors before anything runs.
 printf '[pft-threads]\nworkers = 1\nmapping_size = 0\n' >"$tmp/zero.conf"
 kb run -c "$tmp/zero.conf"

@@ -4,12 +4,14 @@
 #include "config.h"
 #include "tests/tap.h"
 #include "harness/params.h"
+#include "harness/pin.h"
 #include "harness/strbuf.h"
 #include "harness/sysinfo.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +136,54 @@ static void test_cap(void)
 	ok(result(&s, row) != NULL, "its rows keep the count asked for (%s)", row);
 	ok(fabs(extra(&s, "minflt") - extra(&s, "pages")) <= extra(&s, "pages") * 0.10,
 	   "capped sample still faults every page once");
+	wl_params_free(p);
+	strbuf_release(&err);
+}
+
+/* Pinned workers end their chunk on their slot's CPU, every time: a
+ * worker left unbound would land elsewhere about half the time, and the
+ * sample would be flagged. */
+static void test_pinned(const char *model, const char *policy)
+{
+	char m[32];
+	const char *kv[] = { "mapping_size=64M", m, NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct pin_plan *plan = NULL;
+	struct wl_params *p;
+	int good = 0, runs = 6;
+	long long n = sysinfo_cpus_allowed();
+
+	snprintf(m, sizeof(m), "model=%s", model);
+	p = params(kv, &err);
+	if (!p || pin_plan_compute(policy, 0, &plan, &err)) {
+		ok(0, "pin = %s: plan (%s)", policy, err.buf);
+		wl_params_free(p);
+		strbuf_release(&err);
+		return;
+	}
+	p->pin = plan;
+	if (n > 4)
+		n = 4;
+	for (int i = 0; i < runs; i++) {
+		struct wl_sample s = { 0 };
+		cpu_set_t all;
+		int rc;
+
+		/* run_one binds its caller to slot 0, which is fine in the
+		 * runner's throwaway child but not here: undo it. */
+		sched_getaffinity(0, sizeof(all), &all);
+		rc = ops->run_one(p, n, &s, &err);
+		sched_setaffinity(0, sizeof(all), &all);
+		if (!rc && !s.flag[0])
+			good++;
+		else
+			diag("sample %d: %s%s", i, err.buf, s.flag);
+		strbuf_reset(&err);
+	}
+	ok(good == runs, "%s, pin = %s: %d of %d samples ran every worker on its slot's CPU",
+	   model, policy, good, runs);
+	p->pin = NULL;
+	pin_plan_free(plan);
 	wl_params_free(p);
 	strbuf_release(&err);
 }
@@ -331,6 +381,13 @@ int main(void)
 			skip("one CPU: no two-worker samples");
 	}
 	test_cap();
+	if (cpus >= 2) {
+		test_pinned("threads", "compact");
+		test_pinned("processes", "spread");
+	} else {
+		skip("one CPU: every placement is the same");
+		skip("one CPU: every placement is the same");
+	}
 	test_sizes();
 	test_direct_line();
 	test_dying();
