@@ -265,20 +265,23 @@ static int pft_process_died(struct pft_ctx *c, struct strbuf *err)
 		if (pid <= 0 || waitpid(pid, &status, WNOHANG) != pid)
 			continue;
 		c->shared->w[k].pid = 0;
-		describe_status(err, k, pid, status);
+		if (__atomic_load_n(&c->shared->w[k].state, __ATOMIC_ACQUIRE) == PFT_FAILED)
+			strbuf_addf(err, "worker %d: %s", k, c->shared->w[k].why);
+		else
+			describe_status(err, k, pid, status);
 		return 1;
 	}
 	return 0;
 }
 
 /* Wait until workers 1..n-1 have reported ready. Return 0, or -1 with err
- * when a forked worker died first. */
+ * when one could not bind or a forked one died first. */
 static int pft_wait_ready(struct pft_ctx *c, struct strbuf *err)
 {
 	const struct timespec pause = { 0, 20000 };	/* 20 us */
 
 	for (;;) {
-		int ready = 1;
+		int waiting = 0;
 
 		for (int k = 1; k < c->nworkers; k++) {
 			struct pft_worker *w = &c->shared->w[k];
@@ -289,10 +292,9 @@ static int pft_wait_ready(struct pft_ctx *c, struct strbuf *err)
 				return -1;
 			}
 			if (state != PFT_READY)
-				ready++;
+				waiting++;
 		}
-		/* ready counts the laggards plus one: all ready when it is 1 */
-		if (ready == 1)
+		if (!waiting)
 			return 0;
 		if (!c->threads && pft_process_died(c, err))
 			return -1;
