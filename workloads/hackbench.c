@@ -189,6 +189,8 @@ static void *thread_main(void *arg)
 /* Start one worker; in process mode the child never returns. */
 static int start_worker(struct hb_worker *w, pid_t *pid)
 {
+	pid_t parent;
+
 	if (w->cfg->threads) {
 		pthread_attr_t attr;
 		int rc;
@@ -200,12 +202,17 @@ static int start_worker(struct hb_worker *w, pid_t *pid)
 		pthread_attr_destroy(&attr);
 		return rc ? -1 : 0;
 	}
+	parent = getpid();
 	*pid = fork();
 	if (*pid < 0)
 		return -1;
 	if (*pid == 0) {
-		/* Never outlive the sample, even if it is killed. */
+		/* Never outlive the sample, even if it is killed: a worker
+		 * holds the wake pipe's write end itself, so nothing else
+		 * would ever end its wait. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)	/* it died before the line above */
+			_exit(1);
 		if (bind_worker(w))
 			_exit(1);
 		_exit(w->in_fd >= 0 ? (receiver(w) ? 1 : 0) : (sender(w) ? 1 : 0));

@@ -37,7 +37,16 @@ expect_err() {
 
 # True when no process mentions the test's database on its command line
 # (forked workers keep kbench's argv).
-no_workers() { ! pgrep -f -- "$db" >/dev/null; }
+# Killed processes may take a moment to go on a loaded machine: wait up to
+# 10 s for them.
+no_workers() {
+	i=0
+	while pgrep -f -- "$db" >/dev/null; do
+		[ "$i" -ge 100 ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 
 skip() {	# skip WHY: a passing TAP line marked SKIP
 	tap_n=$((tap_n + 1))
