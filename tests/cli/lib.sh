@@ -17,7 +17,7 @@ ok() {	# ok STATUS DESCRIPTION
 check() {	# check DESCRIPTION COMMAND...
 	desc=$1
 	shift
-	if "$@"; then ok 0 "$desc"; else ok 1 "$desc"; fi
+	if "$@" >/dev/null 2>&1; then ok 0 "$desc"; else ok 1 "$desc"; fi
 }
 
 # expect_err DESCRIPTION STATUS TEXT COMMAND...: exit status and stderr text

@@ -2,13 +2,8 @@
 # t2001: kbench compare on real tiny hackbench runs: mmtests' layout within
 # 80 columns, the footer, every selector, --pool, --only, --test, --alpha,
 # the formats, and the facts that differ between runs.
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
-check() { desc=$1; shift; if "$@" >/dev/null 2>&1; then t 0 "$desc"; else t 1 "$desc"; fi; }
 
-tmp=$(mktemp -d ./t2001.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-db=$tmp/kb.db
+. "$TOP_SRCDIR/tests/cli/lib.sh"
 cat > "$tmp/small.conf" <<'CONF'
 [global]
 iterations = 3
@@ -29,10 +24,10 @@ kb run -c "$tmp/small.conf" -n base-x >/dev/null 2>&1 &&
 kb run -c "$tmp/small.conf" -n new-x >/dev/null 2>&1 &&
 kb run -c "$tmp/small.conf" -n base-x >/dev/null 2>&1 &&
 kb run -c "$tmp/other.conf" -n other-y >/dev/null 2>&1
-t $? "four tiny hackbench runs stored"
+ok $? "four tiny hackbench runs stored"
 
 kb compare base-x new-x > "$tmp/out" 2> "$tmp/err"
-t $? "compare of two runs exits 0"
+ok $? "compare of two runs exits 0"
 check "nothing on stderr" test ! -s "$tmp/err"
 check "first line is the first section" sh -c "head -1 '$tmp/out' | grep -qx 'hackbench-process-pipes'"
 check "header lines: run names split at the first '-'" \
@@ -71,7 +66,7 @@ check "--only REGEX keeps matching rows" sh -c "test \$(grep -c '^Amean     2 ' 
 
 for test in mwu ci ttest; do
 	kb compare --test $test base-x new-x > "$tmp/$test"
-	t $? "--test $test runs"
+	ok $? "--test $test runs"
 done
 check "--test mwu is named" grep -q "Mann-Whitney U test on the mean row only, alpha 0.05" "$tmp/mwu"
 check "--test ci is named" grep -q "mmtests' CI-overlap rule" "$tmp/ci"
@@ -94,7 +89,7 @@ row = d["sections"][0]["rows"][0]
 assert len(row["runs"][0]["samples"]) == 3 and "p" in row["runs"][1]["test"]
 assert d["sections"][0]["blocks"][0]["name"] == "Duration"
 PY
-	t $? "json: format version, samples, p-values, Duration"
+	ok $? "json: format version, samples, p-values, Duration"
 else
 	echo "ok $((n = n + 1)) # SKIP no python3 to parse json"
 fi
@@ -105,5 +100,4 @@ check "markdown: a table per section" sh -c "test \$(grep -c '^| Stat | Row | ba
 kb compare --help > "$tmp/help"
 check "--help lists every option" sh -c "for o in --format --test --alpha --pool --only --help; do grep -q -- \"\$o\" '$tmp/help' || exit 1; done"
 
-echo "1..$n"
-exit $fail
+done_testing

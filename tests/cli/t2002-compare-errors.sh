@@ -1,16 +1,12 @@
 #!/bin/sh
 # t2002: kbench compare's bad-input cases, each with its exact message and
 # exit status (2: bad arguments, 1: nothing to compare).
-n=0 fail=0
-t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 
-tmp=$(mktemp -d ./t2002.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-db=$tmp/kb.db
+. "$TOP_SRCDIR/tests/cli/lib.sh"
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 5\ngroups = 1\n' > "$tmp/one.conf"
 kb() { "$KBENCH" --db "$db" --quiet "$@"; }
 kb run -c "$tmp/one.conf" -n a-1 >/dev/null 2>&1 && kb run -c "$tmp/one.conf" -n b-1 >/dev/null 2>&1
-t $? "two one-sample runs stored"
+ok $? "two one-sample runs stored"
 
 # expect STATUS MESSAGE ARGS...: stderr's first line and the exit status.
 expect() {
@@ -20,9 +16,9 @@ expect() {
 	rc=$?
 	got=$(head -1 "$tmp/err")
 	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && [ ! -s "$tmp/out" ]; then
-		t 0 "compare $*: $want"
+		ok 0 "compare $*: $want"
 	else
-		t 1 "compare $*: want rc $want_rc '$want', got rc $rc '$got'"
+		ok 1 "compare $*: want rc $want_rc '$want', got rc $rc '$got'"
 	fi
 }
 
@@ -37,15 +33,14 @@ expect 1 "kbench: no section or row matches --only 'netperf'" --only netperf a-1
 kb compare --only '(' a-1 b-1 > /dev/null 2> "$tmp/err"
 rc=$?
 grep -q "^kbench: invalid regular expression '(' for --only at offset 1" "$tmp/err"
-t $(( $? + rc - 2 )) "a bad --only pattern is an error (exit 2)"
+ok $(( $? + rc - 2 )) "a bad --only pattern is an error (exit 2)"
 
 # One sample a side: the table still prints, no star, and the footer says why.
 kb compare a-1 b-1 > "$tmp/out"
-t $? "runs with one sample compare"
+ok $? "runs with one sample compare"
 grep -q "^No star, fewer than 3 samples on a side: hackbench-process-pipes 1\.$" "$tmp/out"
-t $? "footnote: no star with fewer than 3 samples"
+ok $? "footnote: no star with fewer than 3 samples"
 grep -q '^Amean     1 .*(   0.00%) .*( *-\{0,1\}[0-9.]*%)$' "$tmp/out"
-t $? "no star on the mean row"
+ok $? "no star on the mean row"
 
-echo "1..$n"
-exit $fail
+done_testing
