@@ -34,7 +34,4 @@ struct strbuf;
 int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
 		      struct strbuf *out);
 
-/* True when argv holds -h or --help before any "--". */
-int cmd_wants_help(int argc, char **argv);
-
 #endif

@@ -47,17 +47,6 @@ static void usage(FILE *f)
 		"'kbench COMMAND --help' describes a command; 'man kbench' has it all.\n");
 }
 
-int cmd_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	}
-	return 0;
-}
-
 int cmd_open_store(struct store **out)
 {
 	struct strbuf path = STRBUF_INIT;

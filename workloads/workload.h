@@ -128,6 +128,5 @@ void wl_sample_flag(struct wl_sample *s, const char *fmt, ...)
 /* The table of workloads (workloads/workloads.c), NULL-terminated. */
 extern const struct workload_ops *const workloads[];
 const struct workload_ops *workload_find(const char *name);
-int workload_metric_index(const struct workload_ops *ops, const char *name);
 
 #endif

@@ -22,11 +22,3 @@ const struct workload_ops *workload_find(const char *name)
 			return workloads[i];
 	return NULL;
 }
-
-int workload_metric_index(const struct workload_ops *ops, const char *name)
-{
-	for (int i = 0; ops->metrics[i].name; i++)
-		if (!strcmp(ops->metrics[i].name, name))
-			return i;
-	return -1;
-}
