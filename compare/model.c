@@ -3,8 +3,8 @@
  * percentages, the significance test, the Duration and Ops (monitor)
  * blocks and the facts that differ between runs. */
 #include "config.h"
-#include "model.h"
-#include "../db/store.h"
+#include "compare/model.h"
+#include "db/store.h"
 
 #include <math.h>
 #include <stdio.h>

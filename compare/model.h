@@ -4,7 +4,7 @@
 #ifndef KBENCH_MODEL_H
 #define KBENCH_MODEL_H
 
-#include "stats.h"
+#include "compare/stats.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,9 +3,9 @@
  * percentage and test outcome (p-value included), the raw samples, and
  * the blocks. NaN and infinities are written as null. */
 #include "config.h"
-#include "model.h"
-#include "render_util.h"
-#include "../harness/strbuf.h"
+#include "compare/model.h"
+#include "compare/render_util.h"
+#include "lib/strbuf.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,9 +3,9 @@
  * with %12.Nf ( %7.2f%%) cells, stars for significant mean rows, then the
  * Duration block and a footer that says what the stars and signs mean. */
 #include "config.h"
-#include "model.h"
-#include "render_util.h"
-#include "../harness/strbuf.h"
+#include "compare/model.h"
+#include "compare/render_util.h"
+#include "lib/strbuf.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* render_util: the footer every comparison renderer prints, so that the
  * formats say the same thing about the test and the sign. */
 #include "config.h"
-#include "render_util.h"
-#include "model.h"
-#include "../harness/strbuf.h"
+#include "compare/render_util.h"
+#include "compare/model.h"
+#include "lib/strbuf.h"
 
 #include <math.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * the significance tests of kbench compare. Distribution functions come
  * from GSL; every formula is written out in docs/statistics.md. */
 #include "config.h"
-#include "stats.h"
+#include "compare/stats.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>

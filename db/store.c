@@ -2,10 +2,10 @@
  * below). Expects one writer (kbench run) and any number of readers;
  * WAL keeps readers from blocking the writer. */
 #include "config.h"
-#include "store.h"
-#include "../harness/error.h"
-#include "../harness/strbuf.h"
-#include "../harness/sysinfo.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "machine/sysinfo.h"
 
 #include <errno.h>
 #include <signal.h>

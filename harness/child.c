@@ -1,9 +1,10 @@
 /* child: fork a piece of work into its own process group, collect its
  * output, enforce a timeout, and never leave anything behind. */
 #include "config.h"
-#include "child.h"
-#include "error.h"
-#include "strbuf.h"
+#include "harness/child.h"
+#include "lib/clock.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,14 +18,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-int64_t clock_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 void child_reaper_init(void)
 {

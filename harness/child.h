@@ -57,6 +57,4 @@ int child_finish(struct child *c, double timeout_s,
 /* Describe c->status: "exited with status 3", "killed by signal 9". */
 void child_describe_status(int status, struct strbuf *sb);
 
-int64_t clock_ns(clockid_t clk);
-
 #endif

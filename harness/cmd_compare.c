@@ -2,12 +2,12 @@
  * their samples into the comparison model and prints it in the chosen
  * format. */
 #include "config.h"
-#include "cmd.h"
-#include "error.h"
-#include "regex.h"
-#include "strbuf.h"
-#include "../compare/model.h"
-#include "../db/store.h"
+#include "harness/cmd.h"
+#include "lib/error.h"
+#include "lib/regex.h"
+#include "lib/strbuf.h"
+#include "compare/model.h"
+#include "db/store.h"
 
 #include <getopt.h>
 #include <math.h>

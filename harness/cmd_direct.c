@@ -2,14 +2,14 @@
  * print it as the peer tool does (perf bench style). Flags come from the
  * workload's flag table; -o KEY=VALUE sets any option of its table. */
 #include "config.h"
-#include "cmd.h"
-#include "child.h"
-#include "error.h"
-#include "params.h"
-#include "pin.h"
-#include "runner.h"
-#include "strbuf.h"
-#include "../workloads/workload.h"
+#include "harness/cmd.h"
+#include "harness/child.h"
+#include "lib/error.h"
+#include "workloads/params.h"
+#include "machine/pin.h"
+#include "harness/runner.h"
+#include "lib/strbuf.h"
+#include "workloads/workload.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -2,10 +2,10 @@
  * the comparison with the previous complete run of the same config on
  * this machine when there is one. */
 #include "config.h"
-#include "cmd.h"
-#include "error.h"
-#include "strbuf.h"
-#include "../db/store.h"
+#include "harness/cmd.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "db/store.h"
 
 #include <stdio.h>
 

@@ -1,13 +1,13 @@
 /* cmd_run: kbench run -c CONF [-c CONF...] [-n NAME] [--only REGEX] */
 #include "config.h"
-#include "cmd.h"
-#include "conf.h"
-#include "error.h"
-#include "params.h"
-#include "runner.h"
-#include "strbuf.h"
-#include "../db/store.h"
-#include "../workloads/workload.h"
+#include "harness/cmd.h"
+#include "harness/conf.h"
+#include "lib/error.h"
+#include "workloads/params.h"
+#include "harness/runner.h"
+#include "lib/strbuf.h"
+#include "db/store.h"
+#include "workloads/workload.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* cmd_runs: kbench runs [--name N] [--host H] [--config C] [--since DATE] [--last N] */
 #include "config.h"
-#include "cmd.h"
-#include "error.h"
-#include "../db/store.h"
+#include "harness/cmd.h"
+#include "lib/error.h"
+#include "db/store.h"
 
 #include <getopt.h>
 #include <stdio.h>

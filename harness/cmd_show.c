@@ -2,10 +2,10 @@
  * sample counts per section, failures and flagged samples; --monitors and
  * --slab print what the monitors recorded. */
 #include "config.h"
-#include "cmd.h"
-#include "error.h"
-#include "strbuf.h"
-#include "../db/store.h"
+#include "harness/cmd.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "db/store.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -2,10 +2,10 @@
  * NUMA nodes, last-level caches, cores, PUs) and the PUs every pin policy
  * picks on it, or on a synthetic or XML topology given instead. */
 #include "config.h"
-#include "cmd.h"
-#include "error.h"
-#include "pin.h"
-#include "strbuf.h"
+#include "harness/cmd.h"
+#include "lib/error.h"
+#include "machine/pin.h"
+#include "lib/strbuf.h"
 
 #include <hwloc.h>
 #include <stdio.h>

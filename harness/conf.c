@@ -3,8 +3,9 @@
  * without keys are kept (inih reports only key lines), and a line too long
  * for inih's buffer is an error instead of a silent split. */
 #include "config.h"
-#include "conf.h"
-#include "error.h"
+#include "harness/conf.h"
+#include "lib/error.h"
+#include "lib/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,15 +22,6 @@ struct parse_state {
 	struct strbuf err;	/* first problem found, without file:line */
 	int err_line;
 };
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
-}
 
 void config_init(struct config *c)
 {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 struct conf_entry {
 	char *key;

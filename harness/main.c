@@ -1,11 +1,11 @@
 /* main: the kbench command table and dispatch (git-style subcommands). */
 #include "config.h"
-#include "cmd.h"
-#include "child.h"
-#include "error.h"
-#include "strbuf.h"
-#include "../db/store.h"
-#include "../workloads/workload.h"
+#include "harness/cmd.h"
+#include "harness/child.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "db/store.h"
+#include "workloads/workload.h"
 
 #include <locale.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * rusage source (the sample process's own counters from wait4: faults,
  * context switches; its user and system time stay in the samples table). */
 #include "config.h"
-#include "monitor.h"
-#include "strbuf.h"
+#include "harness/monitor.h"
+#include "lib/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

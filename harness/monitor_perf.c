@@ -5,9 +5,9 @@
  * cannot count (no PMU, perf_event_paranoid) is found once per run,
  * reported once and stored as a fact; the others are still counted. */
 #include "config.h"
-#include "monitor.h"
-#include "error.h"
-#include "strbuf.h"
+#include "harness/monitor.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
 
 #include <errno.h>
 /* Also provides perf_event_open(), the syscall wrapper glibc lacks. */

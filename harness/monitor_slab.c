@@ -5,9 +5,9 @@
  * (objects and slabs only). Walking every cache takes milliseconds, which
  * is why it brackets sections rather than samples. */
 #include "config.h"
-#include "monitor.h"
-#include "error.h"
-#include "strbuf.h"
+#include "harness/monitor.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
 
 #include <dirent.h>
 #include <errno.h>

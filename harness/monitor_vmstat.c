@@ -3,9 +3,9 @@
  * its delta (system-wide: the whole machine over the sample). Unchanged
  * counters are kept too, as 0, so that every sample has every key. */
 #include "config.h"
-#include "monitor.h"
-#include "error.h"
-#include "strbuf.h"
+#include "harness/monitor.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* progress: run progress on stderr, with an ETA from the durations so far. */
 #include "config.h"
-#include "progress.h"
-#include "error.h"
+#include "harness/progress.h"
+#include "lib/error.h"
 
 #include <stdio.h>
 #include <unistd.h>

@@ -3,19 +3,20 @@
  * as it arrives. SIGINT/SIGTERM stop the sample in flight, kill its
  * process group and mark the run interrupted; nothing measured is lost. */
 #include "config.h"
-#include "runner.h"
-#include "child.h"
-#include "conf.h"
-#include "error.h"
-#include "monitor.h"
-#include "params.h"
-#include "pin.h"
-#include "progress.h"
-#include "regex.h"
-#include "strbuf.h"
-#include "sysinfo.h"
-#include "../db/store.h"
-#include "../workloads/workload.h"
+#include "harness/runner.h"
+#include "harness/child.h"
+#include "harness/conf.h"
+#include "lib/clock.h"
+#include "lib/error.h"
+#include "harness/monitor.h"
+#include "workloads/params.h"
+#include "machine/pin.h"
+#include "harness/progress.h"
+#include "lib/regex.h"
+#include "lib/strbuf.h"
+#include "machine/sysinfo.h"
+#include "db/store.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <signal.h>

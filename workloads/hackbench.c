@@ -3,9 +3,10 @@
  * the time from the wake-up write to the last reap, in seconds. Faithful
  * to rt-tests hackbench and perf bench sched messaging. */
 #include "config.h"
-#include "workload.h"
-#include "../harness/pin.h"
-#include "../harness/strbuf.h"
+#include "lib/io.h"
+#include "workloads/workload.h"
+#include "machine/pin.h"
+#include "lib/strbuf.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -100,38 +101,6 @@ static int barrier_wait(const struct hb_worker *w)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int read_all(int fd, char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = read(fd, buf, len);
-
-		if (n <= 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int sender(const struct hb_worker *w)
 {
 	const struct hb_cfg *c = w->cfg;
@@ -145,7 +114,7 @@ static int sender(const struct hb_worker *w)
 		goto out;
 	for (long i = 0; i < c->loops; i++)
 		for (int j = 0; j < c->fds; j++)
-			if (write_all(w->out_fds[j], data, c->datasize))
+			if (write_full(w->out_fds[j], data, c->datasize))
 				goto out;
 	rc = 0;
 out:
@@ -165,7 +134,7 @@ static int receiver(const struct hb_worker *w)
 	if (barrier_wait(w))
 		goto out;
 	for (long i = 0; i < n; i++)
-		if (read_all(w->in_fd, data, c->datasize))
+		if (read_full(w->in_fd, data, c->datasize))
 			goto out;
 	rc = 0;
 out:

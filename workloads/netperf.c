@@ -6,10 +6,10 @@
  * reports 10^6 bit/s, from the bytes the receiver got over the sender's
  * timed window. */
 #include "config.h"
-#include "workload.h"
-#include "../harness/params.h"
-#include "../harness/pin.h"
-#include "../harness/strbuf.h"
+#include "workloads/workload.h"
+#include "workloads/params.h"
+#include "machine/pin.h"
+#include "lib/strbuf.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

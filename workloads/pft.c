@@ -5,10 +5,10 @@
  * measures: system time, elapsed time, faults per wall second and faults
  * per CPU second. */
 #include "config.h"
-#include "workload.h"
-#include "../harness/pin.h"
-#include "../harness/strbuf.h"
-#include "../harness/sysinfo.h"
+#include "workloads/workload.h"
+#include "machine/pin.h"
+#include "lib/strbuf.h"
+#include "machine/sysinfo.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,6 +1,6 @@
 /* workloads: the one table of workload drivers, in a stable order. */
 #include "config.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 #include <string.h>
 

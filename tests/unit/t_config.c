@@ -3,7 +3,7 @@
 #include "config.h"
 #include "../tap.h"
 #include "harness/conf.h"
-#include "harness/params.h"
+#include "workloads/params.h"
 #include "harness/runner.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include "config.h"
 #include "harness/child.h"
 #include "harness/monitor.h"
-#include "harness/strbuf.h"
+#include "lib/strbuf.h"
 #include "tests/tap.h"
 
 #include <errno.h>

@@ -3,10 +3,10 @@
  * direct-mode line, and workers that die turning into failures. */
 #include "config.h"
 #include "tests/tap.h"
-#include "harness/params.h"
-#include "harness/pin.h"
-#include "harness/strbuf.h"
-#include "harness/sysinfo.h"
+#include "workloads/params.h"
+#include "machine/pin.h"
+#include "lib/strbuf.h"
+#include "machine/sysinfo.h"
 #include "workloads/workload.h"
 
 #include <errno.h>

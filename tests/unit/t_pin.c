@@ -2,8 +2,8 @@
  * machines (where binding is a no-op, so the computed PUs are checked),
  * and real binding on this machine (the bound child's sched_getcpu()). */
 #include "config.h"
-#include "harness/pin.h"
-#include "harness/strbuf.h"
+#include "machine/pin.h"
+#include "lib/strbuf.h"
 #include "tests/tap.h"
 
 #include <sched.h>

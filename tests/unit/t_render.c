@@ -5,7 +5,7 @@
 #include "config.h"
 #include "compare/model.h"
 #include "db/store.h"
-#include "harness/strbuf.h"
+#include "lib/strbuf.h"
 #include "tests/tap.h"
 
 #include <stdio.h>

@@ -3,8 +3,8 @@
 #include "config.h"
 #include "../tap.h"
 #include "db/store.h"
-#include "harness/strbuf.h"
-#include "harness/sysinfo.h"
+#include "lib/strbuf.h"
+#include "machine/sysinfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* t_stride: mmtests' large-stride sequence and the stride: syntax. */
 #include "config.h"
 #include "../tap.h"
-#include "harness/strbuf.h"
-#include "harness/stride.h"
+#include "lib/strbuf.h"
+#include "workloads/stride.h"
 
 #include <stdlib.h>
 #include <string.h>

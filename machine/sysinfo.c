@@ -1,8 +1,9 @@
 /* sysinfo: machine and kernel facts recorded with every run. */
 #include "config.h"
-#include "sysinfo.h"
-#include "error.h"
-#include "strbuf.h"
+#include "machine/sysinfo.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <hwloc.h>
 #include <sched.h>
@@ -36,15 +37,6 @@ uint64_t sysinfo_mem_total(void)
 			break;
 	fclose(f);
 	return (uint64_t)kb * 1024;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d)
-		abort();
-	return d;
 }
 
 /* FNV-1a, enough to tell machines apart; not a security property. */

@@ -3,7 +3,7 @@
 #ifndef KBENCH_PARAMS_H
 #define KBENCH_PARAMS_H
 
-#include "../workloads/workload.h"
+#include "workloads/workload.h"
 
 struct strbuf;
 

@@ -1,6 +1,6 @@
 /* error: how kbench reports problems on stderr. */
 #include "config.h"
-#include "error.h"
+#include "lib/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

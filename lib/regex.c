@@ -1,7 +1,7 @@
 /* regex: a thin owner of compiled PCRE2 patterns (JIT when available). */
 #include "config.h"
-#include "regex.h"
-#include "error.h"
+#include "lib/regex.h"
+#include "lib/error.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>

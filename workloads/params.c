@@ -1,10 +1,10 @@
 /* params: option values for one workload instance, parsed and validated
  * against the workload's option table; the getters workloads use. */
 #include "config.h"
-#include "params.h"
-#include "strbuf.h"
-#include "stride.h"
-#include "sysinfo.h"
+#include "workloads/params.h"
+#include "lib/strbuf.h"
+#include "workloads/stride.h"
+#include "machine/sysinfo.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* strbuf: a growable NUL-terminated string. */
 #include "config.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #include <ctype.h>
 #include <errno.h>

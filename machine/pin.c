@@ -2,8 +2,8 @@
  * Expects topologies from one PU (a laptop in a container) to thousands;
  * pair search is quadratic in cores, which is milliseconds at 1024 PUs. */
 #include "config.h"
-#include "pin.h"
-#include "strbuf.h"
+#include "machine/pin.h"
+#include "lib/strbuf.h"
 
 #include <errno.h>
 #include <hwloc.h>

@@ -2,8 +2,8 @@
  * --stride-large, formerly threads_large_stride_begin) and the config
  * syntax that asks for it. */
 #include "config.h"
-#include "stride.h"
-#include "strbuf.h"
+#include "workloads/stride.h"
+#include "lib/strbuf.h"
 
 #include <ctype.h>
 #include <errno.h>

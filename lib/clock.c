@@ -1,0 +1,17 @@
+/* clock: nanosecond clocks. */
+#include "config.h"
+#include "lib/clock.h"
+
+int64_t clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+double timespec_diff_s(const struct timespec *end, const struct timespec *start)
+{
+	return (double)(end->tv_sec - start->tv_sec) +
+	       (double)(end->tv_nsec - start->tv_nsec) / 1e9;
+}

@@ -1,0 +1,17 @@
+/* io: whole reads and writes on file descriptors, retried across EINTR and
+ * short transfers. */
+#ifndef KBENCH_IO_H
+#define KBENCH_IO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Write all len bytes; return 0, or -1 with errno set. */
+int write_full(int fd, const void *buf, size_t len);
+/* Read exactly len bytes; return 0, or -1 with errno set (errno 0 at EOF
+ * before len bytes). */
+int read_full(int fd, void *buf, size_t len);
+/* Read until EOF or len bytes; return the count read, or -1 with errno. */
+ssize_t read_upto(int fd, void *buf, size_t len);
+
+#endif
