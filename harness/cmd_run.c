@@ -4,6 +4,7 @@
 #include "harness/conf.h"
 #include "lib/error.h"
 #include "workloads/params.h"
+#include "harness/plan.h"
 #include "harness/runner.h"
 #include "lib/strbuf.h"
 #include "db/store.h"
@@ -64,7 +65,7 @@ int cmd_run(int argc, char **argv)
 	struct run_request req = { 0 };
 	const char *only = NULL;
 	int64_t run_id = 0;
-	int nconf = 0, report = 1, opt, rc = 2;
+	int nconf = 0, report = 1, dry_run = 0, opt, rc = 2;
 
 	config_init(&conf);
 	optind = 1;
@@ -86,7 +87,7 @@ int cmd_run(int argc, char **argv)
 			only = optarg;
 			break;
 		case 'd':
-			req.dry_run = 1;
+			dry_run = 1;
 			break;
 		case 'R':
 			report = 0;
@@ -111,7 +112,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (plan_build(&conf, only, &plan))
 		goto out;
-	if (req.dry_run) {
+	if (dry_run) {
 		print_plan(&plan);
 		rc = 0;
 		goto out;
