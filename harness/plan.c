@@ -8,6 +8,7 @@
 #include "lib/error.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 #include "machine/pin.h"
 #include "workloads/params.h"
 #include "workloads/workload.h"
@@ -17,18 +18,24 @@
 
 /* Keys the runner owns, valid in every section and in [global]. */
 static const struct wl_option runner_options[] = {
-	{ "workload", WL_STRING, NULL, "the workload of this section (default: the section "
-	  "name up to its first '-')" },
-	{ "iterations", WL_INT, "5", "samples per row", NULL, 1, 1000000 },
-	{ "warmup", WL_INT, "0", "samples run and discarded before each row's counted ones",
-	  NULL, 0, 1000 },
-	{ "timeout", WL_DOUBLE, "600", "seconds one sample may take before it is killed "
-	  "and recorded as a failure", NULL, 0.001, 1e7 },
-	{ "monitors", WL_STRING, MONITOR_DEFAULT_SOURCES, "what to record around each sample: "
-	  "a list of rusage, perf, vmstat, slab, or all, or none" },
-	{ "perf_events", WL_STRING, MONITOR_DEFAULT_PERF_EVENTS, "perf events counted on the "
-	  "sample's processes by the perf monitor (libpfm4 names)" },
-	{ NULL }
+	{ .name = "workload", .type = WL_STRING,
+	  .help = "the workload of this section (default: the section name up to its "
+		  "first '-')" },
+	{ .name = "iterations", .type = WL_INT, .def = "5", .help = "samples per row",
+	  .min = 1, .max = 1000000 },
+	{ .name = "warmup", .type = WL_INT, .def = "0",
+	  .help = "samples run and discarded before each row's counted ones",
+	  .min = 0, .max = 1000 },
+	{ .name = "timeout", .type = WL_DOUBLE, .def = "600",
+	  .help = "seconds one sample may take before it is killed and recorded as a failure",
+	  .min = 0.001, .max = 1e7 },
+	{ .name = "monitors", .type = WL_STRING, .def = MONITOR_DEFAULT_SOURCES,
+	  .help = "what to record around each sample: a list of rusage, perf, vmstat, slab, "
+		  "or all, or none" },
+	{ .name = "perf_events", .type = WL_STRING, .def = MONITOR_DEFAULT_PERF_EVENTS,
+	  .help = "perf events counted on the sample's processes by the perf monitor "
+		  "(libpfm4 names)" },
+	{ .name = NULL }
 };
 
 static const struct workload_ops *section_workload(const struct conf_section *cs,
@@ -116,8 +123,8 @@ out:
 static int plan_section_monitors(struct plan_section *ps)
 {
 	struct monitor_conf mc = {
-		ps->monitors_key ? ps->monitors_key->value : NULL,
-		ps->perf_events_key ? ps->perf_events_key->value : NULL,
+		.monitors = ps->monitors_key ? ps->monitors_key->value : NULL,
+		.perf_events = ps->perf_events_key ? ps->perf_events_key->value : NULL,
 	};
 	struct strbuf err = STRBUF_INIT;
 	const struct conf_entry *e;
@@ -214,9 +221,7 @@ int plan_build(struct config *c, const char *only, struct plan *out)
 	memset(out, 0, sizeof(*out));
 	if (only && !(re = kb_regex_new(only, "--only")))
 		return -1;
-	out->sections = calloc(c->n ? c->n : 1, sizeof(*out->sections));
-	if (!out->sections)
-		abort();
+	out->sections = xcalloc(c->n ? c->n : 1, sizeof(*out->sections));
 	for (size_t i = 0; i < c->n; i++) {
 		if (re && !kb_regex_match(re, c->sections[i].name))
 			continue;

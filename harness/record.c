@@ -11,6 +11,7 @@
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 #include "machine/pin.h"
 #include "machine/sysinfo.h"
 #include "workloads/params.h"
@@ -104,9 +105,7 @@ int record_section_monitors(struct store *s, int64_t run_id, const struct plan_s
 
 	if (!mv->n)
 		return 0;
-	mon = calloc(mv->n, sizeof(*mon));
-	if (!mon)
-		abort();
+	mon = xcalloc(mv->n, sizeof(*mon));
 	for (size_t i = 0; i < mv->n; i++) {
 		mon[i].row = when;
 		mon[i].source = mv->v[i].source;
@@ -176,9 +175,7 @@ int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps
 		rec[i].higher_better = m->better == WL_HIGHER;
 	}
 	snprintf(row0, sizeof(row0), "%s", smp->results[0].row);
-	mon = calloc((size_t)smp->nextras + mv->n + 1, sizeof(*mon));
-	if (!mon)
-		abort();
+	mon = xcalloc((size_t)smp->nextras + mv->n + 1, sizeof(*mon));
 	for (int i = 0; i < smp->nextras; i++) {
 		mon[i].row = row0;
 		mon[i].source = "workload";

@@ -11,15 +11,15 @@
 #include "harness/progress.h"
 #include "harness/record.h"
 #include "lib/error.h"
+#include "lib/io.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 #include "workloads/workload.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static volatile sig_atomic_t stop_signal;
 
@@ -46,33 +46,18 @@ struct sample_job {
 static int sample_child(void *arg, int fd)
 {
 	const struct sample_job *job = arg;
-	struct sample_msg *msg = calloc(1, sizeof(*msg));
+	struct sample_msg *msg = xcalloc(1, sizeof(*msg));
 	struct strbuf err = STRBUF_INIT;
-	const char *p;
-	size_t left;
+	int rc;
 
-	if (!msg)
-		return 1;
 	msg->rc = job->ops->run_one(job->params, job->row, &msg->sample, &err);
 	if (msg->rc && !err.len)
 		strbuf_addstr(&err, "the workload failed without saying why");
 	snprintf(msg->err, sizeof(msg->err), "%s", err.buf);
 	strbuf_release(&err);
-	p = (const char *)msg;
-	left = sizeof(*msg);
-	while (left) {
-		ssize_t n = write(fd, p, left);
-
-		if (n <= 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			return 1;
-		}
-		p += n;
-		left -= (size_t)n;
-	}
+	rc = write_full(fd, msg, sizeof(*msg)) ? 1 : 0;
 	free(msg);
-	return 0;
+	return rc;
 }
 
 int run_sample(const struct workload_ops *ops, const struct wl_params *params,
@@ -87,7 +72,7 @@ int run_sample_monitored(const struct workload_ops *ops, const struct wl_params 
 			 struct monitor_values *mv, struct wl_sample *out,
 			 struct child *c, struct strbuf *reason)
 {
-	struct sample_job job = { ops, params, row };
+	struct sample_job job = { .ops = ops, .params = params, .row = row };
 	struct strbuf buf = STRBUF_INIT;
 	struct monitor_values scratch = MONITOR_VALUES_INIT;
 	const struct sample_msg *msg;
