@@ -4,28 +4,21 @@
 #include "config.h"
 #include "harness/cmd.h"
 #include "lib/error.h"
-#include "machine/pin.h"
+#include "lib/parse-options.h"
 #include "lib/strbuf.h"
+#include "machine/pin.h"
 
 #include <hwloc.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-static const char topology_usage[] =
-	"usage: kbench topology [--synthetic DESC | --xml FILE] [--workers N]\n"
-	"                       [--cpus POLICY]\n"
-	"\n"
-	"Show the machine as hwloc sees it and the PUs each pin policy picks.\n"
-	"P# is the CPU number the kernel uses, L# hwloc's logical order.\n"
-	"\n"
-	"  --synthetic DESC  a made-up topology instead of this machine, in hwloc's\n"
-	"                    synthetic syntax, e.g. \"pack:2 numa:2 l3:2 core:8 pu:2\"\n"
-	"  --xml FILE        a topology exported by lstopo or hwloc\n"
-	"  --workers N       many-worker plans for N workers (default: one per PU)\n"
-	"  --cpus POLICY     print only the CPU numbers (P#) POLICY picks, in slot\n"
-	"                    order (server first for two-party policies); an error\n"
-	"                    when the topology cannot honour it\n";
+static const struct parse_opt_usage topology_usage = {
+	.synopsis = "kbench topology [--synthetic DESC | --xml FILE] [--workers N]\n"
+		    "                       [--cpus POLICY]",
+	.description = "Show the machine as hwloc sees it and the PUs each pin policy picks.\n"
+		       "P# is the CPU number the kernel uses, L# hwloc's logical order.",
+	.help_column = 20,
+};
 
 static int mib(hwloc_uint64_t bytes)
 {
@@ -149,50 +142,37 @@ static int print_cpus(struct pin_topo *topo, const char *policy, int workers)
 int cmd_topology(int argc, char **argv)
 {
 	const char *synthetic = NULL, *xml = NULL, *cpus = NULL;
+	int workers = 0, rc = 1;
+	const struct parse_opt options[] = {
+		OPT_STRING(0, "synthetic", &synthetic, "DESC",
+			   "a made-up topology instead of this machine, in hwloc's\n"
+			   "synthetic syntax, e.g. \"pack:2 numa:2 l3:2 core:8 pu:2\""),
+		OPT_STRING(0, "xml", &xml, "FILE", "a topology exported by lstopo or hwloc"),
+		OPT_INT_RANGE(0, "workers", &workers, "N",
+			      "many-worker plans for N workers (default: one per PU)", 1, 1000000),
+		OPT_STRING(0, "cpus", &cpus, "POLICY",
+			   "print only the CPU numbers (P#) POLICY picks, in slot\n"
+			   "order (server first for two-party policies); an error\n"
+			   "when the topology cannot honour it"),
+		OPT_HELP(NULL),
+		OPT_END(),
+	};
 	struct strbuf err = STRBUF_INIT, desc = STRBUF_INIT;
 	struct pin_topo *topo = NULL;
 	hwloc_topology_t t;
 	hwloc_obj_t root;
 	const char *model;
-	int workers = 0, rc = 1;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(topology_usage, stdout);
-			return 0;
-		}
-		if (strcmp(a, "--synthetic") && strcmp(a, "--xml") &&
-		    strcmp(a, "--workers") && strcmp(a, "--cpus")) {
-			error("unknown option '%s'", a);
-			fputs(topology_usage, stderr);
-			return 129;
-		}
-		if (i + 1 >= argc) {
-			error("option '%s' needs a value", a);
-			return 129;
-		}
-		if (!strcmp(a, "--synthetic")) {
-			synthetic = argv[++i];
-		} else if (!strcmp(a, "--xml")) {
-			xml = argv[++i];
-		} else if (!strcmp(a, "--cpus")) {
-			cpus = argv[++i];
-		} else {
-			char *end;
-
-			workers = (int)strtol(argv[++i], &end, 10);
-			if (*end || workers < 1 || workers > 1000000) {
-				error("invalid value '%s' for '--workers': expected a "
-				      "number from 1 to 1000000", argv[i]);
-				return 129;
-			}
-		}
+	argc = parse_options(argc, argv, options, &topology_usage, 0);
+	if (argc < 0)
+		return argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (argc > 0) {
+		error("unexpected argument '%s'", argv[0]);
+		return EXIT_USAGE;
 	}
 	if (synthetic && xml) {
 		error("give '--synthetic' or '--xml', not both");
-		return 129;
+		return EXIT_USAGE;
 	}
 	if (pin_topo_load(synthetic, xml, &topo, &err)) {
 		error("%s", err.buf);

@@ -93,12 +93,7 @@ static struct conf_section *add_section(struct parse_state *ps, const char *name
 		}
 		return s;
 	}
-	if (c->n == c->alloc) {
-		c->alloc = c->alloc ? 2 * c->alloc : 8;
-		c->sections = realloc(c->sections, c->alloc * sizeof(*c->sections));
-		if (!c->sections)
-			abort();
-	}
+	ALLOC_GROW(c->sections, c->n + 1, c->alloc);
 	s = &c->sections[c->n++];
 	memset(s, 0, sizeof(*s));
 	s->name = xstrdup(name);
@@ -179,10 +174,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 	if (e && ps->continuation) {
 		/* An indented line continues the value: lists may span lines. */
 		size_t len = strlen(e->value) + strlen(value) + 2;
-		char *v = malloc(len);
+		char *v = xmalloc(len);
 
-		if (!v)
-			abort();
 		snprintf(v, len, "%s %s", e->value, value);
 		free(e->value);
 		e->value = v;
@@ -194,12 +187,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 		ps->err_line = ps->line;
 		return 0;
 	}
-	if (s->n == s->alloc) {
-		s->alloc = s->alloc ? 2 * s->alloc : 8;
-		s->entries = realloc(s->entries, s->alloc * sizeof(*s->entries));
-		if (!s->entries)
-			abort();
-	}
+	ALLOC_GROW(s->entries, s->n + 1, s->alloc);
 	e = &s->entries[s->n++];
 	e->key = xstrdup(key);
 	e->value = xstrdup(value);
@@ -227,9 +215,7 @@ int config_load_string(struct config *c, const char *name, const char *text)
 	struct parse_state ps = { 0 };
 	int rc;
 
-	c->files = realloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
-	if (!c->files)
-		abort();
+	c->files = xreallocarray(c->files, c->nfiles + 1, sizeof(*c->files));
 	c->files[c->nfiles] = xstrdup(name);
 	ps.file = c->files[c->nfiles++];
 	ps.c = c;

@@ -3,13 +3,13 @@
 #include "harness/cmd.h"
 #include "harness/child.h"
 #include "lib/error.h"
+#include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "db/store.h"
 #include "workloads/workload.h"
 
 #include <locale.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 struct global_opts global_opts;
@@ -21,30 +21,28 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "run", cmd_run, "run the sections of one or more configs and store every sample" },
-	{ "runs", cmd_runs, "list stored runs" },
-	{ "show", cmd_show, "show one run: machine, kernel, config, samples, failures" },
-	{ "compare", cmd_compare, "compare runs in mmtests' table layout, with significance" },
-	{ "topology", cmd_topology, "the machine as hwloc sees it and the CPUs each pin policy picks" },
-	{ NULL, NULL, NULL }
+	{ .name = "run", .fn = cmd_run,
+	  .summary = "run the sections of one or more configs and store every sample" },
+	{ .name = "runs", .fn = cmd_runs, .summary = "list stored runs" },
+	{ .name = "show", .fn = cmd_show,
+	  .summary = "show one run: machine, kernel, config, samples, failures" },
+	{ .name = "compare", .fn = cmd_compare,
+	  .summary = "compare runs in mmtests' table layout, with significance" },
+	{ .name = "topology", .fn = cmd_topology,
+	  .summary = "the machine as hwloc sees it and the CPUs each pin policy picks" },
+	{ .name = NULL }
 };
 
-static void usage(FILE *f)
+/* The usage text above the global options: the commands and workloads. */
+static void describe(struct strbuf *sb)
 {
-	fprintf(f, "usage: kbench [--db FILE] [--quiet] COMMAND [ARGS]\n\n"
-		"Benchmark the booted kernel, store every sample, compare runs.\n\n"
-		"Commands:\n");
+	strbuf_addstr(sb, "Benchmark the booted kernel, store every sample, compare runs.\n\n"
+		      "Commands:");
 	for (const struct command *c = commands; c->name; c++)
-		fprintf(f, "  %-10s %s\n", c->name, c->summary);
-	fprintf(f, "\nWorkloads, run directly (one sample, printed like the peer tool):\n");
+		strbuf_addf(sb, "\n  %-10s %s", c->name, c->summary);
+	strbuf_addstr(sb, "\n\nWorkloads, run directly (one sample, printed like the peer tool):");
 	for (int i = 0; workloads[i]; i++)
-		fprintf(f, "  %-10s %s\n", workloads[i]->name, workloads[i]->summary);
-	fprintf(f, "\nGlobal options:\n"
-		"  --db FILE   results database (default: $KBENCH_DB, else\n"
-		"              $XDG_DATA_HOME/kbench/kbench.db)\n"
-		"  --quiet     no progress or notices\n"
-		"  --version   print the version\n\n"
-		"'kbench COMMAND --help' describes a command; 'man kbench' has it all.\n");
+		strbuf_addf(sb, "\n  %-10s %s", workloads[i]->name, workloads[i]->summary);
 }
 
 int cmd_open_store(struct store **out)
@@ -63,49 +61,63 @@ int cmd_open_store(struct store **out)
 
 int main(int argc, char **argv)
 {
-	int i = 1;
+	struct strbuf description = STRBUF_INIT;
+	int version = 0, rc;
+	const struct parse_opt options[] = {
+		OPT_STRING(0, "db", &global_opts.db, "FILE",
+			   "results database (default: $KBENCH_DB, else\n"
+			   "$XDG_DATA_HOME/kbench/kbench.db)"),
+		OPT_BOOL(0, "quiet", &kb_quiet, "no progress or notices"),
+		OPT_BOOL('q', NULL, &kb_quiet, NULL),	/* -q is in the man page only */
+		OPT_BOOL(0, "version", &version, "print the version"),
+		OPT_HELP(NULL),
+		OPT_END(),
+	};
+	struct parse_opt_usage usage = {
+		.synopsis = "kbench [--db FILE] [--quiet] COMMAND [ARGS]",
+		.options_title = "Global options:",
+		.help_column = 14,
+		.epilogue = "'kbench COMMAND --help' describes a command; 'man kbench' has it all.",
+	};
+	const struct command *c;
 
 	/* Numbers are parsed and printed in the C locale, always. */
 	setlocale(LC_ALL, "C");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	child_reaper_init();
-	while (i < argc && argv[i][0] == '-') {
-		if (!strcmp(argv[i], "--db")) {
-			if (i + 1 >= argc)
-				die("option '--db' needs a file name");
-			global_opts.db = argv[i + 1];
-			i += 2;
-		} else if (!strncmp(argv[i], "--db=", 5)) {
-			global_opts.db = argv[i] + 5;
-			i++;
-		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
-			kb_quiet = 1;
-			i++;
-		} else if (!strcmp(argv[i], "--version")) {
-			printf("kbench %s\n", PACKAGE_VERSION);
-			return 0;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else {
-			error("unknown option '%s'", argv[i]);
-			usage(stderr);
-			return 129;
-		}
+	describe(&description);
+	usage.description = description.buf;
+	argc = parse_options(argc, argv, options, &usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
 	}
-	if (i >= argc) {
-		usage(stderr);
-		return 129;
+	if (version) {
+		printf("kbench %s\n", PACKAGE_VERSION);
+		rc = 0;
+		goto out;
 	}
-	if (!strcmp(argv[i], "help")) {
-		usage(stdout);
-		return 0;
+	if (!argc) {
+		parse_opt_usage_print(&usage, options, stderr);
+		rc = EXIT_USAGE;
+		goto out;
 	}
-	for (const struct command *c = commands; c->name; c++)
-		if (!strcmp(argv[i], c->name))
-			return c->fn(argc - i, argv + i);
-	if (workload_find(argv[i]))
-		return cmd_direct(argc - i, argv + i);
-	error("'%s' is not a kbench command; see 'kbench --help'", argv[i]);
-	return 129;
+	if (!strcmp(argv[0], "help")) {
+		parse_opt_usage_print(&usage, options, stdout);
+		rc = 0;
+		goto out;
+	}
+	for (c = commands; c->name && strcmp(argv[0], c->name); c++)
+		;
+	if (c->name)
+		rc = c->fn(argc, argv);
+	else if (workload_find(argv[0]))
+		rc = cmd_direct(argc, argv);
+	else {
+		error("'%s' is not a kbench command; see 'kbench --help'", argv[0]);
+		rc = EXIT_USAGE;
+	}
+out:
+	strbuf_release(&description);
+	return rc;
 }

@@ -1,52 +1,24 @@
-/* runner: turns configs into a plan (sections x rows x iterations),
- * validated before anything runs, then runs each sample in a forked child
- * and commits what it measured at once. */
+/* runner: runs a plan (harness/plan.h) as a new run, each sample in a
+ * forked child with a timeout, committing what it measured at once; and
+ * one sample alone, for direct mode. */
 #ifndef KBENCH_RUNNER_H
 #define KBENCH_RUNNER_H
 
-#include <stddef.h>
 #include <stdint.h>
 
+struct child;
 struct config;
-struct conf_entry;
-struct conf_section;
 struct monitor_set;
 struct monitor_values;
-struct strbuf;
+struct plan;
 struct store;
+struct strbuf;
 struct wl_params;
+struct wl_sample;
 struct workload_ops;
 
-struct plan_section {
-	const struct conf_section *cs;
-	const struct workload_ops *ops;
-	struct wl_params *params;
-	int iterations;
-	int warmup;
-	double timeout_s;
-	const long long *rows;	/* owned by params */
-	size_t nrows;
-	struct monitor_set *monitors;	/* the `monitors` of this section */
-	const struct conf_entry *monitors_key, *perf_events_key;	/* NULL: default */
-	struct pin_plan *pin;	/* from the workload's `pin` option; NULL: none */
-};
-
-struct plan {
-	struct plan_section *sections;
-	size_t n;
-};
-
-/* Validate every section of c (selected by the PCRE2 pattern only, or all)
- * against its workload's option table. Errors name file, line, section and
- * key; return 0 or -1. */
-int plan_build(struct config *c, const char *only, struct plan *out);
-void plan_release(struct plan *p);
-/* Samples the plan will run, warm-up included. */
-int plan_total_samples(const struct plan *p);
-
 struct run_request {
-	const char *name;	/* run name */
-	int dry_run;		/* print the plan only */
+	const char *name;	/* run name; NULL: the kernel release */
 };
 
 /* Run the plan into s as a new run; *run_id is set as soon as the run is
@@ -57,8 +29,6 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 
 /* One sample of one row, in a forked child with a timeout, for direct mode
  * and the runner alike. On failure reason says why and -1 is returned. */
-struct wl_sample;
-struct child;
 int run_sample(const struct workload_ops *ops, const struct wl_params *params,
 	       long long row, double timeout_s, struct wl_sample *out,
 	       struct child *c, struct strbuf *reason);

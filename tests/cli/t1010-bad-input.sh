@@ -25,8 +25,15 @@ printf '[hackbench-a]\n loops = 3\n[oops\n' > "$tmp/s.conf"
 expect_err "a syntax error names its line" 2 "$tmp/s.conf:3: cannot parse this line" kb run -c "$tmp/s.conf"
 expect_err "an invalid --only regex is explained" 2 "invalid regular expression '(' for --only" \
 	kb run -c "$tmp/good.conf" --only '('
-expect_err "an unknown command is named" 129 "'frobnicate' is not a kbench command" kb frobnicate
-expect_err "an unknown global option is named" 129 "unknown option '--frob'" "$KBENCH" --frob runs
+expect_err "an unknown command is named" 2 "'frobnicate' is not a kbench command" kb frobnicate
+expect_err "an unknown global option is named" 2 "unknown option '--frob'" "$KBENCH" --frob runs
+expect_err "a global option without its value is named" 2 "option '--db' needs a value" "$KBENCH" --db
+expect_err "kbench without a command prints the usage" 2 "usage: kbench [--db FILE]" "$KBENCH" -q
+expect_err "an unknown run option is named" 2 "kbench: unknown option '--frob'" kb run --frob
+expect_err "a run option without its value is named" 2 "option '--name' needs a value" \
+	kb run -c "$tmp/good.conf" --name
+expect_err "a run argument that is not an option is refused" 2 \
+	"unexpected argument 'extra' (configs are given with -c)" kb run -c "$tmp/good.conf" extra
 expect_err "show of an unknown run says so" 1 "no run named 'nope'" kb show nope
 expect_err "a bad direct-mode value is explained" 2 "invalid value 0 in '0' for 'groups'" \
 	"$KBENCH" hackbench -g 0

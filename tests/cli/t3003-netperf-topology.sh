@@ -47,8 +47,17 @@ ok $? "a missing XML file: $out"
 
 "$KBENCH" topology --bogus >"$tmp/out" 2>"$tmp/err"
 rc=$?
-[ $rc -eq 129 ] && [ "$(head -n 1 "$tmp/err")" = "kbench: unknown option '--bogus'" ]
+[ $rc -eq 2 ] && [ "$(head -n 1 "$tmp/err")" = "kbench: unknown option '--bogus'" ]
 ok $? "an unknown option: $(head -n 1 "$tmp/err")"
+
+"$KBENCH" topology --workers 0 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "kbench: invalid value '0' for '--workers': expected a number from 1 to 1000000" ]
+ok $? "a worker count out of range (exit $rc): $(cat "$tmp/err")"
+
+out=$("$KBENCH" topology --synthetic 'pack:1 core:4 pu:1' --workers=2 --cpus compact 2>&1)
+[ "$out" = "0 1" ]
+ok $? "--workers=N sizes a many-worker plan: $out"
 
 "$KBENCH" topology --help >"$tmp/out" 2>&1
 grep -q '^usage: kbench topology' "$tmp/out" && grep -q -- '--cpus POLICY' "$tmp/out"

@@ -4,7 +4,7 @@
 #include "../tap.h"
 #include "harness/conf.h"
 #include "workloads/params.h"
-#include "harness/runner.h"
+#include "harness/plan.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,272 @@
+/* plan: resolve each config section to its workload, apply [global] and
+ * section keys (the runner's own keys and the workload's option table),
+ * build its monitors and pin plan; any error stops before a sample runs. */
+#include "config.h"
+#include "harness/plan.h"
+#include "harness/conf.h"
+#include "harness/monitor.h"
+#include "lib/error.h"
+#include "lib/regex.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "machine/pin.h"
+#include "workloads/params.h"
+#include "workloads/workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Keys the runner owns, valid in every section and in [global]. */
+static const struct wl_option runner_options[] = {
+	{ .name = "workload", .type = WL_STRING,
+	  .help = "the workload of this section (default: the section name up to its "
+		  "first '-')" },
+	{ .name = "iterations", .type = WL_INT, .def = "5", .help = "samples per row",
+	  .min = 1, .max = 1000000 },
+	{ .name = "warmup", .type = WL_INT, .def = "0",
+	  .help = "samples run and discarded before each row's counted ones",
+	  .min = 0, .max = 1000 },
+	{ .name = "timeout", .type = WL_DOUBLE, .def = "600",
+	  .help = "seconds one sample may take before it is killed and recorded as a failure",
+	  .min = 0.001, .max = 1e7 },
+	{ .name = "monitors", .type = WL_STRING, .def = MONITOR_DEFAULT_SOURCES,
+	  .help = "what to record around each sample: a list of rusage, perf, vmstat, slab, "
+		  "or all, or none" },
+	{ .name = "perf_events", .type = WL_STRING, .def = MONITOR_DEFAULT_PERF_EVENTS,
+	  .help = "perf events counted on the sample's processes by the perf monitor "
+		  "(libpfm4 names)" },
+	{ .name = NULL }
+};
+
+static const struct workload_ops *section_workload(const struct conf_section *cs,
+						   const struct conf_section *global)
+{
+	const struct conf_entry *e = conf_section_get(cs, "workload");
+	char prefix[64];
+	size_t len;
+
+	if (!e)
+		e = conf_section_get(global, "workload");
+	if (e)
+		return workload_find(e->value);
+	len = strcspn(cs->name, "-");
+	if (len >= sizeof(prefix))
+		return NULL;
+	memcpy(prefix, cs->name, len);
+	prefix[len] = '\0';
+	return workload_find(prefix);
+}
+
+static void list_workloads(struct strbuf *sb)
+{
+	for (int i = 0; workloads[i]; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", workloads[i]->name);
+}
+
+/* Apply one key to a section's plan; return 0, 1 if the key is not known
+ * to this workload (only allowed for [global]), or -1 after an error. */
+static int apply_key(struct plan_section *ps, const struct conf_entry *e, int from_global)
+{
+	struct strbuf err = STRBUF_INIT;
+	int i = wl_option_index(runner_options, e->key);
+	int rc = 0;
+
+	if (i >= 0) {
+		struct wl_value v = { 0 };
+
+		if (wl_value_parse(&runner_options[i], e->value, &v, &err)) {
+			rc = error("%s:%d: %s (in [%s])", e->file, e->line, err.buf,
+				   from_global ? "global" : ps->cs->name);
+			goto out;
+		}
+		if (!strcmp(e->key, "iterations"))
+			ps->iterations = (int)v.i;
+		else if (!strcmp(e->key, "warmup"))
+			ps->warmup = (int)v.i;
+		else if (!strcmp(e->key, "timeout"))
+			ps->timeout_s = v.d;
+		else if (!strcmp(e->key, "monitors"))
+			ps->monitors_key = e;
+		else if (!strcmp(e->key, "perf_events"))
+			ps->perf_events_key = e;
+		wl_value_release(&v);
+		goto out;
+	}
+	if (wl_option_index(ps->ops->options, e->key) < 0) {
+		const char *s;
+
+		if (from_global) {
+			rc = 1;
+			goto out;
+		}
+		s = wl_option_suggest(ps->ops->options, e->key);
+		if (!s)
+			s = wl_option_suggest(runner_options, e->key);
+		if (s)
+			rc = error("%s:%d: unknown key '%s' in [%s] (did you mean '%s'?)",
+				   e->file, e->line, e->key, ps->cs->name, s);
+		else
+			rc = error("%s:%d: unknown key '%s' in [%s] (workload '%s' takes: see "
+				   "'kbench %s --help')", e->file, e->line, e->key, ps->cs->name,
+				   ps->ops->name, ps->ops->name);
+		goto out;
+	}
+	if (wl_params_set(ps->params, e->key, e->value, &err))
+		rc = error("%s:%d: %s (in [%s])", e->file, e->line, err.buf,
+			   from_global ? "global" : ps->cs->name);
+out:
+	strbuf_release(&err);
+	return rc;
+}
+
+/* Build the section's monitor set; an error names the key at fault. */
+static int plan_section_monitors(struct plan_section *ps)
+{
+	struct monitor_conf mc = {
+		.monitors = ps->monitors_key ? ps->monitors_key->value : NULL,
+		.perf_events = ps->perf_events_key ? ps->perf_events_key->value : NULL,
+	};
+	struct strbuf err = STRBUF_INIT;
+	const struct conf_entry *e;
+	int rc = 0;
+
+	if (monitor_set_new(&mc, &ps->monitors, &err)) {
+		e = strstr(err.buf, "'perf_events'") ? ps->perf_events_key : ps->monitors_key;
+		if (e)
+			rc = error("%s:%d: %s (in [%s])", e->file, e->line, err.buf, ps->cs->name);
+		else
+			rc = error("%s:%d: [%s] %s", ps->cs->file, ps->cs->line, ps->cs->name,
+				   err.buf);
+	}
+	strbuf_release(&err);
+	return rc;
+}
+
+static int plan_section_init(struct plan_section *ps, const struct conf_section *cs,
+			     const struct config *c)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = -1;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->cs = cs;
+	ps->ops = section_workload(cs, &c->global);
+	if (!ps->ops) {
+		const struct conf_entry *e = conf_section_get(cs, "workload");
+
+		list_workloads(&err);
+		if (e)
+			error("%s:%d: unknown workload '%s' in [%s] (expected one of: %s)",
+			      e->file, e->line, e->value, cs->name, err.buf);
+		else
+			error("%s:%d: section [%s] names no workload: start its name with one "
+			      "of %s, or set 'workload ='", cs->file, cs->line, cs->name, err.buf);
+		goto out;
+	}
+	ps->params = wl_params_new(ps->ops);
+	ps->iterations = 5;
+	ps->timeout_s = 600;
+	for (size_t i = 0; i < c->global.n; i++)
+		if (apply_key(ps, &c->global.entries[i], 1) < 0)
+			goto out;
+	for (size_t i = 0; i < cs->n; i++)
+		if (apply_key(ps, &cs->entries[i], 0))
+			goto out;
+	if (wl_params_finish(ps->params, &err)) {
+		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+		goto out;
+	}
+	ps->rows = wl_list(ps->params, ps->ops->row_option, &ps->nrows);
+	if (ps->ops->check && ps->ops->check(ps->params, &err)) {
+		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+		goto out;
+	}
+	if (plan_section_monitors(ps))
+		goto out;
+	/* Pinning is computed before anything runs, so a policy the machine
+	 * cannot honour stops the run here. */
+	if (wl_option_index(ps->ops->options, "pin") >= 0) {
+		if (pin_plan_compute(wl_str(ps->params, "pin"), 0, &ps->pin, &err)) {
+			error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+			goto out;
+		}
+		ps->params->pin = ps->pin;
+	}
+	rc = 0;
+out:
+	strbuf_release(&err);
+	return rc;
+}
+
+/* Every [global] key must mean something to some section. */
+static int check_global_keys(const struct config *c, const struct plan *p)
+{
+	for (size_t i = 0; i < c->global.n; i++) {
+		const struct conf_entry *e = &c->global.entries[i];
+		int known = wl_option_index(runner_options, e->key) >= 0;
+
+		for (size_t j = 0; !known && j < p->n; j++)
+			known = wl_option_index(p->sections[j].ops->options, e->key) >= 0;
+		if (!known)
+			return error("%s:%d: unknown key '%s' in [global]: no section's workload "
+				     "takes it", e->file, e->line, e->key);
+	}
+	return 0;
+}
+
+int plan_build(struct config *c, const char *only, struct plan *out)
+{
+	struct kb_regex *re = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (only && !(re = kb_regex_new(only, "--only")))
+		return -1;
+	out->sections = xcalloc(c->n ? c->n : 1, sizeof(*out->sections));
+	for (size_t i = 0; i < c->n; i++) {
+		if (re && !kb_regex_match(re, c->sections[i].name))
+			continue;
+		if (plan_section_init(&out->sections[out->n], &c->sections[i], c)) {
+			wl_params_free(out->sections[out->n].params);
+			monitor_set_free(out->sections[out->n].monitors);
+			goto fail;
+		}
+		out->n++;
+	}
+	kb_regex_free(re);
+	re = NULL;
+	if (!out->n) {
+		if (only)
+			error("no section matches --only '%s'", only);
+		else
+			error("%s: no sections to run", c->nfiles ? c->files[0] : "config");
+		goto fail;
+	}
+	if (check_global_keys(c, out))
+		goto fail;
+	return 0;
+fail:
+	kb_regex_free(re);
+	plan_release(out);
+	return -1;
+}
+
+void plan_release(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		wl_params_free(p->sections[i].params);
+		monitor_set_free(p->sections[i].monitors);
+		pin_plan_free(p->sections[i].pin);
+	}
+	free(p->sections);
+	memset(p, 0, sizeof(*p));
+}
+
+int plan_total_samples(const struct plan *p)
+{
+	int total = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		total += (int)p->sections[i].nrows *
+			 (p->sections[i].iterations + p->sections[i].warmup);
+	return total;
+}

@@ -1,0 +1,265 @@
+/* record: the run row, facts, monitor values, samples and failures of a
+ * run, each committed as soon as it is known, so a crash loses at most the
+ * sample in flight. */
+#include "config.h"
+#include "harness/record.h"
+#include "harness/child.h"
+#include "harness/conf.h"
+#include "harness/monitor.h"
+#include "harness/plan.h"
+#include "db/store.h"
+#include "lib/clock.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "machine/pin.h"
+#include "machine/sysinfo.h"
+#include "workloads/params.h"
+#include "workloads/workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+static void iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void make_uuid(char out[37])
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		uint64_t x = (uint64_t)clock_ns(CLOCK_REALTIME) ^ ((uint64_t)getpid() << 32);
+
+		for (int i = 0; i < 16; i++, x = x * 6364136223846793005ULL + 1442695040888963407ULL)
+			b[i] = (unsigned char)(x >> 56);
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+		 b[12], b[13], b[14], b[15]);
+}
+
+/* The monitors of a section, stored with the run. */
+static int record_monitor_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+
+	monitor_set_describe(ps->monitors, &sb);
+	rc = store_add_meta(s, run_id, ps->cs->name, "monitors", sb.buf);
+	if (!rc && monitor_set_has(ps->monitors, "perf"))
+		rc = store_add_meta(s, run_id, ps->cs->name, "perf_events",
+				    ps->perf_events_key ? ps->perf_events_key->value :
+				    MONITOR_DEFAULT_PERF_EVENTS);
+	strbuf_release(&sb);
+	return rc;
+}
+
+/* Find what each section's monitors cannot measure here, store why, and
+ * say so once per run however many sections share the problem. */
+static int record_prepare_monitors(struct store *s, int64_t run_id, const struct plan *p)
+{
+	struct strbuf said = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addch(&said, '\n');
+	for (size_t i = 0; i < p->n && !rc; i++) {
+		struct monitor_facts mf = { 0 };
+
+		monitor_set_prepare(p->sections[i].monitors, &mf);
+		for (size_t j = 0; j < mf.n && !rc; j++) {
+			const char *note = mf.f[j].notice;
+
+			rc = store_add_meta(s, run_id, p->sections[i].cs->name, mf.f[j].key,
+					    mf.f[j].value);
+			if (note && !strstr(said.buf, note)) {
+				notice("%s", note);
+				strbuf_addf(&said, "%s\n", note);
+			}
+		}
+		monitor_facts_release(&mf);
+	}
+	strbuf_release(&said);
+	return rc;
+}
+
+/* Per-section monitor figures (the slab caches before the first sample
+ * and after the last), stored as row `when`, iteration 0. */
+int record_section_monitors(struct store *s, int64_t run_id, const struct plan_section *ps,
+			    const char *when, const struct monitor_values *mv)
+{
+	struct monitor_record *mon;
+	struct sample_set set = { 0 };
+	int rc;
+
+	if (!mv->n)
+		return 0;
+	mon = xcalloc(mv->n, sizeof(*mon));
+	for (size_t i = 0; i < mv->n; i++) {
+		mon[i].row = when;
+		mon[i].source = mv->v[i].source;
+		mon[i].key = mv->v[i].key;
+		mon[i].value = mv->v[i].value;
+	}
+	set.section = ps->cs->name;
+	set.workload = ps->ops->name;
+	set.monitors = mon;
+	set.nmonitors = mv->n;
+	rc = store_add_sample_set(s, run_id, &set);
+	free(mon);
+	return rc;
+}
+
+/* The effective options of each section, stored with the run. */
+static int record_section_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
+{
+	char buf[64];
+
+	if (store_add_meta(s, run_id, ps->cs->name, "workload", ps->ops->name))
+		return -1;
+	for (int i = 0; ps->ops->options[i].name; i++) {
+		const char *text = ps->params->v[i].text;
+
+		if (text && store_add_meta(s, run_id, ps->cs->name, ps->ops->options[i].name, text))
+			return -1;
+	}
+	if (ps->pin) {
+		struct strbuf pin = STRBUF_INIT;
+		int rc;
+
+		pin_plan_describe(ps->pin, &pin);
+		rc = store_add_meta(s, run_id, ps->cs->name, "pin_cpus", pin.buf);
+		strbuf_release(&pin);
+		if (rc)
+			return -1;
+	}
+	snprintf(buf, sizeof(buf), "%d", ps->iterations);
+	if (store_add_meta(s, run_id, ps->cs->name, "iterations", buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", ps->warmup);
+	if (store_add_meta(s, run_id, ps->cs->name, "warmup", buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%g", ps->timeout_s);
+	if (store_add_meta(s, run_id, ps->cs->name, "timeout", buf))
+		return -1;
+	return record_monitor_facts(s, run_id, ps);
+}
+
+int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps,
+		  int iteration, const struct wl_sample *smp, const struct child *c,
+		  const struct monitor_values *mv)
+{
+	struct sample_record rec[WL_MAX_RESULTS];
+	struct monitor_record *mon;
+	struct sample_set set = { 0 };
+	char row0[WL_ROW_LEN];
+	int rc;
+
+	for (int i = 0; i < smp->nresults; i++) {
+		const struct wl_metric *m = &ps->ops->metrics[smp->results[i].metric];
+
+		rec[i].row = smp->results[i].row;
+		rec[i].value = smp->results[i].value;
+		rec[i].unit = m->unit;
+		rec[i].higher_better = m->better == WL_HIGHER;
+	}
+	snprintf(row0, sizeof(row0), "%s", smp->results[0].row);
+	mon = xcalloc((size_t)smp->nextras + mv->n + 1, sizeof(*mon));
+	for (int i = 0; i < smp->nextras; i++) {
+		mon[i].row = row0;
+		mon[i].source = "workload";
+		mon[i].key = smp->extras[i].key;
+		mon[i].value = smp->extras[i].value;
+	}
+	/* A sample's monitor values belong to its first row, as its extras do. */
+	for (size_t i = 0; i < mv->n; i++) {
+		struct monitor_record *m = &mon[(size_t)smp->nextras + i];
+
+		m->row = row0;
+		m->source = mv->v[i].source;
+		m->key = mv->v[i].key;
+		m->value = mv->v[i].value;
+	}
+	set.section = ps->cs->name;
+	set.workload = ps->ops->name;
+	set.iteration = iteration;
+	set.started_ns = c->started_ns;
+	set.duration_ns = c->duration_ns;
+	set.user_ns = (int64_t)c->ru.ru_utime.tv_sec * 1000000000 + c->ru.ru_utime.tv_usec * 1000;
+	set.sys_ns = (int64_t)c->ru.ru_stime.tv_sec * 1000000000 + c->ru.ru_stime.tv_usec * 1000;
+	set.flag = smp->flag[0] ? smp->flag : NULL;
+	set.samples = rec;
+	set.nsamples = (size_t)smp->nresults;
+	set.monitors = mon;
+	set.nmonitors = (size_t)smp->nextras + mv->n;
+	rc = store_add_sample_set(s, run_id, &set);
+	free(mon);
+	return rc;
+}
+
+
+int record_failure(struct store *s, int64_t run_id, const struct plan_section *ps,
+		   long long row, int iteration, const char *reason)
+{
+	char rowtxt[32];
+
+	snprintf(rowtxt, sizeof(rowtxt), "%lld", row);
+	return store_add_failure(s, run_id, ps->cs->name, rowtxt, iteration, reason);
+}
+
+int record_begin_run(struct store *s, const struct plan *p, const struct config *c,
+		     const char *name, int64_t *run_id)
+{
+	struct machine_info mi;
+	struct kernel_info ki;
+	struct run_record rr = { 0 };
+	char uuid[37], started[32];
+	int rc = -1;
+
+	if (machine_info_load(&mi))
+		return -1;
+	if (kernel_info_load(&ki)) {
+		machine_info_release(&mi);
+		return -1;
+	}
+	make_uuid(uuid);
+	iso_now(started, sizeof(started));
+	rr.uuid = uuid;
+	rr.name = name ? name : ki.release;
+	rr.config_name = c->name.buf;
+	rr.config_text = c->text.buf;
+	rr.kbench_version = PACKAGE_VERSION;
+	rr.started_at = started;
+	if (store_begin_run(s, &mi, &ki, &rr, run_id))
+		goto out;
+	for (size_t i = 0; i < p->n; i++)
+		if (record_section_facts(s, *run_id, &p->sections[i]))
+			goto out;
+	notice("run #%lld '%s' (%s) into %s", (long long)*run_id, rr.name, uuid, store_path(s));
+	if (record_prepare_monitors(s, *run_id, p))
+		goto out;
+	rc = 0;
+out:
+	machine_info_release(&mi);
+	kernel_info_release(&ki);
+	return rc;
+}
+
+int record_finish_run(struct store *s, int64_t run_id, const char *status)
+{
+	char finished[32];
+
+	iso_now(finished, sizeof(finished));
+	return store_finish_run(s, run_id, status, finished);
+}

@@ -1,0 +1,41 @@
+/* record: what a run leaves in the store: the run row (machine, kernel,
+ * config), each section's effective options and monitors, every sample and
+ * failure as it arrives, and the run's final status. */
+#ifndef KBENCH_RECORD_H
+#define KBENCH_RECORD_H
+
+#include <stdint.h>
+
+struct child;
+struct config;
+struct monitor_values;
+struct plan;
+struct plan_section;
+struct store;
+struct wl_sample;
+
+/* Create the run row for plan p of config c, named name (NULL: the kernel
+ * release), with every section's effective options and monitors; prepare
+ * the monitors and say once what they cannot measure here. *run_id is set
+ * as soon as the row exists. Return 0, or -1 after printing why. */
+int record_begin_run(struct store *s, const struct plan *p, const struct config *c,
+		     const char *name, int64_t *run_id);
+/* Close the run with status ("complete", "interrupted", "failed") and the
+ * time now. Return 0 or -1. */
+int record_finish_run(struct store *s, int64_t run_id, const char *status);
+
+/* Per-section monitor figures (the slab caches before the first sample
+ * and after the last), stored as row `when`, iteration 0. Return 0 or -1. */
+int record_section_monitors(struct store *s, int64_t run_id, const struct plan_section *ps,
+			    const char *when, const struct monitor_values *mv);
+/* One sample of ps: its results, the workload's extras and the monitor
+ * values mv, timed by the child c, in one transaction. Return 0 or -1. */
+int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps,
+		  int iteration, const struct wl_sample *smp, const struct child *c,
+		  const struct monitor_values *mv);
+/* A failed sample of row `row` (iteration negative for a warm-up) and why.
+ * Return 0 or -1. */
+int record_failure(struct store *s, int64_t run_id, const struct plan_section *ps,
+		   long long row, int iteration, const char *reason);
+
+#endif

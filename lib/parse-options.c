@@ -1,0 +1,297 @@
+/* parse-options: argv parsed against a command's option table, and the
+ * usage text generated from the same table. */
+#include "config.h"
+#include "lib/parse-options.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void opt_list_release(struct opt_list *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = l->alloc = 0;
+}
+
+/* ---- usage ---- */
+
+static int takes_value(const struct parse_opt *o)
+{
+	return o->argh != NULL;
+}
+
+/* Whether long-only options are indented past a "-x, " column. */
+static int short_column(const struct parse_opt *opts)
+{
+	for (const struct parse_opt *o = opts; o->type != OPTION_END; o++)
+		if (o->help && o->short_name && o->type != OPTION_HELP)
+			return 1;
+	return 0;
+}
+
+static void format_option(const struct parse_opt *o, int column, int indent_long,
+			  struct strbuf *out)
+{
+	size_t start = out->len;
+	const char *help = o->help, *nl;
+
+	strbuf_addstr(out, "  ");
+	if (o->short_name)
+		strbuf_addf(out, "-%c%s", o->short_name, o->long_name ? ", " : "");
+	else if (indent_long)
+		strbuf_addstr(out, "    ");
+	if (o->long_name)
+		strbuf_addf(out, "--%s", o->long_name);
+	if (takes_value(o))
+		strbuf_addf(out, " %s", o->argh);
+	do
+		strbuf_addch(out, ' ');
+	while (out->len - start < (size_t)column);
+	while ((nl = strchr(help, '\n'))) {
+		strbuf_add(out, help, (size_t)(nl - help));
+		strbuf_addch(out, '\n');
+		help = nl + 1;
+		if (*help && *help != '\n')
+			strbuf_addf(out, "%*s", column, "");
+	}
+	strbuf_addstr(out, help);
+	strbuf_addch(out, '\n');
+}
+
+void parse_opt_usage_format(const struct parse_opt_usage *u, const struct parse_opt *opts,
+			    struct strbuf *out)
+{
+	int indent_long = short_column(opts), listed = 0;
+
+	strbuf_addf(out, "usage: %s\n", u->synopsis);
+	if (u->description)
+		strbuf_addf(out, "\n%s\n", u->description);
+	for (const struct parse_opt *o = opts; o->type != OPTION_END; o++) {
+		if (!o->help)
+			continue;
+		if (!listed++) {
+			strbuf_addch(out, '\n');
+			if (u->options_title)
+				strbuf_addf(out, "%s\n", u->options_title);
+		}
+		format_option(o, u->help_column, indent_long, out);
+	}
+	if (u->epilogue)
+		strbuf_addf(out, "\n%s\n", u->epilogue);
+}
+
+void parse_opt_usage_print(const struct parse_opt_usage *u, const struct parse_opt *opts,
+			   FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	parse_opt_usage_format(u, opts, &sb);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
+
+/* ---- parsing ---- */
+
+struct parse_ctx {
+	int argc;
+	char **argv;
+	int i;			/* the argument being parsed */
+	const struct parse_opt *opts;
+	const struct parse_opt_usage *usage;
+};
+
+/* A usage error: its message, then the usage, on stderr. */
+static int usage_error(const struct parse_ctx *ctx, const char *fmt, const char *what)
+{
+	error(fmt, what);
+	parse_opt_usage_print(ctx->usage, ctx->opts, stderr);
+	return PARSE_OPT_ERROR;
+}
+
+static int bad_value(const char *value, const char *name, const char *expected)
+{
+	error("invalid value '%s' for '%s': expected %s", value, name, expected);
+	return PARSE_OPT_ERROR;
+}
+
+static int parse_int(const struct parse_opt *o, const char *value, const char *name)
+{
+	long lo = o->min < o->max ? o->min : INT_MIN, hi = o->min < o->max ? o->max : INT_MAX;
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (end == value || *end || errno || v < lo || v > hi) {
+		struct strbuf expected = STRBUF_INIT;
+
+		if (o->min < o->max)
+			strbuf_addf(&expected, "a number from %ld to %ld", lo, hi);
+		else
+			strbuf_addstr(&expected, "an integer");
+		bad_value(value, name, expected.buf);
+		strbuf_release(&expected);
+		return PARSE_OPT_ERROR;
+	}
+	*(int *)o->value = (int)v;
+	return 0;
+}
+
+static int parse_double(const struct parse_opt *o, const char *value, const char *name)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (end == value || *end || errno || !isfinite(v))
+		return bad_value(value, name, "a number");
+	*(double *)o->value = v;
+	return 0;
+}
+
+/* Store value (NULL for an option without one) as o says; name is the
+ * option as the user spelled it, for messages. */
+static int apply(const struct parse_ctx *ctx, const struct parse_opt *o, const char *value,
+		 const char *name)
+{
+	struct opt_list *l;
+
+	switch (o->type) {
+	case OPTION_FLAG:
+		*(int *)o->value = 1;
+		return 0;
+	case OPTION_INT:
+		return parse_int(o, value, name);
+	case OPTION_DOUBLE:
+		return parse_double(o, value, name);
+	case OPTION_STRING:
+		*(const char **)o->value = value;
+		return 0;
+	case OPTION_STRING_LIST:
+		l = o->value;
+		ALLOC_GROW(l->v, l->n + 1, l->alloc);
+		l->v[l->n++] = value;
+		return 0;
+	case OPTION_CALLBACK:
+		return o->callback(o, value) ? PARSE_OPT_ERROR : 0;
+	case OPTION_HELP:
+		parse_opt_usage_print(ctx->usage, ctx->opts, stdout);
+		return PARSE_OPT_HELP;
+	case OPTION_END:
+		break;
+	}
+	return error("option '%s' has no type", name);
+}
+
+/* The value of o: the rest of this argument (inline, may be NULL), else
+ * the next argument. */
+static int take_value(struct parse_ctx *ctx, const struct parse_opt *o, const char *inline_value,
+		      const char *name)
+{
+	if (inline_value)
+		return apply(ctx, o, inline_value, name);
+	if (ctx->i + 1 >= ctx->argc)
+		return usage_error(ctx, "option '%s' needs a value", name);
+	return apply(ctx, o, ctx->argv[++ctx->i], name);
+}
+
+static int parse_long(struct parse_ctx *ctx)
+{
+	const char *arg = ctx->argv[ctx->i] + 2;
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct parse_opt *found = NULL, *other = NULL;
+	struct strbuf name = STRBUF_INIT;
+	int rc;
+
+	for (const struct parse_opt *o = ctx->opts; len && o->type != OPTION_END; o++) {
+		if (!o->long_name || strncmp(o->long_name, arg, len))
+			continue;
+		if (!o->long_name[len]) {
+			found = o;
+			other = NULL;
+			break;
+		}
+		if (found)
+			other = o;
+		else
+			found = o;
+	}
+	if (!found)
+		return usage_error(ctx, "unknown option '%s'", ctx->argv[ctx->i]);
+	strbuf_addf(&name, "--%s", found->long_name);
+	if (other) {
+		error("ambiguous option '--%.*s' (could be '--%s' or '--%s')", (int)len, arg,
+		      found->long_name, other->long_name);
+		parse_opt_usage_print(ctx->usage, ctx->opts, stderr);
+		rc = PARSE_OPT_ERROR;
+	} else if (!takes_value(found)) {
+		rc = eq ? usage_error(ctx, "option '%s' takes no value", name.buf) :
+			  apply(ctx, found, NULL, name.buf);
+	} else {
+		rc = take_value(ctx, found, eq ? eq + 1 : NULL, name.buf);
+	}
+	strbuf_release(&name);
+	return rc;
+}
+
+/* One argument of short options: "-q", "-qv", "-cFILE", "-c FILE". */
+static int parse_short(struct parse_ctx *ctx)
+{
+	const char *arg = ctx->argv[ctx->i];
+
+	for (const char *p = arg + 1; *p; p++) {
+		const struct parse_opt *o = ctx->opts;
+		char name[3] = { '-', *p, '\0' };
+		int rc;
+
+		while (o->type != OPTION_END && o->short_name != *p)
+			o++;
+		if (o->type == OPTION_END)
+			return usage_error(ctx, "unknown option '%s'", name);
+		if (takes_value(o))
+			return take_value(ctx, o, p[1] ? p + 1 : NULL, name);
+		if ((rc = apply(ctx, o, NULL, name)))
+			return rc;
+	}
+	return 0;
+}
+
+int parse_options(int argc, char **argv, const struct parse_opt *opts,
+		  const struct parse_opt_usage *usage, unsigned flags)
+{
+	struct parse_ctx ctx = {
+		.argc = argc, .argv = argv, .opts = opts, .usage = usage,
+	};
+	int nargs = 0, rc;
+
+	/* Arguments move down to argv[0..nargs-1]; nargs < ctx.i throughout. */
+	for (ctx.i = 1; ctx.i < argc; ctx.i++) {
+		const char *arg = argv[ctx.i];
+
+		if (arg[0] != '-' || !arg[1]) {
+			if (flags & PARSE_OPT_STOP_AT_NON_OPTION)
+				break;
+			argv[nargs++] = argv[ctx.i];
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			ctx.i++;
+			break;
+		}
+		rc = arg[1] == '-' ? parse_long(&ctx) : parse_short(&ctx);
+		if (rc)
+			return rc;
+	}
+	while (ctx.i < argc)
+		argv[nargs++] = argv[ctx.i++];
+	argv[nargs] = NULL;
+	return nargs;
+}
