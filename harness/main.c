@@ -92,6 +92,13 @@ int main(int argc, char **argv)
 		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
 		goto out;
 	}
+	if (global_opts.db && !*global_opts.db) {
+		/* An empty name would be SQLite's private temporary database:
+		 * the run would be measured and then lost. */
+		error("option '--db' needs a file name, not an empty string");
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (version) {
 		printf("kbench %s\n", PACKAGE_VERSION);
 		rc = 0;
