@@ -29,18 +29,22 @@
 
 /* Keys the runner owns, valid in every section and in [global]. */
 static const struct wl_option runner_options[] = {
-	{ "workload", WL_STRING, NULL, "the workload of this section (default: the section "
-	  "name up to its first '-')" },
-	{ "iterations", WL_INT, "5", "samples per row", NULL, 1, 1000000 },
-	{ "warmup", WL_INT, "0", "samples run and discarded before each row's counted ones",
-	  NULL, 0, 1000 },
-	{ "timeout", WL_DOUBLE, "600", "seconds one sample may take before it is killed "
-	  "and recorded as a failure", NULL, 0.001, 1e7 },
-	{ "monitors", WL_STRING, MONITOR_DEFAULT_SOURCES, "what to record around each sample: "
-	  "a list of rusage, perf, vmstat, slab, or all, or none" },
-	{ "perf_events", WL_STRING, MONITOR_DEFAULT_PERF_EVENTS, "perf events counted on the "
-	  "sample's processes by the perf monitor (libpfm4 names)" },
-	{ NULL }
+	{ .name = "workload", .type = WL_STRING, .help = "the workload of this section "
+	  "(default: the section name up to its first '-')" },
+	{ .name = "iterations", .type = WL_INT, .def = "5", .help = "samples per row",
+	  .min = 1, .max = 1000000 },
+	{ .name = "warmup", .type = WL_INT, .def = "0",
+	  .help = "samples run and discarded before each row's counted ones",
+	  .min = 0, .max = 1000 },
+	{ .name = "timeout", .type = WL_DOUBLE, .def = "600", .help = "seconds one sample "
+	  "may take before it is killed and recorded as a failure", .min = 0.001, .max = 1e7 },
+	{ .name = "monitors", .type = WL_STRING, .def = MONITOR_DEFAULT_SOURCES,
+	  .help = "what to record around each sample: a list of rusage, perf, vmstat, slab, "
+	  "or all, or none" },
+	{ .name = "perf_events", .type = WL_STRING, .def = MONITOR_DEFAULT_PERF_EVENTS,
+	  .help = "perf events counted on the sample's processes by the perf monitor "
+	  "(libpfm4 names)" },
+	{ .name = NULL }
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -188,7 +192,7 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 		goto out;
 	}
-	ps->rows = wl_list(ps->params, ps->ops->row_option, &ps->nrows);
+	ps->rows = wl_params_rows(ps->params, &ps->nrows);
 	if (ps->ops->check && ps->ops->check(ps->params, &err)) {
 		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 		goto out;
@@ -198,7 +202,7 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 	/* Pinning is computed before anything runs, so a policy the machine
 	 * cannot honour stops the run here. */
 	if (wl_option_index(ps->ops->options, "pin") >= 0) {
-		if (pin_plan_compute(wl_str(ps->params, "pin"), 0, &ps->pin, &err)) {
+		if (pin_plan_compute(wl_params_text(ps->params, "pin"), 0, &ps->pin, &err)) {
 			error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 			goto out;
 		}
@@ -512,7 +516,7 @@ static int store_section_facts(struct store *s, int64_t run_id, const struct pla
 	if (store_add_meta(s, run_id, ps->cs->name, "workload", ps->ops->name))
 		return -1;
 	for (int i = 0; ps->ops->options[i].name; i++) {
-		const char *text = ps->params->v[i].text;
+		const char *text = wl_params_text(ps->params, ps->ops->options[i].name);
 
 		if (text && store_add_meta(s, run_id, ps->cs->name, ps->ops->options[i].name, text))
 			return -1;
