@@ -50,13 +50,13 @@ static void print_plan(const struct plan *p)
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "only", required_argument, NULL, 'o' },
-		{ "dry-run", no_argument, NULL, 'd' },
-		{ "no-report", no_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ .name = "config", .has_arg = required_argument, .val = 'c' },
+		{ .name = "name", .has_arg = required_argument, .val = 'n' },
+		{ .name = "only", .has_arg = required_argument, .val = 'o' },
+		{ .name = "dry-run", .has_arg = no_argument, .val = 'd' },
+		{ .name = "no-report", .has_arg = no_argument, .val = 'R' },
+		{ .name = "help", .has_arg = no_argument, .val = 'h' },
+		{ .name = NULL }
 	};
 	struct config conf;
 	struct plan plan = { 0 };

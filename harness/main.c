@@ -21,12 +21,16 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "run", cmd_run, "run the sections of one or more configs and store every sample" },
-	{ "runs", cmd_runs, "list stored runs" },
-	{ "show", cmd_show, "show one run: machine, kernel, config, samples, failures" },
-	{ "compare", cmd_compare, "compare runs in mmtests' table layout, with significance" },
-	{ "topology", cmd_topology, "the machine as hwloc sees it and the CPUs each pin policy picks" },
-	{ NULL, NULL, NULL }
+	{ .name = "run", .fn = cmd_run,
+	  .summary = "run the sections of one or more configs and store every sample" },
+	{ .name = "runs", .fn = cmd_runs, .summary = "list stored runs" },
+	{ .name = "show", .fn = cmd_show,
+	  .summary = "show one run: machine, kernel, config, samples, failures" },
+	{ .name = "compare", .fn = cmd_compare,
+	  .summary = "compare runs in mmtests' table layout, with significance" },
+	{ .name = "topology", .fn = cmd_topology,
+	  .summary = "the machine as hwloc sees it and the CPUs each pin policy picks" },
+	{ .name = NULL }
 };
 
 static void usage(FILE *f)

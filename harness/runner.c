@@ -348,7 +348,7 @@ int run_sample_monitored(const struct workload_ops *ops, const struct wl_params 
 			 struct monitor_values *mv, struct wl_sample *out,
 			 struct child *c, struct strbuf *reason)
 {
-	struct sample_job job = { ops, params, row };
+	struct sample_job job = { .ops = ops, .params = params, .row = row };
 	struct strbuf buf = STRBUF_INIT;
 	struct monitor_values scratch = MONITOR_VALUES_INIT;
 	const struct sample_msg *msg;

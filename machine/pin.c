@@ -17,16 +17,20 @@ struct pin_topo {
 };
 
 const struct pin_policy pin_policies[] = {
-	{ "unbound", PIN_ANY, "no binding: the scheduler places every task" },
-	{ "same-pu", PIN_TWO, "server and client on one PU" },
-	{ "cross-ht", PIN_TWO, "server and client on two PUs of one core (SMT siblings)" },
-	{ "cross-core", PIN_TWO, "two cores sharing the last-level cache" },
-	{ "cross-llc", PIN_TWO, "two last-level caches, same NUMA node or package if possible" },
-	{ "cross-node", PIN_TWO, "two NUMA nodes, same package if possible" },
-	{ "cross-socket", PIN_TWO, "two packages" },
-	{ "spread", PIN_MANY, "one worker per core round-robin over the tree, then per PU" },
-	{ "compact", PIN_MANY, "PUs in logical order, SMT siblings first" },
-	{ NULL, PIN_ANY, NULL }
+	{ .name = "unbound", .kind = PIN_ANY,
+	  .help = "no binding: the scheduler places every task" },
+	{ .name = "same-pu", .kind = PIN_TWO, .help = "server and client on one PU" },
+	{ .name = "cross-ht", .kind = PIN_TWO,
+	  .help = "server and client on two PUs of one core (SMT siblings)" },
+	{ .name = "cross-core", .kind = PIN_TWO, .help = "two cores sharing the last-level cache" },
+	{ .name = "cross-llc", .kind = PIN_TWO,
+	  .help = "two last-level caches, same NUMA node or package if possible" },
+	{ .name = "cross-node", .kind = PIN_TWO, .help = "two NUMA nodes, same package if possible" },
+	{ .name = "cross-socket", .kind = PIN_TWO, .help = "two packages" },
+	{ .name = "spread", .kind = PIN_MANY,
+	  .help = "one worker per core round-robin over the tree, then per PU" },
+	{ .name = "compact", .kind = PIN_MANY, .help = "PUs in logical order, SMT siblings first" },
+	{ .name = NULL }
 };
 
 const struct pin_policy *pin_policy_find(const char *name)

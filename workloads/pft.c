@@ -271,7 +271,7 @@ static int pft_process_died(struct pft_ctx *c, struct strbuf *err)
  * when one could not bind or a forked one died first. */
 static int pft_wait_ready(struct pft_ctx *c, struct strbuf *err)
 {
-	const struct timespec pause = { 0, 20000 };	/* 20 us */
+	const struct timespec pause = { .tv_nsec = 20000 };	/* 20 us */
 
 	for (;;) {
 		int waiting = 0;
