@@ -5,6 +5,7 @@
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -221,11 +222,5 @@ int child_finish(struct child *c, double timeout_s,
 
 void child_describe_status(int status, struct strbuf *sb)
 {
-	if (WIFEXITED(status))
-		strbuf_addf(sb, "exited with status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		strbuf_addf(sb, "killed by signal %d (%s)", WTERMSIG(status),
-			    strsignal(WTERMSIG(status)));
-	else
-		strbuf_addf(sb, "ended with wait status 0x%x", status);
+	worker_describe_status(status, sb);
 }

@@ -54,7 +54,8 @@ int child_release(struct child *c);
 /* Return an enum child_end, or -1 on an internal error (printed). */
 int child_finish(struct child *c, double timeout_s,
 		 volatile sig_atomic_t *stop, struct strbuf *out);
-/* Describe c->status: "exited with status 3", "killed by signal 9". */
+/* Describe c->status: "exited with status 3", "killed by signal 9
+ * (Killed)"; the wording of worker_describe_status(), which it uses. */
 void child_describe_status(int status, struct strbuf *sb);
 
 #endif

@@ -32,8 +32,22 @@ static int flag_is_end(const struct wl_flag *fl)
 	return !fl->short_name && !fl->long_name;
 }
 
+/* The help of flag fl: its own, or the choices of the WL_ENUM option it
+ * sets ("a, b or c"). */
+static void flag_help(const struct workload_ops *ops, const struct wl_flag *fl,
+		      struct strbuf *sb)
+{
+	int i = wl_option_index(ops->options, fl->option);
+
+	if (fl->help)
+		strbuf_addstr(sb, fl->help);
+	else if (i >= 0 && ops->options[i].type == WL_ENUM)
+		wl_option_choices(&ops->options[i], ", ", " or ", sb);
+}
+
 static void direct_usage(const struct workload_ops *ops, FILE *f)
 {
+	struct strbuf help = STRBUF_INIT;
 	const struct wl_flag *fl;
 
 	fprintf(f, "usage: kbench %s [options]\n\n%s.\nRuns one sample and prints it.\n\n",
@@ -49,8 +63,11 @@ static void direct_usage(const struct workload_ops *ops, FILE *f)
 		else
 			snprintf(left, sizeof(left), "    --%s%s", fl->long_name,
 				 fl->value ? "" : " VALUE");
-		fprintf(f, "  %-24s %s\n", left, fl->help);
+		strbuf_reset(&help);
+		flag_help(ops, fl, &help);
+		fprintf(f, "  %-24s %s\n", left, help.buf);
 	}
+	strbuf_release(&help);
 	fprintf(f, "  %-24s %s\n", "-o, --option KEY=VALUE", "set any option below");
 	fprintf(f, "  %-24s %s\n", "    --timeout SECONDS", "kill the sample after this long (default 600)");
 	fprintf(f, "  %-24s %s\n", "    --format default|simple", "simple: the bare numbers only");
@@ -96,11 +113,14 @@ int cmd_direct(int argc, char **argv)
 				strbuf_addch(&shortopts, ':');
 		}
 	}
-	longopts[n++] = (struct option){ "option", required_argument, NULL, 'o' };
-	longopts[n++] = (struct option){ "timeout", required_argument, NULL, 't' + 1000 };
-	longopts[n++] = (struct option){ "format", required_argument, NULL, 'f' + 1000 };
-	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	longopts[n++] = (struct option){ .name = "option", .has_arg = required_argument,
+					 .val = 'o' };
+	longopts[n++] = (struct option){ .name = "timeout", .has_arg = required_argument,
+					 .val = 't' + 1000 };
+	longopts[n++] = (struct option){ .name = "format", .has_arg = required_argument,
+					 .val = 'f' + 1000 };
+	longopts[n++] = (struct option){ .name = "help", .has_arg = no_argument, .val = 'h' };
+	longopts[n] = (struct option){ .name = NULL };
 	strbuf_addstr(&shortopts, "o:h");
 
 	optind = 1;
@@ -175,7 +195,7 @@ int cmd_direct(int argc, char **argv)
 		error("unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-	if (!p->v[wl_option_index(ops->options, ops->row_option)].given && ops->direct_row) {
+	if (!wl_params_given(p, ops->row_option) && ops->direct_row) {
 		char buf[32];
 
 		snprintf(buf, sizeof(buf), "%lld", ops->direct_row);
@@ -190,13 +210,13 @@ int cmd_direct(int argc, char **argv)
 		goto out;
 	}
 	if (wl_option_index(ops->options, "pin") >= 0) {
-		if (pin_plan_compute(wl_str(p, "pin"), 0, &pin, &err)) {
+		if (pin_plan_compute(wl_params_text(p, "pin"), 0, &pin, &err)) {
 			error("%s", err.buf);
 			goto out;
 		}
 		p->pin = pin;
 	}
-	rows = wl_list(p, ops->row_option, &nrows);
+	rows = wl_params_rows(p, &nrows);
 	row = rows[0];
 	if (nrows > 1)
 		notice("%zu values for '%s': running the first, %lld", nrows, ops->row_option, row);

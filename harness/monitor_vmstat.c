@@ -121,7 +121,7 @@ static void delta(void *arg, const char *name, long long v)
 static void vmstat_after(void *state, const struct rusage *ru, struct monitor_values *out)
 {
 	struct vmstat_state *vs = state;
-	struct delta_ctx d = { vs, out, 0 };
+	struct delta_ctx d = { .vs = vs, .out = out };
 
 	(void)ru;
 	if (!vs->valid || vmstat_read(vs))

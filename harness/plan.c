@@ -176,7 +176,7 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 		goto out;
 	}
-	ps->rows = wl_list(ps->params, ps->ops->row_option, &ps->nrows);
+	ps->rows = wl_params_rows(ps->params, &ps->nrows);
 	if (ps->ops->check && ps->ops->check(ps->params, &err)) {
 		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 		goto out;
@@ -186,7 +186,7 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 	/* Pinning is computed before anything runs, so a policy the machine
 	 * cannot honour stops the run here. */
 	if (wl_option_index(ps->ops->options, "pin") >= 0) {
-		if (pin_plan_compute(wl_str(ps->params, "pin"), 0, &ps->pin, &err)) {
+		if (pin_plan_compute(wl_params_text(ps->params, "pin"), 0, &ps->pin, &err)) {
 			error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 			goto out;
 		}

@@ -129,7 +129,7 @@ static int record_section_facts(struct store *s, int64_t run_id, const struct pl
 	if (store_add_meta(s, run_id, ps->cs->name, "workload", ps->ops->name))
 		return -1;
 	for (int i = 0; ps->ops->options[i].name; i++) {
-		const char *text = ps->params->v[i].text;
+		const char *text = wl_params_text(ps->params, ps->ops->options[i].name);
 
 		if (text && store_add_meta(s, run_id, ps->cs->name, ps->ops->options[i].name, text))
 			return -1;

@@ -11,7 +11,7 @@ struct strbuf {
 	size_t alloc;	/* bytes allocated; 0 while buf points at the static "" */
 };
 
-#define STRBUF_INIT { (char *)strbuf_empty, 0, 0 }
+#define STRBUF_INIT { .buf = (char *)strbuf_empty, .len = 0, .alloc = 0 }
 extern const char strbuf_empty[];
 
 void strbuf_init(struct strbuf *sb);

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "machine/pin.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -16,16 +17,20 @@ struct pin_topo {
 };
 
 const struct pin_policy pin_policies[] = {
-	{ "unbound", PIN_ANY, "no binding: the scheduler places every task" },
-	{ "same-pu", PIN_TWO, "server and client on one PU" },
-	{ "cross-ht", PIN_TWO, "server and client on two PUs of one core (SMT siblings)" },
-	{ "cross-core", PIN_TWO, "two cores sharing the last-level cache" },
-	{ "cross-llc", PIN_TWO, "two last-level caches, same NUMA node or package if possible" },
-	{ "cross-node", PIN_TWO, "two NUMA nodes, same package if possible" },
-	{ "cross-socket", PIN_TWO, "two packages" },
-	{ "spread", PIN_MANY, "one worker per core round-robin over the tree, then per PU" },
-	{ "compact", PIN_MANY, "PUs in logical order, SMT siblings first" },
-	{ NULL, PIN_ANY, NULL }
+	{ .name = "unbound", .kind = PIN_ANY,
+	  .help = "no binding: the scheduler places every task" },
+	{ .name = "same-pu", .kind = PIN_TWO, .help = "server and client on one PU" },
+	{ .name = "cross-ht", .kind = PIN_TWO,
+	  .help = "server and client on two PUs of one core (SMT siblings)" },
+	{ .name = "cross-core", .kind = PIN_TWO, .help = "two cores sharing the last-level cache" },
+	{ .name = "cross-llc", .kind = PIN_TWO,
+	  .help = "two last-level caches, same NUMA node or package if possible" },
+	{ .name = "cross-node", .kind = PIN_TWO, .help = "two NUMA nodes, same package if possible" },
+	{ .name = "cross-socket", .kind = PIN_TWO, .help = "two packages" },
+	{ .name = "spread", .kind = PIN_MANY,
+	  .help = "one worker per core round-robin over the tree, then per PU" },
+	{ .name = "compact", .kind = PIN_MANY, .help = "PUs in logical order, SMT siblings first" },
+	{ .name = NULL }
 };
 
 const struct pin_policy *pin_policy_find(const char *name)
@@ -39,11 +44,9 @@ const struct pin_policy *pin_policy_find(const char *name)
 int pin_topo_load(const char *synthetic, const char *xml_path,
 		  struct pin_topo **out, struct strbuf *err)
 {
-	struct pin_topo *pt = calloc(1, sizeof(*pt));
+	struct pin_topo *pt = xcalloc(1, sizeof(*pt));
 	int rc = -1;
 
-	if (!pt)
-		abort();
 	if (hwloc_topology_init(&pt->t)) {
 		strbuf_addf(err, "cannot initialise hwloc: %s", strerror(errno));
 		free(pt);
@@ -203,10 +206,8 @@ static int pair_rank(const struct pu_keys *a, const struct pu_keys *b)
 static int collect_pus(hwloc_topology_t t, int all, struct pu_keys **out)
 {
 	int npu = count_type(t, HWLOC_OBJ_PU), n = 0;
-	struct pu_keys *k = calloc(npu ? (size_t)npu : 1, sizeof(*k));
+	struct pu_keys *k = xcalloc(npu ? (size_t)npu : 1, sizeof(*k));
 
-	if (!k)
-		abort();
 	for (int i = 0; i < npu; i++) {
 		hwloc_obj_t pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, (unsigned)i);
 
@@ -296,9 +297,7 @@ static int plan_two(struct pin_topo *pt, struct pin_plan *plan, struct strbuf *e
 		goto out;
 	}
 	plan->nslots = 2;
-	plan->slots = calloc(2, sizeof(*plan->slots));
-	if (!plan->slots)
-		abort();
+	plan->slots = xcalloc(2, sizeof(*plan->slots));
 	slot_set(&plan->slots[0], a);
 	slot_set(&plan->slots[1], b);
 	rc = 0;
@@ -321,10 +320,8 @@ static void spread_order(hwloc_obj_t o, hwloc_obj_t *list, int *n)
 	}
 	if (!nchild)
 		return;
-	buf = calloc((size_t)hwloc_bitmap_weight(o->cpuset) + 1, sizeof(*buf));
-	start = calloc((size_t)nchild * 3, sizeof(*start));
-	if (!buf || !start)
-		abort();
+	buf = xcalloc((size_t)hwloc_bitmap_weight(o->cpuset) + 1, sizeof(*buf));
+	start = xcalloc((size_t)nchild * 3, sizeof(*start));
 	len = start + nchild;
 	pos = len + nchild;
 	for (int i = 0; i < nchild; i++) {
@@ -353,9 +350,7 @@ static int plan_many(struct pin_topo *pt, int nworkers, struct pin_plan *plan,
 		cannot(pt, plan->policy, "a PU", err);
 		return -1;
 	}
-	order = calloc((size_t)npu, sizeof(*order));
-	if (!order)
-		abort();
+	order = xcalloc((size_t)npu, sizeof(*order));
 	if (!strcmp(plan->policy, "spread")) {
 		spread_order(hwloc_get_root_obj(t), order, &n);
 	} else {
@@ -363,9 +358,7 @@ static int plan_many(struct pin_topo *pt, int nworkers, struct pin_plan *plan,
 			order[n] = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, (unsigned)n);
 	}
 	plan->nslots = nworkers > 0 ? nworkers : n;
-	plan->slots = calloc((size_t)plan->nslots, sizeof(*plan->slots));
-	if (!plan->slots)
-		abort();
+	plan->slots = xcalloc((size_t)plan->nslots, sizeof(*plan->slots));
 	for (int i = 0; i < plan->nslots; i++)
 		slot_set(&plan->slots[i], order[i % n]);
 	free(order);
@@ -384,9 +377,7 @@ int pin_plan_compute_on(struct pin_topo *topo, const char *policy,
 			    policy, PIN_CHOICES_TWO, PIN_CHOICES_MANY);
 		return -1;
 	}
-	plan = calloc(1, sizeof(*plan));
-	if (!plan)
-		abort();
+	plan = xcalloc(1, sizeof(*plan));
 	plan->policy = pol->name;
 	plan->kind = pol->kind;
 	plan->topo = topo;

@@ -45,7 +45,7 @@ struct pin_policy {
 	const char *help;	/* one line */
 };
 
-/* The policy table, in a stable order, ending with { NULL }. */
+/* The policy table, in a stable order, ending with { .name = NULL }. */
 extern const struct pin_policy pin_policies[];
 /* The table entry for name, or NULL. */
 const struct pin_policy *pin_policy_find(const char *name);

@@ -86,9 +86,7 @@ int machine_info_load(struct machine_info *m)
 	strbuf_addf(&fp, "%s|%s|%d|%d|%d|%d|%llu", m->hostname, m->cpu_model,
 		    m->cpus, m->cores, m->packages, m->numa_nodes,
 		    (unsigned long long)(m->mem_bytes >> 20));
-	m->fingerprint = malloc(17);
-	if (!m->fingerprint)
-		abort();
+	m->fingerprint = xmalloc(17);
 	snprintf(m->fingerprint, 17, "%016llx",
 		 (unsigned long long)fnv1a(fp.buf, 0xcbf29ce484222325ULL));
 	strbuf_release(&fp);

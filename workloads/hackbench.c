@@ -3,26 +3,37 @@
  * the time from the wake-up write to the last reap, in seconds. Faithful
  * to rt-tests hackbench and perf bench sched messaging. */
 #include "config.h"
-#include "lib/io.h"
 #include "workloads/workload.h"
-#include "machine/pin.h"
+#include "lib/clock.h"
+#include "lib/io.h"
 #include "lib/strbuf.h"
+#include "lib/worker.h"
+#include "lib/xalloc.h"
+#include "machine/pin.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 enum { M_TIME };
+enum { HB_PROCESS, HB_THREAD };		/* mode */
+enum { HB_SOCKETS, HB_PIPES };		/* transport */
+
+struct hackbench_opts {
+	struct wl_list groups;
+	int loops;		/* messages each sender sends to each receiver */
+	int datasize;		/* bytes per message */
+	int fds;		/* senders and receivers per group */
+	int mode;		/* HB_PROCESS or HB_THREAD */
+	int transport;		/* HB_SOCKETS or HB_PIPES */
+	int pin;		/* the policy's index; the plan is p->pin */
+};
 
 #ifdef __SANITIZE_ADDRESS__
 #define HB_STACK_SIZE (256 * 1024)	/* AddressSanitizer needs room */
@@ -31,48 +42,57 @@ enum { M_TIME };
 #endif
 
 static const struct wl_metric hb_metrics[] = {
-	{ "", "s", WL_LOWER, "time from the wake-up write to the last reap" },
-	{ NULL }
+	{ .name = "", .unit = "s", .better = WL_LOWER,
+	  .help = "time from the wake-up write to the last reap" },
+	{ .name = NULL }
 };
 
 static const struct wl_option hb_options[] = {
-	{ "groups", WL_LIST, "stride:1..4*cpus,max=296",
-	  "group counts, one row each (a list or stride:MIN..MAX[,max=CAP])", NULL, 1, 100000 },
-	{ "loops", WL_INT, "100", "messages each sender sends to each receiver", NULL, 1, 100000000 },
-	{ "datasize", WL_INT, "100", "bytes per message", NULL, 1, 1 << 20 },
-	{ "fds", WL_INT, "20", "senders and receivers per group", NULL, 1, 1000 },
-	{ "mode", WL_ENUM, "process", "workers are processes or threads", "process|thread" },
-	{ "transport", WL_ENUM, "sockets", "AF_UNIX socketpairs or pipes", "sockets|pipes" },
-	{ "pin", WL_ENUM, "unbound", "worker placement: unbound, spread (one per core "
-	  "first) or compact (PUs in logical order); worker i takes the plan's slot i",
-	  PIN_CHOICES_MANY },
-	{ NULL }
+	{ .name = "groups", WL_LIST_FIELD(struct hackbench_opts, groups),
+	  .def = "stride:1..4*cpus,max=296",
+	  .help = "group counts, one row each (a list or stride:MIN..MAX[,max=CAP])",
+	  .min = 1, .max = 100000 },
+	{ .name = "loops", WL_INT_FIELD(struct hackbench_opts, loops), .def = "100",
+	  .help = "messages each sender sends to each receiver", .min = 1, .max = 100000000 },
+	{ .name = "datasize", WL_INT_FIELD(struct hackbench_opts, datasize), .def = "100",
+	  .help = "bytes per message", .min = 1, .max = 1 << 20 },
+	{ .name = "fds", WL_INT_FIELD(struct hackbench_opts, fds), .def = "20",
+	  .help = "senders and receivers per group", .min = 1, .max = 1000 },
+	{ .name = "mode", WL_ENUM_FIELD(struct hackbench_opts, mode), .def = "process",
+	  .help = "workers are processes or threads", .choices = "process|thread" },
+	{ .name = "transport", WL_ENUM_FIELD(struct hackbench_opts, transport), .def = "sockets",
+	  .help = "AF_UNIX socketpairs or pipes", .choices = "sockets|pipes" },
+	{ .name = "pin", WL_ENUM_FIELD(struct hackbench_opts, pin), .def = "unbound",
+	  .help = "worker placement: unbound, spread (one per core first) or compact "
+		  "(PUs in logical order); worker i takes the plan's slot i",
+	  .choices = PIN_CHOICES_MANY },
+	{ .name = NULL }
 };
 
 static const struct wl_flag hb_flags[] = {
-	{ 'g', "groups", "groups", NULL, "number of groups (default 10)" },
-	{ 'l', "loops", "loops", NULL, "loops per sender (default 100)" },
-	{ 's', "datasize", "datasize", NULL, "message size in bytes (default 100)" },
-	{ 'f', "fds", "fds", NULL, "senders and receivers per group (default 20)" },
-	{ 'p', "pipe", "transport", "pipes", "use pipes instead of socketpairs" },
-	{ 'T', "thread", "mode", "thread", "threads instead of processes" },
-	{ 'P', "process", "mode", "process", "processes (the default)" },
-	{ 0, "pin", "pin", NULL, "worker placement: unbound, spread or compact" },
-	{ 0, NULL }
-};
-
-struct hb_cfg {
-	int fds;		/* per group */
-	long loops;
-	size_t datasize;
-	int threads;
-	int pipes;
-	const struct pin_plan *pin;	/* NULL: unbound */
+	{ .short_name = 'g', .long_name = "groups", .option = "groups",
+	  .help = "number of groups (default 10)" },
+	{ .short_name = 'l', .long_name = "loops", .option = "loops",
+	  .help = "loops per sender (default 100)" },
+	{ .short_name = 's', .long_name = "datasize", .option = "datasize",
+	  .help = "message size in bytes (default 100)" },
+	{ .short_name = 'f', .long_name = "fds", .option = "fds",
+	  .help = "senders and receivers per group (default 20)" },
+	{ .short_name = 'p', .long_name = "pipe", .option = "transport", .value = "pipes",
+	  .help = "use pipes instead of socketpairs" },
+	{ .short_name = 'T', .long_name = "thread", .option = "mode", .value = "thread",
+	  .help = "threads instead of processes" },
+	{ .short_name = 'P', .long_name = "process", .option = "mode", .value = "process",
+	  .help = "processes (the default)" },
+	{ .long_name = "pin", .option = "pin",
+	  .help = "worker placement: unbound, spread or compact" },
+	{ .long_name = NULL }
 };
 
 /* What a worker needs; one per receiver, one shared per group's senders. */
 struct hb_worker {
-	const struct hb_cfg *cfg;
+	const struct hackbench_opts *o;
+	const struct pin_plan *pin;	/* NULL: unbound */
 	int ready_fd;		/* write one byte when ready */
 	int wake_fd;		/* poll until readable */
 	int in_fd;		/* receiver: its read end */
@@ -81,9 +101,9 @@ struct hb_worker {
 	pthread_t tid;
 };
 
-static int make_pair(int pipes, int fds[2])
+static int make_pair(const struct hackbench_opts *o, int fds[2])
 {
-	if (pipes)
+	if (o->transport == HB_PIPES)
 		return pipe(fds);
 	return socketpair(AF_UNIX, SOCK_STREAM, 0, fds);
 }
@@ -103,18 +123,16 @@ static int barrier_wait(const struct hb_worker *w)
 
 static int sender(const struct hb_worker *w)
 {
-	const struct hb_cfg *c = w->cfg;
-	char *data = malloc(c->datasize);
+	const struct hackbench_opts *o = w->o;
+	char *data = xmalloc((size_t)o->datasize);
 	int rc = -1;
 
-	if (!data)
-		return -1;
-	memset(data, 'S', c->datasize);
+	memset(data, 'S', (size_t)o->datasize);
 	if (barrier_wait(w))
 		goto out;
-	for (long i = 0; i < c->loops; i++)
-		for (int j = 0; j < c->fds; j++)
-			if (write_full(w->out_fds[j], data, c->datasize))
+	for (int i = 0; i < o->loops; i++)
+		for (int j = 0; j < o->fds; j++)
+			if (write_full(w->out_fds[j], data, (size_t)o->datasize))
 				goto out;
 	rc = 0;
 out:
@@ -124,17 +142,15 @@ out:
 
 static int receiver(const struct hb_worker *w)
 {
-	const struct hb_cfg *c = w->cfg;
-	long n = c->loops * c->fds;
-	char *data = malloc(c->datasize);
+	const struct hackbench_opts *o = w->o;
+	long n = (long)o->loops * o->fds;
+	char *data = xmalloc((size_t)o->datasize);
 	int rc = -1;
 
-	if (!data)
-		return -1;
 	if (barrier_wait(w))
 		goto out;
 	for (long i = 0; i < n; i++)
-		if (read_full(w->in_fd, data, c->datasize))
+		if (read_full(w->in_fd, data, (size_t)o->datasize))
 			goto out;
 	rc = 0;
 out:
@@ -146,28 +162,37 @@ out:
 static int bind_worker(const struct hb_worker *w)
 {
 	struct strbuf err = STRBUF_INIT;
-	int rc = w->cfg->pin ? pin_apply(w->cfg->pin, w->pin_index, &err) : 0;
+	int rc = w->pin ? pin_apply(w->pin, w->pin_index, &err) : 0;
 
 	strbuf_release(&err);
 	return rc;
 }
 
-static void *thread_main(void *arg)
+/* A worker's whole life: bind, wait at the barrier, send or receive.
+ * Return 0, or -1 when any of it failed. */
+static int worker_main(const struct hb_worker *w)
 {
-	struct hb_worker *w = arg;
-
 	if (bind_worker(w))
-		return (void *)(intptr_t)-1;
-
-	return (void *)(intptr_t)(w->in_fd >= 0 ? receiver(w) : sender(w));
+		return -1;
+	return w->in_fd >= 0 ? receiver(w) : sender(w);
 }
 
-/* Start one worker; in process mode the child never returns. */
-static int start_worker(struct hb_worker *w, pid_t *pid)
+static void *thread_main(void *arg)
 {
-	pid_t parent;
+	return (void *)(intptr_t)worker_main(arg);
+}
 
-	if (w->cfg->threads) {
+static int process_main(void *arg)
+{
+	return worker_main(arg);
+}
+
+/* Start one worker: a thread, or a process (proc) that dies with this
+ * one, so that a killed sample leaves none waiting on the wake pipe,
+ * whose write end each of them holds. */
+static int start_worker(struct hb_worker *w, struct worker *proc)
+{
+	if (w->o->mode == HB_THREAD) {
 		pthread_attr_t attr;
 		int rc;
 
@@ -181,36 +206,13 @@ static int start_worker(struct hb_worker *w, pid_t *pid)
 		pthread_attr_destroy(&attr);
 		return rc ? -1 : 0;
 	}
-	parent = getpid();
-	*pid = fork();
-	if (*pid < 0)
-		return -1;
-	if (*pid == 0) {
-		/* Never outlive the sample, even if it is killed: a worker
-		 * holds the wake pipe's write end itself, so nothing else
-		 * would ever end its wait. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)	/* it died before the line above */
-			_exit(1);
-		if (bind_worker(w))
-			_exit(1);
-		_exit(w->in_fd >= 0 ? (receiver(w) ? 1 : 0) : (sender(w) ? 1 : 0));
-	}
-	return 0;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return worker_start(proc, process_main, w);
 }
 
 /* File descriptors one sample needs at once in this process. */
-static long fds_needed(const struct hb_cfg *c, long groups)
+static long fds_needed(const struct hackbench_opts *o, long groups)
 {
-	return c->threads ? groups * c->fds * 2 + 16 : c->fds * 2 + 16;
+	return o->mode == HB_THREAD ? groups * o->fds * 2 + 16 : o->fds * 2 + 16;
 }
 
 static int raise_nofile(long need, struct strbuf *err)
@@ -234,34 +236,21 @@ static int raise_nofile(long need, struct strbuf *err)
 	return 0;
 }
 
-static void cfg_from(const struct wl_params *p, struct hb_cfg *c)
-{
-	c->fds = (int)wl_int(p, "fds");
-	c->loops = (long)wl_int(p, "loops");
-	c->datasize = (size_t)wl_int(p, "datasize");
-	c->threads = !strcmp(wl_str(p, "mode"), "thread");
-	c->pipes = !strcmp(wl_str(p, "transport"), "pipes");
-	c->pin = wl_pin(p);
-}
-
 static int hb_check(const struct wl_params *p, struct strbuf *err)
 {
-	struct hb_cfg c;
+	const struct hackbench_opts *o = p->opts;
 	struct rlimit rl;
-	size_t n;
-	const long long *groups = wl_list(p, "groups", &n);
 	long long max = 0;
 
-	cfg_from(p, &c);
-	for (size_t i = 0; i < n; i++)
-		if (groups[i] > max)
-			max = groups[i];
+	for (size_t i = 0; i < o->groups.n; i++)
+		if (o->groups.v[i] > max)
+			max = o->groups.v[i];
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_max != RLIM_INFINITY &&
-	    (long)rl.rlim_max < fds_needed(&c, (long)max)) {
+	    (long)rl.rlim_max < fds_needed(o, (long)max)) {
 		strbuf_addf(err, "%lld groups in %s mode need %ld open files but the hard "
 			    "limit (ulimit -Hn) is %llu; raise it or use fewer groups",
-			    max, c.threads ? "thread" : "process", fds_needed(&c, (long)max),
-			    (unsigned long long)rl.rlim_max);
+			    max, o->mode == HB_THREAD ? "thread" : "process",
+			    fds_needed(o, (long)max), (unsigned long long)rl.rlim_max);
 		return -1;
 	}
 	return 0;
@@ -279,80 +268,78 @@ static void close_all(int *fds, int n)
 static int hb_run_one(const struct wl_params *p, long long row,
 		      struct wl_sample *out, struct strbuf *err)
 {
-	struct hb_cfg c;
+	const struct hackbench_opts *o = p->opts;
+	int threads = o->mode == HB_THREAD;
 	long groups = (long)row;
-	long npairs, nworkers, started = 0;
+	long npairs = groups * o->fds, nworkers = npairs * 2, started = 0;
 	int ready[2] = { -1, -1 }, wake[2] = { -1, -1 };
-	struct hb_worker *w = NULL;
-	int *rd = NULL, *wr = NULL;	/* pair ends, fds per group */
-	pid_t *pids = NULL;
+	struct hb_worker *w;
+	struct worker *procs;		/* process mode: w[i]'s process */
+	int *rd, *wr;			/* pair ends, fds per group */
 	int64_t t0, t1;
+	size_t failed;
 	int ok = 1, rc = -1;
 
-	cfg_from(p, &c);
-	npairs = groups * c.fds;
-	nworkers = npairs * 2;
-	if (raise_nofile(fds_needed(&c, groups), err))
+	if (raise_nofile(fds_needed(o, groups), err))
 		return -1;
-	w = calloc((size_t)nworkers, sizeof(*w));
-	rd = malloc(sizeof(int) * (size_t)npairs);
-	wr = malloc(sizeof(int) * (size_t)npairs);
-	pids = calloc((size_t)nworkers, sizeof(*pids));
-	if (!w || !rd || !wr || !pids) {
-		strbuf_addstr(err, "out of memory");
-		goto out;
-	}
+	w = xcalloc((size_t)nworkers, sizeof(*w));
+	procs = xcalloc((size_t)nworkers, sizeof(*procs));
+	rd = xcalloc((size_t)npairs, sizeof(*rd));
+	wr = xcalloc((size_t)npairs, sizeof(*wr));
 	for (long i = 0; i < npairs; i++)
 		rd[i] = wr[i] = -1;
-	if (make_pair(c.pipes, ready) || make_pair(c.pipes, wake)) {
+	if (make_pair(o, ready) || make_pair(o, wake)) {
 		strbuf_addf(err, "cannot create the start barrier: %s", strerror(errno));
 		goto out;
 	}
 	for (long g = 0; g < groups; g++) {
-		int *grd = rd + g * c.fds, *gwr = wr + g * c.fds;
+		int *grd = rd + g * o->fds, *gwr = wr + g * o->fds;
 
-		for (int j = 0; j < c.fds; j++) {
+		for (int j = 0; j < o->fds; j++) {
 			struct hb_worker *r = &w[started];
 			int pair[2];
 
-			if (make_pair(c.pipes, pair)) {
+			if (make_pair(o, pair)) {
 				strbuf_addf(err, "cannot create a %s: %s",
-					    c.pipes ? "pipe" : "socketpair", strerror(errno));
+					    o->transport == HB_PIPES ? "pipe" : "socketpair",
+					    strerror(errno));
 				goto reap;
 			}
 			grd[j] = pair[0];
 			gwr[j] = pair[1];
-			r->cfg = &c;
+			r->o = o;
+			r->pin = p->pin;
 			r->ready_fd = ready[1];
 			r->wake_fd = wake[0];
 			r->in_fd = grd[j];
 			r->pin_index = (int)started;
-			if (start_worker(r, &pids[started])) {
+			if (start_worker(r, &procs[started])) {
 				strbuf_addf(err, "cannot start a receiver: %s", strerror(errno));
 				goto reap;
 			}
 			started++;
 		}
 		/* The parent needs no read end once the receivers hold them. */
-		if (!c.threads)
-			close_all(grd, c.fds);
-		for (int j = 0; j < c.fds; j++) {
+		if (!threads)
+			close_all(grd, o->fds);
+		for (int j = 0; j < o->fds; j++) {
 			struct hb_worker *s = &w[started];
 
-			s->cfg = &c;
+			s->o = o;
+			s->pin = p->pin;
 			s->ready_fd = ready[1];
 			s->wake_fd = wake[0];
 			s->in_fd = -1;
 			s->out_fds = gwr;
 			s->pin_index = (int)started;
-			if (start_worker(s, &pids[started])) {
+			if (start_worker(s, &procs[started])) {
 				strbuf_addf(err, "cannot start a sender: %s", strerror(errno));
 				goto reap;
 			}
 			started++;
 		}
-		if (!c.threads)
-			close_all(gwr, c.fds);
+		if (!threads)
+			close_all(gwr, o->fds);
 	}
 	/* Every worker writes its ready byte; then take the time and wake all
 	 * at once with one byte nobody reads (level-triggered POLLIN). */
@@ -364,26 +351,23 @@ static int hb_run_one(const struct wl_params *p, long long row,
 			goto reap;
 		}
 	}
-	t0 = now_ns();
+	t0 = clock_ns(CLOCK_MONOTONIC);
 	if (write(wake[1], "W", 1) != 1) {
 		strbuf_addf(err, "cannot wake the workers: %s", strerror(errno));
 		goto reap;
 	}
-	for (long i = 0; i < started; i++) {
-		if (c.threads) {
+	if (threads) {
+		for (long i = 0; i < started; i++) {
 			void *res;
 
 			pthread_join(w[i].tid, &res);
 			if (res)
 				ok = 0;
-		} else {
-			int status;
-
-			if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-				ok = 0;
 		}
+	} else if (worker_reap_all(procs, (size_t)started, &failed)) {
+		ok = 0;
 	}
-	t1 = now_ns();
+	t1 = clock_ns(CLOCK_MONOTONIC);
 	started = 0;
 	if (!ok) {
 		strbuf_addstr(err, "a worker failed to send or receive its messages");
@@ -394,30 +378,23 @@ static int hb_run_one(const struct wl_params *p, long long row,
 	goto out;
 reap:
 	/* Setup failed part way: release whoever started. */
-	if (rd)
-		close_all(rd, (int)npairs);
-	if (wr)
-		close_all(wr, (int)npairs);
+	close_all(rd, (int)npairs);
+	close_all(wr, (int)npairs);
 	if (wake[1] >= 0)
 		(void)!write(wake[1], "W", 1);
-	for (long i = 0; i < started; i++) {
-		if (c.threads) {
+	if (threads)
+		for (long i = 0; i < started; i++)
 			pthread_join(w[i].tid, NULL);
-		} else {
-			kill(pids[i], SIGKILL);
-			waitpid(pids[i], NULL, 0);
-		}
-	}
+	else
+		worker_kill_all(procs, (size_t)started);
 out:
-	if (rd)
-		close_all(rd, (int)npairs);
-	if (wr)
-		close_all(wr, (int)npairs);
+	close_all(rd, (int)npairs);
+	close_all(wr, (int)npairs);
 	close_all(ready, 2);
 	close_all(wake, 2);
 	free(rd);
 	free(wr);
-	free(pids);
+	free(procs);
 	free(w);
 	return rc;
 }
@@ -425,14 +402,13 @@ out:
 static void hb_format(const struct wl_params *p, long long row,
 		      const struct wl_sample *s, struct strbuf *out)
 {
-	struct hb_cfg c;
+	const struct hackbench_opts *o = p->opts;
 
-	cfg_from(p, &c);
 	strbuf_addf(out, "Running in %s mode with %lld groups using %d file descriptors each "
-		    "(== %lld tasks)\n", c.threads ? "threaded" : "process", row, c.fds * 2,
-		    row * c.fds * 2);
-	strbuf_addf(out, "Each sender will pass %ld messages of %zu bytes\n",
-		    c.loops, c.datasize);
+		    "(== %lld tasks)\n", o->mode == HB_THREAD ? "threaded" : "process", row,
+		    o->fds * 2, row * o->fds * 2);
+	strbuf_addf(out, "Each sender will pass %d messages of %d bytes\n",
+		    o->loops, o->datasize);
 	if (s->nresults)
 		strbuf_addf(out, "Time: %.3f\n", s->results[0].value);
 }
@@ -441,6 +417,7 @@ const struct workload_ops hackbench_ops = {
 	.name = "hackbench",
 	.summary = "scheduler/IPC stress: groups of senders and receivers (perf bench sched messaging)",
 	.options = hb_options,
+	.opts_size = sizeof(struct hackbench_opts),
 	.metrics = hb_metrics,
 	.row_option = "groups",
 	.direct_row = 10,

@@ -7,9 +7,12 @@
  * timed window. */
 #include "config.h"
 #include "workloads/workload.h"
-#include "workloads/params.h"
-#include "machine/pin.h"
+#include "lib/clock.h"
+#include "lib/io.h"
 #include "lib/strbuf.h"
+#include "lib/worker.h"
+#include "lib/xalloc.h"
+#include "machine/pin.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,73 +23,110 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 enum np_test { TCP_RR, UDP_RR, TCP_STREAM, UDP_STREAM };
+enum np_kind { NP_RR, NP_STREAM };
+enum { NP_INET, NP_INET6 };		/* family */
 enum { M_TRANS, M_STREAM, M_SEND, M_RECV };
 
 #define NP_STREAM_SIZES "64 128 256 1024 2048 3312 4096 8192 16384"
 #define NP_UDP_MAX 65507	/* largest UDP payload over IPv4 */
 
+/* The tests, indexed by enum np_test: the one list of their names (the
+ * choices of `test`, in its help and its messages), what each measures,
+ * over which protocol, and the rows it runs when `sizes` is not given. */
+static const struct np_test_info {
+	const char *name;
+	enum np_kind kind;
+	int proto;		/* IPPROTO_TCP or IPPROTO_UDP */
+	const char *sizes;	/* default rows, as config text */
+} np_tests[] = {
+	[TCP_RR] = { .name = "TCP_RR", .kind = NP_RR, .proto = IPPROTO_TCP, .sizes = "1" },
+	[UDP_RR] = { .name = "UDP_RR", .kind = NP_RR, .proto = IPPROTO_UDP, .sizes = "1" },
+	[TCP_STREAM] = { .name = "TCP_STREAM", .kind = NP_STREAM, .proto = IPPROTO_TCP,
+			 .sizes = NP_STREAM_SIZES },
+	[UDP_STREAM] = { .name = "UDP_STREAM", .kind = NP_STREAM, .proto = IPPROTO_UDP,
+			 .sizes = NP_STREAM_SIZES },
+	{ .name = NULL }
+};
+
+struct netperf_opts {
+	int test;		/* enum np_test */
+	struct wl_list sizes;	/* bytes */
+	int size;		/* bytes; 0: not given */
+	double duration_s;
+	int family;		/* NP_INET or NP_INET6 */
+	bool nodelay;
+	int pin;		/* the policy's index; the plan is p->pin */
+	double loss_timeout_s;
+	int drop_every;		/* 0: none */
+};
+
 static const struct wl_metric np_metrics[] = {
-	{ "", "trans/s", WL_HIGHER, "request/response transactions per second (RR)" },
-	{ "", "Mbit/s", WL_HIGHER, "10^6 bit/s received (TCP_STREAM)" },
-	{ "send", "Mbit/s", WL_HIGHER, "10^6 bit/s sent (UDP_STREAM)" },
-	{ "recv", "Mbit/s", WL_HIGHER, "10^6 bit/s received (UDP_STREAM)" },
-	{ NULL }
+	{ .name = "", .unit = "trans/s", .better = WL_HIGHER,
+	  .help = "request/response transactions per second (RR)" },
+	{ .name = "", .unit = "Mbit/s", .better = WL_HIGHER,
+	  .help = "10^6 bit/s received (TCP_STREAM)" },
+	{ .name = "send", .unit = "Mbit/s", .better = WL_HIGHER,
+	  .help = "10^6 bit/s sent (UDP_STREAM)" },
+	{ .name = "recv", .unit = "Mbit/s", .better = WL_HIGHER,
+	  .help = "10^6 bit/s received (UDP_STREAM)" },
+	{ .name = NULL }
 };
 
 static const struct wl_option np_options[] = {
-	{ "test", WL_ENUM, "TCP_RR", "the netperf test",
-	  "TCP_RR|UDP_RR|TCP_STREAM|UDP_STREAM", 0, 0 },
-	{ "sizes", WL_LIST, NULL,
-	  "message sizes in bytes, one row each (RR: request and response size, "
-	  "default 1; STREAM: send and receive size, default " NP_STREAM_SIZES ")",
-	  NULL, 1, 64 << 20 },
-	{ "size", WL_INT, NULL, "one message size: the same as sizes = SIZE",
-	  NULL, 1, 64 << 20 },
-	{ "duration", WL_DOUBLE, "10", "seconds per sample (netperf -l)",
-	  NULL, 0.01, 86400 },
-	{ "family", WL_ENUM, "inet", "inet: 127.0.0.1, inet6: ::1", "inet|inet6", 0, 0 },
-	{ "nodelay", WL_BOOL, "off", "set TCP_NODELAY on both ends (TCP tests only)",
-	  NULL, 0, 0 },
-	{ "pin", WL_ENUM, "unbound", "where the server and the client run",
-	  PIN_CHOICES_TWO, 0, 0 },
-	{ "loss_timeout", WL_DOUBLE, "0.2",
-	  "UDP_RR: seconds to wait for a response before counting it lost",
-	  NULL, 0.001, 60 },
-	{ "drop_every", WL_INT, "0",
-	  "UDP_RR, for testing: the server ignores every Nth request (0: none)",
-	  NULL, 0, 1000000000 },
-	{ NULL }
+	{ .name = "test", WL_ENUM_FIELD(struct netperf_opts, test), .def = "TCP_RR",
+	  .help = "the netperf test",
+	  .choice_names = &np_tests[0].name, .choice_stride = sizeof(np_tests[0]) },
+	{ .name = "sizes", WL_LIST_FIELD(struct netperf_opts, sizes),
+	  .help = "message sizes in bytes, one row each (RR: request and response size, "
+		  "default 1; STREAM: send and receive size, default " NP_STREAM_SIZES ")",
+	  .min = 1, .max = 64 << 20 },
+	{ .name = "size", WL_INT_FIELD(struct netperf_opts, size),
+	  .help = "one message size: the same as sizes = SIZE", .min = 1, .max = 64 << 20 },
+	{ .name = "duration", WL_DOUBLE_FIELD(struct netperf_opts, duration_s), .def = "10",
+	  .help = "seconds per sample (netperf -l)", .min = 0.01, .max = 86400 },
+	{ .name = "family", WL_ENUM_FIELD(struct netperf_opts, family), .def = "inet",
+	  .help = "inet: 127.0.0.1, inet6: ::1", .choices = "inet|inet6" },
+	{ .name = "nodelay", WL_BOOL_FIELD(struct netperf_opts, nodelay), .def = "off",
+	  .help = "set TCP_NODELAY on both ends (TCP tests only)" },
+	{ .name = "pin", WL_ENUM_FIELD(struct netperf_opts, pin), .def = "unbound",
+	  .help = "where the server and the client run", .choices = PIN_CHOICES_TWO },
+	{ .name = "loss_timeout", WL_DOUBLE_FIELD(struct netperf_opts, loss_timeout_s),
+	  .def = "0.2", .help = "UDP_RR: seconds to wait for a response before counting it lost",
+	  .min = 0.001, .max = 60 },
+	{ .name = "drop_every", WL_INT_FIELD(struct netperf_opts, drop_every), .def = "0",
+	  .help = "UDP_RR, for testing: the server ignores every Nth request (0: none)",
+	  .min = 0, .max = 1000000000 },
+	{ .name = NULL }
 };
 
 static const struct wl_flag np_flags[] = {
-	{ 't', "test", "test", NULL, "TCP_RR, UDP_RR, TCP_STREAM or UDP_STREAM" },
-	{ 'l', "duration", "duration", NULL, "seconds (default 10)" },
-	{ 'r', "size", "sizes", NULL, "request/response or send size in bytes" },
-	{ '4', "inet", "family", "inet", "over 127.0.0.1 (the default)" },
-	{ '6', "inet6", "family", "inet6", "over ::1" },
-	{ 'D', "nodelay", "nodelay", "on", "set TCP_NODELAY" },
-	{ 0, "pin", "pin", NULL, "pin policy: " PIN_CHOICES_TWO },
-	{ 0, NULL, NULL, NULL, NULL }
+	{ .short_name = 't', .long_name = "test", .option = "test" },
+	{ .short_name = 'l', .long_name = "duration", .option = "duration",
+	  .help = "seconds (default 10)" },
+	{ .short_name = 'r', .long_name = "size", .option = "sizes",
+	  .help = "request/response or send size in bytes" },
+	{ .short_name = '4', .long_name = "inet", .option = "family", .value = "inet",
+	  .help = "over 127.0.0.1 (the default)" },
+	{ .short_name = '6', .long_name = "inet6", .option = "family", .value = "inet6",
+	  .help = "over ::1" },
+	{ .short_name = 'D', .long_name = "nodelay", .option = "nodelay", .value = "on",
+	  .help = "set TCP_NODELAY" },
+	{ .long_name = "pin", .option = "pin", .help = "pin policy: " PIN_CHOICES_TWO },
+	{ .long_name = NULL }
 };
 
-static const char *const test_names[] = { "TCP_RR", "UDP_RR", "TCP_STREAM", "UDP_STREAM" };
-
+/* One sample: the options, and what follows from them and the row. */
 struct np_cfg {
+	const struct netperf_opts *o;
 	enum np_test test;
 	int family;		/* AF_INET or AF_INET6 */
-	size_t size;		/* bytes per send and per receive */
-	double duration_s;
-	int nodelay;
-	double loss_timeout_s;
-	long drop_every;
+	size_t size;		/* bytes per send and per receive: the row */
 	const struct pin_plan *pin;
 };
 
@@ -111,78 +151,51 @@ static void np_on_signal(int sig)
 
 static int is_udp(enum np_test t)
 {
-	return t == UDP_RR || t == UDP_STREAM;
+	return np_tests[t].proto == IPPROTO_UDP;
 }
 
 static void cfg_from(const struct wl_params *p, long long row, struct np_cfg *c)
 {
-	static const struct {
-		const char *name;
-		enum np_test test;
-	} tests[] = {
-		{ "TCP_RR", TCP_RR }, { "UDP_RR", UDP_RR },
-		{ "TCP_STREAM", TCP_STREAM }, { "UDP_STREAM", UDP_STREAM },
+	const struct netperf_opts *o = p->opts;
+
+	*c = (struct np_cfg){
+		.o = o,
+		.test = (enum np_test)o->test,
+		.family = o->family == NP_INET6 ? AF_INET6 : AF_INET,
+		.size = (size_t)row,
+		.pin = p->pin,
 	};
-	const char *t = wl_str(p, "test");
-
-	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (!strcmp(t, tests[i].name))
-			c->test = tests[i].test;
-	c->family = strcmp(wl_str(p, "family"), "inet6") ? AF_INET : AF_INET6;
-	c->size = (size_t)row;
-	c->duration_s = wl_double(p, "duration");
-	c->nodelay = wl_bool(p, "nodelay");
-	c->loss_timeout_s = wl_double(p, "loss_timeout");
-	c->drop_every = (long)wl_int(p, "drop_every");
-	c->pin = wl_pin(p);
 }
 
-/* The text of option name when the user gave it, else NULL. */
-static const char *wl_str_given(const struct wl_params *p, const char *name)
-{
-	int i = wl_option_index(p->ops->options, name);
-
-	return i >= 0 && p->v[i].given ? p->v[i].text : NULL;
-}
-
-/* The rows when `sizes` is not given: `size`, else netperf's default for
- * the test. Called before the other options are finished, so it reads
- * the text as given. */
+/* The rows when `sizes` is not given: `size` as given, else netperf's
+ * default for the test. */
 static const char *np_row_default(const struct wl_params *p)
 {
-	const char *size = wl_str_given(p, "size");
-	const char *test = wl_str_given(p, "test");
+	const struct netperf_opts *o = p->opts;
+	const char *size = wl_given(p, offsetof(struct netperf_opts, size));
 
-	if (size)
-		return size;
-	if (test && strstr(test, "STREAM"))
-		return NP_STREAM_SIZES;
-	return "1";
+	return size ? size : np_tests[o->test].sizes;
 }
 
 static int np_check(const struct wl_params *p, struct strbuf *err)
 {
-	struct np_cfg c;
-	size_t n;
-	const long long *sizes = wl_list(p, "sizes", &n);
+	const struct netperf_opts *o = p->opts;
+	const struct np_test_info *t = &np_tests[o->test];
 
-	cfg_from(p, 1, &c);
-	if (wl_str_given(p, "size") && wl_str_given(p, "sizes")) {
+	if (wl_given(p, offsetof(struct netperf_opts, size)) &&
+	    wl_given(p, offsetof(struct netperf_opts, sizes))) {
 		strbuf_addstr(err, "give 'size' or 'sizes', not both");
 		return -1;
 	}
-	for (size_t i = 0; is_udp(c.test) && i < n; i++) {
-		if (sizes[i] > NP_UDP_MAX) {
+	for (size_t i = 0; t->proto == IPPROTO_UDP && i < o->sizes.n; i++) {
+		if (o->sizes.v[i] > NP_UDP_MAX) {
 			strbuf_addf(err, "size %lld is too large for %s: a UDP datagram "
-				    "holds at most %d bytes", sizes[i], test_names[c.test],
-				    NP_UDP_MAX);
+				    "holds at most %d bytes", o->sizes.v[i], t->name, NP_UDP_MAX);
 			return -1;
 		}
 	}
-	if (c.drop_every && c.test != UDP_RR) {
-		strbuf_addf(err, "'drop_every' applies to UDP_RR only, not %s",
-			    test_names[c.test]);
+	if (o->drop_every && o->test != UDP_RR) {
+		strbuf_addf(err, "'drop_every' applies to UDP_RR only, not %s", t->name);
 		return -1;
 	}
 	return 0;
@@ -241,7 +254,7 @@ static int set_nodelay(const struct np_cfg *c, int fd)
 {
 	int one = 1;
 
-	if (!c->nodelay || is_udp(c->test))
+	if (!c->o->nodelay || is_udp(c->test))
 		return 0;
 	return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
@@ -262,22 +275,6 @@ static int catch_signal(int sig, struct sigaction *old)
 	sa.sa_handler = np_on_signal;	/* no SA_RESTART: end blocked calls */
 	sigemptyset(&sa.sa_mask);
 	return sigaction(sig, &sa, old);
-}
-
-static void write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		len -= (size_t)w;
-	}
 }
 
 /* Server loops: run until the client is done, count what arrived. */
@@ -329,7 +326,7 @@ static int serve_udp_rr(const struct np_cfg *c, int fd, char *buf, struct np_rep
 		}
 		r->msgs++;
 		r->bytes += (uint64_t)n;
-		if (c->drop_every && r->msgs % (uint64_t)c->drop_every == 0)
+		if (c->o->drop_every && r->msgs % (uint64_t)c->o->drop_every == 0)
 			continue;
 		if (sendto(fd, buf, c->size, 0, (struct sockaddr *)&from, len) < 0 &&
 		    errno != EINTR)
@@ -377,25 +374,29 @@ static int serve_udp_stream(const struct np_cfg *c, int fd, char *buf, struct np
 	}
 }
 
+/* What the server process starts from. */
+struct np_server {
+	const struct np_cfg *c;
+	int lfd;		/* listening (TCP) or bound (UDP) socket */
+	int rep[2];		/* the report pipe; the server writes rep[1] */
+};
+
 /* The server process: bind to pin slot 0, take the connection, say ready
- * on rep, serve, report on rep. Never returns. */
-static void server_main(const struct np_cfg *c, int lfd, int rep, pid_t client)
+ * on the report pipe, serve, report. Return 0, or -1 after reporting
+ * why. */
+static int server_main(void *arg)
 {
+	const struct np_server *sv = arg;
+	const struct np_cfg *c = sv->c;
 	struct np_report r;
 	struct strbuf err = STRBUF_INIT;
-	char *buf = malloc(c->size);
-	int fd = lfd, rc;
+	char *buf = xmalloc(c->size);
+	int lfd = sv->lfd, rep = sv->rep[1], fd = lfd, rc;
 
 	memset(&r, 0, sizeof(r));
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != client)	/* it died before the line above */
-		_exit(1);
+	close(sv->rep[0]);
 	if (c->test == UDP_STREAM)
 		catch_signal(SIGUSR1, NULL);
-	if (!buf) {
-		strbuf_addstr(&err, "server: out of memory");
-		goto fail;
-	}
 	if (pin_apply(c->pin, 0, &err))
 		goto fail;
 	if (!is_udp(c->test)) {
@@ -419,29 +420,20 @@ static void server_main(const struct np_cfg *c, int lfd, int rep, pid_t client)
 		goto fail;
 	}
 	write_full(rep, &r, sizeof(r));
-	_exit(0);
+	return 0;
 fail:
 	r.failed = 1;
 	snprintf(r.msg, sizeof(r.msg), "%s", err.buf);
 	write_full(rep, "E", 1);
 	write_full(rep, &r, sizeof(r));
-	_exit(1);
+	return -1;
 }
 
 static int read_report(int rep, struct np_report *r, struct strbuf *err)
 {
-	size_t got = 0;
-
-	while (got < sizeof(*r)) {
-		ssize_t n = read(rep, (char *)r + got, sizeof(*r) - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			strbuf_addstr(err, "the server ended without a report");
-			return -1;
-		}
-		got += (size_t)n;
+	if (read_full(rep, r, sizeof(*r))) {
+		strbuf_addstr(err, "the server ended without a report");
+		return -1;
 	}
 	if (r->failed) {
 		strbuf_addstr(err, r->msg);
@@ -553,14 +545,6 @@ static long long client_udp_stream(const struct np_cfg *c, int fd, char *buf,
 	return sends;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void record(const struct np_cfg *c, long long count, long long other,
 		   double elapsed, const struct np_report *r, struct wl_sample *out)
 {
@@ -604,20 +588,18 @@ static int np_run_one(const struct wl_params *p, long long row,
 	struct sigaction old_alrm;
 	struct itimerval it;
 	struct np_report r;
+	struct np_server sv;
+	struct worker server = { .running = 0 };
 	socklen_t len;
-	pid_t server = -1, client;
 	int lfd = -1, fd = -1, rep[2] = { -1, -1 }, alarm_set = 0, rc = -1;
 	long long count, other = 0;
-	double t0, elapsed;
-	char *buf = NULL, ready = 0;
+	int64_t t0;
+	double elapsed;
+	char *buf, ready = 0;
 
 	cfg_from(p, row, &c);
 	memset(&r, 0, sizeof(r));
-	buf = calloc(1, c.size);
-	if (!buf) {
-		strbuf_addf(err, "cannot allocate %zu bytes", c.size);
-		goto out;
-	}
+	buf = xcalloc(1, c.size);
 	lfd = server_socket(&c, &ss, &len, err);
 	if (lfd < 0)
 		goto out;
@@ -628,15 +610,10 @@ static int np_run_one(const struct wl_params *p, long long row,
 	/* A client gone from a TCP connection must not kill us mid-report. */
 	signal(SIGPIPE, SIG_IGN);
 	np_stop = 0;
-	client = getpid();
-	server = fork();
-	if (server < 0) {
+	sv = (struct np_server){ .c = &c, .lfd = lfd, .rep = { rep[0], rep[1] } };
+	if (worker_start(&server, server_main, &sv)) {
 		strbuf_addf(err, "cannot fork the server: %s", strerror(errno));
 		goto out;
-	}
-	if (!server) {
-		close(rep[0]);
-		server_main(&c, lfd, rep[1], client);
 	}
 	/* The server holds its own copy of the listening or UDP socket. */
 	close(rep[1]);
@@ -653,7 +630,7 @@ static int np_run_one(const struct wl_params *p, long long row,
 		goto out;
 	}
 	if (c.test == UDP_RR)
-		set_timeout(fd, c.loss_timeout_s);
+		set_timeout(fd, c.o->loss_timeout_s);
 	if (read(rep[0], &ready, 1) != 1 || ready != 'R') {
 		if (!read_report(rep[0], &r, err))
 			strbuf_addstr(err, "the server did not start");
@@ -666,9 +643,9 @@ static int np_run_one(const struct wl_params *p, long long row,
 	}
 	alarm_set = 1;
 	memset(&it, 0, sizeof(it));
-	it.it_value.tv_sec = (time_t)c.duration_s;
-	it.it_value.tv_usec = (suseconds_t)((c.duration_s - (double)it.it_value.tv_sec) * 1e6);
-	t0 = now_s();
+	it.it_value.tv_sec = (time_t)c.o->duration_s;
+	it.it_value.tv_usec = (suseconds_t)((c.o->duration_s - (double)it.it_value.tv_sec) * 1e6);
+	t0 = clock_ns(CLOCK_MONOTONIC);
 	setitimer(ITIMER_REAL, &it, NULL);
 	switch (c.test) {
 	case TCP_RR: count = client_tcp_rr(&c, fd, buf); break;
@@ -676,9 +653,9 @@ static int np_run_one(const struct wl_params *p, long long row,
 	case TCP_STREAM: count = client_tcp_stream(&c, fd, buf); break;
 	default: count = client_udp_stream(&c, fd, buf, &other); break;
 	}
-	elapsed = now_s() - t0;
+	elapsed = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
 	if (count < 0) {
-		strbuf_addf(err, "%s on %s failed: %s", test_names[c.test],
+		strbuf_addf(err, "%s on %s failed: %s", np_tests[c.test].name,
 			    loopback_name(c.family), strerror(errno));
 		goto out;
 	}
@@ -686,10 +663,10 @@ static int np_run_one(const struct wl_params *p, long long row,
 	/* End the server: EOF for TCP, a signal for the UDP receiver, and
 	 * the UDP_RR server has nothing to report. */
 	if (c.test == UDP_RR) {
-		kill(server, SIGKILL);
+		worker_kill(&server);
 	} else {
 		if (c.test == UDP_STREAM)
-			kill(server, SIGUSR1);
+			kill(server.pid, SIGUSR1);
 		else
 			shutdown(fd, SHUT_WR);
 		if (read_report(rep[0], &r, err))
@@ -707,12 +684,10 @@ out:
 		close(fd);
 	if (lfd >= 0)
 		close(lfd);
-	if (server > 0) {
-		if (rc)
-			kill(server, SIGKILL);
-		while (waitpid(server, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
+	if (rc)
+		worker_kill(&server);
+	else
+		worker_wait(&server);
 	if (rep[0] >= 0)
 		close(rep[0]);
 	if (rep[1] >= 0)
@@ -729,11 +704,11 @@ static void np_format(const struct wl_params *p, long long row,
 
 	cfg_from(p, row, &c);
 	pin_plan_describe(c.pin, &pin);
-	strbuf_addf(out, "%s %s, %lld-byte %s, %.2f s, %s:", test_names[c.test],
+	strbuf_addf(out, "%s %s, %lld-byte %s, %.2f s, %s:", np_tests[c.test].name,
 		    loopback_name(c.family), row,
-		    c.test == TCP_RR || c.test == UDP_RR ? "request/response" :
-		    c.test == TCP_STREAM ? "sends" : "datagrams",
-		    c.duration_s, pin.buf);
+		    np_tests[c.test].kind == NP_RR ? "request/response" :
+		    is_udp(c.test) ? "datagrams" : "sends",
+		    c.o->duration_s, pin.buf);
 	for (int i = 0; i < s->nresults; i++) {
 		const struct wl_result *res = &s->results[i];
 
@@ -753,6 +728,7 @@ const struct workload_ops netperf_ops = {
 	.name = "netperf",
 	.summary = "loopback TCP/UDP request/response and stream tests (netperf)",
 	.options = np_options,
+	.opts_size = sizeof(struct netperf_opts),
 	.metrics = np_metrics,
 	.row_option = "sizes",
 	.row_default = np_row_default,

@@ -1,13 +1,16 @@
 /* params: option values for one workload instance, parsed and validated
- * against the workload's option table; the getters workloads use. */
+ * against the workload's option table and stored by offset in the
+ * workload's options struct; results a workload appends to its sample. */
 #include "config.h"
 #include "workloads/params.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 #include "workloads/stride.h"
 #include "machine/sysinfo.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,17 +20,14 @@
 
 struct wl_params *wl_params_new(const struct workload_ops *ops)
 {
-	struct wl_params *p = calloc(1, sizeof(*p));
+	struct wl_params *p = xcalloc(1, sizeof(*p));
 	size_t n = 0;
 
-	if (!p)
-		abort();
 	while (ops->options[n].name)
 		n++;
 	p->ops = ops;
-	p->v = calloc(n + 1, sizeof(*p->v));
-	if (!p->v)
-		abort();
+	p->v = xcalloc(n + 1, sizeof(*p->v));
+	p->opts = xcalloc(1, ops->opts_size);
 	return p;
 }
 
@@ -45,6 +45,7 @@ void wl_params_free(struct wl_params *p)
 	for (size_t i = 0; p->ops->options[i].name; i++)
 		wl_value_release(&p->v[i]);
 	free(p->v);
+	free(p->opts);
 	free(p);
 }
 
@@ -54,6 +55,46 @@ int wl_option_index(const struct wl_option *table, const char *name)
 		if (!strcmp(table[i].name, name))
 			return i;
 	return -1;
+}
+
+/* The i-th choice of WL_ENUM option o, *len bytes long (not
+ * NUL-terminated in a "a|b|c" list); NULL past the last. */
+static const char *choice(const struct wl_option *o, int i, size_t *len)
+{
+	const char *c = o->choices;
+
+	if (o->choice_names) {
+		c = *(const char *const *)((const char *)o->choice_names +
+					   (size_t)i * o->choice_stride);
+		if (c)
+			*len = strlen(c);
+		return c;
+	}
+	for (; c && i > 0; i--) {
+		c = strchr(c, '|');
+		if (c)
+			c++;
+	}
+	if (c)
+		*len = strcspn(c, "|");
+	return c;
+}
+
+void wl_option_choices(const struct wl_option *o, const char *sep,
+		       const char *last_sep, struct strbuf *sb)
+{
+	const char *c;
+	size_t len;
+	int n = 0;
+
+	while (choice(o, n, &len))
+		n++;
+	for (int i = 0; i < n; i++) {
+		c = choice(o, i, &len);
+		if (i)
+			strbuf_addstr(sb, i == n - 1 ? last_sep : sep);
+		strbuf_add(sb, c, len);
+	}
 }
 
 const char *wl_type_expect(const struct wl_option *o)
@@ -77,9 +118,14 @@ const char *wl_type_expect(const struct wl_option *o)
 		return "a size in bytes (e.g. 4096, 64k, 64M, 2G, or 20% of MemTotal)";
 	case WL_BOOL:
 		return "on or off";
-	case WL_ENUM:
-		snprintf(buf, sizeof(buf), "one of %s", o->choices);
+	case WL_ENUM: {
+		struct strbuf sb = STRBUF_INIT;
+
+		wl_option_choices(o, "|", "|", &sb);
+		snprintf(buf, sizeof(buf), "one of %s", sb.buf);
+		strbuf_release(&sb);
 		return buf;
+	}
 	case WL_STRING:
 		return "text";
 	case WL_LIST:
@@ -164,7 +210,7 @@ static int parse_list(const struct wl_option *o, const char *text,
 		      struct wl_value *v, struct strbuf *err)
 {
 	const char *s = text;
-	size_t cap = 16;
+	size_t alloc = 0;
 
 	while (isspace((unsigned char)*s))
 		s++;
@@ -172,9 +218,6 @@ static int parse_list(const struct wl_option *o, const char *text,
 		if (stride_parse(s, sysinfo_cpus_allowed(), &v->list, &v->nlist, err))
 			return -1;
 	} else {
-		v->list = malloc(cap * sizeof(*v->list));
-		if (!v->list)
-			abort();
 		while (*s) {
 			char *end;
 			long long x;
@@ -190,12 +233,7 @@ static int parse_list(const struct wl_option *o, const char *text,
 					    text, o->name, wl_type_expect(o));
 				return -1;
 			}
-			if (v->nlist == cap) {
-				cap *= 2;
-				v->list = realloc(v->list, cap * sizeof(*v->list));
-				if (!v->list)
-					abort();
-			}
+			ALLOC_GROW(v->list, v->nlist + 1, alloc);
 			v->list[v->nlist++] = x;
 			s = end;
 		}
@@ -220,12 +258,11 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 	struct wl_value nv = { 0 };
 	int rc = -1;
 
-	nv.text = strdup(text);
-	if (!nv.text)
-		abort();
+	nv.text = xstrdup(text);
 	switch (o->type) {
 	case WL_INT:
-		if (parse_ll(text, &nv.i) || !in_range(o, (double)nv.i))
+		if (parse_ll(text, &nv.i) || nv.i < INT_MIN || nv.i > INT_MAX ||
+		    !in_range(o, (double)nv.i))
 			goto bad;
 		break;
 	case WL_DOUBLE: {
@@ -254,22 +291,13 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 			goto bad;
 		break;
 	case WL_ENUM: {
-		const char *c = o->choices;
-		size_t len = strlen(text);
-		int idx = 0, found = 0;
+		size_t len = strlen(text), clen;
+		const char *c;
+		int idx = 0;
 
-		while (c && *c) {
-			const char *bar = strchr(c, '|');
-			size_t clen = bar ? (size_t)(bar - c) : strlen(c);
-
-			if (clen == len && !strncmp(c, text, len)) {
-				found = 1;
-				break;
-			}
+		while ((c = choice(o, idx, &clen)) && (clen != len || strncmp(c, text, len)))
 			idx++;
-			c = bar ? bar + 1 : NULL;
-		}
-		if (!found)
+		if (!c)
 			goto bad;
 		nv.i = idx;
 		break;
@@ -311,21 +339,94 @@ int wl_params_set(struct wl_params *p, const char *name, const char *text,
 	return 0;
 }
 
+/* Store option i's value in its field of p->opts; an unset option
+ * leaves its field zero. */
+static void store(struct wl_params *p, int i)
+{
+	const struct wl_option *o = &p->ops->options[i];
+	const struct wl_value *v = &p->v[i];
+	char *field = (char *)p->opts + o->offset;
+
+	if (!v->text)
+		return;
+	switch (o->type) {
+	case WL_INT:
+	case WL_ENUM:
+		*(int *)field = (int)v->i;
+		break;
+	case WL_DOUBLE:
+		*(double *)field = v->d;
+		break;
+	case WL_SIZE:
+		*(uint64_t *)field = v->size;
+		break;
+	case WL_BOOL:
+		*(bool *)field = v->i != 0;
+		break;
+	case WL_STRING:
+		*(const char **)field = v->text;
+		break;
+	case WL_LIST:
+		((struct wl_list *)field)->v = v->list;
+		((struct wl_list *)field)->n = v->nlist;
+		break;
+	}
+}
+
 int wl_params_finish(struct wl_params *p, struct strbuf *err)
 {
-	for (int i = 0; p->ops->options[i].name; i++) {
-		const struct wl_option *o = &p->ops->options[i];
-		const char *def = o->def;
+	const struct workload_ops *ops = p->ops;
+	int row = ops->row_option ? wl_option_index(ops->options, ops->row_option) : -1;
+	int row_later = ops->row_default && row >= 0 && !p->v[row].text;
 
-		if (p->ops->row_default && p->ops->row_option &&
-		    !strcmp(o->name, p->ops->row_option))
-			def = p->ops->row_default(p);
-		if (p->v[i].text || !def)
+	for (int i = 0; ops->options[i].name; i++) {
+		const struct wl_option *o = &ops->options[i];
+
+		if (p->v[i].text || !o->def || (row_later && i == row))
 			continue;
-		if (wl_value_parse(o, def, &p->v[i], err))
+		if (wl_value_parse(o, o->def, &p->v[i], err))
 			return -1;
 	}
+	for (int i = 0; ops->options[i].name; i++)
+		store(p, i);
+	if (row_later) {
+		const char *def = ops->row_default(p);
+
+		if (def && wl_value_parse(&ops->options[row], def, &p->v[row], err))
+			return -1;
+		store(p, row);
+	}
 	return 0;
+}
+
+const char *wl_params_text(const struct wl_params *p, const char *name)
+{
+	int i = wl_option_index(p->ops->options, name);
+
+	return i < 0 ? NULL : p->v[i].text;
+}
+
+int wl_params_given(const struct wl_params *p, const char *name)
+{
+	int i = wl_option_index(p->ops->options, name);
+
+	return i >= 0 && p->v[i].given;
+}
+
+const long long *wl_params_rows(const struct wl_params *p, size_t *n)
+{
+	int i = p->ops->row_option ? wl_option_index(p->ops->options, p->ops->row_option) : -1;
+
+	*n = i < 0 ? 0 : p->v[i].nlist;
+	return i < 0 ? NULL : p->v[i].list;
+}
+
+const char *wl_given(const struct wl_params *p, size_t offset)
+{
+	for (int i = 0; p->ops->options[i].name; i++)
+		if (p->ops->options[i].offset == offset)
+			return p->v[i].given ? p->v[i].text : NULL;
+	return NULL;
 }
 
 /* Levenshtein distance, small strings only. */
@@ -369,66 +470,6 @@ const char *wl_option_suggest(const struct wl_option *table, const char *name)
 		}
 	}
 	return best;
-}
-
-/* Getters: a wrong name is a programming error. */
-static const struct wl_value *get(const struct wl_params *p, const char *name,
-				  enum wl_opt_type type)
-{
-	int i = wl_option_index(p->ops->options, name);
-
-	if (i < 0 || p->ops->options[i].type != type) {
-		fprintf(stderr, "kbench: bug: workload '%s' has no option '%s' of that type\n",
-			p->ops->name, name);
-		abort();
-	}
-	return &p->v[i];
-}
-
-long long wl_int(const struct wl_params *p, const char *name)
-{
-	return get(p, name, WL_INT)->i;
-}
-
-double wl_double(const struct wl_params *p, const char *name)
-{
-	return get(p, name, WL_DOUBLE)->d;
-}
-
-uint64_t wl_size(const struct wl_params *p, const char *name)
-{
-	return get(p, name, WL_SIZE)->size;
-}
-
-int wl_bool(const struct wl_params *p, const char *name)
-{
-	return (int)get(p, name, WL_BOOL)->i;
-}
-
-const char *wl_str(const struct wl_params *p, const char *name)
-{
-	int i = wl_option_index(p->ops->options, name);
-
-	if (i < 0 || (p->ops->options[i].type != WL_STRING &&
-		      p->ops->options[i].type != WL_ENUM)) {
-		fprintf(stderr, "kbench: bug: workload '%s' has no text option '%s'\n",
-			p->ops->name, name);
-		abort();
-	}
-	return p->v[i].text ? p->v[i].text : "";
-}
-
-const long long *wl_list(const struct wl_params *p, const char *name, size_t *n)
-{
-	const struct wl_value *v = get(p, name, WL_LIST);
-
-	*n = v->nlist;
-	return v->list;
-}
-
-const struct pin_plan *wl_pin(const struct wl_params *p)
-{
-	return p->pin;
 }
 
 void wl_sample_add(struct wl_sample *s, int metric, double value,

@@ -1,5 +1,8 @@
 /* params: option values for one workload instance, parsed and validated
- * against the workload's option table. */
+ * against the workload's option table, then stored in the workload's own
+ * options struct (struct wl_params, workloads/workload.h). The harness
+ * speaks option names here, as configs and flags do; workloads read the
+ * typed fields of p->opts. */
 #ifndef KBENCH_PARAMS_H
 #define KBENCH_PARAMS_H
 
@@ -17,12 +20,6 @@ struct wl_value {
 	int given;		/* set by the user rather than defaulted */
 };
 
-struct wl_params {
-	const struct workload_ops *ops;
-	struct wl_value *v;		/* one per ops->options entry */
-	const struct pin_plan *pin;	/* NULL: unbound */
-};
-
 struct wl_params *wl_params_new(const struct workload_ops *ops);
 void wl_params_free(struct wl_params *p);
 /* Index of option name in the table, or -1. */
@@ -31,8 +28,17 @@ int wl_option_index(const struct wl_option *table, const char *name);
  * 'name': expected ..." to err and return -1. */
 int wl_params_set(struct wl_params *p, const char *name, const char *text,
 		  struct strbuf *err);
-/* Fill every unset option from its default; return 0 or -1 with err. */
+/* Fill every unset option from its default (the row option last, from
+ * ops->row_default when there is one), then store every value in p->opts.
+ * Call once, after the last wl_params_set. Return 0 or -1 with err. */
 int wl_params_finish(struct wl_params *p, struct strbuf *err);
+/* The text of option name, as given or defaulted; NULL when it is unset
+ * or not an option of the workload. */
+const char *wl_params_text(const struct wl_params *p, const char *name);
+/* Was option name set by wl_params_set rather than defaulted? */
+int wl_params_given(const struct wl_params *p, const char *name);
+/* The values of the row option (ops->row_option), after finishing. */
+const long long *wl_params_rows(const struct wl_params *p, size_t *n);
 /* Parse one value of an option table entry into v (exposed for the
  * runner's own options). */
 int wl_value_parse(const struct wl_option *o, const char *text,
@@ -40,6 +46,10 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 void wl_value_release(struct wl_value *v);
 /* "integer", "size (e.g. 64M, 2G, 20%)", "one of a|b" */
 const char *wl_type_expect(const struct wl_option *o);
+/* Append the choices of WL_ENUM option o to sb, between each two sep and
+ * between the last two last_sep: "a|b|c", "a, b or c". */
+void wl_option_choices(const struct wl_option *o, const char *sep,
+		       const char *last_sep, struct strbuf *sb);
 
 /* Parse a size: digits with an optional k/M/G/T suffix (powers of 1024)
  * or a percentage of MemTotal. Return 0 or -1. */

@@ -6,8 +6,11 @@
  * per CPU second. */
 #include "config.h"
 #include "workloads/workload.h"
-#include "machine/pin.h"
+#include "lib/clock.h"
 #include "lib/strbuf.h"
+#include "lib/worker.h"
+#include "lib/xalloc.h"
+#include "machine/pin.h"
 #include "machine/sysinfo.h"
 
 #include <errno.h>
@@ -20,10 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,50 +36,70 @@
 #define PFT_FAULT_TOLERANCE 0.10
 
 enum { PFT_SYSTEM, PFT_ELAPSED, PFT_FAULTS_SEC, PFT_FAULTS_CPU };
+enum { PFT_THREADS, PFT_PROCESSES };	/* model */
+enum { PFT_KILL_READY, PFT_KILL_START };	/* kill_point */
+
+struct pft_opts {
+	uint64_t mapping_size;	/* bytes */
+	struct wl_list workers;
+	int model;		/* PFT_THREADS or PFT_PROCESSES */
+	bool thp;
+	int pin;		/* the policy's index; the plan is p->pin */
+	int kill_worker;	/* -1: none */
+	int kill_point;		/* PFT_KILL_READY or PFT_KILL_START */
+};
 
 static const struct wl_option pft_options[] = {
-	{ "mapping_size", WL_SIZE, "20%",
-	  "bytes mapped and faulted in per sample, split evenly across the workers "
-	  "(default MemTotal/5)", NULL, 0, 0 },
-	{ "workers", WL_LIST, "stride:1..cpus",
-	  "worker counts, one row each; capped at the CPUs this process may use",
-	  NULL, 1, 4096 },
-	{ "model", WL_ENUM, "threads",
-	  "workers are threads sharing one mm, or forked processes", "threads|processes", 0, 0 },
-	{ "thp", WL_BOOL, "off",
-	  "off: MADV_NOHUGEPAGE on the region; on: MADV_HUGEPAGE", NULL, 0, 0 },
-	{ "pin", WL_ENUM, "unbound",
-	  "worker placement: unbound, spread (one per core first) or compact (PUs "
-	  "in logical order); worker i takes the plan's slot i", PIN_CHOICES_MANY, 0, 0 },
-	{ "kill_worker", WL_INT, "-1",
-	  "for tests: worker K kills itself with SIGKILL (-1: none)", NULL, -1, 4095 },
-	{ "kill_point", WL_ENUM, "start",
-	  "for tests: when kill_worker dies: before it reports ready, or at the start",
-	  "ready|start", 0, 0 },
-	{ NULL }
+	{ .name = "mapping_size", WL_SIZE_FIELD(struct pft_opts, mapping_size), .def = "20%",
+	  .help = "bytes mapped and faulted in per sample, split evenly across the workers "
+		  "(default MemTotal/5)" },
+	{ .name = "workers", WL_LIST_FIELD(struct pft_opts, workers), .def = "stride:1..cpus",
+	  .help = "worker counts, one row each; capped at the CPUs this process may use",
+	  .min = 1, .max = 4096 },
+	{ .name = "model", WL_ENUM_FIELD(struct pft_opts, model), .def = "threads",
+	  .help = "workers are threads sharing one mm, or forked processes",
+	  .choices = "threads|processes" },
+	{ .name = "thp", WL_BOOL_FIELD(struct pft_opts, thp), .def = "off",
+	  .help = "off: MADV_NOHUGEPAGE on the region; on: MADV_HUGEPAGE" },
+	{ .name = "pin", WL_ENUM_FIELD(struct pft_opts, pin), .def = "unbound",
+	  .help = "worker placement: unbound, spread (one per core first) or compact (PUs "
+		  "in logical order); worker i takes the plan's slot i",
+	  .choices = PIN_CHOICES_MANY },
+	{ .name = "kill_worker", WL_INT_FIELD(struct pft_opts, kill_worker), .def = "-1",
+	  .help = "for tests: worker K kills itself with SIGKILL (-1: none)",
+	  .min = -1, .max = 4095 },
+	{ .name = "kill_point", WL_ENUM_FIELD(struct pft_opts, kill_point), .def = "start",
+	  .help = "for tests: when kill_worker dies: before it reports ready, or at the start",
+	  .choices = "ready|start" },
+	{ .name = NULL }
 };
 
 static const struct wl_metric pft_metrics[] = {
-	[PFT_SYSTEM] = { "system", "s", WL_LOWER,
-			 "system time summed over the workers" },
-	[PFT_ELAPSED] = { "elapsed", "s", WL_LOWER,
-			  "latest worker end minus earliest worker start" },
-	[PFT_FAULTS_SEC] = { "faults/sec", "faults/s", WL_HIGHER,
-			     "pages faulted in per elapsed second" },
-	[PFT_FAULTS_CPU] = { "faults/cpu", "faults/cpu-s", WL_HIGHER,
-			     "pages faulted in per CPU second (user + system)" },
-	{ NULL }
+	[PFT_SYSTEM] = { .name = "system", .unit = "s", .better = WL_LOWER,
+			 .help = "system time summed over the workers" },
+	[PFT_ELAPSED] = { .name = "elapsed", .unit = "s", .better = WL_LOWER,
+			  .help = "latest worker end minus earliest worker start" },
+	[PFT_FAULTS_SEC] = { .name = "faults/sec", .unit = "faults/s", .better = WL_HIGHER,
+			     .help = "pages faulted in per elapsed second" },
+	[PFT_FAULTS_CPU] = { .name = "faults/cpu", .unit = "faults/cpu-s", .better = WL_HIGHER,
+			     .help = "pages faulted in per CPU second (user + system)" },
+	{ .name = NULL }
 };
 
 static const struct wl_flag pft_flags[] = {
-	{ 'm', "mapping-size", "mapping_size", NULL, "bytes to fault in (64M, 2G, 20%)" },
-	{ 't', "threads", "workers", NULL, "N worker threads" },
-	{ 't', "threads", "model", "threads", NULL },
-	{ 'n', "processes", "workers", NULL, "N worker processes" },
-	{ 'n', "processes", "model", "processes", NULL },
-	{ 0, "thp", "thp", "on", "let transparent huge pages back the region" },
-	{ 0, "pin", "pin", NULL, "worker placement: unbound, spread or compact" },
-	{ 0 }
+	{ .short_name = 'm', .long_name = "mapping-size", .option = "mapping_size",
+	  .help = "bytes to fault in (64M, 2G, 20%)" },
+	{ .short_name = 't', .long_name = "threads", .option = "workers",
+	  .help = "N worker threads" },
+	{ .short_name = 't', .long_name = "threads", .option = "model", .value = "threads" },
+	{ .short_name = 'n', .long_name = "processes", .option = "workers",
+	  .help = "N worker processes" },
+	{ .short_name = 'n', .long_name = "processes", .option = "model", .value = "processes" },
+	{ .long_name = "thp", .option = "thp", .value = "on",
+	  .help = "let transparent huge pages back the region" },
+	{ .long_name = "pin", .option = "pin",
+	  .help = "worker placement: unbound, spread or compact" },
+	{ .long_name = NULL }
 };
 
 enum pft_state { PFT_STARTING, PFT_READY, PFT_DONE, PFT_FAILED };
@@ -87,8 +108,7 @@ enum pft_state { PFT_STARTING, PFT_READY, PFT_DONE, PFT_FAILED };
  * of its own so that workers do not write to each other's lines. */
 struct pft_worker {
 	int state;			/* enum pft_state, atomic */
-	pid_t pid;			/* processes only */
-	struct timespec start, end;	/* CLOCK_MONOTONIC */
+	int64_t start_ns, end_ns;	/* CLOCK_MONOTONIC */
 	struct rusage ru_start, ru_end;
 	int cpu;			/* where the worker ended its chunk */
 	char why[120];			/* PFT_FAILED: the reason */
@@ -106,15 +126,14 @@ struct pft_ctx {
 	size_t region_bytes;
 	size_t chunk_bytes;
 	size_t pagesize;
+	const struct pft_opts *o;
 	int threads;			/* model = threads */
 	int nworkers;
-	int kill_worker;		/* -1: none */
-	int kill_at_ready;		/* kill_point = ready */
 	const struct pin_plan *pin;	/* NULL: unbound */
-	pid_t launcher;
+	struct worker *procs;		/* model = processes: worker k's process */
 };
 
-struct pft_thread_arg {
+struct pft_worker_arg {
 	struct pft_ctx *ctx;
 	int k;
 };
@@ -147,12 +166,12 @@ static void pft_fault_chunk(const struct pft_ctx *c, struct pft_worker *w, int k
 	volatile char *p = c->region + (size_t)k * c->chunk_bytes;
 	volatile char *end = p + c->chunk_bytes;
 
-	clock_gettime(CLOCK_MONOTONIC, &w->start);
+	w->start_ns = clock_ns(CLOCK_MONOTONIC);
 	getrusage(who, &w->ru_start);
 	for (; p < end; p += c->pagesize)
 		*p = 'r';
 	getrusage(who, &w->ru_end);
-	clock_gettime(CLOCK_MONOTONIC, &w->end);
+	w->end_ns = clock_ns(CLOCK_MONOTONIC);
 	w->cpu = sched_getcpu();
 }
 
@@ -162,7 +181,7 @@ static void pft_fault_chunk(const struct pft_ctx *c, struct pft_worker *w, int k
  * window. */
 static void pft_touch_record(struct pft_worker *w)
 {
-	memset(&w->start, 0, sizeof(*w) - offsetof(struct pft_worker, start));
+	memset(&w->start_ns, 0, sizeof(*w) - offsetof(struct pft_worker, start_ns));
 }
 
 /* Bind worker k to its slot of the pin plan (nothing when unbound), before
@@ -187,7 +206,7 @@ static int pft_worker(struct pft_ctx *c, int k)
 	struct pft_worker *w = &c->shared->w[k];
 	int go;
 
-	if (k == c->kill_worker && c->kill_at_ready)
+	if (k == c->o->kill_worker && c->o->kill_point == PFT_KILL_READY)
 		raise(SIGKILL);
 	pft_touch_record(w);
 	if (pft_bind(c, w, k)) {
@@ -202,7 +221,7 @@ static int pft_worker(struct pft_ctx *c, int k)
 		cpu_relax();
 	if (go < 0)
 		return -1;
-	if (k == c->kill_worker && !c->kill_at_ready)
+	if (k == c->o->kill_worker && c->o->kill_point == PFT_KILL_START)
 		raise(SIGKILL);
 	pft_fault_chunk(c, w, k);
 	__atomic_store_n(&w->state, PFT_DONE, __ATOMIC_RELEASE);
@@ -211,47 +230,25 @@ static int pft_worker(struct pft_ctx *c, int k)
 
 static void *pft_thread_main(void *arg)
 {
-	struct pft_thread_arg *a = arg;
+	struct pft_worker_arg *a = arg;
 
 	pft_worker(a->ctx, a->k);
 	return NULL;
 }
 
-static void pft_process_main(struct pft_ctx *c, int k)
+/* A forked worker: it dies with the launcher (worker_start), instead of
+ * spinning on a barrier that would never open. */
+static int pft_process_main(void *arg)
 {
-	/* A worker must not outlive the sample: if the launcher dies, so do
-	 * its workers, instead of spinning on a barrier that never opens. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != c->launcher)
-		_exit(1);
-	_exit(pft_worker(c, k) ? 1 : 0);
+	struct pft_worker_arg *a = arg;
+
+	return pft_worker(a->ctx, a->k);
 }
 
-static void describe_status(struct strbuf *err, int k, pid_t pid, int status)
-{
-	if (WIFSIGNALED(status))
-		strbuf_addf(err, "worker %d (pid %d) was killed by signal %d (%s)",
-			    k, (int)pid, WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (WIFEXITED(status))
-		strbuf_addf(err, "worker %d (pid %d) exited with status %d",
-			    k, (int)pid, WEXITSTATUS(status));
-	else
-		strbuf_addf(err, "worker %d (pid %d) ended abnormally", k, (int)pid);
-}
-
-/* Kill and reap every forked worker not reaped yet (pid still set). */
+/* Kill and reap every forked worker not reaped yet. */
 static void pft_kill_processes(struct pft_ctx *c)
 {
-	for (int k = 1; k < c->nworkers; k++) {
-		pid_t pid = c->shared->w[k].pid;
-
-		if (pid <= 0)
-			continue;
-		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		c->shared->w[k].pid = 0;
-	}
+	worker_kill_all(c->procs + 1, (size_t)c->nworkers - 1);
 }
 
 /* Has any forked worker ended before the barrier opened? Reap it and say
@@ -259,16 +256,12 @@ static void pft_kill_processes(struct pft_ctx *c)
 static int pft_process_died(struct pft_ctx *c, struct strbuf *err)
 {
 	for (int k = 1; k < c->nworkers; k++) {
-		pid_t pid = c->shared->w[k].pid;
-		int status;
-
-		if (pid <= 0 || waitpid(pid, &status, WNOHANG) != pid)
+		if (!worker_poll(&c->procs[k]))
 			continue;
-		c->shared->w[k].pid = 0;
 		if (__atomic_load_n(&c->shared->w[k].state, __ATOMIC_ACQUIRE) == PFT_FAILED)
 			strbuf_addf(err, "worker %d: %s", k, c->shared->w[k].why);
 		else
-			describe_status(err, k, pid, status);
+			worker_describe(&c->procs[k], err, "worker %d", k);
 		return 1;
 	}
 	return 0;
@@ -278,7 +271,7 @@ static int pft_process_died(struct pft_ctx *c, struct strbuf *err)
  * when one could not bind or a forked one died first. */
 static int pft_wait_ready(struct pft_ctx *c, struct strbuf *err)
 {
-	const struct timespec pause = { 0, 20000 };	/* 20 us */
+	const struct timespec pause = { .tv_nsec = 20000 };	/* 20 us */
 
 	for (;;) {
 		int waiting = 0;
@@ -303,39 +296,23 @@ static int pft_wait_ready(struct pft_ctx *c, struct strbuf *err)
 	}
 }
 
-/* Reap workers 1..n-1 after the run. Return 0, or -1 with err for the
- * first worker that did not finish its chunk. */
+/* Reap workers 1..n-1 after the run; when one did not finish its chunk,
+ * the sample is lost and the rest are killed, not waited for. Return 0,
+ * or -1 with err naming the first that failed. */
 static int pft_reap_processes(struct pft_ctx *c, struct strbuf *err)
 {
-	for (int k = 1; k < c->nworkers; k++) {
-		pid_t pid = c->shared->w[k].pid;
-		int status;
+	size_t failed;
+	const struct worker *w;
 
-		if (pid <= 0)
-			continue;
-		while (waitpid(pid, &status, 0) < 0) {
-			if (errno != EINTR) {
-				strbuf_addf(err, "cannot wait for worker %d (pid %d): %s",
-					    k, (int)pid, strerror(errno));
-				goto fail;
-			}
-		}
-		c->shared->w[k].pid = 0;
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			describe_status(err, k, pid, status);
-			goto fail;
-		}
-	}
-	return 0;
-fail:
-	/* One worker failed: the sample is lost, do not wait for the rest. */
-	pft_kill_processes(c);
+	if (!worker_reap_all(c->procs + 1, (size_t)c->nworkers - 1, &failed))
+		return 0;
+	w = &c->procs[failed + 1];
+	if (w->wait_errno)
+		strbuf_addf(err, "cannot wait for worker %zu (pid %d): %s",
+			    failed + 1, (int)w->pid, strerror(w->wait_errno));
+	else
+		worker_describe(w, err, "worker %zu", failed + 1);
 	return -1;
-}
-
-static double ts_seconds(const struct timespec *t)
-{
-	return (double)t->tv_sec + (double)t->tv_nsec / 1e9;
 }
 
 static double tv_seconds(const struct timeval *t)
@@ -353,7 +330,7 @@ static void pft_results(const struct pft_ctx *c, long long row, int thp,
 
 	for (int k = 0; k < c->nworkers; k++) {
 		const struct pft_worker *w = &c->shared->w[k];
-		double s = ts_seconds(&w->start), e = ts_seconds(&w->end);
+		double s = (double)w->start_ns / 1e9, e = (double)w->end_ns / 1e9;
 
 		if (!k || s < first)
 			first = s;
@@ -409,32 +386,23 @@ static void pft_results(const struct pft_ctx *c, long long row, int thp,
 /* Start workers 1..n-1. Return 0, or -1 with err (workers already started
  * are left for the caller to stop). */
 static int pft_start_workers(struct pft_ctx *c, pthread_t *tids,
-			     struct pft_thread_arg *args, int *started,
+			     struct pft_worker_arg *args, int *started,
 			     struct strbuf *err)
 {
 	for (int k = 1; k < c->nworkers; k++) {
+		args[k].ctx = c;
+		args[k].k = k;
 		if (c->threads) {
-			int e;
+			int e = pthread_create(&tids[k], NULL, pft_thread_main, &args[k]);
 
-			args[k].ctx = c;
-			args[k].k = k;
-			e = pthread_create(&tids[k], NULL, pft_thread_main, &args[k]);
 			if (e) {
 				strbuf_addf(err, "cannot start worker thread %d: %s",
 					    k, strerror(e));
 				return -1;
 			}
-		} else {
-			pid_t pid = fork();
-
-			if (pid < 0) {
-				strbuf_addf(err, "cannot fork worker %d: %s",
-					    k, strerror(errno));
-				return -1;
-			}
-			if (!pid)
-				pft_process_main(c, k);
-			c->shared->w[k].pid = pid;
+		} else if (worker_start(&c->procs[k], pft_process_main, &args[k])) {
+			strbuf_addf(err, "cannot fork worker %d: %s", k, strerror(errno));
+			return -1;
 		}
 		*started = k;
 	}
@@ -444,12 +412,13 @@ static int pft_start_workers(struct pft_ctx *c, pthread_t *tids,
 static int pft_run_one(const struct wl_params *p, long long row,
 		       struct wl_sample *out, struct strbuf *err)
 {
-	struct pft_ctx c = { 0 };
+	const struct pft_opts *o = p->opts;
+	struct pft_ctx c = { .o = o };
 	pthread_t *tids = NULL;
-	struct pft_thread_arg *args = NULL;
-	uint64_t size = wl_size(p, "mapping_size");
+	struct pft_worker_arg *args = NULL;
+	uint64_t size = o->mapping_size;
 	long long cap = pft_worker_cap();
-	int thp = wl_bool(p, "thp");
+	int thp = o->thp;
 	int started = 0, rc = -1;
 	size_t pages, per_worker;
 	long ps = sysconf(_SC_PAGESIZE);
@@ -459,12 +428,9 @@ static int pft_run_one(const struct wl_params *p, long long row,
 		return -1;
 	}
 	c.pagesize = ps > 0 ? (size_t)ps : 4096;
-	c.threads = !strcmp(wl_str(p, "model"), "threads");
+	c.threads = o->model == PFT_THREADS;
 	c.nworkers = (int)(row < cap ? row : cap);
-	c.kill_worker = (int)wl_int(p, "kill_worker");
-	c.kill_at_ready = !strcmp(wl_str(p, "kill_point"), "ready");
-	c.pin = wl_pin(p);
-	c.launcher = getpid();
+	c.pin = p->pin;
 
 	/* The reference's rounding: whole pages, the same count per worker. */
 	pages = (size + c.pagesize - 1) / c.pagesize;
@@ -500,15 +466,11 @@ static int pft_run_one(const struct wl_params *p, long long row,
 		goto out;
 	}
 
-	/* Only threads need these; forked workers would carry them to exit. */
-	if (c.threads) {
-		tids = calloc((size_t)c.nworkers, sizeof(*tids));
-		args = calloc((size_t)c.nworkers, sizeof(*args));
-		if (!tids || !args) {
-			strbuf_addf(err, "out of memory");
-			goto out;
-		}
-	}
+	args = xcalloc((size_t)c.nworkers, sizeof(*args));
+	if (c.threads)
+		tids = xcalloc((size_t)c.nworkers, sizeof(*tids));
+	else
+		c.procs = xcalloc((size_t)c.nworkers, sizeof(*c.procs));
 	if (pft_start_workers(&c, tids, args, &started, err) ||
 	    pft_wait_ready(&c, err))
 		goto abort;
@@ -520,10 +482,10 @@ static int pft_run_one(const struct wl_params *p, long long row,
 		strbuf_addf(err, "worker 0: %s", c.shared->w[0].why);
 		goto abort;
 	}
-	if (!c.kill_worker && c.kill_at_ready)
+	if (!o->kill_worker && o->kill_point == PFT_KILL_READY)
 		raise(SIGKILL);
 	__atomic_store_n(&c.shared->go, 1, __ATOMIC_RELEASE);
-	if (!c.kill_worker && !c.kill_at_ready)
+	if (!o->kill_worker && o->kill_point == PFT_KILL_START)
 		raise(SIGKILL);
 	pft_fault_chunk(&c, &c.shared->w[0], 0);
 
@@ -547,6 +509,7 @@ abort:
 out:
 	free(tids);
 	free(args);
+	free(c.procs);
 	if (c.region)
 		munmap(c.region, c.region_bytes);
 	if (c.shared)
@@ -560,7 +523,8 @@ out:
  * reaches the progress line and the store (a workload never prints). */
 static int pft_check(const struct wl_params *p, struct strbuf *err)
 {
-	uint64_t size = wl_size(p, "mapping_size");
+	const struct pft_opts *o = p->opts;
+	uint64_t size = o->mapping_size;
 	uint64_t mem = sysinfo_mem_total();
 
 	if (!size) {
@@ -610,6 +574,7 @@ const struct workload_ops pft_ops = {
 	.name = "pft",
 	.summary = "page-fault test: N threads or processes fault in one anonymous mapping",
 	.options = pft_options,
+	.opts_size = sizeof(struct pft_opts),
 	.metrics = pft_metrics,
 	.row_option = "workers",
 	.direct_row = 1,

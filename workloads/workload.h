@@ -8,6 +8,7 @@
 #ifndef KBENCH_WORKLOAD_H
 #define KBENCH_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,24 +17,56 @@ struct pin_plan;
 
 enum wl_better { WL_LOWER = 0, WL_HIGHER = 1 };
 
+/* What an option's text may be, and the C type of the field of the
+ * workload's options struct it is stored in. */
 enum wl_opt_type {
-	WL_INT,		/* integer within [min, max] */
-	WL_DOUBLE,	/* real number within [min, max] */
-	WL_SIZE,	/* bytes: 4096, 64k, 64M, 2G, or 20% of MemTotal */
-	WL_BOOL,	/* on/off, yes/no, true/false, 1/0 */
-	WL_ENUM,	/* one of .choices, "a|b|c" */
-	WL_STRING,	/* free text */
-	WL_LIST,	/* integers: "1 2 4", "1,2,4", "stride:1..4*cpus,max=296" */
+	WL_INT,		/* int, within [min, max] */
+	WL_DOUBLE,	/* double, within [min, max] */
+	WL_SIZE,	/* uint64_t bytes: 4096, 64k, 64M, 2G, or 20% of MemTotal */
+	WL_BOOL,	/* bool: on/off, yes/no, true/false, 1/0 */
+	WL_ENUM,	/* int: the index of one of the choices */
+	WL_STRING,	/* const char *: free text */
+	WL_LIST,	/* struct wl_list of integers: "1 2 4", "1,2,4",
+			 * "stride:1..4*cpus,max=296" */
+};
+
+/* A WL_LIST field. */
+struct wl_list {
+	const long long *v;
+	size_t n;
 };
 
 struct wl_option {
 	const char *name;
 	enum wl_opt_type type;
+	size_t offset;		/* of its field in the workload's options struct */
 	const char *def;	/* default, as config text; NULL: unset */
 	const char *help;	/* one line */
-	const char *choices;	/* WL_ENUM only */
+	/* WL_ENUM: the choices, value i being the i-th. Either "a|b|c", or
+	 * the names in a table the driver keeps anyway (netperf's tests):
+	 * choice_names points at the first, each next one choice_stride
+	 * bytes further, up to a NULL name. */
+	const char *choices;
+	const char *const *choice_names;
+	size_t choice_stride;
 	double min, max;	/* numeric bounds (list items too); min == max: none */
 };
+
+/* .type and .offset of an option stored in field f of the options struct
+ * S, as in { .name = "loops", WL_INT_FIELD(struct hackbench_opts, loops) }.
+ * The build fails ("size of unnamed array is negative") unless f has the
+ * C type the option type says. */
+#define WL_FIELD_(t, S, f, T) \
+	.type = (t), \
+	.offset = offsetof(S, f) + 0 * sizeof(char[ \
+		__builtin_types_compatible_p(__typeof__(((S *)0)->f), T) ? 1 : -1])
+#define WL_INT_FIELD(S, f)	WL_FIELD_(WL_INT, S, f, int)
+#define WL_DOUBLE_FIELD(S, f)	WL_FIELD_(WL_DOUBLE, S, f, double)
+#define WL_SIZE_FIELD(S, f)	WL_FIELD_(WL_SIZE, S, f, uint64_t)
+#define WL_BOOL_FIELD(S, f)	WL_FIELD_(WL_BOOL, S, f, bool)
+#define WL_ENUM_FIELD(S, f)	WL_FIELD_(WL_ENUM, S, f, int)
+#define WL_STRING_FIELD(S, f)	WL_FIELD_(WL_STRING, S, f, const char *)
+#define WL_LIST_FIELD(S, f)	WL_FIELD_(WL_LIST, S, f, struct wl_list)
 
 struct wl_metric {
 	const char *name;	/* row prefix as printed, e.g. "system" */
@@ -51,7 +84,8 @@ struct wl_flag {
 	const char *long_name;
 	const char *option;	/* the option it sets */
 	const char *value;	/* fixed value; NULL: the flag takes an argument */
-	const char *help;
+	const char *help;	/* NULL on a flag that sets a WL_ENUM option: its
+				 * choices, "a, b or c" */
 };
 
 #define WL_MAX_RESULTS 32
@@ -79,20 +113,31 @@ struct wl_sample {
 	char flag[128];		/* non-empty: why this sample is suspect */
 };
 
-struct wl_params;
+struct wl_value;
+
+/* The options of one workload instance: wl_params (workloads/params.h)
+ * parses and validates them against the option table, then fills opts,
+ * the workload's own options struct, once. */
+struct wl_params {
+	const struct workload_ops *ops;
+	void *opts;			/* ops->opts_size bytes */
+	const struct pin_plan *pin;	/* the section's pin plan; NULL: unbound */
+	struct wl_value *v;		/* params.c's: one per option */
+};
 
 struct workload_ops {
 	const char *name;
 	const char *summary;
-	const struct wl_option *options;	/* ends with { NULL } */
-	const struct wl_metric *metrics;	/* ends with { NULL } */
+	const struct wl_option *options;	/* ends with { .name = NULL } */
+	size_t opts_size;		/* of the struct the options are stored in */
+	const struct wl_metric *metrics;	/* ends with { .name = NULL } */
 	const char *row_option;		/* the WL_LIST option giving the rows */
 	long long direct_row;		/* direct mode's row when none is given */
-	const struct wl_flag *flags;	/* direct mode; ends with { 0, NULL } */
+	const struct wl_flag *flags;	/* direct mode; ends with { .long_name = NULL } */
 	/* The row option's default when it depends on other options (netperf:
 	 * 1 byte for RR, nine sizes for STREAM), as config text; called by
-	 * wl_params_finish when the row option was not given. Optional: the
-	 * table's default otherwise. */
+	 * wl_params_finish when the row option was not given, with every
+	 * other option in p->opts. Optional: the table's default otherwise. */
 	const char *(*row_default)(const struct wl_params *p);
 	/* Check the options together before anything runs (limits, sizes,
 	 * pin policy). Return 0, or -1 with the reason in err. Optional. */
@@ -107,16 +152,10 @@ struct workload_ops {
 			      const struct wl_sample *s, struct strbuf *out);
 };
 
-/* Option values, by name (the name must be in the table: a wrong name is a
- * bug and aborts). */
-long long wl_int(const struct wl_params *p, const char *name);
-double wl_double(const struct wl_params *p, const char *name);
-uint64_t wl_size(const struct wl_params *p, const char *name);
-int wl_bool(const struct wl_params *p, const char *name);
-const char *wl_str(const struct wl_params *p, const char *name);
-const long long *wl_list(const struct wl_params *p, const char *name, size_t *n);
-/* The pin plan for this section; NULL when unbound. */
-const struct pin_plan *wl_pin(const struct wl_params *p);
+/* The text the user gave for the option stored at offset in p->opts
+ * (offsetof(struct S, field)), or NULL when it was left to its default:
+ * for options whose meaning depends on whether they were given. */
+const char *wl_given(const struct wl_params *p, size_t offset);
 
 /* Append a result to s; rowfmt names the row ("%lld", "send-%lld"). */
 void wl_sample_add(struct wl_sample *s, int metric, double value,
