@@ -71,11 +71,7 @@ static int feed_sample(const struct sample_row *r, void *arg)
 		if (!f->last_keep)
 			return 0;
 	}
-	if (model_add_sample(f->model, f->col, r)) {
-		error("out of memory reading the samples");
-		f->failed = 1;
-		return -1;
-	}
+	model_add_sample(f->model, f->col, r);
 	return 0;
 }
 
@@ -85,11 +81,7 @@ static int feed_monitor(const struct monitor_row *r, void *arg)
 
 	if (f->only && !kb_regex_match(f->only, r->section) && !kb_regex_match(f->only, r->row))
 		return 0;
-	if (model_add_monitor(f->model, f->col, r)) {
-		error("out of memory reading the monitor values");
-		f->failed = 1;
-		return -1;
-	}
+	model_add_monitor(f->model, f->col, r);
 	return 0;
 }
 
@@ -185,15 +177,13 @@ static int build_model(struct store *store, struct cmp_model *model, int ncol,
 				goto out;
 			bad = k == 0 && label_for(store, ncol, i, &r, first_ids, &label);
 			if (!bad)
-				bad = model_set_run(model, i, label.buf, r.id, r.uuid, r.hostname,
-						    r.cpu_model, r.cpus, r.kernel_release,
-						    r.kernel_cmdline, r.config_name, r.config_text);
+				model_set_run(model, i, label.buf, r.id, r.uuid, r.hostname,
+					      r.cpu_model, r.cpus, r.kernel_release,
+					      r.kernel_cmdline, r.config_name, r.config_text);
 			strbuf_release(&label);
 			run_info_release(&r);
-			if (bad) {
-				error("out of memory");
+			if (bad)
 				goto out;
-			}
 			feed.col = i;
 			model_begin_run(model);
 			strbuf_reset(&feed.last_section);
@@ -208,10 +198,7 @@ static int build_model(struct store *store, struct cmp_model *model, int ncol,
 				goto out;
 		}
 	}
-	if (model_finish(model)) {
-		error("out of memory");
-		goto out;
-	}
+	model_finish(model);
 	if (only && !model->nsections) {
 		error("no section or row matches --only '%s'", only_pattern);
 		goto out;
@@ -232,11 +219,12 @@ int compare_runs_text(struct store *store, const int64_t *run_ids, size_t n,
 	size_t *nids = calloc(n, sizeof(*nids));
 	int rc = -1;
 
-	if (!ids || !nids || model_init(&model, n, test, test->default_alpha)) {
+	if (!ids || !nids) {
 		free(ids);
 		free(nids);
 		return error("out of memory");
 	}
+	model_init(&model, n, test, test->default_alpha);
 	for (size_t i = 0; i < n; i++) {
 		ids[i] = (int64_t *)&run_ids[i];
 		nids[i] = 1;
@@ -338,10 +326,11 @@ int cmd_compare(int argc, char **argv)
 	ids = calloc(nsel, sizeof(*ids));
 	nids = calloc(nsel, sizeof(*nids));
 	first_ids = calloc(nsel, sizeof(*first_ids));
-	if (!ids || !nids || !first_ids || model_init(&model, nsel, test, alpha)) {
+	if (!ids || !nids || !first_ids) {
 		error("out of memory");
 		goto out;
 	}
+	model_init(&model, nsel, test, alpha);
 	have_model = 1;
 	model.monitors = monitors;
 	for (int i = 0; i < nsel; i++) {
