@@ -168,13 +168,24 @@ void model_finish(struct cmp_model *m);
  * results are malloc'd. */
 void model_split_name(const char *name, char **head1, char **head2);
 
+/* The formats a comparison renders to (kbench compare --format). */
+enum compare_format {
+	COMPARE_FORMAT_TEXT,
+	COMPARE_FORMAT_MARKDOWN,
+	COMPARE_FORMAT_CSV,
+	COMPARE_FORMAT_JSON,
+	COMPARE_NFORMATS
+};
+
 /* The renderers: each formats a finished model into out. */
 struct renderer {
-	const char *name;
+	const char *name;	/* as given to --format */
 	int (*render)(const struct cmp_model *m, struct strbuf *out);
 };
 
+/* Indexed by enum compare_format, then a NULL name. */
 extern const struct renderer renderers[];
+/* The renderer named name, or NULL. */
 const struct renderer *renderer_find(const char *name);
 
 int render_text(const struct cmp_model *m, struct strbuf *out);

@@ -160,12 +160,12 @@ void render_footer(const struct cmp_model *m, size_t width,
 	strbuf_release(&sb);
 }
 
-const struct renderer renderers[] = {
-	{ "text", render_text },
-	{ "markdown", render_markdown },
-	{ "csv", render_csv },
-	{ "json", render_json },
-	{ NULL, NULL }
+const struct renderer renderers[COMPARE_NFORMATS + 1] = {
+	[COMPARE_FORMAT_TEXT] = { .name = "text", .render = render_text },
+	[COMPARE_FORMAT_MARKDOWN] = { .name = "markdown", .render = render_markdown },
+	[COMPARE_FORMAT_CSV] = { .name = "csv", .render = render_csv },
+	[COMPARE_FORMAT_JSON] = { .name = "json", .render = render_json },
+	[COMPARE_NFORMATS] = { .name = NULL },
 };
 
 const struct renderer *renderer_find(const char *name)
