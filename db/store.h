@@ -1,4 +1,5 @@
-/* store: the SQLite results database. The only place in kbench with SQL.
+/* store: the SQLite results database; db/ is the only place in kbench with
+ * SQL. store.c opens, migrates and writes; query.c reads.
  *
  * Writers commit each sample as soon as it is measured (BEGIN IMMEDIATE,
  * WAL, busy timeout), so a crash or kill -9 loses at most the sample in
@@ -74,6 +75,8 @@ struct sample_set {
 int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_set *set);
 int store_add_failure(struct store *s, int64_t run_id, const char *section,
 		      const char *row, int iteration, const char *reason);
+
+/* ---- reading (query.c) ---- */
 
 /* One stored run, as listed and compared. */
 struct run_info {
