@@ -6,6 +6,7 @@
 #include "db/internal.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -18,11 +19,8 @@
 static char *col_dup(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
-	char *d = strdup(t ? (const char *)t : "");
 
-	if (!d)
-		abort();
-	return d;
+	return xstrdup(t ? (const char *)t : "");
 }
 
 void run_info_release(struct run_info *r)
@@ -91,9 +89,7 @@ static void fill_run(sqlite3_stmt *st, struct run_info *r)
 	if (!strcmp(r->status, "running") &&
 	    !writer_alive(r->hostname, sqlite3_column_int64(st, 18))) {
 		free(r->status);
-		r->status = strdup("interrupted");
-		if (!r->status)
-			abort();
+		r->status = xstrdup("interrupted");
 	}
 	r->nsamples = sqlite3_column_int64(st, 19);
 	r->nfailures = sqlite3_column_int64(st, 20);
@@ -175,13 +171,11 @@ static int collect_ids(struct store *s, const char *sql, const char *p1, const c
 		       int64_t **ids, size_t *n)
 {
 	sqlite3_stmt *st = NULL;
-	size_t cap = 8;
+	size_t alloc = 0;
 	int rc;
 
 	*n = 0;
-	*ids = malloc(cap * sizeof(**ids));
-	if (!*ids)
-		abort();
+	*ids = NULL;
 	if (store_prepare(s, sql, &st))
 		return -1;
 	if (p1)
@@ -189,12 +183,7 @@ static int collect_ids(struct store *s, const char *sql, const char *p1, const c
 	if (p2)
 		store_bind_text(st, 2, p2);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap *= 2;
-			*ids = realloc(*ids, cap * sizeof(**ids));
-			if (!*ids)
-				abort();
-		}
+		ALLOC_GROW(*ids, *n + 1, alloc);
 		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
@@ -236,10 +225,8 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		goto out;
 	}
 	if (strchr(sel, '@')) {
-		char *name = strdup(sel), *host = strrchr(name, '@');
+		char *name = xstrdup(sel), *host = strrchr(name, '@');
 
-		if (!name)
-			abort();
 		*host++ = '\0';
 		rc = collect_ids(s, "SELECT r.id FROM runs r JOIN machines m ON m.id = r.machine_id "
 				 "WHERE r.name = ? AND m.hostname = ? AND r.status = 'complete' "

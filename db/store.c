@@ -7,6 +7,7 @@
 #include "db/internal.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
 #include <errno.h>
@@ -54,11 +55,9 @@ void store_default_path(struct strbuf *sb)
 /* mkdir -p of the directory holding path. */
 static int make_parent_dirs(const char *path)
 {
-	char *dup = strdup(path);
+	char *dup = xstrdup(path);
 	int rc = 0;
 
-	if (!dup)
-		abort();
 	for (char *p = dup + 1; *p; p++) {
 		if (*p != '/')
 			continue;
@@ -144,14 +143,10 @@ static int migrate(struct store *s)
 
 int store_open(const char *path, struct store **out)
 {
-	struct store *s = calloc(1, sizeof(*s));
+	struct store *s = xcalloc(1, sizeof(*s));
 	int rc;
 
-	if (!s)
-		abort();
-	s->path = strdup(path);
-	if (!s->path)
-		abort();
+	s->path = xstrdup(path);
 	*out = NULL;
 	if (make_parent_dirs(path))
 		goto fail;

@@ -122,7 +122,8 @@ int store_get_run(struct store *s, int64_t run_id, struct run_info *out);
  * err says why and -1 is returned without printing. */
 int store_resolve_run(struct store *s, const char *selector, int64_t *run_id,
 		      struct strbuf *err);
-/* Every run of that name (complete ones), for pooling; ids malloc'd. */
+/* Every run of that name (complete ones), for pooling; *ids malloc'd
+ * (NULL when there is none). */
 int store_runs_named(struct store *s, const char *name, int64_t **ids, size_t *n);
 /* The latest complete run before run_id with the same config name on the
  * same machine; *found set to 0 when none. */
