@@ -389,24 +389,29 @@ void model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row
 {
 	struct cmp_section *s = NULL;
 	struct cmp_monitor *mon = NULL;
-	char key[128];
-	const char *colon;
+	char key[128], *colon;
 	double v = r->value;
 
 	if (m->monitors == CMP_MONITORS_NONE || r->iteration <= 0 || col >= m->nruns)
 		return;
-	/* Maxima do not add up; perf's :running is a fraction. */
-	if (!strcmp(r->key, "max-rss-bytes") || strstr(r->key, ":running"))
-		return;
-	/* The slab totals come as before and after: keep the growth. */
 	snprintf(key, sizeof(key), "%s", r->key);
-	colon = strrchr(r->key, ':');
-	if (!strcmp(r->source, "slab") && colon) {
-		if (!strcmp(colon, ":before"))
-			v = -v;
-		else if (strcmp(colon, ":after"))
-			return;
-		key[colon - r->key] = '\0';
+	switch (r->kind) {
+	case MONITOR_KIND_MAX:
+	case MONITOR_KIND_FRACTION:
+		return;		/* peaks and ratios do not add up */
+	case MONITOR_KIND_BEFORE:
+		v = -v;
+		/* fall through */
+	case MONITOR_KIND_AFTER:
+		/* A level read before and after the sample: keep its growth,
+		 * under the name the pair shares ("Slab:before", "Slab:after"
+		 * -> "Slab"). */
+		if ((colon = strrchr(key, ':')))
+			*colon = '\0';
+		break;
+	case MONITOR_KIND_DELTA:
+	case MONITOR_NKINDS:
+		break;
 	}
 	if (m->monitors == CMP_MONITORS_SUMMARY && strcmp(r->source, "perf") &&
 	    ops_index(r->source, key) < 0)

@@ -156,7 +156,9 @@ void model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *
 
 /* Add one stored monitor value of column col to its section's totals
  * (the section must have samples already: add a run's samples first).
- * Per-section values (iteration 0) and values m->monitors leaves out are
+ * Deltas add up; a before and after pair adds up to its growth, under
+ * the key the two share up to its last ':'; maxima and fractions, per-
+ * section values (iteration 0) and values m->monitors leaves out are
  * ignored. */
 void model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row *r);
 

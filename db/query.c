@@ -346,14 +346,28 @@ int store_each_sample(struct store *s, int64_t run_id,
 	return 0;
 }
 
+/* The kind stored in column i; returns 0, or -1 after printing why (the
+ * schema's CHECK should make that impossible). */
+static int column_kind(struct store *s, sqlite3_stmt *st, int i, enum monitor_kind *kind)
+{
+	const char *name = (const char *)sqlite3_column_text(st, i);
+
+	for (int k = 0; k < MONITOR_NKINDS; k++)
+		if (name && !strcmp(name, monitor_kind_name(k))) {
+			*kind = k;
+			return 0;
+		}
+	return error("%s: unknown monitor value kind '%s'", s->path, name ? name : "(null)");
+}
+
 int store_each_monitor(struct store *s, int64_t run_id,
 		       int (*cb)(const struct monitor_row *r, void *arg), void *arg)
 {
 	sqlite3_stmt *st = NULL;
-	int rc;
+	int rc, bad = 0;
 
-	if (store_prepare(s, "SELECT section, row, iteration, source, key, value FROM monitor_values "
-		    "WHERE run_id = ? ORDER BY rowid", &st))
+	if (store_prepare(s, "SELECT section, row, iteration, source, key, kind, value "
+		    "FROM monitor_values WHERE run_id = ? ORDER BY rowid", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -364,11 +378,15 @@ int store_each_monitor(struct store *s, int64_t run_id,
 		r.iteration = sqlite3_column_int(st, 2);
 		r.source = (const char *)sqlite3_column_text(st, 3);
 		r.key = (const char *)sqlite3_column_text(st, 4);
-		r.value = sqlite3_column_double(st, 5);
+		if ((bad = column_kind(s, st, 5, &r.kind)))
+			break;
+		r.value = sqlite3_column_double(st, 6);
 		if (cb(&r, arg))
 			break;
 	}
 	sqlite3_finalize(st);
+	if (bad)
+		return -1;
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(s, "cannot read monitor values");
 	return 0;

@@ -19,12 +19,27 @@
 #include <unistd.h>
 
 extern const char store_schema_v1[];
+extern const char store_migration_v2[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
-static const char *const migrations[] = {
-	store_schema_v1,
+static const char *const migrations[STORE_SCHEMA_VERSION] = {
+	[0] = store_schema_v1,
+	[1] = store_migration_v2,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
+
+static const char *const monitor_kind_names[MONITOR_NKINDS] = {
+	[MONITOR_KIND_DELTA] = "delta",
+	[MONITOR_KIND_MAX] = "max",
+	[MONITOR_KIND_FRACTION] = "fraction",
+	[MONITOR_KIND_BEFORE] = "before",
+	[MONITOR_KIND_AFTER] = "after",
+};
+
+const char *monitor_kind_name(enum monitor_kind kind)
+{
+	return (unsigned)kind < MONITOR_NKINDS ? monitor_kind_names[kind] : NULL;
+}
 
 const char *store_path(const struct store *s)
 {
@@ -332,8 +347,8 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample))
 		return -1;
 	if (!s->ins_monitor &&
-	    store_prepare(s, "INSERT INTO monitor_values(run_id, section, row, iteration, source, key, value) "
-		    "VALUES (?,?,?,?,?,?,?)", &s->ins_monitor))
+	    store_prepare(s, "INSERT INTO monitor_values(run_id, section, row, iteration, source, key, "
+		    "kind, value) VALUES (?,?,?,?,?,?,?,?)", &s->ins_monitor))
 		return -1;
 	if (exec_sql(s, "BEGIN IMMEDIATE"))
 		return -1;
@@ -367,7 +382,13 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		sqlite3_bind_int(st, 4, set->iteration);
 		store_bind_text(st, 5, m->source);
 		store_bind_text(st, 6, m->key);
-		sqlite3_bind_double(st, 7, m->value);
+		if (!monitor_kind_name(m->kind)) {
+			error("%s: BUG: monitor value '%s/%s' has no kind", s->path, m->source,
+			      m->key);
+			goto fail;
+		}
+		store_bind_text(st, 7, monitor_kind_name(m->kind));
+		sqlite3_bind_double(st, 8, m->value);
 		if (step_done(s, st, "cannot store a monitor value"))
 			goto fail;
 	}

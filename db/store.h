@@ -17,7 +17,7 @@ struct kernel_info;
 struct store;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 /* $KBENCH_DB, else $XDG_DATA_HOME/kbench/kbench.db, else
  * ~/.local/share/kbench/kbench.db. Written into sb. */
@@ -52,11 +52,29 @@ struct sample_record {
 	int higher_better;
 };
 
+/* What a monitor value is, which says how the values of one key combine
+ * over samples; stored as its name (monitor_values.kind). */
+enum monitor_kind {
+	MONITOR_KIND_DELTA,	/* "delta": a count over the sample (a counter's
+				 * change, or what its processes accumulated);
+				 * totals over samples add up */
+	MONITOR_KIND_MAX,	/* "max": a peak over the sample */
+	MONITOR_KIND_FRACTION,	/* "fraction": a ratio in [0, 1] */
+	MONITOR_KIND_BEFORE,	/* "before": a level read before the sample, or
+				 * before a section's first sample */
+	MONITOR_KIND_AFTER,	/* "after": the same level read after it */
+	MONITOR_NKINDS
+};
+
+/* The stored name of kind ("delta", "max", ...), or NULL for none. */
+const char *monitor_kind_name(enum monitor_kind kind);
+
 struct monitor_record {
 	const char *row;
 	const char *source;
 	const char *key;
 	double value;
+	enum monitor_kind kind;
 };
 
 /* Everything one sample measured, committed in one transaction. */
@@ -151,6 +169,7 @@ struct monitor_row {
 	int iteration;
 	const char *source;
 	const char *key;
+	enum monitor_kind kind;
 	double value;
 };
 

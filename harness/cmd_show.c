@@ -221,7 +221,7 @@ static int collect_cache(const struct monitor_row *r, void *arg)
 {
 	struct slab_state *ss = arg;
 	const char *slash = strrchr(r->key, '/');
-	int when = !strcmp(r->row, "after"), field = -1;
+	int when = r->kind == MONITOR_KIND_AFTER, field = -1;
 	struct cache_row *c = NULL;
 	size_t len;
 

@@ -493,6 +493,7 @@ static int store_section_monitors(struct store *s, int64_t run_id, const struct 
 		mon[i].row = when;
 		mon[i].source = mv->v[i].source;
 		mon[i].key = mv->v[i].key;
+		mon[i].kind = mv->v[i].kind;
 		mon[i].value = mv->v[i].value;
 	}
 	set.section = ps->cs->name;
@@ -593,6 +594,7 @@ static int store_sample(struct store *s, int64_t run_id, const struct plan_secti
 		m->row = row0;
 		m->source = mv->v[i].source;
 		m->key = mv->v[i].key;
+		m->kind = mv->v[i].kind;
 		m->value = mv->v[i].value;
 	}
 	set.section = ps->cs->name;
