@@ -392,6 +392,67 @@ int store_each_monitor(struct store *s, int64_t run_id,
 	return 0;
 }
 
+int store_each_monitor_summary(struct store *s, int64_t run_id,
+			       int (*cb)(const struct monitor_summary *m, void *arg),
+			       void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, bad = 0;
+
+	if (store_prepare(s, "SELECT section, row, source, key, kind, avg(value), min(value), "
+		    "max(value), count(*) FROM monitor_values WHERE run_id = ? AND iteration > 0 "
+		    "GROUP BY section, row, source, key, kind ORDER BY min(rowid)", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct monitor_summary m;
+
+		m.section = (const char *)sqlite3_column_text(st, 0);
+		m.row = (const char *)sqlite3_column_text(st, 1);
+		m.source = (const char *)sqlite3_column_text(st, 2);
+		m.key = (const char *)sqlite3_column_text(st, 3);
+		if ((bad = column_kind(s, st, 4, &m.kind)))
+			break;
+		m.mean = sqlite3_column_double(st, 5);
+		m.min = sqlite3_column_double(st, 6);
+		m.max = sqlite3_column_double(st, 7);
+		m.n = sqlite3_column_int64(st, 8);
+		if (cb(&m, arg))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (bad)
+		return -1;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot summarise monitor values");
+	return 0;
+}
+
+int store_each_section_count(struct store *s, int64_t run_id,
+			     int (*cb)(const struct section_count *c, void *arg), void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "SELECT section, count(*), count(nullif(flag, '')) FROM samples "
+		    "WHERE run_id = ? GROUP BY section ORDER BY min(rowid)", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct section_count c;
+
+		c.section = (const char *)sqlite3_column_text(st, 0);
+		c.samples = sqlite3_column_int64(st, 1);
+		c.flagged = sqlite3_column_int64(st, 2);
+		if (cb(&c, arg))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot count samples");
+	return 0;
+}
+
 int store_each_failure(struct store *s, int64_t run_id,
 		       int (*cb)(const struct failure_row *r, void *arg), void *arg)
 {

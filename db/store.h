@@ -176,6 +176,38 @@ struct monitor_row {
 int store_each_monitor(struct store *s, int64_t run_id,
 		       int (*cb)(const struct monitor_row *r, void *arg), void *arg);
 
+/* The per-sample monitor values of one key of one row of a section,
+ * summarised over the run's samples. */
+struct monitor_summary {
+	const char *section;
+	const char *row;
+	const char *source;
+	const char *key;
+	enum monitor_kind kind;
+	double mean, min, max;
+	int64_t n;		/* samples that recorded it */
+};
+
+/* Summarise a run's per-sample monitor values (iteration > 0: the slab
+ * caches' per-section snapshots are left out) per section, row, source,
+ * key and kind, in order of first appearance; cb returning non-zero
+ * stops. The strings last until cb returns. */
+int store_each_monitor_summary(struct store *s, int64_t run_id,
+			       int (*cb)(const struct monitor_summary *m, void *arg),
+			       void *arg);
+
+/* How many samples each section of a run holds. */
+struct section_count {
+	const char *section;
+	int64_t samples;
+	int64_t flagged;	/* samples with a flag */
+};
+
+/* Every section of a run with samples, in order of first appearance; cb
+ * returning non-zero stops. The strings last until cb returns. */
+int store_each_section_count(struct store *s, int64_t run_id,
+			     int (*cb)(const struct section_count *c, void *arg), void *arg);
+
 struct failure_row {
 	const char *section;
 	const char *row;
