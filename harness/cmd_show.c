@@ -69,16 +69,18 @@ static int print_failure(const struct failure_row *r, void *arg)
 	return 0;
 }
 
+/* The section of the facts printed last. */
 struct meta_state {
-	char section[128];
+	struct strbuf section;
 };
 
 static int print_meta(const char *section, const char *key, const char *value, void *arg)
 {
 	struct meta_state *m = arg;
 
-	if (strcmp(m->section, section)) {
-		snprintf(m->section, sizeof(m->section), "%s", section);
+	if (strcmp(m->section.buf, section)) {
+		strbuf_reset(&m->section);
+		strbuf_addstr(&m->section, section);
 		printf("\n[%s]\n", *section ? section : "run");
 	}
 	printf("  %-16s %s\n", key, value);
@@ -257,7 +259,7 @@ int cmd_show(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	struct run_info r;
 	struct count_state counts = { 0 };
-	struct meta_state meta = { "" };
+	struct meta_state meta = { .section = STRBUF_INIT };
 	int64_t id;
 	int opt, config_only = 0, monitors = 0, slab = 0, nfail = 0, shown = 0, rc = 1;
 
@@ -338,6 +340,7 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	rc = 0;
 out:
+	strbuf_release(&meta.section);
 	strbuf_release(&err);
 	store_close(store);
 	return rc;
