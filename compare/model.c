@@ -5,6 +5,8 @@
 #include "config.h"
 #include "compare/model.h"
 #include "db/store.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,12 +14,15 @@
 #include <string.h>
 
 const struct cmp_stat_desc cmp_stats[CMP_NSTATS] = {
-	[CMP_MIN] = { "Min", "Min", "min", 0 },
-	[CMP_MEAN] = { "Amean", "Hmean", "mean", 0 },
-	[CMP_STDDEV] = { "Stddev", "HStddev", "stddev", 1 },
-	[CMP_COEFFVAR] = { "CoeffVar", "HCoeffVar", "coeffvar", 1 },
-	[CMP_MAX] = { "Max", "Max", "max", 0 },
-	[CMP_BMEAN95] = { "BAmean-95", "BHmean-95", "bmean95", 0 },
+	[CMP_MIN] = { .lower_name = "Min", .higher_name = "Min", .key = "min" },
+	[CMP_MEAN] = { .lower_name = "Amean", .higher_name = "Hmean", .key = "mean" },
+	[CMP_STDDEV] = { .lower_name = "Stddev", .higher_name = "HStddev", .key = "stddev",
+			 .spread = 1 },
+	[CMP_COEFFVAR] = { .lower_name = "CoeffVar", .higher_name = "HCoeffVar",
+			   .key = "coeffvar", .spread = 1 },
+	[CMP_MAX] = { .lower_name = "Max", .higher_name = "Max", .key = "max" },
+	[CMP_BMEAN95] = { .lower_name = "BAmean-95", .higher_name = "BHmean-95",
+			  .key = "bmean95" },
 };
 
 double cmp_stat_value(const struct stats_summary *s, enum cmp_stat st)
@@ -39,22 +44,21 @@ const char *cmp_stat_name(enum cmp_stat st, int higher_better)
 	return higher_better ? cmp_stats[st].higher_name : cmp_stats[st].lower_name;
 }
 
-static char *xstrdup(const char *s)
+/* Facts may be missing (NULL): they read as "". */
+static char *dup_or_empty(const char *s)
 {
-	return strdup(s ? s : "");
+	return xstrdup(s ? s : "");
 }
 
-int model_init(struct cmp_model *m, size_t ncolumns,
-	       const struct stats_test_desc *test, double alpha)
+void model_init(struct cmp_model *m, size_t ncolumns,
+		const struct stats_test_desc *test, double alpha)
 {
-	memset(m, 0, sizeof(*m));
-	m->runs = calloc(ncolumns ? ncolumns : 1, sizeof(*m->runs));
-	if (!m->runs)
-		return -1;
-	m->nruns = ncolumns;
-	m->test = test;
-	m->alpha = alpha;
-	return 0;
+	*m = (struct cmp_model){
+		.runs = xcalloc(ncolumns ? ncolumns : 1, sizeof(*m->runs)),
+		.nruns = ncolumns,
+		.test = test,
+		.alpha = alpha,
+	};
 }
 
 static void run_release(struct cmp_run *r)
@@ -146,56 +150,37 @@ static const char *split_point(const char *name)
 	return dash;
 }
 
-int model_split_name(const char *name, char **head1, char **head2)
+void model_split_name(const char *name, char **head1, char **head2)
 {
 	const char *at = split_point(name);
 
-	*head1 = at ? strndup(name, at - name) : strdup(name);
-	*head2 = strdup(at ? at + 1 : "");
-	if (!*head1 || !*head2) {
-		free(*head1);
-		free(*head2);
-		*head1 = *head2 = NULL;
-		return -1;
-	}
-	return 0;
+	*head1 = at ? xstrndup(name, at - name) : xstrdup(name);
+	*head2 = xstrdup(at ? at + 1 : "");
 }
 
-int model_set_run(struct cmp_model *m, size_t col, const char *label,
-		  int64_t id, const char *uuid, const char *hostname,
-		  const char *cpu_model, int cpus, const char *kernel_release,
-		  const char *kernel_cmdline, const char *config_name,
-		  const char *config_text)
+void model_set_run(struct cmp_model *m, size_t col, const char *label,
+		   int64_t id, const char *uuid, const char *hostname,
+		   const char *cpu_model, int cpus, const char *kernel_release,
+		   const char *kernel_cmdline, const char *config_name,
+		   const char *config_text)
 {
 	struct cmp_run *r = &m->runs[col];
-	int64_t *ids;
-	char **uuids;
 
-	ids = realloc(r->ids, (r->nruns + 1) * sizeof(*ids));
-	if (!ids)
-		return -1;
-	r->ids = ids;
-	uuids = realloc(r->uuids, (r->nruns + 1) * sizeof(*uuids));
-	if (!uuids)
-		return -1;
-	r->uuids = uuids;
-	if (!(uuids[r->nruns] = xstrdup(uuid)))
-		return -1;
-	ids[r->nruns++] = id;
+	ALLOC_GROW(r->ids, r->nruns + 1, r->ids_alloc);
+	ALLOC_GROW(r->uuids, r->nruns + 1, r->uuids_alloc);
+	r->uuids[r->nruns] = dup_or_empty(uuid);
+	r->ids[r->nruns++] = id;
 	if (r->label)
-		return 0;	/* a pooled run: the first one names the column */
-	r->label = xstrdup(label);
-	r->hostname = xstrdup(hostname);
-	r->cpu_model = xstrdup(cpu_model);
-	r->kernel_release = xstrdup(kernel_release);
-	r->kernel_cmdline = xstrdup(kernel_cmdline);
-	r->config_name = xstrdup(config_name);
-	r->config_text = xstrdup(config_text);
+		return;		/* a pooled run: the first one names the column */
+	r->label = dup_or_empty(label);
+	r->hostname = dup_or_empty(hostname);
+	r->cpu_model = dup_or_empty(cpu_model);
+	r->kernel_release = dup_or_empty(kernel_release);
+	r->kernel_cmdline = dup_or_empty(kernel_cmdline);
+	r->config_name = dup_or_empty(config_name);
+	r->config_text = dup_or_empty(config_text);
 	r->cpus = cpus;
-	if (!r->label || !r->hostname || !r->cpu_model || !r->kernel_release ||
-	    !r->kernel_cmdline || !r->config_name || !r->config_text)
-		return -1;
-	return model_split_name(r->label, &r->head1, &r->head2);
+	model_split_name(r->label, &r->head1, &r->head2);
 }
 
 void model_begin_run(struct cmp_model *m)
@@ -217,27 +202,19 @@ static struct cmp_section *find_section(struct cmp_model *m, const char *name,
 		if (!strcmp(m->sections[i].name, name))
 			return m->last_section = &m->sections[i];
 	if (m->nsections == m->alloc) {
-		size_t alloc = m->alloc ? 2 * m->alloc : 8;
-		struct cmp_section *n = realloc(m->sections, alloc * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		/* Rows cache pointers into sections: forget them. */
-		m->sections = n;
-		m->alloc = alloc;
+		ALLOC_GROW(m->sections, m->nsections + 1, m->alloc);
+		/* The caches point into the old array: forget them. */
 		m->last_set.section = NULL;
 		m->last_row = NULL;
 	}
-	s = &m->sections[m->nsections];
-	memset(s, 0, sizeof(*s));
-	s->name = strdup(name);
-	s->workload = xstrdup(workload);
-	s->user_ns = calloc(m->nruns, sizeof(*s->user_ns));
-	s->sys_ns = calloc(m->nruns, sizeof(*s->sys_ns));
-	s->elapsed_ns = calloc(m->nruns, sizeof(*s->elapsed_ns));
-	m->nsections++;
-	if (!s->name || !s->workload || !s->user_ns || !s->sys_ns || !s->elapsed_ns)
-		return NULL;
+	s = &m->sections[m->nsections++];
+	*s = (struct cmp_section){
+		.name = xstrdup(name),
+		.workload = dup_or_empty(workload),
+		.user_ns = xcalloc(m->nruns, sizeof(*s->user_ns)),
+		.sys_ns = xcalloc(m->nruns, sizeof(*s->sys_ns)),
+		.elapsed_ns = xcalloc(m->nruns, sizeof(*s->elapsed_ns)),
+	};
 	return m->last_section = s;
 }
 
@@ -252,46 +229,27 @@ static struct cmp_row *find_row(struct cmp_model *m, struct cmp_section *s,
 		if (!strcmp(s->rows[i].label, sr->row))
 			return m->last_row = &s->rows[i];
 	if (s->nrows == s->alloc) {
-		size_t alloc = s->alloc ? 2 * s->alloc : 16;
-		struct cmp_row *n = realloc(s->rows, alloc * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		s->rows = n;
-		s->alloc = alloc;
+		ALLOC_GROW(s->rows, s->nrows + 1, s->alloc);
 		m->last_row = NULL;
 	}
-	r = &s->rows[s->nrows];
-	memset(r, 0, sizeof(*r));
-	r->label = strdup(sr->row);
-	r->unit = xstrdup(sr->unit);
-	r->higher_better = sr->higher_better;
-	r->decimals = sr->unit && !strcmp(sr->unit, "s") ? 4 : 2;
-	r->cells = calloc(m->nruns, sizeof(*r->cells));
-	s->nrows++;
-	if (!r->label || !r->unit || !r->cells)
-		return NULL;
+	r = &s->rows[s->nrows++];
+	*r = (struct cmp_row){
+		.label = xstrdup(sr->row),
+		.unit = dup_or_empty(sr->unit),
+		.higher_better = sr->higher_better,
+		.decimals = sr->unit && !strcmp(sr->unit, "s") ? 4 : 2,
+		.cells = xcalloc(m->nruns, sizeof(*r->cells)),
+	};
 	return m->last_row = r;
 }
 
-int model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *sr)
+void model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *sr)
 {
 	struct cmp_section *s = find_section(m, sr->section, sr->workload);
-	struct cmp_row *r;
-	struct cmp_cell *c;
+	struct cmp_row *r = find_row(m, s, sr);
+	struct cmp_cell *c = &r->cells[col];
 
-	if (!s || !(r = find_row(m, s, sr)))
-		return -1;
-	c = &r->cells[col];
-	if (c->n == c->alloc) {
-		size_t alloc = c->alloc ? 2 * c->alloc : 8;
-		double *n = realloc(c->samples, alloc * sizeof(*n));
-
-		if (!n)
-			return -1;
-		c->samples = n;
-		c->alloc = alloc;
-	}
+	ALLOC_GROW(c->samples, c->n + 1, c->alloc);
 	c->samples[c->n++] = sr->value;
 	/* The values of one sample set share its rusage and arrive together:
 	 * count each set once. */
@@ -307,7 +265,6 @@ int model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *s
 		m->last_set.user_ns = sr->user_ns;
 		m->last_set.sys_ns = sr->sys_ns;
 	}
-	return 0;
 }
 
 static double pct(enum cmp_stat st, int higher_better, double v, double base)
@@ -320,14 +277,13 @@ static double pct(enum cmp_stat st, int higher_better, double v, double base)
 	return stats_pdiff(v, base);
 }
 
-static int finish_row(struct cmp_model *m, struct cmp_row *r)
+static void finish_row(struct cmp_model *m, struct cmp_row *r)
 {
 	struct cmp_cell *base = &r->cells[0];
 
 	for (size_t c = 0; c < m->nruns; c++)
-		if (stats_summarise(r->cells[c].samples, r->cells[c].n, r->higher_better,
-				    &r->cells[c].s))
-			return -1;
+		stats_summarise(r->cells[c].samples, r->cells[c].n, r->higher_better,
+				&r->cells[c].s);
 	for (size_t c = 0; c < m->nruns; c++) {
 		struct cmp_cell *cell = &r->cells[c];
 
@@ -347,16 +303,33 @@ static int finish_row(struct cmp_model *m, struct cmp_row *r)
 			cell->test.reason = "row missing in a run";
 			continue;
 		}
-		if (stats_test(m->test->kind, base->samples, base->n, cell->samples,
-			       cell->n, r->higher_better, m->alpha, &cell->test))
-			return -1;
+		stats_test(m->test->kind, base->samples, base->n, cell->samples, cell->n,
+			   r->higher_better, m->alpha, &cell->test);
 	}
-	return 0;
+}
+
+/* A new block of nkeys rows after the section's others. */
+static struct cmp_block *add_block(struct cmp_model *m, struct cmp_section *s,
+				   const char *name, const char *unit, size_t nkeys)
+{
+	struct cmp_block *b;
+
+	ALLOC_GROW(s->blocks, s->nblocks + 1, s->blocks_alloc);
+	b = &s->blocks[s->nblocks++];
+	*b = (struct cmp_block){
+		.name = xstrdup(name),
+		.nkeys = nkeys,
+		.keys = xcalloc(nkeys, sizeof(*b->keys)),
+		.values = xcalloc(nkeys * m->nruns, sizeof(*b->values)),
+		.unit = unit,
+		.decimals = 2,
+	};
+	return b;
 }
 
 static const char *const duration_keys[] = { "User", "System", "Elapsed" };
 
-static int finish_duration(struct cmp_model *m, struct cmp_section *s)
+static void finish_duration(struct cmp_model *m, struct cmp_section *s)
 {
 	struct cmp_block *b;
 	int any = 0;
@@ -365,23 +338,10 @@ static int finish_duration(struct cmp_model *m, struct cmp_section *s)
 		if (s->user_ns[c] || s->sys_ns[c] || s->elapsed_ns[c])
 			any = 1;
 	if (!any)
-		return 0;
-	s->blocks = calloc(1, sizeof(*s->blocks));
-	if (!s->blocks)
-		return -1;
-	s->nblocks = 1;
-	b = &s->blocks[0];
-	b->decimals = 2;
-	b->unit = "s";
-	b->nkeys = 3;
-	b->name = strdup("Duration");
-	b->keys = calloc(3, sizeof(*b->keys));
-	b->values = calloc(3 * m->nruns, sizeof(*b->values));
-	if (!b->name || !b->keys || !b->values)
-		return -1;
+		return;
+	b = add_block(m, s, "Duration", "s", 3);
 	for (size_t k = 0; k < 3; k++)
-		if (!(b->keys[k] = strdup(duration_keys[k])))
-			return -1;
+		b->keys[k] = xstrdup(duration_keys[k]);
 	for (size_t c = 0; c < m->nruns; c++) {
 		/* Seconds per run: a pooled column shows the mean of its runs. */
 		double runs = m->runs[c].nruns ? m->runs[c].nruns : 1;
@@ -390,7 +350,6 @@ static int finish_duration(struct cmp_model *m, struct cmp_section *s)
 		b->values[1 * m->nruns + c] = s->sys_ns[c] / 1e9 / runs;
 		b->values[2 * m->nruns + c] = s->elapsed_ns[c] / 1e9 / runs;
 	}
-	return 0;
 }
 
 /* ---- monitor totals (the Ops block) ---- */
@@ -401,18 +360,20 @@ static const struct {
 	const char *source, *key, *name;
 	double scale;
 } ops_names[] = {
-	{ "rusage", "minor-faults", "Minor Faults", 1 },
-	{ "rusage", "major-faults", "Major Faults", 1 },
-	{ "rusage", "voluntary-switches", "Voluntary Switches", 1 },
-	{ "rusage", "involuntary-switches", "Involuntary Switches", 1 },
-	{ "perf", "context-switches", "Context Switches", 1 },
-	{ "perf", "cpu-migrations", "CPU Migrations", 1 },
-	{ "perf", "page-faults", "Page Faults", 1 },
-	{ "perf", "task-clock", "Task Clock (s)", 1e-9 },
-	{ "vmstat", "pgfault", "vmstat pgfault", 1 },
-	{ "vmstat", "pgmajfault", "vmstat pgmajfault", 1 },
-	{ "slab", "Slab", "Slab Growth (KiB)", 1.0 / 1024 },
-	{ "slab", "SUnreclaim", "SUnreclaim Growth (KiB)", 1.0 / 1024 },
+#define OPS(src, k, n, sc) { .source = src, .key = k, .name = n, .scale = sc }
+	OPS("rusage", "minor-faults", "Minor Faults", 1),
+	OPS("rusage", "major-faults", "Major Faults", 1),
+	OPS("rusage", "voluntary-switches", "Voluntary Switches", 1),
+	OPS("rusage", "involuntary-switches", "Involuntary Switches", 1),
+	OPS("perf", "context-switches", "Context Switches", 1),
+	OPS("perf", "cpu-migrations", "CPU Migrations", 1),
+	OPS("perf", "page-faults", "Page Faults", 1),
+	OPS("perf", "task-clock", "Task Clock (s)", 1e-9),
+	OPS("vmstat", "pgfault", "vmstat pgfault", 1),
+	OPS("vmstat", "pgmajfault", "vmstat pgmajfault", 1),
+	OPS("slab", "Slab", "Slab Growth (KiB)", 1.0 / 1024),
+	OPS("slab", "SUnreclaim", "SUnreclaim Growth (KiB)", 1.0 / 1024),
+#undef OPS
 };
 #define NOPS_NAMES (sizeof(ops_names) / sizeof(ops_names[0]))
 
@@ -424,37 +385,42 @@ static int ops_index(const char *source, const char *key)
 	return -1;
 }
 
-int model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row *r)
+void model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row *r)
 {
 	struct cmp_section *s = NULL;
 	struct cmp_monitor *mon = NULL;
-	char key[128];
-	const char *colon;
+	char key[128], *colon;
 	double v = r->value;
 
 	if (m->monitors == CMP_MONITORS_NONE || r->iteration <= 0 || col >= m->nruns)
-		return 0;
-	/* Maxima do not add up; perf's :running is a fraction. */
-	if (!strcmp(r->key, "max-rss-bytes") || strstr(r->key, ":running"))
-		return 0;
-	/* The slab totals come as before and after: keep the growth. */
+		return;
 	snprintf(key, sizeof(key), "%s", r->key);
-	colon = strrchr(r->key, ':');
-	if (!strcmp(r->source, "slab") && colon) {
-		if (!strcmp(colon, ":before"))
-			v = -v;
-		else if (strcmp(colon, ":after"))
-			return 0;
-		key[colon - r->key] = '\0';
+	switch (r->kind) {
+	case MONITOR_KIND_MAX:
+	case MONITOR_KIND_FRACTION:
+		return;		/* peaks and ratios do not add up */
+	case MONITOR_KIND_BEFORE:
+		v = -v;
+		/* fall through */
+	case MONITOR_KIND_AFTER:
+		/* A level read before and after the sample: keep its growth,
+		 * under the name the pair shares ("Slab:before", "Slab:after"
+		 * -> "Slab"). */
+		if ((colon = strrchr(key, ':')))
+			*colon = '\0';
+		break;
+	case MONITOR_KIND_DELTA:
+	case MONITOR_NKINDS:
+		break;
 	}
 	if (m->monitors == CMP_MONITORS_SUMMARY && strcmp(r->source, "perf") &&
 	    ops_index(r->source, key) < 0)
-		return 0;
+		return;
 	for (size_t i = 0; i < m->nsections && !s; i++)
 		if (!strcmp(m->sections[i].name, r->section))
 			s = &m->sections[i];
 	if (!s)
-		return 0;	/* no samples kept for it */
+		return;		/* no samples kept for it */
 	/* Samples store their keys in the same order: try the next one. */
 	if (s->monhint < s->nmons && !strcmp(s->mons[s->monhint].key, key) &&
 	    !strcmp(s->mons[s->monhint].source, r->source))
@@ -463,45 +429,27 @@ int model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row 
 		if (!strcmp(s->mons[i].key, key) && !strcmp(s->mons[i].source, r->source))
 			mon = &s->mons[i];
 	if (!mon) {
-		struct cmp_monitor *n = realloc(s->mons, (s->nmons + 1) * sizeof(*n));
-
-		if (!n)
-			return -1;
-		s->mons = n;
+		ALLOC_GROW(s->mons, s->nmons + 1, s->mons_alloc);
 		mon = &s->mons[s->nmons++];
-		mon->source = strdup(r->source);
-		mon->key = strdup(key);
-		mon->sum = calloc(m->nruns, sizeof(*mon->sum));
-		if (!mon->source || !mon->key || !mon->sum)
-			return -1;
+		*mon = (struct cmp_monitor){
+			.source = xstrdup(r->source),
+			.key = xstrdup(key),
+			.sum = xcalloc(m->nruns, sizeof(*mon->sum)),
+		};
 	}
 	s->monhint = (size_t)(mon - s->mons) + 1;
 	mon->sum[col] += v;
-	return 0;
 }
 
 /* The Ops block after Duration: each monitor's total per column, the
  * mean per run for a pooled column. */
-static int finish_ops(struct cmp_model *m, struct cmp_section *s)
+static void finish_ops(struct cmp_model *m, struct cmp_section *s)
 {
-	struct cmp_block *blocks, *b;
+	struct cmp_block *b;
 
 	if (!s->nmons)
-		return 0;
-	blocks = realloc(s->blocks, (s->nblocks + 1) * sizeof(*blocks));
-	if (!blocks)
-		return -1;
-	s->blocks = blocks;
-	b = &s->blocks[s->nblocks++];
-	memset(b, 0, sizeof(*b));
-	b->decimals = 2;
-	b->unit = "";
-	b->nkeys = s->nmons;
-	b->name = strdup("Ops");
-	b->keys = calloc(s->nmons, sizeof(*b->keys));
-	b->values = calloc(s->nmons * m->nruns, sizeof(*b->values));
-	if (!b->name || !b->keys || !b->values)
-		return -1;
+		return;
+	b = add_block(m, s, "Ops", "", s->nmons);
 	for (size_t k = 0; k < s->nmons; k++) {
 		const struct cmp_monitor *mon = &s->mons[k];
 		int i = ops_index(mon->source, mon->key);
@@ -512,70 +460,61 @@ static int finish_ops(struct cmp_model *m, struct cmp_section *s)
 			snprintf(name, sizeof(name), "%s", ops_names[i].name);
 		else
 			snprintf(name, sizeof(name), "%s %s", mon->source, mon->key);
-		if (!(b->keys[k] = strdup(name)))
-			return -1;
+		b->keys[k] = xstrdup(name);
 		for (size_t c = 0; c < m->nruns; c++) {
 			double runs = m->runs[c].nruns ? m->runs[c].nruns : 1;
 
 			b->values[k * m->nruns + c] = mon->sum[c] * scale / runs;
 		}
 	}
-	return 0;
 }
 
-static int add_fact(struct cmp_model *m, const char *what, char **values)
+/* Takes ownership of values, one per column. */
+static void add_fact(struct cmp_model *m, const char *what, char **values)
 {
-	struct cmp_fact *f = realloc(m->facts, (m->nfacts + 1) * sizeof(*f));
-
-	if (!f)
-		return -1;
-	m->facts = f;
-	f[m->nfacts].what = what;
-	f[m->nfacts].values = values;
-	m->nfacts++;
-	return 0;
+	ALLOC_GROW(m->facts, m->nfacts + 1, m->facts_alloc);
+	m->facts[m->nfacts++] = (struct cmp_fact){ .what = what, .values = values };
 }
 
 /* Each column's value of one fact; added to the model only when two
  * columns differ. Takes ownership of values. */
-static int consider_fact(struct cmp_model *m, const char *what, char **values)
+static void consider_fact(struct cmp_model *m, const char *what, char **values)
 {
 	for (size_t c = 1; c < m->nruns; c++)
-		if (strcmp(values[c], values[0]))
-			return add_fact(m, what, values);
+		if (strcmp(values[c], values[0])) {
+			add_fact(m, what, values);
+			return;
+		}
 	for (size_t c = 0; c < m->nruns; c++)
 		free(values[c]);
 	free(values);
-	return 0;
 }
 
 static char *fmt_machine(const struct cmp_run *r)
 {
-	size_t len = strlen(r->hostname) + strlen(r->cpu_model) + 8;
-	char *s = malloc(len);
+	struct strbuf sb = STRBUF_INIT;
 
-	if (s)
-		snprintf(s, len, "%s%s%s", r->hostname, *r->cpu_model ? ", " : "", r->cpu_model);
-	return s;
+	strbuf_addf(&sb, "%s%s%s", r->hostname, *r->cpu_model ? ", " : "", r->cpu_model);
+	return strbuf_detach(&sb);
 }
 
 static char *fmt_int(int v)
 {
-	char buf[32];
+	struct strbuf sb = STRBUF_INIT;
 
-	snprintf(buf, sizeof(buf), "%d", v);
-	return strdup(buf);
+	strbuf_addf(&sb, "%d", v);
+	return strbuf_detach(&sb);
 }
 
 /* Where config text b first differs from a: "line N: TEXT". */
 static char *first_difference(const char *a, const char *b, const char *name)
 {
-	size_t line = 1, len;
+	struct strbuf sb = STRBUF_INIT;
+	size_t line = 1;
 	const char *la = a, *lb = b, *end;
-	char *s;
 
 	if (!strcmp(a, b))
-		return strdup("");
+		return xstrdup("");
 	while (*la && *lb) {
 		size_t na = strcspn(la, "\n"), nb = strcspn(lb, "\n");
 
@@ -586,100 +525,81 @@ static char *first_difference(const char *a, const char *b, const char *name)
 		line++;
 	}
 	end = lb + strcspn(lb, "\n");
-	len = (end - lb) + strlen(name) + 64;
-	s = malloc(len);
-	if (s && *lb)
-		snprintf(s, len, "%s%sline %zu: %.*s", name, *name ? ", " : "",
-			 line, (int)(end - lb), lb);
-	else if (s)
-		snprintf(s, len, "%s%sline %zu: (end of text)", name, *name ? ", " : "", line);
-	return s;
+	if (*lb)
+		strbuf_addf(&sb, "%s%sline %zu: %.*s", name, *name ? ", " : "",
+			    line, (int)(end - lb), lb);
+	else
+		strbuf_addf(&sb, "%s%sline %zu: (end of text)", name, *name ? ", " : "", line);
+	return strbuf_detach(&sb);
 }
 
-static int finish_facts(struct cmp_model *m)
+/* The facts compared between columns, in the order they are shown. */
+enum cmp_fact_kind { FACT_MACHINE, FACT_CPUS, FACT_CMDLINE, FACT_CONFIG, NFACT_KINDS };
+
+static const char *const fact_names[NFACT_KINDS] = {
+	[FACT_MACHINE] = "machine",
+	[FACT_CPUS] = "CPU count",
+	[FACT_CMDLINE] = "kernel cmdline",
+	[FACT_CONFIG] = "config text",
+};
+
+/* Config texts are long: when one differs from the baseline's, show where
+ * each departs from it (and the baseline where it departs from the first
+ * that differs). */
+static void config_fact(struct cmp_model *m)
 {
-	static const char *const whats[] = { "machine", "CPU count", "kernel cmdline", "config text" };
+	const char *base = m->runs[0].config_text;
+	size_t other = 1;
+	char **d;
 
-	for (size_t w = 0; w < sizeof(whats) / sizeof(whats[0]); w++) {
-		char **v = calloc(m->nruns, sizeof(*v));
-		int differs = 0;
+	while (other < m->nruns && !strcmp(m->runs[other].config_text, base))
+		other++;
+	if (other == m->nruns)
+		return;
+	d = xcalloc(m->nruns, sizeof(*d));
+	for (size_t c = 0; c < m->nruns; c++) {
+		const char *text = m->runs[c].config_text;
 
-		if (!v)
-			return -1;
+		if (c == 0)
+			d[c] = first_difference(m->runs[other].config_text, base,
+						m->runs[0].config_name);
+		else if (!strcmp(text, base))
+			d[c] = xstrdup("same as the baseline");
+		else
+			d[c] = first_difference(base, text, m->runs[c].config_name);
+	}
+	add_fact(m, fact_names[FACT_CONFIG], d);
+}
+
+static void finish_facts(struct cmp_model *m)
+{
+	for (int f = 0; f < FACT_CONFIG; f++) {
+		char **v = xcalloc(m->nruns, sizeof(*v));
+
 		for (size_t c = 0; c < m->nruns; c++) {
 			const struct cmp_run *r = &m->runs[c];
 
-			switch (w) {
-			case 0: v[c] = fmt_machine(r); break;
-			case 1: v[c] = fmt_int(r->cpus); break;
-			case 2: v[c] = strdup(r->kernel_cmdline); break;
-			case 3:
-				/* The raw texts are long: compare them, then
-				 * show where each one departs from the base. */
-				if (strcmp(r->config_text, m->runs[0].config_text))
-					differs = 1;
-				v[c] = strdup(r->config_text);
-				break;
-			}
-			if (!v[c]) {
-				for (size_t i = 0; i < c; i++)
-					free(v[i]);
-				free(v);
-				return -1;
+			switch (f) {
+			case FACT_MACHINE: v[c] = fmt_machine(r); break;
+			case FACT_CPUS: v[c] = fmt_int(r->cpus); break;
+			case FACT_CMDLINE: v[c] = xstrdup(r->kernel_cmdline); break;
 			}
 		}
-		if (w == 3 && differs) {
-			char **d = calloc(m->nruns, sizeof(*d));
-			size_t other = 1;
-
-			if (!d)
-				return -1;
-			while (other < m->nruns && !strcmp(v[other], v[0]))
-				other++;
-			for (size_t c = 0; c < m->nruns; c++) {
-				if (c == 0)
-					d[c] = first_difference(v[other], v[0], m->runs[0].config_name);
-				else if (!strcmp(v[c], v[0]))
-					d[c] = strdup("same as the baseline");
-				else
-					d[c] = first_difference(v[0], v[c], m->runs[c].config_name);
-			}
-			for (size_t c = 0; c < m->nruns; c++)
-				free(v[c]);
-			free(v);
-			for (size_t c = 0; c < m->nruns; c++)
-				if (!d[c])
-					differs = 0;
-			if (!differs || add_fact(m, whats[w], d)) {
-				for (size_t c = 0; c < m->nruns; c++)
-					free(d[c]);
-				free(d);
-				return -1;
-			}
-			continue;
-		}
-		if (w == 3) {
-			for (size_t c = 0; c < m->nruns; c++)
-				free(v[c]);
-			free(v);
-			continue;
-		}
-		if (consider_fact(m, whats[w], v))
-			return -1;
+		consider_fact(m, fact_names[f], v);
 	}
-	return 0;
+	config_fact(m);
 }
 
-int model_finish(struct cmp_model *m)
+void model_finish(struct cmp_model *m)
 {
 	for (size_t i = 0; i < m->nsections; i++) {
 		struct cmp_section *s = &m->sections[i];
 
 		for (size_t r = 0; r < s->nrows; r++)
-			if (finish_row(m, &s->rows[r]))
-				return -1;
-		if (finish_duration(m, s) || finish_ops(m, s))
-			return -1;
+			finish_row(m, &s->rows[r]);
+		finish_duration(m, s);
+		finish_ops(m, s);
 	}
-	return m->nruns > 1 ? finish_facts(m) : 0;
+	if (m->nruns > 1)
+		finish_facts(m);
 }

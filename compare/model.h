@@ -44,6 +44,7 @@ struct cmp_run {
 	size_t nruns;		/* runs pooled into this column */
 	int64_t *ids;		/* their store ids */
 	char **uuids;
+	size_t ids_alloc, uuids_alloc;
 	/* Facts of the (first) run, compared in the header. */
 	char *hostname, *cpu_model, *kernel_release, *kernel_cmdline;
 	char *config_name, *config_text;
@@ -97,11 +98,11 @@ struct cmp_section {
 	struct cmp_row *rows;
 	size_t nrows, alloc;
 	struct cmp_block *blocks;
-	size_t nblocks;
+	size_t nblocks, blocks_alloc;
 	/* Rusage of the distinct sample sets, per column (ns). */
 	int64_t *user_ns, *sys_ns, *elapsed_ns;
 	struct cmp_monitor *mons;
-	size_t nmons, monhint;
+	size_t nmons, mons_alloc, monhint;
 };
 
 /* A fact that is not the same in every column. */
@@ -116,7 +117,7 @@ struct cmp_model {
 	struct cmp_section *sections;
 	size_t nsections, alloc;
 	struct cmp_fact *facts;
-	size_t nfacts;
+	size_t nfacts, facts_alloc;
 	const struct stats_test_desc *test;
 	double alpha;
 	enum cmp_monitors monitors;	/* set before adding monitor values */
@@ -132,49 +133,61 @@ struct cmp_model {
 };
 
 /* Start a model with ncolumns columns; the test and alpha are used by
- * model_finish. Returns 0 or -1 (out of memory). */
-int model_init(struct cmp_model *m, size_t ncolumns,
-	       const struct stats_test_desc *test, double alpha);
+ * model_finish. */
+void model_init(struct cmp_model *m, size_t ncolumns,
+		const struct stats_test_desc *test, double alpha);
 void model_release(struct cmp_model *m);
 
 /* Name column col (label split into the two header lines) and record its
  * facts; later calls for a pooled column add run ids. All strings are
  * copied; NULL reads as "". */
-int model_set_run(struct cmp_model *m, size_t col, const char *label,
-		  int64_t id, const char *uuid, const char *hostname,
-		  const char *cpu_model, int cpus, const char *kernel_release,
-		  const char *kernel_cmdline, const char *config_name,
-		  const char *config_text);
+void model_set_run(struct cmp_model *m, size_t col, const char *label,
+		   int64_t id, const char *uuid, const char *hostname,
+		   const char *cpu_model, int cpus, const char *kernel_release,
+		   const char *kernel_cmdline, const char *config_name,
+		   const char *config_text);
 
 /* Tell the model a new run's samples start (resets sample-set tracking). */
 void model_begin_run(struct cmp_model *m);
 
 /* Add one sample of column col. Sections and rows keep their order of
- * first appearance. Returns 0 or -1 (out of memory). */
-int model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *r);
+ * first appearance. */
+void model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *r);
 
 /* Add one stored monitor value of column col to its section's totals
  * (the section must have samples already: add a run's samples first).
- * Per-section values (iteration 0) and values m->monitors leaves out are
- * ignored. Returns 0 or -1 (out of memory). */
-int model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row *r);
+ * Deltas add up; a before and after pair adds up to its growth, under
+ * the key the two share up to its last ':'; maxima and fractions, per-
+ * section values (iteration 0) and values m->monitors leaves out are
+ * ignored. */
+void model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row *r);
 
-/* Compute statistics, percentages, tests, blocks and differing facts.
- * Returns 0 or -1 (out of memory). */
-int model_finish(struct cmp_model *m);
+/* Compute statistics, percentages, tests, blocks and differing facts. */
+void model_finish(struct cmp_model *m);
 
 /* Split a run name at its first '-' as mmtests does, keeping "-rcN" with
  * the version ("6.1.0-rc3-vanilla" -> "6.1.0-rc3" + "vanilla"). The
  * results are malloc'd. */
-int model_split_name(const char *name, char **head1, char **head2);
+void model_split_name(const char *name, char **head1, char **head2);
+
+/* The formats a comparison renders to (kbench compare --format). */
+enum compare_format {
+	COMPARE_FORMAT_TEXT,
+	COMPARE_FORMAT_MARKDOWN,
+	COMPARE_FORMAT_CSV,
+	COMPARE_FORMAT_JSON,
+	COMPARE_NFORMATS
+};
 
 /* The renderers: each formats a finished model into out. */
 struct renderer {
-	const char *name;
+	const char *name;	/* as given to --format */
 	int (*render)(const struct cmp_model *m, struct strbuf *out);
 };
 
+/* Indexed by enum compare_format, then a NULL name. */
 extern const struct renderer renderers[];
+/* The renderer named name, or NULL. */
 const struct renderer *renderer_find(const char *name);
 
 int render_text(const struct cmp_model *m, struct strbuf *out);

@@ -5,258 +5,207 @@
 #include "config.h"
 #include "compare/model.h"
 #include "compare/render_util.h"
+#include "lib/json.h"
 #include "lib/strbuf.h"
 
 #include <math.h>
-#include <string.h>
+#include <stddef.h>
 
-static void str(struct strbuf *out, const char *s)
+static void key_string(struct json *j, const char *key, const char *value)
 {
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			strbuf_addf(out, "\\%c", ch);
-		else if (ch == '\n')
-			strbuf_addstr(out, "\\n");
-		else if (ch == '\t')
-			strbuf_addstr(out, "\\t");
-		else if (ch < 0x20)
-			strbuf_addf(out, "\\u%04x", ch);
-		else
-			strbuf_addch(out, ch);
-	}
-	strbuf_addch(out, '"');
+	json_key(j, key);
+	json_string(j, value);
 }
 
-static void num(struct strbuf *out, double v)
+static void key_double(struct json *j, const char *key, double value)
 {
-	if (isfinite(v))
-		strbuf_addf(out, "%.17g", v);
-	else
-		strbuf_addstr(out, "null");
+	json_key(j, key);
+	json_double(j, value);
 }
 
-static void key(struct strbuf *out, const char *k, int first)
+static void key_int(struct json *j, const char *key, long long value)
 {
-	if (!first)
-		strbuf_addch(out, ',');
-	str(out, k);
-	strbuf_addch(out, ':');
+	json_key(j, key);
+	json_int(j, value);
 }
 
-static void runs(const struct cmp_model *m, struct strbuf *out)
+static void key_bool(struct json *j, const char *key, int value)
 {
-	key(out, "runs", 0);
-	strbuf_addch(out, '[');
+	json_key(j, key);
+	json_bool(j, value);
+}
+
+static void runs(const struct cmp_model *m, struct json *j)
+{
+	json_key(j, "runs");
+	json_array_begin(j);
 	for (size_t c = 0; c < m->nruns; c++) {
 		const struct cmp_run *r = &m->runs[c];
 
-		strbuf_addstr(out, c ? ",{" : "{");
-		key(out, "label", 1);
-		str(out, r->label);
-		key(out, "ids", 0);
-		strbuf_addch(out, '[');
+		json_object_begin(j);
+		key_string(j, "label", r->label);
+		json_key(j, "ids");
+		json_array_begin(j);
 		for (size_t i = 0; i < r->nruns; i++)
-			strbuf_addf(out, "%s%lld", i ? "," : "", (long long)r->ids[i]);
-		strbuf_addch(out, ']');
-		key(out, "uuids", 0);
-		strbuf_addch(out, '[');
-		for (size_t i = 0; i < r->nruns; i++) {
-			if (i)
-				strbuf_addch(out, ',');
-			str(out, r->uuids[i]);
-		}
-		strbuf_addch(out, ']');
-		key(out, "hostname", 0);
-		str(out, r->hostname);
-		key(out, "cpu_model", 0);
-		str(out, r->cpu_model);
-		key(out, "cpus", 0);
-		strbuf_addf(out, "%d", r->cpus);
-		key(out, "kernel_release", 0);
-		str(out, r->kernel_release);
-		key(out, "kernel_cmdline", 0);
-		str(out, r->kernel_cmdline);
-		key(out, "config_name", 0);
-		str(out, r->config_name);
-		strbuf_addch(out, '}');
+			json_int(j, r->ids[i]);
+		json_array_end(j);
+		json_key(j, "uuids");
+		json_array_begin(j);
+		for (size_t i = 0; i < r->nruns; i++)
+			json_string(j, r->uuids[i]);
+		json_array_end(j);
+		key_string(j, "hostname", r->hostname);
+		key_string(j, "cpu_model", r->cpu_model);
+		key_int(j, "cpus", r->cpus);
+		key_string(j, "kernel_release", r->kernel_release);
+		key_string(j, "kernel_cmdline", r->kernel_cmdline);
+		key_string(j, "config_name", r->config_name);
+		json_object_end(j);
 	}
-	strbuf_addch(out, ']');
+	json_array_end(j);
 }
 
-static void test(const struct stats_test_result *t, struct strbuf *out)
+static void test(const struct stats_test_result *t, struct json *j)
 {
-	key(out, "test", 0);
-	strbuf_addch(out, '{');
-	key(out, "done", 1);
-	strbuf_addstr(out, t->done ? "true" : "false");
+	json_key(j, "test");
+	json_object_begin(j);
+	key_bool(j, "done", t->done);
 	if (!t->done) {
-		key(out, "reason", 0);
-		str(out, t->reason ? t->reason : "");
+		key_string(j, "reason", t->reason ? t->reason : "");
 	} else {
-		key(out, "statistic", 0);
-		num(out, t->statistic);
-		key(out, "df", 0);
-		num(out, t->df);
-		key(out, "p", 0);
-		num(out, t->p);
-		if (t->method) {
-			key(out, "method", 0);
-			str(out, t->method);
-		}
-		if (t->reason) {
-			key(out, "note", 0);
-			str(out, t->reason);
-		}
-		key(out, "significant", 0);
-		strbuf_addstr(out, t->significant ? "true" : "false");
+		key_double(j, "statistic", t->statistic);
+		key_double(j, "df", t->df);
+		key_double(j, "p", t->p);
+		if (t->method)
+			key_string(j, "method", t->method);
+		if (t->reason)
+			key_string(j, "note", t->reason);
+		key_bool(j, "significant", t->significant);
 	}
-	strbuf_addch(out, '}');
+	json_object_end(j);
 }
 
-static void cell(const struct cmp_row *row, const struct cmp_cell *c, size_t col,
-		 struct strbuf *out)
+static void cell(const struct cmp_cell *c, size_t col, struct json *j)
 {
-	static const struct { const char *name; size_t off; } all[] = {
-#define F(x) { #x, offsetof(struct stats_summary, x) }
+	static const struct {
+		const char *name;
+		size_t off;
+	} all[] = {
+#define F(x) { .name = #x, .off = offsetof(struct stats_summary, x) }
 		F(min), F(max), F(amean), F(hmean), F(gmean), F(stddev), F(hstddev),
 		F(coeffvar), F(hcoeffvar), F(bamean95), F(bhmean95),
 #undef F
 	};
 
-	strbuf_addch(out, '{');
-	key(out, "n", 1);
-	strbuf_addf(out, "%zu", c->n);
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-		key(out, all[i].name, 0);
-		num(out, *(const double *)((const char *)&c->s + all[i].off));
-	}
-	key(out, "pct", 0);
-	strbuf_addch(out, '{');
-	for (int st = 0; st < CMP_NSTATS; st++) {
-		key(out, cmp_stats[st].key, st == 0);
-		num(out, c->n ? render_pct(c->pct[st]) : NAN);
-	}
-	strbuf_addch(out, '}');
+	json_object_begin(j);
+	key_int(j, "n", (long long)c->n);
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		key_double(j, all[i].name, *(const double *)((const char *)&c->s + all[i].off));
+	json_key(j, "pct");
+	json_object_begin(j);
+	for (int st = 0; st < CMP_NSTATS; st++)
+		key_double(j, cmp_stats[st].key, c->n ? render_pct(c->pct[st]) : NAN);
+	json_object_end(j);
 	if (col > 0)
-		test(&c->test, out);
-	key(out, "samples", 0);
-	strbuf_addch(out, '[');
-	for (size_t i = 0; i < c->n; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		num(out, c->samples[i]);
-	}
-	strbuf_addstr(out, "]}");
-	(void)row;
+		test(&c->test, j);
+	json_key(j, "samples");
+	json_array_begin(j);
+	for (size_t i = 0; i < c->n; i++)
+		json_double(j, c->samples[i]);
+	json_array_end(j);
+	json_object_end(j);
 }
 
-static void section(const struct cmp_model *m, const struct cmp_section *s,
-		    struct strbuf *out)
+static void section(const struct cmp_model *m, const struct cmp_section *s, struct json *j)
 {
-	strbuf_addch(out, '{');
-	key(out, "name", 1);
-	str(out, s->name);
-	key(out, "workload", 0);
-	str(out, s->workload);
-	key(out, "rows", 0);
-	strbuf_addch(out, '[');
+	json_object_begin(j);
+	key_string(j, "name", s->name);
+	key_string(j, "workload", s->workload);
+	json_key(j, "rows");
+	json_array_begin(j);
 	for (size_t r = 0; r < s->nrows; r++) {
 		const struct cmp_row *row = &s->rows[r];
 
-		strbuf_addstr(out, r ? ",\n{" : "\n{");
-		key(out, "label", 1);
-		str(out, row->label);
-		key(out, "unit", 0);
-		str(out, row->unit);
-		key(out, "better", 0);
-		str(out, row->higher_better ? "higher" : "lower");
-		key(out, "mean", 0);
-		str(out, row->higher_better ? "hmean" : "amean");
-		key(out, "runs", 0);
-		strbuf_addch(out, '[');
-		for (size_t c = 0; c < m->nruns; c++) {
-			if (c)
-				strbuf_addch(out, ',');
-			cell(row, &row->cells[c], c, out);
-		}
-		strbuf_addstr(out, "]}");
+		json_newline(j);
+		json_object_begin(j);
+		key_string(j, "label", row->label);
+		key_string(j, "unit", row->unit);
+		key_string(j, "better", row->higher_better ? "higher" : "lower");
+		key_string(j, "mean", row->higher_better ? "hmean" : "amean");
+		json_key(j, "runs");
+		json_array_begin(j);
+		for (size_t c = 0; c < m->nruns; c++)
+			cell(&row->cells[c], c, j);
+		json_array_end(j);
+		json_object_end(j);
 	}
-	strbuf_addch(out, ']');
-	key(out, "blocks", 0);
-	strbuf_addch(out, '[');
+	json_array_end(j);
+	json_key(j, "blocks");
+	json_array_begin(j);
 	for (size_t b = 0; b < s->nblocks; b++) {
 		const struct cmp_block *blk = &s->blocks[b];
 
-		strbuf_addstr(out, b ? ",{" : "{");
-		key(out, "name", 1);
-		str(out, blk->name);
-		key(out, "unit", 0);
-		str(out, blk->unit);
-		key(out, "rows", 0);
-		strbuf_addch(out, '[');
+		json_object_begin(j);
+		key_string(j, "name", blk->name);
+		key_string(j, "unit", blk->unit);
+		json_key(j, "rows");
+		json_array_begin(j);
 		for (size_t k = 0; k < blk->nkeys; k++) {
-			strbuf_addstr(out, k ? ",{" : "{");
-			key(out, "key", 1);
-			str(out, blk->keys[k]);
-			key(out, "values", 0);
-			strbuf_addch(out, '[');
-			for (size_t c = 0; c < m->nruns; c++) {
-				if (c)
-					strbuf_addch(out, ',');
-				num(out, blk->values[k * m->nruns + c]);
-			}
-			strbuf_addstr(out, "]}");
+			json_object_begin(j);
+			key_string(j, "key", blk->keys[k]);
+			json_key(j, "values");
+			json_array_begin(j);
+			for (size_t c = 0; c < m->nruns; c++)
+				json_double(j, blk->values[k * m->nruns + c]);
+			json_array_end(j);
+			json_object_end(j);
 		}
-		strbuf_addstr(out, "]}");
+		json_array_end(j);
+		json_object_end(j);
 	}
-	strbuf_addstr(out, "]}");
+	json_array_end(j);
+	json_object_end(j);
 }
 
 int render_json(const struct cmp_model *m, struct strbuf *out)
 {
-	strbuf_addch(out, '{');
-	key(out, "format", 1);
-	str(out, "kbench-compare");
-	key(out, "format_version", 0);
-	strbuf_addf(out, "%d", CMP_FORMAT_VERSION);
-	key(out, "test", 0);
-	strbuf_addch(out, '{');
-	key(out, "name", 1);
-	str(out, m->test->name);
-	key(out, "title", 0);
-	str(out, m->test->title);
-	key(out, "alpha", 0);
-	num(out, m->alpha);
-	key(out, "min_samples", 0);
-	strbuf_addf(out, "%d", STATS_MIN_SAMPLES);
-	key(out, "positive_is_better", 0);
-	strbuf_addstr(out, "true}");
-	runs(m, out);
-	key(out, "differs", 0);
-	strbuf_addch(out, '[');
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j);
+	key_string(&j, "format", "kbench-compare");
+	key_int(&j, "format_version", CMP_FORMAT_VERSION);
+	json_key(&j, "test");
+	json_object_begin(&j);
+	key_string(&j, "name", m->test->name);
+	key_string(&j, "title", m->test->title);
+	key_double(&j, "alpha", m->alpha);
+	key_int(&j, "min_samples", STATS_MIN_SAMPLES);
+	key_bool(&j, "positive_is_better", 1);
+	json_object_end(&j);
+	runs(m, &j);
+	json_key(&j, "differs");
+	json_array_begin(&j);
 	for (size_t f = 0; f < m->nfacts; f++) {
-		strbuf_addstr(out, f ? ",{" : "{");
-		key(out, "fact", 1);
-		str(out, m->facts[f].what);
-		key(out, "values", 0);
-		strbuf_addch(out, '[');
-		for (size_t c = 0; c < m->nruns; c++) {
-			if (c)
-				strbuf_addch(out, ',');
-			str(out, m->facts[f].values[c]);
-		}
-		strbuf_addstr(out, "]}");
+		json_object_begin(&j);
+		key_string(&j, "fact", m->facts[f].what);
+		json_key(&j, "values");
+		json_array_begin(&j);
+		for (size_t c = 0; c < m->nruns; c++)
+			json_string(&j, m->facts[f].values[c]);
+		json_array_end(&j);
+		json_object_end(&j);
 	}
-	strbuf_addch(out, ']');
-	key(out, "sections", 0);
-	strbuf_addch(out, '[');
+	json_array_end(&j);
+	json_key(&j, "sections");
+	json_array_begin(&j);
 	for (size_t i = 0; i < m->nsections; i++) {
-		strbuf_addstr(out, i ? ",\n" : "\n");
-		section(m, &m->sections[i], out);
+		json_newline(&j);
+		section(m, &m->sections[i], &j);
 	}
-	strbuf_addstr(out, "]}\n");
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+	strbuf_addch(out, '\n');
 	return 0;
 }

@@ -90,13 +90,17 @@ static int any_higher(const struct cmp_model *m)
 void render_footer(const struct cmp_model *m, size_t width,
 		   void (*line)(const char *line, void *arg), void *arg)
 {
-	static const char *const reasons[][2] = {
-		{ "fewer than 3 samples on a side", "No star, fewer than 3 samples on a side" },
-		{ "Hmean undefined: a sample is zero or negative",
-		  "No star, Hmean undefined (a sample <= 0; shown as 0.00)" },
-		{ "row missing in a run", "No star, row missing in a run" },
-		{ "too few samples for the U test to reach alpha",
-		  "No star possible, too few samples for the U test to reach alpha" },
+	static const struct {
+		const char *reason;	/* as the test result gives it */
+		const char *footnote;	/* what the footer says before the rows */
+	} reasons[] = {
+		{ .reason = "fewer than 3 samples on a side",
+		  .footnote = "No star, fewer than 3 samples on a side" },
+		{ .reason = "Hmean undefined: a sample is zero or negative",
+		  .footnote = "No star, Hmean undefined (a sample <= 0; shown as 0.00)" },
+		{ .reason = "row missing in a run", .footnote = "No star, row missing in a run" },
+		{ .reason = "too few samples for the U test to reach alpha",
+		  .footnote = "No star possible, too few samples for the U test to reach alpha" },
 	};
 	struct strbuf sb = STRBUF_INIT;
 
@@ -147,11 +151,11 @@ void render_footer(const struct cmp_model *m, size_t width,
 	}
 	emit(&sb, width, line, arg);
 	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
-		skipped(m, reasons[i][0], &sb);
+		skipped(m, reasons[i].reason, &sb);
 		if (sb.len) {
 			struct strbuf full = STRBUF_INIT;
 
-			strbuf_addf(&full, "%s%s", reasons[i][1], sb.buf);
+			strbuf_addf(&full, "%s%s", reasons[i].footnote, sb.buf);
 			strbuf_reset(&sb);
 			emit(&full, width, line, arg);
 			strbuf_release(&full);
@@ -160,12 +164,12 @@ void render_footer(const struct cmp_model *m, size_t width,
 	strbuf_release(&sb);
 }
 
-const struct renderer renderers[] = {
-	{ "text", render_text },
-	{ "markdown", render_markdown },
-	{ "csv", render_csv },
-	{ "json", render_json },
-	{ NULL, NULL }
+const struct renderer renderers[COMPARE_NFORMATS + 1] = {
+	[COMPARE_FORMAT_TEXT] = { .name = "text", .render = render_text },
+	[COMPARE_FORMAT_MARKDOWN] = { .name = "markdown", .render = render_markdown },
+	[COMPARE_FORMAT_CSV] = { .name = "csv", .render = render_csv },
+	[COMPARE_FORMAT_JSON] = { .name = "json", .render = render_json },
+	[COMPARE_NFORMATS] = { .name = NULL },
 };
 
 const struct renderer *renderer_find(const char *name)

@@ -3,6 +3,7 @@
  * from GSL; every formula is written out in docs/statistics.md. */
 #include "config.h"
 #include "compare/stats.h"
+#include "lib/xalloc.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -95,8 +96,8 @@ static int cmp_descending(const void *a, const void *b)
 	return cmp_ascending(b, a);
 }
 
-int stats_summarise(const double *x, size_t n, int higher_better,
-		    struct stats_summary *out)
+void stats_summarise(const double *x, size_t n, int higher_better,
+		     struct stats_summary *out)
 {
 	double *sorted = NULL;
 	size_t best;
@@ -106,9 +107,7 @@ int stats_summarise(const double *x, size_t n, int higher_better,
 	out->stddev = out->hstddev = out->coeffvar = out->hcoeffvar = NAN;
 	out->bamean95 = out->bhmean95 = NAN;
 	if (n) {
-		sorted = malloc(n * sizeof(*sorted));
-		if (!sorted)
-			return -1;
+		sorted = xcalloc(n, sizeof(*sorted));
 		memcpy(sorted, x, n * sizeof(*sorted));
 		/* Best first, as mmtests sorts the pooled vector. */
 		qsort(sorted, n, sizeof(*sorted), higher_better ? cmp_descending : cmp_ascending);
@@ -140,7 +139,6 @@ int stats_summarise(const double *x, size_t n, int higher_better,
 		out->cv = out->coeffvar;
 		out->bmean95 = out->bamean95;
 	}
-	return 0;
 }
 
 double stats_pdiff(double new_value, double base)
@@ -164,11 +162,15 @@ double stats_pndiff(double new_value, double base)
 }
 
 const struct stats_test_desc stats_tests[] = {
-	{ STATS_TEST_WELCH, "welch", "Welch's t-test", 0.05 },
-	{ STATS_TEST_MWU, "mwu", "Mann-Whitney U test", 0.05 },
-	{ STATS_TEST_CI, "ci", "mmtests' CI-overlap rule (mean +- z*sd)", 0.05 },
-	{ STATS_TEST_TTEST, "ttest", "mmtests' 2018-2024 t-test (df n1+n2-2)", 0.10 },
-	{ 0, NULL, NULL, 0 }
+	{ .kind = STATS_TEST_WELCH, .name = "welch", .title = "Welch's t-test",
+	  .default_alpha = 0.05 },
+	{ .kind = STATS_TEST_MWU, .name = "mwu", .title = "Mann-Whitney U test",
+	  .default_alpha = 0.05 },
+	{ .kind = STATS_TEST_CI, .name = "ci", .title = "mmtests' CI-overlap rule (mean +- z*sd)",
+	  .default_alpha = 0.05 },
+	{ .kind = STATS_TEST_TTEST, .name = "ttest",
+	  .title = "mmtests' 2018-2024 t-test (df n1+n2-2)", .default_alpha = 0.10 },
+	{ .name = NULL }
 };
 
 const struct stats_test_desc *stats_test_find(const char *name)
@@ -230,13 +232,11 @@ static int cmp_ranked(const void *a, const void *b)
 
 /* Probability that U >= u under H0 for sizes (m, n) without ties: the
  * counts of U are the coefficients of the Gaussian binomial [m+n, m]_q. */
-static int mwu_exact_sf(size_t m, size_t n, double u, double *sf)
+static double mwu_exact_sf(size_t m, size_t n, double u)
 {
 	size_t top = m * n, k;
-	double *c = calloc(top + 1, sizeof(*c)), total = 0, tail = 0;
+	double *c = xcalloc(top + 1, sizeof(*c)), total = 0, tail = 0;
 
-	if (!c)
-		return -1;
 	c[0] = 1;
 	for (size_t i = 1; i <= m; i++) {
 		/* multiply by (1 - q^(n+i)), then divide by (1 - q^i) */
@@ -251,8 +251,7 @@ static int mwu_exact_sf(size_t m, size_t n, double u, double *sf)
 			tail += c[k];
 	}
 	free(c);
-	*sf = tail / total;
-	return 0;
+	return tail / total;
 }
 
 /* Mann-Whitney U, two-sided. Exact distribution when there are no ties
@@ -266,13 +265,10 @@ int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 	size_t n = nx + ny, i, j;
 	struct ranked *r;
 	double rx = 0, ties = 0, u1, u2, umax;
-	int rc = -1;
 
 	if (!nx || !ny)
 		return -1;
-	r = malloc(n * sizeof(*r));
-	if (!r)
-		return -1;
+	r = xcalloc(n, sizeof(*r));
 	for (i = 0; i < nx; i++)
 		r[i] = (struct ranked){ x[i], 1 };
 	for (i = 0; i < ny; i++)
@@ -295,11 +291,7 @@ int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 	umax = u1 > u2 ? u1 : u2;
 	*u = u1;
 	if (ties == 0 && nx <= MWU_EXACT_LIMIT && ny <= MWU_EXACT_LIMIT) {
-		double sf;
-
-		if (mwu_exact_sf(nx, ny, umax, &sf))
-			goto out;
-		*p = 2 * sf;
+		*p = 2 * mwu_exact_sf(nx, ny, umax);
 		*method = "exact";
 	} else {
 		double mu = nx * (double)ny / 2;
@@ -313,22 +305,17 @@ int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 	}
 	if (*p > 1)
 		*p = 1;
-	rc = 0;
-out:
 	free(r);
-	return rc;
+	return 0;
 }
 
-static int invert(const double *x, size_t n, double **out)
+static double *invert(const double *x, size_t n)
 {
-	double *inv = malloc(n * sizeof(*inv));
+	double *inv = xcalloc(n, sizeof(*inv));
 
-	if (!inv)
-		return -1;
 	for (size_t i = 0; i < n; i++)
 		inv[i] = 1 / x[i];
-	*out = inv;
-	return 0;
+	return inv;
 }
 
 static int all_positive(const double *x, size_t n)
@@ -339,32 +326,31 @@ static int all_positive(const double *x, size_t n)
 	return 1;
 }
 
-int stats_test(enum stats_test_kind kind, const double *base, size_t nb,
-	       const double *new_values, size_t nn, int higher_better,
-	       double alpha, struct stats_test_result *out)
+void stats_test(enum stats_test_kind kind, const double *base, size_t nb,
+		const double *new_values, size_t nn, int higher_better,
+		double alpha, struct stats_test_result *out)
 {
 	struct stats_summary sb, sn;
 	double *ib = NULL, *in = NULL;
-	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->statistic = out->df = out->p = NAN;
 	if (nb < STATS_MIN_SAMPLES || nn < STATS_MIN_SAMPLES) {
 		out->reason = "fewer than 3 samples on a side";
-		return 0;
+		return;
 	}
 	if (higher_better && kind != STATS_TEST_MWU &&
 	    !(all_positive(base, nb) && all_positive(new_values, nn))) {
 		out->reason = "Hmean undefined: a sample is zero or negative";
-		return 0;
+		return;
 	}
 	switch (kind) {
 	case STATS_TEST_WELCH:
 		if (higher_better) {
 			/* The harmonic mean is the reciprocal of the mean of
 			 * 1/x, so its test is the t-test of 1/x. */
-			if (invert(base, nb, &ib) || invert(new_values, nn, &in))
-				goto out;
+			ib = invert(base, nb);
+			in = invert(new_values, nn);
 			stats_welch(in, nn, ib, nb, &out->statistic, &out->df, &out->p);
 			out->statistic = -out->statistic;	/* sign of new - base in x */
 		} else {
@@ -373,9 +359,9 @@ int stats_test(enum stats_test_kind kind, const double *base, size_t nb,
 		out->significant = out->p < alpha;
 		break;
 	case STATS_TEST_MWU:
-		if (stats_mann_whitney(new_values, nn, base, nb, &out->statistic,
-				       &out->p, &out->method))
-			goto out;
+		/* Cannot fail: both sides hold STATS_MIN_SAMPLES or more. */
+		stats_mann_whitney(new_values, nn, base, nb, &out->statistic, &out->p,
+				   &out->method);
 		out->significant = out->p < alpha;
 		/* The smallest two-sided p of an exact U test is 2 / C(n, k):
 		 * below it no difference, however large, can be starred. */
@@ -394,9 +380,8 @@ int stats_test(enum stats_test_kind kind, const double *base, size_t nb,
 		 * significant when |cidiff| > 1. */
 		double z = gsl_cdf_ugaussian_Qinv(alpha / 2), qsum;
 
-		if (stats_summarise(base, nb, higher_better, &sb) ||
-		    stats_summarise(new_values, nn, higher_better, &sn))
-			goto out;
+		stats_summarise(base, nb, higher_better, &sb);
+		stats_summarise(new_values, nn, higher_better, &sn);
 		qsum = z * sb.spread + z * sn.spread;
 		out->statistic = qsum == 0 ? sb.mean - sn.mean : (sb.mean - sn.mean) / qsum;
 		out->significant = fabs(out->statistic) > 1;
@@ -407,9 +392,8 @@ int stats_test(enum stats_test_kind kind, const double *base, size_t nb,
 		 * plain sample sd, SE = sqrt(sb^2/nb + sn^2/nn), df = nb+nn-2. */
 		double se;
 
-		if (stats_summarise(base, nb, higher_better, &sb) ||
-		    stats_summarise(new_values, nn, higher_better, &sn))
-			goto out;
+		stats_summarise(base, nb, higher_better, &sb);
+		stats_summarise(new_values, nn, higher_better, &sn);
 		se = sqrt(sb.stddev * sb.stddev / nb + sn.stddev * sn.stddev / nn);
 		out->df = nb + nn - 2;
 		if (se == 0) {
@@ -424,9 +408,6 @@ int stats_test(enum stats_test_kind kind, const double *base, size_t nb,
 	}
 	}
 	out->done = 1;
-	rc = 0;
-out:
 	free(ib);
 	free(in);
-	return rc;
 }

@@ -24,10 +24,9 @@ struct stats_summary {
 };
 
 /* Summarise x[0..n-1]; higher_better picks the best-first order and the
- * mean type. x is not modified. n may be 0 (everything NaN). Returns 0, or
- * -1 when memory runs out. */
-int stats_summarise(const double *x, size_t n, int higher_better,
-		    struct stats_summary *out);
+ * mean type. x is not modified. n may be 0 (everything NaN). */
+void stats_summarise(const double *x, size_t n, int higher_better,
+		     struct stats_summary *out);
 
 double stats_amean(const double *x, size_t n);
 /* NaN when any x <= 0 or n == 0. */
@@ -77,13 +76,15 @@ struct stats_test_result {
 
 /* Test base[0..nb-1] against new[0..nn-1] on the mean row of a metric.
  * higher_better selects Hmean (Welch then runs on 1/x, the CI rule on the
- * harmonic sd). alpha is the significance level. Returns 0, or -1 when
- * memory runs out; an untestable pair is not an error (done = 0). */
-int stats_test(enum stats_test_kind kind, const double *base, size_t nb,
-	       const double *new_values, size_t nn, int higher_better,
-	       double alpha, struct stats_test_result *out);
+ * harmonic sd). alpha is the significance level. An untestable pair is
+ * not an error: out->done is 0 and out->reason says why. */
+void stats_test(enum stats_test_kind kind, const double *base, size_t nb,
+		const double *new_values, size_t nn, int higher_better,
+		double alpha, struct stats_test_result *out);
 
-/* Building blocks, exposed for the unit tests. p-values are two-sided. */
+/* Building blocks, exposed for the unit tests. p-values are two-sided.
+ * Each returns 0, or -1 when a side is too small to test (Welch: fewer
+ * than 2 samples; U: none). */
 int stats_welch(const double *x, size_t nx, const double *y, size_t ny,
 		double *t, double *df, double *p);
 int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,

@@ -1,5 +1,7 @@
 -- kbench store, schema version 1. Raw samples only: every statistic is
 -- computed at report time. Embedded into the binary at build time.
+-- A new store is created with this text, then brought to the current
+-- version by the same migrations as an old one: migrate-v2.sql, ...
 CREATE TABLE machines (
 	id           INTEGER PRIMARY KEY,
 	hostname     TEXT NOT NULL,

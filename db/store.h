@@ -1,4 +1,5 @@
-/* store: the SQLite results database. The only place in kbench with SQL.
+/* store: the SQLite results database; db/ is the only place in kbench with
+ * SQL. store.c opens, migrates and writes; query.c reads.
  *
  * Writers commit each sample as soon as it is measured (BEGIN IMMEDIATE,
  * WAL, busy timeout), so a crash or kill -9 loses at most the sample in
@@ -16,7 +17,7 @@ struct kernel_info;
 struct store;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 /* $KBENCH_DB, else $XDG_DATA_HOME/kbench/kbench.db, else
  * ~/.local/share/kbench/kbench.db. Written into sb. */
@@ -51,11 +52,29 @@ struct sample_record {
 	int higher_better;
 };
 
+/* What a monitor value is, which says how the values of one key combine
+ * over samples; stored as its name (monitor_values.kind). */
+enum monitor_kind {
+	MONITOR_KIND_DELTA,	/* "delta": a count over the sample (a counter's
+				 * change, or what its processes accumulated);
+				 * totals over samples add up */
+	MONITOR_KIND_MAX,	/* "max": a peak over the sample */
+	MONITOR_KIND_FRACTION,	/* "fraction": a ratio in [0, 1] */
+	MONITOR_KIND_BEFORE,	/* "before": a level read before the sample, or
+				 * before a section's first sample */
+	MONITOR_KIND_AFTER,	/* "after": the same level read after it */
+	MONITOR_NKINDS
+};
+
+/* The stored name of kind ("delta", "max", ...), or NULL for none. */
+const char *monitor_kind_name(enum monitor_kind kind);
+
 struct monitor_record {
 	const char *row;
 	const char *source;
 	const char *key;
 	double value;
+	enum monitor_kind kind;
 };
 
 /* Everything one sample measured, committed in one transaction. */
@@ -74,6 +93,8 @@ struct sample_set {
 int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_set *set);
 int store_add_failure(struct store *s, int64_t run_id, const char *section,
 		      const char *row, int iteration, const char *reason);
+
+/* ---- reading (query.c) ---- */
 
 /* One stored run, as listed and compared. */
 struct run_info {
@@ -119,7 +140,8 @@ int store_get_run(struct store *s, int64_t run_id, struct run_info *out);
  * err says why and -1 is returned without printing. */
 int store_resolve_run(struct store *s, const char *selector, int64_t *run_id,
 		      struct strbuf *err);
-/* Every run of that name (complete ones), for pooling; ids malloc'd. */
+/* Every run of that name (complete ones), for pooling; *ids malloc'd
+ * (NULL when there is none). */
 int store_runs_named(struct store *s, const char *name, int64_t **ids, size_t *n);
 /* The latest complete run before run_id with the same config name on the
  * same machine; *found set to 0 when none. */
@@ -147,11 +169,44 @@ struct monitor_row {
 	int iteration;
 	const char *source;
 	const char *key;
+	enum monitor_kind kind;
 	double value;
 };
 
 int store_each_monitor(struct store *s, int64_t run_id,
 		       int (*cb)(const struct monitor_row *r, void *arg), void *arg);
+
+/* The per-sample monitor values of one key of one row of a section,
+ * summarised over the run's samples. */
+struct monitor_summary {
+	const char *section;
+	const char *row;
+	const char *source;
+	const char *key;
+	enum monitor_kind kind;
+	double mean, min, max;
+	int64_t n;		/* samples that recorded it */
+};
+
+/* Summarise a run's per-sample monitor values (iteration > 0: the slab
+ * caches' per-section snapshots are left out) per section, row, source,
+ * key and kind, in order of first appearance; cb returning non-zero
+ * stops. The strings last until cb returns. */
+int store_each_monitor_summary(struct store *s, int64_t run_id,
+			       int (*cb)(const struct monitor_summary *m, void *arg),
+			       void *arg);
+
+/* How many samples each section of a run holds. */
+struct section_count {
+	const char *section;
+	int64_t samples;
+	int64_t flagged;	/* samples with a flag */
+};
+
+/* Every section of a run with samples, in order of first appearance; cb
+ * returning non-zero stops. The strings last until cb returns. */
+int store_each_section_count(struct store *s, int64_t run_id,
+			     int (*cb)(const struct section_count *c, void *arg), void *arg);
 
 struct failure_row {
 	const char *section;

@@ -28,10 +28,4 @@ int cmd_topology(int argc, char **argv);
  * run of the same config on this machine when there is one. */
 int cmd_report_run(struct store *s, int64_t run_id);
 
-/* The text comparison of runs (one column each, the first the baseline),
- * with the default test, into out. Returns 0 or -1 after printing why. */
-struct strbuf;
-int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
-		      struct strbuf *out);
-
 #endif

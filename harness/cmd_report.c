@@ -3,9 +3,9 @@
  * this machine when there is one. */
 #include "config.h"
 #include "harness/cmd.h"
-#include "lib/error.h"
-#include "lib/strbuf.h"
+#include "compare/compare.h"
 #include "db/store.h"
+#include "lib/strbuf.h"
 
 #include <stdio.h>
 

@@ -3,9 +3,10 @@
  * --slab print what the monitors recorded. */
 #include "config.h"
 #include "harness/cmd.h"
+#include "db/store.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
-#include "db/store.h"
+#include "lib/xalloc.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -26,43 +27,34 @@ static const char show_usage[] =
 	"              after its last (partial slabs, objects), and nothing else\n"
 	"  -h, --help  this text\n";
 
-struct section_count {
-	char name[128];
-	long samples;
-	long flagged;
+/* The flagged samples listed in full; the rest are counted. */
+#define MAX_FLAGGED 50
+
+struct count_state {
+	int64_t flagged;	/* over every section */
+	int nsections;
 };
 
-struct show_state {
-	struct section_count sec[256];
-	int nsec;
-	struct strbuf flagged;
-	int nflagged;
-};
-
-static struct section_count *count_for(struct show_state *st, const char *name)
+static int print_count(const struct section_count *c, void *arg)
 {
-	for (int i = 0; i < st->nsec; i++)
-		if (!strcmp(st->sec[i].name, name))
-			return &st->sec[i];
-	if (st->nsec == 256)
-		return &st->sec[255];
-	snprintf(st->sec[st->nsec].name, sizeof(st->sec[0].name), "%s", name);
-	return &st->sec[st->nsec++];
+	struct count_state *cs = arg;
+
+	if (!cs->nsections++)
+		printf("\n%-32s %8s %8s\n", "section", "samples", "flagged");
+	printf("%-32s %8lld %8lld\n", c->section, (long long)c->samples, (long long)c->flagged);
+	cs->flagged += c->flagged;
+	return 0;
 }
 
-static int count_sample(const struct sample_row *r, void *arg)
+static int print_flagged(const struct sample_row *r, void *arg)
 {
-	struct show_state *st = arg;
-	struct section_count *c = count_for(st, r->section);
+	int *shown = arg;
 
-	c->samples++;
-	if (r->flag && *r->flag) {
-		c->flagged++;
-		if (st->nflagged++ < 50)
-			strbuf_addf(&st->flagged, "  [%s] %s sample %d: %g %s  FLAGGED: %s\n",
-				    r->section, r->row, r->iteration, r->value, r->unit, r->flag);
-	}
-	return 0;
+	if (!r->flag || !*r->flag)
+		return 0;
+	printf("  [%s] %s sample %d: %g %s  FLAGGED: %s\n", r->section, r->row, r->iteration,
+	       r->value, r->unit, r->flag);
+	return ++*shown == MAX_FLAGGED;
 }
 
 static int print_failure(const struct failure_row *r, void *arg)
@@ -77,16 +69,18 @@ static int print_failure(const struct failure_row *r, void *arg)
 	return 0;
 }
 
+/* The section of the facts printed last. */
 struct meta_state {
-	char section[128];
+	struct strbuf section;
 };
 
 static int print_meta(const char *section, const char *key, const char *value, void *arg)
 {
 	struct meta_state *m = arg;
 
-	if (strcmp(m->section, section)) {
-		snprintf(m->section, sizeof(m->section), "%s", section);
+	if (strcmp(m->section.buf, section)) {
+		strbuf_reset(&m->section);
+		strbuf_addstr(&m->section, section);
 		printf("\n[%s]\n", *section ? section : "run");
 	}
 	printf("  %-16s %s\n", key, value);
@@ -95,110 +89,46 @@ static int print_meta(const char *section, const char *key, const char *value, v
 
 /* ---- --monitors ---- */
 
-struct mon_agg {
-	char *section, *row, *source, *key;
-	double sum, min, max;
-	long n;
+struct monitor_state {
+	struct strbuf section, row;
+	int n;
 };
 
-struct mon_state {
-	struct mon_agg *a;
-	size_t n, alloc, hint;
-};
-
-static int mon_same(const struct mon_agg *a, const struct monitor_row *r)
+/* One line per key; a section heading, and a column heading per row. */
+static int print_monitor(const struct monitor_summary *m, void *arg)
 {
-	return !strcmp(a->key, r->key) && !strcmp(a->source, r->source) &&
-	       !strcmp(a->row, r->row) && !strcmp(a->section, r->section);
-}
+	struct monitor_state *ms = arg;
+	struct strbuf name = STRBUF_INIT;
+	int new_section = !ms->n || strcmp(ms->section.buf, m->section);
 
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d)
-		abort();
-	return d;
-}
-
-/* Samples store their keys in the same order, so the entry after the last
- * one hit is almost always the next one. */
-static int collect_monitor(const struct monitor_row *r, void *arg)
-{
-	struct mon_state *ms = arg;
-	struct mon_agg *a = NULL;
-
-	if (!strcmp(r->source, "slabcache"))
-		return 0;
-	if (ms->hint < ms->n && mon_same(&ms->a[ms->hint], r))
-		a = &ms->a[ms->hint];
-	for (size_t i = 0; !a && i < ms->n; i++)
-		if (mon_same(&ms->a[i], r))
-			a = &ms->a[i];
-	if (!a) {
-		if (ms->n == ms->alloc) {
-			ms->alloc = ms->alloc ? 2 * ms->alloc : 256;
-			ms->a = realloc(ms->a, ms->alloc * sizeof(*ms->a));
-			if (!ms->a)
-				abort();
-		}
-		a = &ms->a[ms->n++];
-		memset(a, 0, sizeof(*a));
-		a->section = xstrdup(r->section);
-		a->row = xstrdup(r->row);
-		a->source = xstrdup(r->source);
-		a->key = xstrdup(r->key);
-		a->min = a->max = r->value;
+	if (new_section) {
+		printf("%s[%s]\n", ms->n ? "\n" : "", m->section);
+		strbuf_reset(&ms->section);
+		strbuf_addstr(&ms->section, m->section);
 	}
-	ms->hint = (size_t)(a - ms->a) + 1;
-	a->sum += r->value;
-	a->n++;
-	if (r->value < a->min)
-		a->min = r->value;
-	if (r->value > a->max)
-		a->max = r->value;
+	if (new_section || strcmp(ms->row.buf, m->row)) {
+		printf("  %-8s %-40s %16s %16s %16s %4s\n", "row", "source/key", "mean",
+		       "min", "max", "n");
+		strbuf_reset(&ms->row);
+		strbuf_addstr(&ms->row, m->row);
+	}
+	strbuf_addf(&name, "%s/%s", m->source, m->key);
+	printf("  %-8s %-40s %16.2f %16.2f %16.2f %4lld\n", m->row, name.buf, m->mean, m->min,
+	       m->max, (long long)m->n);
+	strbuf_release(&name);
+	ms->n++;
 	return 0;
 }
 
 static int show_monitors(struct store *store, int64_t id)
 {
-	struct mon_state ms = { 0 };
-	const char *section = NULL, *row = NULL;
-	char name[160];
-	int rc = -1;
+	struct monitor_state ms = { .section = STRBUF_INIT, .row = STRBUF_INIT };
+	int rc = store_each_monitor_summary(store, id, print_monitor, &ms);
 
-	if (store_each_monitor(store, id, collect_monitor, &ms))
-		goto out;
-	if (!ms.n) {
+	if (!rc && !ms.n)
 		printf("no monitor values in this run\n");
-		rc = 0;
-		goto out;
-	}
-	for (size_t i = 0; i < ms.n; i++) {
-		const struct mon_agg *a = &ms.a[i];
-
-		if (!section || strcmp(section, a->section)) {
-			printf("%s[%s]\n", section ? "\n" : "", a->section);
-			row = NULL;
-		}
-		if (!row || strcmp(row, a->row))
-			printf("  %-8s %-40s %16s %16s %16s %4s\n", "row", "source/key", "mean",
-			       "min", "max", "n");
-		section = a->section;
-		row = a->row;
-		snprintf(name, sizeof(name), "%s/%s", a->source, a->key);
-		printf("  %-8s %-40s %16.2f %16.2f %16.2f %4ld\n", a->row, name,
-		       a->sum / (double)a->n, a->min, a->max, a->n);
-	}
-	rc = 0;
-out:
-	for (size_t i = 0; i < ms.n; i++) {
-		free(ms.a[i].section);
-		free(ms.a[i].row);
-		free(ms.a[i].source);
-		free(ms.a[i].key);
-	}
-	free(ms.a);
+	strbuf_release(&ms.section);
+	strbuf_release(&ms.row);
 	return rc;
 }
 
@@ -221,7 +151,7 @@ static int collect_cache(const struct monitor_row *r, void *arg)
 {
 	struct slab_state *ss = arg;
 	const char *slash = strrchr(r->key, '/');
-	int when = !strcmp(r->row, "after"), field = -1;
+	int when = r->kind == MONITOR_KIND_AFTER, field = -1;
 	struct cache_row *c = NULL;
 	size_t len;
 
@@ -242,18 +172,12 @@ static int collect_cache(const struct monitor_row *r, void *arg)
 		    !strncmp(ss->c[i].name, r->key, len))
 			c = &ss->c[i];
 	if (!c) {
-		if (ss->n == ss->alloc) {
-			ss->alloc = ss->alloc ? 2 * ss->alloc : 512;
-			ss->c = realloc(ss->c, ss->alloc * sizeof(*ss->c));
-			if (!ss->c)
-				abort();
-		}
+		ALLOC_GROW(ss->c, ss->n + 1, ss->alloc);
 		c = &ss->c[ss->n++];
-		memset(c, 0, sizeof(*c));
-		c->section = xstrdup(r->section);
-		c->name = strndup(r->key, len);
-		if (!c->name)
-			abort();
+		*c = (struct cache_row){
+			.section = xstrdup(r->section),
+			.name = xstrndup(r->key, len),
+		};
 	}
 	ss->hint = (size_t)(c - ss->c);
 	c->v[when][field] = r->value;
@@ -334,10 +258,10 @@ int cmd_show(int argc, char **argv)
 	struct store *store = NULL;
 	struct strbuf err = STRBUF_INIT;
 	struct run_info r;
-	struct show_state *st = NULL;
-	struct meta_state meta = { "" };
+	struct count_state counts = { 0 };
+	struct meta_state meta = { .section = STRBUF_INIT };
 	int64_t id;
-	int opt, config_only = 0, monitors = 0, slab = 0, nfail = 0, rc = 1;
+	int opt, config_only = 0, monitors = 0, slab = 0, nfail = 0, shown = 0, rc = 1;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -400,22 +324,14 @@ int cmd_show(int argc, char **argv)
 	printf("  samples     %lld (%lld failed)\n", (long long)r.nsamples, (long long)r.nfailures);
 	run_info_release(&r);
 
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		abort();
-	strbuf_init(&st->flagged);
-	if (store_each_sample(store, id, count_sample, st))
+	if (store_each_section_count(store, id, print_count, &counts))
 		goto out;
-	if (st->nsec) {
-		printf("\n%-32s %8s %8s\n", "section", "samples", "flagged");
-		for (int i = 0; i < st->nsec; i++)
-			printf("%-32s %8ld %8ld\n", st->sec[i].name, st->sec[i].samples,
-			       st->sec[i].flagged);
-	}
-	if (st->nflagged) {
-		printf("\nFlagged samples (%d):\n%s", st->nflagged, st->flagged.buf);
-		if (st->nflagged > 50)
-			printf("  ... and %d more\n", st->nflagged - 50);
+	if (counts.flagged) {
+		printf("\nFlagged samples (%lld):\n", (long long)counts.flagged);
+		if (store_each_sample(store, id, print_flagged, &shown))
+			goto out;
+		if (counts.flagged > MAX_FLAGGED)
+			printf("  ... and %lld more\n", (long long)counts.flagged - MAX_FLAGGED);
 	}
 	if (store_each_failure(store, id, print_failure, &nfail))
 		goto out;
@@ -424,9 +340,7 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	rc = 0;
 out:
-	if (st)
-		strbuf_release(&st->flagged);
-	free(st);
+	strbuf_release(&meta.section);
 	strbuf_release(&err);
 	store_close(store);
 	return rc;

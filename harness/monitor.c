@@ -50,7 +50,7 @@ int monitor_next_item(const char **p, char *buf, size_t len)
 /* ---- values and facts ---- */
 
 void monitor_values_add(struct monitor_values *mv, const char *source,
-			const char *key, double value)
+			const char *key, enum monitor_kind kind, double value)
 {
 	struct monitor_value *v;
 
@@ -63,6 +63,7 @@ void monitor_values_add(struct monitor_values *mv, const char *source,
 	v = &mv->v[mv->n++];
 	v->source = source;
 	snprintf(v->key, sizeof(v->key), "%s", key);
+	v->kind = kind;
 	v->value = value;
 }
 
@@ -282,11 +283,16 @@ static void rusage_after(void *state, const struct rusage *ru, struct monitor_va
 	(void)state;
 	if (!ru)
 		return;
-	monitor_values_add(out, "rusage", "minor-faults", (double)ru->ru_minflt);
-	monitor_values_add(out, "rusage", "major-faults", (double)ru->ru_majflt);
-	monitor_values_add(out, "rusage", "voluntary-switches", (double)ru->ru_nvcsw);
-	monitor_values_add(out, "rusage", "involuntary-switches", (double)ru->ru_nivcsw);
-	monitor_values_add(out, "rusage", "max-rss-bytes", (double)ru->ru_maxrss * 1024);
+	monitor_values_add(out, "rusage", "minor-faults", MONITOR_KIND_DELTA,
+			   (double)ru->ru_minflt);
+	monitor_values_add(out, "rusage", "major-faults", MONITOR_KIND_DELTA,
+			   (double)ru->ru_majflt);
+	monitor_values_add(out, "rusage", "voluntary-switches", MONITOR_KIND_DELTA,
+			   (double)ru->ru_nvcsw);
+	monitor_values_add(out, "rusage", "involuntary-switches", MONITOR_KIND_DELTA,
+			   (double)ru->ru_nivcsw);
+	monitor_values_add(out, "rusage", "max-rss-bytes", MONITOR_KIND_MAX,
+			   (double)ru->ru_maxrss * 1024);
 }
 
 const struct monitor_ops monitor_rusage = {

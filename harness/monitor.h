@@ -19,6 +19,8 @@
 #ifndef KBENCH_MONITOR_H
 #define KBENCH_MONITOR_H
 
+#include "db/store.h"
+
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -30,6 +32,7 @@ struct strbuf;
 struct monitor_value {
 	const char *source;		/* static: "perf", "vmstat", ... */
 	char key[MONITOR_KEY_LEN];	/* "page-faults", "pgfault", "Slab:after" */
+	enum monitor_kind kind;		/* how values of the key combine */
 	double value;			/* unit by source: see docs/monitors.md */
 };
 
@@ -41,7 +44,7 @@ struct monitor_values {
 #define MONITOR_VALUES_INIT { NULL, 0, 0 }
 
 void monitor_values_add(struct monitor_values *mv, const char *source,
-			const char *key, double value);
+			const char *key, enum monitor_kind kind, double value);
 /* The value of source/key, or NULL. */
 const struct monitor_value *monitor_values_find(const struct monitor_values *mv,
 						const char *source, const char *key);

@@ -259,10 +259,11 @@ static void perf_after(void *state, const struct rusage *ru, struct monitor_valu
 			/* Multiplexed: scale as perf stat does, and say by how much. */
 			if (v[2] < v[1])
 				value *= (double)v[1] / (double)v[2];
-			monitor_values_add(out, "perf", e->name, value);
+			monitor_values_add(out, "perf", e->name, MONITOR_KIND_DELTA, value);
 			if (v[2] < v[1]) {
 				snprintf(key, sizeof(key), "%s:running", e->name);
-				monitor_values_add(out, "perf", key, (double)v[2] / (double)v[1]);
+				monitor_values_add(out, "perf", key, MONITOR_KIND_FRACTION,
+						   (double)v[2] / (double)v[1]);
 			}
 		}
 		close(e->fd);

@@ -102,9 +102,9 @@ static void slab_after(void *state, const struct rusage *ru, struct monitor_valu
 	ss->valid = 0;
 	for (size_t i = 0; i < NMEMINFO; i++) {
 		snprintf(key, sizeof(key), "%s:before", meminfo_keys[i]);
-		monitor_values_add(out, "slab", key, ss->before[i]);
+		monitor_values_add(out, "slab", key, MONITOR_KIND_BEFORE, ss->before[i]);
 		snprintf(key, sizeof(key), "%s:after", meminfo_keys[i]);
-		monitor_values_add(out, "slab", key, after[i]);
+		monitor_values_add(out, "slab", key, MONITOR_KIND_AFTER, after[i]);
 	}
 }
 
@@ -117,7 +117,7 @@ static int by_name(const void *a, const void *b)
  * ":0000064"-style entries are the merged caches' own ids, which their
  * names link to, so they are skipped. Return the number of caches read,
  * or -1 when the directory cannot be listed. */
-static int read_sys_slab(struct monitor_values *out)
+static int read_sys_slab(struct monitor_values *out, enum monitor_kind when)
 {
 	DIR *d = opendir(SYS_SLAB_DIR);
 	struct dirent *de;
@@ -156,7 +156,7 @@ static int read_sys_slab(struct monitor_values *out)
 			if (strbuf_read_file(&text, path.buf) || !text.len)
 				continue;
 			snprintf(key, sizeof(key), "%s/%s", names[i], cache_files[f]);
-			monitor_values_add(out, "slabcache", key, strtod(text.buf, NULL));
+			monitor_values_add(out, "slabcache", key, when, strtod(text.buf, NULL));
 			got = 1;
 		}
 		ncaches += got;
@@ -170,7 +170,7 @@ static int read_sys_slab(struct monitor_values *out)
 
 /* /proc/slabinfo 2.1: name active_objs num_objs objsize objperslab
  * pagesperslab : tunables ... : slabdata active_slabs num_slabs ... */
-static int read_slabinfo(struct monitor_values *out)
+static int read_slabinfo(struct monitor_values *out, enum monitor_kind when)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p;
@@ -190,9 +190,9 @@ static int read_slabinfo(struct monitor_values *out)
 		    sscanf(p, "%63s %*f %lf", name, &objs) == 2 &&
 		    sscanf(sd, ": slabdata %*f %lf", &slabs) == 1) {
 			snprintf(key, sizeof(key), "%s/objects", name);
-			monitor_values_add(out, "slabcache", key, objs);
+			monitor_values_add(out, "slabcache", key, when, objs);
 			snprintf(key, sizeof(key), "%s/slabs", name);
-			monitor_values_add(out, "slabcache", key, slabs);
+			monitor_values_add(out, "slabcache", key, when, slabs);
 			ncaches++;
 		}
 		if (!nl)
@@ -203,12 +203,14 @@ static int read_slabinfo(struct monitor_values *out)
 	return ncaches;
 }
 
-static void snapshot_caches(struct slab_state *ss, struct monitor_values *out)
+/* when: MONITOR_KIND_BEFORE at the section's start, _AFTER at its end. */
+static void snapshot_caches(struct slab_state *ss, struct monitor_values *out,
+			    enum monitor_kind when)
 {
-	int n = read_sys_slab(out);
+	int n = read_sys_slab(out, when);
 
 	if (n <= 0)
-		n = read_slabinfo(out);
+		n = read_slabinfo(out, when);
 	if (n <= 0 && !ss->warned_caches++)
 		warning("neither %s nor %s is readable; the slab monitor records no "
 			"per-cache figures", SYS_SLAB_DIR, SLABINFO_PATH);
@@ -216,12 +218,12 @@ static void snapshot_caches(struct slab_state *ss, struct monitor_values *out)
 
 static void slab_section_begin(void *state, struct monitor_values *out)
 {
-	snapshot_caches(state, out);
+	snapshot_caches(state, out, MONITOR_KIND_BEFORE);
 }
 
 static void slab_section_end(void *state, struct monitor_values *out)
 {
-	snapshot_caches(state, out);
+	snapshot_caches(state, out, MONITOR_KIND_AFTER);
 }
 
 static void slab_free(void *state)

@@ -115,7 +115,8 @@ static void delta(void *arg, const char *name, long long v)
 	if (i == vs->n)
 		return;		/* appeared meanwhile: no baseline */
 	d->next = i + 1;
-	monitor_values_add(d->out, "vmstat", name, (double)(v - vs->before[i].value));
+	monitor_values_add(d->out, "vmstat", name, MONITOR_KIND_DELTA,
+			   (double)(v - vs->before[i].value));
 }
 
 static void vmstat_after(void *state, const struct rusage *ru, struct monitor_values *out)

@@ -110,6 +110,7 @@ int record_section_monitors(struct store *s, int64_t run_id, const struct plan_s
 		mon[i].row = when;
 		mon[i].source = mv->v[i].source;
 		mon[i].key = mv->v[i].key;
+		mon[i].kind = mv->v[i].kind;
 		mon[i].value = mv->v[i].value;
 	}
 	set.section = ps->cs->name;
@@ -189,6 +190,7 @@ int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps
 		m->row = row0;
 		m->source = mv->v[i].source;
 		m->key = mv->v[i].key;
+		m->kind = mv->v[i].kind;
 		m->value = mv->v[i].value;
 	}
 	set.section = ps->cs->name;

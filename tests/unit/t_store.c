@@ -38,7 +38,7 @@ int main(void)
 	int64_t id1, id2, got;
 	int n = 0, found;
 	struct sample_record rec[2] = { { "1", 0.5, "s", 0 }, { "2", 0.9, "s", 0 } };
-	struct monitor_record mon = { "1", "workload", "losses", 3 };
+	struct monitor_record mon = { .row = "1", .source = "workload", .key = "losses", .value = 3 };
 	struct sample_set set = { .section = "hackbench-a", .workload = "hackbench",
 				  .iteration = 1, .samples = rec, .nsamples = 2,
 				  .monitors = &mon, .nmonitors = 1 };

@@ -1,0 +1,254 @@
+/* compare: from run selectors to a rendered comparison. Resolves each
+ * selector to the runs of its column, labels the columns, streams every
+ * run's samples and monitor values from the store into the model (kept
+ * or dropped by --only), finishes the model and renders it. */
+#include "config.h"
+#include "compare/compare.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/regex.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The runs of one column: one, or every run of a name with --pool. */
+struct column {
+	int64_t *ids;
+	size_t n;
+};
+
+/* What the store callbacks need while one run is read. */
+struct feed {
+	struct cmp_model *model;
+	size_t col;
+	const struct kb_regex *only;
+	/* The last (section, row) decision, since samples of a row come
+	 * together: one match per row instead of one per sample. */
+	struct strbuf last_section, last_row;
+	int last_keep;
+};
+
+static int feed_sample(const struct sample_row *r, void *arg)
+{
+	struct feed *f = arg;
+
+	if (f->only) {
+		if (strcmp(f->last_section.buf, r->section) || strcmp(f->last_row.buf, r->row)) {
+			strbuf_reset(&f->last_section);
+			strbuf_addstr(&f->last_section, r->section);
+			strbuf_reset(&f->last_row);
+			strbuf_addstr(&f->last_row, r->row);
+			f->last_keep = kb_regex_match(f->only, r->section) ||
+				kb_regex_match(f->only, r->row);
+		}
+		if (!f->last_keep)
+			return 0;
+	}
+	model_add_sample(f->model, f->col, r);
+	return 0;
+}
+
+static int feed_monitor(const struct monitor_row *r, void *arg)
+{
+	struct feed *f = arg;
+
+	if (f->only && !kb_regex_match(f->only, r->section) && !kb_regex_match(f->only, r->row))
+		return 0;
+	model_add_monitor(f->model, f->col, r);
+	return 0;
+}
+
+/* Resolve one selector to the runs of its column. Returns 0, or -1 after
+ * printing why. */
+static int column_runs(struct store *s, const char *sel, int pool, struct column *col)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct run_info r;
+	int64_t id;
+	int rc = -1;
+
+	if (store_resolve_run(s, sel, &id, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (pool) {
+		if (store_get_run(s, id, &r))
+			goto out;
+		rc = store_runs_named(s, r.name, &col->ids, &col->n);
+		run_info_release(&r);
+		if (rc || col->n)
+			goto out;
+		/* The selector named an unfinished run: pool just it. */
+		free(col->ids);
+	}
+	col->ids = xmalloc(sizeof(*col->ids));
+	col->ids[0] = id;
+	col->n = 1;
+	rc = 0;
+out:
+	strbuf_release(&err);
+	return rc;
+}
+
+/* The label of column i: its run's name, with the run id appended when
+ * another column's (first) run has the same name. */
+static int label_for(struct store *s, const struct column *cols, size_t ncols, size_t i,
+		     const struct run_info *r, struct strbuf *label)
+{
+	strbuf_addstr(label, r->name);
+	for (size_t j = 0; j < ncols; j++) {
+		struct run_info o;
+		int same;
+
+		if (j == i)
+			continue;
+		if (store_get_run(s, cols[j].ids[0], &o))
+			return -1;
+		same = !strcmp(o.name, r->name);
+		run_info_release(&o);
+		if (same) {
+			strbuf_addf(label, "#%lld", (long long)r->id);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Read one run into column col of the model. */
+static int feed_run(struct store *s, const struct column *cols, size_t ncols, size_t col,
+		    size_t k, struct feed *feed)
+{
+	struct cmp_model *model = feed->model;
+	int64_t id = cols[col].ids[k];
+	struct strbuf label = STRBUF_INIT;
+	struct run_info r;
+	int rc = -1;
+
+	if (store_get_run(s, id, &r))
+		return -1;
+	/* Only the first run of a pooled column names it. */
+	if (k == 0 && label_for(s, cols, ncols, col, &r, &label))
+		goto out;
+	model_set_run(model, col, label.buf, r.id, r.uuid, r.hostname, r.cpu_model, r.cpus,
+		      r.kernel_release, r.kernel_cmdline, r.config_name, r.config_text);
+	feed->col = col;
+	model_begin_run(model);
+	/* A fresh run may repeat the last (section, row) pair: forget it. */
+	strbuf_reset(&feed->last_section);
+	strbuf_addstr(&feed->last_section, "\n");
+	strbuf_reset(&feed->last_row);
+	feed->last_keep = 0;
+	if (store_each_sample(s, id, feed_sample, feed))
+		goto out;
+	if (model->monitors != CMP_MONITORS_NONE && store_each_monitor(s, id, feed_monitor, feed))
+		goto out;
+	rc = 0;
+out:
+	strbuf_release(&label);
+	run_info_release(&r);
+	return rc;
+}
+
+/* Feed the runs of every column into model (started with ncols columns)
+ * and finish it. Returns 0, or -1 after printing why. */
+static int build_columns(struct store *s, const struct column *cols, size_t ncols,
+			 const struct compare_options *opt, struct cmp_model *model)
+{
+	struct feed feed = {
+		.model = model,
+		.only = opt->only,
+		.last_section = STRBUF_INIT,
+		.last_row = STRBUF_INIT,
+	};
+	int rc = -1;
+
+	for (size_t i = 0; i < ncols; i++)
+		for (size_t k = 0; k < cols[i].n; k++)
+			if (feed_run(s, cols, ncols, i, k, &feed))
+				goto out;
+	model_finish(model);
+	if (opt->only && !model->nsections) {
+		error("no section or row matches --only '%s'", opt->only_pattern);
+		goto out;
+	}
+	rc = 0;
+out:
+	strbuf_release(&feed.last_section);
+	strbuf_release(&feed.last_row);
+	return rc;
+}
+
+static void start_model(struct cmp_model *model, size_t ncols,
+			const struct compare_options *opt)
+{
+	const struct stats_test_desc *test = opt->test ? opt->test : stats_test_find("welch");
+
+	model_init(model, ncols, test, opt->alpha ? opt->alpha : test->default_alpha);
+	model->monitors = opt->monitors;
+}
+
+static void columns_free(struct column *cols, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(cols[i].ids);
+	free(cols);
+}
+
+int compare_build(struct store *s, const char *const *selectors, size_t n,
+		  const struct compare_options *opt, struct cmp_model *model)
+{
+	struct column *cols = xcalloc(n, sizeof(*cols));
+	int rc = -1;
+
+	start_model(model, n, opt);
+	for (size_t i = 0; i < n; i++)
+		if (column_runs(s, selectors[i], opt->pool, &cols[i]))
+			goto out;
+	rc = build_columns(s, cols, n, opt, model);
+out:
+	columns_free(cols, n);
+	if (rc)
+		model_release(model);
+	return rc;
+}
+
+int compare_format_parse(const char *name, enum compare_format *f)
+{
+	for (int i = 0; i < COMPARE_NFORMATS; i++)
+		if (!strcmp(renderers[i].name, name)) {
+			*f = i;
+			return 0;
+		}
+	return -1;
+}
+
+int compare_render(const struct cmp_model *m, enum compare_format f, struct strbuf *out)
+{
+	if ((unsigned)f >= COMPARE_NFORMATS)
+		return error("BUG: unknown comparison format %d", (int)f);
+	return renderers[f].render(m, out);
+}
+
+int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
+		      struct strbuf *out)
+{
+	const struct compare_options opt = { .monitors = CMP_MONITORS_SUMMARY };
+	struct column *cols = xcalloc(n, sizeof(*cols));
+	struct cmp_model model;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		cols[i].ids = xmalloc(sizeof(*cols[i].ids));
+		cols[i].ids[0] = run_ids[i];
+		cols[i].n = 1;
+	}
+	start_model(&model, n, &opt);
+	rc = build_columns(s, cols, n, &opt, &model);
+	if (!rc)
+		rc = compare_render(&model, COMPARE_FORMAT_TEXT, out);
+	model_release(&model);
+	columns_free(cols, n);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* compare: a comparison end to end: run selectors resolved in the store,
+ * columns pooled and labelled, --only applied, samples and monitor values
+ * fed into a finished model, and the model rendered in a named format. */
+#ifndef KBENCH_COMPARE_H
+#define KBENCH_COMPARE_H
+
+#include "compare/model.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct kb_regex;
+struct store;
+struct strbuf;
+
+/* How to compare; all zero is the default comparison. */
+struct compare_options {
+	const struct stats_test_desc *test;	/* NULL: Welch's t-test */
+	double alpha;				/* 0: the test's default */
+	/* Each column takes every complete run with the name of the run its
+	 * selector picks (kbench compare --pool). */
+	int pool;
+	/* Keep only the sections and rows whose name matches; compiled by the
+	 * caller, so that a bad pattern is found with the other arguments.
+	 * NULL: keep everything. only_pattern is the text, for messages. */
+	const struct kb_regex *only;
+	const char *only_pattern;
+	enum cmp_monitors monitors;
+};
+
+/* Build the comparison of the runs that selectors[0..n-1] name, the first
+ * the baseline (selectors as store_resolve_run takes them). Columns whose
+ * runs share a name are labelled "NAME#ID". Returns 0 with model finished
+ * (the caller releases it with model_release), or -1 after printing why
+ * (no such run, a store error, nothing matching --only), with model
+ * released. */
+int compare_build(struct store *s, const char *const *selectors, size_t n,
+		  const struct compare_options *opt, struct cmp_model *model);
+
+/* The format named name ("text", "markdown", "csv", "json"); returns 0, or
+ * -1 without printing when there is none by that name. */
+int compare_format_parse(const char *name, enum compare_format *f);
+
+/* Render a finished model in format f, appended to out. Returns 0, or -1
+ * after printing why. */
+int compare_render(const struct cmp_model *m, enum compare_format f, struct strbuf *out);
+
+/* The default comparison of runs run_ids[0..n-1] (one column each, the
+ * first the baseline) as text, appended to out: what kbench run prints
+ * when a run ends. Returns 0, or -1 after printing why. */
+int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
+		      struct strbuf *out);
+
+#endif

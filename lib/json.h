@@ -1,0 +1,56 @@
+/* json: a JSON writer that cannot emit invalid JSON. It keeps a stack of
+ * the open containers, writes the commas and escapes the strings; misuse
+ * (a key outside an object, a value without its key, closing the wrong
+ * container) is a bug in the caller and aborts. */
+#ifndef KBENCH_JSON_H
+#define KBENCH_JSON_H
+
+#include <stddef.h>
+
+struct strbuf;
+
+/* One document being written into out. The layout is compact: no blank
+ * between tokens; json_newline() is the only whitespace it writes. */
+struct json {
+	struct strbuf *out;
+	char *open;		/* the open containers, innermost last: '{' or '[' */
+	size_t depth, alloc;
+	int has_element;	/* the innermost container holds an element already */
+	int has_key;		/* in an object: a key waits for its value */
+	int newline;		/* the next element starts on a new line */
+	int done;		/* the top-level value is complete */
+};
+
+/* Start a document that appends to out. */
+void json_init(struct json *j, struct strbuf *out);
+/* Check that the document is complete (one top-level value, every
+ * container closed) and free the writer's state; out keeps the text. */
+void json_finish(struct json *j);
+
+/* Containers. Closing one that is not the innermost open one, or an
+ * object whose last key has no value, aborts. */
+void json_object_begin(struct json *j);
+void json_object_end(struct json *j);
+void json_array_begin(struct json *j);
+void json_array_end(struct json *j);
+
+/* The key of the next value; only directly inside an object, and never
+ * twice in a row. */
+void json_key(struct json *j, const char *key);
+
+/* Values: in an array, or in an object after their key, or as the whole
+ * document. Strings are escaped ('"', '\\', \n and \t by name, other
+ * control bytes as \u00XX; other bytes as they are). */
+void json_string(struct json *j, const char *s);
+/* "%.17g", which reads back as the same double; NaN and infinities are
+ * written as null. */
+void json_double(struct json *j, double v);
+void json_int(struct json *j, long long v);
+void json_bool(struct json *j, int v);
+void json_null(struct json *j);
+
+/* Start the next element of the innermost container on a new line (after
+ * its comma), for output meant to be read or diffed line by line. */
+void json_newline(struct json *j);
+
+#endif

@@ -1,0 +1,77 @@
+#!/bin/sh
+# A store written with schema version 1 is migrated to version 2 when kbench
+# first opens it: each monitor value gets the kind its key stood for, no
+# value changes, and show and compare print what version 1 printed
+# (tests/data/store-v1.transcript was made by kbench before the migration
+# existed; it is a record of that version, not to be regenerated).
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+data=$TOP_SRCDIR/tests/data
+
+if ! command -v sqlite3 >/dev/null 2>&1; then
+	skip "no sqlite3 command to load the version-1 store"
+	done_testing
+	exit
+fi
+
+sqlite3 "$db" < "$data/store-v1.sql"
+ok $? "the version-1 store loads"
+values=$(sql "SELECT count(*) || ' ' || total(value) FROM monitor_values")
+check "it is at schema version 1" test "$(sql 'PRAGMA user_version')" = 1
+
+# The commands of the transcript, one a line, run in this order (the first
+# one migrates).
+transcript() {
+	while read -r cmd; do
+		echo "\$ kbench $cmd"
+		# shellcheck disable=SC2086 # the arguments are words
+		kb $cmd 2>&1
+		echo "[exit $?]"
+	done <<-'COMMANDS'
+	show v1-new
+	show --monitors v1-base
+	show --monitors v1-new
+	show --slab v1-new
+	compare v1-base v1-new
+	compare --monitors all v1-base v1-new
+	compare --format json --monitors all v1-base v1-new
+	COMMANDS
+}
+
+transcript > "$tmp/got"
+if cmp -s "$data/store-v1.transcript" "$tmp/got"; then
+	ok 0 "show and compare print what version 1 printed"
+else
+	ok 1 "show and compare print what version 1 printed"
+	diff -u "$data/store-v1.transcript" "$tmp/got" | sed 's/^/# /'
+fi
+
+v=$(sql 'PRAGMA user_version')
+check "the store is now at schema version 2 ($v)" test "$v" = 2
+got=$(sql "SELECT count(*) || ' ' || total(value) FROM monitor_values")
+check "no monitor value is lost or changed ($got)" test "$got" = "$values"
+
+# Every kind but delta, by what version 1 recognised it from.
+want="perf/cycles:running=fraction rusage/max-rss-bytes=max slab/SReclaimable:after=after"
+want="$want slab/SReclaimable:before=before slab/SUnreclaim:after=after"
+want="$want slab/SUnreclaim:before=before slab/Slab:after=after slab/Slab:before=before"
+want="$want slabcache/row after=after slabcache/row before=before"
+got=$(sql "SELECT group_concat(k, ' ') FROM (SELECT DISTINCT source || '/' ||
+	CASE source WHEN 'slabcache' THEN 'row ' || row ELSE key END || '=' || kind AS k
+	FROM monitor_values WHERE kind <> 'delta' ORDER BY k)")
+if [ "$got" = "$want" ]; then
+	ok 0 "maxima, fractions and before/after pairs get their kind"
+else
+	ok 1 "maxima, fractions and before/after pairs get their kind"
+	diag "want: $want"
+	diag "got:  $got"
+fi
+n=$(sql "SELECT count(*) FROM monitor_values WHERE kind = 'delta' AND
+	(key GLOB '*:*' OR key = 'max-rss-bytes' OR source = 'slabcache')")
+check "every other value is a delta ($n left over)" test "$n" = 0
+
+kb runs >/dev/null 2>"$tmp/err"
+ok $? "the migrated store opens again"
+check "and stays at version 2" test "$(sql 'PRAGMA user_version')" = 2
+
+done_testing
