@@ -1,5 +1,5 @@
 #!/bin/sh
-# t3003-netperf-topology: kbench topology shows the machine and the PUs
+# t0401-pin-topology: kbench topology shows the machine and the PUs
 # each pin policy picks, here and on synthetic and XML topologies.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
