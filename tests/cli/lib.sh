@@ -8,12 +8,12 @@
 #                            failure print both
 #   expect_err DESC STATUS TEXT CMD...
 #                            CMD exits STATUS and its stderr holds TEXT
-#   expect_transcript [-f FILE] [-e SED]... DESC CMD...
+#   expect_transcript [-f FILE] [-m] [-e SED]... DESC CMD...
 #                            run CMD and diff its transcript with the one
 #                            expected: stdin (a here-doc), or FILE under
-#                            tests/data/cli/; -e adds a sed -E expression
-#                            applied to this transcript only (after the
-#                            normalisation below)
+#                            tests/data/cli/; -m masks measured figures
+#                            (below); -e adds a sed -E expression applied
+#                            to this transcript only, after the rest
 #   kb ARGS...               kbench on the test's store
 #   sql SQL                  query the test's store, read-only, through
 #                            tests/tools/kb-sql (rows as 'a|b', as the
@@ -43,9 +43,19 @@
 #   blanks at the end of a line     dropped (a here-doc cannot keep them
 #                                   reliably; t2001 checks for them)
 #
-# Host names, CPU models, timings and measured figures are left alone:
-# tests that print them normalise them with -e, naming what they expect
-# there (e.g. -e 's/^Time: [0-9]+\.[0-9]{3}$/Time: N.NNN/').
+# Host names, CPU models and timings are left alone: tests that print
+# them normalise them with -e, naming what they expect there (e.g.
+# -e 's/^Time: [0-9]+\.[0-9]{3}$/Time: N.NNN/'); $show_sed does it for
+# the machine lines of kbench show.
+#
+# -m is for tables of measured figures (compare, a run's report): a
+# number with a decimal point that stands in a table cell (after two or
+# more blanks, or after '(' or a significance '*') is replaced, with the blanks before it, by
+# blanks and 9s of the same width and the same number of decimals
+# ("   -12.5" and "     3.7" both read "     9.9"); a percentage in
+# parentheses reads (   9.99%) whatever its width (a large change
+# overflows its %7.2f cell), and so does a significance mark *  9.99%*.
+# The layout, every label and every integer count stay as printed.
 set -u
 tap_n=0
 tap_failed=0
@@ -131,8 +141,7 @@ expect_err() {
 	fi
 }
 
-# normalise [SEDFILE]: filter a transcript (see the top of this file), then
-# apply the sed -E script SEDFILE.
+# normalise: filter a transcript (see the top of this file).
 normalise() {
 	KB_N_TMP=$tmp KB_N_KBENCH=$KBENCH KB_N_SRC=$TOP_SRCDIR KB_N_KERNEL=$(uname -r) \
 	awk '
@@ -155,8 +164,47 @@ normalise() {
 	}' | sed -E \
 		-e 's/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/UUID/g' \
 		-e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z/YYYY-MM-DDThh:mm:ssZ/g' \
-		-e 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}/YYYY-MM-DD hh:mm/g' |
-	sed -E -f "${1:-/dev/null}" | sed -E 's/[[:blank:]]+$//'
+		-e 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}/YYYY-MM-DD hh:mm/g'
+}
+
+# The machine lines of kbench show, for expect_transcript -e: the host
+# line keeps its shape, the rest of this machine's facts are named.
+show_sed='s/^(  host        ).+ \(.+, [0-9]+ CPUs?, [0-9]+ cores?, [0-9.]+ GiB\)$/\1HOST (MACHINE)/
+s/^(  kernel      KERNEL) .+$/\1 KVERSION/
+s/^(  cmdline     ).*$/\1CMDLINE/
+s/^(  kbench      )[^ ]+$/\1VERSION/'
+
+# mask_figures: filter a transcript for -m (see the top of this file).
+mask_figures() {
+	awk '
+	function mask(s,	out, cell, num, rep, d, i, w) {
+		out = ""
+		while (match(s, /(  +|[(*] *)-?[0-9]+\.[0-9]+/)) {
+			cell = substr(s, RSTART, RLENGTH)
+			w = RLENGTH
+			if (substr(cell, 1, 1) != " ") {
+				# a percentage: as wide as %7.2f, even when
+				# the figure overflowed it
+				out = out substr(s, 1, RSTART)
+				cell = substr(cell, 2)
+				w = 7
+			} else {
+				out = out substr(s, 1, RSTART - 1)
+			}
+			num = cell
+			sub(/^ *-?/, "", num)
+			d = length(num) - index(num, ".")
+			rep = "9."
+			for (i = 0; i < d; i++)
+				rep = rep "9"
+			while (length(rep) < w)
+				rep = " " rep
+			out = out rep
+			s = substr(s, RSTART + RLENGTH)
+		}
+		return out s
+	}
+	{ print mask($0) }' | sed -E 's/\*( *9\.99%)\*/(\1)/g'
 }
 
 # transcript COMMAND...: run COMMAND, print its transcript (not normalised).
@@ -173,11 +221,12 @@ transcript() {
 
 # expect_transcript [-f FILE] [-e SED]... DESCRIPTION COMMAND...
 expect_transcript() {
-	tr_want=
+	tr_want= tr_mask=cat
 	: >"$tmp/tr.sed"
 	while :; do
 		case $1 in
 		-f) tr_want=$TOP_SRCDIR/tests/data/cli/$2; shift 2 ;;
+		-m) tr_mask=mask_figures; shift ;;
 		-e) printf '%s\n' "$2" >>"$tmp/tr.sed"; shift 2 ;;
 		*) break ;;
 		esac
@@ -189,7 +238,8 @@ expect_transcript() {
 	else
 		sed -E 's/[[:blank:]]+$//' >"$tmp/tr.want"
 	fi
-	transcript "$@" | normalise "$tmp/tr.sed" >"$tmp/tr.got"
+	transcript "$@" | normalise | $tr_mask | sed -E -f "$tmp/tr.sed" |
+		sed -E 's/[[:blank:]]+$//' >"$tmp/tr.got"
 	if diff -u "$tmp/tr.want" "$tmp/tr.got" >"$tmp/tr.diff"; then
 		ok 0 "$tr_desc"
 	else
