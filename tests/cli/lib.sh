@@ -46,7 +46,8 @@
 # Host names, CPU models and timings are left alone: tests that print
 # them normalise them with -e, naming what they expect there (e.g.
 # -e 's/^Time: [0-9]+\.[0-9]{3}$/Time: N.NNN/'); $show_sed does it for
-# the machine lines of kbench show.
+# the machine lines of kbench show, $runs_sed for the columns of kbench
+# runs.
 #
 # -m is for tables of measured figures (compare, a run's report): a
 # number with a decimal point that stands in a table cell (after two or
@@ -173,6 +174,9 @@ show_sed='s/^(  host        ).+ \(.+, [0-9]+ CPUs?, [0-9]+ cores?, [0-9.]+ GiB\)
 s/^(  kernel      KERNEL) .+$/\1 KVERSION/
 s/^(  cmdline     ).*$/\1CMDLINE/
 s/^(  kbench      )[^ ]+$/\1VERSION/'
+# The host and kernel columns of kbench runs, as wide as this machine's
+# names: "HOST KERNEL" and the columns after them as printed.
+runs_sed="s/^( +[0-9]+  .{24} .{16} )$(uname -n) +KERNEL +/\\1HOST KERNEL /"
 
 # mask_figures: filter a transcript for -m (see the top of this file).
 mask_figures() {

@@ -48,9 +48,7 @@ $ kb --quiet run -c TMP/tiny.conf -n quiet-run --no-report
 [exit 0]
 T
 
-# The host and kernel columns are as wide as this machine's names.
-expect_transcript -e "s/^( +[0-9]+  .{24} .{16} )$(uname -n) +KERNEL +/\\1HOST KERNEL /" \
-	"runs lists the runs with their sample counts" kb runs <<'T'
+expect_transcript -e "$runs_sed" "runs lists the runs with their sample counts" kb runs <<'T'
 $ kb runs
    id  name                     config           host         kernel                 started          status       samples
     1  v618-base                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
