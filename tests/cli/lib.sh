@@ -13,7 +13,12 @@
 #                            expected: stdin (a here-doc), or FILE under
 #                            tests/data/cli/; -m masks measured figures
 #                            (below); -e adds a sed -E expression applied
-#                            to this transcript only, after the rest
+#                            to this transcript only, after the rest.
+#                            CMD's stdout and stderr stay in $tmp/tr.out
+#                            and $tmp/tr.err for further checks. With
+#                            KB_UPDATE_TRANSCRIPTS=1 in the environment a
+#                            FILE is rewritten from what CMD printed
+#                            (review the change with git diff)
 #   kb ARGS...               kbench on the test's store
 #   sql SQL                  query the test's store, read-only, through
 #                            tests/tools/kb-sql (rows as 'a|b', as the
@@ -181,17 +186,19 @@ runs_sed="s/^( +[0-9]+  .{24} .{16} )$(uname -n) +KERNEL +/\\1HOST KERNEL /"
 # mask_figures: filter a transcript for -m (see the top of this file).
 mask_figures() {
 	awk '
-	function mask(s,	out, cell, num, rep, d, i, w) {
+	function mask(s,	out, cell, num, rep, d, i, w, pct) {
 		out = ""
-		while (match(s, /(  +|[(*] *)-?[0-9]+\.[0-9]+/)) {
+		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*] *-?[0-9]+\.[0-9]+%/)) {
 			cell = substr(s, RSTART, RLENGTH)
 			w = RLENGTH
+			pct = ""
 			if (substr(cell, 1, 1) != " ") {
 				# a percentage: as wide as %7.2f, even when
 				# the figure overflowed it
 				out = out substr(s, 1, RSTART)
-				cell = substr(cell, 2)
+				cell = substr(cell, 2, length(cell) - 2)
 				w = 7
+				pct = "%"
 			} else {
 				out = out substr(s, 1, RSTART - 1)
 			}
@@ -203,7 +210,7 @@ mask_figures() {
 				rep = rep "9"
 			while (length(rep) < w)
 				rep = " " rep
-			out = out rep
+			out = out rep pct
 			s = substr(s, RSTART + RLENGTH)
 		}
 		return out s
@@ -244,6 +251,11 @@ expect_transcript() {
 	fi
 	transcript "$@" | normalise | $tr_mask | sed -E -f "$tmp/tr.sed" |
 		sed -E 's/[[:blank:]]+$//' >"$tmp/tr.got"
+	if [ -n "$tr_want" ] && [ "${KB_UPDATE_TRANSCRIPTS:-}" = 1 ]; then
+		cp "$tmp/tr.got" "$tr_want"
+		skip "$tr_desc: wrote $tr_want"
+		return 0
+	fi
 	if diff -u "$tmp/tr.want" "$tmp/tr.got" >"$tmp/tr.diff"; then
 		ok 0 "$tr_desc"
 	else
