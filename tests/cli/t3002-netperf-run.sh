@@ -68,15 +68,16 @@ else
 	skip "row defaults"
 fi
 
-# bad CONF-TEXT WANT: the config is refused with exactly WANT, nothing stored
+# bad CONF-TEXT WANT: the config is refused with exactly WANT (exit 2),
+# nothing printed on stdout, nothing stored
 bad() {
 	printf '%s\n' "$1" >"$tmp/bad.conf"
-	before=$("$KBENCH" --db "$tmp/k.db" runs 2>/dev/null | wc -l)
+	before=$("$KB_SQL" "$tmp/k.db" 'SELECT count(*) FROM runs')
 	run -c "$tmp/bad.conf"
 	rc=$?
-	after=$("$KBENCH" --db "$tmp/k.db" runs 2>/dev/null | wc -l)
-	[ $rc -ne 0 ] && [ "$(cat "$tmp/err")" = "$2" ] && [ "$before" -eq "$after" ]
-	ok $? "refused: $(cat "$tmp/err")"
+	is "refused: $(sed -n "1s|$tmp/||p" "$tmp/err")" \
+		"exit $rc, stored $("$KB_SQL" "$tmp/k.db" 'SELECT count(*) FROM runs'), $(cat "$tmp/out" "$tmp/err")" \
+		"exit 2, stored $before, $2"
 }
 
 bad "[netperf-tcp-rr]
