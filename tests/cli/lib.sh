@@ -16,9 +16,10 @@
 #                            to this transcript only, after the rest.
 #                            CMD's stdout and stderr stay in $tmp/tr.out
 #                            and $tmp/tr.err for further checks. With
-#                            KB_UPDATE_TRANSCRIPTS=1 in the environment a
-#                            FILE is rewritten from what CMD printed
-#                            (review the change with git diff)
+#                            KBENCH_REGEN set in the environment (as for
+#                            the renderers' golden files) FILE is
+#                            rewritten from what CMD printed instead:
+#                            review the change with git diff
 #   kb ARGS...               kbench on the test's store
 #   sql SQL                  query the test's store, read-only, through
 #                            tests/tools/kb-sql (rows as 'a|b', as the
@@ -251,7 +252,7 @@ expect_transcript() {
 	fi
 	transcript "$@" | normalise | $tr_mask | sed -E -f "$tmp/tr.sed" |
 		sed -E 's/[[:blank:]]+$//' >"$tmp/tr.got"
-	if [ -n "$tr_want" ] && [ "${KB_UPDATE_TRANSCRIPTS:-}" = 1 ]; then
+	if [ -n "$tr_want" ] && [ -n "${KBENCH_REGEN:-}" ]; then
 		cp "$tmp/tr.got" "$tr_want"
 		skip "$tr_desc: wrote $tr_want"
 		return 0
