@@ -23,7 +23,8 @@
 #   kb ARGS...               kbench on the test's store
 #   sql SQL                  query the test's store, read-only, through
 #                            tests/tools/kb-sql (rows as 'a|b', as the
-#                            sqlite3 shell prints them)
+#                            sqlite3 shell prints them); "$KB_SQL" is
+#                            that program, for other databases
 #   no_workers               no process of the test's store is left
 #   skip WHY, diag TEXT, done_testing
 #
@@ -57,12 +58,12 @@
 #
 # -m is for tables of measured figures (compare, a run's report): a
 # number with a decimal point that stands in a table cell (after two or
-# more blanks, or after '(' or a significance '*') is replaced, with the blanks before it, by
-# blanks and 9s of the same width and the same number of decimals
-# ("   -12.5" and "     3.7" both read "     9.9"); a percentage in
-# parentheses reads (   9.99%) whatever its width (a large change
-# overflows its %7.2f cell), and so does a significance mark *  9.99%*.
-# The layout, every label and every integer count stay as printed.
+# more blanks) is replaced, with the blanks before it, by blanks and 9s
+# of the same width and the same number of decimals ("   -12.5" and
+# "     3.7" both read "     9.9"); a percentage in parentheses reads
+# (   9.99%) whatever its width (a large change overflows its %7.2f
+# cell), and so does a significance mark *  9.99%*. The layout, every
+# label and every integer count stay as printed.
 set -u
 tap_n=0
 tap_failed=0
@@ -231,7 +232,7 @@ transcript() {
 	echo "[exit $tr_st]"
 }
 
-# expect_transcript [-f FILE] [-e SED]... DESCRIPTION COMMAND...
+# expect_transcript [-f FILE] [-m] [-e SED]... DESCRIPTION COMMAND...
 expect_transcript() {
 	tr_want= tr_mask=cat
 	: >"$tmp/tr.sed"
