@@ -1,5 +1,69 @@
-# lib.sh: TAP helpers for the CLI transcript tests. Source it; it makes a
-# scratch directory under the build tree and a database path in it.
+# lib.sh: TAP helpers for the CLI tests. Source it; it makes a scratch
+# directory $tmp under the build tree and a store path $db in it.
+#
+#   ok STATUS DESC           a TAP line, passing when STATUS is 0
+#   check DESC CMD...        run CMD; on failure print the command, its exit
+#                            status and its output (stdout and stderr)
+#   is DESC GOT WANT         pass when GOT and WANT are the same text; on
+#                            failure print both
+#   expect_err DESC STATUS TEXT CMD...
+#                            CMD exits STATUS and its stderr holds TEXT
+#   expect_transcript [-f FILE] [-m] [-e SED]... DESC CMD...
+#                            run CMD and diff its transcript with the one
+#                            expected: stdin (a here-doc), or FILE under
+#                            tests/data/cli/; -m masks measured figures
+#                            (below); -e adds a sed -E expression applied
+#                            to this transcript only, after the rest.
+#                            CMD's stdout and stderr stay in $tmp/tr.out
+#                            and $tmp/tr.err for further checks. With
+#                            KBENCH_REGEN set in the environment (as for
+#                            the renderers' golden files) FILE is
+#                            rewritten from what CMD printed instead:
+#                            review the change with git diff
+#   kb ARGS...               kbench on the test's store
+#   sql SQL                  query the test's store, read-only, through
+#                            tests/tools/kb-sql (rows as 'a|b', as the
+#                            sqlite3 shell prints them); "$KB_SQL" is
+#                            that program, for other databases
+#   no_workers               no process of the test's store is left
+#   skip WHY, diag TEXT, done_testing
+#
+# A transcript is what a reader of the terminal would need to see:
+#
+#   $ kb show nope                  the command, words quoted as needed
+#   first line of stdout            stdout as printed
+#   2> kbench: no run named ...     then stderr, each line marked "2> "
+#   [exit 1]                        then the exit status
+#
+# stdout and stderr are kept apart (not interleaved) so that a transcript
+# does not depend on buffering. Machine-dependent text is normalised in
+# the transcript before the diff (the expected text is written with it):
+#
+#   the scratch directory $tmp      TMP
+#   the kbench binary $KBENCH       kbench
+#   the source tree $TOP_SRCDIR     SRCDIR
+#   this kernel's release (uname -r)  KERNEL
+#   a uuid                          UUID
+#   an ISO 8601 UTC time            YYYY-MM-DDThh:mm:ssZ (same width)
+#   a "date hour:minute" time       YYYY-MM-DD hh:mm (same width, as runs
+#                                   prints it)
+#   blanks at the end of a line     dropped (a here-doc cannot keep them
+#                                   reliably; t2001 checks for them)
+#
+# Host names, CPU models and timings are left alone: tests that print
+# them normalise them with -e, naming what they expect there (e.g.
+# -e 's/^Time: [0-9]+\.[0-9]{3}$/Time: N.NNN/'); $show_sed does it for
+# the machine lines of kbench show, $runs_sed for the columns of kbench
+# runs.
+#
+# -m is for tables of measured figures (compare, a run's report): a
+# number with a decimal point that stands in a table cell (after two or
+# more blanks) is replaced, with the blanks before it, by blanks and 9s
+# of the same width and the same number of decimals ("   -12.5" and
+# "     3.7" both read "     9.9"); a percentage in parentheses reads
+# (   9.99%) whatever its width (a large change overflows its %7.2f
+# cell), and so does a significance mark *  9.99%*. The layout, every
+# label and every integer count stay as printed.
 set -u
 tap_n=0
 tap_failed=0
@@ -14,10 +78,57 @@ ok() {	# ok STATUS DESCRIPTION
 	fi
 }
 
+# sq WORD: WORD as the shell would need it quoted (as is when plain).
+sq() {
+	case $1 in
+	'' | '#'* | *[!A-Za-z0-9_./:=@%+,#-]*)
+		printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ;;
+	*)
+		printf '%s' "$1" ;;
+	esac
+}
+
+# cmdline WORDS...: the words as one shell command line.
+cmdline() {
+	cl_sep=
+	for cl_w; do
+		printf '%s%s' "$cl_sep" "$(sq "$cl_w")"
+		cl_sep=' '
+	done
+}
+
+# comment FILE...: the files as TAP comment lines.
+comment() {
+	sed 's/^/#   /' "$@"
+}
+
 check() {	# check DESCRIPTION COMMAND...
-	desc=$1
+	ck_desc=$1
 	shift
-	if "$@" >/dev/null 2>&1; then ok 0 "$desc"; else ok 1 "$desc"; fi
+	"$@" >"$tmp/check.out" 2>&1
+	ck_st=$?
+	ok "$ck_st" "$ck_desc"
+	if [ "$ck_st" -ne 0 ]; then
+		echo "# command: $(cmdline "$@")"
+		echo "# exit status: $ck_st"
+		if [ -s "$tmp/check.out" ]; then
+			echo "# output:"
+			comment "$tmp/check.out"
+		fi
+	fi
+	return 0
+}
+
+is() {	# is DESCRIPTION GOT WANT
+	if [ "$2" = "$3" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		echo "# got:"
+		printf '%s\n' "$2" | comment
+		echo "# want:"
+		printf '%s\n' "$3" | comment
+	fi
 }
 
 # expect_err DESCRIPTION STATUS TEXT COMMAND...: exit status and stderr text
@@ -30,8 +141,129 @@ expect_err() {
 		ok 0 "$desc"
 	else
 		ok 1 "$desc"
-		echo "# exit $st (want $want_status); stderr:"
-		sed 's/^/#   /' "$tmp/err"
+		echo "# command: $(cmdline "$@")"
+		echo "# exit $st (want $want_status), stderr without '$want_text':"
+		comment "$tmp/err"
+		echo "# stdout:"
+		comment "$tmp/out"
+	fi
+}
+
+# normalise: filter a transcript (see the top of this file).
+normalise() {
+	KB_N_TMP=$tmp KB_N_KBENCH=$KBENCH KB_N_SRC=$TOP_SRCDIR KB_N_KERNEL=$(uname -r) \
+	awk '
+	function lit(s, from, to,	out, i) {
+		if (from == "")
+			return s
+		out = ""
+		while ((i = index(s, from)) > 0) {
+			out = out substr(s, 1, i - 1) to
+			s = substr(s, i + length(from))
+		}
+		return out s
+	}
+	{
+		s = lit($0, ENVIRON["KB_N_TMP"], "TMP")
+		s = lit(s, ENVIRON["KB_N_KBENCH"], "kbench")
+		s = lit(s, ENVIRON["KB_N_SRC"], "SRCDIR")
+		s = lit(s, ENVIRON["KB_N_KERNEL"], "KERNEL")
+		print s
+	}' | sed -E \
+		-e 's/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/UUID/g' \
+		-e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z/YYYY-MM-DDThh:mm:ssZ/g' \
+		-e 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}/YYYY-MM-DD hh:mm/g'
+}
+
+# The machine lines of kbench show, for expect_transcript -e: the host
+# line keeps its shape, the rest of this machine's facts are named.
+show_sed='s/^(  host        ).+ \(.+, [0-9]+ CPUs?, [0-9]+ cores?, [0-9.]+ GiB\)$/\1HOST (MACHINE)/
+s/^(  kernel      KERNEL) .+$/\1 KVERSION/
+s/^(  cmdline     ).*$/\1CMDLINE/
+s/^(  kbench      )[^ ]+$/\1VERSION/'
+# The host and kernel columns of kbench runs, as wide as this machine's
+# names: "HOST KERNEL" and the columns after them as printed.
+runs_sed="s/^( +[0-9]+  .{24} .{16} )$(uname -n) +KERNEL +/\\1HOST KERNEL /"
+
+# mask_figures: filter a transcript for -m (see the top of this file).
+mask_figures() {
+	awk '
+	function mask(s,	out, cell, num, rep, d, i, w, pct) {
+		out = ""
+		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*] *-?[0-9]+\.[0-9]+%/)) {
+			cell = substr(s, RSTART, RLENGTH)
+			w = RLENGTH
+			pct = ""
+			if (substr(cell, 1, 1) != " ") {
+				# a percentage: as wide as %7.2f, even when
+				# the figure overflowed it
+				out = out substr(s, 1, RSTART)
+				cell = substr(cell, 2, length(cell) - 2)
+				w = 7
+				pct = "%"
+			} else {
+				out = out substr(s, 1, RSTART - 1)
+			}
+			num = cell
+			sub(/^ *-?/, "", num)
+			d = length(num) - index(num, ".")
+			rep = "9."
+			for (i = 0; i < d; i++)
+				rep = rep "9"
+			while (length(rep) < w)
+				rep = " " rep
+			out = out rep pct
+			s = substr(s, RSTART + RLENGTH)
+		}
+		return out s
+	}
+	{ print mask($0) }' | sed -E 's/\*( *9\.99%)\*/(\1)/g'
+}
+
+# transcript COMMAND...: run COMMAND, print its transcript (not normalised).
+transcript() {
+	"$@" >"$tmp/tr.out" 2>"$tmp/tr.err"
+	tr_st=$?
+	echo "\$ $(cmdline "$@")"
+	cat "$tmp/tr.out"
+	[ -n "$(tail -c 1 "$tmp/tr.out")" ] && printf '\n[no newline at the end of stdout]\n'
+	sed 's/^/2> /' "$tmp/tr.err"
+	[ -n "$(tail -c 1 "$tmp/tr.err")" ] && printf '\n[no newline at the end of stderr]\n'
+	echo "[exit $tr_st]"
+}
+
+# expect_transcript [-f FILE] [-m] [-e SED]... DESCRIPTION COMMAND...
+expect_transcript() {
+	tr_want= tr_mask=cat
+	: >"$tmp/tr.sed"
+	while :; do
+		case $1 in
+		-f) tr_want=$TOP_SRCDIR/tests/data/cli/$2; shift 2 ;;
+		-m) tr_mask=mask_figures; shift ;;
+		-e) printf '%s\n' "$2" >>"$tmp/tr.sed"; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	tr_desc=$1
+	shift
+	if [ -n "$tr_want" ]; then
+		sed -E 's/[[:blank:]]+$//' "$tr_want" >"$tmp/tr.want"
+	else
+		sed -E 's/[[:blank:]]+$//' >"$tmp/tr.want"
+	fi
+	transcript "$@" | normalise | $tr_mask | sed -E -f "$tmp/tr.sed" |
+		sed -E 's/[[:blank:]]+$//' >"$tmp/tr.got"
+	if [ -n "$tr_want" ] && [ -n "${KBENCH_REGEN:-}" ]; then
+		cp "$tmp/tr.got" "$tr_want"
+		skip "$tr_desc: wrote $tr_want"
+		return 0
+	fi
+	if diff -u "$tmp/tr.want" "$tmp/tr.got" >"$tmp/tr.diff"; then
+		ok 0 "$tr_desc"
+	else
+		ok 1 "$tr_desc"
+		echo "# transcript differs (-expected +got):"
+		sed -e '1s/.*/--- expected/' -e '2s/.*/+++ got/' "$tmp/tr.diff" | comment
 	fi
 }
 
@@ -42,7 +274,7 @@ expect_err() {
 no_workers() {
 	i=0
 	while pgrep -f -- "$db" >/dev/null; do
-		[ "$i" -ge 100 ] && return 1
+		[ "$i" -ge 100 ] && { pgrep -af -- "$db"; return 1; }
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -64,5 +296,6 @@ done_testing() {
 tmp=$(mktemp -d "${PWD}/cli-tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 db=$tmp/k.db
+KB_SQL=$(dirname "$KBENCH")/tests/tools/kb-sql
 kb() { "$KBENCH" --db "$db" "$@"; }
-sql() { sqlite3 "$db" "$@"; }
+sql() { "$KB_SQL" "$db" "$@"; }

@@ -17,56 +17,157 @@ transport = pipes
 mode = thread
 CONF
 
-kb --quiet run -c "$tmp/tiny.conf" -n 6.18-base >"$tmp/out" 2>"$tmp/err"
-ok $? "kbench run of a tiny config exits 0"
+expect_transcript -m -f t1000-run-base.txt "a run prints its report: each section's table, the footer" \
+	kb --quiet run -c "$tmp/tiny.conf" -n v618-base
 check "the database was created" test -s "$db"
-check "2 sections x 2 rows x 3 samples are stored (warm-up discarded)" \
-	test "$(sql 'SELECT count(*) FROM samples')" = 12
-check "samples are in seconds, lower is better" \
-	test "$(sql "SELECT count(*) FROM samples WHERE unit = 's' AND better = 'lower' AND value > 0")" = 12
-check "rusage and duration are stored per sample" \
-	test "$(sql 'SELECT count(*) FROM samples WHERE duration_ns > 0 AND user_ns + sys_ns > 0')" = 12
-check "the run is complete" test "$(sql 'SELECT status FROM runs')" = complete
-check "the config text is stored with the run" \
-	sh -c "sqlite3 '$db' 'SELECT config_text FROM runs' | grep -q 'mode = thread'"
-check "the machine is recorded from hwloc" \
-	test "$(sql 'SELECT cpus > 0 AND cores > 0 AND length(topology_xml) > 100 FROM machines')" = 1
-check "kernel facts are recorded" \
-	test "$(sql 'SELECT kernel_release FROM runs')" = "$(uname -r)"
-check "the schema version is set" test "$(sql 'PRAGMA user_version')" = 2
-check "the database is in WAL mode" test "$(sql 'PRAGMA journal_mode')" = wal
+is "2 sections x 2 rows x 3 samples are stored, numbered from 1 (warm-up discarded)" \
+	"$(sql 'SELECT section, row, count(*), min(iteration), max(iteration) FROM samples GROUP BY section, row ORDER BY section, row')" \
+	"hackbench-process-pipes|1|3|1|3
+hackbench-process-pipes|2|3|1|3
+hackbench-thread-sockets|1|3|1|3
+hackbench-thread-sockets|2|3|1|3"
+is "samples are positive times in seconds, lower is better, unflagged" \
+	"$(sql "SELECT count(*) FROM samples WHERE unit = 's' AND better = 'lower' AND value > 0 AND value < 60 AND flag IS NULL")" 12
+is "rusage and duration are stored per sample" \
+	"$(sql 'SELECT count(*) FROM samples WHERE duration_ns > 0 AND user_ns + sys_ns > 0')" 12
+is "the run is complete" "$(sql 'SELECT status FROM runs')" complete
+is "the config text is stored with the run" "$(sql 'SELECT config_text FROM runs')" "$(cat "$tmp/tiny.conf")"
+"$KBENCH" topology >"$tmp/topo"
+is "the machine is recorded as hwloc and /proc/meminfo describe it" \
+	"$(sql 'SELECT hostname, cpu_model, packages, cores, cpus, mem_bytes, length(topology_xml) > 100 FROM machines')" \
+	"$(uname -n)|$(sed -n 's/^CPU model: //p' "$tmp/topo")|$(sed -En '1s/^Machine: ([0-9]+) packages?, .* ([0-9]+) cores?, ([0-9]+) PUs?$/\1|\2|\3/p' "$tmp/topo")|$(awk '/^MemTotal:/ { printf "%.0f", $2 * 1024 }' /proc/meminfo)|1"
+is "kernel facts are recorded" "$(sql 'SELECT kernel_release, kernel_version FROM runs')" "$(uname -r)|$(uname -v)"
+is "the schema version is set" "$(sql 'PRAGMA user_version')" 2
+is "the database is in WAL mode" "$(sql 'PRAGMA journal_mode')" wal
 
-check "the run prints its own table" grep -q '^Amean     1 ' "$tmp/out"
-check "a first run has no previous run to compare with" sh -c "! grep -q 'Compared with' '$tmp/out'"
-kb --quiet run -c "$tmp/tiny.conf" -n 6.18-next >"$tmp/out2" 2>&1
-check "a second run of the config is compared with the previous one" \
-	grep -q "^Compared with the previous run of config 'tiny' on this machine: #1 '6.18-base'" "$tmp/out2"
-check "with both runs as columns" grep -Eq '^ +6\.18 +6\.18$' "$tmp/out2"
-kb --quiet run -c "$tmp/tiny.conf" -n quiet-run --no-report >"$tmp/out3" 2>&1
-check "--no-report prints nothing" test ! -s "$tmp/out3"
-sql "DELETE FROM samples WHERE run_id IN (SELECT id FROM runs WHERE name IN ('6.18-next', 'quiet-run')); DELETE FROM runs WHERE name IN ('6.18-next', 'quiet-run');"
+expect_transcript -m -f t1000-run-next.txt "a second run of the config is compared with the previous one" \
+	kb --quiet run -c "$tmp/tiny.conf" -n v618-next
+expect_transcript "--no-report prints nothing" \
+	kb --quiet run -c "$tmp/tiny.conf" -n quiet-run --no-report <<'T'
+$ kb --quiet run -c TMP/tiny.conf -n quiet-run --no-report
+[exit 0]
+T
 
-kb runs >"$tmp/runs" 2>&1
-check "runs lists the run with its sample count" \
-	grep -Eq '^ +1 +6\.18-base +tiny .* complete +12$' "$tmp/runs"
-kb show 6.18-base >"$tmp/show" 2>&1
-check "show names the run, its status and sections" \
-	sh -c "grep -q 'status      complete' '$tmp/show' && grep -q 'hackbench-thread-sockets' '$tmp/show'"
-kb show --config '#1' >"$tmp/cfg" 2>&1
-check "show --config prints the stored config" cmp -s "$tmp/cfg" "$tmp/tiny.conf"
+expect_transcript -e "$runs_sed" "runs lists the runs with their sample counts" kb runs <<'T'
+$ kb runs
+   id  name                     config           host         kernel                 started          status       samples
+    1  v618-base                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+    2  v618-next                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+    3  quiet-run                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+[exit 0]
+T
+expect_transcript -e "$runs_sed" "runs --name keeps the runs of that name" kb runs --name v618-next <<'T'
+$ kb runs --name v618-next
+   id  name                     config           host         kernel                 started          status       samples
+    2  v618-next                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+[exit 0]
+T
+expect_transcript -e "$runs_sed" "runs --last keeps the most recent" kb runs --last 2 <<'T'
+$ kb runs --last 2
+   id  name                     config           host         kernel                 started          status       samples
+    2  v618-next                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+    3  quiet-run                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+[exit 0]
+T
+expect_transcript -e "$runs_sed" -e "s/ --host $(uname -n) / --host HOST /" \
+	"runs --host, --config and --since filter together" \
+	kb runs --host "$(uname -n)" --config tiny --since 2000-01-01 <<'T'
+$ kb runs --host HOST --config tiny --since 2000-01-01
+   id  name                     config           host         kernel                 started          status       samples
+    1  v618-base                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+    2  v618-next                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+    3  quiet-run                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+[exit 0]
+T
+expect_transcript "runs with nothing to list says so" kb runs --config nope <<'T'
+$ kb runs --config nope
+2> kbench: no runs in TMP/k.db
+[exit 0]
+T
+expect_transcript "runs --since after every run lists none" kb runs --since 2999-01-01 <<'T'
+$ kb runs --since 2999-01-01
+2> kbench: no runs in TMP/k.db
+[exit 0]
+T
+expect_transcript "a bad --last is refused" kb runs --last 0 <<'T'
+$ kb runs --last 0
+2> kbench: invalid value '0' for --last: expected a positive integer
+[exit 2]
+T
+expect_transcript -e "$show_sed" "show describes the run, its sections and options" kb show v618-base <<'T'
+$ kb show v618-base
+run #1  v618-base
+  uuid        UUID
+  status      complete
+  started     YYYY-MM-DDThh:mm:ssZ
+  finished    YYYY-MM-DDThh:mm:ssZ
+  config      tiny
+  host        HOST (MACHINE)
+  kernel      KERNEL KVERSION
+  cmdline     CMDLINE
+  kbench      VERSION
+  samples     12 (0 failed)
 
-kb run -c "$tmp/tiny.conf" --dry-run >"$tmp/plan" 2>&1
-check "--dry-run prints the plan" grep -q '^hackbench-process-pipes .* groups 1 2$' "$tmp/plan"
-check "--dry-run stores nothing" test "$(sql 'SELECT count(*) FROM runs')" = 1
+section                           samples  flagged
+hackbench-process-pipes                 6        0
+hackbench-thread-sockets                6        0
+
+Options in effect:
+[hackbench-process-pipes]
+  workload         hackbench
+  groups           1 2
+  loops            10
+  datasize         100
+  fds              20
+  mode             process
+  transport        pipes
+  pin              unbound
+  pin_cpus         unbound
+  iterations       3
+  warmup           1
+  timeout          600
+  monitors         rusage,perf,vmstat
+  perf_events      task-clock,page-faults,context-switches,cpu-migrations
+
+[hackbench-thread-sockets]
+  workload         hackbench
+  groups           1 2
+  loops            10
+  datasize         100
+  fds              20
+  mode             thread
+  transport        sockets
+  pin              unbound
+  pin_cpus         unbound
+  iterations       3
+  warmup           1
+  timeout          600
+  monitors         rusage,perf,vmstat
+  perf_events      task-clock,page-faults,context-switches,cpu-migrations
+[exit 0]
+T
+{ echo "\$ kb show --config '#1'"; cat "$tmp/tiny.conf"; echo "[exit 0]"; } >"$tmp/cfg.want"
+expect_transcript "show --config prints the stored config" kb show --config '#1' <"$tmp/cfg.want"
+
+expect_transcript "--dry-run prints the plan" kb run -c "$tmp/tiny.conf" --dry-run <<'T'
+$ kb run -c TMP/tiny.conf --dry-run
+section                      workload   iters warmup  rows
+hackbench-process-pipes      hackbench      3      1  groups 1 2
+hackbench-thread-sockets     hackbench      3      1  groups 1 2
+16 samples in all (warm-up included)
+[exit 0]
+T
+is "--dry-run stores nothing" "$(sql 'SELECT count(*) FROM runs')" 3
 kb --quiet run -c "$tmp/tiny.conf" --only 'thread' -n only-run >/dev/null 2>&1
-check "--only runs the matching sections only" \
-	test "$(sql "SELECT count(DISTINCT section) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.name = 'only-run'")" = 1
+is "--only runs the matching sections only" \
+	"$(sql "SELECT DISTINCT section FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.name = 'only-run'")" \
+	hackbench-thread-sockets
 
 KBENCH_DB=$tmp/env.db "$KBENCH" --quiet run -c "$tmp/tiny.conf" --only pipes >/dev/null 2>&1
 check "KBENCH_DB names the default database" test -s "$tmp/env.db"
 env -u KBENCH_DB XDG_DATA_HOME=$tmp/xdg "$KBENCH" --quiet run -c "$tmp/tiny.conf" --only pipes >/dev/null 2>&1
 check "without KBENCH_DB the database is created under XDG_DATA_HOME" test -s "$tmp/xdg/kbench/kbench.db"
-check "a run without -n is named after the kernel release" \
-	test "$(sqlite3 "$tmp/env.db" 'SELECT name FROM runs')" = "$(uname -r)"
+is "a run without -n is named after the kernel release" \
+	"$("$KB_SQL" "$tmp/env.db" 'SELECT name FROM runs')" "$(uname -r)"
 
 done_testing

@@ -9,11 +9,12 @@ printf '[hackbench-a]\nloops = 200\ngroups = 1\niterations = 1000\n' > "$tmp/lon
 wait_samples() {	# wait until at least $1 samples are committed (max ~30 s)
 	i=0
 	while [ "$i" -lt 300 ]; do
-		n=$(sqlite3 "$db" 'SELECT count(*) FROM samples' 2>/dev/null || echo 0)
+		n=$(sql 'SELECT count(*) FROM samples' 2>/dev/null || echo 0)
 		[ "${n:-0}" -ge "$1" ] && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
+	echo "only ${n:-0} samples after 30 s"
 	return 1
 }
 
@@ -25,24 +26,29 @@ wait "$pid" 2>/dev/null
 sleep 0.5
 n=$(sql 'SELECT count(*) FROM samples')
 check "every committed sample survives kill -9 ($n)" test "$n" -ge 3
-check "integrity_check is ok after kill -9" test "$(sql 'PRAGMA integrity_check')" = ok
-kb runs >"$tmp/runs" 2>&1
-check "runs shows the killed run as interrupted" grep -Eq ' crash .* interrupted ' "$tmp/runs"
+is "integrity_check is ok after kill -9" "$(sql 'PRAGMA integrity_check')" ok
+expect_transcript -e "$runs_sed" "runs shows the killed run as interrupted, with its samples" kb runs <<T
+\$ kb runs
+   id  name                     config           host         kernel                 started          status       samples
+    1  crash                    long             HOST KERNEL YYYY-MM-DD hh:mm interrupted $(printf '%8d' "$n")
+[exit 0]
+T
 check "no worker of the killed run is left" no_workers
 
-"$KBENCH" --db "$db" --quiet run -c "$tmp/long.conf" -n sigint >/dev/null 2>"$tmp/err" &
+"$KBENCH" --db "$db" --quiet run -c "$tmp/long.conf" -n sigint >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 wait_samples $((n + 3))
 kill -INT "$pid"
 wait "$pid"
 st=$?
-check "SIGINT makes kbench run exit 130 ($st)" test "$st" -eq 130
-check "the run is stored as interrupted" \
-	test "$(sql "SELECT status FROM runs WHERE name = 'sigint'")" = interrupted
-check "its samples are kept" \
-	test "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.name = 'sigint'")" -ge 3
-check "it says so on stderr" grep -q 'marked interrupted' "$tmp/err"
+is "SIGINT makes kbench run exit 130" "$st" 130
+is "the run is stored as interrupted" \
+	"$(sql "SELECT status FROM runs WHERE name = 'sigint'")" interrupted
+m=$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.name = 'sigint'")
+check "its samples are kept ($m)" test "$m" -ge 3
+is "it says so on stderr, and nothing else" "$(cat "$tmp/err" "$tmp/out")" \
+	"kbench: interrupted by signal 2: run #2 kept $m samples and is marked interrupted"
 sleep 0.3
 check "no worker is left after SIGINT" no_workers
-check "integrity_check is still ok" test "$(sql 'PRAGMA integrity_check')" = ok
+is "integrity_check is still ok" "$(sql 'PRAGMA integrity_check')" ok
 done_testing

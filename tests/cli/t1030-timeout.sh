@@ -15,19 +15,73 @@ loops = 10
 groups = 1
 iterations = 2
 CONF
-kb --quiet run -c "$tmp/t.conf" -n to >/dev/null 2>"$tmp/err"
-ok $? "the run completes although one section times out"
-check "each timed-out sample is a failure row" \
-	test "$(sql "SELECT count(*) FROM failures WHERE section = 'hackbench-slow' AND reason LIKE 'timed out after 0.4 s%'")" = 2
-check "the other section's samples are stored" \
-	test "$(sql "SELECT count(*) FROM samples WHERE section = 'hackbench-fast'")" = 2
-check "the failures are reported on stderr" grep -q 'timed out after 0.4 s' "$tmp/err"
+expect_transcript -m "the run completes although one section times out, and says so" \
+	kb --quiet run -c "$tmp/t.conf" -n to <<'T'
+$ kb --quiet run -c TMP/t.conf -n to
+run #1 'to': 2 samples (2 failed) in TMP/k.db
+
+hackbench-fast
+                                to
+Min       1      9.9999 (   9.99%)
+Amean     1      9.9999 (   9.99%)
+Stddev    1      9.9999 (   9.99%)
+CoeffVar  1      9.9999 (   9.99%)
+Max       1      9.9999 (   9.99%)
+BAmean-95 1      9.9999 (   9.99%)
+
+                          to
+Duration User           9.99
+Duration System         9.99
+Duration Elapsed        9.99
+
+                                  to
+Ops Minor Faults                9.99
+Ops Major Faults                9.99
+Ops Voluntary Switches          9.99
+Ops Involuntary Switches        9.99
+Ops Task Clock (s)              9.99
+Ops Page Faults                 9.99
+Ops Context Switches            9.99
+Ops CPU Migrations              9.99
+Ops vmstat pgfault              9.99
+Ops vmstat pgmajfault           9.99
+
+Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
+  change prints *  x.xx%* instead of (  x.xx%).
+Positive % = better: the sign follows each metric's direction.
+Samples per side: to 2.
+2> kbench: warning: [hackbench-slow] groups 1 sample 1: timed out after 0.4 s (timeout = 0.4); its process group was killed
+2> kbench: warning: [hackbench-slow] groups 1 sample 2: timed out after 0.4 s (timeout = 0.4); its process group was killed
+2> kbench: warning: 2 samples failed; they are recorded (see 'kbench show #1')
+[exit 0]
+T
+is "each timed-out sample is a failure row" \
+	"$(sql "SELECT section, row, iteration, reason FROM failures ORDER BY iteration")" \
+	"hackbench-slow|1|1|timed out after 0.4 s (timeout = 0.4); its process group was killed
+hackbench-slow|1|2|timed out after 0.4 s (timeout = 0.4); its process group was killed"
+is "only the other section's samples are stored" \
+	"$(sql "SELECT section, row, iteration FROM samples ORDER BY iteration")" \
+	"hackbench-fast|1|1
+hackbench-fast|1|2"
 check "no worker of the killed samples is left" no_workers
 kb show to >"$tmp/show"
-check "show lists the failures" grep -q 'hackbench-slow.*timed out' "$tmp/show"
+is "show lists the failures after the section counts" \
+	"$(sed -n '/^section /,/^Options in effect:/p' "$tmp/show")" \
+	"section                           samples  flagged
+hackbench-fast                          2        0
+
+Failures:
+  [hackbench-slow] row 1 sample 1: timed out after 0.4 s (timeout = 0.4); its process group was killed
+  [hackbench-slow] row 1 sample 2: timed out after 0.4 s (timeout = 0.4); its process group was killed
+
+Options in effect:"
 
 printf '[hackbench-slow]\nloops = 100000000\ngroups = 1\niterations = 1\ntimeout = 0.3\n' > "$tmp/f.conf"
-kb --quiet run -c "$tmp/f.conf" -n allfail >/dev/null 2>"$tmp/err"
-ok $(( $? == 1 ? 0 : 1 )) "a run whose samples all fail exits 1"
-check "and is stored as failed" test "$(sql "SELECT status FROM runs WHERE name = 'allfail'")" = failed
+expect_transcript "a run whose samples all fail exits 1" kb --quiet run -c "$tmp/f.conf" -n allfail <<'T'
+$ kb --quiet run -c TMP/f.conf -n allfail
+2> kbench: warning: [hackbench-slow] groups 1 sample 1: timed out after 0.3 s (timeout = 0.3); its process group was killed
+2> kbench: run #2 failed: every sample failed (see 'kbench show #2')
+[exit 1]
+T
+is "and is stored as failed" "$(sql "SELECT status FROM runs WHERE name = 'allfail'")" failed
 done_testing

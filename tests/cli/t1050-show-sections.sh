@@ -3,14 +3,8 @@
 # however many sections there are and however long their names.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-if ! command -v sqlite3 >/dev/null 2>&1; then
-	skip "no sqlite3 command to build the store"
-	done_testing
-	exit
-fi
-
 long=$(printf 'section-with-a-long-name-%.0s' 1 2 3 4 5 6)
-sqlite3 "$db" < "$TOP_SRCDIR/tests/data/store-v1.sql" && sql "
+"$KB_SQL" --write "$db" "$(cat "$TOP_SRCDIR/tests/data/store-v1.sql")" && "$KB_SQL" --write "$db" "
 WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n < 299)
 INSERT INTO samples(run_id, section, workload, row, iteration, value, unit, better, flag)
 SELECT 1, printf('s%03d', n), 'hackbench', '1', k, 1.0, 's', 'lower',

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t2002: kbench compare's bad-input cases, each with its exact message and
-# exit status (2: bad arguments, 1: nothing to compare).
+# exit status (2: bad arguments, 1: nothing to compare), as transcripts.
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 5\ngroups = 1\n' > "$tmp/one.conf"
@@ -8,39 +8,90 @@ kb() { "$KBENCH" --db "$db" --quiet "$@"; }
 kb run -c "$tmp/one.conf" -n a-1 >/dev/null 2>&1 && kb run -c "$tmp/one.conf" -n b-1 >/dev/null 2>&1
 ok $? "two one-sample runs stored"
 
-# expect STATUS MESSAGE ARGS...: stderr's first line and the exit status.
-expect() {
-	want_rc=$1 want=$2
-	shift 2
-	kb compare "$@" > "$tmp/out" 2> "$tmp/err"
-	rc=$?
-	got=$(head -1 "$tmp/err")
-	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && [ ! -s "$tmp/out" ]; then
-		ok 0 "compare $*: $want"
-	else
-		ok 1 "compare $*: want rc $want_rc '$want', got rc $rc '$got'"
-	fi
-}
-
-expect 2 "kbench: unknown format 'html' (expected text, markdown, csv or json)" --format html a-1 b-1
-expect 2 "kbench: unknown test 'ks' (expected welch, mwu, ci or ttest)" --test ks a-1 b-1
-expect 2 "kbench: invalid --alpha '1.5': expected a number between 0 and 1" --alpha 1.5 a-1 b-1
-expect 2 "kbench: invalid --alpha 'x': expected a number between 0 and 1" --alpha x a-1 b-1
-expect 2 "kbench: compare needs a baseline and at least one run to compare with it" a-1
-expect 1 "kbench: no run named 'nosuch' in $db (see kbench runs)" a-1 nosuch
-expect 1 "kbench: no run #99 in $db" a-1 '#99'
-expect 1 "kbench: no section or row matches --only 'netperf'" --only netperf a-1 b-1
-kb compare --only '(' a-1 b-1 > /dev/null 2> "$tmp/err"
-rc=$?
-grep -q "^kbench: invalid regular expression '(' for --only at offset 1" "$tmp/err"
-ok $(( $? + rc - 2 )) "a bad --only pattern is an error (exit 2)"
+expect_transcript "an unknown format" kb compare --format html a-1 b-1 <<'T'
+$ kb compare --format html a-1 b-1
+2> kbench: unknown format 'html' (expected text, markdown, csv or json)
+[exit 2]
+T
+expect_transcript "an unknown test" kb compare --test ks a-1 b-1 <<'T'
+$ kb compare --test ks a-1 b-1
+2> kbench: unknown test 'ks' (expected welch, mwu, ci or ttest)
+[exit 2]
+T
+expect_transcript "--alpha out of range" kb compare --alpha 1.5 a-1 b-1 <<'T'
+$ kb compare --alpha 1.5 a-1 b-1
+2> kbench: invalid --alpha '1.5': expected a number between 0 and 1
+[exit 2]
+T
+expect_transcript "--alpha not a number" kb compare --alpha x a-1 b-1 <<'T'
+$ kb compare --alpha x a-1 b-1
+2> kbench: invalid --alpha 'x': expected a number between 0 and 1
+[exit 2]
+T
+expect_transcript -f t2002-one-run.txt "one run is not a comparison: the reason, then the usage" \
+	kb compare a-1
+expect_transcript "an unknown run name" kb compare a-1 nosuch <<'T'
+$ kb compare a-1 nosuch
+2> kbench: no run named 'nosuch' in TMP/k.db (see kbench runs)
+[exit 1]
+T
+expect_transcript "an unknown run id" kb compare a-1 '#99' <<'T'
+$ kb compare a-1 '#99'
+2> kbench: no run #99 in TMP/k.db
+[exit 1]
+T
+expect_transcript "--only matching nothing" kb compare --only netperf a-1 b-1 <<'T'
+$ kb compare --only netperf a-1 b-1
+2> kbench: no section or row matches --only 'netperf'
+[exit 1]
+T
+expect_transcript "a bad --only pattern" kb compare --only '(' a-1 b-1 <<'T'
+$ kb compare --only '(' a-1 b-1
+2> kbench: invalid regular expression '(' for --only at offset 1: missing closing parenthesis
+[exit 2]
+T
 
 # One sample a side: the table still prints, no star, and the footer says why.
-kb compare a-1 b-1 > "$tmp/out"
-ok $? "runs with one sample compare"
-grep -q "^No star, fewer than 3 samples on a side: hackbench-process-pipes 1\.$" "$tmp/out"
-ok $? "footnote: no star with fewer than 3 samples"
-grep -q '^Amean     1 .*(   0.00%) .*( *-\{0,1\}[0-9.]*%)$' "$tmp/out"
-ok $? "no star on the mean row"
+expect_transcript -m "runs with one sample compare, with a footnote instead of stars" \
+	kb compare a-1 b-1 <<'T'
+$ kb compare a-1 b-1
+hackbench-process-pipes
+                                 a                      b
+                                 1                      1
+Min       1      9.9999 (   9.99%)      9.9999 (   9.99%)
+Amean     1      9.9999 (   9.99%)      9.9999 (   9.99%)
+Stddev    1      9.9999 (   9.99%)      9.9999 (   9.99%)
+CoeffVar  1      9.9999 (   9.99%)      9.9999 (   9.99%)
+Max       1      9.9999 (   9.99%)      9.9999 (   9.99%)
+BAmean-95 1      9.9999 (   9.99%)      9.9999 (   9.99%)
+
+                           a           b
+                           1           1
+Duration User           9.99        9.99
+Duration System         9.99        9.99
+Duration Elapsed        9.99        9.99
+
+                                   a           b
+                                   1           1
+Ops Minor Faults                9.99        9.99
+Ops Major Faults                9.99        9.99
+Ops Voluntary Switches          9.99        9.99
+Ops Involuntary Switches        9.99        9.99
+Ops Task Clock (s)              9.99        9.99
+Ops Page Faults                 9.99        9.99
+Ops Context Switches            9.99        9.99
+Ops CPU Migrations              9.99        9.99
+Ops vmstat pgfault              9.99        9.99
+Ops vmstat pgmajfault           9.99        9.99
+
+Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
+  change prints *  x.xx%* instead of (  x.xx%).
+Positive % = better: the sign follows each metric's direction.
+Samples per side: a-1 1, b-1 1.
+No star, fewer than 3 samples on a side: hackbench-process-pipes 1.
+[exit 0]
+T
+check "no star on the mean row (the mask above would hide one)" \
+	sh -c '! grep -E "^Amean .*[*]" "$1"' sh "$tmp/tr.out"
 
 done_testing

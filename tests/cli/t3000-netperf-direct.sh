@@ -39,13 +39,26 @@ ok $? "UDP_STREAM runs"
 [ "$(wc -w <"$tmp/out")" -eq 2 ] && positive "$tmp/out"
 ok $? "UDP_STREAM reports send and receive throughput: $(cat "$tmp/out")"
 
-"$KBENCH" netperf -t TCP_RR -l 0.2 -D >"$tmp/out" 2>"$tmp/err"
-grep -Eq '^TCP_RR 127\.0\.0\.1, 1-byte request/response, 0\.20 s, unbound: [0-9]+\.[0-9]{2} trans/s$' "$tmp/out"
-ok $? "TCP_RR with TCP_NODELAY prints one result line: $(cat "$tmp/out")"
-
-"$KBENCH" netperf -t UDP_RR -l 0.2 -r 64 >"$tmp/out" 2>"$tmp/err"
-grep -Eq '^UDP_RR 127\.0\.0\.1, 64-byte request/response, 0\.20 s, unbound: [0-9.]+ trans/s$' "$tmp/out"
-ok $? "-r sets the request and response size: $(cat "$tmp/out")"
+# rate_ok: the last transcript's line ends with a positive rate.
+rate_ok() {
+	sed -n 's/.*: \([0-9.]*\) trans\/s$/\1/p' "$tmp/tr.out" |
+		awk '{ r = $1 } END { exit !(NR == 1 && r > 0) }'
+}
+rate_sed='s/: [0-9]+\.[0-9]{2} trans\/s$/: N trans\/s/'
+expect_transcript -e "$rate_sed" "TCP_RR with TCP_NODELAY prints one result line" \
+	"$KBENCH" netperf -t TCP_RR -l 0.2 -D <<'T'
+$ kbench netperf -t TCP_RR -l 0.2 -D
+TCP_RR 127.0.0.1, 1-byte request/response, 0.20 s, unbound: N trans/s
+[exit 0]
+T
+check "... with a positive rate: $(cat "$tmp/tr.out")" rate_ok
+expect_transcript -e "$rate_sed" "-r sets the request and response size" \
+	"$KBENCH" netperf -t UDP_RR -l 0.2 -r 64 <<'T'
+$ kbench netperf -t UDP_RR -l 0.2 -r 64
+UDP_RR 127.0.0.1, 64-byte request/response, 0.20 s, unbound: N trans/s
+[exit 0]
+T
+check "... with a positive rate: $(cat "$tmp/tr.out")" rate_ok
 
 # Every two-party policy: bound where topology says, or refused the same way.
 for p in same-pu cross-ht cross-core cross-llc cross-node cross-socket; do
@@ -63,28 +76,49 @@ for p in same-pu cross-ht cross-core cross-llc cross-node cross-socket; do
 	fi
 done
 
-# expect_error WANT ARGS...: kbench netperf ARGS fails with exactly WANT.
-expect_error() {
-	want=$1
-	shift
-	"$KBENCH" netperf "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ $rc -ne 0 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$want" ]
-	ok $? "refuses $*: $(cat "$tmp/err")"
-}
+# Bad options: refused before anything runs, with exactly this message.
+expect_transcript "a negative size" "$KBENCH" netperf -t TCP_RR -r -1 <<'T'
+$ kbench netperf -t TCP_RR -r -1
+2> kbench: invalid value -1 in '-1' for 'sizes': expected a list of integers from 1 to 67108864 ("1 2 4" or stride:MIN..MAX[,max=CAP])
+[exit 2]
+T
+expect_transcript "an unknown test" "$KBENCH" netperf -t TCP_CRR <<'T'
+$ kbench netperf -t TCP_CRR
+2> kbench: invalid value 'TCP_CRR' for 'test': expected one of TCP_RR|UDP_RR|TCP_STREAM|UDP_STREAM
+[exit 2]
+T
+expect_transcript "a datagram too large for UDP" "$KBENCH" netperf -t UDP_STREAM -r 70000 <<'T'
+$ kbench netperf -t UDP_STREAM -r 70000
+2> kbench: size 70000 is too large for UDP_STREAM: a UDP datagram holds at most 65507 bytes
+[exit 2]
+T
+expect_transcript "drop_every outside UDP_RR" "$KBENCH" netperf -t TCP_RR -o drop_every=3 <<'T'
+$ kbench netperf -t TCP_RR -o drop_every=3
+2> kbench: 'drop_every' applies to UDP_RR only, not TCP_RR
+[exit 2]
+T
+expect_transcript "size and sizes together" "$KBENCH" netperf -o size=2 -r 2 <<'T'
+$ kbench netperf -o size=2 -r 2
+2> kbench: give 'size' or 'sizes', not both
+[exit 2]
+T
+expect_transcript "a zero duration" "$KBENCH" netperf -l 0 <<'T'
+$ kbench netperf -l 0
+2> kbench: invalid value '0' for 'duration': expected a number from 0.01 to 86400
+[exit 2]
+T
+expect_transcript "a many-worker policy is not a two-party one" "$KBENCH" netperf --pin spread <<'T'
+$ kbench netperf --pin spread
+2> kbench: invalid value 'spread' for 'pin': expected one of unbound|same-pu|cross-ht|cross-core|cross-llc|cross-node|cross-socket
+[exit 2]
+T
+expect_transcript "an unknown family" "$KBENCH" netperf -o family=inet5 <<'T'
+$ kbench netperf -o family=inet5
+2> kbench: invalid value 'inet5' for 'family': expected one of inet|inet6
+[exit 2]
+T
 
-expect_error "kbench: invalid value -1 in '-1' for 'sizes': expected a list of integers from 1 to 67108864 (\"1 2 4\" or stride:MIN..MAX[,max=CAP])" -t TCP_RR -r -1
-expect_error "kbench: invalid value 'TCP_CRR' for 'test': expected one of TCP_RR|UDP_RR|TCP_STREAM|UDP_STREAM" -t TCP_CRR
-expect_error "kbench: size 70000 is too large for UDP_STREAM: a UDP datagram holds at most 65507 bytes" -t UDP_STREAM -r 70000
-expect_error "kbench: 'drop_every' applies to UDP_RR only, not TCP_RR" -t TCP_RR -o drop_every=3
-expect_error "kbench: give 'size' or 'sizes', not both" -o size=2 -r 2
-expect_error "kbench: invalid value '0' for 'duration': expected a number from 0.01 to 86400" -l 0
-expect_error "kbench: invalid value 'spread' for 'pin': expected one of unbound|same-pu|cross-ht|cross-core|cross-llc|cross-node|cross-socket" --pin spread
-expect_error "kbench: invalid value 'inet5' for 'family': expected one of inet|inet6" -o family=inet5
-
-"$KBENCH" netperf --help >"$tmp/out" 2>&1
-grep -q -- '-t, --test' "$tmp/out" && grep -q '^  loss_timeout ' "$tmp/out" &&
-	grep -q '^  pin  ' "$tmp/out"
-ok $? "--help lists the flags and options"
+expect_transcript -f t3000-netperf-help.txt "--help lists the flags, options and metrics" \
+	"$KBENCH" netperf --help
 
 done_testing

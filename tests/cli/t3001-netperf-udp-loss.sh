@@ -48,11 +48,22 @@ drop_every = 50
 loss_timeout = 0.005
 timeout = 20
 CONF
-"$KBENCH" --db "$tmp/k.db" --quiet run -c "$tmp/loss.conf" >"$tmp/out" 2>"$tmp/err"
+kb --quiet run -c "$tmp/loss.conf" >"$tmp/out" 2>"$tmp/err"
 ok $? "a config run with losses completes: $(cat "$tmp/err")"
-"$KBENCH" --db "$tmp/k.db" show '#1' >"$tmp/show" 2>&1
-grep -Eq '^netperf-udp-rr +2 +2$' "$tmp/show" &&
-	[ "$(grep -Ec 'FLAGGED: UDP_RR lost [1-9][0-9]* of [0-9]+ datagrams' "$tmp/show")" -eq 2 ]
-ok $? "kbench show lists both samples as flagged"
+kb show '#1' >"$tmp/show" 2>&1
+is "kbench show lists both samples as flagged, with their losses" \
+	"$(sed -n '/^section /,/^Options in effect:/p' "$tmp/show" |
+	   sed -E 's/: [0-9]+(\.[0-9]+)? trans\/s  FLAGGED: UDP_RR lost [1-9][0-9]* of [1-9][0-9]* datagrams$/: N trans\/s  FLAGGED: UDP_RR lost L of N datagrams/')" \
+"section                           samples  flagged
+netperf-udp-rr                          2        2
+
+Flagged samples (2):
+  [netperf-udp-rr] 1 sample 1: N trans/s  FLAGGED: UDP_RR lost L of N datagrams
+  [netperf-udp-rr] 1 sample 2: N trans/s  FLAGGED: UDP_RR lost L of N datagrams
+
+Options in effect:"
+is "each sample's losses are stored with it, as the flags say" \
+	"$(sql "SELECT CAST(value AS INTEGER) FROM monitor_values WHERE source = 'workload' AND key = 'lost' ORDER BY iteration" | tr '\n' ' ')" \
+	"$(sed -n 's/.*FLAGGED: UDP_RR lost \([0-9]*\) of .*/\1/p' "$tmp/show" | tr '\n' ' ')"
 
 done_testing

@@ -13,12 +13,17 @@ short() {
 run() {
 	"$KBENCH" --db "$tmp/k.db" --quiet run "$@" >"$tmp/out" 2>"$tmp/err"
 }
+# rows: the latest run's samples, as "section row unit count" lines
+rows() {
+	"$KB_SQL" "$tmp/k.db" "SELECT section || ' ' || row || ' ' || unit || ' ' || count(*) FROM samples WHERE run_id = (SELECT max(id) FROM runs) GROUP BY section, row ORDER BY section, row"
+}
 
 short netperf-rr.conf
 run -c "$tmp/netperf-rr.conf"
 ok $? "netperf-rr.conf runs: $(cat "$tmp/err")"
-grep -q '4 samples (0 failed)' "$tmp/out" "$tmp/err"
-ok $? "4 samples stored"
+is "4 samples stored: two per section, 1-byte rows" "$(rows)" \
+"netperf-tcp-rr 1 trans/s 2
+netperf-udp-rr 1 trans/s 2"
 "$KBENCH" --db "$tmp/k.db" show '#1' >"$tmp/show" 2>&1
 grep -Eq '^netperf-udp-rr +2 +0$' "$tmp/show" && grep -Eq '^netperf-tcp-rr +2 +0$' "$tmp/show" &&
 	[ "$(grep -Ec '^  pin_cpus +unbound$' "$tmp/show")" -eq 2 ] &&
@@ -43,8 +48,13 @@ sed -i 's/^sizes = .*/sizes = 64 1024/' "$tmp/netperf-stream.conf"
 sed -i 's/^iterations = .*/iterations = 1/' "$tmp/netperf-stream.conf"
 run -c "$tmp/netperf-stream.conf"
 ok $? "netperf-stream.conf runs: $(cat "$tmp/err")"
-grep -q '6 samples (0 failed)' "$tmp/out" "$tmp/err"
-ok $? "TCP: one row per size, UDP: send and recv rows per size (6 samples)"
+is "TCP: one row per size, UDP: send and recv rows per size (6 samples)" "$(rows)" \
+"netperf-tcp-stream 1024 Mbit/s 1
+netperf-tcp-stream 64 Mbit/s 1
+netperf-udp-stream recv-1024 Mbit/s 1
+netperf-udp-stream recv-64 Mbit/s 1
+netperf-udp-stream send-1024 Mbit/s 1
+netperf-udp-stream send-64 Mbit/s 1"
 
 cat >"$tmp/default.conf" <<'CONF'
 [global]
@@ -61,22 +71,24 @@ CONF
 if "$KBENCH" netperf -6 -t UDP_RR -l 0.05 >/dev/null 2>&1; then
 	run -c "$tmp/default.conf"
 	ok $? "a config without sizes runs: $(cat "$tmp/err")"
-	grep -q '10 samples (0 failed)' "$tmp/out" "$tmp/err"
-	ok $? "STREAM defaults to netperf's nine sizes, RR to 1 byte (10 samples)"
+	is "STREAM defaults to netperf's nine sizes, RR to 1 byte (10 samples)" \
+		"$(rows | tr '\n' ' ')" \
+		"netperf-tcp-stream 1024 Mbit/s 1 netperf-tcp-stream 128 Mbit/s 1 netperf-tcp-stream 16384 Mbit/s 1 netperf-tcp-stream 2048 Mbit/s 1 netperf-tcp-stream 256 Mbit/s 1 netperf-tcp-stream 3312 Mbit/s 1 netperf-tcp-stream 4096 Mbit/s 1 netperf-tcp-stream 64 Mbit/s 1 netperf-tcp-stream 8192 Mbit/s 1 netperf-udp-rr 1 trans/s 1 "
 else
 	skip "no IPv6 loopback here"
 	skip "row defaults"
 fi
 
-# bad CONF-TEXT WANT: the config is refused with exactly WANT, nothing stored
+# bad CONF-TEXT WANT: the config is refused with exactly WANT (exit 2),
+# nothing printed on stdout, nothing stored
 bad() {
 	printf '%s\n' "$1" >"$tmp/bad.conf"
-	before=$("$KBENCH" --db "$tmp/k.db" runs 2>/dev/null | wc -l)
+	before=$("$KB_SQL" "$tmp/k.db" 'SELECT count(*) FROM runs')
 	run -c "$tmp/bad.conf"
 	rc=$?
-	after=$("$KBENCH" --db "$tmp/k.db" runs 2>/dev/null | wc -l)
-	[ $rc -ne 0 ] && [ "$(cat "$tmp/err")" = "$2" ] && [ "$before" -eq "$after" ]
-	ok $? "refused: $(cat "$tmp/err")"
+	is "refused: $(sed -n "1s|$tmp/||p" "$tmp/err")" \
+		"exit $rc, stored $("$KB_SQL" "$tmp/k.db" 'SELECT count(*) FROM runs'), $(cat "$tmp/out" "$tmp/err")" \
+		"exit 2, stored $before, $2"
 }
 
 bad "[netperf-tcp-rr]

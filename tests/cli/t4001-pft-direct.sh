@@ -44,8 +44,8 @@ if [ "$cpus" -ge 2 ]; then
 	checkx "-t: a killed worker thread ends the sample's process, reported" \
 		'[ $rc -eq 1 ] && grep -q "killed by signal 9" "$tmp/err" && ! grep -q "worker 1 (pid" "$tmp/err"'
 else
-	ok 0 "# SKIP one CPU: no second worker to kill"
-	ok 0 "# SKIP one CPU: no second worker to kill"
+	skip "one CPU: no second worker to kill"
+	skip "one CPU: no second worker to kill"
 fi
 
 run pft -m 64M -t $((cpus + 5))
@@ -57,31 +57,33 @@ checkx "... with a notice" \
 run pft -m 64M -t 2 --pin compact
 checkx "--pin compact: workers run on their slots, no flag" \
 	'[ $rc -eq 0 ] && grep -Eq "$(echo "$line" | sed s/WORKERS/$want/)" "$tmp/out" && [ $(wc -l <"$tmp/out") -eq 1 ]'
-run pft -m 64M -n 2 --pin cross-core
-checkx "a two-party pin policy rejected" \
-	'[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "kbench: invalid value '"'"'cross-core'"'"' for '"'"'pin'"'"': expected one of unbound|spread|compact" ]'
-
-run pft -m 0
-checkx "size 0 rejected" \
-	'[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "kbench: '"'"'mapping_size'"'"' is 0 bytes: the mapping must hold at least one page" ] && [ ! -s "$tmp/out" ]'
-
-run pft -m lots
-checkx "a size that is not a number rejected" \
-	'[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "kbench: invalid value '"'"'lots'"'"' for '"'"'mapping_size'"'"': expected a size in bytes (e.g. 4096, 64k, 64M, 2G, or 20% of MemTotal)" ]'
-
+expect_transcript "a two-party pin policy rejected" "$KBENCH" pft -m 64M -n 2 --pin cross-core <<'T'
+$ kbench pft -m 64M -n 2 --pin cross-core
+2> kbench: invalid value 'cross-core' for 'pin': expected one of unbound|spread|compact
+[exit 2]
+T
+expect_transcript "size 0 rejected" "$KBENCH" pft -m 0 <<'T'
+$ kbench pft -m 0
+2> kbench: 'mapping_size' is 0 bytes: the mapping must hold at least one page
+[exit 2]
+T
+expect_transcript "a size that is not a number rejected" "$KBENCH" pft -m lots <<'T'
+$ kbench pft -m lots
+2> kbench: invalid value 'lots' for 'mapping_size': expected a size in bytes (e.g. 4096, 64k, 64M, 2G, or 20% of MemTotal)
+[exit 2]
+T
 mem_mib=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
-run pft -m $((mem_mib * 2))M
-checkx "a size above MemTotal rejected" \
-	'[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "kbench: '"'"'mapping_size'"'"' of $((mem_mib * 2)) MiB is larger than this machine'"'"'s memory ($mem_mib MiB)" ]'
-
-run pft -m 64M -t 0
-checkx "zero workers rejected" \
-	'[ $rc -eq 2 ] && grep -q "invalid value 0 in '"'"'0'"'"' for '"'"'workers'"'"'" "$tmp/err"'
-
-run pft --help
-checkx "--help lists the flags and the options" \
-	'[ $rc -eq 0 ] && grep -q -- "-t, --threads N" "$tmp/out" && grep -q -- "-n, --processes N" "$tmp/out" &&
-	 grep -q -- "-m, --mapping-size N" "$tmp/out" && grep -q "^  mapping_size " "$tmp/out" &&
-	 grep -q "^  model " "$tmp/out" && grep -q "^  faults/sec " "$tmp/out"'
+expect_transcript "a size above MemTotal rejected" "$KBENCH" pft -m $((mem_mib * 2))M <<T
+\$ kbench pft -m $((mem_mib * 2))M
+2> kbench: 'mapping_size' of $((mem_mib * 2)) MiB is larger than this machine's memory ($mem_mib MiB)
+[exit 2]
+T
+expect_transcript "zero workers rejected" "$KBENCH" pft -m 64M -t 0 <<'T'
+$ kbench pft -m 64M -t 0
+2> kbench: invalid value 0 in '0' for 'workers': expected a list of integers from 1 to 4096 ("1 2 4" or stride:MIN..MAX[,max=CAP])
+[exit 2]
+T
+expect_transcript -f t4001-pft-help.txt "--help lists the flags, the options and the metrics" \
+	"$KBENCH" pft --help
 
 done_testing

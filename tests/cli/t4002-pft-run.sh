@@ -88,7 +88,7 @@ EOC
 	checkx "a killed worker thread is a failure of the sample's process" \
 		'grep -Eq "^  \[pft-threads\] row 2 sample 1: .*killed by signal 9" "$tmp/out"'
 else
-	for i in 1 2 3; do ok 0 "# SKIP one CPU: no second worker to kill"; done
+	for i in 1 2 3; do skip "one CPU: no second worker to kill"; done
 fi
 runs=3
 [ "$(nproc)" -ge 2 ] && runs=4
@@ -105,19 +105,26 @@ EOC
 kb run -c "$tmp/pin.conf"
 checkx "pin = spread: the run completes" '[ $rc -eq 0 ] && ! grep -q "\[.*pinned CPU" "$tmp/err"'
 kb show "#$(( runs + 1 ))"
-checkx "... its plan is stored with it" 'grep -Eq "^  pin_cpus +spread: P#[0-9]+" "$tmp/out"'
+is "... its plan is stored with it: the PUs kbench topology picks" \
+	"$(sed -n 's/^  pin_cpus  *//p' "$tmp/out")" \
+	"spread: $("$KBENCH" topology --cpus spread | sed 's/[0-9][0-9]*/P#&/g')"
 checkx "... and no sample is flagged" 'grep -Eq "^pft-processes +$per_run +0$" "$tmp/out"'
 runs=$((runs + 1))
 
 # Bad sizes in a config: errors before anything runs.
 printf '[pft-threads]\nworkers = 1\nmapping_size = 0\n' >"$tmp/zero.conf"
-kb run -c "$tmp/zero.conf"
-checkx "mapping_size = 0 in a config rejected" \
-	'[ $rc -ne 0 ] && grep -q "zero.conf:1: \[pft-threads\] '"'"'mapping_size'"'"' is 0 bytes" "$tmp/err"'
+expect_transcript "mapping_size = 0 in a config rejected" "$KBENCH" --db "$db" run -c "$tmp/zero.conf" <<'T'
+$ kbench --db TMP/k.db run -c TMP/zero.conf
+2> kbench: TMP/zero.conf:1: [pft-threads] 'mapping_size' is 0 bytes: the mapping must hold at least one page
+[exit 2]
+T
 printf '[pft-threads]\nworkers = 1\nmapping_size = a lot\n' >"$tmp/word.conf"
-kb run -c "$tmp/word.conf"
-checkx "mapping_size that is not a size rejected with its line" \
-	'[ $rc -ne 0 ] && grep -q "word.conf:3: invalid value '"'"'a lot'"'"' for '"'"'mapping_size'"'"'" "$tmp/err"'
+expect_transcript "mapping_size that is not a size rejected with its line" \
+	"$KBENCH" --db "$db" run -c "$tmp/word.conf" <<'T'
+$ kbench --db TMP/k.db run -c TMP/word.conf
+2> kbench: TMP/word.conf:3: invalid value 'a lot' for 'mapping_size': expected a size in bytes (e.g. 4096, 64k, 64M, 2G, or 20% of MemTotal) (in [pft-threads])
+[exit 2]
+T
 kb runs
 checkx "no run was started for them" '[ $(grep -c "^ *[0-9]" "$tmp/out") -eq $runs ]'
 

@@ -8,13 +8,7 @@
 
 data=$TOP_SRCDIR/tests/data
 
-if ! command -v sqlite3 >/dev/null 2>&1; then
-	skip "no sqlite3 command to load the version-1 store"
-	done_testing
-	exit
-fi
-
-sqlite3 "$db" < "$data/store-v1.sql"
+"$KB_SQL" --write "$db" "$(cat "$data/store-v1.sql")"
 ok $? "the version-1 store loads"
 values=$(sql "SELECT count(*) || ' ' || total(value) FROM monitor_values")
 check "it is at schema version 1" test "$(sql 'PRAGMA user_version')" = 1

@@ -1,4 +1,4 @@
-/* t_render: builds comparison models from the sample sets in
+/* t2110-render: builds comparison models from the sample sets in
  * tests/data/compare-*.samples and checks every renderer against its
  * golden file. KBENCH_REGEN=1 rewrites the golden files instead (review
  * the diff before committing it). */

@@ -1,4 +1,4 @@
-/* t1100-options: every workload's option table agrees with its options
+/* t1120-options: every workload's option table agrees with its options
  * struct (each field inside it, aligned for its type, none overlapping),
  * every default parses into its field, and given values, the row default
  * and "was it given" reach the workload as typed fields. */

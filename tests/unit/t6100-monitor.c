@@ -1,4 +1,4 @@
-/* t_monitor: the monitor sources on real processes: counters opened on a
+/* t6100-monitor: the monitor sources on real processes: counters opened on a
  * held child count what it (and its descendants) fault and nothing of the
  * parent; vmstat agrees; events this machine cannot count become a fact,
  * not a failure; "none" records nothing. */

@@ -1,4 +1,4 @@
-/* t_pft: the page-fault test on tiny mappings: fault counts against page
+/* t4000-pft: the page-fault test on tiny mappings: fault counts against page
  * counts for threads and processes, the worker cap, size checks, the
  * direct-mode line, and workers that die turning into failures. */
 #include "config.h"

@@ -1,4 +1,4 @@
-/* t_stride: mmtests' large-stride sequence and the stride: syntax. */
+/* t1110-stride: mmtests' large-stride sequence and the stride: syntax. */
 #include "config.h"
 #include "../tap.h"
 #include "lib/strbuf.h"

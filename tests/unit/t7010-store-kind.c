@@ -1,4 +1,4 @@
-/* t7000-store-kind: monitor values come back from the store with the kind
+/* t7010-store-kind: monitor values come back from the store with the kind
  * they were recorded with; the GROUP BY summaries behind kbench show
  * (monitor mean/min/max, samples per section) keep the order of first
  * appearance and any number of sections; a value without a kind is
@@ -211,7 +211,7 @@ static void test_sections(struct store *s, int64_t id)
 
 int main(void)
 {
-	char path[] = "t7000-store-kind.XXXXXX.db";
+	char path[] = "t7010-store-kind.XXXXXX.db";
 	struct store *s = NULL;
 	int64_t id1, id2;
 	int fd = mkstemps(path, 3);

@@ -1,4 +1,4 @@
-/* t_pin: pin policies computed on synthetic and XML topologies of large
+/* t0400-pin: pin policies computed on synthetic and XML topologies of large
  * machines (where binding is a no-op, so the computed PUs are checked),
  * and real binding on this machine (the bound child's sched_getcpu()). */
 #include "config.h"

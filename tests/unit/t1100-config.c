@@ -1,4 +1,4 @@
-/* t_config: the INI parser keeps lines, empty sections and continuation
+/* t1100-config: the INI parser keeps lines, empty sections and continuation
  * lines, and rejects what it cannot parse with file:line. */
 #include "config.h"
 #include "../tap.h"

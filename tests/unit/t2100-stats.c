@@ -1,4 +1,4 @@
-/* t_stats: the formulas of compare/stats.c against hand-checked values,
+/* t2100-stats: the formulas of compare/stats.c against hand-checked values,
  * mmtests' edge cases and reference p-values. */
 #include "config.h"
 #include "compare/stats.h"
