@@ -8,6 +8,7 @@
 #include "harness/monitor.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 /* Also provides perf_event_open(), the syscall wrapper glibc lacks. */
@@ -70,13 +71,11 @@ static int encode(const char *name, struct perf_event_attr *attr, struct strbuf 
 
 static int perf_init(const struct monitor_conf *conf, void **state, struct strbuf *err)
 {
-	struct perf_state *ps = calloc(1, sizeof(*ps));
+	struct perf_state *ps = xcalloc(1, sizeof(*ps));
 	const char *p = conf->perf_events;
 	char name[64];
 	int ret;
 
-	if (!ps)
-		abort();
 	*state = ps;
 	ret = pfm_initialize();
 	if (ret != PFM_SUCCESS) {
