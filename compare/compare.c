@@ -28,7 +28,17 @@ struct feed {
 	 * together: one match per row instead of one per sample. */
 	struct strbuf last_section, last_row;
 	int last_keep;
+	int failed;	/* --only could not tell a name: stop, printed */
 };
+
+/* Does --only keep the section or row? 1 or 0, or -1 after printing why
+ * the pattern could not tell. */
+static int only_keeps(const struct kb_regex *only, const char *section, const char *row)
+{
+	int keep = kb_regex_match(only, section);
+
+	return keep ? keep : kb_regex_match(only, row);
+}
 
 static int feed_sample(const struct sample_row *r, void *arg)
 {
@@ -40,9 +50,10 @@ static int feed_sample(const struct sample_row *r, void *arg)
 			strbuf_addstr(&f->last_section, r->section);
 			strbuf_reset(&f->last_row);
 			strbuf_addstr(&f->last_row, r->row);
-			f->last_keep = kb_regex_match(f->only, r->section) ||
-				kb_regex_match(f->only, r->row);
+			f->last_keep = only_keeps(f->only, r->section, r->row);
 		}
+		if (f->last_keep < 0)
+			return f->failed = 1;
 		if (!f->last_keep)
 			return 0;
 	}
@@ -53,8 +64,11 @@ static int feed_sample(const struct sample_row *r, void *arg)
 static int feed_monitor(const struct monitor_row *r, void *arg)
 {
 	struct feed *f = arg;
+	int keep = f->only ? only_keeps(f->only, r->section, r->row) : 1;
 
-	if (f->only && !kb_regex_match(f->only, r->section) && !kb_regex_match(f->only, r->row))
+	if (keep < 0)
+		return f->failed = 1;
+	if (!keep)
 		return 0;
 	model_add_monitor(f->model, f->col, r);
 	return 0;
@@ -140,9 +154,10 @@ static int feed_run(struct store *s, const struct column *cols, size_t ncols, si
 	strbuf_addstr(&feed->last_section, "\n");
 	strbuf_reset(&feed->last_row);
 	feed->last_keep = 0;
-	if (store_each_sample(s, id, feed_sample, feed))
+	if (store_each_sample(s, id, feed_sample, feed) || feed->failed)
 		goto out;
-	if (model->monitors != CMP_MONITORS_NONE && store_each_monitor(s, id, feed_monitor, feed))
+	if (model->monitors != CMP_MONITORS_NONE &&
+	    (store_each_monitor(s, id, feed_monitor, feed) || feed->failed))
 		goto out;
 	rc = 0;
 out:

@@ -6,135 +6,142 @@
 #include "compare/compare.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/parse-options.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char compare_usage[] =
-	"usage: kbench compare [options] BASE NEW [NEW...]\n"
-	"\n"
-	"Compare runs side by side in mmtests' table layout. BASE is the baseline;\n"
-	"each run is a name (its latest complete run), #ID, a uuid prefix or\n"
-	"NAME@HOST (the latest complete run of NAME on HOST).\n"
-	"Per section: Min, Amean or Hmean, Stddev, CoeffVar, Max and the mean of\n"
-	"the best 95% of samples, with the change against BASE in percent.\n"
-	"Positive % = better. A significant change of the mean row prints\n"
-	"*  x.xx%* instead of (  x.xx%); fewer than 3 samples a side: no star.\n"
-	"\n"
-	"  --format FMT   text (default), markdown, csv or json (every statistic,\n"
-	"                 p-values and raw samples; carries a format version)\n"
-	"  --test TEST    welch: Welch's t-test, on 1/x for Hmean rows (default)\n"
-	"                 mwu: Mann-Whitney U, two-sided (exact for small samples\n"
-	"                      without ties, else normal approximation)\n"
-	"                 ci: mmtests' rule, mean +- 1.96 sd intervals apart\n"
-	"                 ttest: mmtests' 2018-2024 t-test (df n1+n2-2)\n"
-	"  --alpha A      significance level, 0 < A < 1 (default 0.05; ttest 0.10)\n"
-	"  --pool         pool the samples of every complete run with the same\n"
-	"                 name as each given run into its column\n"
-	"  --only REGEX   keep sections or rows whose name matches (PCRE2)\n"
-	"  --monitors M   the monitor totals after each section (Ops block):\n"
-	"                 summary (default: faults, context switches, perf\n"
-	"                 events, slab growth), all (every stored key), or none\n"
-	"  -h, --help     this text\n"
-	"\n"
-	"The formulas are in docs/statistics.md.\n";
+static const struct parse_opt_usage compare_usage = {
+	.synopsis = "kbench compare [options] BASE NEW [NEW...]",
+	.description =
+		"Compare runs side by side in mmtests' table layout. BASE is the baseline;\n"
+		"each run is a name (its latest complete run), #ID, a uuid prefix or\n"
+		"NAME@HOST (the latest complete run of NAME on HOST).\n"
+		"Per section: Min, Amean or Hmean, Stddev, CoeffVar, Max and the mean of\n"
+		"the best 95% of samples, with the change against BASE in percent.\n"
+		"Positive % = better. A significant change of the mean row prints\n"
+		"*  x.xx%* instead of (  x.xx%); fewer than 3 samples a side: no star.",
+	.help_column = 17,
+	.epilogue = "The formulas are in docs/statistics.md.",
+};
 
-static int parse_alpha(const char *s, double *alpha)
+/* The values of --monitors. */
+static const struct {
+	const char *name;
+	enum cmp_monitors monitors;
+} monitor_choices[] = {
+	{ .name = "none", .monitors = CMP_MONITORS_NONE },
+	{ .name = "summary", .monitors = CMP_MONITORS_SUMMARY },
+	{ .name = "all", .monitors = CMP_MONITORS_ALL },
+};
+
+/* --only: the last pattern given, compiled as it is parsed. */
+struct only_opt {
+	struct kb_regex *re;
+	const char *pattern;
+};
+
+static int parse_format(const struct parse_opt *opt, const char *value)
+{
+	if (compare_format_parse(value, opt->value))
+		return error("unknown format '%s' (expected text, markdown, csv or json)", value);
+	return 0;
+}
+
+static int parse_test(const struct parse_opt *opt, const char *value)
+{
+	const struct stats_test_desc **test = opt->value;
+
+	if (!(*test = stats_test_find(value)))
+		return error("unknown test '%s' (expected welch, mwu, ci or ttest)", value);
+	return 0;
+}
+
+static int parse_alpha(const struct parse_opt *opt, const char *value)
 {
 	char *end;
-	double a = strtod(s, &end);
+	double a = strtod(value, &end);
 
-	if (!*s || *end || !(a > 0 && a < 1))
-		return error("invalid --alpha '%s': expected a number between 0 and 1", s);
-	*alpha = a;
+	if (!*value || *end || !(a > 0 && a < 1))
+		return error("invalid --alpha '%s': expected a number between 0 and 1", value);
+	*(double *)opt->value = a;
 	return 0;
+}
+
+static int parse_only(const struct parse_opt *opt, const char *value)
+{
+	struct only_opt *only = opt->value;
+
+	kb_regex_free(only->re);
+	only->pattern = value;
+	return (only->re = kb_regex_new(value, "--only")) ? 0 : -1;
+}
+
+static int parse_monitors(const struct parse_opt *opt, const char *value)
+{
+	for (size_t i = 0; i < sizeof(monitor_choices) / sizeof(monitor_choices[0]); i++)
+		if (!strcmp(value, monitor_choices[i].name)) {
+			*(enum cmp_monitors *)opt->value = monitor_choices[i].monitors;
+			return 0;
+		}
+	return error("invalid --monitors '%s': expected none, summary or all", value);
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "test", required_argument, NULL, 't' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "pool", no_argument, NULL, 'p' },
-		{ "only", required_argument, NULL, 'o' },
-		{ "monitors", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	enum compare_format format = COMPARE_FORMAT_TEXT;
 	struct compare_options copt = { .monitors = CMP_MONITORS_SUMMARY };
-	struct kb_regex *only = NULL;
+	struct only_opt only = { .re = NULL };
+	const struct parse_opt options[] = {
+		OPT_CALLBACK(0, "format", &format, "FMT",
+			     "text (default), markdown, csv or json (every statistic,\n"
+			     "p-values and raw samples; carries a format version)", parse_format),
+		OPT_CALLBACK(0, "test", &copt.test, "TEST",
+			     "welch: Welch's t-test, on 1/x for Hmean rows (default)\n"
+			     "mwu: Mann-Whitney U, two-sided (exact for small samples\n"
+			     "     without ties, else normal approximation)\n"
+			     "ci: mmtests' rule, mean +- 1.96 sd intervals apart\n"
+			     "ttest: mmtests' 2018-2024 t-test (df n1+n2-2)", parse_test),
+		OPT_CALLBACK(0, "alpha", &copt.alpha, "A",
+			     "significance level, 0 < A < 1 (default 0.05; ttest 0.10)",
+			     parse_alpha),
+		OPT_BOOL(0, "pool", &copt.pool,
+			 "pool the samples of every complete run with the same\n"
+			 "name as each given run into its column"),
+		OPT_CALLBACK(0, "only", &only, "REGEX",
+			     "keep sections or rows whose name matches (PCRE2)", parse_only),
+		OPT_CALLBACK(0, "monitors", &copt.monitors, "M",
+			     "the monitor totals after each section (Ops block):\n"
+			     "summary (default: faults, context switches, perf\n"
+			     "events, slab growth), all (every stored key), or none",
+			     parse_monitors),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
 	struct store *store = NULL;
 	struct cmp_model model;
 	struct strbuf out = STRBUF_INIT;
-	int opt, nsel, rc = 2, have_model = 0;
+	int nsel, rc = EXIT_USAGE, have_model = 0;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			if (compare_format_parse(optarg, &format)) {
-				error("unknown format '%s' (expected text, markdown, csv or json)",
-				      optarg);
-				goto out;
-			}
-			break;
-		case 't':
-			if (!(copt.test = stats_test_find(optarg))) {
-				error("unknown test '%s' (expected welch, mwu, ci or ttest)", optarg);
-				goto out;
-			}
-			break;
-		case 'a':
-			if (parse_alpha(optarg, &copt.alpha))
-				goto out;
-			break;
-		case 'p':
-			copt.pool = 1;
-			break;
-		case 'o':
-			kb_regex_free(only);
-			if (!(only = kb_regex_new(optarg, "--only")))
-				goto out;
-			copt.only = only;
-			copt.only_pattern = optarg;
-			break;
-		case 'm':
-			if (!strcmp(optarg, "none")) {
-				copt.monitors = CMP_MONITORS_NONE;
-			} else if (!strcmp(optarg, "summary")) {
-				copt.monitors = CMP_MONITORS_SUMMARY;
-			} else if (!strcmp(optarg, "all")) {
-				copt.monitors = CMP_MONITORS_ALL;
-			} else {
-				error("invalid --monitors '%s': expected none, summary or all", optarg);
-				goto out;
-			}
-			break;
-		case 'h':
-			fputs(compare_usage, stdout);
-			rc = 0;
-			goto out;
-		default:
-			fputs(compare_usage, stderr);
-			goto out;
-		}
-	}
-	nsel = argc - optind;
-	if (nsel < 2) {
-		error("compare needs a baseline and at least one run to compare with it");
-		fputs(compare_usage, stderr);
+	nsel = parse_options(argc, argv, options, &compare_usage, 0);
+	if (nsel < 0) {
+		rc = nsel == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
 		goto out;
 	}
+	if (nsel < 2) {
+		error("compare needs a baseline and at least one run to compare with it");
+		parse_opt_usage_print(&compare_usage, options, stderr);
+		goto out;
+	}
+	copt.only = only.re;
+	copt.only_pattern = only.pattern;
 	rc = 1;
 	if (cmd_open_store(&store))
 		goto out;
-	if (compare_build(store, (const char *const *)argv + optind, nsel, &copt, &model))
+	if (compare_build(store, (const char *const *)argv, (size_t)nsel, &copt, &model))
 		goto out;
 	have_model = 1;
 	if (compare_render(&model, format, &out))
@@ -145,7 +152,7 @@ out:
 	if (have_model)
 		model_release(&model);
 	strbuf_release(&out);
-	kb_regex_free(only);
+	kb_regex_free(only.re);
 	store_close(store);
 	return rc;
 }

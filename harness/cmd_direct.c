@@ -8,10 +8,11 @@
 #include "workloads/params.h"
 #include "machine/pin.h"
 #include "harness/runner.h"
+#include "lib/parse-options.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 #include "workloads/workload.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,154 +46,173 @@ static void flag_help(const struct workload_ops *ops, const struct wl_flag *fl,
 		wl_option_choices(&ops->options[i], ", ", " or ", sb);
 }
 
-static void direct_usage(const struct workload_ops *ops, FILE *f)
-{
-	struct strbuf help = STRBUF_INIT;
-	const struct wl_flag *fl;
+/* What the option callbacks fill in while argv is parsed. */
+struct direct_ctx {
+	struct wl_params *p;
+	struct strbuf *err;	/* the reason of the last bad value */
+	double timeout_s;
+	int simple;		/* --format simple */
+};
 
-	fprintf(f, "usage: kbench %s [options]\n\n%s.\nRuns one sample and prints it.\n\n",
-		ops->name, ops->summary);
-	for (fl = ops->flags; fl && (fl->short_name || fl->long_name); fl++) {
-		char left[64];
+/* A flag of the workload's table, as one option of the command. */
+struct direct_flag {
+	struct direct_ctx *ctx;
+	const struct wl_flag *fl;
+	char *help;
+};
+
+static int set_param(struct direct_ctx *ctx, const char *name, const char *text)
+{
+	if (wl_params_set(ctx->p, name, text, ctx->err))
+		return error("%s", ctx->err->buf);
+	return 0;
+}
+
+/* A workload flag: its option, then those of the companions after it. */
+static int parse_flag(const struct parse_opt *opt, const char *value)
+{
+	const struct direct_flag *df = opt->value;
+	const struct wl_flag *fl = df->fl, *flags = df->ctx->p->ops->flags;
+
+	if (set_param(df->ctx, fl->option, fl->value ? fl->value : value))
+		return -1;
+	for (const struct wl_flag *c = fl + 1; !flag_is_end(c) && flag_is_companion(flags, c); c++)
+		if (set_param(df->ctx, c->option, c->value))
+			return -1;
+	return 0;
+}
+
+static int parse_option(const struct parse_opt *opt, const char *value)
+{
+	const char *eq = strchr(value, '=');
+	char *key;
+	int rc;
+
+	if (!eq)
+		return error("invalid -o '%s': expected KEY=VALUE", value);
+	key = xstrndup(value, (size_t)(eq - value));
+	rc = set_param(opt->value, key, eq + 1);
+	free(key);
+	return rc;
+}
+
+static int parse_timeout(const struct parse_opt *opt, const char *value)
+{
+	struct direct_ctx *ctx = opt->value;
+	char *end;
+
+	ctx->timeout_s = strtod(value, &end);
+	if (*end || ctx->timeout_s <= 0)
+		return error("invalid value '%s' for --timeout: expected seconds > 0", value);
+	return 0;
+}
+
+static int parse_format(const struct parse_opt *opt, const char *value)
+{
+	struct direct_ctx *ctx = opt->value;
+
+	if (!strcmp(value, "simple"))
+		ctx->simple = 1;
+	else if (strcmp(value, "default"))
+		return error("invalid value '%s' for --format: expected default or simple", value);
+	return 0;
+}
+
+/* The options of `kbench WORKLOAD`: the workload's flags (companions
+ * apart), then the common ones; flags[] gets one entry a workload flag. */
+static struct parse_opt *direct_options(const struct workload_ops *ops, struct direct_ctx *ctx,
+					struct direct_flag **flags)
+{
+	struct parse_opt *opts;
+	size_t n = 0, nflags = 0;
+
+	for (const struct wl_flag *fl = ops->flags; fl && !flag_is_end(fl); fl++)
+		nflags++;
+	opts = xcalloc(nflags + 5, sizeof(*opts));
+	*flags = xcalloc(nflags + 1, sizeof(**flags));
+	for (const struct wl_flag *fl = ops->flags; fl && !flag_is_end(fl); fl++) {
+		struct direct_flag *df = &(*flags)[n];
+		struct strbuf help = STRBUF_INIT;
 
 		if (flag_is_companion(ops->flags, fl))
 			continue;
-		if (fl->short_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s", fl->short_name, fl->long_name,
-				 fl->value ? "" : " N");
-		else
-			snprintf(left, sizeof(left), "    --%s%s", fl->long_name,
-				 fl->value ? "" : " VALUE");
-		strbuf_reset(&help);
 		flag_help(ops, fl, &help);
-		fprintf(f, "  %-24s %s\n", left, help.buf);
+		*df = (struct direct_flag){ .ctx = ctx, .fl = fl, .help = strbuf_detach(&help) };
+		opts[n++] = (struct parse_opt)OPT_CALLBACK(fl->short_name, fl->long_name, df,
+			fl->value ? NULL : fl->short_name ? "N" : "VALUE", df->help, parse_flag);
 	}
-	strbuf_release(&help);
-	fprintf(f, "  %-24s %s\n", "-o, --option KEY=VALUE", "set any option below");
-	fprintf(f, "  %-24s %s\n", "    --timeout SECONDS", "kill the sample after this long (default 600)");
-	fprintf(f, "  %-24s %s\n", "    --format default|simple", "simple: the bare numbers only");
-	fprintf(f, "  %-24s %s\n", "-h, --help", "this text");
-	fprintf(f, "\nOptions (also the keys of a [%s-...] config section):\n", ops->name);
+	opts[n++] = (struct parse_opt)OPT_CALLBACK('o', "option", ctx, "KEY=VALUE",
+						   "set any option below", parse_option);
+	opts[n++] = (struct parse_opt)OPT_CALLBACK(0, "timeout", ctx, "SECONDS",
+		"kill the sample after this long (default 600)", parse_timeout);
+	opts[n++] = (struct parse_opt)OPT_CALLBACK(0, "format", ctx, "default|simple",
+		"simple: the bare numbers only", parse_format);
+	opts[n++] = (struct parse_opt)OPT_HELP("this text");
+	opts[n] = (struct parse_opt)OPT_END();
+	return opts;
+}
+
+static void direct_flags_free(struct direct_flag *flags)
+{
+	for (struct direct_flag *df = flags; df && df->fl; df++)
+		free(df->help);
+	free(flags);
+}
+
+/* The parts of the usage around the options: the workload's option table
+ * (the keys of its config sections) and its metrics. */
+static void direct_usage(const struct workload_ops *ops, struct parse_opt_usage *u,
+			 struct strbuf *synopsis, struct strbuf *description,
+			 struct strbuf *epilogue)
+{
+	strbuf_addf(synopsis, "kbench %s [options]", ops->name);
+	strbuf_addf(description, "%s.\nRuns one sample and prints it.", ops->summary);
+	strbuf_addf(epilogue, "Options (also the keys of a [%s-...] config section):\n",
+		    ops->name);
 	for (const struct wl_option *o = ops->options; o->name; o++)
-		fprintf(f, "  %-12s %s (%s; default %s)\n", o->name, o->help,
-			wl_type_expect(o), o->def ? o->def : "none");
-	fprintf(f, "\nMetrics:\n");
+		strbuf_addf(epilogue, "  %-12s %s (%s; default %s)\n", o->name, o->help,
+			    wl_type_expect(o), o->def ? o->def : "none");
+	strbuf_addstr(epilogue, "\nMetrics:");
 	for (const struct wl_metric *m = ops->metrics; m->name; m++)
-		fprintf(f, "  %-12s %s, %s is better: %s\n", m->name[0] ? m->name : "(row)",
-			m->unit, m->better == WL_HIGHER ? "higher" : "lower", m->help);
+		strbuf_addf(epilogue, "\n  %-12s %s, %s is better: %s",
+			    m->name[0] ? m->name : "(row)", m->unit,
+			    m->better == WL_HIGHER ? "higher" : "lower", m->help);
+	*u = (struct parse_opt_usage){
+		.synopsis = synopsis->buf,
+		.description = description->buf,
+		.help_column = 27,
+		.epilogue = epilogue->buf,
+	};
 }
 
 int cmd_direct(int argc, char **argv)
 {
 	const struct workload_ops *ops = workload_find(argv[0]);
-	struct option longopts[64];
-	struct strbuf shortopts = STRBUF_INIT, err = STRBUF_INIT, out = STRBUF_INIT;
-	struct wl_params *p = wl_params_new(ops);
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf synopsis = STRBUF_INIT, description = STRBUF_INIT, epilogue = STRBUF_INIT;
+	struct direct_ctx ctx = {
+		.p = wl_params_new(ops), .err = &err, .timeout_s = 600,
+	};
+	struct wl_params *p = ctx.p;
+	struct direct_flag *flags = NULL;
+	struct parse_opt *options = direct_options(ops, &ctx, &flags);
+	struct parse_opt_usage usage;
 	struct pin_plan *pin = NULL;
 	struct wl_sample sample;
 	struct child ch;
-	double timeout_s = 600;
-	int simple = 0, n = 0, opt, rc = 2;
+	int nargs, rc = EXIT_USAGE;
 	long long row;
 	size_t nrows;
 	const long long *rows;
 
-	for (const struct wl_flag *fl = ops->flags; fl && (fl->short_name || fl->long_name); fl++) {
-		if (n >= 56 || fl - ops->flags >= 56)
-			break;
-		if (flag_is_companion(ops->flags, fl))
-			continue;
-		longopts[n].name = fl->long_name;
-		longopts[n].has_arg = fl->value ? no_argument : required_argument;
-		longopts[n].flag = NULL;
-		longopts[n].val = 256 + (int)(fl - ops->flags);
-		n++;
-		if (fl->short_name) {
-			strbuf_addch(&shortopts, fl->short_name);
-			if (!fl->value)
-				strbuf_addch(&shortopts, ':');
-		}
+	direct_usage(ops, &usage, &synopsis, &description, &epilogue);
+	nargs = parse_options(argc, argv, options, &usage, 0);
+	if (nargs < 0) {
+		rc = nargs == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
 	}
-	longopts[n++] = (struct option){ .name = "option", .has_arg = required_argument,
-					 .val = 'o' };
-	longopts[n++] = (struct option){ .name = "timeout", .has_arg = required_argument,
-					 .val = 't' + 1000 };
-	longopts[n++] = (struct option){ .name = "format", .has_arg = required_argument,
-					 .val = 'f' + 1000 };
-	longopts[n++] = (struct option){ .name = "help", .has_arg = no_argument, .val = 'h' };
-	longopts[n] = (struct option){ .name = NULL };
-	strbuf_addstr(&shortopts, "o:h");
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, shortopts.buf, longopts, NULL)) != -1) {
-		const struct wl_flag *fl = NULL;
-
-		if (opt >= 256 && opt < 256 + 56) {
-			fl = &ops->flags[opt - 256];
-		} else if (opt > 0 && opt < 256 && opt != 'o' && opt != 'h' && opt != '?') {
-			for (const struct wl_flag *f = ops->flags; f && (f->short_name || f->long_name); f++)
-				if (f->short_name == opt && !flag_is_companion(ops->flags, f)) {
-					fl = f;
-					break;
-				}
-		}
-		if (fl) {
-			if (wl_params_set(p, fl->option, fl->value ? fl->value : optarg, &err)) {
-				error("%s", err.buf);
-				goto out;
-			}
-			for (const struct wl_flag *c = fl + 1; !flag_is_end(c) &&
-			     flag_is_companion(ops->flags, c); c++)
-				if (wl_params_set(p, c->option, c->value, &err)) {
-					error("%s", err.buf);
-					goto out;
-				}
-			continue;
-		}
-		switch (opt) {
-		case 'o': {
-			char *eq = strchr(optarg, '=');
-
-			if (!eq) {
-				error("invalid -o '%s': expected KEY=VALUE", optarg);
-				goto out;
-			}
-			*eq = '\0';
-			if (wl_params_set(p, optarg, eq + 1, &err)) {
-				error("%s", err.buf);
-				goto out;
-			}
-			break;
-		}
-		case 't' + 1000: {
-			char *end;
-
-			timeout_s = strtod(optarg, &end);
-			if (*end || timeout_s <= 0) {
-				error("invalid value '%s' for --timeout: expected seconds > 0", optarg);
-				goto out;
-			}
-			break;
-		}
-		case 'f' + 1000:
-			if (!strcmp(optarg, "simple")) {
-				simple = 1;
-			} else if (strcmp(optarg, "default")) {
-				error("invalid value '%s' for --format: expected default or simple", optarg);
-				goto out;
-			}
-			break;
-		case 'h':
-			direct_usage(ops, stdout);
-			rc = 0;
-			goto out;
-		default:
-			direct_usage(ops, stderr);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		error("unexpected argument '%s'", argv[optind]);
+	if (nargs > 0) {
+		error("unexpected argument '%s'", argv[0]);
 		goto out;
 	}
 	if (!wl_params_given(p, ops->row_option) && ops->direct_row) {
@@ -221,12 +241,12 @@ int cmd_direct(int argc, char **argv)
 	if (nrows > 1)
 		notice("%zu values for '%s': running the first, %lld", nrows, ops->row_option, row);
 	strbuf_reset(&err);
-	if (run_sample(ops, p, row, timeout_s, &sample, &ch, &err)) {
+	if (run_sample(ops, p, row, ctx.timeout_s, &sample, &ch, &err)) {
 		error("%s: %s", ops->name, err.buf);
 		rc = 1;
 		goto out;
 	}
-	if (simple) {
+	if (ctx.simple) {
 		for (int i = 0; i < sample.nresults; i++)
 			strbuf_addf(&out, "%s%.6g", i ? " " : "", sample.results[i].value);
 		strbuf_addch(&out, '\n');
@@ -238,7 +258,11 @@ int cmd_direct(int argc, char **argv)
 	fputs(out.buf, stdout);
 	rc = 0;
 out:
-	strbuf_release(&shortopts);
+	free(options);
+	direct_flags_free(flags);
+	strbuf_release(&synopsis);
+	strbuf_release(&description);
+	strbuf_release(&epilogue);
 	strbuf_release(&err);
 	strbuf_release(&out);
 	wl_params_free(p);

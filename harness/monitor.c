@@ -4,6 +4,7 @@
 #include "config.h"
 #include "harness/monitor.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,12 +55,7 @@ void monitor_values_add(struct monitor_values *mv, const char *source,
 {
 	struct monitor_value *v;
 
-	if (mv->n == mv->alloc) {
-		mv->alloc = mv->alloc ? 2 * mv->alloc : 64;
-		mv->v = realloc(mv->v, mv->alloc * sizeof(*mv->v));
-		if (!mv->v)
-			abort();
-	}
+	ALLOC_GROW(mv->v, mv->n + 1, mv->alloc);
 	v = &mv->v[mv->n++];
 	v->source = source;
 	snprintf(v->key, sizeof(v->key), "%s", key);
@@ -91,17 +87,12 @@ void monitor_values_release(struct monitor_values *mv)
 void monitor_facts_add(struct monitor_facts *mf, const char *key, const char *value,
 		       const char *notice)
 {
-	mf->f = realloc(mf->f, (mf->n + 1) * sizeof(*mf->f));
-	if (!mf->f)
-		abort();
-	mf->f[mf->n].key = strdup(key);
-	mf->f[mf->n].value = strdup(value);
-	mf->f[mf->n].notice = NULL;
-	if (notice && !(mf->f[mf->n].notice = strdup(notice)))
-		abort();
-	if (!mf->f[mf->n].key || !mf->f[mf->n].value)
-		abort();
-	mf->n++;
+	ALLOC_GROW(mf->f, mf->n + 1, mf->alloc);
+	mf->f[mf->n++] = (struct monitor_fact){
+		.key = xstrdup(key),
+		.value = xstrdup(value),
+		.notice = xstrdup_or_null(notice),
+	};
 }
 
 void monitor_facts_release(struct monitor_facts *mf)
@@ -113,7 +104,7 @@ void monitor_facts_release(struct monitor_facts *mf)
 	}
 	free(mf->f);
 	mf->f = NULL;
-	mf->n = 0;
+	mf->n = mf->alloc = 0;
 }
 
 /* ---- the set ---- */
@@ -138,14 +129,12 @@ int monitor_set_new(const struct monitor_conf *conf, struct monitor_set **out,
 		    struct strbuf *err)
 {
 	struct monitor_conf c = *conf;
-	struct monitor_set *ms = calloc(1, sizeof(*ms));
+	struct monitor_set *ms = xcalloc(1, sizeof(*ms));
 	const struct monitor_ops *chosen[MAX_SOURCES];
 	const char *p;
 	char tok[64];
 	int none = 0, n = 0;
 
-	if (!ms)
-		abort();
 	if (!c.monitors)
 		c.monitors = MONITOR_DEFAULT_SOURCES;
 	if (!c.perf_events)

@@ -41,7 +41,7 @@ struct monitor_values {
 	struct monitor_value *v;
 	size_t n, alloc;
 };
-#define MONITOR_VALUES_INIT { NULL, 0, 0 }
+#define MONITOR_VALUES_INIT { .v = NULL, .n = 0, .alloc = 0 }
 
 void monitor_values_add(struct monitor_values *mv, const char *source,
 			const char *key, enum monitor_kind kind, double value);
@@ -61,7 +61,7 @@ struct monitor_fact {
 
 struct monitor_facts {
 	struct monitor_fact *f;
-	size_t n;
+	size_t n, alloc;
 };
 
 /* notice may be NULL. */

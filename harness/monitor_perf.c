@@ -8,6 +8,7 @@
 #include "harness/monitor.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 /* Also provides perf_event_open(), the syscall wrapper glibc lacks. */
@@ -33,27 +34,28 @@ struct perf_state {
 	int n;
 };
 
+/* libpfm4's encoding of name for user and kernel level into a cleared
+ * attr; returns a PFM_ code. */
+static int pfm_encode(const char *name, struct perf_event_attr *attr)
+{
+	pfm_perf_encode_arg_t arg = { .attr = attr, .size = sizeof(arg) };
+
+	memset(attr, 0, sizeof(*attr));
+	return pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+}
+
 /* Encode name for user and kernel level. Plain generic names ("cycles")
  * resolve only while libpfm4's perf PMU is the default one, so an unknown
  * name is retried as "perf::name", which works everywhere. */
 static int encode(const char *name, struct perf_event_attr *attr, struct strbuf *err)
 {
-	pfm_perf_encode_arg_t arg;
 	char alt[80];
 	int ret;
 
-	memset(attr, 0, sizeof(*attr));
-	memset(&arg, 0, sizeof(arg));
-	arg.attr = attr;
-	arg.size = sizeof(arg);
-	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	ret = pfm_encode(name, attr);
 	if (ret == PFM_ERR_NOTFOUND && !strstr(name, "::")) {
 		snprintf(alt, sizeof(alt), "perf::%s", name);
-		memset(attr, 0, sizeof(*attr));
-		memset(&arg, 0, sizeof(arg));
-		arg.attr = attr;
-		arg.size = sizeof(arg);
-		ret = pfm_get_os_event_encoding(alt, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+		ret = pfm_encode(alt, attr);
 	}
 	if (ret != PFM_SUCCESS) {
 		strbuf_addf(err, "unknown perf event '%s' in 'perf_events' (libpfm4: %s)",
@@ -70,13 +72,11 @@ static int encode(const char *name, struct perf_event_attr *attr, struct strbuf 
 
 static int perf_init(const struct monitor_conf *conf, void **state, struct strbuf *err)
 {
-	struct perf_state *ps = calloc(1, sizeof(*ps));
+	struct perf_state *ps = xcalloc(1, sizeof(*ps));
 	const char *p = conf->perf_events;
 	char name[64];
 	int ret;
 
-	if (!ps)
-		abort();
 	*state = ps;
 	ret = pfm_initialize();
 	if (ret != PFM_SUCCESS) {

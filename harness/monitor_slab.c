@@ -8,6 +8,7 @@
 #include "harness/monitor.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,9 +41,7 @@ static int slab_init(const struct monitor_conf *conf, void **state, struct strbu
 {
 	(void)conf;
 	(void)err;
-	*state = calloc(1, sizeof(struct slab_state));
-	if (!*state)
-		abort();
+	*state = xcalloc(1, sizeof(struct slab_state));
 	return 0;
 }
 
@@ -131,14 +130,8 @@ static int read_sys_slab(struct monitor_values *out, enum monitor_kind when)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || de->d_name[0] == ':')
 			continue;
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 256;
-			names = realloc(names, alloc * sizeof(*names));
-			if (!names)
-				abort();
-		}
-		if (!(names[n++] = strdup(de->d_name)))
-			abort();
+		ALLOC_GROW(names, n + 1, alloc);
+		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (n)

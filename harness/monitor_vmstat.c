@@ -6,6 +6,7 @@
 #include "harness/monitor.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +29,10 @@ struct vmstat_state {
 
 static int vmstat_init(const struct monitor_conf *conf, void **state, struct strbuf *err)
 {
-	struct vmstat_state *vs = calloc(1, sizeof(*vs));
+	struct vmstat_state *vs = xcalloc(1, sizeof(*vs));
 
 	(void)conf;
 	(void)err;
-	if (!vs)
-		abort();
 	strbuf_init(&vs->text);
 	*state = vs;
 	return 0;
@@ -77,12 +76,7 @@ static void keep(void *arg, const char *name, long long v)
 {
 	struct vmstat_state *vs = arg;
 
-	if (vs->n == vs->alloc) {
-		vs->alloc = vs->alloc ? 2 * vs->alloc : 256;
-		vs->before = realloc(vs->before, vs->alloc * sizeof(*vs->before));
-		if (!vs->before)
-			abort();
-	}
+	ALLOC_GROW(vs->before, vs->n + 1, vs->alloc);
 	snprintf(vs->before[vs->n].name, sizeof(vs->before[0].name), "%s", name);
 	vs->before[vs->n++].value = v;
 }

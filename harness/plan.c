@@ -223,7 +223,11 @@ int plan_build(struct config *c, const char *only, struct plan *out)
 		return -1;
 	out->sections = xcalloc(c->n ? c->n : 1, sizeof(*out->sections));
 	for (size_t i = 0; i < c->n; i++) {
-		if (re && !kb_regex_match(re, c->sections[i].name))
+		int keep = re ? kb_regex_match(re, c->sections[i].name) : 1;
+
+		if (keep < 0)
+			goto fail;
+		if (!keep)
 			continue;
 		if (plan_section_init(&out->sections[out->n], &c->sections[i], c)) {
 			wl_params_free(out->sections[out->n].params);

@@ -1,7 +1,9 @@
-/* regex: a thin owner of compiled PCRE2 patterns (JIT when available). */
+/* regex: a thin owner of compiled PCRE2 patterns (JIT when available),
+ * reporting every PCRE2 error with the pattern and what it was for. */
 #include "config.h"
 #include "lib/regex.h"
 #include "lib/error.h"
+#include "lib/xalloc.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -11,17 +13,16 @@
 struct kb_regex {
 	pcre2_code *code;
 	pcre2_match_data *md;
+	char *pattern;	/* for messages */
+	char *what;	/* "--only" */
 };
 
 struct kb_regex *kb_regex_new(const char *pattern, const char *what)
 {
-	struct kb_regex *re;
+	struct kb_regex *re = xcalloc(1, sizeof(*re));
 	int errcode;
 	PCRE2_SIZE off;
 
-	re = calloc(1, sizeof(*re));
-	if (!re)
-		abort();
 	re->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0,
 				 &errcode, &off, NULL);
 	if (!re->code) {
@@ -38,13 +39,26 @@ struct kb_regex *kb_regex_new(const char *pattern, const char *what)
 	re->md = pcre2_match_data_create_from_pattern(re->code, NULL);
 	if (!re->md)
 		abort();
+	re->pattern = xstrdup(pattern);
+	re->what = xstrdup(what);
 	return re;
 }
 
 int kb_regex_match(const struct kb_regex *re, const char *subject)
 {
-	return pcre2_match(re->code, (PCRE2_SPTR)subject, strlen(subject), 0, 0,
-			   re->md, NULL) >= 0;
+	PCRE2_UCHAR msg[256];
+	int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, strlen(subject), 0, 0,
+			     re->md, NULL);
+
+	if (rc >= 0)
+		return 1;
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	/* The match limit, the JIT stack, ...: no answer is not "no". */
+	pcre2_get_error_message(rc, msg, sizeof(msg));
+	error("cannot match regular expression '%s' for %s against '%s': %s",
+	      re->pattern, re->what, subject, (const char *)msg);
+	return -1;
 }
 
 void kb_regex_free(struct kb_regex *re)
@@ -53,5 +67,7 @@ void kb_regex_free(struct kb_regex *re)
 		return;
 	pcre2_match_data_free(re->md);
 	pcre2_code_free(re->code);
+	free(re->pattern);
+	free(re->what);
 	free(re);
 }
