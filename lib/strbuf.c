@@ -1,9 +1,11 @@
 /* strbuf: a growable NUL-terminated string. */
 #include "config.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +28,8 @@ void strbuf_release(struct strbuf *sb)
 
 char *strbuf_detach(struct strbuf *sb)
 {
-	char *s = sb->alloc ? sb->buf : strdup("");
+	char *s = sb->alloc ? sb->buf : xstrdup("");
 
-	if (!s)
-		abort();
 	strbuf_init(sb);
 	return s;
 }
@@ -48,13 +48,13 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 
 	if (want <= sb->alloc)
 		return;
+	if (want < sb->len)	/* wrapped: len + extra overflows */
+		want = SIZE_MAX;
 	if (want < 2 * sb->alloc)
 		want = 2 * sb->alloc;
 	if (want < 64)
 		want = 64;
-	p = realloc(sb->alloc ? sb->buf : NULL, want);
-	if (!p)
-		abort();
+	p = xrealloc(sb->alloc ? sb->buf : NULL, want);
 	if (!sb->alloc)
 		p[0] = '\0';
 	sb->buf = p;
