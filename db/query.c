@@ -7,6 +7,7 @@
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "machine/sysinfo.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -14,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
@@ -53,12 +53,15 @@ void run_info_release(struct run_info *r)
 /* A run still marked running whose writer is gone on this host was killed. */
 static int writer_alive(const char *hostname, int64_t pid)
 {
-	char host[256] = "";
+	char *host;
+	int other;
 
 	if (pid <= 0)
 		return 0;
-	gethostname(host, sizeof(host) - 1);
-	if (strcmp(host, hostname))
+	host = sysinfo_hostname();
+	other = strcmp(host, hostname) != 0;
+	free(host);
+	if (other)
 		return 1;	/* cannot tell for another host */
 	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
 }
@@ -198,9 +201,73 @@ int store_runs_named(struct store *s, const char *name, int64_t **ids, size_t *n
 			   "ORDER BY id", name, NULL, ids, n);
 }
 
+/* The hosts with a complete run named name, as "NAME@HOST" choices joined
+ * by ", " into out; returns how many, or -1 after printing why. */
+static int complete_hosts(struct store *s, const char *name, struct strbuf *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, n = 0;
+
+	if (store_prepare(s, "SELECT m.hostname FROM runs r JOIN machines m ON m.id = r.machine_id "
+		    "WHERE r.name = ? AND r.status = 'complete' GROUP BY m.hostname "
+		    "ORDER BY m.hostname", &st))
+		return -1;
+	store_bind_text(st, 1, name);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		strbuf_addf(out, "%s%s@%s", n++ ? ", " : "", name,
+			    (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_db_error(s, "cannot look up runs");
+	return n;
+}
+
+/* The latest complete run named name on host (NULL: any host). */
+static int latest_complete(struct store *s, const char *name, const char *host,
+			   int64_t **ids, size_t *n)
+{
+	if (!host)
+		return collect_ids(s, "SELECT id FROM runs WHERE name = ? AND status = 'complete' "
+				   "ORDER BY id DESC LIMIT 1", name, NULL, ids, n);
+	return collect_ids(s, "SELECT r.id FROM runs r JOIN machines m ON m.id = r.machine_id "
+			   "WHERE r.name = ? AND m.hostname = ? AND r.status = 'complete' "
+			   "ORDER BY r.id DESC LIMIT 1", name, host, ids, n);
+}
+
+/* "NAME@HOST", or "NAME@*" for any host. */
+static int resolve_at_host(struct store *s, const char *sel, int64_t *run_id,
+			   struct strbuf *err)
+{
+	char *name = xstrdup(sel), *host = strrchr(name, '@');
+	struct strbuf choices = STRBUF_INIT;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc;
+
+	*host++ = '\0';
+	rc = latest_complete(s, name, strcmp(host, "*") ? host : NULL, &ids, &n);
+	if (rc)
+		goto out;
+	if (n) {
+		*run_id = ids[0];
+		goto out;
+	}
+	rc = -1;
+	strbuf_addf(err, "no complete run named '%s' in %s", sel, s->path);
+	if (strcmp(host, "*") && complete_hosts(s, name, &choices) > 0)
+		strbuf_addf(err, "; choose one of: %s", choices.buf);
+out:
+	strbuf_release(&choices);
+	free(ids);
+	free(name);
+	return rc;
+}
+
 int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		      struct strbuf *err)
 {
+	struct strbuf choices = STRBUF_INIT;
+	char *here = NULL;
 	int64_t *ids = NULL;
 	size_t n = 0;
 	int rc = -1;
@@ -224,28 +291,12 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		rc = 0;
 		goto out;
 	}
-	if (strchr(sel, '@')) {
-		char *name = xstrdup(sel), *host = strrchr(name, '@');
-
-		*host++ = '\0';
-		rc = collect_ids(s, "SELECT r.id FROM runs r JOIN machines m ON m.id = r.machine_id "
-				 "WHERE r.name = ? AND m.hostname = ? AND r.status = 'complete' "
-				 "ORDER BY r.id DESC LIMIT 1", name, host, &ids, &n);
-		free(name);
-		if (rc)
-			goto out;
-		rc = -1;
-		if (!n) {
-			strbuf_addf(err, "no complete run named '%s' in %s", sel, s->path);
-			goto out;
-		}
-		*run_id = ids[0];
-		rc = 0;
-		goto out;
-	}
-	/* A name first: names are what people type. */
-	if (collect_ids(s, "SELECT id FROM runs WHERE name = ? AND status = 'complete' "
-			"ORDER BY id DESC LIMIT 1", sel, NULL, &ids, &n))
+	if (strchr(sel, '@'))
+		return resolve_at_host(s, sel, run_id, err);
+	/* A name first: names are what people type. A bare name means this
+	 * host: the same name on another machine is another experiment. */
+	here = sysinfo_hostname();
+	if (latest_complete(s, sel, here, &ids, &n))
 		goto out;
 	if (n) {
 		*run_id = ids[0];
@@ -276,6 +327,17 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 	}
 	free(ids);
 	ids = NULL;
+	n = 0;
+	switch (complete_hosts(s, sel, &choices)) {
+	case -1:
+		goto out;
+	case 0:
+		break;
+	default:
+		strbuf_addf(err, "no complete run named '%s' on this host '%s'; choose one of: "
+			    "%s (%s@* picks the latest on any host)", sel, here, choices.buf, sel);
+		goto out;
+	}
 	if (!collect_ids(s, "SELECT id FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1",
 			 sel, NULL, &ids, &n) && n)
 		strbuf_addf(err, "run '%s' has no complete run (use #%lld to pick an "
@@ -283,6 +345,8 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 	else
 		strbuf_addf(err, "no run named '%s' in %s (see kbench runs)", sel, s->path);
 out:
+	strbuf_release(&choices);
+	free(here);
 	free(ids);
 	return rc;
 }
@@ -501,4 +565,14 @@ int store_each_meta(struct store *s, int64_t run_id,
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(s, "cannot read run facts");
 	return 0;
+}
+
+int store_runs_named_on(struct store *s, const char *name, const char *host,
+			int64_t **ids, size_t *n)
+{
+	if (!host)
+		return store_runs_named(s, name, ids, n);
+	return collect_ids(s, "SELECT r.id FROM runs r JOIN machines m ON m.id = r.machine_id "
+			   "WHERE r.name = ? AND m.hostname = ? AND r.status = 'complete' "
+			   "ORDER BY r.id", name, host, ids, n);
 }

@@ -135,9 +135,12 @@ int store_each_run(struct store *s, const struct run_filter *f,
 		   int (*cb)(const struct run_info *r, void *arg), void *arg);
 int store_get_run(struct store *s, int64_t run_id, struct run_info *out);
 
-/* Resolve a selector: "#ID", a uuid prefix (8+ hex digits), "NAME@HOST" or
- * NAME (latest complete run of that name). On no match or ambiguity,
- * err says why and -1 is returned without printing. */
+/* Resolve a selector: "#ID"; NAME, the latest complete run of that name on
+ * this host (sysinfo_hostname()); a uuid prefix (4+ hex digits, when no
+ * run of this host has that name); "NAME@HOST", the latest complete run of
+ * NAME on HOST; or "NAME@*", the latest on any host. On no match or
+ * ambiguity, err says why (for a name run only on other hosts: the
+ * NAME@HOST choices) and -1 is returned without printing. */
 int store_resolve_run(struct store *s, const char *selector, int64_t *run_id,
 		      struct strbuf *err);
 /* Every run of that name (complete ones), for pooling; *ids malloc'd
@@ -220,5 +223,12 @@ int store_each_failure(struct store *s, int64_t run_id,
 int store_each_meta(struct store *s, int64_t run_id,
 		    int (*cb)(const char *section, const char *key, const char *value, void *arg),
 		    void *arg);
+
+/* ---- selectors per host, filters, notes, read-only SQL ---- */
+
+/* The complete runs named name made on host (a hostname; NULL: every
+ * host), in id order, for pooling; *ids malloc'd (NULL when none). */
+int store_runs_named_on(struct store *s, const char *name, const char *host,
+			int64_t **ids, size_t *n);
 
 #endif
