@@ -3,6 +3,7 @@
 # complete run of that name made here; a name made only elsewhere is an
 # error that lists the NAME@HOST choices; --pool stays on one host unless
 # NAME@* says every host. Two hosts are simulated with KBENCH_HOSTNAME.
+# Names that clash with the selector syntax are refused at run.
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 cat > "$tmp/tiny.conf" <<'CONF'
@@ -106,5 +107,28 @@ expect_json "--pool NAME@* pools every host" \
 	'"label":"base","ids":[1,2,3],' alpha 'base@*' new
 expect_json "... and names every host of the column" '"hostname":"alpha+beta"' \
 	alpha 'base@*' new
+
+# Names that would read as selectors, or garble a table, are refused at
+# run, before anything runs.
+expect_err "a name starting with '#' is refused" 2 \
+	"kbench: invalid run name '#7': it must not start with '#' (#ID selects a run by id)" \
+	kb run -c "$tmp/tiny.conf" -n '#7'
+expect_err "a name with '@' is refused" 2 \
+	"kbench: invalid run name 'x@y': it must not contain '@' (NAME@HOST selects a run by host)" \
+	kb run -c "$tmp/tiny.conf" -n 'x@y'
+expect_err "a name with a control character is refused" 2 \
+	"kbench: invalid run name: it must not contain control characters (byte 0x09 at offset 1)" \
+	kb run -c "$tmp/tiny.conf" -n "$(printf 'a\tb')"
+long=$(printf '%0129d' 0)
+expect_err "a name over 128 bytes is refused" 2 \
+	"kbench: invalid run name: it is 129 bytes long, the limit is 128" \
+	kb run -c "$tmp/tiny.conf" -n "$long"
+expect_err "an empty name is refused" 2 "kbench: the run name must not be empty" \
+	kb run -c "$tmp/tiny.conf" -n ''
+check "nothing was stored for them" test "$(sql 'SELECT count(*) FROM runs')" = 5
+check "a name of 128 bytes is fine" \
+	kb run -c "$tmp/tiny.conf" -n "${long%0}" --dry-run
+check "... as are '#' and UTF-8 past the first byte" \
+	kb run -c "$tmp/tiny.conf" -n 'v6.18#2-été' --dry-run
 
 done_testing
