@@ -1,26 +1,33 @@
 /* cmd_runs: kbench runs [--name N] [--host H] [--config C] [--since DATE] [--last N] */
 #include "config.h"
 #include "harness/cmd.h"
-#include "lib/error.h"
 #include "db/store.h"
+#include "lib/error.h"
+#include "lib/parse-options.h"
 
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char runs_usage[] =
-	"usage: kbench runs [--name NAME] [--host HOST] [--config CONFIG] [--since DATE] [--last N]\n"
-	"\n"
-	"List stored runs, oldest first: id, name, config, host, kernel, start time (UTC),\n"
-	"status and the number of samples. A run whose writer died is shown interrupted.\n"
-	"\n"
-	"  --name NAME       only runs of this name\n"
-	"  --host HOST       only runs made on this host\n"
-	"  --config CONFIG   only runs of this config (its name: configs/quick.conf is 'quick')\n"
-	"  --since DATE      only runs started at or after DATE (e.g. 2026-11-01)\n"
-	"  --last N          only the N most recent runs\n"
-	"  -h, --help        this text\n";
+static const struct parse_opt_usage runs_usage = {
+	.synopsis = "kbench runs [--name NAME] [--host HOST] [--config CONFIG] [--since DATE] [--last N]",
+	.description =
+		"List stored runs, oldest first: id, name, config, host, kernel, start time (UTC),\n"
+		"status and the number of samples. A run whose writer died is shown interrupted.",
+	.help_column = 20,
+};
+
+static int parse_last(const struct parse_opt *opt, const char *value)
+{
+	char *end;
+	long v = strtol(value, &end, 10);
+
+	if (!*value || *end || v <= 0 || v > INT_MAX)
+		return error("invalid value '%s' for --last: expected a positive integer", value);
+	*(int *)opt->value = (int)v;
+	return 0;
+}
 
 static int print_run(const struct run_info *r, void *arg)
 {
@@ -41,47 +48,27 @@ static int print_run(const struct run_info *r, void *arg)
 
 int cmd_runs(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "name", required_argument, NULL, 'n' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "since", required_argument, NULL, 's' },
-		{ "last", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct run_filter f = { 0 };
+	const struct parse_opt options[] = {
+		OPT_STRING(0, "name", &f.name, "NAME", "only runs of this name"),
+		OPT_STRING(0, "host", &f.host, "HOST", "only runs made on this host"),
+		OPT_STRING(0, "config", &f.config, "CONFIG",
+			   "only runs of this config (its name: configs/quick.conf is 'quick')"),
+		OPT_STRING(0, "since", &f.since, "DATE",
+			   "only runs started at or after DATE (e.g. 2026-11-01)"),
+		OPT_CALLBACK(0, "last", &f.limit, "N", "only the N most recent runs", parse_last),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
 	struct store *store = NULL;
-	int opt, n = 0, rc;
+	int n = 0, rc;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'n': f.name = optarg; break;
-		case 'H': f.host = optarg; break;
-		case 'c': f.config = optarg; break;
-		case 's': f.since = optarg; break;
-		case 'l': {
-			char *end;
-
-			f.limit = (int)strtol(optarg, &end, 10);
-			if (*end || f.limit <= 0) {
-				error("invalid value '%s' for --last: expected a positive integer", optarg);
-				return 2;
-			}
-			break;
-		}
-		case 'h':
-			fputs(runs_usage, stdout);
-			return 0;
-		default:
-			fputs(runs_usage, stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		error("unexpected argument '%s'", argv[optind]);
-		return 2;
+	argc = parse_options(argc, argv, options, &runs_usage, 0);
+	if (argc < 0)
+		return argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (argc > 0) {
+		error("unexpected argument '%s'", argv[0]);
+		return EXIT_USAGE;
 	}
 	if (cmd_open_store(&store))
 		return 1;
