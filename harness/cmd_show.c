@@ -5,27 +5,22 @@
 #include "harness/cmd.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char show_usage[] =
-	"usage: kbench show [--config | --monitors | --slab] RUN\n"
-	"\n"
-	"Show one run: machine, kernel, status, per-section sample counts, the\n"
-	"effective options of each section, failures and flagged samples.\n"
-	"RUN is a name (latest complete run), #ID, a uuid prefix or NAME@HOST.\n"
-	"\n"
-	"  --config    print the config text stored with the run, and nothing else\n"
-	"  --monitors  print the monitor values per section and row (mean, min and\n"
-	"              max over the samples), and nothing else\n"
-	"  --slab      print the slab caches before each section's first sample and\n"
-	"              after its last (partial slabs, objects), and nothing else\n"
-	"  -h, --help  this text\n";
+static const struct parse_opt_usage show_usage = {
+	.synopsis = "kbench show [--config | --monitors | --slab] RUN",
+	.description =
+		"Show one run: machine, kernel, status, per-section sample counts, the\n"
+		"effective options of each section, failures and flagged samples.\n"
+		"RUN is a name (latest complete run), #ID, a uuid prefix or NAME@HOST.",
+	.help_column = 14,
+};
 
 /* The flagged samples listed in full; the rest are counted. */
 #define MAX_FLAGGED 50
@@ -248,12 +243,18 @@ out:
 
 int cmd_show(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "config", no_argument, NULL, 'c' },
-		{ "monitors", no_argument, NULL, 'm' },
-		{ "slab", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	int config_only = 0, monitors = 0, slab = 0;
+	const struct parse_opt options[] = {
+		OPT_BOOL(0, "config", &config_only,
+			 "print the config text stored with the run, and nothing else"),
+		OPT_BOOL(0, "monitors", &monitors,
+			 "print the monitor values per section and row (mean, min and\n"
+			 "max over the samples), and nothing else"),
+		OPT_BOOL(0, "slab", &slab,
+			 "print the slab caches before each section's first sample and\n"
+			 "after its last (partial slabs, objects), and nothing else"),
+		OPT_HELP("this text"),
+		OPT_END(),
 	};
 	struct store *store = NULL;
 	struct strbuf err = STRBUF_INIT;
@@ -261,40 +262,23 @@ int cmd_show(int argc, char **argv)
 	struct count_state counts = { 0 };
 	struct meta_state meta = { .section = STRBUF_INIT };
 	int64_t id;
-	int opt, config_only = 0, monitors = 0, slab = 0, nfail = 0, shown = 0, rc = 1;
+	int nfail = 0, shown = 0, rc = 1;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			config_only = 1;
-			break;
-		case 'm':
-			monitors = 1;
-			break;
-		case 's':
-			slab = 1;
-			break;
-		case 'h':
-			fputs(show_usage, stdout);
-			return 0;
-		default:
-			fputs(show_usage, stderr);
-			return 2;
-		}
-	}
+	argc = parse_options(argc, argv, options, &show_usage, 0);
+	if (argc < 0)
+		return argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
 	if (config_only + monitors + slab > 1) {
 		error("--config, --monitors and --slab cannot be combined");
-		return 2;
+		return EXIT_USAGE;
 	}
-	if (optind != argc - 1) {
+	if (argc != 1) {
 		error("show takes exactly one run");
-		fputs(show_usage, stderr);
-		return 2;
+		parse_opt_usage_print(&show_usage, options, stderr);
+		return EXIT_USAGE;
 	}
 	if (cmd_open_store(&store))
 		return 1;
-	if (store_resolve_run(store, argv[optind], &id, &err)) {
+	if (store_resolve_run(store, argv[0], &id, &err)) {
 		error("%s", err.buf);
 		goto out;
 	}
