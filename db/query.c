@@ -5,6 +5,7 @@
 #include "db/store.h"
 #include "db/internal.h"
 #include "lib/error.h"
+#include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
@@ -38,6 +39,7 @@ void run_info_release(struct run_info *r)
 	free(r->started_at);
 	free(r->finished_at);
 	free(r->status);
+	free(r->notes);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -47,7 +49,7 @@ void run_info_release(struct run_info *r)
 	"r.config_name, r.config_text, r.kbench_version, r.started_at, r.finished_at, " \
 	"r.status, r.pid, " \
 	"(SELECT count(*) FROM samples s WHERE s.run_id = r.id), " \
-	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id) " \
+	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id), r.notes " \
 	"FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
 /* A run still marked running whose writer is gone on this host was killed. */
@@ -96,60 +98,104 @@ static void fill_run(sqlite3_stmt *st, struct run_info *r)
 	}
 	r->nsamples = sqlite3_column_int64(st, 19);
 	r->nfailures = sqlite3_column_int64(st, 20);
+	if (sqlite3_column_type(st, 21) != SQLITE_NULL)
+		r->notes = col_dup(st, 21);
 }
 
-int store_each_run(struct store *s, const struct run_filter *f,
-		   int (*cb)(const struct run_info *r, void *arg), void *arg)
+/* Whether r passes the filters SQL cannot apply: the name pattern, and
+ * the status as shown (a dead writer's run reads interrupted). */
+static int run_matches(const struct run_filter *f, const struct run_info *r)
+{
+	if (f->name_re && !kb_regex_match(f->name_re, r->name))
+		return 0;
+	return !f->status || !strcmp(f->status, r->status);
+}
+
+/* The statement of the runs f selects, newest first when newest_first. */
+static int prepare_runs(struct store *s, const struct run_filter *f, int newest_first,
+			sqlite3_stmt **st)
 {
 	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc, n = 0;
+	int rc;
 
 	strbuf_addstr(&sql, "SELECT " RUN_COLUMNS "WHERE 1");
-	if (f && f->name)
+	if (f->name)
 		strbuf_addstr(&sql, " AND r.name = :name");
-	if (f && f->host)
+	if (f->host)
 		strbuf_addstr(&sql, " AND m.hostname = :host");
-	if (f && f->config)
+	if (f->config)
 		strbuf_addstr(&sql, " AND r.config_name = :config");
-	if (f && f->since)
+	if (f->kernel)
+		strbuf_addstr(&sql, " AND r.kernel_release GLOB :kernel");
+	if (f->since)
 		strbuf_addstr(&sql, " AND r.started_at >= :since");
-	if (f && f->limit > 0)
-		strbuf_addstr(&sql, " AND r.id IN (SELECT id FROM runs ORDER BY id DESC LIMIT :limit)");
-	strbuf_addstr(&sql, " ORDER BY r.id");
-	rc = store_prepare(s, sql.buf, &st);
+	if (f->until)
+		strbuf_addstr(&sql, " AND r.started_at < :until");
+	/* Only a running run can read interrupted: its writer may be dead. */
+	if (f->status)
+		strbuf_addstr(&sql, !strcmp(f->status, "interrupted") ?
+			      " AND r.status IN ('interrupted', 'running')" :
+			      " AND r.status = :status");
+	strbuf_addstr(&sql, newest_first ? " ORDER BY r.id DESC" : " ORDER BY r.id");
+	rc = store_prepare(s, sql.buf, st);
 	strbuf_release(&sql);
 	if (rc)
 		return -1;
-	if (f) {
-		if (f->name)
-			store_bind_text(st, sqlite3_bind_parameter_index(st, ":name"), f->name);
-		if (f->host)
-			store_bind_text(st, sqlite3_bind_parameter_index(st, ":host"), f->host);
-		if (f->config)
-			store_bind_text(st, sqlite3_bind_parameter_index(st, ":config"), f->config);
-		if (f->since)
-			store_bind_text(st, sqlite3_bind_parameter_index(st, ":since"), f->since);
-		if (f->limit > 0)
-			sqlite3_bind_int(st, sqlite3_bind_parameter_index(st, ":limit"), f->limit);
-	}
+	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":name"), f->name);
+	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":host"), f->host);
+	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":config"), f->config);
+	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":kernel"), f->kernel);
+	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":since"), f->since);
+	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":until"), f->until);
+	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":status"), f->status);
+	return 0;
+}
+
+int store_each_run(struct store *s, const struct run_filter *filter,
+		   int (*cb)(const struct run_info *r, void *arg), void *arg)
+{
+	static const struct run_filter all = { .limit = 0 };
+	const struct run_filter *f = filter ? filter : &all;
+	struct run_info *last = NULL;	/* with a limit: the newest matches, newest first */
+	size_t nlast = 0;
+	sqlite3_stmt *st = NULL;
+	int rc, failed, stopped = 0;
+
+	if (prepare_runs(s, f, f->limit > 0, &st))
+		return -1;
+	if (f->limit > 0)
+		last = xcalloc((size_t)f->limit, sizeof(*last));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct run_info r;
-		int stop;
 
 		fill_run(st, &r);
-		stop = cb(&r, arg);
+		if (!run_matches(f, &r)) {
+			run_info_release(&r);
+			continue;
+		}
+		if (last) {
+			last[nlast++] = r;
+			if (nlast == (size_t)f->limit)
+				break;
+			continue;
+		}
+		stopped = cb(&r, arg);
 		run_info_release(&r);
-		n++;
-		if (stop)
+		if (stopped)
 			break;
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		sqlite3_finalize(st);
-		return store_db_error(s, "cannot list runs");
-	}
+	failed = rc != SQLITE_ROW && rc != SQLITE_DONE;
+	if (failed)
+		store_db_error(s, "cannot list runs");
 	sqlite3_finalize(st);
-	return 0;
+	/* The newest matches, listed oldest first like every listing. */
+	for (size_t i = nlast; i-- > 0;) {
+		if (!failed && !stopped)
+			stopped = cb(&last[i], arg);
+		run_info_release(&last[i]);
+	}
+	free(last);
+	return failed ? -1 : 0;
 }
 
 int store_get_run(struct store *s, int64_t run_id, struct run_info *out)
@@ -575,4 +621,21 @@ int store_runs_named_on(struct store *s, const char *name, const char *host,
 	return collect_ids(s, "SELECT r.id FROM runs r JOIN machines m ON m.id = r.machine_id "
 			   "WHERE r.name = ? AND m.hostname = ? AND r.status = 'complete' "
 			   "ORDER BY r.id", name, host, ids, n);
+}
+
+int store_count_runs(struct store *s, int64_t *n)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*n = 0;
+	if (store_prepare(s, "SELECT count(*) FROM runs", &st))
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return store_db_error(s, "cannot count runs");
+	return 0;
 }

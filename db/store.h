@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct kb_regex;
 struct strbuf;
 struct machine_info;
 struct kernel_info;
@@ -118,6 +119,7 @@ struct run_info {
 	char *status;		/* as shown: a dead writer's "running" reads "interrupted" */
 	int64_t nsamples;
 	int64_t nfailures;
+	char *notes;		/* runs.notes; NULL: none */
 };
 
 void run_info_release(struct run_info *r);
@@ -127,10 +129,15 @@ struct run_filter {
 	const char *host;
 	const char *config;
 	const char *since;	/* ISO date/time prefix comparison */
-	int limit;		/* 0: all */
+	int limit;		/* 0: all; else the newest N runs that match */
+	const struct kb_regex *name_re;	/* NULL: any; matched anywhere in the name */
+	const char *kernel;	/* a GLOB pattern on the kernel release */
+	const char *status;	/* as shown: complete, running, interrupted, failed */
+	const char *until;	/* ISO date/time: runs started before it */
 };
 
-/* Call cb for each run in id order; stop early when cb returns non-zero. */
+/* Call cb for each run that f (NULL: none) lets through, in id order;
+ * stop early when cb returns non-zero. */
 int store_each_run(struct store *s, const struct run_filter *f,
 		   int (*cb)(const struct run_info *r, void *arg), void *arg);
 int store_get_run(struct store *s, int64_t run_id, struct run_info *out);
@@ -230,5 +237,8 @@ int store_each_meta(struct store *s, int64_t run_id,
  * host), in id order, for pooling; *ids malloc'd (NULL when none). */
 int store_runs_named_on(struct store *s, const char *name, const char *host,
 			int64_t **ids, size_t *n);
+
+/* How many runs the store holds, of any status, into *n. */
+int store_count_runs(struct store *s, int64_t *n);
 
 #endif
