@@ -241,4 +241,10 @@ int store_runs_named_on(struct store *s, const char *name, const char *host,
 /* How many runs the store holds, of any status, into *n. */
 int store_count_runs(struct store *s, int64_t *n);
 
+/* Write the note of run run_id (runs.notes): text replaces it, or with
+ * append is added to it on a new line; an empty text clears it (or, with
+ * append, leaves it as it is). Returns 0, or -1 after printing why (no
+ * such run, a store error). */
+int store_set_note(struct store *s, int64_t run_id, const char *text, int append);
+
 #endif

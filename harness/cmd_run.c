@@ -71,7 +71,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT;
 	struct run_request req = { .name = NULL };
-	const char *only = NULL;
+	const char *only = NULL, *note = NULL;
 	int dry_run = 0, no_report = 0;
 	const struct parse_opt options[] = {
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
@@ -86,6 +86,9 @@ int cmd_run(int argc, char **argv)
 		OPT_BOOL(0, "dry-run", &dry_run,
 			 "validate the configs and print the plan, run nothing"),
 		OPT_BOOL(0, "no-report", &no_report, "do not print the table after the run"),
+		OPT_STRING(0, "note", &note, "TEXT",
+			   "the run's note: what changed, why it was made\n"
+			   "(kbench note changes it later)"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -112,6 +115,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (req.name && check_run_name(req.name))
 		goto out;
+	if (note && cmd_check_note(note))
+		goto out;
 	for (size_t i = 0; i < configs.n; i++)
 		if (config_load(&conf, configs.v[i]))
 			goto out;
@@ -128,6 +133,8 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = plan_execute(&plan, &conf, store, &req, &run_id);
 	if (rc < 0)
+		rc = 1;
+	if (note && run_id > 0 && store_set_note(store, run_id, note, 0) && !rc)
 		rc = 1;
 	if (rc == 0 && !no_report)
 		rc = cmd_report_run(store, run_id) ? 1 : 0;

@@ -241,6 +241,20 @@ out:
 	return rc;
 }
 
+/* The note, its lines under one another (no trailing blanks). */
+static void print_notes(const char *notes)
+{
+	const char *line = notes;
+
+	do {
+		size_t len = strcspn(line, "\n");
+
+		printf("%s%.*s\n", line == notes ? "  notes       " : len ? "              " : "",
+		       (int)len, line);
+		line += len;
+	} while (*line++);
+}
+
 int cmd_show(int argc, char **argv)
 {
 	int config_only = 0, monitors = 0, slab = 0;
@@ -306,6 +320,8 @@ int cmd_show(int argc, char **argv)
 	printf("  cmdline     %s\n", r.kernel_cmdline);
 	printf("  kbench      %s\n", r.kbench_version);
 	printf("  samples     %lld (%lld failed)\n", (long long)r.nsamples, (long long)r.nfailures);
+	if (r.notes)
+		print_notes(r.notes);
 	run_info_release(&r);
 
 	if (store_each_section_count(store, id, print_count, &counts))
