@@ -639,3 +639,256 @@ int store_count_runs(struct store *s, int64_t *n)
 		return store_db_error(s, "cannot count runs");
 	return 0;
 }
+
+/* ---- read-only SQL (kbench query) ---- */
+
+/* The pragmas that only read. Those of the first list take an argument
+ * that names what to read (table_info(runs)); those of the second set
+ * something when given a value, so they are read only without one. */
+static const char *const reading_pragmas[] = {
+	"collation_list", "compile_options", "database_list", "foreign_key_check",
+	"foreign_key_list", "function_list", "index_info", "index_list", "index_xinfo",
+	"integrity_check", "module_list", "pragma_list", "quick_check", "table_info",
+	"table_list", "table_xinfo", NULL,
+};
+static const char *const value_pragmas[] = {
+	"application_id", "data_version", "encoding", "freelist_count", "journal_mode",
+	"page_count", "page_size", "schema_version", "user_version", NULL,
+};
+
+/* Why the authorizer refused a statement: its first refusal, or what it
+ * let pass but noted (see guard_authorize). */
+struct sql_guard {
+	int denied;
+	int noted;
+	struct strbuf why;
+};
+
+/* The tables that hold the schema. */
+static int schema_table(const char *name)
+{
+	return name && (!strcmp(name, "sqlite_master") || !strcmp(name, "sqlite_temp_master") ||
+			!strcmp(name, "sqlite_schema") || !strcmp(name, "sqlite_temp_schema"));
+}
+
+static int listed(const char *const *list, const char *name)
+{
+	for (; name && *list; list++)
+		if (!strcmp(*list, name))
+			return 1;
+	return 0;
+}
+
+/* The authorizer: reading is allowed, everything else refused and said.
+ * A change to the schema tables comes before the statement that makes it
+ * (CREATE, DROP), and SQLite reports one for reading a pragma function
+ * too: it is noted and let pass, for the statement's own action to be
+ * refused by name, or sqlite3_stmt_readonly() to decide. */
+static int guard_authorize(void *arg, int action, const char *a1, const char *a2,
+			   const char *dbname, const char *trigger)
+{
+	struct sql_guard *g = arg;
+	const char *what = NULL;
+
+	if ((action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE) &&
+	    schema_table(a1)) {
+		if (!g->denied && !g->noted++)
+			strbuf_addstr(&g->why, "change the schema");
+		return SQLITE_OK;
+	}
+	switch (action) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_FUNCTION:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	case SQLITE_PRAGMA:
+		if (listed(reading_pragmas, a1) || (!a2 && listed(value_pragmas, a1)))
+			return SQLITE_OK;
+		what = a2 ? "set pragma" : "run pragma";
+		break;
+	case SQLITE_INSERT: what = "insert into table"; break;
+	case SQLITE_UPDATE: what = "update table"; break;
+	case SQLITE_DELETE: what = "delete from table"; break;
+	case SQLITE_CREATE_INDEX:
+	case SQLITE_CREATE_TEMP_INDEX: what = "create index"; break;
+	case SQLITE_CREATE_TABLE:
+	case SQLITE_CREATE_TEMP_TABLE: what = "create table"; break;
+	case SQLITE_CREATE_TRIGGER:
+	case SQLITE_CREATE_TEMP_TRIGGER: what = "create trigger"; break;
+	case SQLITE_CREATE_VIEW:
+	case SQLITE_CREATE_TEMP_VIEW: what = "create view"; break;
+	case SQLITE_CREATE_VTABLE: what = "create virtual table"; break;
+	case SQLITE_DROP_INDEX:
+	case SQLITE_DROP_TEMP_INDEX: what = "drop index"; break;
+	case SQLITE_DROP_TABLE:
+	case SQLITE_DROP_TEMP_TABLE: what = "drop table"; break;
+	case SQLITE_DROP_TRIGGER:
+	case SQLITE_DROP_TEMP_TRIGGER: what = "drop trigger"; break;
+	case SQLITE_DROP_VIEW:
+	case SQLITE_DROP_TEMP_VIEW: what = "drop view"; break;
+	case SQLITE_DROP_VTABLE: what = "drop virtual table"; break;
+	case SQLITE_ALTER_TABLE: what = "alter table"; a1 = a2; break;
+	case SQLITE_REINDEX: what = "reindex"; break;
+	case SQLITE_ANALYZE: what = "analyze"; break;
+	case SQLITE_ATTACH: what = "attach database"; break;
+	case SQLITE_DETACH: what = "detach database"; break;
+	case SQLITE_TRANSACTION: what = "begin or end a transaction"; a1 = NULL; break;
+	case SQLITE_SAVEPOINT: what = "set a savepoint"; a1 = NULL; break;
+	default: what = "do more than read"; a1 = NULL; break;
+	}
+	if (!g->denied++) {
+		strbuf_reset(&g->why);
+		strbuf_addstr(&g->why, what);
+		if (a1 && *a1)
+			strbuf_addf(&g->why, " '%s'", a1);
+	}
+	return SQLITE_DENY;
+}
+
+/* The schema version of a read-only connection; -1 after printing why
+ * (not an SQLite file, no kbench schema). */
+static int readonly_version(sqlite3 *db, const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (v < 0 && sqlite3_errcode(db) == SQLITE_NOTADB)
+		return error("%s: not a kbench database (not an SQLite file)", path);
+	if (v < 0)
+		return error("%s: cannot read the schema version: %s", path, sqlite3_errmsg(db));
+	if (v == 0)
+		return error("%s: not a kbench database (no kbench schema version)", path);
+	return v;
+}
+
+/* Step st to its end, its rows to sink. Returns 0, or -1 (printed). */
+static int run_statement(sqlite3 *db, const char *path, sqlite3_stmt *st, int number,
+			 const struct store_sql_sink *sink, void *arg)
+{
+	int ncols = sqlite3_column_count(st), rc;
+	const char **names = NULL;
+	struct store_sql_value *values = NULL;
+
+	if (ncols) {
+		names = xcalloc((size_t)ncols, sizeof(*names));
+		values = xcalloc((size_t)ncols, sizeof(*values));
+		for (int c = 0; c < ncols; c++)
+			names[c] = sqlite3_column_name(st, c);
+		if (sink->begin(arg, number, ncols, names)) {
+			rc = SQLITE_ABORT;
+			goto out;
+		}
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int c = 0; c < ncols; c++) {
+			struct store_sql_value *v = &values[c];
+
+			*v = (struct store_sql_value){ .type = STORE_SQL_NULL };
+			switch (sqlite3_column_type(st, c)) {
+			case SQLITE_INTEGER:
+				v->type = STORE_SQL_INTEGER;
+				v->i = sqlite3_column_int64(st, c);
+				break;
+			case SQLITE_FLOAT:
+				v->type = STORE_SQL_REAL;
+				v->d = sqlite3_column_double(st, c);
+				break;
+			case SQLITE_TEXT:
+			case SQLITE_BLOB:
+				v->type = sqlite3_column_type(st, c) == SQLITE_TEXT ?
+					STORE_SQL_TEXT : STORE_SQL_BLOB;
+				v->text = (const char *)sqlite3_column_text(st, c);
+				v->len = (size_t)sqlite3_column_bytes(st, c);
+				if (!v->text)
+					v->text = "";
+				break;
+			}
+		}
+		if (ncols && sink->row(arg, ncols, values)) {
+			rc = SQLITE_ABORT;
+			goto out;
+		}
+	}
+	if (rc == SQLITE_DONE && ncols && sink->end(arg))
+		rc = SQLITE_ABORT;
+out:
+	if (rc != SQLITE_DONE && rc != SQLITE_ABORT)
+		error("%s: statement %d: %s", path, number, sqlite3_errmsg(db));
+	free(names);
+	free(values);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_sql_query(const char *path, const char *sql, const struct store_sql_sink *sink,
+		    void *arg)
+{
+	struct sql_guard guard = { .why = STRBUF_INIT };
+	sqlite3_stmt **stmts = NULL;
+	size_t n = 0, alloc = 0;
+	sqlite3 *db = NULL;
+	const char *tail = sql;
+	int rc = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		error("cannot open database '%s': %s", path,
+		      db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	sqlite3_extended_result_codes(db, 0);
+	if (readonly_version(db, path) < 0)
+		goto out;
+	/* Belt and braces: the connection itself refuses to write. */
+	if (sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK) {
+		error("%s: cannot make the connection read-only: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_set_authorizer(db, guard_authorize, &guard);
+	/* Check every statement before running any. */
+	while (*tail) {
+		sqlite3_stmt *st = NULL;
+		int prc;
+
+		guard.denied = guard.noted = 0;
+		strbuf_reset(&guard.why);
+		prc = sqlite3_prepare_v2(db, tail, -1, &st, &tail);
+
+		if (prc != SQLITE_OK && guard.denied) {
+			error("query is read-only: statement %zu would %s", n + 1, guard.why.buf);
+			goto out;
+		}
+		if (prc != SQLITE_OK) {
+			error("%s: statement %zu: %s", path, n + 1, sqlite3_errmsg(db));
+			goto out;
+		}
+		if (!st)
+			continue;	/* blanks or a comment */
+		ALLOC_GROW(stmts, n + 1, alloc);
+		stmts[n++] = st;
+		if (!sqlite3_stmt_readonly(st)) {
+			error("query is read-only: statement %zu would %s", n,
+			      guard.noted ? guard.why.buf : "write to the store");
+			goto out;
+		}
+	}
+	if (!n) {
+		error("no SQL statement to run");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (run_statement(db, path, stmts[i], (int)i + 1, sink, arg))
+			goto out;
+	rc = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		sqlite3_finalize(stmts[i]);
+	free(stmts);
+	strbuf_release(&guard.why);
+	sqlite3_close(db);
+	return rc;
+}

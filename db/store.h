@@ -247,4 +247,42 @@ int store_count_runs(struct store *s, int64_t *n);
  * such run, a store error). */
 int store_set_note(struct store *s, int64_t run_id, const char *text, int append);
 
+/* One value of a row of kbench query, typed as SQLite stores it. */
+enum store_sql_type {
+	STORE_SQL_NULL,
+	STORE_SQL_INTEGER,
+	STORE_SQL_REAL,
+	STORE_SQL_TEXT,
+	STORE_SQL_BLOB,
+};
+
+struct store_sql_value {
+	enum store_sql_type type;
+	int64_t i;		/* STORE_SQL_INTEGER */
+	double d;		/* STORE_SQL_REAL */
+	const char *text;	/* STORE_SQL_TEXT and BLOB: the bytes (NUL-terminated) */
+	size_t len;		/* their length */
+};
+
+/* Where the results of kbench query go. Each callback returns 0, or
+ * non-zero to stop (store_sql_query then returns -1). The strings last
+ * until the callback returns. */
+struct store_sql_sink {
+	/* A statement that returns rows begins (numbered from 1). */
+	int (*begin)(void *arg, int statement, int ncols, const char *const *names);
+	int (*row)(void *arg, int ncols, const struct store_sql_value *values);
+	int (*end)(void *arg);
+};
+
+/* Run the statements of sql on the store at path, opened read-only
+ * (SQLITE_OPEN_READONLY, query_only): a file that is missing is not
+ * created, and one that is not a kbench store is refused. Every statement
+ * is prepared and checked before any runs: one that would write or
+ * change the connection (INSERT, UPDATE, DELETE, CREATE, DROP, ALTER,
+ * ATTACH, a PRAGMA that sets or does more than read, a transaction) is
+ * refused, by an authorizer and sqlite3_stmt_readonly(), and nothing runs.
+ * Results go to sink. Returns 0, or -1 after printing why. */
+int store_sql_query(const char *path, const char *sql, const struct store_sql_sink *sink,
+		    void *arg);
+
 #endif

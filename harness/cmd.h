@@ -24,6 +24,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_direct(int argc, char **argv);	/* kbench <workload> ... */
 int cmd_topology(int argc, char **argv);
 int cmd_note(int argc, char **argv);
+int cmd_query(int argc, char **argv);
 
 /* The longest note, in bytes. */
 #define NOTE_MAX 65536

@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{ .name = "topology", .fn = cmd_topology,
 	  .summary = "the machine as hwloc sees it and the CPUs each pin policy picks" },
 	{ .name = "note", .fn = cmd_note, .summary = "write the note of a run" },
+	{ .name = "query", .fn = cmd_query, .summary = "run read-only SQL on the store" },
 	{ .name = NULL }
 };
 
