@@ -111,6 +111,15 @@ static int run_matches(const struct run_filter *f, const struct run_info *r)
 	return !f->status || !strcmp(f->status, r->status);
 }
 
+/* Bind v to the parameter called name, when the statement has one. */
+static void bind_named(sqlite3_stmt *st, const char *name, const char *v)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+
+	if (i)
+		store_bind_text(st, i, v);
+}
+
 /* The statement of the runs f selects, newest first when newest_first. */
 static int prepare_runs(struct store *s, const struct run_filter *f, int newest_first,
 			sqlite3_stmt **st)
@@ -141,13 +150,13 @@ static int prepare_runs(struct store *s, const struct run_filter *f, int newest_
 	strbuf_release(&sql);
 	if (rc)
 		return -1;
-	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":name"), f->name);
-	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":host"), f->host);
-	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":config"), f->config);
-	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":kernel"), f->kernel);
-	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":since"), f->since);
-	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":until"), f->until);
-	store_bind_text(*st, sqlite3_bind_parameter_index(*st, ":status"), f->status);
+	bind_named(*st, ":name", f->name);
+	bind_named(*st, ":host", f->host);
+	bind_named(*st, ":config", f->config);
+	bind_named(*st, ":kernel", f->kernel);
+	bind_named(*st, ":since", f->since);
+	bind_named(*st, ":until", f->until);
+	bind_named(*st, ":status", f->status);
 	return 0;
 }
 
@@ -157,14 +166,12 @@ int store_each_run(struct store *s, const struct run_filter *filter,
 	static const struct run_filter all = { .limit = 0 };
 	const struct run_filter *f = filter ? filter : &all;
 	struct run_info *last = NULL;	/* with a limit: the newest matches, newest first */
-	size_t nlast = 0;
+	size_t nlast = 0, alloc = 0;
 	sqlite3_stmt *st = NULL;
 	int rc, failed, stopped = 0;
 
 	if (prepare_runs(s, f, f->limit > 0, &st))
 		return -1;
-	if (f->limit > 0)
-		last = xcalloc((size_t)f->limit, sizeof(*last));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct run_info r;
 
@@ -173,7 +180,8 @@ int store_each_run(struct store *s, const struct run_filter *filter,
 			run_info_release(&r);
 			continue;
 		}
-		if (last) {
+		if (f->limit > 0) {
+			ALLOC_GROW(last, nlast + 1, alloc);
 			last[nlast++] = r;
 			if (nlast == (size_t)f->limit)
 				break;
