@@ -18,7 +18,8 @@ struct compare_options {
 	const struct stats_test_desc *test;	/* NULL: Welch's t-test */
 	double alpha;				/* 0: the test's default */
 	/* Each column takes every complete run with the name of the run its
-	 * selector picks (kbench compare --pool). */
+	 * selector picks (kbench compare --pool), made on the same host as
+	 * that run; a NAME@* selector pools every host. */
 	int pool;
 	/* Keep only the sections and rows whose name matches; compiled by the
 	 * caller, so that a bad pattern is found with the other arguments.

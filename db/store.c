@@ -416,3 +416,24 @@ int store_add_failure(struct store *s, int64_t run_id, const char *section,
 	sqlite3_finalize(st);
 	return rc;
 }
+
+int store_set_note(struct store *s, int64_t run_id, const char *text, int append)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	/* Appending starts a new line, unless there is nothing to follow. */
+	if (store_prepare(s, "UPDATE runs SET notes = CASE "
+		    "WHEN ?2 AND ?1 = '' THEN notes "
+		    "WHEN ?2 AND notes IS NOT NULL AND notes <> '' THEN notes || char(10) || ?1 "
+		    "ELSE nullif(?1, '') END WHERE id = ?3", &st))
+		return -1;
+	store_bind_text(st, 1, text ? text : "");
+	sqlite3_bind_int(st, 2, append != 0);
+	sqlite3_bind_int64(st, 3, run_id);
+	rc = step_done(s, st, "cannot write the run's note");
+	sqlite3_finalize(st);
+	if (!rc && sqlite3_changes(s->db) != 1)
+		rc = error("%s: no run #%lld", s->path, (long long)run_id);
+	return rc;
+}

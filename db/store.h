@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct kb_regex;
 struct strbuf;
 struct machine_info;
 struct kernel_info;
@@ -118,6 +119,7 @@ struct run_info {
 	char *status;		/* as shown: a dead writer's "running" reads "interrupted" */
 	int64_t nsamples;
 	int64_t nfailures;
+	char *notes;		/* runs.notes; NULL: none */
 };
 
 void run_info_release(struct run_info *r);
@@ -127,17 +129,25 @@ struct run_filter {
 	const char *host;
 	const char *config;
 	const char *since;	/* ISO date/time prefix comparison */
-	int limit;		/* 0: all */
+	int limit;		/* 0: all; else the newest N runs that match */
+	const struct kb_regex *name_re;	/* NULL: any; matched anywhere in the name */
+	const char *kernel;	/* a GLOB pattern on the kernel release */
+	const char *status;	/* as shown: complete, running, interrupted, failed */
+	const char *until;	/* ISO date/time: runs started before it */
 };
 
-/* Call cb for each run in id order; stop early when cb returns non-zero. */
+/* Call cb for each run that f (NULL: none) lets through, in id order;
+ * stop early when cb returns non-zero. */
 int store_each_run(struct store *s, const struct run_filter *f,
 		   int (*cb)(const struct run_info *r, void *arg), void *arg);
 int store_get_run(struct store *s, int64_t run_id, struct run_info *out);
 
-/* Resolve a selector: "#ID", a uuid prefix (8+ hex digits), "NAME@HOST" or
- * NAME (latest complete run of that name). On no match or ambiguity,
- * err says why and -1 is returned without printing. */
+/* Resolve a selector: "#ID"; NAME, the latest complete run of that name on
+ * this host (sysinfo_hostname()); a uuid prefix (4+ hex digits, when no
+ * run of this host has that name); "NAME@HOST", the latest complete run of
+ * NAME on HOST; or "NAME@*", the latest on any host. On no match or
+ * ambiguity, err says why (for a name run only on other hosts: the
+ * NAME@HOST choices) and -1 is returned without printing. */
 int store_resolve_run(struct store *s, const char *selector, int64_t *run_id,
 		      struct strbuf *err);
 /* Every run of that name (complete ones), for pooling; *ids malloc'd
@@ -219,6 +229,60 @@ int store_each_failure(struct store *s, int64_t run_id,
 		       int (*cb)(const struct failure_row *r, void *arg), void *arg);
 int store_each_meta(struct store *s, int64_t run_id,
 		    int (*cb)(const char *section, const char *key, const char *value, void *arg),
+		    void *arg);
+
+/* ---- selectors per host, filters, notes, read-only SQL ---- */
+
+/* The complete runs named name made on host (a hostname; NULL: every
+ * host), in id order, for pooling; *ids malloc'd (NULL when none). */
+int store_runs_named_on(struct store *s, const char *name, const char *host,
+			int64_t **ids, size_t *n);
+
+/* How many runs the store holds, of any status, into *n. */
+int store_count_runs(struct store *s, int64_t *n);
+
+/* Write the note of run run_id (runs.notes): text replaces it, or with
+ * append is added to it on a new line; an empty text clears it (or, with
+ * append, leaves it as it is). Returns 0, or -1 after printing why (no
+ * such run, a store error). */
+int store_set_note(struct store *s, int64_t run_id, const char *text, int append);
+
+/* One value of a row of kbench query, typed as SQLite stores it. */
+enum store_sql_type {
+	STORE_SQL_NULL,
+	STORE_SQL_INTEGER,
+	STORE_SQL_REAL,
+	STORE_SQL_TEXT,
+	STORE_SQL_BLOB,
+};
+
+struct store_sql_value {
+	enum store_sql_type type;
+	int64_t i;		/* STORE_SQL_INTEGER */
+	double d;		/* STORE_SQL_REAL */
+	const char *text;	/* STORE_SQL_TEXT and BLOB: the bytes (NUL-terminated) */
+	size_t len;		/* their length */
+};
+
+/* Where the results of kbench query go. Each callback returns 0, or
+ * non-zero to stop (store_sql_query then returns -1). The strings last
+ * until the callback returns. */
+struct store_sql_sink {
+	/* A statement that returns rows begins (numbered from 1). */
+	int (*begin)(void *arg, int statement, int ncols, const char *const *names);
+	int (*row)(void *arg, int ncols, const struct store_sql_value *values);
+	int (*end)(void *arg);
+};
+
+/* Run the statements of sql on the store at path, opened read-only
+ * (SQLITE_OPEN_READONLY, query_only): a file that is missing is not
+ * created, and one that is not a kbench store is refused. Every statement
+ * is prepared and checked before any runs: one that would write or
+ * change the connection (INSERT, UPDATE, DELETE, CREATE, DROP, ALTER,
+ * ATTACH, a PRAGMA that sets or does more than read, a transaction) is
+ * refused, by an authorizer and sqlite3_stmt_readonly(), and nothing runs.
+ * Results go to sink. Returns 0, or -1 after printing why. */
+int store_sql_query(const char *path, const char *sql, const struct store_sql_sink *sink,
 		    void *arg);
 
 #endif

@@ -23,6 +23,14 @@ int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_direct(int argc, char **argv);	/* kbench <workload> ... */
 int cmd_topology(int argc, char **argv);
+int cmd_note(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+
+/* The longest note, in bytes. */
+#define NOTE_MAX 65536
+/* Whether text may be a run's note: no control characters but newline
+ * and tab, at most NOTE_MAX bytes. Returns 0, or -1 after saying why. */
+int cmd_check_note(const char *text);
 
 /* After a run: print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */

@@ -30,6 +30,8 @@ static const struct command commands[] = {
 	  .summary = "compare runs in mmtests' table layout, with significance" },
 	{ .name = "topology", .fn = cmd_topology,
 	  .summary = "the machine as hwloc sees it and the CPUs each pin policy picks" },
+	{ .name = "note", .fn = cmd_note, .summary = "write the note of a run" },
+	{ .name = "query", .fn = cmd_query, .summary = "run read-only SQL on the store" },
 	{ .name = NULL }
 };
 

@@ -25,6 +25,7 @@
 #                            tests/tools/kb-sql (rows as 'a|b', as the
 #                            sqlite3 shell prints them); "$KB_SQL" is
 #                            that program, for other databases
+#   sql_write SQL            change the test's store (building fixtures)
 #   no_workers               no process of the test's store is left
 #   skip WHY, diag TEXT, done_testing
 #
@@ -183,7 +184,8 @@ s/^(  cmdline     ).*$/\1CMDLINE/
 s/^(  kbench      )[^ ]+$/\1VERSION/'
 # The host and kernel columns of kbench runs, as wide as this machine's
 # names: "HOST KERNEL" and the columns after them as printed.
-runs_sed="s/^( +[0-9]+  .{24} .{16} )$(uname -n) +KERNEL +/\\1HOST KERNEL /"
+# The host cell is 10 wide (cut with ~ when longer) and the kernel 15.
+runs_sed="s/^( +[0-9]+ .{18} .{11} )[^ ]+ +(KERNEL|[^ ]+~) +/\\1HOST KERNEL /"
 
 # mask_figures: filter a transcript for -m (see the top of this file).
 mask_figures() {
@@ -299,3 +301,4 @@ db=$tmp/k.db
 KB_SQL=$(dirname "$KBENCH")/tests/tools/kb-sql
 kb() { "$KBENCH" --db "$db" "$@"; }
 sql() { "$KB_SQL" "$db" "$@"; }
+sql_write() { "$KB_SQL" --write "$db" "$@"; }
