@@ -1,14 +1,19 @@
-/* internal: what store.c (open, migrate, insert) and query.c (read paths)
- * share: the store itself and the statement helpers. Nothing outside db/
- * includes it. */
+/* internal: what store.c (open, migrate, insert), query.c (read paths) and
+ * liveness.c (is a run's writer alive) share: the store itself and the
+ * statement helpers. Nothing outside db/ includes it. */
 #ifndef KBENCH_DB_INTERNAL_H
 #define KBENCH_DB_INTERNAL_H
 
+#include "db/store.h"
+
 #include <sqlite3.h>
+#include <stdint.h>
 
 struct store {
 	sqlite3 *db;
 	char *path;
+	char boot_id[40];		/* of the reader, read on first need */
+	int boot_id_read;
 	sqlite3_stmt *ins_sample;
 	sqlite3_stmt *ins_monitor;
 };
@@ -19,5 +24,13 @@ int store_db_error(struct store *s, const char *what);
 int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st);
 /* Bind v to parameter i, NULL as SQL NULL. */
 void store_bind_text(sqlite3_stmt *st, int i, const char *v);
+
+/* Whether the writer of a run still marked running may still be at work:
+ * 0 when it is surely gone (its pid, boot or process start time says so),
+ * 1 otherwise (also when it ran on another host, which cannot be told).
+ * boot_id NULL or start_ticks 0: a run stored before they were, judged by
+ * its pid alone. */
+int run_writer_alive(struct store *s, const char *hostname, int64_t pid,
+		     const char *boot_id, uint64_t start_ticks);
 
 #endif

@@ -8,13 +8,10 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
@@ -47,23 +44,11 @@ void run_info_release(struct run_info *r)
 	"r.config_name, r.config_text, r.kbench_version, r.started_at, r.finished_at, " \
 	"r.status, r.pid, " \
 	"(SELECT count(*) FROM samples s WHERE s.run_id = r.id), " \
-	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id) " \
+	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id), " \
+	"r.boot_id, r.pid_start_ticks " \
 	"FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
-/* A run still marked running whose writer is gone on this host was killed. */
-static int writer_alive(const char *hostname, int64_t pid)
-{
-	char host[256] = "";
-
-	if (pid <= 0)
-		return 0;
-	gethostname(host, sizeof(host) - 1);
-	if (strcmp(host, hostname))
-		return 1;	/* cannot tell for another host */
-	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
-}
-
-static void fill_run(sqlite3_stmt *st, struct run_info *r)
+static void fill_run(struct store *s, sqlite3_stmt *st, struct run_info *r)
 {
 	const unsigned char *uuid = sqlite3_column_text(st, 1);
 
@@ -86,8 +71,11 @@ static void fill_run(sqlite3_stmt *st, struct run_info *r)
 	r->started_at = col_dup(st, 15);
 	r->finished_at = col_dup(st, 16);
 	r->status = col_dup(st, 17);
+	/* A run still marked running whose writer is gone was killed. */
 	if (!strcmp(r->status, "running") &&
-	    !writer_alive(r->hostname, sqlite3_column_int64(st, 18))) {
+	    !run_writer_alive(s, r->hostname, sqlite3_column_int64(st, 18),
+			      (const char *)sqlite3_column_text(st, 21),
+			      (uint64_t)sqlite3_column_int64(st, 22))) {
 		free(r->status);
 		r->status = xstrdup("interrupted");
 	}
@@ -134,7 +122,7 @@ int store_each_run(struct store *s, const struct run_filter *f,
 		struct run_info r;
 		int stop;
 
-		fill_run(st, &r);
+		fill_run(s, st, &r);
 		stop = cb(&r, arg);
 		run_info_release(&r);
 		n++;
@@ -159,7 +147,7 @@ int store_get_run(struct store *s, int64_t run_id, struct run_info *out)
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		fill_run(st, out);
+		fill_run(s, st, out);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
 		return error("%s: no run #%lld", s->path, (long long)run_id);

@@ -20,11 +20,13 @@
 
 extern const char store_schema_v1[];
 extern const char store_migration_v2[];
+extern const char store_migration_v3[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[0] = store_schema_v1,
 	[1] = store_migration_v2,
+	[2] = store_migration_v3,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 
@@ -281,8 +283,8 @@ int store_begin_run(struct store *s, const struct machine_info *m,
 		goto out;
 	if (store_prepare(s, "INSERT INTO runs(uuid, name, machine_id, kernel_release, "
 		    "kernel_version, kernel_cmdline, config_name, config_text, "
-		    "kbench_version, started_at, status, pid) "
-		    "VALUES (?,?,?,?,?,?,?,?,?,?,'running',?)", &st))
+		    "kbench_version, started_at, status, pid, boot_id, pid_start_ticks) "
+		    "VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?)", &st))
 		goto out;
 	store_bind_text(st, 1, r->uuid);
 	store_bind_text(st, 2, r->name);
@@ -294,7 +296,14 @@ int store_begin_run(struct store *s, const struct machine_info *m,
 	store_bind_text(st, 8, r->config_text);
 	store_bind_text(st, 9, r->kbench_version);
 	store_bind_text(st, 10, r->started_at);
-	sqlite3_bind_int64(st, 11, (sqlite3_int64)getpid());
+	if (r->writer) {
+		sqlite3_bind_int64(st, 11, (sqlite3_int64)r->writer->pid);
+		store_bind_text(st, 12, *r->writer->boot_id ? r->writer->boot_id : NULL);
+		if (r->writer->start_ticks)
+			sqlite3_bind_int64(st, 13, (sqlite3_int64)r->writer->start_ticks);
+	} else {
+		sqlite3_bind_int64(st, 11, (sqlite3_int64)getpid());
+	}
 	if (step_done(s, st, "cannot record the run"))
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(s->db);

@@ -17,7 +17,7 @@ struct kernel_info;
 struct store;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 /* $KBENCH_DB, else $XDG_DATA_HOME/kbench/kbench.db, else
  * ~/.local/share/kbench/kbench.db. Written into sb. */
@@ -27,6 +27,19 @@ int store_open(const char *path, struct store **out);
 void store_close(struct store *s);
 const char *store_path(const struct store *s);
 
+/* Who writes a run, stored with it so that a reader can tell whether the
+ * writer is still alive: a pid alone may be reused, or be 1 in a pid
+ * namespace. */
+struct run_writer {
+	int64_t pid;
+	char boot_id[40];		/* /proc/sys/kernel/random/boot_id; "" unknown */
+	uint64_t start_ticks;		/* field 22 of /proc/PID/stat: clock ticks
+					 * after boot; 0 unknown */
+};
+
+/* The calling process as a run writer. */
+void run_writer_self(struct run_writer *w);
+
 struct run_record {
 	const char *uuid;
 	const char *name;
@@ -34,6 +47,7 @@ struct run_record {
 	const char *config_text;
 	const char *kbench_version;
 	const char *started_at;
+	const struct run_writer *writer;	/* NULL: the pid of the caller only */
 };
 
 int store_begin_run(struct store *s, const struct machine_info *m,

@@ -33,7 +33,7 @@ check "the machine is recorded from hwloc" \
 	test "$(sql 'SELECT cpus > 0 AND cores > 0 AND length(topology_xml) > 100 FROM machines')" = 1
 check "kernel facts are recorded" \
 	test "$(sql 'SELECT kernel_release FROM runs')" = "$(uname -r)"
-check "the schema version is set" test "$(sql 'PRAGMA user_version')" = 2
+check "the schema version is set" test "$(sql 'PRAGMA user_version')" = 3
 check "the database is in WAL mode" test "$(sql 'PRAGMA journal_mode')" = wal
 
 check "the run prints its own table" grep -q '^Amean     1 ' "$tmp/out"
