@@ -38,12 +38,17 @@ void run_info_release(struct run_info *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* A sample is one run of one row of a section: what one sample set
+ * committed, whose result rows (pft's four per worker count, UDP_STREAM's
+ * send and recv) share the section, the iteration and the start time.
+ * Rows without a start time are counted one by one. */
 #define RUN_COLUMNS \
 	"r.id, r.uuid, r.name, m.hostname, m.cpu_model, m.cpus, m.cores, m.mem_bytes, " \
 	"m.fingerprint, r.kernel_release, r.kernel_version, r.kernel_cmdline, " \
 	"r.config_name, r.config_text, r.kbench_version, r.started_at, r.finished_at, " \
 	"r.status, r.pid, " \
-	"(SELECT count(*) FROM samples s WHERE s.run_id = r.id), " \
+	"(SELECT count(DISTINCT s.section || char(31) || s.iteration || char(31) || " \
+	"coalesce(s.started_at, 'row ' || s.row)) FROM samples s WHERE s.run_id = r.id), " \
 	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id), " \
 	"r.boot_id, r.pid_start_ticks " \
 	"FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "

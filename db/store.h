@@ -130,7 +130,9 @@ struct run_info {
 	char *started_at;
 	char *finished_at;
 	char *status;		/* as shown: a dead writer's "running" reads "interrupted" */
-	int64_t nsamples;
+	int64_t nsamples;	/* samples, not result rows: one sample (one run of
+				 * a row of a section) may store several rows, as
+				 * pft's four per worker count */
 	int64_t nfailures;
 };
 
@@ -210,11 +212,12 @@ int store_each_monitor_summary(struct store *s, int64_t run_id,
 			       int (*cb)(const struct monitor_summary *m, void *arg),
 			       void *arg);
 
-/* How many samples each section of a run holds. */
+/* How many result rows each section of a run holds (a sample may store
+ * several, as run_info.nsamples says). */
 struct section_count {
 	const char *section;
-	int64_t samples;
-	int64_t flagged;	/* samples with a flag */
+	int64_t samples;	/* result rows */
+	int64_t flagged;	/* result rows with a flag */
 };
 
 /* Every section of a run with samples, in order of first appearance; cb
