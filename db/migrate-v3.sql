@@ -9,5 +9,8 @@
 --   pid_start_ticks  field 22 of /proc/PID/stat of the writer: clock
 --                    ticks after boot
 -- Runs of older stores have NULL in both and keep the pid rule.
+-- From this version on, a store also carries PRAGMA application_id
+-- 0x6b62656e ("kben"), set by whoever creates or migrates it, so that a
+-- kbench store is recognised for sure before anything is written to it.
 ALTER TABLE runs ADD COLUMN boot_id TEXT;
 ALTER TABLE runs ADD COLUMN pid_start_ticks INTEGER;

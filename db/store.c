@@ -1,16 +1,19 @@
-/* store: the SQLite results database: open, migrate (schema in
- * schema.sql, migrations below) and insert; the read paths are in
- * query.c. Expects one writer (kbench run) and any number of readers;
- * WAL keeps readers from blocking the writer. */
+/* store: the SQLite results database: open (looking before writing, and
+ * read-only for readers), migrate (schema in schema.sql, migrations below)
+ * under the write lock, and insert; the read paths are in query.c. Expects
+ * a few writers (kbench run) and any number of readers; WAL keeps readers
+ * from blocking writers. */
 #include "config.h"
 #include "db/store.h"
 #include "db/internal.h"
 #include "lib/error.h"
+#include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,88 +104,227 @@ static int exec_sql(struct store *s, const char *sql)
 	return 0;
 }
 
-static int user_version(struct store *s, int *v)
+static struct store *store_alloc(const char *path)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct store *s = xcalloc(1, sizeof(*s));
 
-	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : -1;
+	s->path = xstrdup(path);
+	return s;
 }
 
+/* Open a connection to name (the path, or a file: URI with flags
+ * SQLITE_OPEN_URI) into s->db. Return 0, or -1 after printing why. */
+static int open_db(struct store *s, const char *name, int flags)
+{
+	int rc = sqlite3_open_v2(name, &s->db, flags, NULL);
+
+	if (rc != SQLITE_OK) {
+		error("cannot open database '%s': %s", s->path,
+		      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+		return -1;
+	}
+	sqlite3_busy_timeout(s->db, 10000);
+	sqlite3_extended_result_codes(s->db, 0);
+	return 0;
+}
+
+static void close_db(struct store *s)
+{
+	sqlite3_finalize(s->ins_sample);
+	sqlite3_finalize(s->ins_monitor);
+	s->ins_sample = s->ins_monitor = NULL;
+	if (s->db)
+		sqlite3_close(s->db);
+	s->db = NULL;
+}
+
+/* An integer PRAGMA (user_version, application_id) into *v; return the
+ * SQLite result code. */
+static int pragma_int(struct store *s, const char *sql, int *v)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Whether the tables and key columns of a kbench store are there: a file
+ * with a schema version but no application id (kbench before it set one)
+ * is taken for a store only then. */
+static int has_kbench_tables(struct store *s)
+{
+	sqlite3_stmt *st;
+	int ours = 0;
+
+	if (sqlite3_prepare_v2(s->db,
+		"SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+		"('machines', 'runs', 'samples', 'monitor_values', 'failures', 'run_meta')) = 6 "
+		"AND (SELECT count(*) FROM pragma_table_info('runs') WHERE name IN "
+		"('uuid', 'name', 'status', 'pid')) = 4 "
+		"AND (SELECT count(*) FROM pragma_table_info('samples') WHERE name IN "
+		"('run_id', 'section', 'row', 'iteration', 'value')) = 5",
+		-1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		ours = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return ours;
+}
+
+/* Read what the open file is and refuse it unless it is a kbench store
+ * this build can use, or an empty file to make one of. *version is its
+ * schema version (0: empty), *app_id its application id. Reads only.
+ * Return 0, or -1 after printing why. */
+static int identify(struct store *s, int *version, int *app_id)
+{
+	int rc, nobjects = 0;
+
+	rc = pragma_int(s, "PRAGMA application_id", app_id);
+	if (rc == SQLITE_OK)
+		rc = pragma_int(s, "PRAGMA user_version", version);
+	if (rc == SQLITE_OK)
+		rc = pragma_int(s, "SELECT count(*) FROM sqlite_master", &nobjects);
+	if (rc != SQLITE_OK) {
+		if ((rc & 0xff) == SQLITE_NOTADB)
+			return error("%s: not a kbench database (not an SQLite file)", s->path);
+		return store_db_error(s, "cannot read the database");
+	}
+	if (*app_id && *app_id != STORE_APPLICATION_ID)
+		return error("%s: not a kbench database (it belongs to another program: "
+			     "application id 0x%08x)", s->path, (unsigned)*app_id);
+	if (*version > STORE_SCHEMA_VERSION)
+		return error("%s: schema version %d is newer than this kbench understands (%d); "
+			     "upgrade kbench", s->path, *version, STORE_SCHEMA_VERSION);
+	if (*version == 0 && nobjects)
+		return error("%s: not a kbench database (it has tables but no kbench schema version)",
+			     s->path);
+	if (*version > 0 && *app_id != STORE_APPLICATION_ID && !has_kbench_tables(s))
+		return error("%s: not a kbench database (schema version %d, but not kbench's tables)",
+			     s->path, *version);
+	return 0;
+}
+
+/* Bring the store to STORE_SCHEMA_VERSION, creating its schema if it is
+ * empty. Under the write lock, and looked at again once it is held:
+ * another process may have created or migrated the file meanwhile. */
 static int migrate(struct store *s)
 {
-	int v;
+	char pragma[96];
+	int v, app_id;
 
-	if (user_version(s, &v)) {
-		int code = sqlite3_errcode(s->db);
-
-		if (code == SQLITE_NOTADB)
-			return error("%s: not a kbench database (not an SQLite file)", s->path);
-		return store_db_error(s, "cannot read the schema version");
-	}
-	if (v > (int)NMIGRATIONS)
-		return error("%s: schema version %d is newer than this kbench understands (%d); "
-			     "upgrade kbench", s->path, v, (int)NMIGRATIONS);
-	if (v == 0) {
-		/* A version-0 file must be empty, or it belongs to someone else. */
-		sqlite3_stmt *st;
-		int n = 0;
-
-		if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) == SQLITE_OK &&
-		    sqlite3_step(st) == SQLITE_ROW)
-			n = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-		if (n)
-			return error("%s: not a kbench database (it has tables but no kbench schema version)",
-				     s->path);
-	}
-	for (; v < (int)NMIGRATIONS; v++) {
-		char pragma[64];
-
-		if (exec_sql(s, "BEGIN IMMEDIATE"))
-			return -1;
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
-		if (exec_sql(s, migrations[v]) || exec_sql(s, pragma)) {
-			exec_sql(s, "ROLLBACK");
-			return error("%s: migration to schema version %d failed", s->path, v + 1);
+	if (identify(s, &v, &app_id))
+		return -1;
+	if (v == STORE_SCHEMA_VERSION && app_id == STORE_APPLICATION_ID)
+		return 0;
+	if (exec_sql(s, "BEGIN IMMEDIATE"))
+		return -1;
+	if (identify(s, &v, &app_id))
+		goto fail;
+	for (; v < (int)NMIGRATIONS; v++)
+		if (exec_sql(s, migrations[v])) {
+			error("%s: migration to schema version %d failed", s->path, v + 1);
+			goto fail;
 		}
-		if (exec_sql(s, "COMMIT"))
-			return -1;
-	}
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d; PRAGMA application_id = %d",
+		 STORE_SCHEMA_VERSION, STORE_APPLICATION_ID);
+	if (exec_sql(s, pragma) || exec_sql(s, "COMMIT"))
+		goto fail;
 	return 0;
+fail:
+	exec_sql(s, "ROLLBACK");
+	return -1;
+}
+
+/* Whether the file at path is an SQLite database in WAL mode (header
+ * bytes 18 and 19 are 2). */
+static int file_is_wal(const char *path)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return 0;
+	rc = read_full(fd, h, sizeof(h));
+	close(fd);
+	return !rc && !memcmp(h, "SQLite format 3", 16) && h[18] == 2 && h[19] == 2;
+}
+
+/* path as a file: URI asking SQLite to take the file as immutable. */
+static void immutable_uri(const char *path, struct strbuf *uri)
+{
+	strbuf_addstr(uri, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/._-~", *p))
+			strbuf_addch(uri, (char)*p);
+		else
+			strbuf_addf(uri, "%%%02X", *p);
+	}
+	strbuf_addstr(uri, "?immutable=1");
+}
+
+/* Open s->path read-only. A WAL store needs its -shm (and -wal) beside it,
+ * and a reader that cannot create them (a read-only directory or mount)
+ * gets SQLITE_READONLY or SQLITE_CANTOPEN on the first read: then, when no
+ * write-ahead log is left, nothing can be missed and the file is opened as
+ * immutable (without locks, which such a reader could not take anyway).
+ * Return 0, or -1 after printing why. */
+static int open_readonly(struct store *s)
+{
+	struct strbuf wal = STRBUF_INIT, uri = STRBUF_INIT;
+	struct stat st;
+	int rc = -1, code;
+
+	if (open_db(s, s->path, SQLITE_OPEN_READONLY))
+		goto out;
+	code = sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+	if (code == SQLITE_OK || !((code & 0xff) == SQLITE_READONLY ||
+				   (code & 0xff) == SQLITE_CANTOPEN) || !file_is_wal(s->path)) {
+		rc = 0;		/* what is wrong, if anything, is said by identify() */
+		goto out;
+	}
+	strbuf_addf(&wal, "%s-wal", s->path);
+	if (!stat(wal.buf, &st) && st.st_size > 0) {
+		error("cannot read database '%s' without write access to its directory: "
+		      "its write-ahead log '%s' is not checkpointed yet; open it once where "
+		      "it can be written", s->path, wal.buf);
+		goto out;
+	}
+	close_db(s);
+	immutable_uri(s->path, &uri);
+	rc = open_db(s, uri.buf, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+out:
+	strbuf_release(&wal);
+	strbuf_release(&uri);
+	return rc;
 }
 
 int store_open(const char *path, struct store **out)
 {
-	struct store *s = xcalloc(1, sizeof(*s));
-	int rc;
+	struct store *s = store_alloc(path);
+	struct stat st;
+	int v, app_id;
 
-	s->path = xstrdup(path);
 	*out = NULL;
 	if (make_parent_dirs(path))
 		goto fail;
-	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-	if (rc != SQLITE_OK) {
-		error("cannot open database '%s': %s", path,
-		      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
-		goto fail;
+	/* Look before writing anything, read-only: a file that is not a
+	 * kbench store is left exactly as it is. */
+	if (!stat(path, &st) && st.st_size > 0) {
+		if (open_readonly(s) || identify(s, &v, &app_id))
+			goto fail;
+		close_db(s);
 	}
-	sqlite3_busy_timeout(s->db, 10000);
-	sqlite3_extended_result_codes(s->db, 0);
-	/* Look before writing anything: another file is left as it is. */
-	if (sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK) {
-		if (sqlite3_errcode(s->db) == SQLITE_NOTADB)
-			error("%s: not a kbench database (not an SQLite file)", path);
-		else
-			store_db_error(s, "cannot read the database");
+	if (open_db(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
 		goto fail;
-	}
 	if (exec_sql(s, "PRAGMA journal_mode=WAL") ||
 	    exec_sql(s, "PRAGMA synchronous=NORMAL") ||
 	    exec_sql(s, "PRAGMA foreign_keys=ON"))
@@ -196,14 +338,83 @@ fail:
 	return -1;
 }
 
+/* A reader found schema version `version`, older than this build's: bring
+ * the store up to date once through a writer's open. */
+static int upgrade_for_reading(struct store *s, int version)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct store *w = NULL;
+	const char *slash = strrchr(s->path, '/');
+	int rc = -1;
+
+	if (slash)
+		strbuf_add(&dir, s->path, (size_t)(slash - s->path) + (slash == s->path));
+	else
+		strbuf_addch(&dir, '.');
+	if (access(s->path, W_OK) || access(dir.buf, W_OK)) {
+		if (!version)
+			error("%s: an empty file, not a kbench store yet, and making it one "
+			      "needs write access to the file and its directory (%s)", s->path,
+			      strerror(errno));
+		else
+			error("%s: schema version %d is older than this kbench's (%d) and "
+			      "bringing it up to date needs write access to the file and its "
+			      "directory (%s); open it once where it can be written", s->path,
+			      version, STORE_SCHEMA_VERSION, strerror(errno));
+		goto out;
+	}
+	if (store_open(s->path, &w)) {
+		error("%s: cannot bring schema version %d up to %d for reading", s->path,
+		      version, STORE_SCHEMA_VERSION);
+		goto out;
+	}
+	rc = 0;
+out:
+	store_close(w);
+	strbuf_release(&dir);
+	return rc;
+}
+
+int store_open_readonly(const char *path, struct store **out)
+{
+	struct store *s = store_alloc(path);
+	struct stat st;
+	int v, app_id;
+
+	*out = NULL;
+	if (stat(path, &st)) {
+		if (errno == ENOENT)
+			error("cannot open database '%s': no such file (only 'kbench run' creates one)",
+			      path);
+		else
+			error("cannot open database '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		error("cannot open database '%s': it is a directory", path);
+		goto fail;
+	}
+	if (open_readonly(s) || identify(s, &v, &app_id))
+		goto fail;
+	if (v < STORE_SCHEMA_VERSION) {
+		close_db(s);
+		if (upgrade_for_reading(s, v) || open_readonly(s) || identify(s, &v, &app_id))
+			goto fail;
+	}
+	if (exec_sql(s, "PRAGMA foreign_keys=ON"))
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return -1;
+}
+
 void store_close(struct store *s)
 {
 	if (!s)
 		return;
-	sqlite3_finalize(s->ins_sample);
-	sqlite3_finalize(s->ins_monitor);
-	if (s->db)
-		sqlite3_close(s->db);
+	close_db(s);
 	free(s->path);
 	free(s);
 }

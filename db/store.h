@@ -18,12 +18,27 @@ struct store;
 
 /* The schema version this build writes (PRAGMA user_version). */
 #define STORE_SCHEMA_VERSION 3
+/* PRAGMA application_id of a kbench store ("kben"), set whenever a store
+ * is created or migrated; a store from before it has 0 there. */
+#define STORE_APPLICATION_ID 0x6b62656e
 
 /* $KBENCH_DB, else $XDG_DATA_HOME/kbench/kbench.db, else
  * ~/.local/share/kbench/kbench.db. Written into sb. */
 void store_default_path(struct strbuf *sb);
-/* Open (creating it and its directory if needed) and migrate. */
+/* Open for writing (creating it and its directory if needed) and migrate.
+ * An existing file is first looked at read-only and left untouched unless
+ * it is a kbench store; creation and migration happen under the write
+ * lock, so any number of processes may open a new file at once. Return 0
+ * with *out set, or -1 after printing why (*out NULL). */
 int store_open(const char *path, struct store **out);
+/* Open an existing store for reading only: a missing file is an error and
+ * is not created, and nothing is written, except that a store of an older
+ * schema version is first migrated once (which needs write access; without
+ * it the error says so). A store in WAL mode whose directory cannot be
+ * written (a read-only directory or mount) is read as immutable when no
+ * write-ahead log is left beside it. Return 0 with *out set, or -1 after
+ * printing why (*out NULL). */
+int store_open_readonly(const char *path, struct store **out);
 void store_close(struct store *s);
 const char *store_path(const struct store *s);
 

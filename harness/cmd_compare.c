@@ -132,7 +132,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	rc = 1;
-	if (cmd_open_store(&store))
+	if (cmd_open_store(&store, CMD_STORE_READ))
 		goto out;
 	if (compare_build(store, (const char *const *)argv + optind, nsel, &copt, &model))
 		goto out;

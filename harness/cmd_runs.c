@@ -83,7 +83,7 @@ int cmd_runs(int argc, char **argv)
 		error("unexpected argument '%s'", argv[optind]);
 		return 2;
 	}
-	if (cmd_open_store(&store))
+	if (cmd_open_store(&store, CMD_STORE_READ))
 		return 1;
 	rc = store_each_run(store, &f, print_run, &n);
 	if (!rc && !n)

@@ -292,7 +292,7 @@ int cmd_show(int argc, char **argv)
 		fputs(show_usage, stderr);
 		return 2;
 	}
-	if (cmd_open_store(&store))
+	if (cmd_open_store(&store, CMD_STORE_READ))
 		return 1;
 	if (store_resolve_run(store, argv[optind], &id, &err)) {
 		error("%s", err.buf);

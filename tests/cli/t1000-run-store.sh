@@ -34,6 +34,7 @@ check "the machine is recorded from hwloc" \
 check "kernel facts are recorded" \
 	test "$(sql 'SELECT kernel_release FROM runs')" = "$(uname -r)"
 check "the schema version is set" test "$(sql 'PRAGMA user_version')" = 3
+check "the store says it is kbench's" test "$(sql 'PRAGMA application_id')" = 1801610606
 check "the database is in WAL mode" test "$(sql 'PRAGMA journal_mode')" = wal
 
 check "the run prints its own table" grep -q '^Amean     1 ' "$tmp/out"
