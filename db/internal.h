@@ -12,13 +12,17 @@
 struct store {
 	sqlite3 *db;
 	char *path;
+	int64_t busy_timeout_ms;	/* how long a lock is waited for */
+	int64_t busy_since_ns;		/* CLOCK_MONOTONIC, when the wait began */
+	enum store_error_kind last_error;
 	char boot_id[40];		/* of the reader, read on first need */
 	int boot_id_read;
 	sqlite3_stmt *ins_sample;
 	sqlite3_stmt *ins_monitor;
 };
 
-/* Print "PATH: what: sqlite's message" and return -1. */
+/* Print "WHAT in PATH: sqlite's message", note the kind of the failure
+ * and return -1. */
 int store_db_error(struct store *s, const char *what);
 /* Prepare sql into *st; return 0, or -1 after printing why. */
 int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st);

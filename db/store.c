@@ -2,10 +2,11 @@
  * read-only for readers), migrate (schema in schema.sql, migrations below)
  * under the write lock, and insert; the read paths are in query.c. Expects
  * a few writers (kbench run) and any number of readers; WAL keeps readers
- * from blocking writers. */
+ * from blocking writers, and a busy store is waited for with backoff. */
 #include "config.h"
 #include "db/store.h"
 #include "db/internal.h"
+#include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 extern const char store_schema_v1[];
@@ -51,9 +53,33 @@ const char *store_path(const struct store *s)
 	return s->path;
 }
 
+enum store_error_kind store_last_error_kind(const struct store *s)
+{
+	return s->last_error;
+}
+
+static enum store_error_kind error_kind(int code)
+{
+	switch (code & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return STORE_ERROR_BUSY;
+	case SQLITE_FULL:
+		return STORE_ERROR_FULL;
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return STORE_ERROR_IO;
+	default:
+		return STORE_ERROR_OTHER;
+	}
+}
+
 int store_db_error(struct store *s, const char *what)
 {
-	return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	s->last_error = error_kind(sqlite3_errcode(s->db));
+	return error("%s in %s: %s", what, s->path, sqlite3_errmsg(s->db));
 }
 
 void store_default_path(struct strbuf *sb)
@@ -92,15 +118,99 @@ static int make_parent_dirs(const char *path)
 	return rc;
 }
 
-static int exec_sql(struct store *s, const char *sql)
+/* The pause before try number `tries` (0, 1, ...) of a busy store: 1 ms,
+ * doubling up to 100 ms, never past the deadline. */
+static void busy_pause(const struct store *s, int tries, int64_t waited_ns)
+{
+	int64_t left_ns = s->busy_timeout_ms * 1000000 - waited_ns;
+	int64_t pause_ns = (int64_t)1000000 << (tries < 7 ? tries : 7);
+	struct timespec ts;
+
+	if (pause_ns > 100000000)
+		pause_ns = 100000000;
+	if (pause_ns > left_ns)
+		pause_ns = left_ns;
+	if (pause_ns <= 0)
+		return;
+	ts.tv_sec = (time_t)(pause_ns / NSEC_PER_SEC);
+	ts.tv_nsec = (long)(pause_ns % NSEC_PER_SEC);
+	nanosleep(&ts, NULL);
+}
+
+/* SQLite's busy handler: keep trying until the busy timeout has passed
+ * since this lock was first found taken. */
+static int busy_wait(void *arg, int tries)
+{
+	struct store *s = arg;
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+
+	if (!tries)
+		s->busy_since_ns = now;
+	if (now - s->busy_since_ns >= s->busy_timeout_ms * 1000000)
+		return 0;
+	busy_pause(s, tries, now - s->busy_since_ns);
+	return 1;
+}
+
+/* Run sql (one or more statements); on failure print "WHAT in PATH: why",
+ * note its kind and return -1. */
+static int exec_sql(struct store *s, const char *sql, const char *what)
 {
 	char *msg = NULL;
+	int rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
 
-	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("%s: %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
-		sqlite3_free(msg);
-		return -1;
+	if (rc == SQLITE_OK)
+		return 0;
+	s->last_error = error_kind(rc);
+	error("%s in %s: %s", what, s->path, msg ? msg : sqlite3_errmsg(s->db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+/* exec_sql of one statement that takes a lock (BEGIN IMMEDIATE, a change
+ * of journal mode), tried again while the store is busy: SQLite does not
+ * call the busy handler for every kind of busy. */
+static int exec_locking(struct store *s, const char *sql, const char *what)
+{
+	int64_t start = clock_ns(CLOCK_MONOTONIC), waited = 0;
+	int rc;
+
+	for (int tries = 0;; tries++) {
+		rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+		waited = clock_ns(CLOCK_MONOTONIC) - start;
+		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) ||
+		    waited >= s->busy_timeout_ms * 1000000)
+			break;
+		busy_pause(s, tries, waited);
 	}
+	if (rc == SQLITE_OK)
+		return 0;
+	return store_db_error(s, what);
+}
+
+/* Give up a transaction after a failure already reported: quietly, as
+ * SQLite may have rolled it back itself (a full disk does). */
+static void rollback(struct store *s)
+{
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int busy_timeout_from_env(int64_t *ms)
+{
+	const char *v = getenv("KBENCH_BUSY_TIMEOUT_MS");
+	char *end;
+	long long n;
+
+	*ms = STORE_BUSY_TIMEOUT_MS;
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno || *end || n < 0)
+		return error("invalid KBENCH_BUSY_TIMEOUT_MS '%s': expected a number of milliseconds",
+			     v);
+	*ms = n;
 	return 0;
 }
 
@@ -119,11 +229,12 @@ static int open_db(struct store *s, const char *name, int flags)
 	int rc = sqlite3_open_v2(name, &s->db, flags, NULL);
 
 	if (rc != SQLITE_OK) {
+		s->last_error = error_kind(rc);
 		error("cannot open database '%s': %s", s->path,
 		      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
 		return -1;
 	}
-	sqlite3_busy_timeout(s->db, 10000);
+	sqlite3_busy_handler(s->db, busy_wait, s);
 	sqlite3_extended_result_codes(s->db, 0);
 	return 0;
 }
@@ -193,10 +304,13 @@ static int identify(struct store *s, int *version, int *app_id)
 	if (rc == SQLITE_OK)
 		rc = pragma_int(s, "SELECT count(*) FROM sqlite_master", &nobjects);
 	if (rc != SQLITE_OK) {
-		if ((rc & 0xff) == SQLITE_NOTADB)
+		if ((rc & 0xff) == SQLITE_NOTADB) {
+			s->last_error = STORE_ERROR_OTHER;
 			return error("%s: not a kbench database (not an SQLite file)", s->path);
+		}
 		return store_db_error(s, "cannot read the database");
 	}
+	s->last_error = STORE_ERROR_OTHER;
 	if (*app_id && *app_id != STORE_APPLICATION_ID)
 		return error("%s: not a kbench database (it belongs to another program: "
 			     "application id 0x%08x)", s->path, (unsigned)*app_id);
@@ -209,6 +323,7 @@ static int identify(struct store *s, int *version, int *app_id)
 	if (*version > 0 && *app_id != STORE_APPLICATION_ID && !has_kbench_tables(s))
 		return error("%s: not a kbench database (schema version %d, but not kbench's tables)",
 			     s->path, *version);
+	s->last_error = STORE_ERROR_NONE;
 	return 0;
 }
 
@@ -217,29 +332,31 @@ static int identify(struct store *s, int *version, int *app_id)
  * another process may have created or migrated the file meanwhile. */
 static int migrate(struct store *s)
 {
-	char pragma[96];
+	char what[96], pragma[96];
 	int v, app_id;
 
 	if (identify(s, &v, &app_id))
 		return -1;
 	if (v == STORE_SCHEMA_VERSION && app_id == STORE_APPLICATION_ID)
 		return 0;
-	if (exec_sql(s, "BEGIN IMMEDIATE"))
+	if (exec_locking(s, "BEGIN IMMEDIATE", "cannot lock the database to set up its schema"))
 		return -1;
 	if (identify(s, &v, &app_id))
 		goto fail;
-	for (; v < (int)NMIGRATIONS; v++)
-		if (exec_sql(s, migrations[v])) {
-			error("%s: migration to schema version %d failed", s->path, v + 1);
+	for (; v < (int)NMIGRATIONS; v++) {
+		snprintf(what, sizeof(what), "cannot migrate the database to schema version %d",
+			 v + 1);
+		if (exec_sql(s, migrations[v], what))
 			goto fail;
-		}
+	}
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d; PRAGMA application_id = %d",
 		 STORE_SCHEMA_VERSION, STORE_APPLICATION_ID);
-	if (exec_sql(s, pragma) || exec_sql(s, "COMMIT"))
+	if (exec_sql(s, pragma, "cannot set the schema version") ||
+	    exec_sql(s, "COMMIT", "cannot commit the schema"))
 		goto fail;
 	return 0;
 fail:
-	exec_sql(s, "ROLLBACK");
+	rollback(s);
 	return -1;
 }
 
@@ -293,6 +410,7 @@ static int open_readonly(struct store *s)
 	}
 	strbuf_addf(&wal, "%s-wal", s->path);
 	if (!stat(wal.buf, &st) && st.st_size > 0) {
+		s->last_error = STORE_ERROR_IO;
 		error("cannot read database '%s' without write access to its directory: "
 		      "its write-ahead log '%s' is not checkpointed yet; open it once where "
 		      "it can be written", s->path, wal.buf);
@@ -314,7 +432,7 @@ int store_open(const char *path, struct store **out)
 	int v, app_id;
 
 	*out = NULL;
-	if (make_parent_dirs(path))
+	if (busy_timeout_from_env(&s->busy_timeout_ms) || make_parent_dirs(path))
 		goto fail;
 	/* Look before writing anything, read-only: a file that is not a
 	 * kbench store is left exactly as it is. */
@@ -325,9 +443,9 @@ int store_open(const char *path, struct store **out)
 	}
 	if (open_db(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
 		goto fail;
-	if (exec_sql(s, "PRAGMA journal_mode=WAL") ||
-	    exec_sql(s, "PRAGMA synchronous=NORMAL") ||
-	    exec_sql(s, "PRAGMA foreign_keys=ON"))
+	if (exec_locking(s, "PRAGMA journal_mode=WAL", "cannot turn on write-ahead logging") ||
+	    exec_sql(s, "PRAGMA synchronous=NORMAL", "cannot set the sync mode") ||
+	    exec_sql(s, "PRAGMA foreign_keys=ON", "cannot turn on foreign keys"))
 		goto fail;
 	if (migrate(s))
 		goto fail;
@@ -352,6 +470,7 @@ static int upgrade_for_reading(struct store *s, int version)
 	else
 		strbuf_addch(&dir, '.');
 	if (access(s->path, W_OK) || access(dir.buf, W_OK)) {
+		s->last_error = STORE_ERROR_IO;
 		if (!version)
 			error("%s: an empty file, not a kbench store yet, and making it one "
 			      "needs write access to the file and its directory (%s)", s->path,
@@ -364,6 +483,7 @@ static int upgrade_for_reading(struct store *s, int version)
 		goto out;
 	}
 	if (store_open(s->path, &w)) {
+		s->last_error = STORE_ERROR_IO;
 		error("%s: cannot bring schema version %d up to %d for reading", s->path,
 		      version, STORE_SCHEMA_VERSION);
 		goto out;
@@ -382,7 +502,10 @@ int store_open_readonly(const char *path, struct store **out)
 	int v, app_id;
 
 	*out = NULL;
+	if (busy_timeout_from_env(&s->busy_timeout_ms))
+		goto fail;
 	if (stat(path, &st)) {
+		s->last_error = STORE_ERROR_IO;
 		if (errno == ENOENT)
 			error("cannot open database '%s': no such file (only 'kbench run' creates one)",
 			      path);
@@ -391,6 +514,7 @@ int store_open_readonly(const char *path, struct store **out)
 		goto fail;
 	}
 	if (S_ISDIR(st.st_mode)) {
+		s->last_error = STORE_ERROR_IO;
 		error("cannot open database '%s': it is a directory", path);
 		goto fail;
 	}
@@ -401,7 +525,7 @@ int store_open_readonly(const char *path, struct store **out)
 		if (upgrade_for_reading(s, v) || open_readonly(s) || identify(s, &v, &app_id))
 			goto fail;
 	}
-	if (exec_sql(s, "PRAGMA foreign_keys=ON"))
+	if (exec_sql(s, "PRAGMA foreign_keys=ON", "cannot turn on foreign keys"))
 		goto fail;
 	*out = s;
 	return 0;
@@ -439,14 +563,15 @@ static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
 {
 	int rc = sqlite3_step(st);
 
-	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
-		return store_db_error(s, what);
-	return 0;
+		store_db_error(s, what);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int machine_id(struct store *s, const struct machine_info *m, int64_t *id)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
@@ -463,20 +588,23 @@ static int machine_id(struct store *s, const struct machine_info *m, int64_t *id
 	sqlite3_bind_int64(st, 7, (sqlite3_int64)m->mem_bytes);
 	store_bind_text(st, 8, m->topology_xml);
 	store_bind_text(st, 9, m->fingerprint);
-	if (step_done(s, st, "cannot record the machine"))
+	strbuf_addf(&what, "cannot record the machine '%s'", m->hostname);
+	if (step_done(s, st, what.buf))
 		goto out;
 	sqlite3_finalize(st);
+	st = NULL;
 	if (store_prepare(s, "SELECT id FROM machines WHERE fingerprint = ?", &st))
-		return -1;
+		goto out;
 	store_bind_text(st, 1, m->fingerprint);
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		store_db_error(s, "cannot find the machine just recorded");
+		store_db_error(s, what.buf);
 		goto out;
 	}
 	*id = sqlite3_column_int64(st, 0);
 	rc = 0;
 out:
 	sqlite3_finalize(st);
+	strbuf_release(&what);
 	return rc;
 }
 
@@ -484,12 +612,14 @@ int store_begin_run(struct store *s, const struct machine_info *m,
 		    const struct kernel_info *k, const struct run_record *r,
 		    int64_t *run_id)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int64_t mid;
 	int rc = -1;
 
-	if (exec_sql(s, "BEGIN IMMEDIATE"))
-		return -1;
+	strbuf_addf(&what, "cannot record run '%s'", r->name);
+	if (exec_locking(s, "BEGIN IMMEDIATE", what.buf))
+		goto out;
 	if (machine_id(s, m, &mid))
 		goto out;
 	if (store_prepare(s, "INSERT INTO runs(uuid, name, machine_id, kernel_release, "
@@ -515,20 +645,22 @@ int store_begin_run(struct store *s, const struct machine_info *m,
 	} else {
 		sqlite3_bind_int64(st, 11, (sqlite3_int64)getpid());
 	}
-	if (step_done(s, st, "cannot record the run"))
+	if (step_done(s, st, what.buf))
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(s->db);
-	rc = 0;
+	rc = exec_sql(s, "COMMIT", what.buf);
 out:
 	sqlite3_finalize(st);
-	if (exec_sql(s, rc ? "ROLLBACK" : "COMMIT"))
-		rc = -1;
+	if (rc)
+		rollback(s);
+	strbuf_release(&what);
 	return rc;
 }
 
 int store_finish_run(struct store *s, int64_t run_id, const char *status,
 		     const char *finished_at)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -537,14 +669,17 @@ int store_finish_run(struct store *s, int64_t run_id, const char *status,
 	store_bind_text(st, 1, status);
 	store_bind_text(st, 2, finished_at);
 	sqlite3_bind_int64(st, 3, run_id);
-	rc = step_done(s, st, "cannot mark the run finished");
+	strbuf_addf(&what, "cannot mark run #%lld %s", (long long)run_id, status);
+	rc = step_done(s, st, what.buf);
 	sqlite3_finalize(st);
+	strbuf_release(&what);
 	return rc;
 }
 
 int store_add_meta(struct store *s, int64_t run_id, const char *section,
 		   const char *key, const char *value)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -554,24 +689,35 @@ int store_add_meta(struct store *s, int64_t run_id, const char *section,
 	store_bind_text(st, 2, section ? section : "");
 	store_bind_text(st, 3, key);
 	store_bind_text(st, 4, value);
-	rc = step_done(s, st, "cannot record a run fact");
+	strbuf_addf(&what, "cannot record '%s' of [%s] of run #%lld", key, section ? section : "",
+		    (long long)run_id);
+	rc = step_done(s, st, what.buf);
 	sqlite3_finalize(st);
+	strbuf_release(&what);
 	return rc;
 }
 
 int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_set *set)
 {
+	struct strbuf what = STRBUF_INIT;
+
+	if (set->nsamples)
+		strbuf_addf(&what, "cannot store sample %d of [%s] row %s", set->iteration,
+			    set->section, set->samples[0].row);
+	else
+		strbuf_addf(&what, "cannot store the monitor values of [%s] (%s)", set->section,
+			    set->nmonitors ? set->monitors[0].row : "none");
 	if (!s->ins_sample &&
 	    store_prepare(s, "INSERT INTO samples(run_id, section, workload, row, iteration, value, "
 		    "unit, better, started_at, duration_ns, user_ns, sys_ns, flag) "
 		    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample))
-		return -1;
+		goto fail;
 	if (!s->ins_monitor &&
 	    store_prepare(s, "INSERT INTO monitor_values(run_id, section, row, iteration, source, key, "
 		    "kind, value) VALUES (?,?,?,?,?,?,?,?)", &s->ins_monitor))
-		return -1;
-	if (exec_sql(s, "BEGIN IMMEDIATE"))
-		return -1;
+		goto fail;
+	if (exec_locking(s, "BEGIN IMMEDIATE", what.buf))
+		goto fail;
 	for (size_t i = 0; i < set->nsamples; i++) {
 		const struct sample_record *r = &set->samples[i];
 		sqlite3_stmt *st = s->ins_sample;
@@ -589,7 +735,7 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		sqlite3_bind_int64(st, 11, set->user_ns);
 		sqlite3_bind_int64(st, 12, set->sys_ns);
 		store_bind_text(st, 13, set->flag);
-		if (step_done(s, st, "cannot store a sample"))
+		if (step_done(s, st, what.buf))
 			goto fail;
 	}
 	for (size_t i = 0; i < set->nmonitors; i++) {
@@ -603,24 +749,30 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		store_bind_text(st, 5, m->source);
 		store_bind_text(st, 6, m->key);
 		if (!monitor_kind_name(m->kind)) {
+			s->last_error = STORE_ERROR_OTHER;
 			error("%s: BUG: monitor value '%s/%s' has no kind", s->path, m->source,
 			      m->key);
 			goto fail;
 		}
 		store_bind_text(st, 7, monitor_kind_name(m->kind));
 		sqlite3_bind_double(st, 8, m->value);
-		if (step_done(s, st, "cannot store a monitor value"))
+		if (step_done(s, st, what.buf))
 			goto fail;
 	}
-	return exec_sql(s, "COMMIT");
+	if (exec_sql(s, "COMMIT", what.buf))
+		goto fail;
+	strbuf_release(&what);
+	return 0;
 fail:
-	exec_sql(s, "ROLLBACK");
+	rollback(s);
+	strbuf_release(&what);
 	return -1;
 }
 
 int store_add_failure(struct store *s, int64_t run_id, const char *section,
 		      const char *row, int iteration, const char *reason)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -632,7 +784,11 @@ int store_add_failure(struct store *s, int64_t run_id, const char *section,
 	store_bind_text(st, 3, row);
 	sqlite3_bind_int(st, 4, iteration);
 	store_bind_text(st, 5, reason);
-	rc = step_done(s, st, "cannot record a failure");
+	strbuf_addf(&what, "cannot record the failure of %s %d of [%s] row %s",
+		    iteration < 0 ? "warm-up" : "sample", iteration < 0 ? -iteration : iteration,
+		    section, row);
+	rc = step_done(s, st, what.buf);
 	sqlite3_finalize(st);
+	strbuf_release(&what);
 	return rc;
 }

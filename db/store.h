@@ -4,7 +4,8 @@
  * Writers commit each sample as soon as it is measured (BEGIN IMMEDIATE,
  * WAL, busy timeout), so a crash or kill -9 loses at most the sample in
  * flight. Every function returns 0 on success, or -1 after printing an
- * error that names the database. */
+ * error that names the database and what was being done; then
+ * store_last_error_kind() says what kind of failure it was. */
 #ifndef KBENCH_STORE_H
 #define KBENCH_STORE_H
 
@@ -21,6 +22,11 @@ struct store;
 /* PRAGMA application_id of a kbench store ("kben"), set whenever a store
  * is created or migrated; a store from before it has 0 there. */
 #define STORE_APPLICATION_ID 0x6b62656e
+
+/* How long a store locked by another process is waited for, with growing
+ * pauses between tries, before an operation fails with STORE_ERROR_BUSY:
+ * $KBENCH_BUSY_TIMEOUT_MS milliseconds, else this. */
+#define STORE_BUSY_TIMEOUT_MS 30000
 
 /* $KBENCH_DB, else $XDG_DATA_HOME/kbench/kbench.db, else
  * ~/.local/share/kbench/kbench.db. Written into sb. */
@@ -41,6 +47,21 @@ int store_open(const char *path, struct store **out);
 int store_open_readonly(const char *path, struct store **out);
 void store_close(struct store *s);
 const char *store_path(const struct store *s);
+
+/* What the last failed operation on a store ran into. */
+enum store_error_kind {
+	STORE_ERROR_NONE,	/* nothing has failed */
+	STORE_ERROR_BUSY,	/* locked by another process past the busy timeout */
+	STORE_ERROR_FULL,	/* the disk (or the database's size limit) is full */
+	STORE_ERROR_IO,		/* an I/O error, or the file or medium cannot be
+				 * opened or written */
+	STORE_ERROR_OTHER,	/* anything else: not a store, corrupt, a bug */
+};
+
+/* The kind of the last failure of an operation on s (functions that
+ * returned -1); STORE_ERROR_NONE before any. A caller that must keep what
+ * it failed to store (BUSY, FULL, IO may pass) asks this. */
+enum store_error_kind store_last_error_kind(const struct store *s);
 
 /* Who writes a run, stored with it so that a reader can tell whether the
  * writer is still alive: a pid alone may be reused, or be 1 in a pid
