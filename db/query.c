@@ -10,8 +10,6 @@
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,32 +41,22 @@ void run_info_release(struct run_info *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* A sample is one run of one row of a section: what one sample set
+ * committed, whose result rows (pft's four per worker count, UDP_STREAM's
+ * send and recv) share the section, the iteration and the start time.
+ * Rows without a start time are counted one by one. */
 #define RUN_COLUMNS \
 	"r.id, r.uuid, r.name, m.hostname, m.cpu_model, m.cpus, m.cores, m.mem_bytes, " \
 	"m.fingerprint, r.kernel_release, r.kernel_version, r.kernel_cmdline, " \
 	"r.config_name, r.config_text, r.kbench_version, r.started_at, r.finished_at, " \
 	"r.status, r.pid, " \
-	"(SELECT count(*) FROM samples s WHERE s.run_id = r.id), " \
-	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id), r.notes " \
+	"(SELECT count(DISTINCT s.section || char(31) || s.iteration || char(31) || " \
+	"coalesce(s.started_at, 'row ' || s.row)) FROM samples s WHERE s.run_id = r.id), " \
+	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id), " \
+	"r.boot_id, r.pid_start_ticks, r.notes " \
 	"FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
-/* A run still marked running whose writer is gone on this host was killed. */
-static int writer_alive(const char *hostname, int64_t pid)
-{
-	char *host;
-	int other;
-
-	if (pid <= 0)
-		return 0;
-	host = sysinfo_hostname();
-	other = strcmp(host, hostname) != 0;
-	free(host);
-	if (other)
-		return 1;	/* cannot tell for another host */
-	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
-}
-
-static void fill_run(sqlite3_stmt *st, struct run_info *r)
+static void fill_run(struct store *s, sqlite3_stmt *st, struct run_info *r)
 {
 	const unsigned char *uuid = sqlite3_column_text(st, 1);
 
@@ -91,15 +79,18 @@ static void fill_run(sqlite3_stmt *st, struct run_info *r)
 	r->started_at = col_dup(st, 15);
 	r->finished_at = col_dup(st, 16);
 	r->status = col_dup(st, 17);
+	/* A run still marked running whose writer is gone was killed. */
 	if (!strcmp(r->status, "running") &&
-	    !writer_alive(r->hostname, sqlite3_column_int64(st, 18))) {
+	    !run_writer_alive(s, r->hostname, sqlite3_column_int64(st, 18),
+			      (const char *)sqlite3_column_text(st, 21),
+			      (uint64_t)sqlite3_column_int64(st, 22))) {
 		free(r->status);
 		r->status = xstrdup("interrupted");
 	}
 	r->nsamples = sqlite3_column_int64(st, 19);
 	r->nfailures = sqlite3_column_int64(st, 20);
-	if (sqlite3_column_type(st, 21) != SQLITE_NULL)
-		r->notes = col_dup(st, 21);
+	if (sqlite3_column_type(st, 23) != SQLITE_NULL)
+		r->notes = col_dup(st, 23);
 }
 
 /* Whether r passes the filters SQL cannot apply: the name pattern, and
@@ -175,7 +166,7 @@ int store_each_run(struct store *s, const struct run_filter *filter,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct run_info r;
 
-		fill_run(st, &r);
+		fill_run(s, st, &r);
 		if (!run_matches(f, &r)) {
 			run_info_release(&r);
 			continue;
@@ -216,7 +207,7 @@ int store_get_run(struct store *s, int64_t run_id, struct run_info *out)
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		fill_run(st, out);
+		fill_run(s, st, out);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
 		return error("%s: no run #%lld", s->path, (long long)run_id);

@@ -4,7 +4,8 @@
  * Writers commit each sample as soon as it is measured (BEGIN IMMEDIATE,
  * WAL, busy timeout), so a crash or kill -9 loses at most the sample in
  * flight. Every function returns 0 on success, or -1 after printing an
- * error that names the database. */
+ * error that names the database and what was being done; then
+ * store_last_error_kind() says what kind of failure it was. */
 #ifndef KBENCH_STORE_H
 #define KBENCH_STORE_H
 
@@ -18,15 +19,63 @@ struct kernel_info;
 struct store;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
+/* PRAGMA application_id of a kbench store ("kben"), set whenever a store
+ * is created or migrated; a store from before it has 0 there. */
+#define STORE_APPLICATION_ID 0x6b62656e
+
+/* How long a store locked by another process is waited for, with growing
+ * pauses between tries, before an operation fails with STORE_ERROR_BUSY:
+ * $KBENCH_BUSY_TIMEOUT_MS milliseconds, else this. */
+#define STORE_BUSY_TIMEOUT_MS 30000
 
 /* $KBENCH_DB, else $XDG_DATA_HOME/kbench/kbench.db, else
  * ~/.local/share/kbench/kbench.db. Written into sb. */
 void store_default_path(struct strbuf *sb);
-/* Open (creating it and its directory if needed) and migrate. */
+/* Open for writing (creating it and its directory if needed) and migrate.
+ * An existing file is first looked at read-only and left untouched unless
+ * it is a kbench store; creation and migration happen under the write
+ * lock, so any number of processes may open a new file at once. Return 0
+ * with *out set, or -1 after printing why (*out NULL). */
 int store_open(const char *path, struct store **out);
+/* Open an existing store for reading only: a missing file is an error and
+ * is not created, and nothing is written, except that a store of an older
+ * schema version is first migrated once (which needs write access; without
+ * it the error says so). A store in WAL mode whose directory cannot be
+ * written (a read-only directory or mount) is read as immutable when no
+ * write-ahead log is left beside it. Return 0 with *out set, or -1 after
+ * printing why (*out NULL). */
+int store_open_readonly(const char *path, struct store **out);
 void store_close(struct store *s);
 const char *store_path(const struct store *s);
+
+/* What the last failed operation on a store ran into. */
+enum store_error_kind {
+	STORE_ERROR_NONE,	/* nothing has failed */
+	STORE_ERROR_BUSY,	/* locked by another process past the busy timeout */
+	STORE_ERROR_FULL,	/* the disk (or the database's size limit) is full */
+	STORE_ERROR_IO,		/* an I/O error, or the file or medium cannot be
+				 * opened or written */
+	STORE_ERROR_OTHER,	/* anything else: not a store, corrupt, a bug */
+};
+
+/* The kind of the last failure of an operation on s (functions that
+ * returned -1); STORE_ERROR_NONE before any. A caller that must keep what
+ * it failed to store (BUSY, FULL, IO may pass) asks this. */
+enum store_error_kind store_last_error_kind(const struct store *s);
+
+/* Who writes a run, stored with it so that a reader can tell whether the
+ * writer is still alive: a pid alone may be reused, or be 1 in a pid
+ * namespace. */
+struct run_writer {
+	int64_t pid;
+	char boot_id[40];		/* /proc/sys/kernel/random/boot_id; "" unknown */
+	uint64_t start_ticks;		/* field 22 of /proc/PID/stat: clock ticks
+					 * after boot; 0 unknown */
+};
+
+/* The calling process as a run writer. */
+void run_writer_self(struct run_writer *w);
 
 struct run_record {
 	const char *uuid;
@@ -35,6 +84,7 @@ struct run_record {
 	const char *config_text;
 	const char *kbench_version;
 	const char *started_at;
+	const struct run_writer *writer;	/* NULL: the pid of the caller only */
 };
 
 int store_begin_run(struct store *s, const struct machine_info *m,
@@ -117,7 +167,9 @@ struct run_info {
 	char *started_at;
 	char *finished_at;
 	char *status;		/* as shown: a dead writer's "running" reads "interrupted" */
-	int64_t nsamples;
+	int64_t nsamples;	/* samples, not result rows: one sample (one run of
+				 * a row of a section) may store several rows, as
+				 * pft's four per worker count */
 	int64_t nfailures;
 	char *notes;		/* runs.notes; NULL: none */
 };
@@ -206,11 +258,12 @@ int store_each_monitor_summary(struct store *s, int64_t run_id,
 			       int (*cb)(const struct monitor_summary *m, void *arg),
 			       void *arg);
 
-/* How many samples each section of a run holds. */
+/* How many result rows each section of a run holds (a sample may store
+ * several, as run_info.nsamples says). */
 struct section_count {
 	const char *section;
-	int64_t samples;
-	int64_t flagged;	/* samples with a flag */
+	int64_t samples;	/* result rows */
+	int64_t flagged;	/* result rows with a flag */
 };
 
 /* Every section of a run with samples, in order of first appearance; cb

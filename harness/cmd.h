@@ -14,8 +14,16 @@ struct global_opts {
 };
 extern struct global_opts global_opts;
 
-/* Open the database named by --db or the default; print why not. */
-int cmd_open_store(struct store **out);
+/* How a command uses the store. */
+enum cmd_store_access {
+	CMD_STORE_READ,		/* read only: the file must exist and is not written,
+				 * but for a one-time upgrade of an older schema */
+	CMD_STORE_WRITE,	/* created if missing, migrated, written */
+};
+
+/* Open the database named by --db or the default for access; return 0, or
+ * -1 after printing why not. */
+int cmd_open_store(struct store **out, enum cmd_store_access access);
 
 int cmd_run(int argc, char **argv);
 int cmd_runs(int argc, char **argv);

@@ -139,7 +139,7 @@ int cmd_compare(int argc, char **argv)
 	copt.only = only.re;
 	copt.only_pattern = only.pattern;
 	rc = 1;
-	if (cmd_open_store(&store))
+	if (cmd_open_store(&store, CMD_STORE_READ))
 		goto out;
 	if (compare_build(store, (const char *const *)argv, (size_t)nsel, &copt, &model))
 		goto out;

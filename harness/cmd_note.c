@@ -60,7 +60,7 @@ int cmd_note(int argc, char **argv)
 	if (cmd_check_note(argv[1]))
 		goto out;
 	rc = 1;
-	if (cmd_open_store(&store))
+	if (cmd_open_store(&store, CMD_STORE_WRITE))
 		goto out;
 	if (store_resolve_run(store, argv[0], &id, &err)) {
 		error("%s", err.buf);

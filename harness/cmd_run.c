@@ -127,7 +127,7 @@ int cmd_run(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (cmd_open_store(&store)) {
+	if (cmd_open_store(&store, CMD_STORE_WRITE)) {
 		rc = 1;
 		goto out;
 	}

@@ -399,7 +399,7 @@ int cmd_runs(int argc, char **argv)
 	f.since = *since.s ? since.s : NULL;
 	f.until = *until.s ? until.s : NULL;
 	rc = 1;
-	if (cmd_open_store(&store))
+	if (cmd_open_store(&store, CMD_STORE_READ))
 		goto out;
 	listing_begin(&l);
 	failed = store_each_run(store, &f, list_run, &l);

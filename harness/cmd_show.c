@@ -542,7 +542,7 @@ int cmd_show(int argc, char **argv)
 		parse_opt_usage_print(&show_usage, options, stderr);
 		return EXIT_USAGE;
 	}
-	if (cmd_open_store(&store))
+	if (cmd_open_store(&store, CMD_STORE_READ))
 		return 1;
 	if (store_resolve_run(store, argv[0], &id, &err)) {
 		error("%s", err.buf);

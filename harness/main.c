@@ -47,7 +47,7 @@ static void describe(struct strbuf *sb)
 		strbuf_addf(sb, "\n  %-10s %s", workloads[i]->name, workloads[i]->summary);
 }
 
-int cmd_open_store(struct store **out)
+int cmd_open_store(struct store **out, enum cmd_store_access access)
 {
 	struct strbuf path = STRBUF_INIT;
 	int rc;
@@ -56,7 +56,10 @@ int cmd_open_store(struct store **out)
 		strbuf_addstr(&path, global_opts.db);
 	else
 		store_default_path(&path);
-	rc = store_open(path.buf, out);
+	if (access == CMD_STORE_WRITE)
+		rc = store_open(path.buf, out);
+	else
+		rc = store_open_readonly(path.buf, out);
 	strbuf_release(&path);
 	return rc;
 }

@@ -226,6 +226,7 @@ int record_begin_run(struct store *s, const struct plan *p, const struct config 
 	struct machine_info mi;
 	struct kernel_info ki;
 	struct run_record rr = { 0 };
+	struct run_writer writer;
 	char uuid[37], started[32];
 	int rc = -1;
 
@@ -243,6 +244,8 @@ int record_begin_run(struct store *s, const struct plan *p, const struct config 
 	rr.config_text = c->text.buf;
 	rr.kbench_version = PACKAGE_VERSION;
 	rr.started_at = started;
+	run_writer_self(&writer);
+	rr.writer = &writer;
 	if (store_begin_run(s, &mi, &ki, &rr, run_id))
 		goto out;
 	for (size_t i = 0; i < p->n; i++)
