@@ -12,6 +12,7 @@ struct conf_entry;
 struct conf_section;
 struct monitor_set;
 struct monitor_values;
+struct pin_topo;
 struct strbuf;
 struct store;
 struct wl_params;
@@ -34,6 +35,7 @@ struct plan_section {
 struct plan {
 	struct plan_section *sections;
 	size_t n;
+	struct pin_topo *topo;	/* this machine, shared by the sections' pin plans */
 };
 
 /* Validate every section of c (selected by the PCRE2 pattern only, or all)
