@@ -112,7 +112,7 @@ static char *reader(char *str, int num, void *stream)
 {
 	struct parse_state *ps = stream;
 	const char *nl, *p = ps->pos;
-	size_t len;
+	size_t len, body, max;
 
 	if (!*p || ps->err.len)
 		return NULL;
@@ -120,14 +120,23 @@ static char *reader(char *str, int num, void *stream)
 	len = nl ? (size_t)(nl - p) + 1 : strlen(p);
 	ps->line++;
 	ps->pos = p + len;
-	if (len + 1 > (size_t)num) {
-		strbuf_addf(&ps->err, "line is %zu characters long; at most %d are allowed "
-			    "(continue a long list on indented lines)", len, num - 3);
+	/* The line end is not counted, and not handed on: inih strips it. */
+	body = len;
+	if (body && p[body - 1] == '\n')
+		body--;
+	if (body && p[body - 1] == '\r')
+		body--;
+	max = CONF_MAX_LINE;
+	if (num < CONF_MAX_LINE + 2)	/* inih built with a smaller buffer */
+		max = num > 2 ? (size_t)num - 2 : 0;
+	if (body > max) {
+		strbuf_addf(&ps->err, "line is %zu characters long; at most %zu are allowed "
+			    "(continue a long list on indented lines)", body, max);
 		ps->err_line = ps->line;
 		return NULL;
 	}
-	memcpy(str, p, len);
-	str[len] = '\0';
+	memcpy(str, p, body);
+	str[body] = '\0';
 	ps->continuation = len && (p[0] == ' ' || p[0] == '\t');
 	/* Note sections here too: inih reports only sections holding keys. */
 	if (!ps->continuation) {

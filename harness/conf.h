@@ -9,6 +9,9 @@
 
 #include "lib/strbuf.h"
 
+/* The longest line a config may have, not counting its line end. */
+#define CONF_MAX_LINE 198
+
 struct conf_entry {
 	char *key;
 	char *value;
@@ -37,7 +40,8 @@ struct config {
 void config_init(struct config *c);
 void config_release(struct config *c);
 /* Parse path and add its sections; on a syntax error print
- * "kbench: FILE:LINE: ..." and return -1. */
+ * "kbench: FILE:LINE: ..." and return -1. A line is at most CONF_MAX_LINE
+ * characters. */
 int config_load(struct config *c, const char *path);
 /* Parse text as if it came from a file named `name` (for tests). */
 int config_load_string(struct config *c, const char *name, const char *text);
