@@ -143,7 +143,7 @@ static int plan_section_monitors(struct plan_section *ps)
 }
 
 static int plan_section_init(struct plan_section *ps, const struct conf_section *cs,
-			     const struct config *c)
+			     const struct config *c, struct pin_topo **topo)
 {
 	struct strbuf err = STRBUF_INIT;
 	int rc = -1;
@@ -184,9 +184,12 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 	if (plan_section_monitors(ps))
 		goto out;
 	/* Pinning is computed before anything runs, so a policy the machine
-	 * cannot honour stops the run here. */
+	 * cannot honour stops the run here. The topology is loaded once for
+	 * all sections: a load per section made large configs slow. */
 	if (wl_option_index(ps->ops->options, "pin") >= 0) {
-		if (pin_plan_compute(wl_params_text(ps->params, "pin"), 0, &ps->pin, &err)) {
+		if ((!*topo && pin_topo_load(NULL, NULL, topo, &err)) ||
+		    pin_plan_compute_on(*topo, wl_params_text(ps->params, "pin"), 0, &ps->pin,
+					&err)) {
 			error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 			goto out;
 		}
@@ -229,7 +232,7 @@ int plan_build(struct config *c, const char *only, struct plan *out)
 			goto fail;
 		if (!keep)
 			continue;
-		if (plan_section_init(&out->sections[out->n], &c->sections[i], c)) {
+		if (plan_section_init(&out->sections[out->n], &c->sections[i], c, &out->topo)) {
 			wl_params_free(out->sections[out->n].params);
 			monitor_set_free(out->sections[out->n].monitors);
 			goto fail;
@@ -262,6 +265,7 @@ void plan_release(struct plan *p)
 		pin_plan_free(p->sections[i].pin);
 	}
 	free(p->sections);
+	pin_topo_free(p->topo);
 	memset(p, 0, sizeof(*p));
 }
 
