@@ -221,4 +221,37 @@ int store_each_meta(struct store *s, int64_t run_id,
 		    int (*cb)(const char *section, const char *key, const char *value, void *arg),
 		    void *arg);
 
+/* ---- series over time (query.c): kbench history and regressions ---- */
+
+/* Which series to read; NULL: any. */
+struct series_filter {
+	const char *host;
+	const char *config;
+	const char *section;
+	const char *row;
+};
+
+/* One sample of a complete run, with what places it in a series (host,
+ * config, section, row) and the run in time. */
+struct series_sample {
+	int64_t run_id;
+	const char *uuid;
+	const char *run_name;
+	const char *hostname;
+	const char *config_name;
+	const char *kernel_release;
+	const char *started_at;
+	const char *section;
+	const char *row;
+	const char *unit;
+	int higher_better;
+	double value;
+};
+
+/* Every sample of the complete runs matching f: runs in id order, a run's
+ * samples together in measurement order; cb returning non-zero stops. The
+ * strings last until cb returns. */
+int store_each_series_sample(struct store *s, const struct series_filter *f,
+			     int (*cb)(const struct series_sample *r, void *arg), void *arg);
+
 #endif

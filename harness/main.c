@@ -30,6 +30,10 @@ static const struct command commands[] = {
 	  .summary = "compare runs in mmtests' table layout, with significance" },
 	{ .name = "topology", .fn = cmd_topology,
 	  .summary = "the machine as hwloc sees it and the CPUs each pin policy picks" },
+	{ .name = "history", .fn = cmd_history,
+	  .summary = "a metric over runs in time order, change points marked" },
+	{ .name = "regressions", .fn = cmd_regressions,
+	  .summary = "the latest change for the worse of every series; exit 1 if any" },
 	{ .name = NULL }
 };
 
