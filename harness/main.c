@@ -34,6 +34,10 @@ static const struct command commands[] = {
 	  .summary = "a metric over runs in time order, change points marked" },
 	{ .name = "regressions", .fn = cmd_regressions,
 	  .summary = "the latest change for the worse of every series; exit 1 if any" },
+	{ .name = "export", .fn = cmd_export,
+	  .summary = "write runs into a bundle file to import elsewhere" },
+	{ .name = "import", .fn = cmd_import,
+	  .summary = "add the runs of bundle files to the store" },
 	{ .name = NULL }
 };
 
