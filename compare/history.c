@@ -25,62 +25,56 @@ struct group {
 	size_t n, alloc;
 };
 
-/* What history_build keeps while the store streams samples. */
+/* What history_read keeps while the store streams samples. */
 struct builder {
 	struct history *h;
-	/* The run being read and its rows. */
+	/* The run being read (its strings in one block the history owns) and
+	 * its rows. */
 	int64_t run_id;
-	char *uuid, *run_name, *host, *config, *kernel, *started_at;
+	const char *uuid, *run_name, *host, *config, *kernel, *started_at;
 	struct group *groups;
 	size_t ngroups, groups_alloc;
-	struct strbuf key;
+	/* The t quantiles of 95% CIs by degrees of freedom, 0 until needed. */
+	double *tq;
+	size_t ntq;
 };
 
-static uint64_t fnv1a(const char *s, size_t len)
+static uint64_t fnv1a(uint64_t h, const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
+	/* Each string with its NUL, so that ("ab", "c") and ("a", "bc") differ. */
+	do {
+		h ^= (unsigned char)*s;
 		h *= 0x100000001b3ULL;
-	}
+	} while (*s++);
 	return h;
 }
 
-static void series_key(struct strbuf *key, const char *host, const char *config,
-		       const char *section, const char *row)
+static uint64_t series_hash(const char *host, const char *config, const char *section,
+			    const char *row)
 {
-	strbuf_reset(key);
-	strbuf_addf(key, "%s%c%s%c%s%c%s", host, '\0', config, '\0', section, '\0', row);
+	return fnv1a(fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ULL, host), config), section), row);
 }
 
-static int series_has_key(const struct history_series *hs, const struct strbuf *key)
+static int series_is(const struct history_series *hs, const char *host, const char *config,
+		     const char *section, const char *row)
 {
-	struct strbuf k = STRBUF_INIT;
-	int same;
-
-	series_key(&k, hs->host, hs->config, hs->section, hs->row);
-	same = k.len == key->len && !memcmp(k.buf, key->buf, k.len);
-	strbuf_release(&k);
-	return same;
+	return !strcmp(hs->row, row) && !strcmp(hs->section, section) &&
+	       !strcmp(hs->config, config) && !strcmp(hs->host, host);
 }
 
 static void slots_grow(struct history *h)
 {
 	size_t n = h->nslots ? h->nslots * 2 : 64;
 	size_t *slots = xcalloc(n, sizeof(*slots));
-	struct strbuf key = STRBUF_INIT;
 
 	for (size_t i = 0; i < h->n; i++) {
 		const struct history_series *hs = &h->series[i];
-		size_t j;
+		size_t j = series_hash(hs->host, hs->config, hs->section, hs->row) & (n - 1);
 
-		series_key(&key, hs->host, hs->config, hs->section, hs->row);
-		for (j = fnv1a(key.buf, key.len) & (n - 1); slots[j]; j = (j + 1) & (n - 1))
-			;
+		while (slots[j])
+			j = (j + 1) & (n - 1);
 		slots[j] = i + 1;
 	}
-	strbuf_release(&key);
 	free(h->slots);
 	h->slots = slots;
 	h->nslots = n;
@@ -95,10 +89,9 @@ static struct history_series *series_for(struct builder *b, const struct group *
 
 	if (2 * (h->n + 1) > h->nslots)
 		slots_grow(h);
-	series_key(&b->key, b->host, b->config, g->section, g->row);
-	for (j = fnv1a(b->key.buf, b->key.len) & (h->nslots - 1); h->slots[j];
-	     j = (j + 1) & (h->nslots - 1))
-		if (series_has_key(&h->series[h->slots[j] - 1], &b->key))
+	for (j = series_hash(b->host, b->config, g->section, g->row) & (h->nslots - 1);
+	     h->slots[j]; j = (j + 1) & (h->nslots - 1))
+		if (series_is(&h->series[h->slots[j] - 1], b->host, b->config, g->section, g->row))
 			return &h->series[h->slots[j] - 1];
 	ALLOC_GROW(h->series, h->n + 1, h->alloc);
 	hs = &h->series[h->n++];
@@ -113,10 +106,26 @@ static struct history_series *series_for(struct builder *b, const struct group *
 	return hs;
 }
 
+/* t(0.975, df), computed once per df. */
+static double t_quantile(struct builder *b, size_t df)
+{
+	if (df >= b->ntq) {
+		size_t n = df + 16;
+
+		b->tq = xreallocarray(b->tq, n, sizeof(*b->tq));
+		memset(b->tq + b->ntq, 0, (n - b->ntq) * sizeof(*b->tq));
+		b->ntq = n;
+	}
+	if (!b->tq[df])
+		b->tq[df] = gsl_cdf_tdist_Qinv(0.025, (double)df);
+	return b->tq[df];
+}
+
 /* The mean of the row's direction and the half-width of its 95% CI:
  * t(0.975, n-1) s / sqrt(n) for Amean; for Hmean the same on 1/x, carried
  * to the scale of x by the delta method (H^2 times). */
-static void point_stats(const double *x, size_t n, int higher_better, double *mean, double *ci)
+static void point_stats(struct builder *b, const double *x, size_t n, int higher_better,
+			double *mean, double *ci)
 {
 	double q;
 
@@ -124,7 +133,7 @@ static void point_stats(const double *x, size_t n, int higher_better, double *me
 	*mean = higher_better ? stats_hmean(x, n) : stats_amean(x, n);
 	if (n < 2 || isnan(*mean))
 		return;
-	q = gsl_cdf_tdist_Qinv(0.025, (double)(n - 1));
+	q = t_quantile(b, n - 1);
 	if (higher_better) {
 		double *inv = xcalloc(n, sizeof(*inv));
 
@@ -148,12 +157,12 @@ static void flush_run(struct builder *b)
 		ALLOC_GROW(hs->points, hs->npoints + 1, hs->alloc);
 		p = &hs->points[hs->npoints++];
 		p->run_id = b->run_id;
-		p->uuid = xstrdup(b->uuid);
-		p->run_name = xstrdup(b->run_name);
-		p->kernel_release = xstrdup(b->kernel);
-		p->started_at = xstrdup(b->started_at);
+		p->uuid = b->uuid;
+		p->run_name = b->run_name;
+		p->kernel_release = b->kernel;
+		p->started_at = b->started_at;
 		p->n = g->n;
-		point_stats(g->values, g->n, hs->higher_better, &p->mean, &p->ci95);
+		point_stats(b, g->values, g->n, hs->higher_better, &p->mean, &p->ci95);
 		free(g->section);
 		free(g->row);
 		free(g->unit);
@@ -162,14 +171,30 @@ static void flush_run(struct builder *b)
 	b->ngroups = 0;
 }
 
-static void forget_run(struct builder *b)
+/* Keep the strings of run r in one block of the history. */
+static void start_run(struct builder *b, const struct series_sample *r)
 {
-	free(b->uuid);
-	free(b->run_name);
-	free(b->host);
-	free(b->config);
-	free(b->kernel);
-	free(b->started_at);
+	const char *src[] = { r->uuid, r->run_name, r->hostname, r->config_name,
+			      r->kernel_release, r->started_at };
+	const char **dst[] = { &b->uuid, &b->run_name, &b->host, &b->config, &b->kernel,
+			       &b->started_at };
+	struct history *h = b->h;
+	size_t len = 0;
+	char *block, *p;
+
+	for (size_t i = 0; i < 6; i++)
+		len += strlen(src[i] ? src[i] : "") + 1;
+	block = p = xmalloc(len);
+	for (size_t i = 0; i < 6; i++) {
+		size_t l = strlen(src[i] ? src[i] : "") + 1;
+
+		memcpy(p, src[i] ? src[i] : "", l);
+		*dst[i] = p;
+		p += l;
+	}
+	ALLOC_GROW(h->run_strings, h->nrun_strings + 1, h->run_strings_alloc);
+	h->run_strings[h->nrun_strings++] = block;
+	b->run_id = r->run_id;
 }
 
 static int add_sample(const struct series_sample *r, void *arg)
@@ -179,14 +204,7 @@ static int add_sample(const struct series_sample *r, void *arg)
 
 	if (!b->run_name || r->run_id != b->run_id) {
 		flush_run(b);
-		forget_run(b);
-		b->run_id = r->run_id;
-		b->uuid = xstrdup(r->uuid);
-		b->run_name = xstrdup(r->run_name);
-		b->host = xstrdup(r->hostname);
-		b->config = xstrdup(r->config_name);
-		b->kernel = xstrdup(r->kernel_release);
-		b->started_at = xstrdup(r->started_at);
+		start_run(b, r);
 	}
 	/* A run has few rows: look from the last one added. */
 	for (size_t i = b->ngroups; i-- > 0;)
@@ -246,14 +264,13 @@ void history_init(struct history *h, const struct changepoint_params *params)
 
 int history_read(struct store *s, const struct series_filter *f, struct history *h)
 {
-	struct builder b = { .h = h, .key = STRBUF_INIT };
+	struct builder b = { .h = h };
 	int rc;
 
 	rc = store_each_series_sample(s, f, add_sample, &b);
 	flush_run(&b);
-	forget_run(&b);
 	free(b.groups);
-	strbuf_release(&b.key);
+	free(b.tq);
 	return rc;
 }
 
@@ -273,12 +290,6 @@ void history_release(struct history *h)
 	for (size_t i = 0; i < h->n; i++) {
 		struct history_series *hs = &h->series[i];
 
-		for (size_t k = 0; k < hs->npoints; k++) {
-			free(hs->points[k].uuid);
-			free(hs->points[k].run_name);
-			free(hs->points[k].kernel_release);
-			free(hs->points[k].started_at);
-		}
 		free(hs->points);
 		free(hs->cps);
 		free(hs->host);
@@ -287,6 +298,9 @@ void history_release(struct history *h)
 		free(hs->row);
 		free(hs->unit);
 	}
+	for (size_t i = 0; i < h->nrun_strings; i++)
+		free(h->run_strings[i]);
+	free(h->run_strings);
 	free(h->series);
 	free(h->slots);
 	memset(h, 0, sizeof(*h));

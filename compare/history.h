@@ -13,13 +13,14 @@
 
 struct strbuf;
 
-/* One run of a series. */
+/* One run of a series. The strings belong to the history, shared by the
+ * points of one run. */
 struct history_point {
 	int64_t run_id;
-	char *uuid;
-	char *run_name;
-	char *kernel_release;
-	char *started_at;	/* UTC, ISO 8601 */
+	const char *uuid;
+	const char *run_name;
+	const char *kernel_release;
+	const char *started_at;	/* UTC, ISO 8601 */
 	size_t n;		/* samples */
 	double mean;		/* Hmean when higher is better, else Amean */
 	double ci95;		/* half-width of the mean's 95% CI; NaN below 2
@@ -43,6 +44,9 @@ struct history {
 	/* Series by key while reading: a series index + 1, 0 when free. */
 	size_t *slots;
 	size_t nslots;
+	/* The strings of the runs read, one block a run. */
+	char **run_strings;
+	size_t nrun_strings, run_strings_alloc;
 };
 
 /* Start an empty history whose change points will be found with params. */

@@ -253,6 +253,9 @@ static int make_copy(struct bundle *b)
 		error("cannot open '%s': %s", b->copy, b->db ? sqlite3_errmsg(b->db) : "out of memory");
 		goto out;
 	}
+	/* A scratch file: no journal, no waiting for the disk. */
+	if (exec_on(b->db, b->copy, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF"))
+		goto out;
 	bk = sqlite3_backup_init(b->db, "main", src, "main");
 	if (!bk) {
 		copy_error(b, "cannot copy");

@@ -522,7 +522,7 @@ int store_each_series_sample(struct store *s, const struct series_filter *f,
 		strbuf_addstr(&sql, " AND s.section = :section");
 	if (f->row)
 		strbuf_addstr(&sql, " AND s.row = :row");
-	strbuf_addstr(&sql, " ORDER BY r.id, s.rowid");
+	strbuf_addstr(&sql, " ORDER BY r.id");
 	rc = store_prepare(s, sql.buf, &st);
 	strbuf_release(&sql);
 	if (rc)
