@@ -39,9 +39,30 @@ static const char compare_usage[] =
 	"  --monitors M   the monitor totals after each section (Ops block):\n"
 	"                 summary (default: faults, context switches, perf\n"
 	"                 events, slab growth), all (every stored key), or none\n"
+	"  --exit-code    exit 1 when a starred mean row is worse than BASE, 0\n"
+	"                 when none is, 128 on other errors (git bisect run)\n"
 	"  -h, --help     this text\n"
 	"\n"
 	"The formulas are in docs/statistics.md.\n";
+
+/* Neither "no worse row" (0) nor "worse" (1): git bisect run stops on it. */
+#define EXIT_ERROR 128
+
+/* Whether a run compared with the baseline has a significant mean row
+ * that is worse (a starred negative percentage). */
+static int any_worse(const struct cmp_model *m)
+{
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++)
+			for (size_t c = 1; c < m->nruns; c++) {
+				const struct cmp_cell *cell = &m->sections[i].rows[r].cells[c];
+
+				if (cell->test.done && cell->test.significant &&
+				    cell->pct[CMP_MEAN] < 0)
+					return 1;
+			}
+	return 0;
+}
 
 static int parse_alpha(const char *s, double *alpha)
 {
@@ -63,6 +84,7 @@ int cmd_compare(int argc, char **argv)
 		{ "pool", no_argument, NULL, 'p' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "monitors", required_argument, NULL, 'm' },
+		{ "exit-code", no_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -72,7 +94,7 @@ int cmd_compare(int argc, char **argv)
 	struct store *store = NULL;
 	struct cmp_model model;
 	struct strbuf out = STRBUF_INIT;
-	int opt, nsel, rc = 2, have_model = 0;
+	int opt, nsel, rc = 2, have_model = 0, exit_code = 0;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -116,6 +138,9 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case 'x':
+			exit_code = 1;
+			break;
 		case 'h':
 			fputs(compare_usage, stdout);
 			rc = 0;
@@ -131,7 +156,7 @@ int cmd_compare(int argc, char **argv)
 		fputs(compare_usage, stderr);
 		goto out;
 	}
-	rc = 1;
+	rc = exit_code ? EXIT_ERROR : 1;
 	if (cmd_open_store(&store))
 		goto out;
 	if (compare_build(store, (const char *const *)argv + optind, nsel, &copt, &model))
@@ -140,7 +165,9 @@ int cmd_compare(int argc, char **argv)
 	if (compare_render(&model, format, &out))
 		goto out;
 	fwrite(out.buf, 1, out.len, stdout);
-	rc = fflush(stdout) ? 1 : 0;
+	if (fflush(stdout))
+		goto out;
+	rc = exit_code && any_worse(&model) ? 1 : 0;
 out:
 	if (have_model)
 		model_release(&model);
