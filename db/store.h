@@ -249,8 +249,8 @@ struct series_sample {
 };
 
 /* Every sample of the complete runs matching f: runs in id order, a run's
- * samples together in measurement order; cb returning non-zero stops. The
- * strings last until cb returns. */
+ * samples together (in no promised order within the run); cb returning
+ * non-zero stops. The strings last until cb returns. */
 int store_each_series_sample(struct store *s, const struct series_filter *f,
 			     int (*cb)(const struct series_sample *r, void *arg), void *arg);
 
