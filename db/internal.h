@@ -37,4 +37,10 @@ void store_bind_text(sqlite3_stmt *st, int i, const char *v);
 int run_writer_alive(struct store *s, const char *hostname, int64_t pid,
 		     const char *boot_id, uint64_t start_ticks);
 
+/* Run the migrations that take db, a database that is not open as a store
+ * (a bundle's private copy, an in-memory reference), from schema version
+ * from to version to, setting user_version; name is for messages. No
+ * transaction is opened. Returns 0, or -1 after printing why. */
+int store_migrate_db(sqlite3 *db, const char *name, int from, int to);
+
 #endif

@@ -891,3 +891,64 @@ out:
 	sqlite3_close(db);
 	return rc;
 }
+
+int store_each_series_sample(struct store *s, const struct series_filter *f,
+			     int (*cb)(const struct series_sample *r, void *arg), void *arg)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	strbuf_addstr(&sql, "SELECT r.id, r.uuid, r.name, m.hostname, r.config_name, "
+		      "r.kernel_release, r.started_at, s.section, s.row, s.unit, s.better, "
+		      "s.value FROM runs r JOIN machines m ON m.id = r.machine_id "
+		      "JOIN samples s ON s.run_id = r.id WHERE r.status = 'complete'");
+	if (f->host)
+		strbuf_addstr(&sql, " AND m.hostname = :host");
+	if (f->config)
+		strbuf_addstr(&sql, " AND r.config_name = :config");
+	if (f->section)
+		strbuf_addstr(&sql, " AND s.section = :section");
+	if (f->row)
+		strbuf_addstr(&sql, " AND s.row = :row");
+	strbuf_addstr(&sql, " ORDER BY r.id");
+	rc = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
+	if (f->host)
+		store_bind_text(st, sqlite3_bind_parameter_index(st, ":host"), f->host);
+	if (f->config)
+		store_bind_text(st, sqlite3_bind_parameter_index(st, ":config"), f->config);
+	if (f->section)
+		store_bind_text(st, sqlite3_bind_parameter_index(st, ":section"), f->section);
+	if (f->row)
+		store_bind_text(st, sqlite3_bind_parameter_index(st, ":row"), f->row);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *better = (const char *)sqlite3_column_text(st, 10);
+		const char *unit = (const char *)sqlite3_column_text(st, 9);
+		const char *config = (const char *)sqlite3_column_text(st, 4);
+		const char *kernel = (const char *)sqlite3_column_text(st, 5);
+		struct series_sample r = {
+			.run_id = sqlite3_column_int64(st, 0),
+			.uuid = (const char *)sqlite3_column_text(st, 1),
+			.run_name = (const char *)sqlite3_column_text(st, 2),
+			.hostname = (const char *)sqlite3_column_text(st, 3),
+			.config_name = config ? config : "",
+			.kernel_release = kernel ? kernel : "",
+			.started_at = (const char *)sqlite3_column_text(st, 6),
+			.section = (const char *)sqlite3_column_text(st, 7),
+			.row = (const char *)sqlite3_column_text(st, 8),
+			.unit = unit ? unit : "",
+			.higher_better = better && !strcmp(better, "higher"),
+			.value = sqlite3_column_double(st, 11),
+		};
+
+		if (cb(&r, arg))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the series");
+	return 0;
+}

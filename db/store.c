@@ -813,3 +813,20 @@ int store_set_note(struct store *s, int64_t run_id, const char *text, int append
 		rc = error("%s: no run #%lld", s->path, (long long)run_id);
 	return rc;
 }
+
+int store_migrate_db(sqlite3 *db, const char *name, int from, int to)
+{
+	for (int v = from; v < to && v < (int)NMIGRATIONS; v++) {
+		char pragma[64], *msg = NULL;
+
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+		if (sqlite3_exec(db, migrations[v], NULL, NULL, &msg) != SQLITE_OK ||
+		    sqlite3_exec(db, pragma, NULL, NULL, &msg) != SQLITE_OK) {
+			error("%s: migration to schema version %d failed: %s", name, v + 1,
+			      msg ? msg : sqlite3_errmsg(db));
+			sqlite3_free(msg);
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -338,4 +338,88 @@ struct store_sql_sink {
 int store_sql_query(const char *path, const char *sql, const struct store_sql_sink *sink,
 		    void *arg);
 
+/* ---- series over time (query.c): kbench history and regressions ---- */
+
+/* Which series to read; NULL: any. */
+struct series_filter {
+	const char *host;
+	const char *config;
+	const char *section;
+	const char *row;
+};
+
+/* One sample of a complete run, with what places it in a series (host,
+ * config, section, row) and the run in time. */
+struct series_sample {
+	int64_t run_id;
+	const char *uuid;
+	const char *run_name;
+	const char *hostname;
+	const char *config_name;
+	const char *kernel_release;
+	const char *started_at;
+	const char *section;
+	const char *row;
+	const char *unit;
+	int higher_better;
+	double value;
+};
+
+/* Every sample of the complete runs matching f: runs in id order, a run's
+ * samples together (in no promised order within the run); cb returning
+ * non-zero stops. The strings last until cb returns. */
+int store_each_series_sample(struct store *s, const struct series_filter *f,
+			     int (*cb)(const struct series_sample *r, void *arg), void *arg);
+
+/* ---- bundles (bundle.c): kbench export and import ---- */
+
+/* Write runs run_ids[0..n-1], with their samples, monitor values, failures
+ * and facts and the machines they ran on, into a new SQLite file at path
+ * with this store's schema, all read in one transaction. A run still being
+ * written is refused; one whose writer died is written as interrupted.
+ * path must not exist; nothing is left there on failure. Returns 0, or -1
+ * after printing why. */
+int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *path);
+
+/* A bundle being imported: a private, checked copy of the file given. */
+struct bundle;
+
+/* Copy the bundle file at path (opened read-only; never written) and check
+ * the copy: an SQLite file that passes quick_check, a kbench schema version
+ * no newer than this build's, sqlite_master exactly kbench's schema of that
+ * version (no trigger, view or table more), every value of the type and
+ * size its column takes, every reference resolved, uuids and fingerprints
+ * unique. An older copy is migrated. Returns 0 with *out, or -1 after
+ * printing why (naming path). */
+int bundle_open(const char *path, struct bundle **out);
+void bundle_close(struct bundle *b);
+const char *bundle_path(const struct bundle *b);
+
+/* One run of a bundle, as import sees it. */
+struct bundle_run {
+	const char *uuid;
+	const char *name;
+	const char *hostname;
+	const char *started_at;
+	int64_t nsamples;
+	int present;		/* the store has a run with this uuid already */
+};
+
+struct import_counts {
+	size_t runs;		/* runs added (dry run: that would be) */
+	size_t present;		/* runs the store had already */
+	size_t machines;	/* machines added */
+	int64_t samples;	/* samples added */
+};
+
+/* Add to the store the runs of b it lacks (by uuid) with everything they
+ * hold, their machines merged by fingerprint, in one transaction; with
+ * dry_run, change nothing. cb (may be NULL) sees each run of the bundle
+ * first. A machine whose fingerprint the store knows with other facts
+ * (host name, CPU model, counts, memory) refuses the bundle. Returns 0
+ * with c filled, or -1 after printing why (the store unchanged). */
+int store_import(struct store *s, struct bundle *b, int dry_run,
+		 int (*cb)(const struct bundle_run *r, void *arg), void *arg,
+		 struct import_counts *c);
+
 #endif

@@ -40,8 +40,22 @@ int cmd_query(int argc, char **argv);
  * and tab, at most NOTE_MAX bytes. Returns 0, or -1 after saying why. */
 int cmd_check_note(const char *text);
 
+int cmd_history(int argc, char **argv);
+int cmd_regressions(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+
 /* After a run: print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */
 int cmd_report_run(struct store *s, int64_t run_id);
+
+struct changepoint_params;
+/* history and regressions: --p-value and --window (NULL: not given) into
+ * params; 0, or -1 after printing why. */
+int cmd_history_params(const char *pvalue, const char *window,
+		       struct changepoint_params *params);
+/* Whether the locale named by LC_ALL, LC_CTYPE or LANG is UTF-8 (kbench
+ * runs in the C locale itself). */
+int cmd_utf8_locale(void);
 
 #endif

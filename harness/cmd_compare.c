@@ -90,9 +90,29 @@ static int parse_monitors(const struct parse_opt *opt, const char *value)
 	return error("invalid --monitors '%s': expected none, summary or all", value);
 }
 
+/* Neither "no worse row" (0) nor "worse" (1): git bisect run stops on it. */
+#define EXIT_ERROR 128
+
+/* Whether a run compared with the baseline has a significant mean row
+ * that is worse (a starred negative percentage). */
+static int any_worse(const struct cmp_model *m)
+{
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++)
+			for (size_t c = 1; c < m->nruns; c++) {
+				const struct cmp_cell *cell = &m->sections[i].rows[r].cells[c];
+
+				if (cell->test.done && cell->test.significant &&
+				    cell->pct[CMP_MEAN] < 0)
+					return 1;
+			}
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	enum compare_format format = COMPARE_FORMAT_TEXT;
+	int exit_code = 0;
 	struct compare_options copt = { .monitors = CMP_MONITORS_SUMMARY };
 	struct only_opt only = { .re = NULL };
 	const struct parse_opt options[] = {
@@ -118,6 +138,9 @@ int cmd_compare(int argc, char **argv)
 			     "summary (default: faults, context switches, perf\n"
 			     "events, slab growth), all (every stored key), or none",
 			     parse_monitors),
+		OPT_BOOL(0, "exit-code", &exit_code,
+			 "exit 1 when a starred mean row is worse than BASE, 0\n"
+			 "when none is, 128 on other errors (git bisect run)"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -138,7 +161,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	copt.only = only.re;
 	copt.only_pattern = only.pattern;
-	rc = 1;
+	rc = exit_code ? EXIT_ERROR : 1;
 	if (cmd_open_store(&store, CMD_STORE_READ))
 		goto out;
 	if (compare_build(store, (const char *const *)argv, (size_t)nsel, &copt, &model))
@@ -147,7 +170,9 @@ int cmd_compare(int argc, char **argv)
 	if (compare_render(&model, format, &out))
 		goto out;
 	fwrite(out.buf, 1, out.len, stdout);
-	rc = fflush(stdout) ? 1 : 0;
+	if (fflush(stdout))
+		goto out;
+	rc = exit_code && any_worse(&model) ? 1 : 0;
 out:
 	if (have_model)
 		model_release(&model);
