@@ -156,16 +156,16 @@ static void format_result(const struct wl_params *params, const struct wl_sample
  * when the store failed. */
 static int section_begin(struct store *s, int64_t run_id, const struct plan_section *ps)
 {
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, reason = STRBUF_INIT;
 	int rc;
 
 	if (!ps->ops->section_begin || !ps->ops->section_begin(ps->params, &err))
 		return 0;
-	strbuf_addf(&err, "; the %zu samples of [%s] were not run",
-		    ps->nrows * (size_t)(ps->iterations + ps->warmup), ps->cs->name);
-	warning("[%s] %s", ps->cs->name, err.buf);
-	rc = record_failure(s, run_id, ps, ps->rows[0], 1, err.buf) ? -1 : 1;
+	strbuf_addf(&reason, "no sample of [%s] ran: %s", ps->cs->name, err.buf);
+	warning("%s", reason.buf);
+	rc = record_failure(s, run_id, ps, ps->rows[0], 1, reason.buf) ? -1 : 1;
 	strbuf_release(&err);
+	strbuf_release(&reason);
 	return rc;
 }
 
@@ -223,7 +223,9 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 						strbuf_release(&reason);
 						break;
 					}
-					strbuf_addf(&res, "failed: %s", reason.buf);
+					/* The warning has it all; one line here. */
+					strbuf_addf(&res, "failed: %.*s",
+						    (int)strcspn(reason.buf, "\n"), reason.buf);
 					progress_clear(&prog);
 					warning("[%s] %s sample %d: %s", ps->cs->name, rowtext, k,
 						reason.buf);

@@ -671,8 +671,8 @@ static void collect(struct worker *w, int fd, size_t limit, struct strbuf *out,
 	worker_wait(w);
 }
 
-/* Append "; its output ended with:" and its last lines (each prefixed
- * "  | ", long ones cut), or "; it printed nothing". */
+/* Append "; the output ended with:" and its last lines (each prefixed
+ * "  | ", long ones cut), or "; the output was empty". */
 static void add_tail(struct strbuf *sb, const char *text, size_t len)
 {
 	const char *end = text + len, *start;
@@ -681,13 +681,13 @@ static void add_tail(struct strbuf *sb, const char *text, size_t len)
 	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;
 	if (end == text) {
-		strbuf_addstr(sb, "; it printed nothing");
+		strbuf_addstr(sb, "; the output was empty");
 		return;
 	}
 	for (start = end; start > text; start--)
 		if (start[-1] == '\n' && ++lines == EXT_TAIL_LINES)
 			break;
-	strbuf_addstr(sb, "; its output ended with:");
+	strbuf_addstr(sb, "; the output ended with:");
 	while (start < end) {
 		const char *nl = memchr(start, '\n', (size_t)(end - start));
 		size_t n = nl ? (size_t)(nl - start) : (size_t)(end - start);
@@ -709,7 +709,7 @@ static void add_tail(struct strbuf *sb, const char *text, size_t len)
 /* Read metric i from the output: every match's (?<value>...) group as a
  * number, aggregated. Return 0 with *value, or -1 with why in err. */
 static int read_metric(const struct external_opts *o, size_t i, const struct strbuf *output,
-		       const char *cmd, double *value, struct strbuf *err)
+		       double *value, struct strbuf *err)
 {
 	const struct ext_metric *m = &o->st->m[i];
 	struct kb_regex_span sp;
@@ -730,10 +730,9 @@ static int read_metric(const struct external_opts *o, size_t i, const struct str
 		while (isspace((unsigned char)*end))
 			end++;
 		if (!len || len >= sizeof(text) || end == text || *end || errno || !isfinite(v)) {
-			strbuf_addf(err, "metric '%s': '%.*s' is not a number (the (?<value>...) "
-				    "group of '%s' in the output of '%s')", m->name,
-				    (int)(len > 60 ? 60 : len), g,
-				    o->st->metrics[i].help, cmd);
+			strbuf_addf(err, "metric '%s': '%.*s' is not a number (what the "
+				    "(?<value>...) group of '%s' matched)", m->name,
+				    (int)(len > 60 ? 60 : len), g, o->st->metrics[i].help);
 			return -1;
 		}
 		if (!n++)
@@ -746,8 +745,8 @@ static int read_metric(const struct external_opts *o, size_t i, const struct str
 		return -1;
 	}
 	if (!n) {
-		strbuf_addf(err, "metric '%s': no match for '%s' in the output of '%s'", m->name,
-			    o->st->metrics[i].help, cmd);
+		strbuf_addf(err, "metric '%s': no match for '%s' in the command's output",
+			    m->name, o->st->metrics[i].help);
 		add_tail(err, output->buf, output->len);
 		return -1;
 	}
@@ -794,15 +793,16 @@ static int ext_run_one(const struct wl_params *p, long long row, struct wl_sampl
 	pfd[1] = -1;
 	collect(&w, pfd[0], (size_t)o->output_limit, &output, &dropped);
 	if (!WIFEXITED(w.status) || WEXITSTATUS(w.status)) {
-		strbuf_addf(err, "'%s' ", cmd.buf);
+		strbuf_addstr(err, "the command ");
 		worker_describe_status(w.status, err);
+		strbuf_addf(err, " (%s)", cmd.buf);
 		add_tail(err, output.buf, output.len);
 		goto out;
 	}
 	for (size_t i = 0; i < st->nmetrics; i++) {
 		double value;
 
-		if (read_metric(o, i, &output, cmd.buf, &value, err))
+		if (read_metric(o, i, &output, &value, err))
 			goto out;
 		strbuf_reset(&srow);
 		sample_row(st, i, row, &srow);
@@ -915,8 +915,8 @@ static int ext_section_begin(struct wl_params *p, struct strbuf *err)
 	build_argv(st, &st->server, o->shell, v, &argv);
 	describe_argv(&argv, o->shell, &cmd);
 	if (o->server_port && port_accepts(o->server_port)) {
-		strbuf_addf(err, "port %d accepts connections before the server '%s' started: "
-			    "stop whatever listens there first", o->server_port, cmd.buf);
+		strbuf_addf(err, "port %d (server_port) accepts connections before the server "
+			    "started: stop whatever listens there first", o->server_port);
 		goto out;
 	}
 	st->srv_log = log_file(err);
@@ -939,16 +939,16 @@ static int ext_section_begin(struct wl_params *p, struct strbuf *err)
 		}
 		if (worker_poll(&st->srv)) {
 			read_log(st->srv_log, (size_t)o->output_limit, &log);
-			strbuf_addf(err, "the server '%s' ", cmd.buf);
+			strbuf_addstr(err, "the server ");
 			worker_describe_status(st->srv.status, err);
-			strbuf_addstr(err, " before it was ready");
+			strbuf_addf(err, " before it was ready (%s)", cmd.buf);
 			add_tail(err, log.buf, log.len);
 			goto out;
 		}
 		if (clock_ns(CLOCK_MONOTONIC) >= deadline) {
 			read_log(st->srv_log, (size_t)o->output_limit, &log);
-			strbuf_addf(err, "the server '%s' was not ready after %g s (server_timeout): ",
-				    cmd.buf, o->server_timeout);
+			strbuf_addf(err, "the server was not ready after %g s (server_timeout): ",
+				    o->server_timeout);
 			if (st->ready)
 				strbuf_addf(err, "its output did not match '%s' (server_ready)",
 					    o->server_ready);

@@ -142,11 +142,11 @@ const char *wl_type_expect(const struct wl_option *o)
 			struct strbuf sb = STRBUF_INIT;
 
 			wl_option_choices(o, "|", "|", &sb);
-			snprintf(buf, sizeof(buf), "one of %s each", sb.buf);
+			snprintf(buf, sizeof(buf), "one of %s", sb.buf);
 			strbuf_release(&sb);
 			return buf;
 		}
-		return "text each";
+		return "text";
 	case WL_LIST:
 		if (o->min != o->max)
 			snprintf(buf, sizeof(buf), "a list of integers from %.0f to %.0f "
