@@ -1153,6 +1153,42 @@ static int check_rows(struct wl_params *p, struct strbuf *err)
 	return rc;
 }
 
+/* Does template text hold the placeholder {name}? */
+static int uses(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *t = text; t && (t = strchr(t, '{')); t++) {
+		if (t[1] == '{') {
+			t++;
+			continue;
+		}
+		if (!strncmp(t + 1, name, len) && t[len + 1] == '}')
+			return 1;
+	}
+	return 0;
+}
+
+/* A param with several values that nothing uses would run the same
+ * command on every row. */
+static int check_params_used(struct wl_params *p, struct strbuf *err)
+{
+	const struct external_opts *o = p->opts;
+	const struct ext_state *st = o->st;
+
+	for (size_t i = 0; i < st->nparams; i++) {
+		const struct ext_param *pa = &st->params[i];
+
+		if (pa->n > 1 && !uses(o->command, pa->name) && !uses(o->server, pa->name)) {
+			strbuf_addf(err, "'param.%s' has %zu values but the command does not use "
+				    "{%s}: its rows would all run the same command", pa->name,
+				    pa->n, pa->name);
+			return fail_key(p, "param.", pa->name);
+		}
+	}
+	return 0;
+}
+
 static int ext_prepare(struct wl_params *p, struct strbuf *err)
 {
 	struct external_opts *o = p->opts;
@@ -1169,7 +1205,8 @@ static int ext_prepare(struct wl_params *p, struct strbuf *err)
 			    errno ? strerror(errno) : "not a directory");
 		return fail_key(p, "cwd", "");
 	}
-	if (o->command && prepare_template(p, "command", o->command, &st->command, err))
+	if (o->command && (prepare_template(p, "command", o->command, &st->command, err) ||
+			   check_params_used(p, err)))
 		return -1;
 	if (!o->server) {
 		if (o->server_ready || o->server_port) {
