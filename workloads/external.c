@@ -636,7 +636,7 @@ static void keep_tail(struct strbuf *sb, size_t limit, size_t *dropped)
 }
 
 /* Read w's output from fd until it ends and w has exited, keeping the
- * last limit bytes in out; then reap w. The output ends with w's exit
+ * last limit bytes in out, from the first whole line; then reap w. The output ends with w's exit
  * even if a process it left behind still holds the pipe. */
 static void collect(struct worker *w, int fd, size_t limit, struct strbuf *out,
 		    size_t *dropped)
@@ -668,6 +668,15 @@ static void collect(struct worker *w, int fd, size_t limit, struct strbuf *out,
 		}
 	}
 	keep_tail(out, limit, dropped);
+	if (*dropped) {
+		/* Start at a whole line: a cut one would match as another. */
+		const char *nl = memchr(out->buf, '\n', out->len);
+		size_t cut = nl ? (size_t)(nl - out->buf) + 1 : 0;
+
+		memmove(out->buf, out->buf + cut, out->len - cut + 1);
+		out->len -= cut;
+		*dropped += cut;
+	}
 	worker_wait(w);
 }
 
