@@ -293,8 +293,8 @@ static const struct wl_option ext_options[] = {
 	  .help = "better.NAME: whether a higher or a lower value of metric NAME is better",
 	  .choices = "higher|lower" },
 	{ .name = "aggregate.*", WL_KEYS_FIELD(struct external_opts, aggregates),
-	  .help = "aggregate.NAME: the value when the pattern of NAME matches several times "
-		  "(default last)",
+	  .help = "aggregate.NAME: which value when the pattern of NAME matches several "
+		  "times (last unless set)",
 	  .choices = "last|first|sum|mean" },
 	{ .name = "server", WL_STRING_FIELD(struct external_opts, server),
 	  .help = "a program started before a section's first sample and killed after its "
