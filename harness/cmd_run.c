@@ -7,6 +7,7 @@
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
+#include "workloads/params.h"
 #include "workloads/workload.h"
 
 #include <stdint.h>
@@ -59,9 +60,13 @@ static void print_plan(const struct plan *p)
 		const struct plan_section *ps = &p->sections[i];
 
 		printf("%-28s %-10s %5d %6d  %s", ps->cs->name, ps->ops->name, ps->iterations,
-		       ps->warmup, ps->ops->row_option);
-		for (size_t r = 0; r < ps->nrows; r++)
-			printf(" %lld", ps->rows[r]);
+		       ps->warmup, ps->ops->row_option ? ps->ops->row_option : "rows");
+		for (size_t r = 0; r < ps->nrows; r++) {
+			char row[WL_ROW_LEN];
+
+			wl_params_row_label(ps->params, ps->rows[r], row, sizeof(row));
+			printf(" %s", row);
+		}
 		putchar('\n');
 	}
 	printf("%d samples in all (warm-up included)\n", plan_total_samples(p));

@@ -92,7 +92,7 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 		wl_value_release(&v);
 		goto out;
 	}
-	if (wl_option_index(ps->ops->options, e->key) < 0) {
+	if (wl_option_lookup(ps->ops->options, e->key) < 0) {
 		const char *s;
 
 		if (from_global) {
@@ -142,6 +142,23 @@ static int plan_section_monitors(struct plan_section *ps)
 	return rc;
 }
 
+/* Report err, which the options of ps as a whole raised: at the line of
+ * the key it names (p->err_key), in the section or in [global], or else
+ * at the section's line. */
+static void section_error(const struct plan_section *ps, const struct config *c,
+			  const struct strbuf *err)
+{
+	const char *key = ps->params->err_key;
+	const struct conf_entry *e = key ? conf_section_get(ps->cs, key) : NULL;
+
+	if (key && !e)
+		e = conf_section_get(&c->global, key);
+	if (e)
+		error("%s:%d: %s (in [%s])", e->file, e->line, err->buf, ps->cs->name);
+	else
+		error("%s:%d: [%s] %s", ps->cs->file, ps->cs->line, ps->cs->name, err->buf);
+}
+
 static int plan_section_init(struct plan_section *ps, const struct conf_section *cs,
 			     const struct config *c, struct pin_topo **topo)
 {
@@ -173,12 +190,12 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 		if (apply_key(ps, &cs->entries[i], 0))
 			goto out;
 	if (wl_params_finish(ps->params, &err)) {
-		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+		section_error(ps, c, &err);
 		goto out;
 	}
 	ps->rows = wl_params_rows(ps->params, &ps->nrows);
 	if (ps->ops->check && ps->ops->check(ps->params, &err)) {
-		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+		section_error(ps, c, &err);
 		goto out;
 	}
 	if (plan_section_monitors(ps))
@@ -209,7 +226,7 @@ static int check_global_keys(const struct config *c, const struct plan *p)
 		int known = wl_option_index(runner_options, e->key) >= 0;
 
 		for (size_t j = 0; !known && j < p->n; j++)
-			known = wl_option_index(p->sections[j].ops->options, e->key) >= 0;
+			known = wl_option_lookup(p->sections[j].ops->options, e->key) >= 0;
 		if (!known)
 			return error("%s:%d: unknown key '%s' in [global]: no section's workload "
 				     "takes it", e->file, e->line, e->key);
