@@ -25,13 +25,16 @@ refused() {
 	"$KBENCH" --db "$store" import "$f" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	got=$(cat "$tmp/err")
+	now=$(store_digest "$store")
 	if [ "$rc" = 1 ] && [ "$got" = "$want" ] && [ ! -s "$tmp/out" ] &&
-		[ "$(store_digest "$store")" = "$before" ]; then
+		[ "$now" = "$before" ]; then
 		ok 0 "refused: $2"
 	else
 		ok 1 "refused: $2"
 		diag "exit $rc (want 1); want: $want"
 		diag "got: $got"
+		[ -s "$tmp/out" ] && diag "stdout: $(cat "$tmp/out")"
+		[ "$now" = "$before" ] || diag "the store changed (digest $before, now $now)"
 	fi
 }
 # bad NAME SQL...: a copy of the good bundle changed by the SQL.
