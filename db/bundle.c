@@ -12,6 +12,7 @@
 #include "lib/xalloc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,6 +66,8 @@ static void remove_db_files(const char *path)
 	strbuf_release(&sb);
 }
 
+static void file_uri(struct strbuf *uri, const char *path, const char *query);
+
 static int attach(struct store *s, const char *path)
 {
 	sqlite3_stmt *st = NULL;
@@ -105,10 +108,13 @@ static int check_exportable(struct store *s, const int64_t *ids, size_t n, struc
 int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *path)
 {
 	struct strbuf tmp = STRBUF_INIT, ids = STRBUF_INIT, sql = STRBUF_INIT;
+	struct strbuf uri = STRBUF_INIT;
 	struct store *fresh = NULL;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st_attach = NULL;
 	struct stat st;
 	mode_t mask;
-	int fd, rc = -1, attached = 0, in_tx = 0;
+	int fd, rc = -1, attach_rc;
 
 	if (!lstat(path, &st))
 		return error("'%s' already exists: export writes a new file", path);
@@ -131,28 +137,47 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 	if (store_open(tmp.buf, &fresh))
 		goto out;
 	store_close(fresh);
-	if (attach(s, tmp.buf))
+	/*
+	 * The bundle's own connection writes it and reads the store, attached
+	 * read-only: the store's connection is a reader's, and a file attached
+	 * to it could not be written.
+	 */
+	if (sqlite3_open_v2(tmp.buf, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, NULL) !=
+	    SQLITE_OK) {
+		error("cannot open '%s': %s", tmp.buf, db ? sqlite3_errmsg(db) : "out of memory");
 		goto out;
-	attached = 1;
-	if (exec_on(s->db, s->path, "PRAGMA bundle.journal_mode = DELETE") ||
-	    exec_on(s->db, s->path, "BEGIN"))
+	}
+	sqlite3_busy_timeout(db, s->busy_timeout_ms > INT_MAX ? INT_MAX : (int)s->busy_timeout_ms);
+	if (exec_on(db, s->path, "PRAGMA journal_mode = DELETE"))
 		goto out;
-	in_tx = 1;
+	file_uri(&uri, s->path, "mode=ro");
+	if (sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS store", -1, &st_attach, NULL) !=
+	    SQLITE_OK) {
+		error("%s: %s", s->path, sqlite3_errmsg(db));
+		goto out;
+	}
+	store_bind_text(st_attach, 1, uri.buf);
+	attach_rc = sqlite3_step(st_attach);
+	sqlite3_finalize(st_attach);
+	if (attach_rc != SQLITE_DONE) {
+		error("%s: cannot read the store for the bundle: %s", s->path, sqlite3_errmsg(db));
+		goto out;
+	}
+	if (exec_on(db, s->path, "BEGIN"))
+		goto out;
 	/* Both files have the same schema, columns in the same order. */
-	strbuf_addf(&sql, "INSERT INTO bundle.machines SELECT * FROM main.machines WHERE id IN "
-		    "(SELECT machine_id FROM main.runs WHERE id IN (%s)) ORDER BY id;"
-		    "INSERT INTO bundle.runs SELECT * FROM main.runs WHERE id IN (%s) ORDER BY id;"
-		    "UPDATE bundle.runs SET status = 'interrupted' WHERE status = 'running';",
+	strbuf_addf(&sql, "INSERT INTO main.machines SELECT * FROM store.machines WHERE id IN "
+		    "(SELECT machine_id FROM store.runs WHERE id IN (%s)) ORDER BY id;"
+		    "INSERT INTO main.runs SELECT * FROM store.runs WHERE id IN (%s) ORDER BY id;"
+		    "UPDATE main.runs SET status = 'interrupted' WHERE status = 'running';",
 		    ids.buf, ids.buf);
 	for (size_t i = 0; i < NRUN_TABLES; i++)
-		strbuf_addf(&sql, "INSERT INTO bundle.%s SELECT * FROM main.%s WHERE run_id IN (%s) "
+		strbuf_addf(&sql, "INSERT INTO main.%s SELECT * FROM store.%s WHERE run_id IN (%s) "
 			    "ORDER BY rowid;", run_tables[i], run_tables[i], ids.buf);
-	if (exec_on(s->db, s->path, sql.buf) || exec_on(s->db, s->path, "COMMIT"))
+	if (exec_on(db, s->path, sql.buf) || exec_on(db, s->path, "COMMIT"))
 		goto out;
-	in_tx = 0;
-	if (exec_on(s->db, s->path, "DETACH DATABASE bundle"))
-		goto out;
-	attached = 0;
+	sqlite3_close(db);
+	db = NULL;
 	/* link() will not replace a file that appeared meanwhile. */
 	if (link(tmp.buf, path)) {
 		error("cannot create '%s': %s", path, strerror(errno));
@@ -160,15 +185,13 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 	}
 	rc = 0;
 out:
-	if (in_tx)
-		exec_on(s->db, s->path, "ROLLBACK");
-	if (attached)
-		exec_on(s->db, s->path, "DETACH DATABASE bundle");
+	sqlite3_close(db);	/* rolls back what was not committed */
 	if (tmp.len)
 		remove_db_files(tmp.buf);
 	strbuf_release(&tmp);
 	strbuf_release(&ids);
 	strbuf_release(&sql);
+	strbuf_release(&uri);
 	return rc;
 }
 
@@ -204,9 +227,9 @@ static int copy_error(const struct bundle *b, const char *what)
 	return bundle_error(b, "%s: %s", what, sqlite3_errmsg(b->db));
 }
 
-/* "file:" URI of path, opened read-only and as immutable: no lock taken,
- * no journal or WAL read or made beside it. */
-static void readonly_uri(struct strbuf *uri, const char *path)
+/* "file:" URI of path with query (e.g. "mode=ro"), for a connection
+ * opened with SQLITE_OPEN_URI. */
+static void file_uri(struct strbuf *uri, const char *path, const char *query)
 {
 	strbuf_addstr(uri, "file:");
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
@@ -215,7 +238,7 @@ static void readonly_uri(struct strbuf *uri, const char *path)
 			strbuf_addch(uri, (char)*p);
 		else
 			strbuf_addf(uri, "%%%02X", *p);
-	strbuf_addstr(uri, "?mode=ro&immutable=1");
+	strbuf_addf(uri, "?%s", query);
 }
 
 /* Copy the file given into a private file, page by page: what is checked
@@ -244,7 +267,9 @@ static int make_copy(struct bundle *b)
 		return -1;
 	}
 	close(fd);
-	readonly_uri(&uri, b->path);
+	/* Read-only and immutable: no lock taken, no journal or WAL read or
+	 * made beside it. */
+	file_uri(&uri, b->path, "mode=ro&immutable=1");
 	if (sqlite3_open_v2(uri.buf, &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
 		bundle_error(b, "cannot open: %s", src ? sqlite3_errmsg(src) : "out of memory");
 		goto out;

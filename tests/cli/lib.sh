@@ -26,6 +26,10 @@
 #                            sqlite3 shell prints them); "$KB_SQL" is
 #                            that program, for other databases
 #   sql_write SQL            change the test's store (building fixtures)
+#   store_digest FILE        a checksum of what the SQLite file FILE holds
+#                            (its schema, versions and every row, read
+#                            through kb-sql), to check that a store in WAL
+#                            mode is unchanged (its file alone does not say)
 #   no_workers               no process of the test's store is left
 #   skip WHY, diag TEXT, done_testing
 #
@@ -302,3 +306,18 @@ KB_SQL=$(dirname "$KBENCH")/tests/tools/kb-sql
 kb() { "$KBENCH" --db "$db" "$@"; }
 sql() { "$KB_SQL" "$db" "$@"; }
 sql_write() { "$KB_SQL" --write "$db" "$@"; }
+
+store_digest() {	# store_digest FILE
+	{
+		"$KB_SQL" "$1" "PRAGMA user_version; PRAGMA application_id;
+			SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name"
+		for sd_t in $("$KB_SQL" "$1" "SELECT name FROM sqlite_master
+				WHERE type = 'table' ORDER BY name"); do
+			echo "table $sd_t"
+			# every column quoted: NULL, '' and 1.0 stay apart
+			"$KB_SQL" "$1" "$("$KB_SQL" "$1" "SELECT 'SELECT ' ||
+				group_concat('quote(\"' || name || '\")', ' || '','' || ') ||
+				' FROM \"$sd_t\" ORDER BY rowid' FROM pragma_table_info('$sd_t')")"
+		done
+	} 2>&1 | cksum
+}

@@ -5,15 +5,11 @@
 # Runs: synthetic nightly runs (10 samples apart by 10% on row 1).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-if ! command -v sqlite3 >/dev/null 2>&1; then
-	skip "no sqlite3 command to make the synthetic runs"
-	done_testing
-	exit
-fi
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
 kb --quiet run -c "$tmp/hb.conf" -n seed --no-report >/dev/null 2>&1 &&
-	awk -v first=1 -v last=4 -v step_at=3 -v base=0.5 -v step_to=0.55 -v config=hb -v tag=0 \
-		-f "$TOP_SRCDIR/tests/data/nightly-runs.awk" | sqlite3 "$db"
+	runs=$(awk -v first=1 -v last=4 -v step_at=3 -v base=0.5 -v step_to=0.55 -v config=hb \
+		-v tag=0 -f "$TOP_SRCDIR/tests/data/nightly-runs.awk") &&
+	sql_write "$runs"
 ok $? "runs nightly-01..04, row 1 10% slower from nightly-03"
 
 status() {	# status WANT ARGS...

@@ -6,18 +6,13 @@
 # formats, and each bad input with its message.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-if ! command -v sqlite3 >/dev/null 2>&1; then
-	skip "no sqlite3 command to make the synthetic runs"
-	done_testing
-	exit
-fi
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
 kb --quiet run -c "$tmp/hb.conf" -n seed --no-report >/dev/null 2>&1
 ok $? "a real run to clone"
 host=$(sql "SELECT hostname FROM machines")
-awk -v first=1 -v last=30 -v step_at=20 -v base=0.5 -v step_to=0.55 -v config=hb -v tag=0 \
-	-f "$TOP_SRCDIR/tests/data/nightly-runs.awk" | sqlite3 "$db" &&
-	sql "UPDATE runs SET config_name = 'seed' WHERE id = 1"
+runs=$(awk -v first=1 -v last=30 -v step_at=20 -v base=0.5 -v step_to=0.55 -v config=hb -v tag=0 \
+	-f "$TOP_SRCDIR/tests/data/nightly-runs.awk") &&
+	sql_write "$runs UPDATE runs SET config_name = 'seed' WHERE id = 1"
 ok $? "30 nightly runs of config hb"
 
 # expect STATUS MESSAGE ARGS...: stderr's first line, the exit status, no stdout.

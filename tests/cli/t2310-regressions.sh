@@ -6,23 +6,18 @@
 # not, 2 on bad arguments, 128 on other errors.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-if ! command -v sqlite3 >/dev/null 2>&1; then
-	skip "no sqlite3 command to make the synthetic runs"
-	done_testing
-	exit
-fi
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
 kb --quiet run -c "$tmp/hb.conf" -n seed --no-report >/dev/null 2>&1
 ok $? "a real run to clone"
 host=$(sql "SELECT hostname FROM machines")
 gen() {
-	awk -v first=1 -v last=30 -v base=0.5 "$@" -f "$TOP_SRCDIR/tests/data/nightly-runs.awk" |
-		sqlite3 "$db"
+	gen_runs=$(awk -v first=1 -v last=30 -v base=0.5 "$@" \
+		-f "$TOP_SRCDIR/tests/data/nightly-runs.awk") && sql_write "$gen_runs"
 }
 gen -v config=hb -v tag=0 -v step_at=20 -v step_to=0.55 &&
 	gen -v config=hb2 -v tag=1 -v step_at=10 -v step_to=0.45 &&
 	gen -v config=hb3 -v tag=2 -v step_at=8 -v step_to=0.55 -v step2_at=24 -v step2_to=0.5 &&
-	sql "UPDATE runs SET config_name = 'seed' WHERE id = 1"
+	sql_write "UPDATE runs SET config_name = 'seed' WHERE id = 1"
 ok $? "90 nightly runs of configs hb, hb2 and hb3"
 
 # run_regressions WANT_RC ARGS...: output in $tmp/out, stderr in $tmp/err

@@ -8,11 +8,6 @@
 # text, a status the CHECK forbids) and dangling references.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-if ! command -v sqlite3 >/dev/null 2>&1; then
-	skip "no sqlite3 command to craft the files"
-	done_testing
-	exit
-fi
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
 kb --quiet run -c "$tmp/hb.conf" -n a --no-report >/dev/null 2>&1 &&
 	kb export a -o "$tmp/good.kbb" >/dev/null
@@ -20,8 +15,8 @@ ok $? "a run and a good bundle of it"
 store=$tmp/store.db
 "$KBENCH" --db "$store" --quiet run -c "$tmp/hb.conf" -n mine --no-report >/dev/null 2>&1
 ok $? "a store to import into"
-before=$(sqlite3 "$store" .dump | cksum)
-version=$(sqlite3 "$db" 'PRAGMA user_version')
+before=$(store_digest "$store")
+version=$(sql 'PRAGMA user_version')
 
 # refused FILE MESSAGE: import FILE fails with MESSAGE (after "kbench: FILE: ")
 # and exit 1, and the store is as it was.
@@ -30,20 +25,23 @@ refused() {
 	"$KBENCH" --db "$store" import "$f" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	got=$(cat "$tmp/err")
+	now=$(store_digest "$store")
 	if [ "$rc" = 1 ] && [ "$got" = "$want" ] && [ ! -s "$tmp/out" ] &&
-		[ "$(sqlite3 "$store" .dump | cksum)" = "$before" ]; then
+		[ "$now" = "$before" ]; then
 		ok 0 "refused: $2"
 	else
 		ok 1 "refused: $2"
 		diag "exit $rc (want 1); want: $want"
 		diag "got: $got"
+		[ -s "$tmp/out" ] && diag "stdout: $(cat "$tmp/out")"
+		[ "$now" = "$before" ] || diag "the store changed (digest $before, now $now)"
 	fi
 }
 # bad NAME SQL...: a copy of the good bundle changed by the SQL.
 bad() {
 	f=$tmp/$1
 	shift
-	cp "$tmp/good.kbb" "$f" && sqlite3 "$f" "$@"
+	cp "$tmp/good.kbb" "$f" && "$KB_SQL" --write "$f" "$@"
 }
 
 echo "not a database" > "$tmp/text.kbb"
@@ -55,9 +53,9 @@ check "a missing file" test "$(cat "$tmp/err")" = \
 	"kbench: cannot open bundle '$tmp/missing.kbb': No such file or directory"
 mkdir "$tmp/dir.kbb"
 refused "$tmp/dir.kbb" "not a kbench bundle (not a regular file)"
-sqlite3 "$tmp/foreign.kbb" "CREATE TABLE t(x); INSERT INTO t VALUES (1)"
+"$KB_SQL" --write "$tmp/foreign.kbb" "CREATE TABLE t(x); INSERT INTO t VALUES (1)"
 refused "$tmp/foreign.kbb" "not a kbench bundle (no kbench schema version)"
-sqlite3 "$tmp/foreign2.kbb" "CREATE TABLE runs(x); PRAGMA user_version = $version"
+"$KB_SQL" --write "$tmp/foreign2.kbb" "CREATE TABLE runs(x); PRAGMA user_version = $version"
 refused "$tmp/foreign2.kbb" "not a kbench bundle: table 'runs' is not kbench's"
 bad newer.kbb "PRAGMA user_version = 99"
 refused "$tmp/newer.kbb" \
@@ -113,7 +111,7 @@ refused "$tmp/nomachine.kbb" "not a kbench bundle: run #1 names machine #7, whic
 "$KBENCH" --db "$store" import "$tmp/good.kbb" "$tmp/trigger.kbb" > "$tmp/out" 2> "$tmp/err"
 rc=$?
 check "a good file given with a bad one: exit 1 ($rc)" test "$rc" = 1
-check "... and the store unchanged" test "$(sqlite3 "$store" .dump | cksum)" = "$before"
+check "... and the store unchanged" test "$(store_digest "$store")" = "$before"
 mkdir "$tmp/scratch"
 TMPDIR=$tmp/scratch "$KBENCH" --db "$store" import "$tmp/good.kbb" "$tmp/view.kbb" 2>/dev/null
 TMPDIR=$tmp/scratch "$KBENCH" --db "$store" import "$tmp/good.kbb" > "$tmp/out" 2> "$tmp/err"

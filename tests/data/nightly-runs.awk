@@ -4,7 +4,9 @@
 # to step_to at night step_at (and to step2_to at night step2_at, if given),
 # row "2" flat; three samples a run, 0.001 (row 2: 0.002) around the night's
 # mean, which wobbles by a fixed pattern. uuids end in night + 1000 * tag.
+# One transaction: give it to kb-sql --write as one argument.
 BEGIN {
+	print "BEGIN;"
 	for (i = first; i <= last; i++) {
 		printf "INSERT INTO runs(uuid, name, machine_id, kernel_release, config_name, " \
 			"config_text, kbench_version, started_at, finished_at, status) " \
@@ -22,4 +24,5 @@ BEGIN {
 				"((SELECT max(id) FROM runs), 'hackbench-process-pipes', 'hackbench', " \
 				"'2', %d, %.4f, 's', 'lower');\n", k + 2, m1 + k * 0.001, k + 2, m2 + k * 0.002
 	}
+	print "COMMIT;"
 }
