@@ -16,17 +16,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* One option of each type, bounded as the workloads bound theirs. */
 static const struct wl_option options[] = {
-	{ "groups", WL_LIST, NULL, "", NULL, 1, 100000 },
-	{ "sizes", WL_LIST, NULL, "", NULL, 1, 64 << 20 },
-	{ "any", WL_LIST, NULL, "", NULL, 0, 0 },
-	{ "loops", WL_INT, NULL, "", NULL, 1, 100000000 },
-	{ "count", WL_INT, NULL, "", NULL, 0, 0 },
-	{ "timeout", WL_DOUBLE, NULL, "", NULL, 0.001, 86400 },
-	{ "mapping_size", WL_SIZE, NULL, "", NULL, 0, 0 },
-	{ "thp", WL_BOOL, NULL, "", NULL, 0, 0 },
-	{ "mode", WL_ENUM, NULL, "", "process|thread", 0, 0 },
-	{ "name", WL_STRING, NULL, "", NULL, 0, 0 },
-	{ NULL }
+	{ .name = "groups", .type = WL_LIST, .help = "", .min = 1, .max = 100000 },
+	{ .name = "sizes", .type = WL_LIST, .help = "", .min = 1, .max = 64 << 20 },
+	{ .name = "any", .type = WL_LIST, .help = "" },
+	{ .name = "loops", .type = WL_INT, .help = "", .min = 1, .max = 100000000 },
+	{ .name = "count", .type = WL_INT, .help = "" },
+	{ .name = "timeout", .type = WL_DOUBLE, .help = "", .min = 0.001, .max = 86400 },
+	{ .name = "mapping_size", .type = WL_SIZE, .help = "" },
+	{ .name = "thp", .type = WL_BOOL, .help = "" },
+	{ .name = "mode", .type = WL_ENUM, .help = "", .choices = "process|thread" },
+	{ .name = "name", .type = WL_STRING, .help = "" },
+	{ .name = NULL }
 };
 
 static void check_stride(const char *text, long long cpus)
