@@ -47,7 +47,8 @@ void run_info_release(struct run_info *r)
 	"r.config_name, r.config_text, r.kbench_version, r.started_at, r.finished_at, " \
 	"r.status, r.pid, " \
 	"(SELECT count(*) FROM samples s WHERE s.run_id = r.id), " \
-	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id) " \
+	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id), " \
+	"m.numa_nodes " \
 	"FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
 /* A run still marked running whose writer is gone on this host was killed. */
@@ -93,6 +94,7 @@ static void fill_run(sqlite3_stmt *st, struct run_info *r)
 	}
 	r->nsamples = sqlite3_column_int64(st, 19);
 	r->nfailures = sqlite3_column_int64(st, 20);
+	r->numa_nodes = sqlite3_column_int(st, 21);
 }
 
 int store_each_run(struct store *s, const struct run_filter *f,

@@ -118,6 +118,7 @@ struct run_info {
 	char *status;		/* as shown: a dead writer's "running" reads "interrupted" */
 	int64_t nsamples;
 	int64_t nfailures;
+	int numa_nodes;
 };
 
 void run_info_release(struct run_info *r);
