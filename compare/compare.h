@@ -26,6 +26,11 @@ struct compare_options {
 	const struct kb_regex *only;
 	const char *only_pattern;
 	enum cmp_monitors monitors;
+	/* Rows in the order they were measured, not numeric (--order config). */
+	int order_config;
+	/* The statistic rows shown (--stats), in order; 0: all. */
+	enum cmp_stat stats[CMP_NSTATS];
+	size_t nstats;
 };
 
 /* Build the comparison of the runs that selectors[0..n-1] name, the first
