@@ -42,8 +42,8 @@ struct compare_options {
 int compare_build(struct store *s, const char *const *selectors, size_t n,
 		  const struct compare_options *opt, struct cmp_model *model);
 
-/* The format named name ("text", "markdown", "csv", "json"); returns 0, or
- * -1 without printing when there is none by that name. */
+/* The format named name ("text", "markdown", "csv", "json", "brief");
+ * returns 0, or -1 without printing when there is none by that name. */
 int compare_format_parse(const char *name, enum compare_format *f);
 
 /* Render a finished model in format f, appended to out. Returns 0, or -1

@@ -208,6 +208,7 @@ enum compare_format {
 	COMPARE_FORMAT_MARKDOWN,
 	COMPARE_FORMAT_CSV,
 	COMPARE_FORMAT_JSON,
+	COMPARE_FORMAT_BRIEF,
 	COMPARE_NFORMATS
 };
 
@@ -226,6 +227,9 @@ int render_text(const struct cmp_model *m, struct strbuf *out);
 int render_markdown(const struct cmp_model *m, struct strbuf *out);
 int render_csv(const struct cmp_model *m, struct strbuf *out);
 int render_json(const struct cmp_model *m, struct strbuf *out);
+int render_brief(const struct cmp_model *m, struct strbuf *out);
+/* render_brief, with the closing note on the verdicts only if note_too. */
+int render_brief_layout(const struct cmp_model *m, int note_too, struct strbuf *out);
 
 /* How render_text_layout lays a comparison out. */
 enum text_footer {

@@ -342,18 +342,6 @@ static void note_line(const char *line, void *arg)
 	strbuf_addf(arg, "%s\n", line);
 }
 
-/* Mail is ASCII: any other byte becomes '?', one for one, so that the
- * columns stay where they were laid out. */
-static void make_ascii(struct strbuf *out, size_t start)
-{
-	for (size_t i = start; i < out->len; i++) {
-		unsigned char c = (unsigned char)out->buf[i];
-
-		if (c != '\n' && (c < 0x20 || c > 0x7e))
-			out->buf[i] = '?';
-	}
-}
-
 int render_text_layout(const struct cmp_model *m, const struct text_layout *l,
 		       struct strbuf *out)
 {
@@ -389,7 +377,7 @@ int render_text_layout(const struct cmp_model *m, const struct text_layout *l,
 			out->len = before;
 		out->buf[out->len] = '\0';
 	}
-	make_ascii(out, start);
+	render_ascii(out, start);
 	return 0;
 }
 

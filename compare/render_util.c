@@ -111,6 +111,15 @@ void render_samples(const struct cmp_model *m, size_t c, struct strbuf *sb)
 		strbuf_addf(sb, " (%zu runs pooled)", m->runs[c].nruns);
 }
 
+const char *render_verdict(const struct cmp_row *r, const struct cmp_cell *cell)
+{
+	if (!cell->test.done || cell->test.reason)
+		return "untested";
+	if (!cell->test.significant)
+		return "within noise";
+	return render_pct(cell->pct[CMP_MEAN]) >= 0 ? "better" : "worse";
+}
+
 /* What the stars and the signs mean. */
 static void footer_test(const struct cmp_model *m, size_t width, struct strbuf *sb,
 			void (*line)(const char *line, void *arg), void *arg)
@@ -136,6 +145,16 @@ static void footer_test(const struct cmp_model *m, size_t width, struct strbuf *
 	render_wrapped(sb, width, line, arg);
 	strbuf_addstr(sb, "Positive % = better: the sign follows each metric's direction.");
 	render_wrapped(sb, width, line, arg);
+}
+
+void render_ascii(struct strbuf *out, size_t start)
+{
+	for (size_t i = start; i < out->len; i++) {
+		unsigned char c = (unsigned char)out->buf[i];
+
+		if (c != '\n' && (c < 0x20 || c > 0x7e))
+			out->buf[i] = '?';
+	}
 }
 
 void render_footer(const struct cmp_model *m, size_t width,
@@ -191,6 +210,7 @@ const struct renderer renderers[COMPARE_NFORMATS + 1] = {
 	[COMPARE_FORMAT_MARKDOWN] = { .name = "markdown", .render = render_markdown },
 	[COMPARE_FORMAT_CSV] = { .name = "csv", .render = render_csv },
 	[COMPARE_FORMAT_JSON] = { .name = "json", .render = render_json },
+	[COMPARE_FORMAT_BRIEF] = { .name = "brief", .render = render_brief },
 	[COMPARE_NFORMATS] = { .name = NULL },
 };
 

@@ -6,7 +6,9 @@
 
 #include <stddef.h>
 
+struct cmp_cell;
 struct cmp_model;
+struct cmp_row;
 struct strbuf;
 
 /* A percentage as printed: NaN or infinite reads 0 (mmtests). */
@@ -37,5 +39,14 @@ void render_footer_parts(const struct cmp_model *m, size_t width, unsigned parts
 /* The sample count of column col as the footer and the header show it:
  * "3", a range over its rows "1-3", and " (2 runs pooled)"; appended. */
 void render_samples(const struct cmp_model *m, size_t col, struct strbuf *sb);
+
+/* Mail is ASCII: make every other byte of out from start on a '?', one
+ * for one, so that the columns stay where they were laid out. */
+void render_ascii(struct strbuf *out, size_t start);
+
+/* The verdict on the mean row of a cell against the baseline: "better",
+ * "worse", "within noise" (tested, not significant), or "untested" (no
+ * test, or one that could not be significant). */
+const char *render_verdict(const struct cmp_row *r, const struct cmp_cell *cell);
 
 #endif
