@@ -30,6 +30,8 @@ static const struct command commands[] = {
 	  .summary = "compare runs in mmtests' table layout, with significance" },
 	{ .name = "topology", .fn = cmd_topology,
 	  .summary = "the machine as hwloc sees it and the CPUs each pin policy picks" },
+	{ .name = "mail", .fn = cmd_mail,
+	  .summary = "mail a comparison as plain text (SMTP), or write it as mbox" },
 	{ .name = NULL }
 };
 
