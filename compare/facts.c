@@ -318,6 +318,45 @@ static size_t config_lines(const char *text, char ***out)
 	return n;
 }
 
+int facts_config_value(const char *text, const char *section, const char *key,
+		       struct strbuf *out)
+{
+	struct strbuf want = STRBUF_INIT, global = STRBUF_INIT;
+	const char *found = NULL, *found_global = NULL;
+	char **lines;
+	size_t n = config_lines(text, &lines);
+
+	strbuf_addf(&want, "[%s] ", section);
+	strbuf_addstr(&global, "[global] ");
+	for (size_t i = 0; i < n; i++) {
+		const char *l = lines[i], **slot;
+		size_t klen = strlen(key);
+
+		if (!strncmp(l, want.buf, want.len))
+			slot = &found;
+		else if (!strncmp(l, global.buf, global.len))
+			slot = &found_global;
+		else
+			continue;
+		l = strchr(l, ' ') + 1;
+		if (strncmp(l, key, klen))
+			continue;
+		l += klen;
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (*l == '=')
+			*slot = l + 1 + strspn(l + 1, " \t");
+	}
+	if (!found)
+		found = found_global;
+	if (found)
+		strbuf_addstr(out, found);
+	free_words(lines, n);
+	strbuf_release(&want);
+	strbuf_release(&global);
+	return found ? 0 : -1;
+}
+
 size_t facts_config_diff(const char *a, const char *b, size_t max_lines, struct strbuf *out)
 {
 	char **la, **lb;

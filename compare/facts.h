@@ -35,6 +35,12 @@ void facts_cmdline_diff(const char *a, const char *b, struct strbuf *out);
  * that differ. */
 size_t facts_config_diff(const char *a, const char *b, size_t max_lines, struct strbuf *out);
 
+/* The value of key in section of config text (the last one given), else
+ * in its [global] section, appended to out; returns 0, or -1 when neither
+ * sets it. */
+int facts_config_value(const char *text, const char *section, const char *key,
+		       struct strbuf *out);
+
 /* The POSIX cksum of len bytes (CRC-32 with the length appended), as
  * cksum(1) prints it for the same bytes: `kbench show --config RUN | cksum`
  * gives a run's config checksum. */

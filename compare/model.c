@@ -585,12 +585,27 @@ static void sort_rows(struct cmp_section *s)
 	free(o);
 }
 
+/* Does the baseline's config ask for section s's rows as it gives them
+ * (order = config)? */
+static int config_order(const struct cmp_model *m, const struct cmp_section *s)
+{
+	struct strbuf v = STRBUF_INIT;
+	int keep = 0;
+
+	/* A comment may follow the value (" ; ..."). */
+	if (m->runs[0].config_text &&
+	    !facts_config_value(m->runs[0].config_text, s->name, "order", &v))
+		keep = !strcmp(v.buf, "config") || !strncmp(v.buf, "config ", 7);
+	strbuf_release(&v);
+	return keep;
+}
+
 void model_finish(struct cmp_model *m)
 {
 	for (size_t i = 0; i < m->nsections; i++) {
 		struct cmp_section *s = &m->sections[i];
 
-		if (!m->order_config)
+		if (!m->order_config && !config_order(m, s))
 			sort_rows(s);
 		for (size_t r = 0; r < s->nrows; r++)
 			finish_row(m, &s->rows[r]);

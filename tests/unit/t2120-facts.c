@@ -28,6 +28,16 @@ static void cmdline(const char *a, const char *b, const char *want, const char *
 	strbuf_release(&sb);
 }
 
+/* facts_config_value of key order in section hb of text: want, or none. */
+static void config_value(const char *text, const char *want, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc = facts_config_value(text, "hb", "order", &sb);
+
+	ok(want ? !rc && !strcmp(sb.buf, want) : rc && !sb.len, "%s: '%s'", what, sb.buf);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -61,6 +71,13 @@ int main(void)
 	n = facts_config_diff("[a]\n# one\nx = 1\n", "[a]\n# two\nx = 1\n", 10, &sb);
 	ok(n == 0 && !sb.len, "texts that differ in comments only have no line to show");
 
+	strbuf_reset(&sb);
+	config_value("[global]\norder = numeric\n[hb]\norder=config\n", "config",
+		     "a section's own value wins over [global]'s");
+	config_value("[global]\norder = config\n[hb]\ngroups = 1\n", "config",
+		     "... else [global]'s counts");
+	config_value("[hb]\norders = config\n[pft]\norder = config\n", NULL,
+		     "another key or another section's does not");
 	strbuf_reset(&sb);
 	facts_cpu_model("  AMD EPYC 7713 64-Core Processor             ", &sb);
 	check_text(&sb, "AMD EPYC 7713 64-Core Processor", "a CPU model's blanks trimmed");
