@@ -25,8 +25,11 @@ static const char compare_usage[] =
 	"Positive % = better. A significant change of the mean row prints\n"
 	"*  x.xx%* instead of (  x.xx%); fewer than 3 samples a side: no star.\n"
 	"\n"
-	"  --format FMT   text (default), markdown, csv or json (every statistic,\n"
-	"                 p-values and raw samples; carries a format version)\n"
+	"  --format FMT   text (default: ready to mail, within 80 columns),\n"
+	"                 brief (a few lines per section: mean and spread\n"
+	"                 before and after, the change and its verdict),\n"
+	"                 markdown, csv or json (every statistic, p-values and\n"
+	"                 raw samples; carries a format version)\n"
 	"  --test TEST    welch: Welch's t-test, on 1/x for Hmean rows (default)\n"
 	"                 mwu: Mann-Whitney U, two-sided (exact for small samples\n"
 	"                      without ties, else normal approximation)\n"
@@ -36,9 +39,19 @@ static const char compare_usage[] =
 	"  --pool         pool the samples of every complete run with the same\n"
 	"                 name as each given run into its column\n"
 	"  --only REGEX   keep sections or rows whose name matches (PCRE2)\n"
-	"  --monitors M   the monitor totals after each section (Ops block):\n"
-	"                 summary (default: faults, context switches, perf\n"
-	"                 events, slab growth), all (every stored key), or none\n"
+	"  --monitors M   the monitors after each section (Ops block, a mean per\n"
+	"                 sample): summary (default: faults, context switches,\n"
+	"                 perf events, slab growth), all (every stored key), or\n"
+	"                 none\n"
+	"  --stats LIST   the statistic rows of text and brief, in this order:\n"
+	"                 min, amean or hmean (the mean row), stddev, coeffvar,\n"
+	"                 max, bmean-95 (e.g. amean,hmean,stddev)\n"
+	"  --order ORDER  rows in numeric order (numeric, the default) or as\n"
+	"                 measured (config)\n"
+	"  --per-host     BASE and NEW are run names: compare them on every host\n"
+	"                 that has both, each host's lines prefixed with its\n"
+	"                 name, then count the hosts better, worse or within\n"
+	"                 noise per section (text or brief)\n"
 	"  -h, --help     this text\n"
 	"\n"
 	"The formulas are in docs/statistics.md.\n";
@@ -63,6 +76,9 @@ int cmd_compare(int argc, char **argv)
 		{ "pool", no_argument, NULL, 'p' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "monitors", required_argument, NULL, 'm' },
+		{ "stats", required_argument, NULL, 's' },
+		{ "order", required_argument, NULL, 'r' },
+		{ "per-host", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -72,15 +88,15 @@ int cmd_compare(int argc, char **argv)
 	struct store *store = NULL;
 	struct cmp_model model;
 	struct strbuf out = STRBUF_INIT;
-	int opt, nsel, rc = 2, have_model = 0;
+	int opt, nsel, rc = 2, have_model = 0, per_host = 0, n;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (compare_format_parse(optarg, &format)) {
-				error("unknown format '%s' (expected text, markdown, csv or json)",
-				      optarg);
+				error("unknown format '%s' (expected text, brief, markdown, csv or "
+				      "json)", optarg);
 				goto out;
 			}
 			break;
@@ -116,6 +132,24 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case 's':
+			if ((n = cmp_stats_parse(optarg, copt.stats)) < 0)
+				goto out;
+			copt.nstats = (size_t)n;
+			break;
+		case 'r':
+			if (!strcmp(optarg, "numeric")) {
+				copt.order_config = 0;
+			} else if (!strcmp(optarg, "config")) {
+				copt.order_config = 1;
+			} else {
+				error("invalid --order '%s': expected numeric or config", optarg);
+				goto out;
+			}
+			break;
+		case 'H':
+			per_host = 1;
+			break;
 		case 'h':
 			fputs(compare_usage, stdout);
 			rc = 0;
@@ -131,9 +165,25 @@ int cmd_compare(int argc, char **argv)
 		fputs(compare_usage, stderr);
 		goto out;
 	}
+	if (per_host && (nsel != 2 || copt.pool)) {
+		error(nsel != 2 ? "--per-host compares two run names, BASE and NEW" :
+		      "--per-host and --pool cannot be combined");
+		goto out;
+	}
+	if (per_host && format != COMPARE_FORMAT_TEXT && format != COMPARE_FORMAT_BRIEF) {
+		error("--per-host prints text or brief, not %s", renderers[format].name);
+		goto out;
+	}
 	rc = 1;
 	if (cmd_open_store(&store))
 		goto out;
+	if (per_host) {
+		if (compare_per_host(store, argv[optind], argv[optind + 1], &copt, format, &out))
+			goto out;
+		fwrite(out.buf, 1, out.len, stdout);
+		rc = fflush(stdout) ? 1 : 0;
+		goto out;
+	}
 	if (compare_build(store, (const char *const *)argv + optind, nsel, &copt, &model))
 		goto out;
 	have_model = 1;

@@ -10,7 +10,7 @@ ok $? "two one-sample runs stored"
 
 expect_transcript "an unknown format" kb compare --format html a-1 b-1 <<'T'
 $ kb compare --format html a-1 b-1
-2> kbench: unknown format 'html' (expected text, markdown, csv or json)
+2> kbench: unknown format 'html' (expected text, brief, markdown, csv or json)
 [exit 2]
 T
 expect_transcript "an unknown test" kb compare --test ks a-1 b-1 <<'T'
