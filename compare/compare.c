@@ -190,6 +190,7 @@ static int feed_run(struct store *s, const struct column *cols, size_t ncols, si
 	model_set_run(model, col, label.buf, r.id, r.uuid,
 		      cols[col].hosts ? cols[col].hosts : r.hostname, r.cpu_model, r.cpus,
 		      r.kernel_release, r.kernel_cmdline, r.config_name, r.config_text);
+	model_set_machine(model, col, r.cores, r.numa_nodes, r.mem_bytes);
 	feed->col = col;
 	model_begin_run(model);
 	/* A fresh run may repeat the last (section, row) pair: forget it. */
@@ -245,6 +246,9 @@ static void start_model(struct cmp_model *model, size_t ncols,
 
 	model_init(model, ncols, test, opt->alpha ? opt->alpha : test->default_alpha);
 	model->monitors = opt->monitors;
+	model->order_config = opt->order_config;
+	model->nstats = opt->nstats;
+	memcpy(model->stats, opt->stats, opt->nstats * sizeof(*opt->stats));
 }
 
 static void columns_free(struct column *cols, size_t n)

@@ -27,6 +27,11 @@ struct compare_options {
 	const struct kb_regex *only;
 	const char *only_pattern;
 	enum cmp_monitors monitors;
+	/* Rows in the order they were measured, not numeric (--order config). */
+	int order_config;
+	/* The statistic rows shown (--stats), in order; 0: all. */
+	enum cmp_stat stats[CMP_NSTATS];
+	size_t nstats;
 };
 
 /* Build the comparison of the runs that selectors[0..n-1] name, the first
@@ -38,8 +43,21 @@ struct compare_options {
 int compare_build(struct store *s, const char *const *selectors, size_t n,
 		  const struct compare_options *opt, struct cmp_model *model);
 
-/* The format named name ("text", "markdown", "csv", "json"); returns 0, or
- * -1 without printing when there is none by that name. */
+/* kbench compare --per-host: for each host that has a complete run named
+ * base and one named new (imported from a fleet), the comparison of the
+ * two (selectors "base@HOST", "new@HOST"), in format f (text or brief),
+ * appended to out: text lines are prefixed with "HOST-" and the host's
+ * title line with "HOST:", as per-machine tables are posted on linux-mm;
+ * then a summary line per section counting the hosts on which the mean
+ * rows are better, worse or within noise, and the footer. Hosts are in
+ * name order. Returns 0, or -1 after printing why (no host has both runs,
+ * a store error). */
+int compare_per_host(struct store *s, const char *base, const char *new_name,
+		     const struct compare_options *opt, enum compare_format f,
+		     struct strbuf *out);
+
+/* The format named name ("text", "markdown", "csv", "json", "brief");
+ * returns 0, or -1 without printing when there is none by that name. */
 int compare_format_parse(const char *name, enum compare_format *f);
 
 /* Render a finished model in format f, appended to out. Returns 0, or -1

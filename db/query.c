@@ -53,7 +53,7 @@ void run_info_release(struct run_info *r)
 	"(SELECT count(DISTINCT s.section || char(31) || s.iteration || char(31) || " \
 	"coalesce(s.started_at, 'row ' || s.row)) FROM samples s WHERE s.run_id = r.id), " \
 	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id), " \
-	"r.boot_id, r.pid_start_ticks, r.notes " \
+	"r.boot_id, r.pid_start_ticks, r.notes, m.numa_nodes " \
 	"FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
 static void fill_run(struct store *s, sqlite3_stmt *st, struct run_info *r)
@@ -91,6 +91,7 @@ static void fill_run(struct store *s, sqlite3_stmt *st, struct run_info *r)
 	r->nfailures = sqlite3_column_int64(st, 20);
 	if (sqlite3_column_type(st, 23) != SQLITE_NULL)
 		r->notes = col_dup(st, 23);
+	r->numa_nodes = sqlite3_column_int(st, 24);
 }
 
 /* Whether r passes the filters SQL cannot apply: the name pattern, and

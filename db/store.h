@@ -172,6 +172,7 @@ struct run_info {
 				 * pft's four per worker count */
 	int64_t nfailures;
 	char *notes;		/* runs.notes; NULL: none */
+	int numa_nodes;
 };
 
 void run_info_release(struct run_info *r);

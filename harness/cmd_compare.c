@@ -47,7 +47,8 @@ struct only_opt {
 static int parse_format(const struct parse_opt *opt, const char *value)
 {
 	if (compare_format_parse(value, opt->value))
-		return error("unknown format '%s' (expected text, markdown, csv or json)", value);
+		return error("unknown format '%s' (expected text, brief, markdown, csv or json)",
+			     value);
 	return 0;
 }
 
@@ -90,6 +91,30 @@ static int parse_monitors(const struct parse_opt *opt, const char *value)
 	return error("invalid --monitors '%s': expected none, summary or all", value);
 }
 
+static int parse_stats(const struct parse_opt *opt, const char *value)
+{
+	struct compare_options *copt = opt->value;
+	int n = cmp_stats_parse(value, copt->stats);
+
+	if (n < 0)
+		return -1;
+	copt->nstats = (size_t)n;
+	return 0;
+}
+
+static int parse_order(const struct parse_opt *opt, const char *value)
+{
+	int *order_config = opt->value;
+
+	if (!strcmp(value, "numeric"))
+		*order_config = 0;
+	else if (!strcmp(value, "config"))
+		*order_config = 1;
+	else
+		return error("invalid --order '%s': expected numeric or config", value);
+	return 0;
+}
+
 /* Neither "no worse row" (0) nor "worse" (1): git bisect run stops on it. */
 #define EXIT_ERROR 128
 
@@ -112,13 +137,16 @@ static int any_worse(const struct cmp_model *m)
 int cmd_compare(int argc, char **argv)
 {
 	enum compare_format format = COMPARE_FORMAT_TEXT;
-	int exit_code = 0;
+	int exit_code = 0, per_host = 0;
 	struct compare_options copt = { .monitors = CMP_MONITORS_SUMMARY };
 	struct only_opt only = { .re = NULL };
 	const struct parse_opt options[] = {
 		OPT_CALLBACK(0, "format", &format, "FMT",
-			     "text (default), markdown, csv or json (every statistic,\n"
-			     "p-values and raw samples; carries a format version)", parse_format),
+			     "text (default: ready to mail, within 80 columns),\n"
+			     "brief (a few lines per section: mean and spread\n"
+			     "before and after, the change and its verdict),\n"
+			     "markdown, csv or json (every statistic, p-values and\n"
+			     "raw samples; carries a format version)", parse_format),
 		OPT_CALLBACK(0, "test", &copt.test, "TEST",
 			     "welch: Welch's t-test, on 1/x for Hmean rows (default)\n"
 			     "mwu: Mann-Whitney U, two-sided (exact for small samples\n"
@@ -134,10 +162,22 @@ int cmd_compare(int argc, char **argv)
 		OPT_CALLBACK(0, "only", &only, "REGEX",
 			     "keep sections or rows whose name matches (PCRE2)", parse_only),
 		OPT_CALLBACK(0, "monitors", &copt.monitors, "M",
-			     "the monitor totals after each section (Ops block):\n"
-			     "summary (default: faults, context switches, perf\n"
-			     "events, slab growth), all (every stored key), or none",
-			     parse_monitors),
+			     "the monitors after each section (Ops block, a mean per\n"
+			     "sample): summary (default: faults, context switches,\n"
+			     "perf events, slab growth), all (every stored key), or\n"
+			     "none", parse_monitors),
+		OPT_CALLBACK(0, "stats", &copt, "LIST",
+			     "the statistic rows of text and brief, in this order:\n"
+			     "min, amean or hmean (the mean row), stddev, coeffvar,\n"
+			     "max, bmean-95 (e.g. amean,hmean,stddev)", parse_stats),
+		OPT_CALLBACK(0, "order", &copt.order_config, "ORDER",
+			     "rows in numeric order (numeric, the default) or as\n"
+			     "measured (config)", parse_order),
+		OPT_BOOL(0, "per-host", &per_host,
+			 "BASE and NEW are run names: compare them on every host\n"
+			 "that has both, each host's lines prefixed with its\n"
+			 "name, then count the hosts better, worse or within\n"
+			 "noise per section (text or brief)"),
 		OPT_BOOL(0, "exit-code", &exit_code,
 			 "exit 1 when a starred mean row is worse than BASE, 0\n"
 			 "when none is, 128 on other errors (git bisect run)"),
@@ -159,11 +199,27 @@ int cmd_compare(int argc, char **argv)
 		parse_opt_usage_print(&compare_usage, options, stderr);
 		goto out;
 	}
+	if (per_host && (nsel != 2 || copt.pool)) {
+		error(nsel != 2 ? "--per-host compares two run names, BASE and NEW" :
+		      "--per-host and --pool cannot be combined");
+		goto out;
+	}
+	if (per_host && format != COMPARE_FORMAT_TEXT && format != COMPARE_FORMAT_BRIEF) {
+		error("--per-host prints text or brief, not %s", renderers[format].name);
+		goto out;
+	}
 	copt.only = only.re;
 	copt.only_pattern = only.pattern;
 	rc = exit_code ? EXIT_ERROR : 1;
 	if (cmd_open_store(&store, CMD_STORE_READ))
 		goto out;
+	if (per_host) {
+		if (compare_per_host(store, argv[0], argv[1], &copt, format, &out))
+			goto out;
+		fwrite(out.buf, 1, out.len, stdout);
+		rc = fflush(stdout) ? 1 : 0;
+		goto out;
+	}
 	if (compare_build(store, (const char *const *)argv, (size_t)nsel, &copt, &model))
 		goto out;
 	have_model = 1;

@@ -40,6 +40,8 @@ static const struct command commands[] = {
 	  .summary = "write runs into a bundle file to import elsewhere" },
 	{ .name = "import", .fn = cmd_import,
 	  .summary = "add the runs of bundle files to the store" },
+	{ .name = "mail", .fn = cmd_mail,
+	  .summary = "mail a comparison as plain text (SMTP), or write it as mbox" },
 	{ .name = NULL }
 };
 

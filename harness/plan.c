@@ -35,6 +35,9 @@ static const struct wl_option runner_options[] = {
 	{ .name = "perf_events", .type = WL_STRING, .def = MONITOR_DEFAULT_PERF_EVENTS,
 	  .help = "perf events counted on the sample's processes by the perf monitor "
 		  "(libpfm4 names)" },
+	/* Read by compare from the config text stored with the run. */
+	{ .name = "order", .type = WL_ENUM, .def = "numeric", .choices = "numeric|config",
+	  .help = "the order compare prints the rows in: numeric, or as the config gives them" },
 	{ .name = NULL }
 };
 

@@ -59,15 +59,16 @@
 # them normalise them with -e, naming what they expect there (e.g.
 # -e 's/^Time: [0-9]+\.[0-9]{3}$/Time: N.NNN/'); $show_sed does it for
 # the machine lines of kbench show, $runs_sed for the columns of kbench
-# runs.
+# runs, $header_sed for the machine lines of compare's header block.
 #
 # -m is for tables of measured figures (compare, a run's report): a
 # number with a decimal point that stands in a table cell (after two or
 # more blanks) is replaced, with the blanks before it, by blanks and 9s
 # of the same width and the same number of decimals ("   -12.5" and
 # "     3.7" both read "     9.9"); a percentage in parentheses reads
-# (   9.99%) whatever its width (a large change overflows its %7.2f
-# cell), and so does a significance mark *  9.99%*. The layout, every
+# (   9.99%) whatever its digits (a large change prints fewer decimals,
+# or none, to keep its %7.2f cell's width), and so does a significance
+# mark *  9.99%*. The layout, every
 # label and every integer count stay as printed.
 set -u
 tap_n=0
@@ -186,6 +187,12 @@ show_sed='s/^(  host        ).+ \(.+, [0-9]+ CPUs?, [0-9]+ cores?, [0-9.]+ GiB\)
 s/^(  kernel      KERNEL) .+$/\1 KVERSION/
 s/^(  cmdline     ).*$/\1CMDLINE/
 s/^(  kbench      )[^ ]+$/\1VERSION/'
+# The machine lines of compare's header block, for expect_transcript -e,
+# when every run was measured here: the host, the CPU model and the
+# machine's size are named.
+header_sed='s/^(Host: +)[^ ]+$/\1HOST/
+s/^(CPU: +).+$/\1CPU/
+s/^(Machine: +)[0-9]+ CPUs?(, [0-9]+ cores?)?(, [0-9]+ nodes?)?(, [0-9.]+ GiB)?$/\1MACHINE/'
 # The host and kernel columns of kbench runs, as wide as this machine's
 # names: "HOST KERNEL" and the columns after them as printed.
 # The host cell is 10 wide (cut with ~ when longer) and the kernel 15.
@@ -196,7 +203,7 @@ mask_figures() {
 	awk '
 	function mask(s,	out, cell, num, rep, d, i, w, pct) {
 		out = ""
-		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*] *-?[0-9]+\.[0-9]+%/)) {
+		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*] *[<>]?-?[0-9]+(\.[0-9]+)?%/)) {
 			cell = substr(s, RSTART, RLENGTH)
 			w = RLENGTH
 			pct = ""
@@ -213,6 +220,11 @@ mask_figures() {
 			num = cell
 			sub(/^ *-?/, "", num)
 			d = length(num) - index(num, ".")
+			# a large change prints fewer decimals (or none, or
+			# >999999) to keep its width: a percentage reads 9.99
+			# whatever it held
+			if (pct != "")
+				d = 2
 			rep = "9."
 			for (i = 0; i < d; i++)
 				rep = rep "9"

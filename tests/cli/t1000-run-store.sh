@@ -17,7 +17,8 @@ transport = pipes
 mode = thread
 CONF
 
-expect_transcript -m -f t1000-run-base.txt "a run prints its report: each section's table, the footer" \
+expect_transcript -m -e "$header_sed" -f t1000-run-base.txt \
+	"a run prints its report: the header block, each section's statistics" \
 	kb --quiet run -c "$tmp/tiny.conf" -n v618-base
 check "the database was created" test -s "$db"
 is "2 sections x 2 rows x 3 samples are stored, numbered from 1 (warm-up discarded)" \
@@ -41,7 +42,8 @@ is "the schema version is set" "$(sql 'PRAGMA user_version')" 3
 is "the store says it is kbench's" "$(sql 'PRAGMA application_id')" 1801610606
 is "the database is in WAL mode" "$(sql 'PRAGMA journal_mode')" wal
 
-expect_transcript -m -f t1000-run-next.txt "a second run of the config is compared with the previous one" \
+expect_transcript -m -e "$header_sed" -f t1000-run-next.txt \
+	"a second run of the config is compared with the previous one" \
 	kb --quiet run -c "$tmp/tiny.conf" -n v618-next
 expect_transcript "--no-report prints nothing" \
 	kb --quiet run -c "$tmp/tiny.conf" -n quiet-run --no-report <<'T'

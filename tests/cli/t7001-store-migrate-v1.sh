@@ -4,7 +4,9 @@
 # stood for, no value changes, and show and compare print what version 1
 # printed (tests/data/store-v1.transcript was made by kbench before the
 # migration existed; it is a record of that version, not to be
-# regenerated). One line differs on purpose: version 1 counted result rows
+# regenerated; only its compare parts were rewritten when compare's output
+# changed on purpose: the header block, numeric row order, Ops as a mean
+# per sample). One line differs on purpose: version 1 counted result rows
 # as samples, and the run has 9 samples (6 hackbench, 3 pft) for 12 rows.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
