@@ -40,6 +40,8 @@ static const struct command commands[] = {
 	  .summary = "write runs into a bundle file to import elsewhere" },
 	{ .name = "import", .fn = cmd_import,
 	  .summary = "add the runs of bundle files to the store" },
+	{ .name = "fleet", .fn = cmd_fleet,
+	  .summary = "run configs on the nodes of a Slurm cluster, collect the results" },
 	{ .name = NULL }
 };
 
