@@ -304,6 +304,7 @@ int http_put_file(const struct http_options *o, const char *url, const char *pat
 	struct http_call put = { .out_fd = -1, .response = STRBUF_INIT };
 	struct http_call other = { .out_fd = -1, .response = STRBUF_INIT };
 	struct curl_slist *headers = NULL;
+	struct http_options once = { .attempts = 1, .timeout_s = o ? o->timeout_s : 0 };
 	struct stat st;
 	int rc = -1;
 
@@ -316,20 +317,16 @@ int http_put_file(const struct http_options *o, const char *url, const char *pat
 	temporary_url(&tmp, url);
 	put.url = tmp.buf;
 	put.upload_bytes = (curl_off_t)st.st_size;
-	if (perform(o, &put, put_ok, &why)) {
-		/* No collection to put it in: make it, once, and try again. */
-		if (put.code != CURLE_OK || (put.status != 404 && put.status != 409))
-			goto fail;
-		parent_url(&parent, url);
-		other.method = "MKCOL";
-		other.url = parent.buf;
-		strbuf_reset(&why);
-		if (perform(o, &other, mkcol_ok, &why) && other.status != 405)
-			goto fail;	/* 405: it exists after all */
-		strbuf_reset(&why);
-		if (perform(o, &put, put_ok, &why))
-			goto fail;
-	}
+	/* The collection to put it in, made first where the server does not
+	 * make it on PUT: one try, whatever the answer (405: it exists, or
+	 * MKCOL is not allowed; the PUT says what matters). */
+	parent_url(&parent, url);
+	other.method = "MKCOL";
+	other.url = parent.buf;
+	perform(&once, &other, mkcol_ok, &why);
+	strbuf_reset(&why);
+	if (perform(o, &put, put_ok, &why))
+		goto fail;
 	/* Destination names the target without credentials. */
 	http_url_redact(&redacted, url);
 	strbuf_addf(&dest, "Destination: %s", redacted.buf);
