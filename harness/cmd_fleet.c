@@ -248,6 +248,13 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	if (rc)
 		goto out;
 	rc = 1;
+	if (o.results) {
+		http_url_redact(&id, o.results);
+		if (strcmp(id.buf, o.results))
+			warning("the credentials in '--results' go into the job's script, which "
+				"Slurm keeps: give them to the nodes in ~/.netrc instead");
+		strbuf_reset(&id);
+	}
 	job_label(&o, &label);
 	strbuf_addf(&job_name, "%s%s", daily ? FLEET_DAILY_PREFIX : FLEET_JOB_PREFIX, label.buf);
 	if (o.kbench)
@@ -1039,6 +1046,18 @@ static int keep_other_name(const struct run_info *r, void *arg)
 	return 0;
 }
 
+/* Whether host has a complete run named name: 1, 0, or -1 after an error. */
+static int has_run_named(struct store *s, const char *name, const char *host)
+{
+	int64_t *ids = NULL;
+	size_t n = 0;
+
+	if (store_runs_named_on(s, name, host, &ids, &n))
+		return -1;
+	free(ids);
+	return n > 0;
+}
+
 /* --report: regressions of each host collected from key, then the newest
  * runs compared with those before them. 1 when a regression was found. */
 static int report(struct store *s, const char *key)
@@ -1096,7 +1115,15 @@ static int report(struct store *s, const char *key)
 		strbuf_reset(&a);
 		strbuf_reset(&b);
 		if (base.found) {
-			/* Each host's latest run of either name, as --per-host does. */
+			/* Each host's latest run of both names, as --per-host does. */
+			int both = has_run_named(s, base.found, hosts.v[i]);
+
+			if (both > 0)
+				both = has_run_named(s, newest.name, hosts.v[i]);
+			if (both < 0)
+				goto out;
+			if (!both)
+				continue;
 			strbuf_addf(&a, "%s@%s", base.found, hosts.v[i]);
 			strbuf_addf(&b, "%s@%s", newest.name, hosts.v[i]);
 		} else {
@@ -1116,7 +1143,6 @@ static int report(struct store *s, const char *key)
 
 			status = run_kbench(s, args);
 		}
-		/* A host without one of the names: compare said so. */
 		if (status < 0)
 			goto out;
 	}
