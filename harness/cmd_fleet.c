@@ -76,7 +76,8 @@ static const struct parse_opt_usage schedule_usage = {
 		"--begin=HH:MM, then runs, so that a night that fails or is missed (a node\n"
 		"down) does not end the chain. The chain is named kbench-daily-NAME (NAME,\n"
 		"else the configs' names); 'kbench fleet unschedule NAME' ends it.\n"
-		"The first job starts at the next HH:MM, or at --begin.",
+		"The first job starts at the next HH:MM, or at --begin. A node where the\n"
+		"chain has a pending job already is left as it is.",
 	.help_column = 24,
 	.epilogue = "Exit status: 0 every chain started, 1 a submission failed, 2 bad arguments\n"
 		    "or config.",
@@ -207,10 +208,10 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	struct strbuf kbench = STRBUF_INIT, db_dir = STRBUF_INIT, id = STRBUF_INIT;
 	struct strbuf ids = STRBUF_INIT;
 	struct fleet_names nodes = FLEET_NAMES_INIT, pending = FLEET_NAMES_INIT;
-	struct fleet_names labels = FLEET_NAMES_INIT;
+	struct fleet_names labels = FLEET_NAMES_INIT, on_nodes = FLEET_NAMES_INIT;
 	struct fleet_job job;
 	const char *begin;
-	size_t failed = 0;
+	size_t failed = 0, skipped = 0;
 	int rc = EXIT_USAGE;
 
 	argc = parse_options(argc, argv, opts, usage, 0);
@@ -297,17 +298,22 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		rc = fflush(stdout) ? 1 : 0;
 		goto out;
 	}
-	if (daily) {
-		/* Two chains of one name would run twice a night. */
-		if (fleet_chain_jobs(job_name.buf, "PENDING", &pending, &labels))
-			goto out;
-		if (pending.n) {
-			error("chain '%s' is scheduled already (job %s is pending): 'kbench fleet "
-			      "unschedule %s' ends it", job_name.buf, pending.v[0], label.buf);
-			goto out;
-		}
-	}
+	/* A chain twice on a node would run twice a night: a node that has
+	 * one keeps it, so that scheduling again mends the chain of a node
+	 * that lost it and leaves the others alone. */
+	if (daily && fleet_chain_jobs(job_name.buf, "PENDING", &pending, &labels, &on_nodes))
+		goto out;
 	for (size_t i = 0; i < nodes.n; i++) {
+		size_t k;
+
+		for (k = 0; k < on_nodes.n && strcmp(on_nodes.v[k], nodes.v[i]); k++)
+			;
+		if (k < on_nodes.n) {
+			warning("chain '%s' is scheduled on %s already (job %s is pending): left as it is",
+				job_name.buf, nodes.v[i], pending.v[k]);
+			skipped++;
+			continue;
+		}
 		strbuf_reset(&id);
 		if (fleet_submit(script.buf, nodes.v[i], begin, &id)) {
 			failed++;
@@ -320,7 +326,10 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		printf("chain '%s' runs daily at %s%s%s; 'kbench fleet unschedule %s' ends it\n",
 		       job_name.buf, o.daily, o.begin ? ", first at " : "", o.begin ? o.begin : "",
 		       label.buf);
-	rc = failed ? 1 : 0;
+	if (skipped == nodes.n)
+		error("chain '%s' is scheduled on every node given already: 'kbench fleet "
+		      "unschedule %s' ends it", job_name.buf, label.buf);
+	rc = failed || skipped == nodes.n ? 1 : 0;
 	if (fflush(stdout))
 		rc = 1;
 out:
@@ -335,6 +344,7 @@ out:
 	fleet_names_release(&nodes);
 	fleet_names_release(&pending);
 	fleet_names_release(&labels);
+	fleet_names_release(&on_nodes);
 	return rc;
 }
 

@@ -646,7 +646,7 @@ int fleet_list_jobs(const char *since, struct fleet_job_list *out)
 }
 
 int fleet_chain_jobs(const char *job_name, const char *state, struct fleet_names *ids,
-		      struct fleet_names *labels)
+		     struct fleet_names *labels, struct fleet_names *nodes)
 {
 	const char *argv[] = { "squeue", "-h", "-t", state, "-o", "%i|%j|%N|%n", NULL };
 	struct fleet_names lines = FLEET_NAMES_INIT;
@@ -668,6 +668,8 @@ int fleet_chain_jobs(const char *job_name, const char *state, struct fleet_names
 		strbuf_reset(&label);
 		strbuf_addf(&label, "%s on %s", f[1], *f[2] ? f[2] : *f[3] ? f[3] : "any node");
 		fleet_names_add(labels, label.buf);
+		if (nodes)
+			fleet_names_add(nodes, *f[2] ? f[2] : f[3]);
 	}
 	rc = 0;
 out:
@@ -683,7 +685,7 @@ static int cancel_once(const char *job_name, size_t *n)
 	const char **argv = NULL;
 	int rc = -1;
 
-	if (fleet_chain_jobs(job_name, "PENDING", &ids, &labels))
+	if (fleet_chain_jobs(job_name, "PENDING", &ids, &labels, NULL))
 		goto out;
 	if (ids.n) {
 		argv = xcalloc(ids.n + 2, sizeof(*argv));
@@ -710,7 +712,7 @@ int fleet_cancel_pending(const char *job_name, size_t *n)
 	int rc = -1;
 
 	*n = 0;
-	if (cancel_once(job_name, n) || fleet_chain_jobs(job_name, "RUNNING", &running, &labels))
+	if (cancel_once(job_name, n) || fleet_chain_jobs(job_name, "RUNNING", &running, &labels, NULL))
 		goto out;
 	if (running.n) {
 		/* A job of the chain that has just started may be queueing its

@@ -94,10 +94,11 @@ int fleet_list_jobs(const char *since, struct fleet_job_list *out);
 
 /* The jobs named job_name (every one whose name starts with
  * FLEET_DAILY_PREFIX when job_name is NULL) in Slurm state state
- * ("PENDING", "RUNNING"): their ids into ids and "NAME on NODE" into
- * labels. Return 0, or -1 after printing why. */
+ * ("PENDING", "RUNNING"): their ids into ids, "NAME on NODE" into labels
+ * and, unless nodes is NULL, the node (allocated, else requested; "" for
+ * any) into nodes. Return 0, or -1 after printing why. */
 int fleet_chain_jobs(const char *job_name, const char *state, struct fleet_names *ids,
-		     struct fleet_names *labels);
+		     struct fleet_names *labels, struct fleet_names *nodes);
 
 /* Cancel the pending jobs named job_name (every pending job whose name
  * starts with FLEET_DAILY_PREFIX when job_name is NULL), printing each

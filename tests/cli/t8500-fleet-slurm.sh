@@ -142,9 +142,11 @@ check "... and how to end it" grep -q "'kbench fleet unschedule nightly' ends it
 kb fleet status >status 2>&1
 check "status shows the first job waiting for its begin time" \
 	grep -Eq "^$first +kbench-daily-nightly +PENDING +n1 " status
-expect_err "a second chain of the same name is refused" 1 \
-	"chain 'kbench-daily-nightly' is scheduled already (job $first is pending)" \
+expect_err "the same chain is not scheduled twice on a node" 1 \
+	"warning: chain 'kbench-daily-nightly' is scheduled on n1 already (job $first is pending): left as it is" \
 	"$KBENCH" fleet schedule --daily "$daily" -c hb.conf -n nightly --nodes n1
+check "... an error when no node is left" \
+	grep -q "chain 'kbench-daily-nightly' is scheduled on every node given already" "$tmp/err"
 wait_until 90 sh -c "[ -f slurm-$first.out ] && ! squeue -h -j $first -o %i 2>/dev/null | grep -q ."
 ok $? "the first job ran"
 next=$(squeue -h -n kbench-daily-nightly -t PENDING -o %i)
@@ -153,12 +155,19 @@ check "... and queued its successor first" \
 is "... which is pending" "$(squeue -h -j "$next" -o '%j %T' 2>/dev/null)" \
 	"kbench-daily-nightly PENDING"
 check "... until the next $daily" test "$(squeue -h -j "$next" -o %S | cut -c12-16)" = "$daily"
-expect_transcript "unschedule cancels the chain" kb fleet unschedule nightly <<EOF
-\$ kb fleet unschedule nightly
-cancelled job $next (kbench-daily-nightly on n1)
-[exit 0]
-EOF
-is "... no job of it is left" "$(squeue -h -n kbench-daily-nightly -o %i)" ""
+kb fleet schedule --daily "$daily" -c hb.conf -n nightly --nodes n1,n2 \
+	--results "$results" --db-dir "$nodes/%n" --node-names >out 2>err
+ok $? "schedule again on n1 and n2"
+check "... n1's chain is left as it is" \
+	grep -q "chain 'kbench-daily-nightly' is scheduled on n1 already (job $next is pending)" err
+n2job=$(sed -n 's/^submitted job \([0-9]*\) (kbench-daily-nightly) to n2$/\1/p' out)
+check "... n2's starts" test -n "$n2job"
+kb fleet unschedule nightly >out 2>err
+ok $? "unschedule"
+check "... cancels n1's next job" grep -qx "cancelled job $next (kbench-daily-nightly on n1)" out
+check "... and n2's" grep -qx "cancelled job $n2job (kbench-daily-nightly on n2)" out
+check "... and nothing else" test "$(wc -l <out)" = 2
+is "... no job of the chain is left" "$(squeue -h -n kbench-daily-nightly -o %i)" ""
 expect_err "unschedule again: nothing pending" 1 \
 	"chain 'kbench-daily-nightly' has no pending job" "$KBENCH" fleet unschedule nightly
 
