@@ -906,8 +906,10 @@ static int collect_one(struct store *s, const char *results, const char *key,
 	strbuf_addf(&path, "%s/%s", scratch, b->file);
 	strbuf_addf(&rel, "%s/%s", b->host, b->file);
 	if (fleet_fetch_bundle(results, b, path.buf) || bundle_open(path.buf, &bundle) ||
-	    store_import(s, bundle, 0, NULL, NULL, &c))
+	    store_import(s, bundle, 0, NULL, NULL, &c)) {
+		error("'%s/%s' not collected; a later collect tries it again", key, rel.buf);
 		goto out;
+	}
 	if (b->modified >= 0)
 		iso_time(modified, sizeof(modified), b->modified);
 	iso_time(now, sizeof(now), (int64_t)time(NULL));
