@@ -26,12 +26,14 @@
 extern const char store_schema_v1[];
 extern const char store_migration_v2[];
 extern const char store_migration_v3[];
+extern const char store_migration_v4[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[0] = store_schema_v1,
 	[1] = store_migration_v2,
 	[2] = store_migration_v3,
+	[3] = store_migration_v4,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 
@@ -828,5 +830,29 @@ int store_migrate_db(sqlite3 *db, const char *name, int from, int to)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+int store_fleet_add_collected(struct store *s, const struct fleet_collected *c)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "INSERT OR REPLACE INTO fleet_collected(source, path, size_bytes, "
+		    "modified_at, collected_at, runs_added) VALUES (?, ?, ?, ?, ?, ?)", &st))
+		return -1;
+	store_bind_text(st, 1, c->source);
+	store_bind_text(st, 2, c->path);
+	if (c->size_bytes >= 0)
+		sqlite3_bind_int64(st, 3, c->size_bytes);
+	else
+		sqlite3_bind_null(st, 3);
+	store_bind_text(st, 4, c->modified_at);
+	store_bind_text(st, 5, c->collected_at);
+	sqlite3_bind_int64(st, 6, c->runs_added);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_db_error(s, "cannot record a collected bundle");
 	return 0;
 }

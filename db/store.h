@@ -19,7 +19,7 @@ struct kernel_info;
 struct store;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 /* PRAGMA application_id of a kbench store ("kben"), set whenever a store
  * is created or migrated; a store from before it has 0 there. */
 #define STORE_APPLICATION_ID 0x6b62656e
@@ -422,5 +422,29 @@ struct import_counts {
 int store_import(struct store *s, struct bundle *b, int dry_run,
 		 int (*cb)(const struct bundle_run *r, void *arg), void *arg,
 		 struct import_counts *c);
+
+/* ---- fleet collections (store.c, query.c): kbench fleet collect ---- */
+
+/* A bundle collected from a results location (table fleet_collected). */
+struct fleet_collected {
+	const char *source;		/* the URL or directory, no credentials */
+	const char *path;		/* HOST/RUN-UUID.kbench under it */
+	int64_t size_bytes;		/* -1: not known */
+	const char *modified_at;	/* ISO 8601 UTC; NULL: not known */
+	const char *collected_at;	/* ISO 8601 UTC */
+	int64_t runs_added;
+};
+
+/* Whether the bundle path of source is recorded as collected: *found 1 or
+ * 0. Returns 0, or -1 after printing why. */
+int store_fleet_is_collected(struct store *s, const char *source, const char *path,
+			     int *found);
+/* Record c as collected (a record of the same source and path is
+ * replaced). Returns 0, or -1 after printing why. */
+int store_fleet_add_collected(struct store *s, const struct fleet_collected *c);
+/* The records of source (NULL: every source) in the order they were
+ * made; cb returning non-zero stops. The strings last until cb returns. */
+int store_fleet_each_collected(struct store *s, const char *source,
+			       int (*cb)(const struct fleet_collected *c, void *arg), void *arg);
 
 #endif

@@ -59,4 +59,7 @@ int cmd_history_params(const char *pvalue, const char *window,
  * runs in the C locale itself). */
 int cmd_utf8_locale(void);
 
+/* kbench fleet: Slurm jobs on a cluster, their bundles uploaded and collected. */
+int cmd_fleet(int argc, char **argv);
+
 #endif

@@ -42,6 +42,8 @@ static const struct command commands[] = {
 	  .summary = "add the runs of bundle files to the store" },
 	{ .name = "mail", .fn = cmd_mail,
 	  .summary = "mail a comparison as plain text (SMTP), or write it as mbox" },
+	{ .name = "fleet", .fn = cmd_fleet,
+	  .summary = "run configs on the nodes of a Slurm cluster, collect the results" },
 	{ .name = NULL }
 };
 

@@ -50,7 +50,7 @@ else
 fi
 
 v=$(sql 'PRAGMA user_version')
-check "the store is now at schema version 3 ($v)" test "$v" = 3
+check "the store is now at schema version 4 ($v)" test "$v" = 4
 got=$(sql "SELECT count(*) || ' ' || total(value) FROM monitor_values")
 check "no monitor value is lost or changed ($got)" test "$got" = "$values"
 
@@ -75,6 +75,6 @@ check "every other value is a delta ($n left over)" test "$n" = 0
 
 kb runs >/dev/null 2>"$tmp/err"
 ok $? "the migrated store opens again"
-check "and stays at version 3" test "$(sql 'PRAGMA user_version')" = 3
+check "and stays at version 4" test "$(sql 'PRAGMA user_version')" = 4
 
 done_testing
