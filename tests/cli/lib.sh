@@ -26,6 +26,8 @@
 #                            sqlite3 shell prints them); "$KB_SQL" is
 #                            that program, for other databases
 #   sql_write SQL            change the test's store (building fixtures)
+#   sql_write_file FILE      sql_write the SQL script FILE: a fixture built
+#                            in a file, for check to name rather than print
 #   store_digest FILE        a checksum of what the SQLite file FILE holds
 #                            (its schema, versions and every row, read
 #                            through kb-sql), to check that a store in WAL
@@ -318,6 +320,7 @@ KB_SQL=$(dirname "$KBENCH")/tests/tools/kb-sql
 kb() { "$KBENCH" --db "$db" "$@"; }
 sql() { "$KB_SQL" "$db" "$@"; }
 sql_write() { "$KB_SQL" --write "$db" "$@"; }
+sql_write_file() { sql_write "$(cat "$1")"; }
 
 store_digest() {	# store_digest FILE
 	{

@@ -103,7 +103,12 @@ check "... the store holds each run once" test "$("$KB_SQL" "$db3" 'SELECT count
 
 kbd "$db3" compare a-1@host1 b-1@host2 > "$tmp/out"
 ok $? "compare a run of host1 with a run of host2"
-check "... and the table says the machines differ" grep -q '^  b-1  host2, ' "$tmp/out"
+# The header block names a fact once when the runs share it, else once a
+# run, after the run's name.
+is "... and the header says the machines differ: a Host line per run" \
+	"$(grep -A 1 '^Host:' "$tmp/out")" \
+	"Host:     a-1  host1
+          b-1  host2"
 check "runs lists the hosts" test "$(kbd "$db3" runs --host host2 | grep -c ' b-1 ')" = 1
 
 # Machines merge by fingerprint: a later run of host1 joins its machine.

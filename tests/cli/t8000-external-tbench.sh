@@ -59,9 +59,20 @@ is "each stored value is the Throughput line tbench printed" "$got" "$want"
 n=$(printf '%s\n' "$got" | awk -F'|' '$2 > 0' | wc -l)
 is "eight samples, none of them zero" "$n" 8
 
-expect_transcript -m "compare reads as the seed's tbench tables: rows clients-N, MB/sec" \
+# The header block names this machine (header_sed); the config's checksum
+# covers short.conf, whose PATH holds the scratch directory.
+expect_transcript -m -e "$header_sed" \
+	-e 's/^(Config: +tbench\+short, cksum )[0-9]+$/\1CKSUM/' \
+	"compare reads as the seed's tbench tables: rows clients-N, MB/sec" \
 	kb compare --monitors none slab slub <<'EOF2'
 $ kb compare --monitors none slab slub
+Kernel:   KERNEL
+Host:     HOST
+CPU:      CPU
+Machine:  MACHINE
+Config:   tbench+short, cksum CKSUM
+Samples:  slab 2, slub 2
+
 tbench
                                       slab                   slub
 Min       clients-1        9.99 (   9.99%)        9.99 (   9.99%)
@@ -85,7 +96,6 @@ Duration Elapsed        9.99        9.99
 Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
   change prints *  x.xx%* instead of (  x.xx%). Hmean rows are tested on 1/x.
 Positive % = better: the sign follows each metric's direction.
-Samples per side: slab 2, slub 2.
 No star, fewer than 3 samples on a side: tbench clients-1, tbench clients-2.
 [exit 0]
 EOF2
