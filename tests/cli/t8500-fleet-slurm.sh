@@ -126,9 +126,9 @@ ok $st "collect --report ($st)"
 check "... regressions of each host" \
 	test "$(grep -c '^Regressions on n[12]:$' out)" = 2
 check "... n1's fleet-3 compared with fleet-2" \
-	grep -qx 'Samples per side: fleet-2 2, fleet-3 2.' out
+	grep -qx 'n1-Samples:  fleet-2 2, fleet-3 2' out
 check "... n2, without fleet-3, is not compared" \
-	test "$(grep -c '^Samples per side:' out)" = 1
+	test "$(grep -c '^n[12]-Samples:' out)" = 1
 check "... nothing printed on stderr" test ! -s err
 
 # A daily chain, started a few seconds ahead.
