@@ -35,7 +35,7 @@ static void print_plan(const struct plan *p)
 			printf(" %lld", ps->rows[r]);
 		putchar('\n');
 	}
-	printf("%d samples in all (warm-up included)\n", plan_total_samples(p));
+	printf("%lld samples in all (warm-up included)\n", (long long)plan_total_samples(p));
 }
 
 int cmd_run(int argc, char **argv)

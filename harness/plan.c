@@ -214,6 +214,32 @@ static int check_global_keys(const struct config *c, const struct plan *p)
 	return 0;
 }
 
+/* Samples section ps runs, warm-up included; 64 bits, as a plan may ask
+ * for more than an int holds before it is refused. */
+static int64_t section_samples(const struct plan_section *ps)
+{
+	return (int64_t)ps->nrows * ((int64_t)ps->iterations + ps->warmup);
+}
+
+/* Refuse a plan larger than PLAN_MAX_SAMPLES before anything runs,
+ * naming the section that takes it over. */
+static int check_plan_size(const struct plan *p)
+{
+	int64_t total = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct plan_section *ps = &p->sections[i];
+
+		total += section_samples(ps);
+		if (total > PLAN_MAX_SAMPLES)
+			return error("%s:%d: [%s] brings the plan to %lld samples (%zu rows x "
+				     "(%d iterations + %d warm-up)); a run holds at most %d",
+				     ps->cs->file, ps->cs->line, ps->cs->name, (long long)total,
+				     ps->nrows, ps->iterations, ps->warmup, PLAN_MAX_SAMPLES);
+	}
+	return 0;
+}
+
 int plan_build(struct config *c, const char *only, struct plan *out)
 {
 	struct kb_regex *re = NULL;
@@ -241,7 +267,7 @@ int plan_build(struct config *c, const char *only, struct plan *out)
 			error("%s: no sections to run", c->nfiles ? c->files[0] : "config");
 		goto fail;
 	}
-	if (check_global_keys(c, out))
+	if (check_global_keys(c, out) || check_plan_size(out))
 		goto fail;
 	return 0;
 fail:
@@ -261,12 +287,11 @@ void plan_release(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int plan_total_samples(const struct plan *p)
+int64_t plan_total_samples(const struct plan *p)
 {
-	int total = 0;
+	int64_t total = 0;
 
 	for (size_t i = 0; i < p->n; i++)
-		total += (int)p->sections[i].nrows *
-			 (p->sections[i].iterations + p->sections[i].warmup);
+		total += section_samples(&p->sections[i]);
 	return total;
 }

@@ -4,6 +4,7 @@
 #define KBENCH_PLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct config;
 struct conf_entry;
@@ -27,17 +28,23 @@ struct plan_section {
 	struct pin_plan *pin;	/* from the workload's `pin` option; NULL: none */
 };
 
+/* The most samples one plan may hold, warm-up included: far beyond any
+ * real run, and small enough that counts fit an int wherever they go. */
+#define PLAN_MAX_SAMPLES 10000000
+
 struct plan {
 	struct plan_section *sections;
 	size_t n;
 };
 
 /* Validate every section of c (selected by the PCRE2 pattern only, or all)
- * against its workload's option table. Errors name file, line, section and
- * key; return 0 or -1. */
+ * against its workload's option table, and refuse a plan of more than
+ * PLAN_MAX_SAMPLES samples, naming the section that takes it over. Errors
+ * name file, line, section and key; return 0 or -1. */
 int plan_build(struct config *c, const char *only, struct plan *out);
 void plan_release(struct plan *p);
-/* Samples the plan will run, warm-up included. */
-int plan_total_samples(const struct plan *p);
+/* Samples the plan will run, warm-up included (at most PLAN_MAX_SAMPLES
+ * once plan_build accepted it). */
+int64_t plan_total_samples(const struct plan *p);
 
 #endif

@@ -167,7 +167,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	progress_init(&prog, plan_total_samples(p));
+	/* plan_build bounds the plan: the count fits progress's int. */
+	progress_init(&prog, (int)plan_total_samples(p));
 	for (size_t i = 0; i < p->n && !stop_signal; i++) {
 		struct plan_section *ps = &p->sections[i];
 
