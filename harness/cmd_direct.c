@@ -7,6 +7,7 @@
 #include "lib/error.h"
 #include "workloads/params.h"
 #include "machine/pin.h"
+#include "harness/plan.h"
 #include "harness/runner.h"
 #include "lib/strbuf.h"
 #include "workloads/workload.h"
@@ -165,13 +166,17 @@ int cmd_direct(int argc, char **argv)
 			break;
 		}
 		case 't' + 1000: {
-			char *end;
+			/* The parser of the config key, so that both agree. */
+			const struct wl_option *o = plan_runner_option("timeout");
+			struct wl_value v = { 0 };
 
-			timeout_s = strtod(optarg, &end);
-			if (*end || timeout_s <= 0) {
-				error("invalid value '%s' for --timeout: expected seconds > 0", optarg);
+			if (wl_value_parse(o, optarg, &v, &err)) {
+				error("invalid value '%s' for --timeout: expected seconds, %s",
+				      optarg, wl_type_expect(o));
 				goto out;
 			}
+			timeout_s = v.d;
+			wl_value_release(&v);
 			break;
 		}
 		case 'f' + 1000:

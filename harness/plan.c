@@ -83,8 +83,10 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 			ps->iterations = (int)v.i;
 		else if (!strcmp(e->key, "warmup"))
 			ps->warmup = (int)v.i;
-		else if (!strcmp(e->key, "timeout"))
+		else if (!strcmp(e->key, "timeout")) {
 			ps->timeout_s = v.d;
+			ps->timeout_key = e;
+		}
 		else if (!strcmp(e->key, "monitors"))
 			ps->monitors_key = e;
 		else if (!strcmp(e->key, "perf_events"))
@@ -116,6 +118,34 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 			   from_global ? "global" : ps->cs->name);
 out:
 	strbuf_release(&err);
+	return rc;
+}
+
+/* Refuse a timeout shorter than the least time one sample of some row
+ * takes (netperf's duration): every sample would time out. The error
+ * names the timeout's line, or the section's when it is the default. */
+static int check_timeout_fits(const struct plan_section *ps)
+{
+	struct strbuf why = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t r = 0; ps->ops->min_sample_s && r < ps->nrows && !rc; r++) {
+		double min_s;
+
+		strbuf_reset(&why);
+		min_s = ps->ops->min_sample_s(ps->params, ps->rows[r], &why);
+		if (ps->timeout_s > min_s)
+			continue;
+		if (ps->timeout_key)
+			rc = error("%s:%d: timeout = %g in [%s] cannot fit one sample, which "
+				   "takes at least %g s (%s)", ps->timeout_key->file,
+				   ps->timeout_key->line, ps->timeout_s, ps->cs->name, min_s, why.buf);
+		else
+			rc = error("%s:%d: [%s] the default timeout of %g s cannot fit one sample, "
+				   "which takes at least %g s (%s): set 'timeout'", ps->cs->file,
+				   ps->cs->line, ps->cs->name, ps->timeout_s, min_s, why.buf);
+	}
+	strbuf_release(&why);
 	return rc;
 }
 
@@ -181,7 +211,7 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 		goto out;
 	}
-	if (plan_section_monitors(ps))
+	if (check_timeout_fits(ps) || plan_section_monitors(ps))
 		goto out;
 	/* Pinning is computed before anything runs, so a policy the machine
 	 * cannot honour stops the run here. */
@@ -238,6 +268,13 @@ static int check_plan_size(const struct plan *p)
 				     ps->nrows, ps->iterations, ps->warmup, PLAN_MAX_SAMPLES);
 	}
 	return 0;
+}
+
+const struct wl_option *plan_runner_option(const char *name)
+{
+	int i = wl_option_index(runner_options, name);
+
+	return i < 0 ? NULL : &runner_options[i];
 }
 
 int plan_build(struct config *c, const char *only, struct plan *out)

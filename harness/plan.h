@@ -11,6 +11,7 @@ struct conf_entry;
 struct conf_section;
 struct monitor_set;
 struct pin_plan;
+struct wl_option;
 struct wl_params;
 struct workload_ops;
 
@@ -25,6 +26,7 @@ struct plan_section {
 	size_t nrows;
 	struct monitor_set *monitors;	/* the `monitors` of this section */
 	const struct conf_entry *monitors_key, *perf_events_key;	/* NULL: default */
+	const struct conf_entry *timeout_key;	/* NULL: the default timeout */
 	struct pin_plan *pin;	/* from the workload's `pin` option; NULL: none */
 };
 
@@ -43,6 +45,10 @@ struct plan {
  * name file, line, section and key; return 0 or -1. */
 int plan_build(struct config *c, const char *only, struct plan *out);
 void plan_release(struct plan *p);
+/* The entry of the runner's own option `name` ("timeout", "iterations"...),
+ * valid in every section, or NULL: direct mode parses its --timeout with
+ * it, so that both accept the same values. */
+const struct wl_option *plan_runner_option(const char *name);
 /* Samples the plan will run, warm-up included (at most PLAN_MAX_SAMPLES
  * once plan_build accepted it). */
 int64_t plan_total_samples(const struct plan *p);

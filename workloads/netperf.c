@@ -696,6 +696,15 @@ out:
 	return rc;
 }
 
+/* A sample runs for its whole duration, whatever the row. */
+static double np_min_sample_s(const struct wl_params *p, long long row, struct strbuf *why)
+{
+	const struct netperf_opts *o = p->opts;
+
+	strbuf_addf(why, "duration = %g", o->duration_s);
+	return o->duration_s;
+}
+
 static void np_format(const struct wl_params *p, long long row,
 		      const struct wl_sample *s, struct strbuf *out)
 {
@@ -736,4 +745,5 @@ const struct workload_ops netperf_ops = {
 	.check = np_check,
 	.run_one = np_run_one,
 	.format_direct = np_format,
+	.min_sample_s = np_min_sample_s,
 };

@@ -150,6 +150,10 @@ struct workload_ops {
 	/* Direct mode: one line as the peer tool prints it. */
 	void (*format_direct)(const struct wl_params *p, long long row,
 			      const struct wl_sample *s, struct strbuf *out);
+	/* The least time one sample of row `row` takes, in seconds, with what
+	 * sets it in why ("duration = 10"), so that a timeout no sample can
+	 * fit in is refused before anything runs. Optional: no minimum. */
+	double (*min_sample_s)(const struct wl_params *p, long long row, struct strbuf *why);
 };
 
 /* The text the user gave for the option stored at offset in p->opts
