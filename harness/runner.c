@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 static volatile sig_atomic_t stop_signal;
 
@@ -111,6 +112,8 @@ int run_sample_monitored(const struct workload_ops *ops, const struct wl_params 
 	}
 	if (buf.len != sizeof(*msg)) {
 		strbuf_addstr(reason, "the sample's process ");
+		if (WIFSIGNALED(c->status))
+			strbuf_addstr(reason, "was ");
 		child_describe_status(c->status, reason);
 		strbuf_addstr(reason, " before reporting a result");
 		goto out;
