@@ -30,6 +30,8 @@ static const struct command commands[] = {
 	  .summary = "compare runs in mmtests' table layout, with significance" },
 	{ .name = "topology", .fn = cmd_topology,
 	  .summary = "the machine as hwloc sees it and the CPUs each pin policy picks" },
+	{ .name = "recover", .fn = cmd_recover,
+	  .summary = "load what a run could not store (its recovery file) into the store" },
 	{ .name = NULL }
 };
 

@@ -277,16 +277,16 @@ const struct wl_option *plan_runner_option(const char *name)
 	return i < 0 ? NULL : &runner_options[i];
 }
 
-int plan_build(struct config *c, const char *only, struct plan *out)
+/* Build the plan of the sections of c that want() keeps (all when want
+ * is NULL). Return 0, or -1 after an error; *out is empty when no section
+ * was kept. */
+static int plan_build_where(struct config *c, int (*want)(const char *name, void *arg),
+			    void *arg, struct plan *out)
 {
-	struct kb_regex *re = NULL;
-
 	memset(out, 0, sizeof(*out));
-	if (only && !(re = kb_regex_new(only, "--only")))
-		return -1;
 	out->sections = xcalloc(c->n ? c->n : 1, sizeof(*out->sections));
 	for (size_t i = 0; i < c->n; i++) {
-		if (re && !kb_regex_match(re, c->sections[i].name))
+		if (want && !want(c->sections[i].name, arg))
 			continue;
 		if (plan_section_init(&out->sections[out->n], &c->sections[i], c)) {
 			wl_params_free(out->sections[out->n].params);
@@ -295,22 +295,71 @@ int plan_build(struct config *c, const char *only, struct plan *out)
 		}
 		out->n++;
 	}
+	if (out->n && (check_global_keys(c, out) || check_plan_size(out)))
+		goto fail;
+	return 0;
+fail:
+	plan_release(out);
+	return -1;
+}
+
+static int matches(const char *name, void *re)
+{
+	return kb_regex_match(re, name);
+}
+
+int plan_build(struct config *c, const char *only, struct plan *out)
+{
+	struct kb_regex *re = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (only && !(re = kb_regex_new(only, "--only")))
+		return -1;
+	rc = plan_build_where(c, re ? matches : NULL, re, out);
 	kb_regex_free(re);
-	re = NULL;
+	if (rc)
+		return -1;
 	if (!out->n) {
 		if (only)
 			error("no section matches --only '%s'", only);
 		else
 			error("%s: no sections to run", c->nfiles ? c->files[0] : "config");
-		goto fail;
+		plan_release(out);
+		return -1;
 	}
-	if (check_global_keys(c, out) || check_plan_size(out))
-		goto fail;
 	return 0;
-fail:
-	kb_regex_free(re);
-	plan_release(out);
-	return -1;
+}
+
+struct name_list {
+	const char *const *names;
+	size_t n;
+};
+
+static int listed(const char *name, void *arg)
+{
+	const struct name_list *l = arg;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->names[i], name))
+			return 1;
+	return 0;
+}
+
+int plan_build_sections(struct config *c, const char *const *names, size_t n,
+			struct plan *out)
+{
+	struct name_list l = { .names = names, .n = n };
+
+	if (plan_build_where(c, listed, &l, out))
+		return -1;
+	if (!out->n) {
+		error("%s: none of the sections to run is in it",
+		      c->nfiles ? c->files[0] : "config");
+		plan_release(out);
+		return -1;
+	}
+	return 0;
 }
 
 void plan_release(struct plan *p)

@@ -44,6 +44,10 @@ struct plan {
  * PLAN_MAX_SAMPLES samples, naming the section that takes it over. Errors
  * name file, line, section and key; return 0 or -1. */
 int plan_build(struct config *c, const char *only, struct plan *out);
+/* plan_build() of the sections of c named in names[0..n-1] (those of a
+ * run being resumed), in config order. Return 0 or -1. */
+int plan_build_sections(struct config *c, const char *const *names, size_t n,
+			struct plan *out);
 void plan_release(struct plan *p);
 /* The entry of the runner's own option `name` ("timeout", "iterations"...),
  * valid in every section, or NULL: direct mode parses its --timeout with
