@@ -93,7 +93,9 @@ struct wl_flag {
 #define WL_ROW_LEN 48
 
 struct wl_result {
-	char row[WL_ROW_LEN];	/* "4", "send-64", "system-2" */
+	/* "4", "send-64", "system-2": the row it was measured for, last,
+	 * after any "name-" (a resumed run finds what it holds by it) */
+	char row[WL_ROW_LEN];
 	int metric;		/* index into ops->metrics */
 	double value;
 };
