@@ -170,6 +170,7 @@ struct run_exec {
 	long stored, failed;		/* samples stored and failed by this process */
 	long before;			/* samples of the plan stored before a resume */
 	struct record_recovery rec;	/* made when the store fails */
+	int rec_tried;			/* rec was made, or could not be */
 	int saved;			/* things written to the recovery file */
 };
 
@@ -177,9 +178,11 @@ struct run_exec {
  * take. Return the file's store, or NULL when none could be made. */
 static struct store *recovery(struct run_exec *x)
 {
-	if (!x->rec.s && !x->rec.path.len &&
-	    record_recovery_open(store_path(x->s), &x->info, x->p, &x->rec))
-		return NULL;
+	if (!x->rec_tried) {
+		x->rec_tried = 1;
+		if (record_recovery_open(store_path(x->s), &x->info, x->p, &x->rec))
+			return NULL;
+	}
 	return x->rec.s;
 }
 
