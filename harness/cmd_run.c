@@ -236,7 +236,7 @@ int cmd_run(int argc, char **argv)
 		const char *bad = req.name ? "--name" : only ? "--only" : dry_run ? "--dry-run" : NULL;
 
 		if (bad) {
-			error("%s cannot be combined with --resume: the run keeps its own", bad);
+			error("%s cannot be combined with --resume", bad);
 			goto out;
 		}
 		if (cmd_open_store(&store)) {
