@@ -7,7 +7,8 @@
 # leaves the run marked failed, not running.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-tool="$(dirname "$KBENCH")/tests/tools/sqlite-tool"
+# The tests' SQLite tool, built beside kbench (SQLITE_TOOL: elsewhere).
+tool=${SQLITE_TOOL:-$(dirname "$KBENCH")/tests/tools/sqlite-tool}
 val() { "$tool" value "$db" "$1"; }
 
 printf '[hackbench-a]\ngroups = 1\nloops = 100\niterations = 12\n' > "$tmp/r.conf"
@@ -83,6 +84,8 @@ if [ "$rc" -eq 1 ] && [ "$(dirname "$file")" = "$tmp/spare" ] && [ -f "$file" ];
 else
 	ok 1 "with no room beside the store, the recovery file goes to \$TMPDIR (exit $rc)"
 	sed 's/^/#   /' "$tmp/err"
+	diag "the lock holder said:"
+	sed 's/^/#   /' "$tmp/lock.out"
 fi
 "$KBENCH" --db "$tmp/new.db" recover "$file" >"$tmp/out" 2>"$tmp/err"
 check "recover creates a run the store lacks" grep -q ": run #1 (.*), created: 1 sample values" "$tmp/out"

@@ -6,7 +6,8 @@
 # refused (--force overrides what it can).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-tool="$(dirname "$KBENCH")/tests/tools/sqlite-tool"
+# The tests' SQLite tool, built beside kbench (SQLITE_TOOL: elsewhere).
+tool=${SQLITE_TOOL:-$(dirname "$KBENCH")/tests/tools/sqlite-tool}
 val() { "$tool" value "$db" "$1"; }
 id_of() { val "SELECT max(id) FROM runs WHERE name = '$1'"; }
 count() { val "SELECT count(*) FROM samples WHERE run_id = $1"; }

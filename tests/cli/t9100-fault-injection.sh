@@ -7,7 +7,8 @@
 # resumed, killed again, ..., and ends complete with a clean run's samples.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-tool="$(dirname "$KBENCH")/tests/tools/sqlite-tool"
+# The tests' SQLite tool, built beside kbench (SQLITE_TOOL: elsewhere).
+tool=${SQLITE_TOOL:-$(dirname "$KBENCH")/tests/tools/sqlite-tool}
 val() { "$tool" value "$db" "$1"; }
 # Sample sets (one per measured sample, whatever its rows) of run $1.
 sets() { val "SELECT count(*) FROM (SELECT DISTINCT section, iteration, started_at

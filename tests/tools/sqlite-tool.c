@@ -73,6 +73,8 @@ static int lock(sqlite3 *db, double seconds, long samples)
 		long have = n ? atol(n) : 0;
 
 		free(n);
+		if (rc != SQLITE_OK)
+			return 1;
 		if (have >= samples)
 			break;
 		pause_s(0.01);
