@@ -16,7 +16,7 @@ static const char usage[] =
 	"   or: sqlite-tool lock DB SECONDS [SAMPLES]\n"
 	"                                     once DB holds SAMPLES samples (default 0),\n"
 	"                                     take the write lock, print 'locked', hold\n"
-	"                                     it SECONDS, let it go\n";
+	"                                     it SECONDS (or until killed), let it go\n";
 
 static void pause_s(double s)
 {
@@ -67,20 +67,21 @@ static int integrity(sqlite3 *db)
 
 static int lock(sqlite3 *db, double seconds, long samples)
 {
-	for (;;) {
+	/* A read may fail for a moment while the writer works: give up only
+	 * after 30 s of failures. */
+	for (int failures = 0; failures < 3000;) {
 		int rc;
 		char *n = value(db, "SELECT count(*) FROM samples", &rc);
 		long have = n ? atol(n) : 0;
 
 		free(n);
-		if (rc != SQLITE_OK)
-			return 1;
-		if (have >= samples)
+		failures = rc == SQLITE_OK ? 0 : failures + 1;
+		if (rc == SQLITE_OK && have >= samples)
 			break;
 		pause_s(0.01);
 	}
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return 1;
+		return 1;	/* also after 30 s of failed reads: the last one's error */
 	printf("locked\n");
 	fflush(stdout);
 	pause_s(seconds);
