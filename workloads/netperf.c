@@ -420,13 +420,18 @@ static int server_main(void *arg)
 		goto fail;
 	}
 	write_full(rep, &r, sizeof(r));
-	return 0;
+	rc = 0;
+	goto out;
 fail:
 	r.failed = 1;
 	snprintf(r.msg, sizeof(r.msg), "%s", err.buf);
 	write_full(rep, "E", 1);
 	write_full(rep, &r, sizeof(r));
-	return -1;
+	rc = -1;
+out:
+	free(buf);
+	strbuf_release(&err);
+	return rc;
 }
 
 static int read_report(int rep, struct np_report *r, struct strbuf *err)
