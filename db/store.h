@@ -447,4 +447,40 @@ int store_fleet_add_collected(struct store *s, const struct fleet_collected *c);
 int store_fleet_each_collected(struct store *s, const char *source,
 			       int (*cb)(const struct fleet_collected *c, void *arg), void *arg);
 
+/* ---- recovery files and resumed runs (recover.c) ---- */
+
+/* PRAGMA application_id of a recovery file ("kbRC"): a store of the same
+ * schema holding one run's uuid, facts and what its writer could not
+ * write into the run's own store. */
+#define STORE_RECOVERY_APP_ID 0x6b625243
+
+/* Create the recovery file path (absent, or empty as mkstemp leaves it):
+ * a store of the current schema in one file, marked as a recovery file. */
+int store_create_recovery(const char *path, struct store **out);
+
+struct store_recovered {
+	int64_t run_id;		/* the run in the store */
+	char uuid[40];
+	int created;		/* the store lacked the run: made from the file */
+	int64_t samples, monitors, failures;	/* rows added */
+};
+
+/* Load the recovery file path into s: its run, found by uuid or created
+ * with its machine and facts, then every sample, monitor value and
+ * failure s does not hold yet (loading a file twice adds nothing); a run
+ * still marked running takes the status the file gives it. Refused while
+ * the run's writer is alive. */
+int store_recover(struct store *s, const char *path, struct store_recovered *out);
+
+/* Mark run_id running again, written by this process, to resume it;
+ * refused for a complete run. */
+int store_resume_run(struct store *s, int64_t run_id);
+/* The latest run named name, whatever its status; *found 0 when none. */
+int store_latest_run_named(struct store *s, const char *name, int64_t *run_id, int *found);
+/* cb once per distinct (section, row, iteration) of run_id's samples;
+ * cb returning non-zero stops. */
+int store_each_sample_key(struct store *s, int64_t run_id,
+			  int (*cb)(const char *section, const char *row, int iteration,
+				    void *arg), void *arg);
+
 #endif

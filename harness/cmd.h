@@ -45,6 +45,7 @@ int cmd_regressions(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
 
 /* After a run: print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */

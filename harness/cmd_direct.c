@@ -7,6 +7,7 @@
 #include "lib/error.h"
 #include "workloads/params.h"
 #include "machine/pin.h"
+#include "harness/plan.h"
 #include "harness/runner.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
@@ -98,13 +99,21 @@ static int parse_option(const struct parse_opt *opt, const char *value)
 
 static int parse_timeout(const struct parse_opt *opt, const char *value)
 {
+	/* The parser of the config key, so that both agree. */
+	const struct wl_option *o = plan_runner_option("timeout");
 	struct direct_ctx *ctx = opt->value;
-	char *end;
+	struct strbuf err = STRBUF_INIT;
+	struct wl_value v = { 0 };
+	int rc = 0;
 
-	ctx->timeout_s = strtod(value, &end);
-	if (*end || ctx->timeout_s <= 0)
-		return error("invalid value '%s' for --timeout: expected seconds > 0", value);
-	return 0;
+	if (wl_value_parse(o, value, &v, &err))
+		rc = error("invalid value '%s' for --timeout: expected seconds, %s", value,
+			   wl_type_expect(o));
+	else
+		ctx->timeout_s = v.d;
+	wl_value_release(&v);
+	strbuf_release(&err);
+	return rc;
 }
 
 static int parse_format(const struct parse_opt *opt, const char *value)

@@ -1,4 +1,5 @@
-/* cmd_run: kbench run -c CONF [-c CONF...] [-n NAME] [--only REGEX] */
+/* cmd_run: kbench run -c CONF [-c CONF...] [-n NAME] [--only REGEX], and
+ * kbench run --resume RUN [-c CONF...] [--force] */
 #include "config.h"
 #include "harness/cmd.h"
 #include "harness/conf.h"
@@ -7,22 +8,29 @@
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "machine/sysinfo.h"
 #include "workloads/params.h"
 #include "workloads/workload.h"
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct parse_opt_usage run_usage = {
-	.synopsis = "kbench run -c CONFIG [-c CONFIG...] [-n NAME] [--only REGEX] [--dry-run]",
+	.synopsis = "kbench run -c CONFIG [-c CONFIG...] [-n NAME] [--only REGEX] [--dry-run]\n"
+		    "   or: kbench run --resume RUN [-c CONFIG...] [--force]",
 	.description = "Run every section of the configs and store each sample as it is measured.",
 	.help_column = 22,
 	.epilogue =
 		"Progress goes to stderr (one line per sample unless it is a terminal).\n"
 		"SIGINT/SIGTERM stop the sample in flight, keep every stored sample and mark\n"
-		"the run interrupted. Exit status: 0 complete, 1 all samples failed, 2 bad\n"
-		"arguments or config, 128+N interrupted by signal N.",
+		"the run interrupted; --resume runs the rest of it later. When the store\n"
+		"fails the run stops, and what it could not store goes to a recovery file\n"
+		"for 'kbench recover'. Exit status: 0 complete, 1 all samples failed or the\n"
+		"store failed, 2 bad arguments or config, 128+N interrupted by signal N.",
 };
 
 /* The longest run name, in bytes: names head tables and columns. */
@@ -69,15 +77,158 @@ static void print_plan(const struct plan *p)
 		}
 		putchar('\n');
 	}
-	printf("%d samples in all (warm-up included)\n", plan_total_samples(p));
+	printf("%lld samples in all (warm-up included)\n", (long long)plan_total_samples(p));
+}
+
+/* The sections a run began with (its "workload" facts). */
+struct section_names {
+	char **v;
+	size_t n, alloc;
+};
+
+static int add_section(const char *section, const char *key, const char *value, void *arg)
+{
+	struct section_names *sn = arg;
+
+	if (*section && !strcmp(key, "workload")) {
+		ALLOC_GROW(sn->v, sn->n + 1, sn->alloc);
+		sn->v[sn->n++] = xstrdup(section);
+	}
+	return 0;
+}
+
+/* Is this the machine and the kernel run ri was measured on? If not, say
+ * why in why. Return 0, or -1 after an error. */
+static int same_system(const struct run_info *ri, struct strbuf *why)
+{
+	struct machine_info mi;
+	struct kernel_info ki;
+
+	if (machine_info_load(&mi))
+		return -1;
+	if (kernel_info_load(&ki)) {
+		machine_info_release(&mi);
+		return -1;
+	}
+	if (strcmp(mi.fingerprint, ri->fingerprint))
+		strbuf_addf(why, "it was measured on another machine ('%s')", ri->hostname);
+	else if (strcmp(ki.release, ri->kernel_release) || strcmp(ki.version, ri->kernel_version))
+		strbuf_addf(why, "it was measured on another kernel (%s, this is %s)",
+			    ri->kernel_release, ki.release);
+	machine_info_release(&mi);
+	kernel_info_release(&ki);
+	return 0;
+}
+
+/* The run to resume: a NAME is that name's latest run, whatever its
+ * status; anything else is a selector. Return 0, or -1 after an error. */
+static int find_run(struct store *s, const char *sel, struct run_info *ri)
+{
+	struct strbuf err = STRBUF_INIT;
+	int64_t id;
+	int found, rc = -1;
+
+	if (store_latest_run_named(s, sel, &id, &found))
+		goto out;
+	if (!found && store_resolve_run(s, sel, &id, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	rc = store_get_run(s, id, ri);
+out:
+	strbuf_release(&err);
+	return rc;
+}
+
+/* What a resumed run runs: the configs given, whose text must be the one
+ * the run stored unless forced, else that stored text itself; on the
+ * machine and kernel it was measured on, unless forced; the sections it
+ * began with. Return 0, or an exit status after saying why. */
+static int resume_plan(struct store *s, const struct run_info *ri,
+		       const struct opt_list *configs, int force, struct config *conf,
+		       struct plan *plan)
+{
+	struct section_names sn = { .v = NULL };
+	struct strbuf why = STRBUF_INIT;
+	int rc = EXIT_USAGE;
+
+	if (configs->n) {
+		for (size_t i = 0; i < configs->n; i++)
+			if (config_load(conf, configs->v[i]))
+				goto out;
+		if (strcmp(conf->text.buf, ri->config_text)) {
+			if (!force) {
+				error("the configs differ from the text run #%lld was started with: "
+				      "give the same files, none (the run's own text is used), or "
+				      "--force", (long long)ri->id);
+				goto out;
+			}
+			warning("resuming run #%lld with configs that differ from its own",
+				(long long)ri->id);
+		}
+	} else {
+		strbuf_addf(&why, "config of run #%lld", (long long)ri->id);
+		if (config_load_string(conf, why.buf, ri->config_text))
+			goto out;
+		strbuf_reset(&why);
+	}
+	rc = 1;
+	if (same_system(ri, &why))
+		goto out;
+	if (why.len && !force) {
+		error("run #%lld cannot be resumed here: %s (--force resumes it anyway)",
+		      (long long)ri->id, why.buf);
+		goto out;
+	}
+	if (why.len)
+		warning("resuming run #%lld although %s", (long long)ri->id, why.buf);
+	if (store_each_meta(s, ri->id, add_section, &sn))
+		goto out;
+	rc = EXIT_USAGE;
+	if (plan_build_sections(conf, (const char *const *)sn.v, sn.n, plan))
+		goto out;
+	rc = 0;
+out:
+	for (size_t i = 0; i < sn.n; i++)
+		free(sn.v[i]);
+	free(sn.v);
+	strbuf_release(&why);
+	return rc;
+}
+
+/* kbench run --resume SEL: check the run can be resumed, then plan it.
+ * Return 0 with *run_id and the plan set, -1 when there is nothing to
+ * resume (a complete run), or an exit status after saying why. */
+static int resume(struct store *s, const char *sel, const struct opt_list *configs, int force,
+		  struct config *conf, struct plan *plan, int64_t *run_id)
+{
+	struct run_info ri = { .id = 0 };
+	int rc = 1;
+
+	if (find_run(s, sel, &ri))
+		goto out;
+	if (!strcmp(ri.status, "complete")) {
+		notice("run #%lld '%s' is complete: nothing to resume", (long long)ri.id, ri.name);
+		rc = -1;
+		goto out;
+	}
+	if (!strcmp(ri.status, "running")) {
+		error("run #%lld '%s' is still running", (long long)ri.id, ri.name);
+		goto out;
+	}
+	rc = resume_plan(s, &ri, configs, force, conf, plan);
+	*run_id = ri.id;
+out:
+	run_info_release(&ri);
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT;
 	struct run_request req = { .name = NULL };
-	const char *only = NULL, *note = NULL;
-	int dry_run = 0, no_report = 0;
+	const char *only = NULL, *note = NULL, *resume_sel = NULL;
+	int dry_run = 0, no_report = 0, force = 0;
 	const struct parse_opt options[] = {
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
 				"an INI config (repeatable); see kbench.conf(5)"),
@@ -94,6 +245,12 @@ int cmd_run(int argc, char **argv)
 		OPT_STRING(0, "note", &note, "TEXT",
 			   "the run's note: what changed, why it was made\n"
 			   "(kbench note changes it later)"),
+		OPT_STRING(0, "resume", &resume_sel, "RUN",
+			   "run the rest of an interrupted or failed run: the samples\n"
+			   "it lacks, with its config text (or the same -c files)"),
+		OPT_BOOL(0, "force", &force,
+			 "resume although the configs, the machine or the kernel\n"
+			 "differ from the run's"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -111,6 +268,28 @@ int cmd_run(int argc, char **argv)
 	}
 	if (argc > 0) {
 		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
+		goto out;
+	}
+	if (resume_sel) {
+		const char *bad = req.name ? "--name" : only ? "--only" : dry_run ? "--dry-run" : NULL;
+
+		if (bad) {
+			error("%s cannot be combined with --resume", bad);
+			goto out;
+		}
+		if (cmd_open_store(&store, CMD_STORE_WRITE)) {
+			rc = 1;
+			goto out;
+		}
+		rc = resume(store, resume_sel, &configs, force, &conf, &plan, &req.resume);
+		if (rc) {
+			rc = rc < 0 ? 0 : rc;
+			goto out;
+		}
+		goto execute;
+	}
+	if (force) {
+		error("--force applies to --resume only");
 		goto out;
 	}
 	if (!configs.n) {
@@ -136,6 +315,7 @@ int cmd_run(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+execute:
 	rc = plan_execute(&plan, &conf, store, &req, &run_id);
 	if (rc < 0)
 		rc = 1;

@@ -44,6 +44,8 @@ static const struct command commands[] = {
 	  .summary = "mail a comparison as plain text (SMTP), or write it as mbox" },
 	{ .name = "fleet", .fn = cmd_fleet,
 	  .summary = "run configs on the nodes of a Slurm cluster, collect the results" },
+	{ .name = "recover", .fn = cmd_recover,
+	  .summary = "load what a run could not store (its recovery file) into the store" },
 	{ .name = NULL }
 };
 

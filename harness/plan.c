@@ -86,8 +86,10 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 			ps->iterations = (int)v.i;
 		else if (!strcmp(e->key, "warmup"))
 			ps->warmup = (int)v.i;
-		else if (!strcmp(e->key, "timeout"))
+		else if (!strcmp(e->key, "timeout")) {
 			ps->timeout_s = v.d;
+			ps->timeout_key = e;
+		}
 		else if (!strcmp(e->key, "monitors"))
 			ps->monitors_key = e;
 		else if (!strcmp(e->key, "perf_events"))
@@ -119,6 +121,34 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 			   from_global ? "global" : ps->cs->name);
 out:
 	strbuf_release(&err);
+	return rc;
+}
+
+/* Refuse a timeout shorter than the least time one sample of some row
+ * takes (netperf's duration): every sample would time out. The error
+ * names the timeout's line, or the section's when it is the default. */
+static int check_timeout_fits(const struct plan_section *ps)
+{
+	struct strbuf why = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t r = 0; ps->ops->min_sample_s && r < ps->nrows && !rc; r++) {
+		double min_s;
+
+		strbuf_reset(&why);
+		min_s = ps->ops->min_sample_s(ps->params, ps->rows[r], &why);
+		if (ps->timeout_s > min_s)
+			continue;
+		if (ps->timeout_key)
+			rc = error("%s:%d: timeout = %g in [%s] cannot fit one sample, which "
+				   "takes at least %g s (%s)", ps->timeout_key->file,
+				   ps->timeout_key->line, ps->timeout_s, ps->cs->name, min_s, why.buf);
+		else
+			rc = error("%s:%d: [%s] the default timeout of %g s cannot fit one sample, "
+				   "which takes at least %g s (%s): set 'timeout'", ps->cs->file,
+				   ps->cs->line, ps->cs->name, ps->timeout_s, min_s, why.buf);
+	}
+	strbuf_release(&why);
 	return rc;
 }
 
@@ -201,7 +231,7 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 		section_error(ps, c, &err);
 		goto out;
 	}
-	if (plan_section_monitors(ps))
+	if (check_timeout_fits(ps) || plan_section_monitors(ps))
 		goto out;
 	/* Pinning is computed before anything runs, so a policy the machine
 	 * cannot honour stops the run here. The topology is loaded once for
@@ -237,16 +267,49 @@ static int check_global_keys(const struct config *c, const struct plan *p)
 	return 0;
 }
 
-int plan_build(struct config *c, const char *only, struct plan *out)
+/* Samples section ps runs, warm-up included; 64 bits, as a plan may ask
+ * for more than an int holds before it is refused. */
+static int64_t section_samples(const struct plan_section *ps)
 {
-	struct kb_regex *re = NULL;
+	return (int64_t)ps->nrows * ((int64_t)ps->iterations + ps->warmup);
+}
 
+/* Refuse a plan larger than PLAN_MAX_SAMPLES before anything runs,
+ * naming the section that takes it over. */
+static int check_plan_size(const struct plan *p)
+{
+	int64_t total = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct plan_section *ps = &p->sections[i];
+
+		total += section_samples(ps);
+		if (total > PLAN_MAX_SAMPLES)
+			return error("%s:%d: [%s] brings the plan to %lld samples (%zu rows x "
+				     "(%d iterations + %d warm-up)); a run holds at most %d",
+				     ps->cs->file, ps->cs->line, ps->cs->name, (long long)total,
+				     ps->nrows, ps->iterations, ps->warmup, PLAN_MAX_SAMPLES);
+	}
+	return 0;
+}
+
+const struct wl_option *plan_runner_option(const char *name)
+{
+	int i = wl_option_index(runner_options, name);
+
+	return i < 0 ? NULL : &runner_options[i];
+}
+
+/* Build the plan of the sections of c that want() keeps (1; 0 skips a
+ * section, -1 is an error it printed; all when want is NULL). Return 0, or -1 after an error; *out is empty when no section
+ * was kept. */
+static int plan_build_where(struct config *c, int (*want)(const char *name, void *arg),
+			    void *arg, struct plan *out)
+{
 	memset(out, 0, sizeof(*out));
-	if (only && !(re = kb_regex_new(only, "--only")))
-		return -1;
 	out->sections = xcalloc(c->n ? c->n : 1, sizeof(*out->sections));
 	for (size_t i = 0; i < c->n; i++) {
-		int keep = re ? kb_regex_match(re, c->sections[i].name) : 1;
+		int keep = want ? want(c->sections[i].name, arg) : 1;
 
 		if (keep < 0)
 			goto fail;
@@ -259,22 +322,71 @@ int plan_build(struct config *c, const char *only, struct plan *out)
 		}
 		out->n++;
 	}
+	if (out->n && (check_global_keys(c, out) || check_plan_size(out)))
+		goto fail;
+	return 0;
+fail:
+	plan_release(out);
+	return -1;
+}
+
+static int matches(const char *name, void *re)
+{
+	return kb_regex_match(re, name);
+}
+
+int plan_build(struct config *c, const char *only, struct plan *out)
+{
+	struct kb_regex *re = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (only && !(re = kb_regex_new(only, "--only")))
+		return -1;
+	rc = plan_build_where(c, re ? matches : NULL, re, out);
 	kb_regex_free(re);
-	re = NULL;
+	if (rc)
+		return -1;
 	if (!out->n) {
 		if (only)
 			error("no section matches --only '%s'", only);
 		else
 			error("%s: no sections to run", c->nfiles ? c->files[0] : "config");
-		goto fail;
+		plan_release(out);
+		return -1;
 	}
-	if (check_global_keys(c, out))
-		goto fail;
 	return 0;
-fail:
-	kb_regex_free(re);
-	plan_release(out);
-	return -1;
+}
+
+struct name_list {
+	const char *const *names;
+	size_t n;
+};
+
+static int listed(const char *name, void *arg)
+{
+	const struct name_list *l = arg;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->names[i], name))
+			return 1;
+	return 0;
+}
+
+int plan_build_sections(struct config *c, const char *const *names, size_t n,
+			struct plan *out)
+{
+	struct name_list l = { .names = names, .n = n };
+
+	if (plan_build_where(c, listed, &l, out))
+		return -1;
+	if (!out->n) {
+		error("%s: none of the sections to run is in it",
+		      c->nfiles ? c->files[0] : "config");
+		plan_release(out);
+		return -1;
+	}
+	return 0;
 }
 
 void plan_release(struct plan *p)
@@ -289,12 +401,11 @@ void plan_release(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int plan_total_samples(const struct plan *p)
+int64_t plan_total_samples(const struct plan *p)
 {
-	int total = 0;
+	int64_t total = 0;
 
 	for (size_t i = 0; i < p->n; i++)
-		total += (int)p->sections[i].nrows *
-			 (p->sections[i].iterations + p->sections[i].warmup);
+		total += section_samples(&p->sections[i]);
 	return total;
 }

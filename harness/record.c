@@ -17,6 +17,7 @@
 #include "workloads/params.h"
 #include "workloads/workload.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +67,9 @@ static int record_monitor_facts(struct store *s, int64_t run_id, const struct pl
 	return rc;
 }
 
-/* Find what each section's monitors cannot measure here, store why, and
- * say so once per run however many sections share the problem. */
+/* Find what each section's monitors cannot measure here, store why (s
+ * NULL: a resumed run, which holds it already), and say so once per run
+ * however many sections share the problem. */
 static int record_prepare_monitors(struct store *s, int64_t run_id, const struct plan *p)
 {
 	struct strbuf said = STRBUF_INIT;
@@ -81,8 +83,9 @@ static int record_prepare_monitors(struct store *s, int64_t run_id, const struct
 		for (size_t j = 0; j < mf.n && !rc; j++) {
 			const char *note = mf.f[j].notice;
 
-			rc = store_add_meta(s, run_id, p->sections[i].cs->name, mf.f[j].key,
-					    mf.f[j].value);
+			if (s)
+				rc = store_add_meta(s, run_id, p->sections[i].cs->name,
+						    mf.f[j].key, mf.f[j].value);
 			if (note && !strstr(said.buf, note)) {
 				notice("%s", note);
 				strbuf_addf(&said, "%s\n", note);
@@ -277,4 +280,118 @@ int record_finish_run(struct store *s, int64_t run_id, const char *status)
 
 	iso_now(finished, sizeof(finished));
 	return store_finish_run(s, run_id, status, finished);
+}
+
+int record_resume_run(struct store *s, const struct plan *p, int64_t run_id)
+{
+	if (store_resume_run(s, run_id))
+		return -1;
+	notice("run #%lld resumed in %s", (long long)run_id, store_path(s));
+	return record_prepare_monitors(NULL, run_id, p);
+}
+
+/* Make a unique recovery file name in dir and create it empty. */
+static int recovery_file(const char *dir, const char *uuid, struct strbuf *path)
+{
+	int fd;
+
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/kbench-recover-%.8s-XXXXXX.db", dir, uuid);
+	fd = mkstemps(path->buf, 3);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/* Fill the recovery file rec->s: the run's row as ri has it, with this
+ * machine and kernel, and the effective options of every section. */
+static int recovery_begin(struct record_recovery *rec, const struct run_info *ri,
+			  const struct plan *p)
+{
+	struct machine_info mi;
+	struct kernel_info ki;
+	struct run_record rr = {
+		.uuid = ri->uuid,
+		.name = ri->name,
+		.config_name = ri->config_name,
+		.config_text = ri->config_text,
+		.kbench_version = ri->kbench_version,
+		.started_at = ri->started_at,
+	};
+	int rc = -1;
+
+	if (machine_info_load(&mi))
+		return -1;
+	if (kernel_info_load(&ki)) {
+		machine_info_release(&mi);
+		return -1;
+	}
+	if (store_begin_run(rec->s, &mi, &ki, &rr, &rec->run_id))
+		goto out;
+	for (size_t i = 0; i < p->n; i++)
+		if (record_section_facts(rec->s, rec->run_id, &p->sections[i]))
+			goto out;
+	rc = 0;
+out:
+	machine_info_release(&mi);
+	kernel_info_release(&ki);
+	return rc;
+}
+
+int record_recovery_open(const char *store_path, const struct run_info *ri,
+			 const struct plan *p, struct record_recovery *rec)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *slash = strrchr(store_path, '/');
+	const char *tmp = getenv("TMPDIR");
+	int rc = -1;
+
+	memset(rec, 0, sizeof(*rec));
+	strbuf_init(&rec->path);
+	/* Beside the store; where that fails too (a full disk), $TMPDIR. */
+	for (int attempt = 0; attempt < 2 && rc; attempt++) {
+		strbuf_reset(&dir);
+		if (!attempt && slash)
+			strbuf_add(&dir, store_path, slash > store_path ? (size_t)(slash - store_path) : 1);
+		else if (!attempt)
+			strbuf_addch(&dir, '.');
+		else
+			strbuf_addstr(&dir, tmp && *tmp ? tmp : "/tmp");
+		if (recovery_file(dir.buf, ri->uuid, &rec->path)) {
+			error("cannot create a recovery file in '%s': %s", dir.buf, strerror(errno));
+			continue;
+		}
+		if (!store_create_recovery(rec->path.buf, &rec->s) &&
+		    !recovery_begin(rec, ri, p)) {
+			rc = 0;
+			break;
+		}
+		store_close(rec->s);
+		rec->s = NULL;
+		unlink(rec->path.buf);
+	}
+	strbuf_release(&dir);
+	if (rc)
+		strbuf_reset(&rec->path);
+	return rc;
+}
+
+int record_recovery_close(struct record_recovery *rec, const char *status)
+{
+	int rc = 0;
+
+	if (rec->s) {
+		rc = record_finish_run(rec->s, rec->run_id, status);
+		store_close(rec->s);
+		rec->s = NULL;
+	}
+	return rc;
+}
+
+void record_recovery_release(struct record_recovery *rec)
+{
+	store_close(rec->s);
+	rec->s = NULL;
+	strbuf_release(&rec->path);
 }

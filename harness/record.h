@@ -6,11 +6,14 @@
 
 #include <stdint.h>
 
+#include "lib/strbuf.h"
+
 struct child;
 struct config;
 struct monitor_values;
 struct plan;
 struct plan_section;
+struct run_info;
 struct store;
 struct wl_sample;
 
@@ -37,5 +40,29 @@ int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps
  * Return 0 or -1. */
 int record_failure(struct store *s, int64_t run_id, const struct plan_section *ps,
 		   long long row, int iteration, const char *reason);
+
+/* A resumed run: mark run_id running again and prepare the monitors of
+ * p, saying once what they cannot measure (the run holds why already).
+ * Return 0, or -1 after printing why. */
+int record_resume_run(struct store *s, const struct plan *p, int64_t run_id);
+
+/* Where a run puts what its store could not take (a store that stays
+ * locked, a full disk): a recovery file, a store of the same schema with
+ * the run's row (same uuid) and facts, for `kbench recover FILE`. */
+struct record_recovery {
+	struct store *s;	/* the recovery file; NULL once closed */
+	int64_t run_id;		/* the run in it */
+	struct strbuf path;	/* empty: none could be made */
+};
+
+/* Create a recovery file for run ri of plan p, as ri was read from the
+ * store at store_path: beside the store, else in $TMPDIR (or /tmp).
+ * Return 0, or -1 after saying why none could be made. */
+int record_recovery_open(const char *store_path, const struct run_info *ri,
+			 const struct plan *p, struct record_recovery *rec);
+/* Close the recovery file's run with status, then the file (rec->path
+ * stays). Return 0 or -1. */
+int record_recovery_close(struct record_recovery *rec, const char *status);
+void record_recovery_release(struct record_recovery *rec);
 
 #endif

@@ -19,11 +19,17 @@ struct workload_ops;
 
 struct run_request {
 	const char *name;	/* run name; NULL: the kernel release */
+	int64_t resume;		/* a run of this plan to resume in place; 0: a new run */
 };
 
-/* Run the plan into s as a new run; *run_id is set as soon as the run is
- * recorded. Return 0 when the run completed, 1 when it finished with
- * failed samples only, 128+signal when interrupted, -1 on a setup error. */
+/* Run the plan into s as a new run, or into the run req->resume, running
+ * only the (section, row, iteration) samples it does not hold yet (a row
+ * with samples left runs its warm-up again); *run_id is set as soon as the
+ * run is recorded. When the store fails the run stops, keeps what it
+ * stored, and what was in hand goes to a recovery file (record.h) whose
+ * path is printed. Return 0 when the run completed, 1 when it finished
+ * with failed samples only, 128+signal when interrupted, -1 when the
+ * store failed or on a setup error. */
 int plan_execute(struct plan *p, struct config *c, struct store *s,
 		 const struct run_request *req, int64_t *run_id);
 

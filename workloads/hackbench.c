@@ -15,15 +15,18 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 enum { M_TIME };
 enum { HB_PROCESS, HB_THREAD };		/* mode */
 enum { HB_SOCKETS, HB_PIPES };		/* transport */
+enum { HB_KILL_READY, HB_KILL_START };	/* kill_point */
 
 struct hackbench_opts {
 	struct wl_list groups;
@@ -33,6 +36,8 @@ struct hackbench_opts {
 	int mode;		/* HB_PROCESS or HB_THREAD */
 	int transport;		/* HB_SOCKETS or HB_PIPES */
 	int pin;		/* the policy's index; the plan is p->pin */
+	int kill_worker;	/* -1: none */
+	int kill_point;		/* HB_KILL_READY or HB_KILL_START */
 };
 
 #ifdef __SANITIZE_ADDRESS__
@@ -66,6 +71,13 @@ static const struct wl_option hb_options[] = {
 	  .help = "worker placement: unbound, spread (one per core first) or compact "
 		  "(PUs in logical order); worker i takes the plan's slot i",
 	  .choices = PIN_CHOICES_MANY },
+	{ .name = "kill_worker", WL_INT_FIELD(struct hackbench_opts, kill_worker), .def = "-1",
+	  .help = "for tests: worker K (numbered as the pin plan's slots) kills itself with "
+		  "SIGKILL (-1: none)",
+	  .min = -1, .max = 200000000 },
+	{ .name = "kill_point", WL_ENUM_FIELD(struct hackbench_opts, kill_point), .def = "start",
+	  .help = "for tests: when kill_worker dies: before it reports ready, or at the wake-up",
+	  .choices = "ready|start" },
 	{ .name = NULL }
 };
 
@@ -108,16 +120,22 @@ static int make_pair(const struct hackbench_opts *o, int fds[2])
 	return socketpair(AF_UNIX, SOCK_STREAM, 0, fds);
 }
 
+/* Report ready, then wait for the wake-up byte. */
 static int barrier_wait(const struct hb_worker *w)
 {
 	struct pollfd pfd = { .fd = w->wake_fd, .events = POLLIN };
+	int doomed = w->pin_index == w->o->kill_worker;
 	char c = 'R';
 
+	if (doomed && w->o->kill_point == HB_KILL_READY)
+		raise(SIGKILL);
 	if (write(w->ready_fd, &c, 1) != 1)
 		return -1;
 	while (poll(&pfd, 1, -1) < 0)
 		if (errno != EINTR)
 			return -1;
+	if (doomed && w->o->kill_point == HB_KILL_START)
+		raise(SIGKILL);
 	return 0;
 }
 
@@ -169,11 +187,15 @@ static int bind_worker(const struct hb_worker *w)
 }
 
 /* A worker's whole life: bind, wait at the barrier, send or receive.
- * Return 0, or -1 when any of it failed. */
+ * Return 0, or -1 when any of it failed. A worker that cannot bind says
+ * so on the ready pipe ('F'), so that nobody waits for it: a thread that
+ * returns is not seen ending as a process is. */
 static int worker_main(const struct hb_worker *w)
 {
-	if (bind_worker(w))
+	if (bind_worker(w)) {
+		(void)!write(w->ready_fd, "F", 1);
 		return -1;
+	}
 	return w->in_fd >= 0 ? receiver(w) : sender(w);
 }
 
@@ -256,6 +278,152 @@ static int hb_check(const struct wl_params *p, struct strbuf *err)
 	return 0;
 }
 
+/* Process workers by pid, to find which one ended. */
+struct hb_pid {
+	pid_t pid;
+	long index;
+};
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = ((const struct hb_pid *)a)->pid, y = ((const struct hb_pid *)b)->pid;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct hb_pid *index_pids(const struct worker *procs, long n)
+{
+	struct hb_pid *pids = xcalloc((size_t)n, sizeof(*pids));
+
+	for (long i = 0; i < n; i++) {
+		pids[i].pid = procs[i].pid;
+		pids[i].index = i;
+	}
+	qsort(pids, (size_t)n, sizeof(*pids), cmp_pid);
+	return pids;
+}
+
+/* Reap the next process worker to end (at once with nohang, or -1 when
+ * none has), and return its index; -2 when waiting failed, with err.
+ * The sample's process has no children but its workers; one it does not
+ * know is reaped and passed over. */
+static long reap_next(struct worker *procs, const struct hb_pid *pids, long n, int nohang,
+		      struct strbuf *err)
+{
+	for (;;) {
+		siginfo_t si = { .si_pid = 0 };
+		struct hb_pid key, *hit;
+
+		/* WNOWAIT: learn who ended, then reap it through lib/worker. */
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT | (nohang ? WNOHANG : 0))) {
+			if (errno == EINTR)
+				continue;
+			strbuf_addf(err, "cannot wait for the workers: %s", strerror(errno));
+			return -2;
+		}
+		if (!si.si_pid)
+			return -1;
+		key.pid = si.si_pid;
+		hit = bsearch(&key, pids, (size_t)n, sizeof(*pids), cmp_pid);
+		if (!hit || !procs[hit->index].running) {
+			(void)!waitpid(si.si_pid, NULL, 0);
+			continue;
+		}
+		if (worker_wait(&procs[hit->index])) {
+			strbuf_addf(err, "cannot wait for worker %ld (pid %d): %s", hit->index,
+				    (int)si.si_pid, strerror(errno));
+			return -2;
+		}
+		return hit->index;
+	}
+}
+
+/* Has worker i failed? Say how, and kill and reap every other one. */
+static int worker_failed(struct worker *procs, long n, long i, struct strbuf *err)
+{
+	const struct worker *w = &procs[i];
+
+	if (WIFEXITED(w->status) && !WEXITSTATUS(w->status))
+		return 0;
+	worker_kill_all(procs, (size_t)n);
+	worker_describe(w, err, "worker %ld", i);
+	return 1;
+}
+
+/* Read one ready byte from each of the n workers. A worker that cannot
+ * bind writes 'F'; a process worker that ends before it is ready (it
+ * never ends on its own before the wake-up) fails the sample at once,
+ * named, rather than leaving the barrier waiting for it. Return 0, or -1
+ * with err. */
+static int wait_ready(int fd, long n, struct worker *procs, const struct hb_pid *pids,
+		      struct strbuf *err)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char buf[4096];
+	long got = 0;
+
+	while (got < n) {
+		size_t want = (size_t)(n - got) < sizeof(buf) ? (size_t)(n - got) : sizeof(buf);
+		/* Threads cannot end alone: a dead one takes the process. */
+		int r = poll(&pfd, 1, procs ? 10 : -1);
+		ssize_t k;
+
+		if (r < 0 && errno != EINTR) {
+			strbuf_addf(err, "cannot wait for the workers: %s", strerror(errno));
+			return -1;
+		}
+		if (r > 0) {
+			k = read(fd, buf, want);
+			if (k <= 0) {
+				strbuf_addstr(err, "a worker died before it was ready");
+				return -1;
+			}
+			if (memchr(buf, 'F', (size_t)k)) {
+				strbuf_addstr(err, "a worker could not be bound to its slot of the "
+					      "pin plan");
+				return -1;
+			}
+			got += k;
+			continue;
+		}
+		if (procs) {
+			long i = reap_next(procs, pids, n, 1, err);
+
+			if (i == -2)
+				return -1;
+			if (i >= 0) {
+				worker_kill_all(procs, (size_t)n);
+				worker_describe(&procs[i], err, "worker %ld", i);
+				strbuf_addstr(err, " before it was ready");
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Reap every process worker as it ends, so that the first one to fail
+ * fails the sample at once and the rest are killed, instead of waiting
+ * for a worker that will never finish because a peer died. Return 0, or
+ * -1 with err naming the worker and how it ended. */
+static int reap_workers(struct worker *procs, const struct hb_pid *pids, long n,
+			struct strbuf *err)
+{
+	for (long left = n; left > 0; left--) {
+		long i = reap_next(procs, pids, n, 0, err);
+
+		if (i < 0) {
+			if (i == -1)
+				strbuf_addstr(err, "lost track of the workers");
+			worker_kill_all(procs, (size_t)n);
+			return -1;
+		}
+		if (worker_failed(procs, n, i, err))
+			return -1;
+	}
+	return 0;
+}
+
 static void close_all(int *fds, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -275,9 +443,9 @@ static int hb_run_one(const struct wl_params *p, long long row,
 	int ready[2] = { -1, -1 }, wake[2] = { -1, -1 };
 	struct hb_worker *w;
 	struct worker *procs;		/* process mode: w[i]'s process */
+	struct hb_pid *pids = NULL;	/* process mode: procs by pid */
 	int *rd, *wr;			/* pair ends, fds per group */
 	int64_t t0, t1;
-	size_t failed;
 	int ok = 1, rc = -1;
 
 	if (raise_nofile(fds_needed(o, groups), err))
@@ -343,14 +511,10 @@ static int hb_run_one(const struct wl_params *p, long long row,
 	}
 	/* Every worker writes its ready byte; then take the time and wake all
 	 * at once with one byte nobody reads (level-triggered POLLIN). */
-	for (long i = 0; i < started; i++) {
-		char ch;
-
-		if (read(ready[0], &ch, 1) != 1) {
-			strbuf_addstr(err, "a worker died before it was ready");
-			goto reap;
-		}
-	}
+	if (!threads)
+		pids = index_pids(procs, started);
+	if (wait_ready(ready[0], started, threads ? NULL : procs, pids, err))
+		goto reap;
 	t0 = clock_ns(CLOCK_MONOTONIC);
 	if (write(wake[1], "W", 1) != 1) {
 		strbuf_addf(err, "cannot wake the workers: %s", strerror(errno));
@@ -364,15 +528,15 @@ static int hb_run_one(const struct wl_params *p, long long row,
 			if (res)
 				ok = 0;
 		}
-	} else if (worker_reap_all(procs, (size_t)started, &failed)) {
+		if (!ok)
+			strbuf_addstr(err, "a worker failed to send or receive its messages");
+	} else if (reap_workers(procs, pids, started, err)) {
 		ok = 0;
 	}
 	t1 = clock_ns(CLOCK_MONOTONIC);
 	started = 0;
-	if (!ok) {
-		strbuf_addstr(err, "a worker failed to send or receive its messages");
+	if (!ok)
 		goto out;
-	}
 	wl_sample_add(out, M_TIME, (double)(t1 - t0) / 1e9, "%ld", groups);
 	rc = 0;
 	goto out;
@@ -394,6 +558,7 @@ out:
 	close_all(wake, 2);
 	free(rd);
 	free(wr);
+	free(pids);
 	free(procs);
 	free(w);
 	return rc;

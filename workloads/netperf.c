@@ -420,13 +420,18 @@ static int server_main(void *arg)
 		goto fail;
 	}
 	write_full(rep, &r, sizeof(r));
-	return 0;
+	rc = 0;
+	goto out;
 fail:
 	r.failed = 1;
 	snprintf(r.msg, sizeof(r.msg), "%s", err.buf);
 	write_full(rep, "E", 1);
 	write_full(rep, &r, sizeof(r));
-	return -1;
+	rc = -1;
+out:
+	free(buf);
+	strbuf_release(&err);
+	return rc;
 }
 
 static int read_report(int rep, struct np_report *r, struct strbuf *err)
@@ -696,6 +701,15 @@ out:
 	return rc;
 }
 
+/* A sample runs for its whole duration, whatever the row. */
+static double np_min_sample_s(const struct wl_params *p, long long row, struct strbuf *why)
+{
+	const struct netperf_opts *o = p->opts;
+
+	strbuf_addf(why, "duration = %g", o->duration_s);
+	return o->duration_s;
+}
+
 static void np_format(const struct wl_params *p, long long row,
 		      const struct wl_sample *s, struct strbuf *out)
 {
@@ -736,4 +750,5 @@ const struct workload_ops netperf_ops = {
 	.check = np_check,
 	.run_one = np_run_one,
 	.format_direct = np_format,
+	.min_sample_s = np_min_sample_s,
 };

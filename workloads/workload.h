@@ -116,7 +116,9 @@ struct wl_flag {
 #define WL_ROW_LEN 48
 
 struct wl_result {
-	char row[WL_ROW_LEN];	/* "4", "send-64", "system-2" */
+	/* "4", "send-64", "system-2": the row it was measured for, last,
+	 * after any "name-" (a resumed run finds what it holds by it) */
+	char row[WL_ROW_LEN];
 	int metric;		/* index into the instance's metrics (p->metrics) */
 	double value;
 };
@@ -205,6 +207,10 @@ struct workload_ops {
 	 * returned 0. */
 	int (*section_begin)(struct wl_params *p, struct strbuf *err);
 	void (*section_end)(struct wl_params *p);
+	/* The least time one sample of row `row` takes, in seconds, with what
+	 * sets it in why ("duration = 10"), so that a timeout no sample can
+	 * fit in is refused before anything runs. Optional: no minimum. */
+	double (*min_sample_s)(const struct wl_params *p, long long row, struct strbuf *why);
 };
 
 /* The text the user gave for the option stored at offset in p->opts

@@ -125,6 +125,8 @@ Options in effect:
   mode             process
   transport        pipes
   pin              unbound
+  kill_worker      -1
+  kill_point       start
   pin_cpus         unbound
   iterations       3
   warmup           1
@@ -141,6 +143,8 @@ Options in effect:
   mode             thread
   transport        sockets
   pin              unbound
+  kill_worker      -1
+  kill_point       start
   pin_cpus         unbound
   iterations       3
   warmup           1

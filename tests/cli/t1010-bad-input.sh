@@ -69,7 +69,7 @@ $ kbench hackbench -g 0
 T
 expect_transcript "a bad --timeout is explained" "$KBENCH" hackbench --timeout x <<'T'
 $ kbench hackbench --timeout x
-2> kbench: invalid value 'x' for --timeout: expected seconds > 0
+2> kbench: invalid value 'x' for --timeout: expected seconds, a number from 0.001 to 1e+07
 [exit 2]
 T
 

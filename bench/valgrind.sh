@@ -1,0 +1,71 @@
+#!/bin/sh
+# valgrind: run kbench's CLI tests with every kbench process (and every
+# process it forks: samples, workers) under valgrind's memcheck, then
+# report clean or each error found. KBENCH points the tests at a wrapper
+# that runs kbench under valgrind --error-exitcode=99; one log a process.
+# Only bench/valgrind.supp is suppressed (library internals, each
+# documented there); nothing of kbench's own.
+# Usage: bench/valgrind.sh [TEST.sh...]   from the build directory
+# (default: every tests/cli/t*.sh). Needs valgrind (apt-get install
+# valgrind). Slow: valgrind runs each process 20-50 times slower, so a
+# test that times its samples may fail for that alone; the verdict is
+# the valgrind logs, the tests' own results are listed beside it.
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+build=$(pwd)
+kbench=$build/kbench
+command -v valgrind >/dev/null || { echo "valgrind.sh: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
+[ -x "$kbench" ] || { echo "valgrind.sh: no ./kbench here: run it from the build directory" >&2; exit 2; }
+[ $# -gt 0 ] || set -- "$srcdir"/tests/cli/t*.sh
+
+out=$(mktemp -d "$build/valgrind.XXXXXX")
+logs=$out/logs
+mkdir "$logs"
+# A copy: a rebuild meanwhile does not change what is checked.
+cp "$kbench" "$out/kbench.bin"
+cat > "$out/kbench" <<WRAP
+#!/bin/sh
+exec valgrind --quiet --error-exitcode=99 --leak-check=full \\
+	--show-leak-kinds=definite --errors-for-leak-kinds=definite \\
+	--suppressions="$srcdir/bench/valgrind.supp" \\
+	--log-file="$logs/%p.log" "$out/kbench.bin" "\$@"
+WRAP
+chmod +x "$out/kbench"
+
+for t in "$@"; do
+	t=$(cd "$(dirname "$t")" && pwd)/$(basename "$t")
+	name=$(basename "$t" .sh)
+	start=$(date +%s)
+	(cd "$out" && KBENCH="$out/kbench" TOP_SRCDIR="$srcdir" \
+		SQLITE_TOOL="$build/tests/tools/sqlite-tool" \
+		KBENCH_DB=/nonexistent/do-not-use-the-default.db \
+		timeout 3600 sh "$t" >"$out/$name.tap" 2>&1)
+	notok=$(grep -c '^not ok' "$out/$name.tap")
+	echo "$name: $(grep -c '^ok' "$out/$name.tap") ok, $notok not ok ($(( $(date +%s) - start )) s)"
+done
+
+# Errors are the lines memcheck prints as "==PID== ..." (--quiet keeps
+# only errors and leaks counted as errors); "--PID-- WARNING" lines are
+# valgrind's own (a syscall it does not know, such as pidfd_open, which
+# kbench then does without) and only counted.
+bad=0
+warned=0
+for log in "$logs"/*.log; do
+	[ -s "$log" ] || continue
+	if grep -Eq '^==[0-9]+==' "$log"; then
+		bad=$((bad + 1))
+		echo "== $log"
+		cat "$log"
+	else
+		warned=$((warned + 1))
+	fi
+done
+n=$(ls "$logs" | wc -l)
+[ "$warned" -gt 0 ] && echo "valgrind: $warned processes logged warnings of valgrind's own only" \
+	"($(cat "$logs"/*.log | grep -o 'unhandled amd64-linux syscall: [0-9]*' | sort -u | tr '\n' ' '))"
+if [ "$bad" -eq 0 ]; then
+	echo "valgrind: clean ($n kbench processes checked)"
+	rm -rf "$out"
+	exit 0
+fi
+echo "valgrind: $bad of $n kbench processes had errors; logs and TAP output in $out"
+exit 1

@@ -1,0 +1,107 @@
+#!/bin/sh
+# When the store fails mid-run (another process holds its write lock
+# longer than the busy timeout), the run stops, keeps every sample it
+# stored, says so, and writes the sample in hand to a recovery file whose
+# path it prints; `kbench recover` brings it back (once), and --resume
+# runs the rest. A store failing right after the run row is written
+# leaves the run marked failed, not running.
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+# The tests' SQLite tool, built beside kbench (SQLITE_TOOL: elsewhere).
+tool=${SQLITE_TOOL:-$(dirname "$KBENCH")/tests/tools/sqlite-tool}
+val() { "$tool" value "$db" "$1"; }
+
+printf '[hackbench-a]\ngroups = 1\nloops = 100\niterations = 12\n' > "$tmp/r.conf"
+
+# The lock is taken once 3 samples are stored and held until kbench has
+# ended; kbench waits 300 ms for it, then its store has failed.
+: > "$db"; kb runs >/dev/null 2>&1	# an empty file becomes the store for the lock holder
+"$tool" lock "$db" 120 3 >"$tmp/lock.out" 2>&1 </dev/null &
+lock=$!
+KBENCH_BUSY_TIMEOUT_MS=300 timeout 120 "$KBENCH" --db "$db" run -c "$tmp/r.conf" -n lk \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+kill "$lock" 2>/dev/null
+wait "$lock"
+ok $(( rc == 1 ? 0 : 1 )) "a run whose store fails stops and exits 1 (exit $rc)"
+if grep -qx locked "$tmp/lock.out"; then ok 0 "the lock was held by another process"
+else ok 1 "the lock was held by another process"; sed 's/^/#   /' "$tmp/lock.out"; fi
+kept=$(sed -n 's/.*stopped because its store failed; the \([0-9]*\) samples stored before are kept$/\1/p' "$tmp/err")
+n=$(val "SELECT count(*) FROM samples")
+if [ -n "$kept" ] && [ "$kept" = "$n" ] && [ "$n" -ge 3 ]; then
+	ok 0 "it says how many samples it kept, and the store holds them ($n)"
+else
+	ok 1 "it says how many samples it kept ($kept), and the store holds them ($n)"
+	sed 's/^/#   /' "$tmp/err"
+fi
+file=$(sed -n "s/.*what it could not store is saved in \(.*\): load it with 'kbench recover .*'$/\1/p" "$tmp/err")
+check "the recovery file is named and lies beside the store ($file)" \
+	test -f "$file" -a "$(dirname "$file")" = "$tmp"
+# Marking it failed needs the lock too: it reads as interrupted unless
+# the lock went first.
+st=$(kb runs --name lk | awk 'NR == 2 { print $(NF - 1) }')
+check "the run is not left running ($st)" test "$st" = interrupted -o "$st" = failed
+check "the recovery file holds the sample in hand" \
+	test "$("$tool" value "$file" "SELECT count(*) FROM samples WHERE iteration = $((n + 1))")" = 1
+check "and is a store of its own, marked failed" \
+	test "$("$tool" value "$file" "SELECT status FROM runs")" = failed
+check "the store is intact" "$tool" integrity "$db"
+
+kb recover "$file" >"$tmp/out" 2>"$tmp/err"
+ok $? "kbench recover loads the file"
+check "it says what it added" grep -q ": run #1 (.*): 1 sample values, .* monitor values, 0 failures added$" "$tmp/out"
+check "the sample is back in the run" test "$(val "SELECT count(*) FROM samples")" = $((n + 1))
+check "the run takes the file's status" test "$(val "SELECT status FROM runs")" = failed
+kb recover "$file" >"$tmp/out" 2>"$tmp/err"
+check "loading it again adds nothing" grep -q ": 0 sample values, 0 monitor values, 0 failures added$" "$tmp/out"
+expect_err "a file that is not a recovery file is refused" 1 "not a kbench recovery file" \
+	kb recover "$db"
+expect_err "a missing file is named" 1 "cannot open recovery file '$tmp/nope.db'" \
+	kb recover "$tmp/nope.db"
+
+timeout 120 "$KBENCH" --db "$db" run --resume lk --no-report >"$tmp/out" 2>"$tmp/err"
+ok $? "--resume runs the rest"
+check "the run holds its 12 samples, each once" \
+	test "$(val "SELECT count(DISTINCT iteration) || '/' || count(*) FROM samples")" = 12/12
+check "and is complete" test "$(val "SELECT status FROM runs")" = complete
+
+# No room beside the store (its directory is gone): $TMPDIR takes the file.
+mkdir "$tmp/gone" "$tmp/spare"
+gdb="$tmp/gone/k.db"
+mkdir -p "$tmp/gone" && : > "$gdb" && "$KBENCH" --db "$gdb" runs >/dev/null 2>&1
+"$tool" lock "$gdb" 120 2 >"$tmp/lock.out" 2>&1 </dev/null &
+lock=$!
+KBENCH_BUSY_TIMEOUT_MS=2000 TMPDIR="$tmp/spare" timeout 120 "$KBENCH" --db "$gdb" run \
+	-c "$tmp/r.conf" -n gone >/dev/null 2>"$tmp/err" &
+run=$!
+i=0
+while ! grep -q locked "$tmp/lock.out" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+rm -rf "$tmp/gone"
+wait "$run"
+rc=$?
+kill "$lock" 2>/dev/null
+wait "$lock"
+file=$(sed -n "s/.*what it could not store is saved in \(.*\): load it with .*/\1/p" "$tmp/err")
+if [ "$rc" -eq 1 ] && [ "$(dirname "$file")" = "$tmp/spare" ] && [ -f "$file" ]; then
+	ok 0 "with no room beside the store, the recovery file goes to \$TMPDIR"
+else
+	ok 1 "with no room beside the store, the recovery file goes to \$TMPDIR (exit $rc)"
+	sed 's/^/#   /' "$tmp/err"
+	diag "the lock holder said:"
+	sed 's/^/#   /' "$tmp/lock.out"
+fi
+"$KBENCH" --db "$tmp/new.db" recover "$file" >"$tmp/out" 2>"$tmp/err"
+check "recover creates a run the store lacks" grep -q ": run #1 (.*), created: 1 sample values" "$tmp/out"
+check "with its options" test "$("$tool" value "$tmp/new.db" \
+	"SELECT value FROM run_meta WHERE section = 'hackbench-a' AND key = 'loops'")" = 100
+
+# The store fails right after the run row (a full disk, simulated by a
+# trigger): the run is marked failed, not left running.
+"$tool" exec "$db" "CREATE TRIGGER full BEFORE INSERT ON run_meta BEGIN
+	SELECT RAISE(FAIL, 'database or disk is full (simulated)'); END"
+expect_err "a store failing at start-up is reported" 1 "could not be started; it is marked failed" \
+	kb run -c "$tmp/r.conf" -n early
+check "the run is stored as failed" test "$(val "SELECT status FROM runs WHERE name = 'early'")" = failed
+"$tool" exec "$db" "DROP TRIGGER full"
+check "no worker is left" no_workers
+done_testing
