@@ -9,6 +9,7 @@
 #include "lib/xalloc.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -500,5 +501,78 @@ int store_each_meta(struct store *s, int64_t run_id,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(s, "cannot read run facts");
+	return 0;
+}
+
+/* A column that may be NULL, as a double (NaN for NULL). */
+static double col_double(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n, int series,
+			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!n)
+		return 0;
+	strbuf_addstr(&sql, "WITH pick(id) AS (VALUES ");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addstr(&sql, i ? ", (?)" : "(?)");
+	strbuf_addstr(&sql, "), hist AS (SELECT r.* FROM runs r WHERE r.status = 'complete' AND ");
+	if (series)
+		strbuf_addstr(&sql, "EXISTS (SELECT 1 FROM runs p JOIN pick ON pick.id = p.id "
+			      "WHERE p.machine_id IS r.machine_id AND p.config_name IS r.config_name)");
+	else
+		strbuf_addstr(&sql, "r.id IN (SELECT id FROM pick)");
+	/* The group: what a run measured. The sums of squares are taken
+	 * around each run's mean (two passes), not from raw moments. */
+	strbuf_addstr(&sql, "), g AS (SELECT id, dense_rank() OVER (ORDER BY machine_id, "
+		      "config_name, config_text, kernel_release, kernel_version, kernel_cmdline) "
+		      "AS grp, EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = hist.id AND "
+		      "k.section = '' AND k.key = 'calibration') AS calib FROM hist), "
+		      "m AS (SELECT run_id, section, row, count(*) AS n, avg(value) AS mean, "
+		      "CASE WHEN min(value) > 0 THEN avg(1.0 / value) END AS imean, "
+		      "max(better = 'higher') AS higher, max(unit) AS unit, min(rowid) AS first "
+		      "FROM samples WHERE run_id IN (SELECT id FROM g) GROUP BY run_id, section, row) "
+		      "SELECT m.run_id, g.grp, g.calib, m.section, m.row, m.unit, m.higher, m.n, "
+		      "m.mean, sum((s.value - m.mean) * (s.value - m.mean)), m.imean, "
+		      "sum((1.0 / s.value - m.imean) * (1.0 / s.value - m.imean)) "
+		      "FROM m JOIN g ON g.id = m.run_id JOIN samples s ON s.run_id = m.run_id "
+		      "AND s.section = m.section AND s.row = m.row "
+		      "GROUP BY m.run_id, m.section, m.row ORDER BY g.grp, m.run_id, m.first");
+	rc = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		sqlite3_bind_int64(st, (int)i + 1, run_ids[i]);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct run_row_summary r = {
+			.run_id = sqlite3_column_int64(st, 0),
+			.group = sqlite3_column_int64(st, 1),
+			.calibration = sqlite3_column_int(st, 2),
+			.section = (const char *)sqlite3_column_text(st, 3),
+			.row = (const char *)sqlite3_column_text(st, 4),
+			.unit = (const char *)sqlite3_column_text(st, 5),
+			.higher_better = sqlite3_column_int(st, 6),
+			.n = sqlite3_column_int64(st, 7),
+			.mean = col_double(st, 8),
+			.m2 = col_double(st, 9),
+			.inv_mean = col_double(st, 10),
+			.inv_m2 = col_double(st, 11),
+		};
+
+		if (!r.unit)
+			r.unit = "";
+		if (cb(&r, arg))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot summarise the runs of a series");
 	return 0;
 }
