@@ -510,7 +510,8 @@ static double col_double(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
-int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n, int series,
+int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n,
+			       int series_runs,
 			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg)
 {
 	struct strbuf sql = STRBUF_INIT;
@@ -523,27 +524,32 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 	for (size_t i = 0; i < n; i++)
 		strbuf_addstr(&sql, i ? ", (?)" : "(?)");
 	strbuf_addstr(&sql, "), hist AS (SELECT r.* FROM runs r WHERE r.status = 'complete' AND ");
-	if (series)
-		strbuf_addstr(&sql, "EXISTS (SELECT 1 FROM runs p JOIN pick ON pick.id = p.id "
-			      "WHERE p.machine_id IS r.machine_id AND p.config_name IS r.config_name)");
+	if (series_runs > 0)
+		/* The given runs, and the latest of each one's series: the
+		 * cost of a comparison must not grow with the store. */
+		strbuf_addf(&sql, "(r.id IN (SELECT id FROM pick) OR r.id IN (SELECT id FROM "
+			    "(SELECT r2.id, row_number() OVER (PARTITION BY r2.machine_id, "
+			    "r2.config_name ORDER BY r2.id DESC) AS recent FROM runs r2 "
+			    "WHERE r2.status = 'complete' AND EXISTS (SELECT 1 FROM runs p JOIN "
+			    "pick ON pick.id = p.id WHERE p.machine_id IS r2.machine_id AND "
+			    "p.config_name IS r2.config_name)) WHERE recent <= %d))", series_runs);
 	else
 		strbuf_addstr(&sql, "r.id IN (SELECT id FROM pick)");
-	/* The group: what a run measured. The sums of squares are taken
-	 * around each run's mean (two passes), not from raw moments. */
+	/* The group: what a run measured. One pass over the samples: the
+	 * sums of squares come from raw moments (m2 = sum x^2 - n mean^2),
+	 * which loses digits only for spreads below 1e-6 of the mean. */
 	strbuf_addstr(&sql, "), g AS (SELECT id, dense_rank() OVER (ORDER BY machine_id, "
 		      "config_name, config_text, kernel_release, kernel_version, kernel_cmdline) "
 		      "AS grp, EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = hist.id AND "
-		      "k.section = '' AND k.key = 'calibration') AS calib FROM hist), "
-		      "m AS (SELECT run_id, section, row, count(*) AS n, avg(value) AS mean, "
-		      "CASE WHEN min(value) > 0 THEN avg(1.0 / value) END AS imean, "
-		      "max(better = 'higher') AS higher, max(unit) AS unit, min(rowid) AS first "
-		      "FROM samples WHERE run_id IN (SELECT id FROM g) GROUP BY run_id, section, row) "
-		      "SELECT m.run_id, g.grp, g.calib, m.section, m.row, m.unit, m.higher, m.n, "
-		      "m.mean, sum((s.value - m.mean) * (s.value - m.mean)), m.imean, "
-		      "sum((1.0 / s.value - m.imean) * (1.0 / s.value - m.imean)) "
-		      "FROM m JOIN g ON g.id = m.run_id JOIN samples s ON s.run_id = m.run_id "
-		      "AND s.section = m.section AND s.row = m.row "
-		      "GROUP BY m.run_id, m.section, m.row ORDER BY g.grp, m.run_id, m.first");
+		      "k.section = '' AND k.key = 'calibration') AS calib FROM hist) "
+		      "SELECT s.run_id, g.grp, g.calib, s.section, s.row, max(s.unit), "
+		      "max(s.better = 'higher'), count(*), avg(s.value), "
+		      "sum(s.value * s.value) - sum(s.value) * avg(s.value), "
+		      "CASE WHEN min(s.value) > 0 THEN avg(1.0 / s.value) END, "
+		      "CASE WHEN min(s.value) > 0 THEN sum(1.0 / (s.value * s.value)) - "
+		      "sum(1.0 / s.value) * avg(1.0 / s.value) END "
+		      "FROM samples s JOIN g ON g.id = s.run_id "
+		      "GROUP BY s.run_id, s.section, s.row ORDER BY g.grp, s.run_id, min(s.rowid)");
 	rc = store_prepare(s, sql.buf, &st);
 	strbuf_release(&sql);
 	if (rc)

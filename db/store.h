@@ -240,11 +240,12 @@ struct run_row_summary {
 };
 
 /* Summarise per run, section and row the complete runs among
- * run_ids[0..n-1] or, with series set, every complete run on the machine
- * and with the config name of one of them (the rows' series). In order of
- * group, run and first sample; cb returning non-zero stops. The strings
- * last until cb returns. */
-int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n, int series,
+ * run_ids[0..n-1] and, when series_runs > 0, the latest series_runs
+ * complete runs on the machine and with the config name of each of them
+ * (the rows' series). In order of group, run and first sample; cb
+ * returning non-zero stops. The strings last until cb returns. */
+int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n,
+			       int series_runs,
 			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg);
 
 #endif
