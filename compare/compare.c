@@ -166,6 +166,31 @@ out:
 	return rc;
 }
 
+static int feed_history(const struct run_row_summary *r, void *arg)
+{
+	model_add_history(arg, r);
+	return 0;
+}
+
+/* The series of every compared run (runs of its host and config) into the
+ * model's rows, for their between-run noise. */
+static int add_series(struct store *s, const struct column *cols, size_t ncols,
+		      struct cmp_model *model)
+{
+	int64_t *ids = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	for (size_t i = 0; i < ncols; i++)
+		for (size_t k = 0; k < cols[i].n; k++) {
+			ALLOC_GROW(ids, n + 1, alloc);
+			ids[n++] = cols[i].ids[k];
+		}
+	rc = store_each_run_row_summary(s, ids, n, CMP_SERIES_RUNS, feed_history, model);
+	free(ids);
+	return rc;
+}
+
 /* Feed the runs of every column into model (started with ncols columns)
  * and finish it. Returns 0, or -1 after printing why. */
 static int build_columns(struct store *s, const struct column *cols, size_t ncols,
@@ -183,6 +208,8 @@ static int build_columns(struct store *s, const struct column *cols, size_t ncol
 		for (size_t k = 0; k < cols[i].n; k++)
 			if (feed_run(s, cols, ncols, i, k, &feed))
 				goto out;
+	if (model_uses_noise(model) && add_series(s, cols, ncols, model))
+		goto out;
 	model_finish(model);
 	if (opt->only && !model->nsections) {
 		error("no section or row matches --only '%s'", opt->only_pattern);
@@ -202,6 +229,9 @@ static void start_model(struct cmp_model *model, size_t ncols,
 
 	model_init(model, ncols, test, opt->alpha ? opt->alpha : test->default_alpha);
 	model->monitors = opt->monitors;
+	model->within_run = opt->within_run;
+	if (opt->noise_threshold > 0)
+		model->noise_threshold = opt->noise_threshold;
 }
 
 static void columns_free(struct column *cols, size_t n)

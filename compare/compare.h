@@ -13,6 +13,12 @@ struct kb_regex;
 struct store;
 struct strbuf;
 
+/* The between-run noise of a row is estimated from the compared runs and
+ * the latest this many complete runs of each one's series (host and
+ * config): enough for its degrees of freedom, and a bound on what a
+ * comparison reads however large the store grows. */
+#define CMP_SERIES_RUNS 30
+
 /* How to compare; all zero is the default comparison. */
 struct compare_options {
 	const struct stats_test_desc *test;	/* NULL: Welch's t-test */
@@ -26,6 +32,12 @@ struct compare_options {
 	const struct kb_regex *only;
 	const char *only_pattern;
 	enum cmp_monitors monitors;
+	/* Decide on within-run variance only, ignoring between-run noise
+	 * (kbench compare --within-run). */
+	int within_run;
+	/* CoeffVar in % above which a mean is marked noisy; 0: the default,
+	 * CMP_NOISE_THRESHOLD. */
+	double noise_threshold;
 };
 
 /* Build the comparison of the runs that selectors[0..n-1] name, the first

@@ -1,13 +1,15 @@
 /* render_text: the comparison in mmtests' plain-text layout, as pasted on
  * linux-mm: section title, two header lines per run, statistic-major rows
- * with %12.Nf ( %7.2f%%) cells, stars for significant mean rows, then the
- * Duration block and a footer that says what the stars and signs mean. */
+ * with %12.Nf ( %7.2f%%) cells, stars for significant mean rows (+ when
+ * only within-run variance was seen, ~ before a noisy mean), then the
+ * Duration block and a footer that says what the marks and signs mean. */
 #include "config.h"
 #include "compare/model.h"
 #include "compare/render_util.h"
 #include "lib/strbuf.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define FIELD_WIDTH 12
@@ -71,14 +73,21 @@ static void render_cell(struct strbuf *out, const struct cmp_row *r,
 {
 	double v = cmp_stat_value(&cell->s, st);
 	int star = st == CMP_MEAN && col > 0 && cell->test.done && cell->test.significant;
+	char num[64];
 
 	if (!cell->n) {
 		strbuf_addf(out, "%*s%*s", FIELD_WIDTH, "-", CELL_WIDTH - FIELD_WIDTH, "");
 		return;
 	}
-	/* mmtests prints an undefined value as 0.00 with no change. */
-	strbuf_addf(out, "%*.*f", FIELD_WIDTH, r->decimals, isnan(v) ? 0.0 : v);
-	strbuf_addf(out, star ? " *%7.2f%%*" : " (%7.2f%%)", render_pct(cell->pct[st]));
+	/* mmtests prints an undefined value as 0.00 with no change; a noisy
+	 * mean is marked ~ (render_footer says so). */
+	snprintf(num, sizeof(num), "%s%.*f", st == CMP_MEAN && cell->noisy ? "~" : "",
+		 r->decimals, isnan(v) ? 0.0 : v);
+	strbuf_addf(out, "%*s", FIELD_WIDTH, num);
+	if (star && cell->within_only)
+		strbuf_addf(out, " +%7.2f%%+", render_pct(cell->pct[st]));
+	else
+		strbuf_addf(out, star ? " *%7.2f%%*" : " (%7.2f%%)", render_pct(cell->pct[st]));
 }
 
 static void render_block(const struct cmp_model *m, const struct cmp_block *b,

@@ -10,6 +10,7 @@
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,11 @@ static const struct parse_opt_usage compare_usage = {
 		"Per section: Min, Amean or Hmean, Stddev, CoeffVar, Max and the mean of\n"
 		"the best 95% of samples, with the change against BASE in percent.\n"
 		"Positive % = better. A significant change of the mean row prints\n"
-		"*  x.xx%* instead of (  x.xx%); fewer than 3 samples a side: no star.",
-	.help_column = 17,
+		"*  x.xx%* instead of (  x.xx%); fewer than 3 samples a side: no star.\n"
+		"The default test weighs the change of the run means against the noise\n"
+		"between stored runs of the same host, config and kernel; while that is\n"
+		"unknown, a change significant within the runs prints +  x.xx%+.",
+	.help_column = 25,
 	.epilogue = "The formulas are in docs/statistics.md.",
 };
 
@@ -71,6 +75,18 @@ static int parse_alpha(const struct parse_opt *opt, const char *value)
 	return 0;
 }
 
+static int parse_noise_threshold(const struct parse_opt *opt, const char *value)
+{
+	char *end;
+	double pct = strtod(value, &end);
+
+	if (!*value || *end || !(pct > 0) || !isfinite(pct))
+		return error("invalid --noise-threshold '%s': expected a percentage above 0",
+			     value);
+	*(double *)opt->value = pct;
+	return 0;
+}
+
 static int parse_only(const struct parse_opt *opt, const char *value)
 {
 	struct only_opt *only = opt->value;
@@ -97,26 +113,36 @@ int cmd_compare(int argc, char **argv)
 	struct only_opt only = { .re = NULL };
 	const struct parse_opt options[] = {
 		OPT_CALLBACK(0, "format", &format, "FMT",
-			     "text (default), markdown, csv or json (every statistic,\n"
-			     "p-values and raw samples; carries a format version)", parse_format),
+			     "text (default), markdown, csv or json (every\n"
+			     "statistic, p-values, each row's noise and raw\n"
+			     "samples; carries a format version)", parse_format),
 		OPT_CALLBACK(0, "test", &copt.test, "TEST",
-			     "welch: Welch's t-test, on 1/x for Hmean rows (default)\n"
-			     "mwu: Mann-Whitney U, two-sided (exact for small samples\n"
-			     "     without ties, else normal approximation)\n"
+			     "welch: Welch's t-test, on 1/x for Hmean rows,\n"
+			     "with between-run noise when known (default)\n"
+			     "mwu: Mann-Whitney U, two-sided (exact for small\n"
+			     "     samples without ties, else normal approx.)\n"
 			     "ci: mmtests' rule, mean +- 1.96 sd intervals apart\n"
 			     "ttest: mmtests' 2018-2024 t-test (df n1+n2-2)", parse_test),
 		OPT_CALLBACK(0, "alpha", &copt.alpha, "A",
-			     "significance level, 0 < A < 1 (default 0.05; ttest 0.10)",
-			     parse_alpha),
+			     "significance level, 0 < A < 1 (default 0.05;\n"
+			     "ttest 0.10)", parse_alpha),
+		OPT_BOOL(0, "within-run", &copt.within_run,
+			 "Welch's test on the samples alone, as before\n"
+			 "between-run noise: its stars print *"),
+		OPT_CALLBACK(0, "noise-threshold", &copt.noise_threshold, "PCT",
+			     "mark a mean ~ when its CoeffVar exceeds PCT\n"
+			     "(default 5) or it has fewer than 3 samples",
+			     parse_noise_threshold),
 		OPT_BOOL(0, "pool", &copt.pool,
-			 "pool the samples of every complete run with the same\n"
-			 "name as each given run into its column"),
+			 "pool the samples of every complete run with the\n"
+			 "same name as each given run into its column"),
 		OPT_CALLBACK(0, "only", &only, "REGEX",
 			     "keep sections or rows whose name matches (PCRE2)", parse_only),
 		OPT_CALLBACK(0, "monitors", &copt.monitors, "M",
-			     "the monitor totals after each section (Ops block):\n"
-			     "summary (default: faults, context switches, perf\n"
-			     "events, slab growth), all (every stored key), or none",
+			     "the monitor totals after each section (Ops\n"
+			     "block): summary (default: faults, context\n"
+			     "switches, perf events, slab growth), all (every\n"
+			     "stored key), or none",
 			     parse_monitors),
 		OPT_HELP("this text"),
 		OPT_END(),

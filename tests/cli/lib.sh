@@ -62,8 +62,10 @@
 # of the same width and the same number of decimals ("   -12.5" and
 # "     3.7" both read "     9.9"); a percentage in parentheses reads
 # (   9.99%) whatever its width (a large change overflows its %7.2f
-# cell), and so does a significance mark *  9.99%*. The layout, every
-# label and every integer count stay as printed.
+# cell), and so do significance marks *  9.99%* and +  9.99%+. A ~
+# before a mean (a noisy row) reads as a blank and the footer line that
+# explains it is dropped. The layout, every label and every integer count
+# stay as printed.
 set -u
 tap_n=0
 tap_failed=0
@@ -187,10 +189,10 @@ runs_sed="s/^( +[0-9]+  .{24} .{16} )$(uname -n) +KERNEL +/\\1HOST KERNEL /"
 
 # mask_figures: filter a transcript for -m (see the top of this file).
 mask_figures() {
-	awk '
+	sed -E -e 's/ ~(-?[0-9])/  \1/g' -e '/^~ before a mean: /d' | awk '
 	function mask(s,	out, cell, num, rep, d, i, w, pct) {
 		out = ""
-		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*] *-?[0-9]+\.[0-9]+%/)) {
+		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*+] *-?[0-9]+\.[0-9]+%/)) {
 			cell = substr(s, RSTART, RLENGTH)
 			w = RLENGTH
 			pct = ""
@@ -217,7 +219,7 @@ mask_figures() {
 		}
 		return out s
 	}
-	{ print mask($0) }' | sed -E 's/\*( *9\.99%)\*/(\1)/g'
+	{ print mask($0) }' | sed -E 's/([*]( *9\.99%)[*]|[+]( *9\.99%)[+])/(\2\3)/g'
 }
 
 # transcript COMMAND...: run COMMAND, print its transcript (not normalised).

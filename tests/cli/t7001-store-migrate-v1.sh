@@ -3,7 +3,9 @@
 # first opens it: each monitor value gets the kind its key stood for, no
 # value changes, and show and compare print what version 1 printed
 # (tests/data/store-v1.transcript was made by kbench before the migration
-# existed; it is a record of that version, not to be regenerated).
+# existed; it is a record of that version, not to be regenerated: only the
+# between-run noise lines, the ~ and + marks and the json noise fields that
+# compare prints since were added to it, and were the whole difference).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 data=$TOP_SRCDIR/tests/data

@@ -1,9 +1,12 @@
 /* t2600-noise: the between-run noise estimate, the test of run means that
  * uses it and its minimum detectable effect, on constructed series: drift
- * between runs of one kernel gives no star, a real shift gives one. */
+ * between runs of one kernel gives no star, a real shift gives one; the
+ * model stars with + when it has no estimate and * when it has one. */
 #include "config.h"
+#include "compare/model.h"
 #include "compare/noise.h"
 #include "compare/stats.h"
+#include "db/store.h"
 #include "tests/tap.h"
 
 #include <math.h>
@@ -205,6 +208,119 @@ static void mde_by_hand(void)
 	ok(noise_mde(0, 0, 0, 5, 1, 0.05, 0.8) == 0, "no noise at all: MDE 0");
 }
 
+/* ---- the model's decision ---- */
+
+static void add_run(struct cmp_model *m, size_t col, double mean, double sd)
+{
+	double x[SAMPLES];
+	struct sample_row r = { .section = "hb", .workload = "hackbench", .row = "1",
+				.unit = "s", .higher_better = 0 };
+
+	run_samples(mean, sd, x);
+	model_set_run(m, col, col ? "new" : "base", (int64_t)col + 1, NULL, "host", NULL, 2,
+		      "6.1.0", NULL, "hb", NULL);
+	model_begin_run(m);
+	for (int i = 0; i < SAMPLES; i++) {
+		r.value = x[i];
+		r.iteration = i + 1;
+		model_add_sample(m, col, &r);
+	}
+}
+
+static void add_history(struct cmp_model *m, int64_t group, double mean, double sd)
+{
+	struct noise_replicate rep;
+	struct run_row_summary h = { .group = group, .section = "hb", .row = "1", .unit = "s" };
+
+	replicate(mean, sd, 0, &rep);
+	h.n = rep.n;
+	h.mean = rep.mean;
+	h.m2 = rep.m2;
+	h.inv_mean = h.inv_m2 = NAN;
+	model_add_history(m, &h);
+}
+
+static void model_decision(void)
+{
+	const struct stats_test_desc *welch = stats_test_find("welch");
+	struct cmp_model m;
+	const struct cmp_cell *cell;
+	double mde_within;
+
+	/* No history: Welch on the samples, significant, marked within-run. */
+	model_init(&m, 2, welch, 0.05);
+	add_run(&m, 0, drift[2], WITHIN_SD);
+	add_run(&m, 1, drift[3], WITHIN_SD);
+	model_finish(&m);
+	cell = &m.sections[0].rows[0].cells[1];
+	ok(cell->test.significant && cell->within_only && !cell->between_run &&
+	   !m.sections[0].rows[0].noise.known,
+	   "no history: within-run test, significant, marked + (within_only %d)",
+	   cell->within_only);
+	ok(!m.sections[0].rows[0].cells[0].noisy && !cell->noisy,
+	   "CoeffVar ~2.3%% < 5%%: not marked noisy");
+	mde_within = m.sections[0].rows[0].mde_pct;
+	ok(mde_within > 1 && mde_within < 5, "the within-run MDE: %.2f%%", mde_within);
+	model_release(&m);
+
+	/* The same runs with the series' history: no star. */
+	model_init(&m, 2, welch, 0.05);
+	add_run(&m, 0, drift[2], WITHIN_SD);
+	add_run(&m, 1, drift[3], WITHIN_SD);
+	for (size_t i = 0; i < N(drift); i++)
+		add_history(&m, 1, drift[i], WITHIN_SD);
+	model_finish(&m);
+	cell = &m.sections[0].rows[0].cells[1];
+	ok(!cell->test.significant && cell->between_run && !cell->within_only &&
+	   m.sections[0].rows[0].noise.runs == N(drift),
+	   "with 6 runs of history: between-run test, no star (p %g)", cell->test.p);
+	ok(m.sections[0].rows[0].mde_pct > 4 * mde_within,
+	   "the MDE with between-run noise (%.1f%%) is far above the within-run one",
+	   m.sections[0].rows[0].mde_pct);
+	model_release(&m);
+
+	/* --within-run: the old decision, starred with *. */
+	model_init(&m, 2, welch, 0.05);
+	m.within_run = 1;
+	add_run(&m, 0, drift[2], WITHIN_SD);
+	add_run(&m, 1, drift[3], WITHIN_SD);
+	model_finish(&m);
+	cell = &m.sections[0].rows[0].cells[1];
+	ok(cell->test.significant && !cell->within_only && !cell->between_run,
+	   "--within-run: Welch on the samples, starred * as before");
+	model_release(&m);
+
+	/* A noisy run (CoeffVar above the threshold) and a short one. */
+	model_init(&m, 2, welch, 0.05);
+	add_run(&m, 0, 1.0, 0.1);
+	add_run(&m, 1, 1.0, 0.01);
+	model_finish(&m);
+	ok(m.sections[0].rows[0].cells[0].noisy && !m.sections[0].rows[0].cells[1].noisy,
+	   "CoeffVar %.1f%% > 5%%: marked noisy; %.1f%%: not",
+	   m.sections[0].rows[0].cells[0].s.cv, m.sections[0].rows[0].cells[1].s.cv);
+	model_release(&m);
+	model_init(&m, 2, welch, 0.05);
+	m.noise_threshold = 20;
+	add_run(&m, 0, 1.0, 0.1);
+	add_run(&m, 1, 1.0, 0.01);
+	model_finish(&m);
+	ok(!m.sections[0].rows[0].cells[0].noisy, "a threshold of 20%%: not noisy");
+	model_release(&m);
+	{
+		struct sample_row r = { .section = "hb", .workload = "hackbench", .row = "1",
+					.unit = "s", .value = 1 };
+
+		model_init(&m, 1, welch, 0.05);
+		model_set_run(&m, 0, "base", 1, NULL, "host", NULL, 2, "6.1.0", NULL, "hb", NULL);
+		model_begin_run(&m);
+		model_add_sample(&m, 0, &r);
+		model_add_sample(&m, 0, &r);
+		model_finish(&m);
+		ok(m.sections[0].rows[0].cells[0].noisy, "2 samples, no spread: marked noisy");
+		model_release(&m);
+	}
+}
+
 int main(void)
 {
 	estimate_by_hand();
@@ -212,5 +328,6 @@ int main(void)
 	real_shift();
 	test_by_hand();
 	mde_by_hand();
+	model_decision();
 	return done_testing();
 }
