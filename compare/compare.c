@@ -10,6 +10,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,5 +296,92 @@ int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
 		rc = compare_render(&model, COMPARE_FORMAT_TEXT, out);
 	model_release(&model);
 	columns_free(cols, n);
+	return rc;
+}
+
+/* One row's replicates while kbench calibrate's runs are read. */
+struct noise_row {
+	char *section, *row, *unit;
+	int higher_better;
+	struct noise_replicate *reps;
+	size_t n, alloc;
+};
+
+struct noise_rows {
+	struct noise_row *rows;
+	size_t n, alloc;
+};
+
+static int collect_noise_row(const struct run_row_summary *r, void *arg)
+{
+	struct noise_rows *all = arg;
+	struct noise_row *row = NULL;
+	double mean = r->higher_better ? r->inv_mean : r->mean;
+	double m2 = r->higher_better ? r->inv_m2 : r->m2;
+
+	for (size_t i = 0; i < all->n && !row; i++)
+		if (!strcmp(all->rows[i].section, r->section) && !strcmp(all->rows[i].row, r->row))
+			row = &all->rows[i];
+	if (!row) {
+		ALLOC_GROW(all->rows, all->n + 1, all->alloc);
+		row = &all->rows[all->n++];
+		*row = (struct noise_row){
+			.section = xstrdup(r->section),
+			.row = xstrdup(r->row),
+			.unit = xstrdup(r->unit),
+			.higher_better = r->higher_better,
+		};
+	}
+	if (isnan(mean) || isnan(m2) || r->n < 1)
+		return 0;	/* an Hmean row with a sample <= 0 */
+	ALLOC_GROW(row->reps, row->n + 1, row->alloc);
+	row->reps[row->n++] = (struct noise_replicate){
+		.group = (size_t)r->group,
+		.n = (size_t)r->n,
+		.mean = mean,
+		.m2 = m2 < 0 ? 0 : m2,
+		.calibration = r->calibration,
+	};
+	return 0;
+}
+
+int compare_noise(struct store *s, const int64_t *run_ids, size_t n, double alpha,
+		  int (*cb)(const struct compare_noise_row *r, void *arg), void *arg)
+{
+	struct noise_rows all = { .n = 0 };
+	int rc = store_each_run_row_summary(s, run_ids, n, 0, collect_noise_row, &all);
+
+	for (size_t i = 0; i < all.n; i++) {
+		struct noise_row *row = &all.rows[i];
+		struct compare_noise_row out = {
+			.section = row->section,
+			.row = row->row,
+			.unit = row->unit,
+			.higher_better = row->higher_better,
+		};
+		double mean;
+
+		if (rc)
+			break;
+		noise_estimate(row->reps, row->n, &out.est);
+		for (size_t k = 0; k < row->n; k++)
+			if (!out.samples || row->reps[k].n < out.samples)
+				out.samples = row->reps[k].n;
+		mean = fabs(out.est.mean);
+		out.within_cv = 100 * sqrt(out.est.within_var) / mean;
+		out.between_cv = 100 * sqrt(out.est.run_var) / mean;
+		out.mde_pct = 100 * noise_mde(out.est.between_var, out.est.df,
+					      out.est.within_var, out.samples, 1, alpha,
+					      NOISE_POWER) / mean;
+		if (cb(&out, arg))
+			break;
+	}
+	for (size_t i = 0; i < all.n; i++) {
+		free(all.rows[i].section);
+		free(all.rows[i].row);
+		free(all.rows[i].unit);
+		free(all.rows[i].reps);
+	}
+	free(all.rows);
 	return rc;
 }

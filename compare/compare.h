@@ -63,4 +63,26 @@ int compare_render(const struct cmp_model *m, enum compare_format f, struct strb
 int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
 		      struct strbuf *out);
 
+/* The between-run noise of one row of a set of runs, as kbench calibrate
+ * prints it. Statistics are on the test's scale (1/x for an Hmean row);
+ * CoeffVars and the MDE are in % of its mean. */
+struct compare_noise_row {
+	const char *section;
+	const char *row;
+	const char *unit;
+	int higher_better;
+	struct noise_estimate est;
+	size_t samples;		/* per run (the smallest) */
+	double within_cv;	/* 100 * sqrt(within_var) / mean */
+	double between_cv;	/* 100 * sqrt(run_var) / mean: the spread of run means */
+	double mde_pct;		/* at `samples` samples and one run a side */
+};
+
+/* Estimate the noise of every row of the complete runs run_ids[0..n-1]
+ * alone (not their series), with the default test at alpha; call cb for
+ * each row in stored order (cb returning non-zero stops). Returns 0, or
+ * -1 after printing why. */
+int compare_noise(struct store *s, const int64_t *run_ids, size_t n, double alpha,
+		  int (*cb)(const struct compare_noise_row *r, void *arg), void *arg);
+
 #endif

@@ -23,6 +23,7 @@ int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_direct(int argc, char **argv);	/* kbench <workload> ... */
 int cmd_topology(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /* After a run: print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */

@@ -30,6 +30,8 @@ static const struct command commands[] = {
 	  .summary = "compare runs in mmtests' table layout, with significance" },
 	{ .name = "topology", .fn = cmd_topology,
 	  .summary = "the machine as hwloc sees it and the CPUs each pin policy picks" },
+	{ .name = "calibrate", .fn = cmd_calibrate,
+	  .summary = "run a config N times and print each row's between-run noise" },
 	{ .name = NULL }
 };
 
