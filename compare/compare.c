@@ -209,7 +209,8 @@ static int build_columns(struct store *s, const struct column *cols, size_t ncol
 		for (size_t k = 0; k < cols[i].n; k++)
 			if (feed_run(s, cols, ncols, i, k, &feed))
 				goto out;
-	if (model_uses_noise(model) && add_series(s, cols, ncols, model))
+	/* One column has nothing to test: no series to read. */
+	if (ncols > 1 && model_uses_noise(model) && add_series(s, cols, ncols, model))
 		goto out;
 	model_finish(model);
 	if (opt->only && !model->nsections) {
