@@ -17,7 +17,7 @@ struct strbuf;
  * the latest this many complete runs of each one's series (host and
  * config): enough for its degrees of freedom, and a bound on what a
  * comparison reads however large the store grows. */
-#define CMP_SERIES_RUNS 30
+#define CMP_SERIES_RUNS 20
 
 /* How to compare; all zero is the default comparison. */
 struct compare_options {
