@@ -78,7 +78,7 @@ static void skipped(const struct cmp_model *m, const char *reason, struct strbuf
 		strbuf_addch(sb, '.');
 }
 
-/* Does any tested cell of the model satisfy what? */
+/* Does any cell of the model satisfy what? */
 static int any_cell(const struct cmp_model *m, int (*what)(const struct cmp_cell *c))
 {
 	for (size_t i = 0; i < m->nsections; i++)
