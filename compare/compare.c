@@ -360,7 +360,6 @@ int compare_noise(struct store *s, const int64_t *run_ids, size_t n, double alph
 			.unit = row->unit,
 			.higher_better = row->higher_better,
 		};
-		double mean;
 
 		if (rc)
 			break;
@@ -368,12 +367,9 @@ int compare_noise(struct store *s, const int64_t *run_ids, size_t n, double alph
 		for (size_t k = 0; k < row->n; k++)
 			if (!out.samples || row->reps[k].n < out.samples)
 				out.samples = row->reps[k].n;
-		mean = fabs(out.est.mean);
-		out.within_cv = 100 * sqrt(out.est.within_var) / mean;
-		out.between_cv = 100 * sqrt(out.est.run_var) / mean;
 		out.mde_pct = 100 * noise_mde(out.est.between_var, out.est.df,
 					      out.est.within_var, out.samples, 1, alpha,
-					      NOISE_POWER) / mean;
+					      NOISE_POWER) / fabs(out.est.mean);
 		if (cb(&out, arg))
 			break;
 	}

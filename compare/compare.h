@@ -65,16 +65,14 @@ int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
 
 /* The between-run noise of one row of a set of runs, as kbench calibrate
  * prints it. Statistics are on the test's scale (1/x for an Hmean row);
- * CoeffVars and the MDE are in % of its mean. */
+ * the MDE is in % of its mean. */
 struct compare_noise_row {
 	const char *section;
 	const char *row;
 	const char *unit;
 	int higher_better;
-	struct noise_estimate est;
+	struct noise_estimate est;	/* est.run_cv: the spread of run means */
 	size_t samples;		/* per run (the smallest) */
-	double within_cv;	/* 100 * sqrt(within_var) / mean */
-	double between_cv;	/* 100 * sqrt(run_var) / mean: the spread of run means */
 	double mde_pct;		/* at `samples` samples and one run a side */
 };
 

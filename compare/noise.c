@@ -75,6 +75,9 @@ void noise_estimate(const struct noise_replicate *r, size_t n, struct noise_esti
 		.within_df = wdf,
 		.within_part = NAN,
 		.between_var = NAN,
+		.run_cv = NAN,
+		.within_cv = NAN,
+		.between_cv = NAN,
 	};
 	if (isnan(out->run_var))
 		return;
@@ -86,6 +89,9 @@ void noise_estimate(const struct noise_replicate *r, size_t n, struct noise_esti
 	if (out->between_var < 0)
 		out->between_var = 0;
 	out->known = out->df >= NOISE_MIN_DF;
+	out->run_cv = 100 * sqrt(out->run_var) / fabs(out->mean);
+	out->within_cv = 100 * sqrt(out->within_var) / fabs(out->mean);
+	out->between_cv = 100 * sqrt(out->between_var) / fabs(out->mean);
 }
 
 /* Pooled within-replicate variance of one side, and its df. */

@@ -44,6 +44,8 @@ struct noise_estimate {
 	double within_part;	/* mean of m2/(n-1)/n: what within-replicate
 				 * noise adds to S^2 */
 	double between_var;	/* max(0, run_var - within_part) */
+	/* The same as CoeffVars: 100 * sd / |mean|. */
+	double run_cv, within_cv, between_cv;
 };
 
 /* Estimate the noise from r[0..n-1] (in any order). Everything is NaN

@@ -99,7 +99,6 @@ static void cell_test(const struct cmp_cell *c, struct json *j)
 static void noise(const struct cmp_model *m, const struct cmp_row *r, struct json *j)
 {
 	const struct noise_estimate *e = &r->noise;
-	double mean = fabs(e->mean);
 
 	json_key(j, "noise");
 	json_object_begin(j);
@@ -110,9 +109,9 @@ static void noise(const struct cmp_model *m, const struct cmp_row *r, struct jso
 		key_int(j, "kernels", (long long)e->groups);
 		key_int(j, "calibration_runs", (long long)e->calibration);
 		key_double(j, "df", e->df);
-		key_double(j, "run_mean_coeffvar", 100 * sqrt(e->run_var) / mean);
-		key_double(j, "between_coeffvar", 100 * sqrt(e->between_var) / mean);
-		key_double(j, "within_coeffvar", 100 * sqrt(e->within_var) / mean);
+		key_double(j, "run_mean_coeffvar", e->run_cv);
+		key_double(j, "between_coeffvar", e->between_cv);
+		key_double(j, "within_coeffvar", e->within_cv);
 	}
 	key_double(j, "mde_pct", r->mde_pct);
 	key_double(j, "mde_power", NOISE_POWER);

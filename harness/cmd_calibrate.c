@@ -62,8 +62,8 @@ static int print_row(const struct compare_noise_row *r, void *arg)
 	}
 	snprintf(label, sizeof(label), "%s %s", r->higher_better ? "Hmean" : "Amean", r->row);
 	printf("  %-28s %5zu %7zu %9s %11s %9s\n", label, r->est.runs, r->samples,
-	       pct(within, sizeof(within), r->within_cv),
-	       pct(between, sizeof(between), r->between_cv), pct(mde, sizeof(mde), r->mde_pct));
+	       pct(within, sizeof(within), r->est.within_cv),
+	       pct(between, sizeof(between), r->est.run_cv), pct(mde, sizeof(mde), r->mde_pct));
 	return 0;
 }
 

@@ -68,6 +68,10 @@ static void estimate_by_hand(void)
 	ok(near(e.between_var, 4.0 / 3 - 0.25, 1e-12),
 	   "between-run variance = S^2 - within / n = 13/12 (got %.15g)", e.between_var);
 	ok(e.known && near(e.mean, 28.0 / 5, 1e-12), "known (df >= 2), mean 5.6 (got %g)", e.mean);
+	ok(near(e.run_cv, 100 * sqrt(4.0 / 3) / 5.6, 1e-12) &&
+	   near(e.within_cv, 100 * sqrt(0.5) / 5.6, 1e-12) &&
+	   near(e.between_cv, 100 * sqrt(13.0 / 12) / 5.6, 1e-12),
+	   "the three as CoeffVars of the mean: %g, %g, %g", e.run_cv, e.within_cv, e.between_cv);
 
 	noise_estimate(r, 2, &e);
 	ok(!e.known && e.df == 1, "two runs of one kernel: df 1, unknown (got df %g)", e.df);
