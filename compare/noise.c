@@ -55,8 +55,8 @@ void noise_estimate(const struct noise_replicate *r, size_t n, struct noise_esti
 
 			ss += (p->mean - gmean) * (p->mean - gmean);
 			wss += p->m2;
-			wdf += p->n - 1;
-			inv_n += 1.0 / p->n;
+			wdf += p->n ? p->n - 1 : 0;
+			inv_n += p->n ? 1.0 / p->n : 0;
 			calib += p->calibration != 0;
 		}
 		sum += gsum;
@@ -101,7 +101,7 @@ static void side_within(const struct noise_replicate *r, size_t k, double *var, 
 
 	for (size_t i = 0; i < k; i++) {
 		ss += r[i].m2;
-		d += r[i].n - 1;
+		d += r[i].n ? r[i].n - 1 : 0;
 	}
 	*var = d > 0 ? ss / d : NAN;
 	*df = d;
