@@ -18,6 +18,9 @@
 struct column {
 	int64_t *ids;
 	size_t n;
+	/* A pool over several hosts (NAME@*): their names joined by '+', to
+	 * show for the column's machine; NULL for one host. */
+	char *hosts;
 };
 
 /* What the store callbacks need while one run is read. */
@@ -75,8 +78,41 @@ static int feed_monitor(const struct monitor_row *r, void *arg)
 	return 0;
 }
 
-/* Resolve one selector to the runs of its column. Returns 0, or -1 after
- * printing why. */
+/* The hosts of a pooled column in the order its runs were made, when
+ * there are several. Returns 0, or -1 after printing why. */
+static int pool_hosts(struct store *s, struct column *col)
+{
+	struct strbuf hosts = STRBUF_INIT;
+	char **seen = xcalloc(col->n, sizeof(*seen));
+	size_t nseen = 0;
+	int rc = 0;
+
+	for (size_t k = 0; k < col->n; k++) {
+		struct run_info r;
+		size_t i = 0;
+
+		if ((rc = store_get_run(s, col->ids[k], &r)))
+			break;
+		while (i < nseen && strcmp(seen[i], r.hostname))
+			i++;
+		if (i == nseen) {
+			seen[nseen++] = xstrdup(r.hostname);
+			strbuf_addf(&hosts, "%s%s", i ? "+" : "", r.hostname);
+		}
+		run_info_release(&r);
+	}
+	if (!rc && nseen > 1)
+		col->hosts = strbuf_detach(&hosts);
+	strbuf_release(&hosts);
+	for (size_t i = 0; i < nseen; i++)
+		free(seen[i]);
+	free(seen);
+	return rc;
+}
+
+/* Resolve one selector to the runs of its column. A pool stays on the
+ * host of the run the selector picks (NAME: this host, NAME@HOST: HOST)
+ * unless the selector says NAME@*. Returns 0, or -1 after printing why. */
 static int column_runs(struct store *s, const char *sel, int pool, struct column *col)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -89,10 +125,16 @@ static int column_runs(struct store *s, const char *sel, int pool, struct column
 		goto out;
 	}
 	if (pool) {
+		const char *at = strrchr(sel, '@');
+		int every_host = at && !strcmp(at + 1, "*");
+
 		if (store_get_run(s, id, &r))
 			goto out;
-		rc = store_runs_named(s, r.name, &col->ids, &col->n);
+		rc = store_runs_named_on(s, r.name, every_host ? NULL : r.hostname,
+					 &col->ids, &col->n);
 		run_info_release(&r);
+		if (!rc && every_host)
+			rc = pool_hosts(s, col);
 		if (rc || col->n)
 			goto out;
 		/* The selector named an unfinished run: pool just it. */
@@ -146,8 +188,10 @@ static int feed_run(struct store *s, const struct column *cols, size_t ncols, si
 	/* Only the first run of a pooled column names it. */
 	if (k == 0 && label_for(s, cols, ncols, col, &r, &label))
 		goto out;
-	model_set_run(model, col, label.buf, r.id, r.uuid, r.hostname, r.cpu_model, r.cpus,
+	model_set_run(model, col, label.buf, r.id, r.uuid,
+		      cols[col].hosts ? cols[col].hosts : r.hostname, r.cpu_model, r.cpus,
 		      r.kernel_release, r.kernel_cmdline, r.config_name, r.config_text);
+	model_set_machine(model, col, r.cores, r.numa_nodes, r.mem_bytes);
 	feed->col = col;
 	model_begin_run(model);
 	/* A fresh run may repeat the last (section, row) pair: forget it. */
@@ -231,6 +275,9 @@ static void start_model(struct cmp_model *model, size_t ncols,
 
 	model_init(model, ncols, test, opt->alpha ? opt->alpha : test->default_alpha);
 	model->monitors = opt->monitors;
+	model->order_config = opt->order_config;
+	model->nstats = opt->nstats;
+	memcpy(model->stats, opt->stats, opt->nstats * sizeof(*opt->stats));
 	model->within_run = opt->within_run;
 	if (opt->noise_threshold > 0)
 		model->noise_threshold = opt->noise_threshold;
@@ -238,8 +285,10 @@ static void start_model(struct cmp_model *model, size_t ncols,
 
 static void columns_free(struct column *cols, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(cols[i].ids);
+		free(cols[i].hosts);
+	}
 	free(cols);
 }
 

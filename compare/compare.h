@@ -24,7 +24,8 @@ struct compare_options {
 	const struct stats_test_desc *test;	/* NULL: Welch's t-test */
 	double alpha;				/* 0: the test's default */
 	/* Each column takes every complete run with the name of the run its
-	 * selector picks (kbench compare --pool). */
+	 * selector picks (kbench compare --pool), made on the same host as
+	 * that run; a NAME@* selector pools every host. */
 	int pool;
 	/* Keep only the sections and rows whose name matches; compiled by the
 	 * caller, so that a bad pattern is found with the other arguments.
@@ -32,6 +33,11 @@ struct compare_options {
 	const struct kb_regex *only;
 	const char *only_pattern;
 	enum cmp_monitors monitors;
+	/* Rows in the order they were measured, not numeric (--order config). */
+	int order_config;
+	/* The statistic rows shown (--stats), in order; 0: all. */
+	enum cmp_stat stats[CMP_NSTATS];
+	size_t nstats;
 	/* Decide on within-run variance only, ignoring between-run noise
 	 * (kbench compare --within-run). */
 	int within_run;
@@ -49,8 +55,21 @@ struct compare_options {
 int compare_build(struct store *s, const char *const *selectors, size_t n,
 		  const struct compare_options *opt, struct cmp_model *model);
 
-/* The format named name ("text", "markdown", "csv", "json"); returns 0, or
- * -1 without printing when there is none by that name. */
+/* kbench compare --per-host: for each host that has a complete run named
+ * base and one named new (imported from a fleet), the comparison of the
+ * two (selectors "base@HOST", "new@HOST"), in format f (text or brief),
+ * appended to out: text lines are prefixed with "HOST-" and the host's
+ * title line with "HOST:", as per-machine tables are posted on linux-mm;
+ * then a summary line per section counting the hosts on which the mean
+ * rows are better, worse or within noise, and the footer. Hosts are in
+ * name order. Returns 0, or -1 after printing why (no host has both runs,
+ * a store error). */
+int compare_per_host(struct store *s, const char *base, const char *new_name,
+		     const struct compare_options *opt, enum compare_format f,
+		     struct strbuf *out);
+
+/* The format named name ("text", "markdown", "csv", "json", "brief");
+ * returns 0, or -1 without printing when there is none by that name. */
 int compare_format_parse(const char *name, enum compare_format *f);
 
 /* Render a finished model in format f, appended to out. Returns 0, or -1

@@ -1,10 +1,12 @@
-/* model: builds the comparison of runs from their samples: sections and
- * rows in order of first appearance, per-column statistics, mmtests'
- * percentages, the significance test, the Duration and Ops (monitor)
- * blocks and the facts that differ between runs. */
+/* model: builds the comparison of runs from their samples: sections in
+ * order of first appearance, rows in numeric order, per-column statistics,
+ * mmtests' percentages, the significance test, the Duration and Ops
+ * (monitor) blocks, and the facts that differ between runs (facts.c). */
 #include "config.h"
 #include "compare/model.h"
+#include "compare/facts.h"
 #include "db/store.h"
+#include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const struct cmp_stat_desc cmp_stats[CMP_NSTATS] = {
 	[CMP_MIN] = { .lower_name = "Min", .higher_name = "Min", .key = "min" },
@@ -115,6 +118,7 @@ static void section_release(struct cmp_section *s, size_t ncols)
 		free(s->mons[i].source);
 		free(s->mons[i].key);
 		free(s->mons[i].sum);
+		free(s->mons[i].n);
 	}
 	free(s->mons);
 }
@@ -185,6 +189,18 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 	r->config_text = dup_or_empty(config_text);
 	r->cpus = cpus;
 	model_split_name(r->label, &r->head1, &r->head2);
+}
+
+void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,
+		       uint64_t mem_bytes)
+{
+	struct cmp_run *r = &m->runs[col];
+
+	if (r->nruns > 1)
+		return;		/* a pooled run: the first one describes the column */
+	r->cores = cores;
+	r->nodes = nodes;
+	r->mem_bytes = mem_bytes;
 }
 
 void model_begin_run(struct cmp_model *m)
@@ -430,6 +446,15 @@ static struct cmp_block *add_block(struct cmp_model *m, struct cmp_section *s,
 
 static const char *const duration_keys[] = { "User", "System", "Elapsed" };
 
+/* Has column col any sample in section s? */
+static int has_samples(const struct cmp_section *s, size_t col)
+{
+	for (size_t r = 0; r < s->nrows; r++)
+		if (s->rows[r].cells[col].n)
+			return 1;
+	return 0;
+}
+
 static void finish_duration(struct cmp_model *m, struct cmp_section *s)
 {
 	struct cmp_block *b;
@@ -447,6 +472,11 @@ static void finish_duration(struct cmp_model *m, struct cmp_section *s)
 		/* Seconds per run: a pooled column shows the mean of its runs. */
 		double runs = m->runs[c].nruns ? m->runs[c].nruns : 1;
 
+		if (!has_samples(s, c)) {
+			for (size_t k = 0; k < 3; k++)
+				b->values[k * m->nruns + c] = NAN;
+			continue;
+		}
 		b->values[0 * m->nruns + c] = s->user_ns[c] / 1e9 / runs;
 		b->values[1 * m->nruns + c] = s->sys_ns[c] / 1e9 / runs;
 		b->values[2 * m->nruns + c] = s->elapsed_ns[c] / 1e9 / runs;
@@ -536,14 +566,19 @@ void model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row
 			.source = xstrdup(r->source),
 			.key = xstrdup(key),
 			.sum = xcalloc(m->nruns, sizeof(*mon->sum)),
+			.n = xcalloc(m->nruns, sizeof(*mon->n)),
 		};
 	}
 	s->monhint = (size_t)(mon - s->mons) + 1;
 	mon->sum[col] += v;
+	/* A before and after pair is one sample's. */
+	if (r->kind != MONITOR_KIND_BEFORE)
+		mon->n[col]++;
 }
 
-/* The Ops block after Duration: each monitor's total per column, the
- * mean per run for a pooled column. */
+/* The Ops block after Duration: each monitor's mean per sample per column,
+ * so that runs of different lengths compare; NaN where a column has no
+ * value of it. */
 static void finish_ops(struct cmp_model *m, struct cmp_section *s)
 {
 	struct cmp_block *b;
@@ -551,6 +586,7 @@ static void finish_ops(struct cmp_model *m, struct cmp_section *s)
 	if (!s->nmons)
 		return;
 	b = add_block(m, s, "Ops", "", s->nmons);
+	b->title = "mean per sample";
 	for (size_t k = 0; k < s->nmons; k++) {
 		const struct cmp_monitor *mon = &s->mons[k];
 		int i = ops_index(mon->source, mon->key);
@@ -562,133 +598,107 @@ static void finish_ops(struct cmp_model *m, struct cmp_section *s)
 		else
 			snprintf(name, sizeof(name), "%s %s", mon->source, mon->key);
 		b->keys[k] = xstrdup(name);
-		for (size_t c = 0; c < m->nruns; c++) {
-			double runs = m->runs[c].nruns ? m->runs[c].nruns : 1;
-
-			b->values[k * m->nruns + c] = mon->sum[c] * scale / runs;
-		}
+		for (size_t c = 0; c < m->nruns; c++)
+			b->values[k * m->nruns + c] = mon->n[c] ?
+				mon->sum[c] * scale / (double)mon->n[c] : NAN;
 	}
 }
 
-/* Takes ownership of values, one per column. */
-static void add_fact(struct cmp_model *m, const char *what, char **values)
+/* ---- numeric row order ---- */
+
+/* Where the last run of digits of label starts (its length in *len), or
+ * NULL. */
+static const char *last_number(const char *label, size_t *len)
 {
-	ALLOC_GROW(m->facts, m->nfacts + 1, m->facts_alloc);
-	m->facts[m->nfacts++] = (struct cmp_fact){ .what = what, .values = values };
+	const char *start = NULL;
+
+	for (const char *p = label; *p; p++)
+		if (*p >= '0' && *p <= '9' && (p == label || p[-1] < '0' || p[-1] > '9'))
+			start = p;
+	if (start)
+		*len = strspn(start, "0123456789");
+	return start;
 }
 
-/* Each column's value of one fact; added to the model only when two
- * columns differ. Takes ownership of values. */
-static void consider_fact(struct cmp_model *m, const char *what, char **values)
-{
-	for (size_t c = 1; c < m->nruns; c++)
-		if (strcmp(values[c], values[0])) {
-			add_fact(m, what, values);
-			return;
-		}
-	for (size_t c = 0; c < m->nruns; c++)
-		free(values[c]);
-	free(values);
-}
-
-static char *fmt_machine(const struct cmp_run *r)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s%s%s", r->hostname, *r->cpu_model ? ", " : "", r->cpu_model);
-	return strbuf_detach(&sb);
-}
-
-static char *fmt_int(int v)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%d", v);
-	return strbuf_detach(&sb);
-}
-
-/* Where config text b first differs from a: "line N: TEXT". */
-static char *first_difference(const char *a, const char *b, const char *name)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t line = 1;
-	const char *la = a, *lb = b, *end;
-
-	if (!strcmp(a, b))
-		return xstrdup("");
-	while (*la && *lb) {
-		size_t na = strcspn(la, "\n"), nb = strcspn(lb, "\n");
-
-		if (na != nb || memcmp(la, lb, na))
-			break;
-		la += na + (la[na] == '\n');
-		lb += nb + (lb[nb] == '\n');
-		line++;
-	}
-	end = lb + strcspn(lb, "\n");
-	if (*lb)
-		strbuf_addf(&sb, "%s%sline %zu: %.*s", name, *name ? ", " : "",
-			    line, (int)(end - lb), lb);
-	else
-		strbuf_addf(&sb, "%s%sline %zu: (end of text)", name, *name ? ", " : "", line);
-	return strbuf_detach(&sb);
-}
-
-/* The facts compared between columns, in the order they are shown. */
-enum cmp_fact_kind { FACT_MACHINE, FACT_CPUS, FACT_CMDLINE, FACT_CONFIG, NFACT_KINDS };
-
-static const char *const fact_names[NFACT_KINDS] = {
-	[FACT_MACHINE] = "machine",
-	[FACT_CPUS] = "CPU count",
-	[FACT_CMDLINE] = "kernel cmdline",
-	[FACT_CONFIG] = "config text",
+/* A row's place: its group (labels equal but for their last number), in
+ * order of the group's first row, then that number. */
+struct row_order {
+	size_t group;
+	double number;
+	size_t index;
+	struct cmp_row row;
 };
 
-/* Config texts are long: when one differs from the baseline's, show where
- * each departs from it (and the baseline where it departs from the first
- * that differs). */
-static void config_fact(struct cmp_model *m)
+static int row_order_cmp(const void *a, const void *b)
 {
-	const char *base = m->runs[0].config_text;
-	size_t other = 1;
-	char **d;
+	const struct row_order *x = a, *y = b;
 
-	while (other < m->nruns && !strcmp(m->runs[other].config_text, base))
-		other++;
-	if (other == m->nruns)
-		return;
-	d = xcalloc(m->nruns, sizeof(*d));
-	for (size_t c = 0; c < m->nruns; c++) {
-		const char *text = m->runs[c].config_text;
-
-		if (c == 0)
-			d[c] = first_difference(m->runs[other].config_text, base,
-						m->runs[0].config_name);
-		else if (!strcmp(text, base))
-			d[c] = xstrdup("same as the baseline");
-		else
-			d[c] = first_difference(base, text, m->runs[c].config_name);
-	}
-	add_fact(m, fact_names[FACT_CONFIG], d);
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static void finish_facts(struct cmp_model *m)
+/* The label with its last number taken out ("send-#"); malloc'd. */
+static char *row_shape(const char *label, double *number)
 {
-	for (int f = 0; f < FACT_CONFIG; f++) {
-		char **v = xcalloc(m->nruns, sizeof(*v));
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+	const char *num = last_number(label, &len);
 
-		for (size_t c = 0; c < m->nruns; c++) {
-			const struct cmp_run *r = &m->runs[c];
+	*number = 0;
+	if (!num)
+		return xstrdup(label);
+	*number = strtod(num, NULL);
+	strbuf_add(&sb, label, (size_t)(num - label));
+	strbuf_addch(&sb, '#');
+	strbuf_addstr(&sb, num + len);
+	return strbuf_detach(&sb);
+}
 
-			switch (f) {
-			case FACT_MACHINE: v[c] = fmt_machine(r); break;
-			case FACT_CPUS: v[c] = fmt_int(r->cpus); break;
-			case FACT_CMDLINE: v[c] = xstrdup(r->kernel_cmdline); break;
-			}
-		}
-		consider_fact(m, fact_names[f], v);
+static void sort_rows(struct cmp_section *s)
+{
+	struct row_order *o = xcalloc(s->nrows ? s->nrows : 1, sizeof(*o));
+	char **shapes = xcalloc(s->nrows ? s->nrows : 1, sizeof(*shapes));
+	size_t ngroups = 0;
+
+	for (size_t r = 0; r < s->nrows; r++) {
+		char *shape = row_shape(s->rows[r].label, &o[r].number);
+		size_t g = 0;
+
+		while (g < ngroups && strcmp(shapes[g], shape))
+			g++;
+		if (g == ngroups)
+			shapes[ngroups++] = shape;
+		else
+			free(shape);
+		o[r].group = g;
+		o[r].index = r;
+		o[r].row = s->rows[r];
 	}
-	config_fact(m);
+	qsort(o, s->nrows, sizeof(*o), row_order_cmp);
+	for (size_t r = 0; r < s->nrows; r++)
+		s->rows[r] = o[r].row;
+	for (size_t g = 0; g < ngroups; g++)
+		free(shapes[g]);
+	free(shapes);
+	free(o);
+}
+
+/* Does the baseline's config ask for section s's rows as it gives them
+ * (order = config)? */
+static int config_order(const struct cmp_model *m, const struct cmp_section *s)
+{
+	struct strbuf v = STRBUF_INIT;
+	int keep = 0;
+
+	/* A comment may follow the value (" ; ..."). */
+	if (m->runs[0].config_text &&
+	    !facts_config_value(m->runs[0].config_text, s->name, "order", &v))
+		keep = !strcmp(v.buf, "config") || !strncmp(v.buf, "config ", 7);
+	strbuf_release(&v);
+	return keep;
 }
 
 void model_finish(struct cmp_model *m)
@@ -696,13 +706,74 @@ void model_finish(struct cmp_model *m)
 	for (size_t i = 0; i < m->nsections; i++) {
 		struct cmp_section *s = &m->sections[i];
 
+		if (!m->order_config && !config_order(m, s))
+			sort_rows(s);
 		for (size_t r = 0; r < s->nrows; r++)
 			finish_row(m, &s->rows[r]);
 		finish_duration(m, s);
 		finish_ops(m, s);
 	}
+	/* The caches point into rows that moved. */
+	m->last_section = NULL;
+	m->last_row = NULL;
+	m->last_set.section = NULL;
 	if (m->nruns > 1)
-		finish_facts(m);
+		facts_finish(m);
+}
+
+/* ---- the statistic rows shown ---- */
+
+static const struct {
+	const char *name;
+	enum cmp_stat stat;
+} stat_names[] = {
+	{ "min", CMP_MIN },
+	{ "mean", CMP_MEAN }, { "amean", CMP_MEAN }, { "hmean", CMP_MEAN },
+	{ "stddev", CMP_STDDEV }, { "hstddev", CMP_STDDEV },
+	{ "coeffvar", CMP_COEFFVAR }, { "hcoeffvar", CMP_COEFFVAR },
+	{ "max", CMP_MAX },
+	{ "bmean-95", CMP_BMEAN95 }, { "bamean-95", CMP_BMEAN95 },
+	{ "bhmean-95", CMP_BMEAN95 }, { "bmean95", CMP_BMEAN95 },
+};
+
+int cmp_stats_parse(const char *list, enum cmp_stat stats[CMP_NSTATS])
+{
+	size_t n = 0;
+
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ","), i;
+		int seen = 0;
+
+		for (i = 0; i < sizeof(stat_names) / sizeof(stat_names[0]); i++)
+			if (strlen(stat_names[i].name) == len &&
+			    !strncasecmp(stat_names[i].name, p, len))
+				break;
+		if (i == sizeof(stat_names) / sizeof(stat_names[0]))
+			return error("unknown statistic '%.*s' in --stats (expected min, amean, "
+				     "hmean, stddev, coeffvar, max or bmean-95)", (int)len, p);
+		for (size_t k = 0; k < n; k++)
+			if (stats[k] == stat_names[i].stat)
+				seen = 1;
+		if (!seen)
+			stats[n++] = stat_names[i].stat;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!n)
+		return error("--stats needs at least one statistic (e.g. amean,stddev)");
+	return (int)n;
+}
+
+size_t cmp_stats_shown(const struct cmp_model *m, enum cmp_stat stats[CMP_NSTATS])
+{
+	if (m->nstats) {
+		memcpy(stats, m->stats, m->nstats * sizeof(*stats));
+		return m->nstats;
+	}
+	for (int st = 0; st < CMP_NSTATS; st++)
+		stats[st] = st;
+	return CMP_NSTATS;
 }
 
 /* The row named section/label, or NULL. Series come row after row in

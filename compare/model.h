@@ -51,6 +51,8 @@ struct cmp_run {
 	char *hostname, *cpu_model, *kernel_release, *kernel_cmdline;
 	char *config_name, *config_text;
 	int cpus;
+	int cores, nodes;	/* 0: not known */
+	uint64_t mem_bytes;	/* 0: not known */
 };
 
 struct cmp_cell {
@@ -94,12 +96,15 @@ struct cmp_row {
 
 /* A table of plain values per column after a section's statistics, with no
  * percentage (as mmtests' monitor tables): Duration (User, System,
- * Elapsed), then Ops (the monitors' totals). */
+ * Elapsed), then Ops (the monitors' values, a mean per sample). */
 struct cmp_block {
 	char *name;		/* the row prefix, e.g. "Duration" */
+	const char *title;	/* what the values are, e.g. "mean per sample";
+				 * NULL: none */
 	size_t nkeys;
 	char **keys;		/* e.g. "User" */
-	double *values;		/* nkeys x ncolumns, row-major */
+	double *values;		/* nkeys x ncolumns, row-major; NaN: the
+				 * column has none */
 	const char *unit;	/* static text, e.g. "s" */
 	int decimals;
 };
@@ -115,6 +120,7 @@ enum cmp_monitors {
 struct cmp_monitor {
 	char *source, *key;
 	double *sum;		/* one per column: total over its samples */
+	size_t *n;		/* one per column: the samples that recorded it */
 };
 
 struct cmp_section {
@@ -146,6 +152,13 @@ struct cmp_model {
 	const struct stats_test_desc *test;
 	double alpha;
 	enum cmp_monitors monitors;	/* set before adding monitor values */
+	/* Rows keep the order of their first appearance (compare --order
+	 * config) instead of the numeric order model_finish sorts them in. */
+	int order_config;
+	/* The statistic rows the text formats show, in this order (compare
+	 * --stats); none given: all of them, in mmtests' order. */
+	enum cmp_stat stats[CMP_NSTATS];
+	size_t nstats;
 	/* Decide on within-run variance only, as before between-run noise
 	 * (compare --within-run); set before model_finish. */
 	int within_run;
@@ -182,6 +195,11 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 		   const char *kernel_cmdline, const char *config_name,
 		   const char *config_text);
 
+/* The machine of column col's (first) run: its cores, NUMA nodes and
+ * memory (0: not known). */
+void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,
+		       uint64_t mem_bytes);
+
 /* Tell the model a new run's samples start (resets sample-set tracking). */
 void model_begin_run(struct cmp_model *m);
 
@@ -197,8 +215,22 @@ void model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *
  * ignored. */
 void model_add_monitor(struct cmp_model *m, size_t col, const struct monitor_row *r);
 
-/* Compute statistics, percentages, tests, blocks and differing facts. */
+/* Compute statistics, percentages, tests, blocks and differing facts, and
+ * put each section's rows in numeric order (unless m->order_config): rows
+ * whose labels differ only in their last number ("send-64", "send-1024")
+ * are grouped in the order the first of each group appeared, and sorted
+ * by that number within the group. */
 void model_finish(struct cmp_model *m);
+
+/* The statistic rows named in list, separated by commas, into stats[]
+ * (deduplicated, in the order given): min, amean, hmean or mean (the
+ * mean row, whatever the metric's direction), stddev, coeffvar, max,
+ * bmean-95; an H in front (hstddev) or an A or H in bmean-95 (bamean-95)
+ * as the rows are named is also taken. Returns the count, or -1 after
+ * printing which name is unknown. */
+int cmp_stats_parse(const char *list, enum cmp_stat stats[CMP_NSTATS]);
+/* The statistic rows m shows, in order, into stats[]; returns the count. */
+size_t cmp_stats_shown(const struct cmp_model *m, enum cmp_stat stats[CMP_NSTATS]);
 
 /* The default CoeffVar (%) above which a mean is marked noisy. */
 #define CMP_NOISE_THRESHOLD 5.0
@@ -223,6 +255,7 @@ enum compare_format {
 	COMPARE_FORMAT_MARKDOWN,
 	COMPARE_FORMAT_CSV,
 	COMPARE_FORMAT_JSON,
+	COMPARE_FORMAT_BRIEF,
 	COMPARE_NFORMATS
 };
 
@@ -241,6 +274,29 @@ int render_text(const struct cmp_model *m, struct strbuf *out);
 int render_markdown(const struct cmp_model *m, struct strbuf *out);
 int render_csv(const struct cmp_model *m, struct strbuf *out);
 int render_json(const struct cmp_model *m, struct strbuf *out);
+int render_brief(const struct cmp_model *m, struct strbuf *out);
+/* render_brief, with the closing note on the verdicts only if note_too
+ * (what a + verdict means is said whenever one is printed). */
+int render_brief_layout(const struct cmp_model *m, int note_too, struct strbuf *out);
+
+/* How render_text_layout lays a comparison out. */
+enum text_footer {
+	TEXT_FOOTER_ALL,	/* what the stars and signs mean, and footnotes */
+	TEXT_FOOTER_NOTES,	/* the footnotes only (rows left untested, the
+				 * noise between runs, noisy means) */
+	TEXT_FOOTER_NONE,
+};
+
+struct text_layout {
+	size_t width;			/* columns a line may take */
+	enum text_footer footer;
+};
+
+/* The text format (render_text is this with 80 columns and every footer
+ * line): the header block, then each section's table in column groups
+ * that fit width, its blocks, and the footer. */
+int render_text_layout(const struct cmp_model *m, const struct text_layout *l,
+		       struct strbuf *out);
 
 /* The JSON and CSV format version. */
 #define CMP_FORMAT_VERSION 1

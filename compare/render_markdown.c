@@ -77,9 +77,14 @@ static void section(const struct cmp_model *m, const struct cmp_section *s,
 		header(m, out, "Block", "Key");
 		for (size_t k = 0; k < blk->nkeys; k++) {
 			strbuf_addf(out, "| %s | %s |", blk->name, blk->keys[k]);
-			for (size_t c = 0; c < m->nruns; c++)
-				strbuf_addf(out, " %.*f |", blk->decimals,
-					    blk->values[k * m->nruns + c]);
+			for (size_t c = 0; c < m->nruns; c++) {
+				double v = blk->values[k * m->nruns + c];
+
+				if (isnan(v))
+					strbuf_addstr(out, " - |");	/* none in this run */
+				else
+					strbuf_addf(out, " %.*f |", blk->decimals, v);
+			}
 			strbuf_addch(out, '\n');
 		}
 	}

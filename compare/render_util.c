@@ -15,8 +15,8 @@ double render_pct(double pct)
 	return isfinite(pct) ? pct : 0;
 }
 
-static void emit(struct strbuf *text, size_t width,
-		 void (*line)(const char *line, void *arg), void *arg)
+void render_wrapped(struct strbuf *text, size_t width,
+		    void (*line)(const char *line, void *arg), void *arg)
 {
 	const char *p = text->buf;
 	struct strbuf one = STRBUF_INIT;
@@ -198,7 +198,7 @@ static void noise_footer(const struct cmp_model *m, size_t width,
 		}
 		strbuf_addstr(&sb, "); the difference of the run means is tested against it "
 			      "plus each side's within-run variance.");
-		emit(&sb, width, line, arg);
+		render_wrapped(&sb, width, line, arg);
 	}
 	if (unknown) {
 		strbuf_addstr(&sb, "Between-run noise unknown");
@@ -209,7 +209,7 @@ static void noise_footer(const struct cmp_model *m, size_t width,
 			      "runs, so a change significant on it is marked + instead of *. "
 			      "kbench calibrate measures the noise; --within-run marks * as "
 			      "before.");
-		emit(&sb, width, line, arg);
+		render_wrapped(&sb, width, line, arg);
 	}
 	strbuf_release(&sb);
 }
@@ -223,8 +223,105 @@ static int any_higher(const struct cmp_model *m)
 	return 0;
 }
 
+void render_samples(const struct cmp_model *m, size_t c, struct strbuf *sb)
+{
+	size_t lo = (size_t)-1, hi = 0;
+
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++) {
+			size_t n = m->sections[i].rows[r].cells[c].n;
+
+			if (!n)
+				continue;
+			if (n < lo)
+				lo = n;
+			if (n > hi)
+				hi = n;
+		}
+	if (!hi)
+		lo = 0;
+	strbuf_addf(sb, "%zu", lo);
+	if (hi != lo)
+		strbuf_addf(sb, "-%zu", hi);
+	if (m->runs[c].nruns > 1)
+		strbuf_addf(sb, " (%zu runs pooled)", m->runs[c].nruns);
+}
+
+const char *render_verdict(const struct cmp_row *r, const struct cmp_cell *cell)
+{
+	if (!cell->test.done || cell->test.reason)
+		return "untested";
+	if (!cell->test.significant)
+		return "within noise";
+	return render_pct(cell->pct[CMP_MEAN]) >= 0 ? "better" : "worse";
+}
+
+int render_within_only(const struct cmp_cell *cell)
+{
+	return cell->test.done && cell->test.significant && cell->within_only;
+}
+
+const char *render_test_title(const struct cmp_model *m)
+{
+	if (model_uses_noise(m) && any_cell(m, between_run))
+		return "a t-test of run means with between-run noise";
+	return m->test->title;
+}
+
+/* What the stars and the signs mean; with FOOTER_NOISE in parts, what the
+ * default decision knew of the noise between runs, between the two. */
+static void footer_test(const struct cmp_model *m, size_t width, unsigned parts,
+			struct strbuf *sb, void (*line)(const char *line, void *arg), void *arg)
+{
+	/* Without the noise part (one footer for the tables of several
+	 * hosts), the title cannot say which noise this model's rows used. */
+	const char *title = model_uses_noise(m) && !(parts & FOOTER_NOISE) ?
+		"a t-test of run means with between-run noise where known, else Welch's "
+		"t-test," : render_test_title(m);
+
+	strbuf_addf(sb, "Significance: %s on the mean row only, alpha %g; a significant "
+		    "change prints *  x.xx%%* instead of (  x.xx%%).", title, m->alpha);
+	switch (m->test->kind) {
+	case STATS_TEST_WELCH:
+		if (any_higher(m))
+			strbuf_addstr(sb, " Hmean rows are tested on 1/x.");
+		break;
+	case STATS_TEST_MWU:
+		strbuf_addstr(sb, " Two-sided, exact without ties up to 50 samples a side.");
+		break;
+	case STATS_TEST_CI:
+		strbuf_addstr(sb, " Starred when the intervals mean +- z(alpha/2)*sd do not "
+			      "overlap (harmonic sd for Hmean).");
+		break;
+	case STATS_TEST_TTEST:
+		strbuf_addstr(sb, " SE from both sample sds, two-sided.");
+		break;
+	}
+	render_wrapped(sb, width, line, arg);
+	if ((parts & FOOTER_NOISE) && model_uses_noise(m))
+		noise_footer(m, width, line, arg);
+	strbuf_addstr(sb, "Positive % = better: the sign follows each metric's direction.");
+	render_wrapped(sb, width, line, arg);
+}
+
+void render_ascii(struct strbuf *out, size_t start)
+{
+	for (size_t i = start; i < out->len; i++) {
+		unsigned char c = (unsigned char)out->buf[i];
+
+		if (c != '\n' && (c < 0x20 || c > 0x7e))
+			out->buf[i] = '?';
+	}
+}
+
 void render_footer(const struct cmp_model *m, size_t width,
 		   void (*line)(const char *line, void *arg), void *arg)
+{
+	render_footer_parts(m, width, FOOTER_ALL, line, arg);
+}
+
+void render_footer_parts(const struct cmp_model *m, size_t width, unsigned parts,
+			 void (*line)(const char *line, void *arg), void *arg)
 {
 	static const struct {
 		const char *reason;	/* as the test result gives it */
@@ -240,71 +337,34 @@ void render_footer(const struct cmp_model *m, size_t width,
 	};
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "Significance: %s on the mean row only, alpha %g; a significant "
-		    "change prints *  x.xx%%* instead of (  x.xx%%).",
-		    model_uses_noise(m) && any_cell(m, between_run) ?
-		    "a t-test of run means with between-run noise" : m->test->title, m->alpha);
-	switch (m->test->kind) {
-	case STATS_TEST_WELCH:
-		if (any_higher(m))
-			strbuf_addstr(&sb, " Hmean rows are tested on 1/x.");
-		break;
-	case STATS_TEST_MWU:
-		strbuf_addstr(&sb, " Two-sided, exact without ties up to 50 samples a side.");
-		break;
-	case STATS_TEST_CI:
-		strbuf_addstr(&sb, " Starred when the intervals mean +- z(alpha/2)*sd do not "
-			      "overlap (harmonic sd for Hmean).");
-		break;
-	case STATS_TEST_TTEST:
-		strbuf_addstr(&sb, " SE from both sample sds, two-sided.");
-		break;
-	}
-	emit(&sb, width, line, arg);
-	if (model_uses_noise(m))
+	if (parts & FOOTER_TEST)
+		footer_test(m, width, parts, &sb, line, arg);
+	else if ((parts & FOOTER_NOISE) && model_uses_noise(m))
 		noise_footer(m, width, line, arg);
-	strbuf_addstr(&sb, "Positive % = better: the sign follows each metric's direction.");
-	emit(&sb, width, line, arg);
-	strbuf_addstr(&sb, "Samples per side:");
-	for (size_t c = 0; c < m->nruns; c++) {
-		size_t lo = (size_t)-1, hi = 0;
-
-		for (size_t i = 0; i < m->nsections; i++)
-			for (size_t r = 0; r < m->sections[i].nrows; r++) {
-				size_t n = m->sections[i].rows[r].cells[c].n;
-
-				if (!n)
-					continue;
-				if (n < lo)
-					lo = n;
-				if (n > hi)
-					hi = n;
-			}
-		if (!hi)
-			lo = 0;
-		strbuf_addf(&sb, " %s %zu", m->runs[c].label, lo);
-		if (hi != lo)
-			strbuf_addf(&sb, "-%zu", hi);
-		if (m->runs[c].nruns > 1)
-			strbuf_addf(&sb, " (%zu runs pooled)", m->runs[c].nruns);
-		strbuf_addch(&sb, c + 1 < m->nruns ? ',' : '.');
+	if (parts & FOOTER_SAMPLES) {
+		strbuf_addstr(&sb, "Samples per side:");
+		for (size_t c = 0; c < m->nruns; c++) {
+			strbuf_addf(&sb, " %s ", m->runs[c].label);
+			render_samples(m, c, &sb);
+			strbuf_addch(&sb, c + 1 < m->nruns ? ',' : '.');
+		}
+		render_wrapped(&sb, width, line, arg);
 	}
-	emit(&sb, width, line, arg);
-	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
+	for (size_t i = 0; (parts & FOOTER_NOTES) && i < sizeof(reasons) / sizeof(reasons[0]); i++) {
 		skipped(m, reasons[i].reason, &sb);
 		if (sb.len) {
 			struct strbuf full = STRBUF_INIT;
 
 			strbuf_addf(&full, "%s%s", reasons[i].footnote, sb.buf);
 			strbuf_reset(&sb);
-			emit(&full, width, line, arg);
+			render_wrapped(&full, width, line, arg);
 			strbuf_release(&full);
 		}
 	}
-	if (any_cell(m, noisy)) {
+	if ((parts & FOOTER_NOTES) && any_cell(m, noisy)) {
 		strbuf_addf(&sb, "~ before a mean: its CoeffVar is above %g%% or it has fewer than "
 			    "3 samples.", m->noise_threshold);
-		emit(&sb, width, line, arg);
+		render_wrapped(&sb, width, line, arg);
 	}
 	strbuf_release(&sb);
 }
@@ -314,6 +374,7 @@ const struct renderer renderers[COMPARE_NFORMATS + 1] = {
 	[COMPARE_FORMAT_MARKDOWN] = { .name = "markdown", .render = render_markdown },
 	[COMPARE_FORMAT_CSV] = { .name = "csv", .render = render_csv },
 	[COMPARE_FORMAT_JSON] = { .name = "json", .render = render_json },
+	[COMPARE_FORMAT_BRIEF] = { .name = "brief", .render = render_brief },
 	[COMPARE_NFORMATS] = { .name = NULL },
 };
 

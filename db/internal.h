@@ -1,23 +1,46 @@
-/* internal: what store.c (open, migrate, insert) and query.c (read paths)
- * share: the store itself and the statement helpers. Nothing outside db/
- * includes it. */
+/* internal: what store.c (open, migrate, insert), query.c (read paths) and
+ * liveness.c (is a run's writer alive) share: the store itself and the
+ * statement helpers. Nothing outside db/ includes it. */
 #ifndef KBENCH_DB_INTERNAL_H
 #define KBENCH_DB_INTERNAL_H
 
+#include "db/store.h"
+
 #include <sqlite3.h>
+#include <stdint.h>
 
 struct store {
 	sqlite3 *db;
 	char *path;
+	int64_t busy_timeout_ms;	/* how long a lock is waited for */
+	int64_t busy_since_ns;		/* CLOCK_MONOTONIC, when the wait began */
+	enum store_error_kind last_error;
+	char boot_id[40];		/* of the reader, read on first need */
+	int boot_id_read;
 	sqlite3_stmt *ins_sample;
 	sqlite3_stmt *ins_monitor;
 };
 
-/* Print "PATH: what: sqlite's message" and return -1. */
+/* Print "WHAT in PATH: sqlite's message", note the kind of the failure
+ * and return -1. */
 int store_db_error(struct store *s, const char *what);
 /* Prepare sql into *st; return 0, or -1 after printing why. */
 int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st);
 /* Bind v to parameter i, NULL as SQL NULL. */
 void store_bind_text(sqlite3_stmt *st, int i, const char *v);
+
+/* Whether the writer of a run still marked running may still be at work:
+ * 0 when it is surely gone (its pid, boot or process start time says so),
+ * 1 otherwise (also when it ran on another host, which cannot be told).
+ * boot_id NULL or start_ticks 0: a run stored before they were, judged by
+ * its pid alone. */
+int run_writer_alive(struct store *s, const char *hostname, int64_t pid,
+		     const char *boot_id, uint64_t start_ticks);
+
+/* Run the migrations that take db, a database that is not open as a store
+ * (a bundle's private copy, an in-memory reference), from schema version
+ * from to version to, setting user_version; name is for messages. No
+ * transaction is opened. Returns 0, or -1 after printing why. */
+int store_migrate_db(sqlite3 *db, const char *name, int from, int to);
 
 #endif

@@ -5,17 +5,16 @@
 #include "db/store.h"
 #include "db/internal.h"
 #include "lib/error.h"
+#include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "machine/sysinfo.h"
 
-#include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
@@ -39,32 +38,26 @@ void run_info_release(struct run_info *r)
 	free(r->started_at);
 	free(r->finished_at);
 	free(r->status);
+	free(r->notes);
 	memset(r, 0, sizeof(*r));
 }
 
+/* A sample is one run of one row of a section: what one sample set
+ * committed, whose result rows (pft's four per worker count, UDP_STREAM's
+ * send and recv) share the section, the iteration and the start time.
+ * Rows without a start time are counted one by one. */
 #define RUN_COLUMNS \
 	"r.id, r.uuid, r.name, m.hostname, m.cpu_model, m.cpus, m.cores, m.mem_bytes, " \
 	"m.fingerprint, r.kernel_release, r.kernel_version, r.kernel_cmdline, " \
 	"r.config_name, r.config_text, r.kbench_version, r.started_at, r.finished_at, " \
 	"r.status, r.pid, " \
-	"(SELECT count(*) FROM samples s WHERE s.run_id = r.id), " \
-	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id) " \
+	"(SELECT count(DISTINCT s.section || char(31) || s.iteration || char(31) || " \
+	"coalesce(s.started_at, 'row ' || s.row)) FROM samples s WHERE s.run_id = r.id), " \
+	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id), " \
+	"r.boot_id, r.pid_start_ticks, r.notes, m.numa_nodes " \
 	"FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
-/* A run still marked running whose writer is gone on this host was killed. */
-static int writer_alive(const char *hostname, int64_t pid)
-{
-	char host[256] = "";
-
-	if (pid <= 0)
-		return 0;
-	gethostname(host, sizeof(host) - 1);
-	if (strcmp(host, hostname))
-		return 1;	/* cannot tell for another host */
-	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
-}
-
-static void fill_run(sqlite3_stmt *st, struct run_info *r)
+static void fill_run(struct store *s, sqlite3_stmt *st, struct run_info *r)
 {
 	const unsigned char *uuid = sqlite3_column_text(st, 1);
 
@@ -87,67 +80,123 @@ static void fill_run(sqlite3_stmt *st, struct run_info *r)
 	r->started_at = col_dup(st, 15);
 	r->finished_at = col_dup(st, 16);
 	r->status = col_dup(st, 17);
+	/* A run still marked running whose writer is gone was killed. */
 	if (!strcmp(r->status, "running") &&
-	    !writer_alive(r->hostname, sqlite3_column_int64(st, 18))) {
+	    !run_writer_alive(s, r->hostname, sqlite3_column_int64(st, 18),
+			      (const char *)sqlite3_column_text(st, 21),
+			      (uint64_t)sqlite3_column_int64(st, 22))) {
 		free(r->status);
 		r->status = xstrdup("interrupted");
 	}
 	r->nsamples = sqlite3_column_int64(st, 19);
 	r->nfailures = sqlite3_column_int64(st, 20);
+	if (sqlite3_column_type(st, 23) != SQLITE_NULL)
+		r->notes = col_dup(st, 23);
+	r->numa_nodes = sqlite3_column_int(st, 24);
 }
 
-int store_each_run(struct store *s, const struct run_filter *f,
-		   int (*cb)(const struct run_info *r, void *arg), void *arg)
+/* Whether r passes the filters SQL cannot apply: the name pattern, and
+ * the status as shown (a dead writer's run reads interrupted). */
+static int run_matches(const struct run_filter *f, const struct run_info *r)
+{
+	if (f->name_re && !kb_regex_match(f->name_re, r->name))
+		return 0;
+	return !f->status || !strcmp(f->status, r->status);
+}
+
+/* Bind v to the parameter called name, when the statement has one. */
+static void bind_named(sqlite3_stmt *st, const char *name, const char *v)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+
+	if (i)
+		store_bind_text(st, i, v);
+}
+
+/* The statement of the runs f selects, newest first when newest_first. */
+static int prepare_runs(struct store *s, const struct run_filter *f, int newest_first,
+			sqlite3_stmt **st)
 {
 	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc, n = 0;
+	int rc;
 
 	strbuf_addstr(&sql, "SELECT " RUN_COLUMNS "WHERE 1");
-	if (f && f->name)
+	if (f->name)
 		strbuf_addstr(&sql, " AND r.name = :name");
-	if (f && f->host)
+	if (f->host)
 		strbuf_addstr(&sql, " AND m.hostname = :host");
-	if (f && f->config)
+	if (f->config)
 		strbuf_addstr(&sql, " AND r.config_name = :config");
-	if (f && f->since)
+	if (f->kernel)
+		strbuf_addstr(&sql, " AND r.kernel_release GLOB :kernel");
+	if (f->since)
 		strbuf_addstr(&sql, " AND r.started_at >= :since");
-	if (f && f->limit > 0)
-		strbuf_addstr(&sql, " AND r.id IN (SELECT id FROM runs ORDER BY id DESC LIMIT :limit)");
-	strbuf_addstr(&sql, " ORDER BY r.id");
-	rc = store_prepare(s, sql.buf, &st);
+	if (f->until)
+		strbuf_addstr(&sql, " AND r.started_at < :until");
+	/* Only a running run can read interrupted: its writer may be dead. */
+	if (f->status)
+		strbuf_addstr(&sql, !strcmp(f->status, "interrupted") ?
+			      " AND r.status IN ('interrupted', 'running')" :
+			      " AND r.status = :status");
+	strbuf_addstr(&sql, newest_first ? " ORDER BY r.id DESC" : " ORDER BY r.id");
+	rc = store_prepare(s, sql.buf, st);
 	strbuf_release(&sql);
 	if (rc)
 		return -1;
-	if (f) {
-		if (f->name)
-			store_bind_text(st, sqlite3_bind_parameter_index(st, ":name"), f->name);
-		if (f->host)
-			store_bind_text(st, sqlite3_bind_parameter_index(st, ":host"), f->host);
-		if (f->config)
-			store_bind_text(st, sqlite3_bind_parameter_index(st, ":config"), f->config);
-		if (f->since)
-			store_bind_text(st, sqlite3_bind_parameter_index(st, ":since"), f->since);
-		if (f->limit > 0)
-			sqlite3_bind_int(st, sqlite3_bind_parameter_index(st, ":limit"), f->limit);
-	}
+	bind_named(*st, ":name", f->name);
+	bind_named(*st, ":host", f->host);
+	bind_named(*st, ":config", f->config);
+	bind_named(*st, ":kernel", f->kernel);
+	bind_named(*st, ":since", f->since);
+	bind_named(*st, ":until", f->until);
+	bind_named(*st, ":status", f->status);
+	return 0;
+}
+
+int store_each_run(struct store *s, const struct run_filter *filter,
+		   int (*cb)(const struct run_info *r, void *arg), void *arg)
+{
+	static const struct run_filter all = { .limit = 0 };
+	const struct run_filter *f = filter ? filter : &all;
+	struct run_info *last = NULL;	/* with a limit: the newest matches, newest first */
+	size_t nlast = 0, alloc = 0;
+	sqlite3_stmt *st = NULL;
+	int rc, failed, stopped = 0;
+
+	if (prepare_runs(s, f, f->limit > 0, &st))
+		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct run_info r;
-		int stop;
 
-		fill_run(st, &r);
-		stop = cb(&r, arg);
+		fill_run(s, st, &r);
+		if (!run_matches(f, &r)) {
+			run_info_release(&r);
+			continue;
+		}
+		if (f->limit > 0) {
+			ALLOC_GROW(last, nlast + 1, alloc);
+			last[nlast++] = r;
+			if (nlast == (size_t)f->limit)
+				break;
+			continue;
+		}
+		stopped = cb(&r, arg);
 		run_info_release(&r);
-		n++;
-		if (stop)
+		if (stopped)
 			break;
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		sqlite3_finalize(st);
-		return store_db_error(s, "cannot list runs");
-	}
+	failed = rc != SQLITE_ROW && rc != SQLITE_DONE;
+	if (failed)
+		store_db_error(s, "cannot list runs");
 	sqlite3_finalize(st);
-	return 0;
+	/* The newest matches, listed oldest first like every listing. */
+	for (size_t i = nlast; i-- > 0;) {
+		if (!failed && !stopped)
+			stopped = cb(&last[i], arg);
+		run_info_release(&last[i]);
+	}
+	free(last);
+	return failed ? -1 : 0;
 }
 
 int store_get_run(struct store *s, int64_t run_id, struct run_info *out)
@@ -160,7 +209,7 @@ int store_get_run(struct store *s, int64_t run_id, struct run_info *out)
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		fill_run(st, out);
+		fill_run(s, st, out);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
 		return error("%s: no run #%lld", s->path, (long long)run_id);
@@ -199,9 +248,73 @@ int store_runs_named(struct store *s, const char *name, int64_t **ids, size_t *n
 			   "ORDER BY id", name, NULL, ids, n);
 }
 
+/* The hosts with a complete run named name, as "NAME@HOST" choices joined
+ * by ", " into out; returns how many, or -1 after printing why. */
+static int complete_hosts(struct store *s, const char *name, struct strbuf *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, n = 0;
+
+	if (store_prepare(s, "SELECT m.hostname FROM runs r JOIN machines m ON m.id = r.machine_id "
+		    "WHERE r.name = ? AND r.status = 'complete' GROUP BY m.hostname "
+		    "ORDER BY m.hostname", &st))
+		return -1;
+	store_bind_text(st, 1, name);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		strbuf_addf(out, "%s%s@%s", n++ ? ", " : "", name,
+			    (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_db_error(s, "cannot look up runs");
+	return n;
+}
+
+/* The latest complete run named name on host (NULL: any host). */
+static int latest_complete(struct store *s, const char *name, const char *host,
+			   int64_t **ids, size_t *n)
+{
+	if (!host)
+		return collect_ids(s, "SELECT id FROM runs WHERE name = ? AND status = 'complete' "
+				   "ORDER BY id DESC LIMIT 1", name, NULL, ids, n);
+	return collect_ids(s, "SELECT r.id FROM runs r JOIN machines m ON m.id = r.machine_id "
+			   "WHERE r.name = ? AND m.hostname = ? AND r.status = 'complete' "
+			   "ORDER BY r.id DESC LIMIT 1", name, host, ids, n);
+}
+
+/* "NAME@HOST", or "NAME@*" for any host. */
+static int resolve_at_host(struct store *s, const char *sel, int64_t *run_id,
+			   struct strbuf *err)
+{
+	char *name = xstrdup(sel), *host = strrchr(name, '@');
+	struct strbuf choices = STRBUF_INIT;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc;
+
+	*host++ = '\0';
+	rc = latest_complete(s, name, strcmp(host, "*") ? host : NULL, &ids, &n);
+	if (rc)
+		goto out;
+	if (n) {
+		*run_id = ids[0];
+		goto out;
+	}
+	rc = -1;
+	strbuf_addf(err, "no complete run named '%s' in %s", sel, s->path);
+	if (strcmp(host, "*") && complete_hosts(s, name, &choices) > 0)
+		strbuf_addf(err, "; choose one of: %s", choices.buf);
+out:
+	strbuf_release(&choices);
+	free(ids);
+	free(name);
+	return rc;
+}
+
 int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		      struct strbuf *err)
 {
+	struct strbuf choices = STRBUF_INIT;
+	char *here = NULL;
 	int64_t *ids = NULL;
 	size_t n = 0;
 	int rc = -1;
@@ -225,28 +338,12 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		rc = 0;
 		goto out;
 	}
-	if (strchr(sel, '@')) {
-		char *name = xstrdup(sel), *host = strrchr(name, '@');
-
-		*host++ = '\0';
-		rc = collect_ids(s, "SELECT r.id FROM runs r JOIN machines m ON m.id = r.machine_id "
-				 "WHERE r.name = ? AND m.hostname = ? AND r.status = 'complete' "
-				 "ORDER BY r.id DESC LIMIT 1", name, host, &ids, &n);
-		free(name);
-		if (rc)
-			goto out;
-		rc = -1;
-		if (!n) {
-			strbuf_addf(err, "no complete run named '%s' in %s", sel, s->path);
-			goto out;
-		}
-		*run_id = ids[0];
-		rc = 0;
-		goto out;
-	}
-	/* A name first: names are what people type. */
-	if (collect_ids(s, "SELECT id FROM runs WHERE name = ? AND status = 'complete' "
-			"ORDER BY id DESC LIMIT 1", sel, NULL, &ids, &n))
+	if (strchr(sel, '@'))
+		return resolve_at_host(s, sel, run_id, err);
+	/* A name first: names are what people type. A bare name means this
+	 * host: the same name on another machine is another experiment. */
+	here = sysinfo_hostname();
+	if (latest_complete(s, sel, here, &ids, &n))
 		goto out;
 	if (n) {
 		*run_id = ids[0];
@@ -277,6 +374,17 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 	}
 	free(ids);
 	ids = NULL;
+	n = 0;
+	switch (complete_hosts(s, sel, &choices)) {
+	case -1:
+		goto out;
+	case 0:
+		break;
+	default:
+		strbuf_addf(err, "no complete run named '%s' on this host '%s'; choose one of: "
+			    "%s (%s@* picks the latest on any host)", sel, here, choices.buf, sel);
+		goto out;
+	}
 	if (!collect_ids(s, "SELECT id FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1",
 			 sel, NULL, &ids, &n) && n)
 		strbuf_addf(err, "run '%s' has no complete run (use #%lld to pick an "
@@ -284,6 +392,8 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 	else
 		strbuf_addf(err, "no run named '%s' in %s (see kbench runs)", sel, s->path);
 out:
+	strbuf_release(&choices);
+	free(here);
 	free(ids);
 	return rc;
 }
@@ -501,6 +611,397 @@ int store_each_meta(struct store *s, int64_t run_id,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(s, "cannot read run facts");
+	return 0;
+}
+
+int store_runs_named_on(struct store *s, const char *name, const char *host,
+			int64_t **ids, size_t *n)
+{
+	if (!host)
+		return store_runs_named(s, name, ids, n);
+	return collect_ids(s, "SELECT r.id FROM runs r JOIN machines m ON m.id = r.machine_id "
+			   "WHERE r.name = ? AND m.hostname = ? AND r.status = 'complete' "
+			   "ORDER BY r.id", name, host, ids, n);
+}
+
+int store_count_runs(struct store *s, int64_t *n)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*n = 0;
+	if (store_prepare(s, "SELECT count(*) FROM runs", &st))
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return store_db_error(s, "cannot count runs");
+	return 0;
+}
+
+/* ---- read-only SQL (kbench query) ---- */
+
+/* The pragmas that only read. Those of the first list take an argument
+ * that names what to read (table_info(runs)); those of the second set
+ * something when given a value, so they are read only without one. */
+static const char *const reading_pragmas[] = {
+	"collation_list", "compile_options", "database_list", "foreign_key_check",
+	"foreign_key_list", "function_list", "index_info", "index_list", "index_xinfo",
+	"integrity_check", "module_list", "pragma_list", "quick_check", "table_info",
+	"table_list", "table_xinfo", NULL,
+};
+static const char *const value_pragmas[] = {
+	"application_id", "data_version", "encoding", "freelist_count", "journal_mode",
+	"page_count", "page_size", "schema_version", "user_version", NULL,
+};
+
+/* Why the authorizer refused a statement: its first refusal, or what it
+ * let pass but noted (see guard_authorize). */
+struct sql_guard {
+	int denied;
+	int noted;
+	struct strbuf why;
+};
+
+/* The tables that hold the schema. */
+static int schema_table(const char *name)
+{
+	return name && (!strcmp(name, "sqlite_master") || !strcmp(name, "sqlite_temp_master") ||
+			!strcmp(name, "sqlite_schema") || !strcmp(name, "sqlite_temp_schema"));
+}
+
+static int listed(const char *const *list, const char *name)
+{
+	for (; name && *list; list++)
+		if (!strcmp(*list, name))
+			return 1;
+	return 0;
+}
+
+/* The authorizer: reading is allowed, everything else refused and said.
+ * A change to the schema tables comes before the statement that makes it
+ * (CREATE, DROP), and SQLite reports one for reading a pragma function
+ * too: it is noted and let pass, for the statement's own action to be
+ * refused by name, or sqlite3_stmt_readonly() to decide. */
+static int guard_authorize(void *arg, int action, const char *a1, const char *a2,
+			   const char *dbname, const char *trigger)
+{
+	struct sql_guard *g = arg;
+	const char *what = NULL;
+
+	if ((action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE) &&
+	    schema_table(a1)) {
+		if (!g->denied && !g->noted++)
+			strbuf_addstr(&g->why, "change the schema");
+		return SQLITE_OK;
+	}
+	switch (action) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_FUNCTION:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	case SQLITE_PRAGMA:
+		if (listed(reading_pragmas, a1) || (!a2 && listed(value_pragmas, a1)))
+			return SQLITE_OK;
+		what = a2 ? "set pragma" : "run pragma";
+		break;
+	case SQLITE_INSERT: what = "insert into table"; break;
+	case SQLITE_UPDATE: what = "update table"; break;
+	case SQLITE_DELETE: what = "delete from table"; break;
+	case SQLITE_CREATE_INDEX:
+	case SQLITE_CREATE_TEMP_INDEX: what = "create index"; break;
+	case SQLITE_CREATE_TABLE:
+	case SQLITE_CREATE_TEMP_TABLE: what = "create table"; break;
+	case SQLITE_CREATE_TRIGGER:
+	case SQLITE_CREATE_TEMP_TRIGGER: what = "create trigger"; break;
+	case SQLITE_CREATE_VIEW:
+	case SQLITE_CREATE_TEMP_VIEW: what = "create view"; break;
+	case SQLITE_CREATE_VTABLE: what = "create virtual table"; break;
+	case SQLITE_DROP_INDEX:
+	case SQLITE_DROP_TEMP_INDEX: what = "drop index"; break;
+	case SQLITE_DROP_TABLE:
+	case SQLITE_DROP_TEMP_TABLE: what = "drop table"; break;
+	case SQLITE_DROP_TRIGGER:
+	case SQLITE_DROP_TEMP_TRIGGER: what = "drop trigger"; break;
+	case SQLITE_DROP_VIEW:
+	case SQLITE_DROP_TEMP_VIEW: what = "drop view"; break;
+	case SQLITE_DROP_VTABLE: what = "drop virtual table"; break;
+	case SQLITE_ALTER_TABLE: what = "alter table"; a1 = a2; break;
+	case SQLITE_REINDEX: what = "reindex"; break;
+	case SQLITE_ANALYZE: what = "analyze"; break;
+	case SQLITE_ATTACH: what = "attach database"; break;
+	case SQLITE_DETACH: what = "detach database"; break;
+	case SQLITE_TRANSACTION: what = "begin or end a transaction"; a1 = NULL; break;
+	case SQLITE_SAVEPOINT: what = "set a savepoint"; a1 = NULL; break;
+	default: what = "do more than read"; a1 = NULL; break;
+	}
+	if (!g->denied++) {
+		strbuf_reset(&g->why);
+		strbuf_addstr(&g->why, what);
+		if (a1 && *a1)
+			strbuf_addf(&g->why, " '%s'", a1);
+	}
+	return SQLITE_DENY;
+}
+
+/* The schema version of a read-only connection; -1 after printing why
+ * (not an SQLite file, no kbench schema). */
+static int readonly_version(sqlite3 *db, const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (v < 0 && sqlite3_errcode(db) == SQLITE_NOTADB)
+		return error("%s: not a kbench database (not an SQLite file)", path);
+	if (v < 0)
+		return error("%s: cannot read the schema version: %s", path, sqlite3_errmsg(db));
+	if (v == 0)
+		return error("%s: not a kbench database (no kbench schema version)", path);
+	return v;
+}
+
+/* Step st to its end, its rows to sink. Returns 0, or -1 (printed). */
+static int run_statement(sqlite3 *db, const char *path, sqlite3_stmt *st, int number,
+			 const struct store_sql_sink *sink, void *arg)
+{
+	int ncols = sqlite3_column_count(st), rc;
+	const char **names = NULL;
+	struct store_sql_value *values = NULL;
+
+	if (ncols) {
+		names = xcalloc((size_t)ncols, sizeof(*names));
+		values = xcalloc((size_t)ncols, sizeof(*values));
+		for (int c = 0; c < ncols; c++)
+			names[c] = sqlite3_column_name(st, c);
+		if (sink->begin(arg, number, ncols, names)) {
+			rc = SQLITE_ABORT;
+			goto out;
+		}
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int c = 0; c < ncols; c++) {
+			struct store_sql_value *v = &values[c];
+
+			*v = (struct store_sql_value){ .type = STORE_SQL_NULL };
+			switch (sqlite3_column_type(st, c)) {
+			case SQLITE_INTEGER:
+				v->type = STORE_SQL_INTEGER;
+				v->i = sqlite3_column_int64(st, c);
+				break;
+			case SQLITE_FLOAT:
+				v->type = STORE_SQL_REAL;
+				v->d = sqlite3_column_double(st, c);
+				break;
+			case SQLITE_TEXT:
+			case SQLITE_BLOB:
+				v->type = sqlite3_column_type(st, c) == SQLITE_TEXT ?
+					STORE_SQL_TEXT : STORE_SQL_BLOB;
+				v->text = (const char *)sqlite3_column_text(st, c);
+				v->len = (size_t)sqlite3_column_bytes(st, c);
+				if (!v->text)
+					v->text = "";
+				break;
+			}
+		}
+		if (ncols && sink->row(arg, ncols, values)) {
+			rc = SQLITE_ABORT;
+			goto out;
+		}
+	}
+	if (rc == SQLITE_DONE && ncols && sink->end(arg))
+		rc = SQLITE_ABORT;
+out:
+	if (rc != SQLITE_DONE && rc != SQLITE_ABORT)
+		error("%s: statement %d: %s", path, number, sqlite3_errmsg(db));
+	free(names);
+	free(values);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_sql_query(const char *path, const char *sql, const struct store_sql_sink *sink,
+		    void *arg)
+{
+	struct sql_guard guard = { .why = STRBUF_INIT };
+	sqlite3_stmt **stmts = NULL;
+	size_t n = 0, alloc = 0;
+	sqlite3 *db = NULL;
+	const char *tail = sql;
+	int rc = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		error("cannot open database '%s': %s", path,
+		      db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	sqlite3_extended_result_codes(db, 0);
+	if (readonly_version(db, path) < 0)
+		goto out;
+	/* Belt and braces: the connection itself refuses to write. */
+	if (sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK) {
+		error("%s: cannot make the connection read-only: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_set_authorizer(db, guard_authorize, &guard);
+	/* Check every statement before running any. */
+	while (*tail) {
+		sqlite3_stmt *st = NULL;
+		int prc;
+
+		guard.denied = guard.noted = 0;
+		strbuf_reset(&guard.why);
+		prc = sqlite3_prepare_v2(db, tail, -1, &st, &tail);
+
+		if (prc != SQLITE_OK && guard.denied) {
+			error("query is read-only: statement %zu would %s", n + 1, guard.why.buf);
+			goto out;
+		}
+		if (prc != SQLITE_OK) {
+			error("%s: statement %zu: %s", path, n + 1, sqlite3_errmsg(db));
+			goto out;
+		}
+		if (!st)
+			continue;	/* blanks or a comment */
+		ALLOC_GROW(stmts, n + 1, alloc);
+		stmts[n++] = st;
+		if (!sqlite3_stmt_readonly(st)) {
+			error("query is read-only: statement %zu would %s", n,
+			      guard.noted ? guard.why.buf : "write to the store");
+			goto out;
+		}
+	}
+	if (!n) {
+		error("no SQL statement to run");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (run_statement(db, path, stmts[i], (int)i + 1, sink, arg))
+			goto out;
+	rc = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		sqlite3_finalize(stmts[i]);
+	free(stmts);
+	strbuf_release(&guard.why);
+	sqlite3_close(db);
+	return rc;
+}
+
+int store_each_series_sample(struct store *s, const struct series_filter *f,
+			     int (*cb)(const struct series_sample *r, void *arg), void *arg)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	strbuf_addstr(&sql, "SELECT r.id, r.uuid, r.name, m.hostname, r.config_name, "
+		      "r.kernel_release, r.started_at, s.section, s.row, s.unit, s.better, "
+		      "s.value FROM runs r JOIN machines m ON m.id = r.machine_id "
+		      "JOIN samples s ON s.run_id = r.id WHERE r.status = 'complete'");
+	if (f->host)
+		strbuf_addstr(&sql, " AND m.hostname = :host");
+	if (f->config)
+		strbuf_addstr(&sql, " AND r.config_name = :config");
+	if (f->section)
+		strbuf_addstr(&sql, " AND s.section = :section");
+	if (f->row)
+		strbuf_addstr(&sql, " AND s.row = :row");
+	strbuf_addstr(&sql, " ORDER BY r.id");
+	rc = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
+	if (f->host)
+		store_bind_text(st, sqlite3_bind_parameter_index(st, ":host"), f->host);
+	if (f->config)
+		store_bind_text(st, sqlite3_bind_parameter_index(st, ":config"), f->config);
+	if (f->section)
+		store_bind_text(st, sqlite3_bind_parameter_index(st, ":section"), f->section);
+	if (f->row)
+		store_bind_text(st, sqlite3_bind_parameter_index(st, ":row"), f->row);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *better = (const char *)sqlite3_column_text(st, 10);
+		const char *unit = (const char *)sqlite3_column_text(st, 9);
+		const char *config = (const char *)sqlite3_column_text(st, 4);
+		const char *kernel = (const char *)sqlite3_column_text(st, 5);
+		struct series_sample r = {
+			.run_id = sqlite3_column_int64(st, 0),
+			.uuid = (const char *)sqlite3_column_text(st, 1),
+			.run_name = (const char *)sqlite3_column_text(st, 2),
+			.hostname = (const char *)sqlite3_column_text(st, 3),
+			.config_name = config ? config : "",
+			.kernel_release = kernel ? kernel : "",
+			.started_at = (const char *)sqlite3_column_text(st, 6),
+			.section = (const char *)sqlite3_column_text(st, 7),
+			.row = (const char *)sqlite3_column_text(st, 8),
+			.unit = unit ? unit : "",
+			.higher_better = better && !strcmp(better, "higher"),
+			.value = sqlite3_column_double(st, 11),
+		};
+
+		if (cb(&r, arg))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the series");
+	return 0;
+}
+
+int store_fleet_is_collected(struct store *s, const char *source, const char *path,
+			     int *found)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*found = 0;
+	if (store_prepare(s, "SELECT 1 FROM fleet_collected WHERE source = ? AND path = ?", &st))
+		return -1;
+	store_bind_text(st, 1, source);
+	store_bind_text(st, 2, path);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the collected bundles");
+	*found = rc == SQLITE_ROW;
+	return 0;
+}
+
+int store_fleet_each_collected(struct store *s, const char *source,
+			       int (*cb)(const struct fleet_collected *c, void *arg), void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "SELECT source, path, size_bytes, modified_at, collected_at, "
+		    "runs_added FROM fleet_collected WHERE ?1 IS NULL OR source = ?1 ORDER BY id",
+		    &st))
+		return -1;
+	store_bind_text(st, 1, source);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct fleet_collected c = {
+			.source = (const char *)sqlite3_column_text(st, 0),
+			.path = (const char *)sqlite3_column_text(st, 1),
+			.size_bytes = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 :
+				      sqlite3_column_int64(st, 2),
+			.modified_at = (const char *)sqlite3_column_text(st, 3),
+			.collected_at = (const char *)sqlite3_column_text(st, 4),
+			.runs_added = sqlite3_column_int64(st, 5),
+		};
+
+		if (cb(&c, arg))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the collected bundles");
 	return 0;
 }
 

@@ -1,30 +1,39 @@
-/* store: the SQLite results database: open, migrate (schema in
- * schema.sql, migrations below) and insert; the read paths are in
- * query.c. Expects one writer (kbench run) and any number of readers;
- * WAL keeps readers from blocking the writer. */
+/* store: the SQLite results database: open (looking before writing, and
+ * read-only for readers), migrate (schema in schema.sql, migrations below)
+ * under the write lock, and insert; the read paths are in query.c. Expects
+ * a few writers (kbench run) and any number of readers; WAL keeps readers
+ * from blocking writers, and a busy store is waited for with backoff. */
 #include "config.h"
 #include "db/store.h"
 #include "db/internal.h"
+#include "lib/clock.h"
 #include "lib/error.h"
+#include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 extern const char store_schema_v1[];
 extern const char store_migration_v2[];
+extern const char store_migration_v3[];
+extern const char store_migration_v4[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[0] = store_schema_v1,
 	[1] = store_migration_v2,
+	[2] = store_migration_v3,
+	[3] = store_migration_v4,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 
@@ -46,9 +55,33 @@ const char *store_path(const struct store *s)
 	return s->path;
 }
 
+enum store_error_kind store_last_error_kind(const struct store *s)
+{
+	return s->last_error;
+}
+
+static enum store_error_kind error_kind(int code)
+{
+	switch (code & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return STORE_ERROR_BUSY;
+	case SQLITE_FULL:
+		return STORE_ERROR_FULL;
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return STORE_ERROR_IO;
+	default:
+		return STORE_ERROR_OTHER;
+	}
+}
+
 int store_db_error(struct store *s, const char *what)
 {
-	return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	s->last_error = error_kind(sqlite3_errcode(s->db));
+	return error("%s in %s: %s", what, s->path, sqlite3_errmsg(s->db));
 }
 
 void store_default_path(struct strbuf *sb)
@@ -87,105 +120,414 @@ static int make_parent_dirs(const char *path)
 	return rc;
 }
 
-static int exec_sql(struct store *s, const char *sql)
+/* The pause before try number `tries` (0, 1, ...) of a busy store: 1 ms,
+ * doubling up to 100 ms, never past the deadline. */
+static void busy_pause(const struct store *s, int tries, int64_t waited_ns)
+{
+	int64_t left_ns = s->busy_timeout_ms * 1000000 - waited_ns;
+	int64_t pause_ns = (int64_t)1000000 << (tries < 7 ? tries : 7);
+	struct timespec ts;
+
+	if (pause_ns > 100000000)
+		pause_ns = 100000000;
+	if (pause_ns > left_ns)
+		pause_ns = left_ns;
+	if (pause_ns <= 0)
+		return;
+	ts.tv_sec = (time_t)(pause_ns / NSEC_PER_SEC);
+	ts.tv_nsec = (long)(pause_ns % NSEC_PER_SEC);
+	nanosleep(&ts, NULL);
+}
+
+/* SQLite's busy handler: keep trying until the busy timeout has passed
+ * since this lock was first found taken. */
+static int busy_wait(void *arg, int tries)
+{
+	struct store *s = arg;
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+
+	if (!tries)
+		s->busy_since_ns = now;
+	if (now - s->busy_since_ns >= s->busy_timeout_ms * 1000000)
+		return 0;
+	busy_pause(s, tries, now - s->busy_since_ns);
+	return 1;
+}
+
+/* Run sql (one or more statements); on failure print "WHAT in PATH: why",
+ * note its kind and return -1. */
+static int exec_sql(struct store *s, const char *sql, const char *what)
 {
 	char *msg = NULL;
+	int rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
 
-	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("%s: %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
+	if (rc == SQLITE_OK)
+		return 0;
+	s->last_error = error_kind(rc);
+	error("%s in %s: %s", what, s->path, msg ? msg : sqlite3_errmsg(s->db));
+	sqlite3_free(msg);
+	return -1;
 }
 
-static int user_version(struct store *s, int *v)
+/* exec_sql of one statement that takes a lock (BEGIN IMMEDIATE, a change
+ * of journal mode), tried again while the store is busy: SQLite does not
+ * call the busy handler for every kind of busy. */
+static int exec_locking(struct store *s, const char *sql, const char *what)
 {
-	sqlite3_stmt *st;
+	int64_t start = clock_ns(CLOCK_MONOTONIC), waited = 0;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : -1;
+	for (int tries = 0;; tries++) {
+		rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+		waited = clock_ns(CLOCK_MONOTONIC) - start;
+		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) ||
+		    waited >= s->busy_timeout_ms * 1000000)
+			break;
+		busy_pause(s, tries, waited);
+	}
+	if (rc == SQLITE_OK)
+		return 0;
+	return store_db_error(s, what);
 }
 
+/* Give up a transaction after a failure already reported: quietly, as
+ * SQLite may have rolled it back itself (a full disk does). */
+static void rollback(struct store *s)
+{
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int busy_timeout_from_env(int64_t *ms)
+{
+	const char *v = getenv("KBENCH_BUSY_TIMEOUT_MS");
+	char *end;
+	long long n;
+
+	*ms = STORE_BUSY_TIMEOUT_MS;
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno || *end || n < 0)
+		return error("invalid KBENCH_BUSY_TIMEOUT_MS '%s': expected a number of milliseconds",
+			     v);
+	*ms = n;
+	return 0;
+}
+
+static struct store *store_alloc(const char *path)
+{
+	struct store *s = xcalloc(1, sizeof(*s));
+
+	s->path = xstrdup(path);
+	return s;
+}
+
+/* Open a connection to name (the path, or a file: URI with flags
+ * SQLITE_OPEN_URI) into s->db. Return 0, or -1 after printing why. */
+static int open_db(struct store *s, const char *name, int flags)
+{
+	int rc = sqlite3_open_v2(name, &s->db, flags, NULL);
+
+	if (rc != SQLITE_OK) {
+		s->last_error = error_kind(rc);
+		error("cannot open database '%s': %s", s->path,
+		      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+		return -1;
+	}
+	sqlite3_busy_handler(s->db, busy_wait, s);
+	sqlite3_extended_result_codes(s->db, 0);
+	return 0;
+}
+
+static void close_db(struct store *s)
+{
+	sqlite3_finalize(s->ins_sample);
+	sqlite3_finalize(s->ins_monitor);
+	s->ins_sample = s->ins_monitor = NULL;
+	if (s->db)
+		sqlite3_close(s->db);
+	s->db = NULL;
+}
+
+/* An integer PRAGMA (user_version, application_id) into *v; return the
+ * SQLite result code. */
+static int pragma_int(struct store *s, const char *sql, int *v)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Whether the tables and key columns of a kbench store are there: a file
+ * with a schema version but no application id (kbench before it set one)
+ * is taken for a store only then. */
+static int has_kbench_tables(struct store *s)
+{
+	sqlite3_stmt *st;
+	int ours = 0;
+
+	if (sqlite3_prepare_v2(s->db,
+		"SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+		"('machines', 'runs', 'samples', 'monitor_values', 'failures', 'run_meta')) = 6 "
+		"AND (SELECT count(*) FROM pragma_table_info('runs') WHERE name IN "
+		"('uuid', 'name', 'status', 'pid')) = 4 "
+		"AND (SELECT count(*) FROM pragma_table_info('samples') WHERE name IN "
+		"('run_id', 'section', 'row', 'iteration', 'value')) = 5",
+		-1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		ours = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return ours;
+}
+
+/* Read what the open file is and refuse it unless it is a kbench store
+ * this build can use, or an empty file to make one of. *version is its
+ * schema version (0: empty), *app_id its application id. Reads only.
+ * Return 0, or -1 after printing why. */
+static int identify(struct store *s, int *version, int *app_id)
+{
+	int rc, nobjects = 0;
+
+	rc = pragma_int(s, "PRAGMA application_id", app_id);
+	if (rc == SQLITE_OK)
+		rc = pragma_int(s, "PRAGMA user_version", version);
+	if (rc == SQLITE_OK)
+		rc = pragma_int(s, "SELECT count(*) FROM sqlite_master", &nobjects);
+	if (rc != SQLITE_OK) {
+		if ((rc & 0xff) == SQLITE_NOTADB) {
+			s->last_error = STORE_ERROR_OTHER;
+			return error("%s: not a kbench database (not an SQLite file)", s->path);
+		}
+		return store_db_error(s, "cannot read the database");
+	}
+	s->last_error = STORE_ERROR_OTHER;
+	if (*app_id && *app_id != STORE_APPLICATION_ID)
+		return error("%s: not a kbench database (it belongs to another program: "
+			     "application id 0x%08x)", s->path, (unsigned)*app_id);
+	if (*version > STORE_SCHEMA_VERSION)
+		return error("%s: schema version %d is newer than this kbench understands (%d); "
+			     "upgrade kbench", s->path, *version, STORE_SCHEMA_VERSION);
+	if (*version == 0 && nobjects)
+		return error("%s: not a kbench database (it has tables but no kbench schema version)",
+			     s->path);
+	if (*version > 0 && *app_id != STORE_APPLICATION_ID && !has_kbench_tables(s))
+		return error("%s: not a kbench database (schema version %d, but not kbench's tables)",
+			     s->path, *version);
+	s->last_error = STORE_ERROR_NONE;
+	return 0;
+}
+
+/* Bring the store to STORE_SCHEMA_VERSION, creating its schema if it is
+ * empty. Under the write lock, and looked at again once it is held:
+ * another process may have created or migrated the file meanwhile. */
 static int migrate(struct store *s)
 {
-	int v;
+	char what[96], pragma[96];
+	int v, app_id;
 
-	if (user_version(s, &v)) {
-		int code = sqlite3_errcode(s->db);
-
-		if (code == SQLITE_NOTADB)
-			return error("%s: not a kbench database (not an SQLite file)", s->path);
-		return store_db_error(s, "cannot read the schema version");
-	}
-	if (v > (int)NMIGRATIONS)
-		return error("%s: schema version %d is newer than this kbench understands (%d); "
-			     "upgrade kbench", s->path, v, (int)NMIGRATIONS);
-	if (v == 0) {
-		/* A version-0 file must be empty, or it belongs to someone else. */
-		sqlite3_stmt *st;
-		int n = 0;
-
-		if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) == SQLITE_OK &&
-		    sqlite3_step(st) == SQLITE_ROW)
-			n = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-		if (n)
-			return error("%s: not a kbench database (it has tables but no kbench schema version)",
-				     s->path);
-	}
+	if (identify(s, &v, &app_id))
+		return -1;
+	if (v == STORE_SCHEMA_VERSION && app_id == STORE_APPLICATION_ID)
+		return 0;
+	if (exec_locking(s, "BEGIN IMMEDIATE", "cannot lock the database to set up its schema"))
+		return -1;
+	if (identify(s, &v, &app_id))
+		goto fail;
 	for (; v < (int)NMIGRATIONS; v++) {
-		char pragma[64];
-
-		if (exec_sql(s, "BEGIN IMMEDIATE"))
-			return -1;
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
-		if (exec_sql(s, migrations[v]) || exec_sql(s, pragma)) {
-			exec_sql(s, "ROLLBACK");
-			return error("%s: migration to schema version %d failed", s->path, v + 1);
-		}
-		if (exec_sql(s, "COMMIT"))
-			return -1;
+		snprintf(what, sizeof(what), "cannot migrate the database to schema version %d",
+			 v + 1);
+		if (exec_sql(s, migrations[v], what))
+			goto fail;
 	}
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d; PRAGMA application_id = %d",
+		 STORE_SCHEMA_VERSION, STORE_APPLICATION_ID);
+	if (exec_sql(s, pragma, "cannot set the schema version") ||
+	    exec_sql(s, "COMMIT", "cannot commit the schema"))
+		goto fail;
 	return 0;
+fail:
+	rollback(s);
+	return -1;
+}
+
+/* Whether the file at path is an SQLite database in WAL mode (header
+ * bytes 18 and 19 are 2). */
+static int file_is_wal(const char *path)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return 0;
+	rc = read_full(fd, h, sizeof(h));
+	close(fd);
+	return !rc && !memcmp(h, "SQLite format 3", 16) && h[18] == 2 && h[19] == 2;
+}
+
+/* path as a file: URI asking SQLite to take the file as immutable. */
+static void immutable_uri(const char *path, struct strbuf *uri)
+{
+	strbuf_addstr(uri, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/._-~", *p))
+			strbuf_addch(uri, (char)*p);
+		else
+			strbuf_addf(uri, "%%%02X", *p);
+	}
+	strbuf_addstr(uri, "?immutable=1");
+}
+
+/* Open s->path read-only. A WAL store needs its -shm (and -wal) beside it,
+ * and a reader that cannot create them (a read-only directory or mount)
+ * gets SQLITE_READONLY or SQLITE_CANTOPEN on the first read: then, when no
+ * write-ahead log is left, nothing can be missed and the file is opened as
+ * immutable (without locks, which such a reader could not take anyway).
+ * Return 0, or -1 after printing why. */
+static int open_readonly(struct store *s)
+{
+	struct strbuf wal = STRBUF_INIT, uri = STRBUF_INIT;
+	struct stat st;
+	int rc = -1, code;
+
+	if (open_db(s, s->path, SQLITE_OPEN_READONLY))
+		goto out;
+	code = sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+	if (code == SQLITE_OK || !((code & 0xff) == SQLITE_READONLY ||
+				   (code & 0xff) == SQLITE_CANTOPEN) || !file_is_wal(s->path)) {
+		rc = 0;		/* what is wrong, if anything, is said by identify() */
+		goto out;
+	}
+	strbuf_addf(&wal, "%s-wal", s->path);
+	if (!stat(wal.buf, &st) && st.st_size > 0) {
+		s->last_error = STORE_ERROR_IO;
+		error("cannot read database '%s' without write access to its directory: "
+		      "its write-ahead log '%s' is not checkpointed yet; open it once where "
+		      "it can be written", s->path, wal.buf);
+		goto out;
+	}
+	close_db(s);
+	immutable_uri(s->path, &uri);
+	rc = open_db(s, uri.buf, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+out:
+	strbuf_release(&wal);
+	strbuf_release(&uri);
+	return rc;
 }
 
 int store_open(const char *path, struct store **out)
 {
-	struct store *s = xcalloc(1, sizeof(*s));
-	int rc;
+	struct store *s = store_alloc(path);
+	struct stat st;
+	int v, app_id;
 
-	s->path = xstrdup(path);
 	*out = NULL;
-	if (make_parent_dirs(path))
+	if (busy_timeout_from_env(&s->busy_timeout_ms) || make_parent_dirs(path))
 		goto fail;
-	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-	if (rc != SQLITE_OK) {
-		error("cannot open database '%s': %s", path,
-		      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
-		goto fail;
+	/* Look before writing anything, read-only: a file that is not a
+	 * kbench store is left exactly as it is. */
+	if (!stat(path, &st) && st.st_size > 0) {
+		if (open_readonly(s) || identify(s, &v, &app_id))
+			goto fail;
+		close_db(s);
 	}
-	sqlite3_busy_timeout(s->db, 10000);
-	sqlite3_extended_result_codes(s->db, 0);
-	/* Look before writing anything: another file is left as it is. */
-	if (sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK) {
-		if (sqlite3_errcode(s->db) == SQLITE_NOTADB)
-			error("%s: not a kbench database (not an SQLite file)", path);
-		else
-			store_db_error(s, "cannot read the database");
+	if (open_db(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
 		goto fail;
-	}
-	if (exec_sql(s, "PRAGMA journal_mode=WAL") ||
-	    exec_sql(s, "PRAGMA synchronous=NORMAL") ||
-	    exec_sql(s, "PRAGMA foreign_keys=ON"))
+	if (exec_locking(s, "PRAGMA journal_mode=WAL", "cannot turn on write-ahead logging") ||
+	    exec_sql(s, "PRAGMA synchronous=NORMAL", "cannot set the sync mode") ||
+	    exec_sql(s, "PRAGMA foreign_keys=ON", "cannot turn on foreign keys"))
 		goto fail;
 	if (migrate(s))
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return -1;
+}
+
+/* A reader found schema version `version`, older than this build's: bring
+ * the store up to date once through a writer's open. */
+static int upgrade_for_reading(struct store *s, int version)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct store *w = NULL;
+	const char *slash = strrchr(s->path, '/');
+	int rc = -1;
+
+	if (slash)
+		strbuf_add(&dir, s->path, (size_t)(slash - s->path) + (slash == s->path));
+	else
+		strbuf_addch(&dir, '.');
+	if (access(s->path, W_OK) || access(dir.buf, W_OK)) {
+		s->last_error = STORE_ERROR_IO;
+		if (!version)
+			error("%s: an empty file, not a kbench store yet, and making it one "
+			      "needs write access to the file and its directory (%s)", s->path,
+			      strerror(errno));
+		else
+			error("%s: schema version %d is older than this kbench's (%d) and "
+			      "bringing it up to date needs write access to the file and its "
+			      "directory (%s); open it once where it can be written", s->path,
+			      version, STORE_SCHEMA_VERSION, strerror(errno));
+		goto out;
+	}
+	if (store_open(s->path, &w)) {
+		s->last_error = STORE_ERROR_IO;
+		error("%s: cannot bring schema version %d up to %d for reading", s->path,
+		      version, STORE_SCHEMA_VERSION);
+		goto out;
+	}
+	rc = 0;
+out:
+	store_close(w);
+	strbuf_release(&dir);
+	return rc;
+}
+
+int store_open_readonly(const char *path, struct store **out)
+{
+	struct store *s = store_alloc(path);
+	struct stat st;
+	int v, app_id;
+
+	*out = NULL;
+	if (busy_timeout_from_env(&s->busy_timeout_ms))
+		goto fail;
+	if (stat(path, &st)) {
+		s->last_error = STORE_ERROR_IO;
+		if (errno == ENOENT)
+			error("cannot open database '%s': no such file (only 'kbench run' creates one)",
+			      path);
+		else
+			error("cannot open database '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		s->last_error = STORE_ERROR_IO;
+		error("cannot open database '%s': it is a directory", path);
+		goto fail;
+	}
+	if (open_readonly(s) || identify(s, &v, &app_id))
+		goto fail;
+	if (v < STORE_SCHEMA_VERSION) {
+		close_db(s);
+		if (upgrade_for_reading(s, v) || open_readonly(s) || identify(s, &v, &app_id))
+			goto fail;
+	}
+	if (exec_sql(s, "PRAGMA foreign_keys=ON", "cannot turn on foreign keys"))
 		goto fail;
 	*out = s;
 	return 0;
@@ -198,10 +540,7 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
-	sqlite3_finalize(s->ins_sample);
-	sqlite3_finalize(s->ins_monitor);
-	if (s->db)
-		sqlite3_close(s->db);
+	close_db(s);
 	free(s->path);
 	free(s);
 }
@@ -226,14 +565,15 @@ static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
 {
 	int rc = sqlite3_step(st);
 
-	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
-		return store_db_error(s, what);
-	return 0;
+		store_db_error(s, what);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int machine_id(struct store *s, const struct machine_info *m, int64_t *id)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
@@ -250,20 +590,23 @@ static int machine_id(struct store *s, const struct machine_info *m, int64_t *id
 	sqlite3_bind_int64(st, 7, (sqlite3_int64)m->mem_bytes);
 	store_bind_text(st, 8, m->topology_xml);
 	store_bind_text(st, 9, m->fingerprint);
-	if (step_done(s, st, "cannot record the machine"))
+	strbuf_addf(&what, "cannot record the machine '%s'", m->hostname);
+	if (step_done(s, st, what.buf))
 		goto out;
 	sqlite3_finalize(st);
+	st = NULL;
 	if (store_prepare(s, "SELECT id FROM machines WHERE fingerprint = ?", &st))
-		return -1;
+		goto out;
 	store_bind_text(st, 1, m->fingerprint);
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		store_db_error(s, "cannot find the machine just recorded");
+		store_db_error(s, what.buf);
 		goto out;
 	}
 	*id = sqlite3_column_int64(st, 0);
 	rc = 0;
 out:
 	sqlite3_finalize(st);
+	strbuf_release(&what);
 	return rc;
 }
 
@@ -271,18 +614,20 @@ int store_begin_run(struct store *s, const struct machine_info *m,
 		    const struct kernel_info *k, const struct run_record *r,
 		    int64_t *run_id)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int64_t mid;
 	int rc = -1;
 
-	if (exec_sql(s, "BEGIN IMMEDIATE"))
-		return -1;
+	strbuf_addf(&what, "cannot record run '%s'", r->name);
+	if (exec_locking(s, "BEGIN IMMEDIATE", what.buf))
+		goto out;
 	if (machine_id(s, m, &mid))
 		goto out;
 	if (store_prepare(s, "INSERT INTO runs(uuid, name, machine_id, kernel_release, "
 		    "kernel_version, kernel_cmdline, config_name, config_text, "
-		    "kbench_version, started_at, status, pid) "
-		    "VALUES (?,?,?,?,?,?,?,?,?,?,'running',?)", &st))
+		    "kbench_version, started_at, status, pid, boot_id, pid_start_ticks) "
+		    "VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?)", &st))
 		goto out;
 	store_bind_text(st, 1, r->uuid);
 	store_bind_text(st, 2, r->name);
@@ -294,21 +639,30 @@ int store_begin_run(struct store *s, const struct machine_info *m,
 	store_bind_text(st, 8, r->config_text);
 	store_bind_text(st, 9, r->kbench_version);
 	store_bind_text(st, 10, r->started_at);
-	sqlite3_bind_int64(st, 11, (sqlite3_int64)getpid());
-	if (step_done(s, st, "cannot record the run"))
+	if (r->writer) {
+		sqlite3_bind_int64(st, 11, (sqlite3_int64)r->writer->pid);
+		store_bind_text(st, 12, *r->writer->boot_id ? r->writer->boot_id : NULL);
+		if (r->writer->start_ticks)
+			sqlite3_bind_int64(st, 13, (sqlite3_int64)r->writer->start_ticks);
+	} else {
+		sqlite3_bind_int64(st, 11, (sqlite3_int64)getpid());
+	}
+	if (step_done(s, st, what.buf))
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(s->db);
-	rc = 0;
+	rc = exec_sql(s, "COMMIT", what.buf);
 out:
 	sqlite3_finalize(st);
-	if (exec_sql(s, rc ? "ROLLBACK" : "COMMIT"))
-		rc = -1;
+	if (rc)
+		rollback(s);
+	strbuf_release(&what);
 	return rc;
 }
 
 int store_finish_run(struct store *s, int64_t run_id, const char *status,
 		     const char *finished_at)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -317,14 +671,17 @@ int store_finish_run(struct store *s, int64_t run_id, const char *status,
 	store_bind_text(st, 1, status);
 	store_bind_text(st, 2, finished_at);
 	sqlite3_bind_int64(st, 3, run_id);
-	rc = step_done(s, st, "cannot mark the run finished");
+	strbuf_addf(&what, "cannot mark run #%lld %s", (long long)run_id, status);
+	rc = step_done(s, st, what.buf);
 	sqlite3_finalize(st);
+	strbuf_release(&what);
 	return rc;
 }
 
 int store_add_meta(struct store *s, int64_t run_id, const char *section,
 		   const char *key, const char *value)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -334,24 +691,35 @@ int store_add_meta(struct store *s, int64_t run_id, const char *section,
 	store_bind_text(st, 2, section ? section : "");
 	store_bind_text(st, 3, key);
 	store_bind_text(st, 4, value);
-	rc = step_done(s, st, "cannot record a run fact");
+	strbuf_addf(&what, "cannot record '%s' of [%s] of run #%lld", key, section ? section : "",
+		    (long long)run_id);
+	rc = step_done(s, st, what.buf);
 	sqlite3_finalize(st);
+	strbuf_release(&what);
 	return rc;
 }
 
 int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_set *set)
 {
+	struct strbuf what = STRBUF_INIT;
+
+	if (set->nsamples)
+		strbuf_addf(&what, "cannot store sample %d of [%s] row %s", set->iteration,
+			    set->section, set->samples[0].row);
+	else
+		strbuf_addf(&what, "cannot store the monitor values of [%s] (%s)", set->section,
+			    set->nmonitors ? set->monitors[0].row : "none");
 	if (!s->ins_sample &&
 	    store_prepare(s, "INSERT INTO samples(run_id, section, workload, row, iteration, value, "
 		    "unit, better, started_at, duration_ns, user_ns, sys_ns, flag) "
 		    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample))
-		return -1;
+		goto fail;
 	if (!s->ins_monitor &&
 	    store_prepare(s, "INSERT INTO monitor_values(run_id, section, row, iteration, source, key, "
 		    "kind, value) VALUES (?,?,?,?,?,?,?,?)", &s->ins_monitor))
-		return -1;
-	if (exec_sql(s, "BEGIN IMMEDIATE"))
-		return -1;
+		goto fail;
+	if (exec_locking(s, "BEGIN IMMEDIATE", what.buf))
+		goto fail;
 	for (size_t i = 0; i < set->nsamples; i++) {
 		const struct sample_record *r = &set->samples[i];
 		sqlite3_stmt *st = s->ins_sample;
@@ -369,7 +737,7 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		sqlite3_bind_int64(st, 11, set->user_ns);
 		sqlite3_bind_int64(st, 12, set->sys_ns);
 		store_bind_text(st, 13, set->flag);
-		if (step_done(s, st, "cannot store a sample"))
+		if (step_done(s, st, what.buf))
 			goto fail;
 	}
 	for (size_t i = 0; i < set->nmonitors; i++) {
@@ -383,24 +751,30 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		store_bind_text(st, 5, m->source);
 		store_bind_text(st, 6, m->key);
 		if (!monitor_kind_name(m->kind)) {
+			s->last_error = STORE_ERROR_OTHER;
 			error("%s: BUG: monitor value '%s/%s' has no kind", s->path, m->source,
 			      m->key);
 			goto fail;
 		}
 		store_bind_text(st, 7, monitor_kind_name(m->kind));
 		sqlite3_bind_double(st, 8, m->value);
-		if (step_done(s, st, "cannot store a monitor value"))
+		if (step_done(s, st, what.buf))
 			goto fail;
 	}
-	return exec_sql(s, "COMMIT");
+	if (exec_sql(s, "COMMIT", what.buf))
+		goto fail;
+	strbuf_release(&what);
+	return 0;
 fail:
-	exec_sql(s, "ROLLBACK");
+	rollback(s);
+	strbuf_release(&what);
 	return -1;
 }
 
 int store_add_failure(struct store *s, int64_t run_id, const char *section,
 		      const char *row, int iteration, const char *reason)
 {
+	struct strbuf what = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -412,7 +786,73 @@ int store_add_failure(struct store *s, int64_t run_id, const char *section,
 	store_bind_text(st, 3, row);
 	sqlite3_bind_int(st, 4, iteration);
 	store_bind_text(st, 5, reason);
-	rc = step_done(s, st, "cannot record a failure");
+	strbuf_addf(&what, "cannot record the failure of %s %d of [%s] row %s",
+		    iteration < 0 ? "warm-up" : "sample", iteration < 0 ? -iteration : iteration,
+		    section, row);
+	rc = step_done(s, st, what.buf);
 	sqlite3_finalize(st);
+	strbuf_release(&what);
 	return rc;
+}
+
+int store_set_note(struct store *s, int64_t run_id, const char *text, int append)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	/* Appending starts a new line, unless there is nothing to follow. */
+	if (store_prepare(s, "UPDATE runs SET notes = CASE "
+		    "WHEN ?2 AND ?1 = '' THEN notes "
+		    "WHEN ?2 AND notes IS NOT NULL AND notes <> '' THEN notes || char(10) || ?1 "
+		    "ELSE nullif(?1, '') END WHERE id = ?3", &st))
+		return -1;
+	store_bind_text(st, 1, text ? text : "");
+	sqlite3_bind_int(st, 2, append != 0);
+	sqlite3_bind_int64(st, 3, run_id);
+	rc = step_done(s, st, "cannot write the run's note");
+	sqlite3_finalize(st);
+	if (!rc && sqlite3_changes(s->db) != 1)
+		rc = error("%s: no run #%lld", s->path, (long long)run_id);
+	return rc;
+}
+
+int store_migrate_db(sqlite3 *db, const char *name, int from, int to)
+{
+	for (int v = from; v < to && v < (int)NMIGRATIONS; v++) {
+		char pragma[64], *msg = NULL;
+
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+		if (sqlite3_exec(db, migrations[v], NULL, NULL, &msg) != SQLITE_OK ||
+		    sqlite3_exec(db, pragma, NULL, NULL, &msg) != SQLITE_OK) {
+			error("%s: migration to schema version %d failed: %s", name, v + 1,
+			      msg ? msg : sqlite3_errmsg(db));
+			sqlite3_free(msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int store_fleet_add_collected(struct store *s, const struct fleet_collected *c)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "INSERT OR REPLACE INTO fleet_collected(source, path, size_bytes, "
+		    "modified_at, collected_at, runs_added) VALUES (?, ?, ?, ?, ?, ?)", &st))
+		return -1;
+	store_bind_text(st, 1, c->source);
+	store_bind_text(st, 2, c->path);
+	if (c->size_bytes >= 0)
+		sqlite3_bind_int64(st, 3, c->size_bytes);
+	else
+		sqlite3_bind_null(st, 3);
+	store_bind_text(st, 4, c->modified_at);
+	store_bind_text(st, 5, c->collected_at);
+	sqlite3_bind_int64(st, 6, c->runs_added);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_db_error(s, "cannot record a collected bundle");
+	return 0;
 }

@@ -4,28 +4,78 @@
  * Writers commit each sample as soon as it is measured (BEGIN IMMEDIATE,
  * WAL, busy timeout), so a crash or kill -9 loses at most the sample in
  * flight. Every function returns 0 on success, or -1 after printing an
- * error that names the database. */
+ * error that names the database and what was being done; then
+ * store_last_error_kind() says what kind of failure it was. */
 #ifndef KBENCH_STORE_H
 #define KBENCH_STORE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+struct kb_regex;
 struct strbuf;
 struct machine_info;
 struct kernel_info;
 struct store;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 4
+/* PRAGMA application_id of a kbench store ("kben"), set whenever a store
+ * is created or migrated; a store from before it has 0 there. */
+#define STORE_APPLICATION_ID 0x6b62656e
+
+/* How long a store locked by another process is waited for, with growing
+ * pauses between tries, before an operation fails with STORE_ERROR_BUSY:
+ * $KBENCH_BUSY_TIMEOUT_MS milliseconds, else this. */
+#define STORE_BUSY_TIMEOUT_MS 30000
 
 /* $KBENCH_DB, else $XDG_DATA_HOME/kbench/kbench.db, else
  * ~/.local/share/kbench/kbench.db. Written into sb. */
 void store_default_path(struct strbuf *sb);
-/* Open (creating it and its directory if needed) and migrate. */
+/* Open for writing (creating it and its directory if needed) and migrate.
+ * An existing file is first looked at read-only and left untouched unless
+ * it is a kbench store; creation and migration happen under the write
+ * lock, so any number of processes may open a new file at once. Return 0
+ * with *out set, or -1 after printing why (*out NULL). */
 int store_open(const char *path, struct store **out);
+/* Open an existing store for reading only: a missing file is an error and
+ * is not created, and nothing is written, except that a store of an older
+ * schema version is first migrated once (which needs write access; without
+ * it the error says so). A store in WAL mode whose directory cannot be
+ * written (a read-only directory or mount) is read as immutable when no
+ * write-ahead log is left beside it. Return 0 with *out set, or -1 after
+ * printing why (*out NULL). */
+int store_open_readonly(const char *path, struct store **out);
 void store_close(struct store *s);
 const char *store_path(const struct store *s);
+
+/* What the last failed operation on a store ran into. */
+enum store_error_kind {
+	STORE_ERROR_NONE,	/* nothing has failed */
+	STORE_ERROR_BUSY,	/* locked by another process past the busy timeout */
+	STORE_ERROR_FULL,	/* the disk (or the database's size limit) is full */
+	STORE_ERROR_IO,		/* an I/O error, or the file or medium cannot be
+				 * opened or written */
+	STORE_ERROR_OTHER,	/* anything else: not a store, corrupt, a bug */
+};
+
+/* The kind of the last failure of an operation on s (functions that
+ * returned -1); STORE_ERROR_NONE before any. A caller that must keep what
+ * it failed to store (BUSY, FULL, IO may pass) asks this. */
+enum store_error_kind store_last_error_kind(const struct store *s);
+
+/* Who writes a run, stored with it so that a reader can tell whether the
+ * writer is still alive: a pid alone may be reused, or be 1 in a pid
+ * namespace. */
+struct run_writer {
+	int64_t pid;
+	char boot_id[40];		/* /proc/sys/kernel/random/boot_id; "" unknown */
+	uint64_t start_ticks;		/* field 22 of /proc/PID/stat: clock ticks
+					 * after boot; 0 unknown */
+};
+
+/* The calling process as a run writer. */
+void run_writer_self(struct run_writer *w);
 
 struct run_record {
 	const char *uuid;
@@ -34,6 +84,7 @@ struct run_record {
 	const char *config_text;
 	const char *kbench_version;
 	const char *started_at;
+	const struct run_writer *writer;	/* NULL: the pid of the caller only */
 };
 
 int store_begin_run(struct store *s, const struct machine_info *m,
@@ -116,8 +167,12 @@ struct run_info {
 	char *started_at;
 	char *finished_at;
 	char *status;		/* as shown: a dead writer's "running" reads "interrupted" */
-	int64_t nsamples;
+	int64_t nsamples;	/* samples, not result rows: one sample (one run of
+				 * a row of a section) may store several rows, as
+				 * pft's four per worker count */
 	int64_t nfailures;
+	char *notes;		/* runs.notes; NULL: none */
+	int numa_nodes;
 };
 
 void run_info_release(struct run_info *r);
@@ -127,17 +182,25 @@ struct run_filter {
 	const char *host;
 	const char *config;
 	const char *since;	/* ISO date/time prefix comparison */
-	int limit;		/* 0: all */
+	int limit;		/* 0: all; else the newest N runs that match */
+	const struct kb_regex *name_re;	/* NULL: any; matched anywhere in the name */
+	const char *kernel;	/* a GLOB pattern on the kernel release */
+	const char *status;	/* as shown: complete, running, interrupted, failed */
+	const char *until;	/* ISO date/time: runs started before it */
 };
 
-/* Call cb for each run in id order; stop early when cb returns non-zero. */
+/* Call cb for each run that f (NULL: none) lets through, in id order;
+ * stop early when cb returns non-zero. */
 int store_each_run(struct store *s, const struct run_filter *f,
 		   int (*cb)(const struct run_info *r, void *arg), void *arg);
 int store_get_run(struct store *s, int64_t run_id, struct run_info *out);
 
-/* Resolve a selector: "#ID", a uuid prefix (8+ hex digits), "NAME@HOST" or
- * NAME (latest complete run of that name). On no match or ambiguity,
- * err says why and -1 is returned without printing. */
+/* Resolve a selector: "#ID"; NAME, the latest complete run of that name on
+ * this host (sysinfo_hostname()); a uuid prefix (4+ hex digits, when no
+ * run of this host has that name); "NAME@HOST", the latest complete run of
+ * NAME on HOST; or "NAME@*", the latest on any host. On no match or
+ * ambiguity, err says why (for a name run only on other hosts: the
+ * NAME@HOST choices) and -1 is returned without printing. */
 int store_resolve_run(struct store *s, const char *selector, int64_t *run_id,
 		      struct strbuf *err);
 /* Every run of that name (complete ones), for pooling; *ids malloc'd
@@ -196,11 +259,12 @@ int store_each_monitor_summary(struct store *s, int64_t run_id,
 			       int (*cb)(const struct monitor_summary *m, void *arg),
 			       void *arg);
 
-/* How many samples each section of a run holds. */
+/* How many result rows each section of a run holds (a sample may store
+ * several, as run_info.nsamples says). */
 struct section_count {
 	const char *section;
-	int64_t samples;
-	int64_t flagged;	/* samples with a flag */
+	int64_t samples;	/* result rows */
+	int64_t flagged;	/* result rows with a flag */
 };
 
 /* Every section of a run with samples, in order of first appearance; cb
@@ -220,6 +284,170 @@ int store_each_failure(struct store *s, int64_t run_id,
 int store_each_meta(struct store *s, int64_t run_id,
 		    int (*cb)(const char *section, const char *key, const char *value, void *arg),
 		    void *arg);
+
+/* ---- selectors per host, filters, notes, read-only SQL ---- */
+
+/* The complete runs named name made on host (a hostname; NULL: every
+ * host), in id order, for pooling; *ids malloc'd (NULL when none). */
+int store_runs_named_on(struct store *s, const char *name, const char *host,
+			int64_t **ids, size_t *n);
+
+/* How many runs the store holds, of any status, into *n. */
+int store_count_runs(struct store *s, int64_t *n);
+
+/* Write the note of run run_id (runs.notes): text replaces it, or with
+ * append is added to it on a new line; an empty text clears it (or, with
+ * append, leaves it as it is). Returns 0, or -1 after printing why (no
+ * such run, a store error). */
+int store_set_note(struct store *s, int64_t run_id, const char *text, int append);
+
+/* One value of a row of kbench query, typed as SQLite stores it. */
+enum store_sql_type {
+	STORE_SQL_NULL,
+	STORE_SQL_INTEGER,
+	STORE_SQL_REAL,
+	STORE_SQL_TEXT,
+	STORE_SQL_BLOB,
+};
+
+struct store_sql_value {
+	enum store_sql_type type;
+	int64_t i;		/* STORE_SQL_INTEGER */
+	double d;		/* STORE_SQL_REAL */
+	const char *text;	/* STORE_SQL_TEXT and BLOB: the bytes (NUL-terminated) */
+	size_t len;		/* their length */
+};
+
+/* Where the results of kbench query go. Each callback returns 0, or
+ * non-zero to stop (store_sql_query then returns -1). The strings last
+ * until the callback returns. */
+struct store_sql_sink {
+	/* A statement that returns rows begins (numbered from 1). */
+	int (*begin)(void *arg, int statement, int ncols, const char *const *names);
+	int (*row)(void *arg, int ncols, const struct store_sql_value *values);
+	int (*end)(void *arg);
+};
+
+/* Run the statements of sql on the store at path, opened read-only
+ * (SQLITE_OPEN_READONLY, query_only): a file that is missing is not
+ * created, and one that is not a kbench store is refused. Every statement
+ * is prepared and checked before any runs: one that would write or
+ * change the connection (INSERT, UPDATE, DELETE, CREATE, DROP, ALTER,
+ * ATTACH, a PRAGMA that sets or does more than read, a transaction) is
+ * refused, by an authorizer and sqlite3_stmt_readonly(), and nothing runs.
+ * Results go to sink. Returns 0, or -1 after printing why. */
+int store_sql_query(const char *path, const char *sql, const struct store_sql_sink *sink,
+		    void *arg);
+
+/* ---- series over time (query.c): kbench history and regressions ---- */
+
+/* Which series to read; NULL: any. */
+struct series_filter {
+	const char *host;
+	const char *config;
+	const char *section;
+	const char *row;
+};
+
+/* One sample of a complete run, with what places it in a series (host,
+ * config, section, row) and the run in time. */
+struct series_sample {
+	int64_t run_id;
+	const char *uuid;
+	const char *run_name;
+	const char *hostname;
+	const char *config_name;
+	const char *kernel_release;
+	const char *started_at;
+	const char *section;
+	const char *row;
+	const char *unit;
+	int higher_better;
+	double value;
+};
+
+/* Every sample of the complete runs matching f: runs in id order, a run's
+ * samples together (in no promised order within the run); cb returning
+ * non-zero stops. The strings last until cb returns. */
+int store_each_series_sample(struct store *s, const struct series_filter *f,
+			     int (*cb)(const struct series_sample *r, void *arg), void *arg);
+
+/* ---- bundles (bundle.c): kbench export and import ---- */
+
+/* Write runs run_ids[0..n-1], with their samples, monitor values, failures
+ * and facts and the machines they ran on, into a new SQLite file at path
+ * with this store's schema, all read in one transaction. A run still being
+ * written is refused; one whose writer died is written as interrupted.
+ * path must not exist; nothing is left there on failure. Returns 0, or -1
+ * after printing why. */
+int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *path);
+
+/* A bundle being imported: a private, checked copy of the file given. */
+struct bundle;
+
+/* Copy the bundle file at path (opened read-only; never written) and check
+ * the copy: an SQLite file that passes quick_check, a kbench schema version
+ * no newer than this build's, sqlite_master exactly kbench's schema of that
+ * version (no trigger, view or table more), every value of the type and
+ * size its column takes, every reference resolved, uuids and fingerprints
+ * unique. An older copy is migrated. Returns 0 with *out, or -1 after
+ * printing why (naming path). */
+int bundle_open(const char *path, struct bundle **out);
+void bundle_close(struct bundle *b);
+const char *bundle_path(const struct bundle *b);
+
+/* One run of a bundle, as import sees it. */
+struct bundle_run {
+	const char *uuid;
+	const char *name;
+	const char *hostname;
+	const char *started_at;
+	int64_t nsamples;
+	int present;		/* the store has a run with this uuid already */
+};
+
+struct import_counts {
+	size_t runs;		/* runs added (dry run: that would be) */
+	size_t present;		/* runs the store had already */
+	size_t machines;	/* machines added */
+	int64_t samples;	/* samples added */
+};
+
+/* Add to the store the runs of b it lacks (by uuid) with everything they
+ * hold, their machines merged by fingerprint, in one transaction; with
+ * dry_run, change nothing. cb (may be NULL) sees each run of the bundle
+ * first. A machine whose fingerprint the store knows with other facts
+ * (host name, CPU model, counts, memory) refuses the bundle. Returns 0
+ * with c filled, or -1 after printing why (the store unchanged). */
+int store_import(struct store *s, struct bundle *b, int dry_run,
+		 int (*cb)(const struct bundle_run *r, void *arg), void *arg,
+		 struct import_counts *c);
+
+/* ---- fleet collections (store.c, query.c): kbench fleet collect ---- */
+
+/* A bundle collected from a results location (table fleet_collected). */
+struct fleet_collected {
+	const char *source;		/* the URL or directory, no credentials */
+	const char *path;		/* HOST/RUN-UUID.kbench under it */
+	int64_t size_bytes;		/* -1: not known */
+	const char *modified_at;	/* ISO 8601 UTC; NULL: not known */
+	const char *collected_at;	/* ISO 8601 UTC */
+	int64_t runs_added;
+};
+
+/* Whether the bundle path of source is recorded as collected: *found 1 or
+ * 0. Returns 0, or -1 after printing why. */
+int store_fleet_is_collected(struct store *s, const char *source, const char *path,
+			     int *found);
+/* Record c as collected (a record of the same source and path is
+ * replaced). Returns 0, or -1 after printing why. */
+int store_fleet_add_collected(struct store *s, const struct fleet_collected *c);
+/* The records of source (NULL: every source) in the order they were
+ * made; cb returning non-zero stops. The strings last until cb returns. */
+int store_fleet_each_collected(struct store *s, const char *source,
+			       int (*cb)(const struct fleet_collected *c, void *arg), void *arg);
+
+/* ---- between-run noise (query.c): compare and calibrate ---- */
 
 /* One run's samples of one row of a section, summarised: what the
  * between-run noise of the row is estimated from. */

@@ -141,7 +141,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (plan_build(&conf, NULL, &plan))
 		goto out;
 	rc = 1;
-	if (cmd_open_store(&store))
+	if (cmd_open_store(&store, CMD_STORE_WRITE))
 		goto out;
 	ids = xcalloc((size_t)nruns, sizeof(*ids));
 	for (done = 0; done < nruns; done++) {

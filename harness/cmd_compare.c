@@ -51,7 +51,8 @@ struct only_opt {
 static int parse_format(const struct parse_opt *opt, const char *value)
 {
 	if (compare_format_parse(value, opt->value))
-		return error("unknown format '%s' (expected text, markdown, csv or json)", value);
+		return error("unknown format '%s' (expected text, brief, markdown, csv or json)",
+			     value);
 	return 0;
 }
 
@@ -106,16 +107,65 @@ static int parse_monitors(const struct parse_opt *opt, const char *value)
 	return error("invalid --monitors '%s': expected none, summary or all", value);
 }
 
+static int parse_stats(const struct parse_opt *opt, const char *value)
+{
+	struct compare_options *copt = opt->value;
+	int n = cmp_stats_parse(value, copt->stats);
+
+	if (n < 0)
+		return -1;
+	copt->nstats = (size_t)n;
+	return 0;
+}
+
+static int parse_order(const struct parse_opt *opt, const char *value)
+{
+	int *order_config = opt->value;
+
+	if (!strcmp(value, "numeric"))
+		*order_config = 0;
+	else if (!strcmp(value, "config"))
+		*order_config = 1;
+	else
+		return error("invalid --order '%s': expected numeric or config", value);
+	return 0;
+}
+
+/* Neither "no worse row" (0) nor "worse" (1): git bisect run stops on it. */
+#define EXIT_ERROR 128
+
+/* Whether a run compared with the baseline has a significant mean row
+ * that is worse: a negative percentage marked * or + (+: significant on
+ * within-run variance, the between-run noise unknown, as for every
+ * comparison of kernels without calibration or history). */
+static int any_worse(const struct cmp_model *m)
+{
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++)
+			for (size_t c = 1; c < m->nruns; c++) {
+				const struct cmp_cell *cell = &m->sections[i].rows[r].cells[c];
+
+				if (cell->test.done && cell->test.significant &&
+				    cell->pct[CMP_MEAN] < 0)
+					return 1;
+			}
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	enum compare_format format = COMPARE_FORMAT_TEXT;
+	int exit_code = 0, per_host = 0;
 	struct compare_options copt = { .monitors = CMP_MONITORS_SUMMARY };
 	struct only_opt only = { .re = NULL };
 	const struct parse_opt options[] = {
 		OPT_CALLBACK(0, "format", &format, "FMT",
-			     "text (default), markdown, csv or json (every\n"
-			     "statistic, p-values, each row's noise and raw\n"
-			     "samples; carries a format version)", parse_format),
+			     "text (default: ready to mail, within 80 columns),\n"
+			     "brief (a few lines per section: mean and spread\n"
+			     "before and after, the change and its verdict),\n"
+			     "markdown, csv or json (every statistic, p-values,\n"
+			     "each row's noise and raw samples; carries a format\n"
+			     "version)", parse_format),
 		OPT_CALLBACK(0, "test", &copt.test, "TEST",
 			     "welch: Welch's t-test, on 1/x for Hmean rows,\n"
 			     "with between-run noise when known (default)\n"
@@ -139,11 +189,26 @@ int cmd_compare(int argc, char **argv)
 		OPT_CALLBACK(0, "only", &only, "REGEX",
 			     "keep sections or rows whose name matches (PCRE2)", parse_only),
 		OPT_CALLBACK(0, "monitors", &copt.monitors, "M",
-			     "the monitor totals after each section (Ops\n"
-			     "block): summary (default: faults, context\n"
+			     "the monitors after each section (Ops block, a mean\n"
+			     "per sample): summary (default: faults, context\n"
 			     "switches, perf events, slab growth), all (every\n"
-			     "stored key), or none",
-			     parse_monitors),
+			     "stored key), or none", parse_monitors),
+		OPT_CALLBACK(0, "stats", &copt, "LIST",
+			     "the statistic rows of text and brief, in this order:\n"
+			     "min, amean or hmean (the mean row), stddev, coeffvar,\n"
+			     "max, bmean-95 (e.g. amean,hmean,stddev)", parse_stats),
+		OPT_CALLBACK(0, "order", &copt.order_config, "ORDER",
+			     "rows in numeric order (numeric, the default) or as\n"
+			     "measured (config)", parse_order),
+		OPT_BOOL(0, "per-host", &per_host,
+			 "BASE and NEW are run names: compare them on every host\n"
+			 "that has both, each host's lines prefixed with its\n"
+			 "name, then count the hosts better, worse or within\n"
+			 "noise per section (text or brief)"),
+		OPT_BOOL(0, "exit-code", &exit_code,
+			 "exit 1 when a mean row is significantly worse than\n"
+			 "BASE (* or +), 0 when none is, 128 on other errors\n"
+			 "(git bisect run)"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -162,18 +227,36 @@ int cmd_compare(int argc, char **argv)
 		parse_opt_usage_print(&compare_usage, options, stderr);
 		goto out;
 	}
+	if (per_host && (nsel != 2 || copt.pool)) {
+		error(nsel != 2 ? "--per-host compares two run names, BASE and NEW" :
+		      "--per-host and --pool cannot be combined");
+		goto out;
+	}
+	if (per_host && format != COMPARE_FORMAT_TEXT && format != COMPARE_FORMAT_BRIEF) {
+		error("--per-host prints text or brief, not %s", renderers[format].name);
+		goto out;
+	}
 	copt.only = only.re;
 	copt.only_pattern = only.pattern;
-	rc = 1;
-	if (cmd_open_store(&store))
+	rc = exit_code ? EXIT_ERROR : 1;
+	if (cmd_open_store(&store, CMD_STORE_READ))
 		goto out;
+	if (per_host) {
+		if (compare_per_host(store, argv[0], argv[1], &copt, format, &out))
+			goto out;
+		fwrite(out.buf, 1, out.len, stdout);
+		rc = fflush(stdout) ? 1 : 0;
+		goto out;
+	}
 	if (compare_build(store, (const char *const *)argv, (size_t)nsel, &copt, &model))
 		goto out;
 	have_model = 1;
 	if (compare_render(&model, format, &out))
 		goto out;
 	fwrite(out.buf, 1, out.len, stdout);
-	rc = fflush(stdout) ? 1 : 0;
+	if (fflush(stdout))
+		goto out;
+	rc = exit_code && any_worse(&model) ? 1 : 0;
 out:
 	if (have_model)
 		model_release(&model);

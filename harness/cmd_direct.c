@@ -173,6 +173,9 @@ static void direct_usage(const struct workload_ops *ops, struct parse_opt_usage 
 		strbuf_addf(epilogue, "  %-12s %s (%s; default %s)\n", o->name, o->help,
 			    wl_type_expect(o), o->def ? o->def : "none");
 	strbuf_addstr(epilogue, "\nMetrics:");
+	if (!ops->metrics->name)
+		strbuf_addf(epilogue, "\n  %-12s %s", "(config)", "the metric.NAME keys given, with "
+			    "unit.NAME and better.NAME");
 	for (const struct wl_metric *m = ops->metrics; m->name; m++)
 		strbuf_addf(epilogue, "\n  %-12s %s, %s is better: %s",
 			    m->name[0] ? m->name : "(row)", m->unit,
@@ -215,7 +218,7 @@ int cmd_direct(int argc, char **argv)
 		error("unexpected argument '%s'", argv[0]);
 		goto out;
 	}
-	if (!wl_params_given(p, ops->row_option) && ops->direct_row) {
+	if (ops->row_option && !wl_params_given(p, ops->row_option) && ops->direct_row) {
 		char buf[32];
 
 		snprintf(buf, sizeof(buf), "%lld", ops->direct_row);
@@ -238,10 +241,24 @@ int cmd_direct(int argc, char **argv)
 	}
 	rows = wl_params_rows(p, &nrows);
 	row = rows[0];
-	if (nrows > 1)
+	if (nrows > 1 && ops->row_option) {
 		notice("%zu values for '%s': running the first, %lld", nrows, ops->row_option, row);
+	} else if (nrows > 1) {
+		char label[WL_ROW_LEN];
+
+		wl_params_row_label(p, row, label, sizeof(label));
+		notice("%zu rows: running the first, %s", nrows, label);
+	}
 	strbuf_reset(&err);
-	if (run_sample(ops, p, row, ctx.timeout_s, &sample, &ch, &err)) {
+	if (ops->section_begin && ops->section_begin(p, &err)) {
+		error("%s: %s", ops->name, err.buf);
+		rc = 1;
+		goto out;
+	}
+	rc = run_sample(ops, p, row, ctx.timeout_s, &sample, &ch, &err);
+	if (ops->section_end)
+		ops->section_end(p);
+	if (rc) {
 		error("%s: %s", ops->name, err.buf);
 		rc = 1;
 		goto out;

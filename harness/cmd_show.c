@@ -1,31 +1,34 @@
 /* cmd_show: kbench show RUN: one run's machine, kernel, config, status,
  * sample counts per section, failures and flagged samples; --monitors and
- * --slab print what the monitors recorded. */
+ * --slab print what the monitors recorded; --format json all of it. */
 #include "config.h"
 #include "harness/cmd.h"
+#include "harness/output.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/json.h"
+#include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char show_usage[] =
-	"usage: kbench show [--config | --monitors | --slab] RUN\n"
-	"\n"
-	"Show one run: machine, kernel, status, per-section sample counts, the\n"
-	"effective options of each section, failures and flagged samples.\n"
-	"RUN is a name (latest complete run), #ID, a uuid prefix or NAME@HOST.\n"
-	"\n"
-	"  --config    print the config text stored with the run, and nothing else\n"
-	"  --monitors  print the monitor values per section and row (mean, min and\n"
-	"              max over the samples), and nothing else\n"
-	"  --slab      print the slab caches before each section's first sample and\n"
-	"              after its last (partial slabs, objects), and nothing else\n"
-	"  -h, --help  this text\n";
+/* The version of the --format json document. */
+#define SHOW_FORMAT_VERSION 1
+
+static const struct parse_opt_usage show_usage = {
+	.synopsis = "kbench show [--config | --monitors | --slab] RUN\n"
+		"   or: kbench show --format json RUN",
+	.description =
+		"Show one run: machine, kernel, status, per-section sample counts, the\n"
+		"effective options of each section, failures and flagged samples.\n"
+		"RUN is a name (latest complete run), #ID, a uuid prefix or NAME@HOST.\n"
+		"A name means a run made on this host; NAME@* looks on every host.",
+	.help_column = 14,
+};
 
 /* The flagged samples listed in full; the rest are counted. */
 #define MAX_FLAGGED 50
@@ -193,6 +196,15 @@ static void print_cell(int have, double v)
 		printf(" %10s", "-");
 }
 
+static void slab_state_release(struct slab_state *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		free(ss->c[i].section);
+		free(ss->c[i].name);
+	}
+	free(ss->c);
+}
+
 static int show_slab(struct store *store, int64_t id)
 {
 	struct slab_state ss = { 0 };
@@ -238,22 +250,272 @@ static int show_slab(struct store *store, int64_t id)
 		printf("  (%ld caches with no partial slabs before or after)\n", quiet);
 	rc = 0;
 out:
-	for (size_t i = 0; i < ss.n; i++) {
-		free(ss.c[i].section);
-		free(ss.c[i].name);
-	}
-	free(ss.c);
+	slab_state_release(&ss);
 	return rc;
+}
+
+/* ---- --format json ---- */
+
+static void key_string(struct json *j, const char *key, const char *v)
+{
+	json_key(j, key);
+	if (v)
+		json_string(j, v);
+	else
+		json_null(j);
+}
+
+static void key_int(struct json *j, const char *key, long long v)
+{
+	json_key(j, key);
+	json_int(j, v);
+}
+
+static void key_double(struct json *j, const char *key, double v)
+{
+	json_key(j, key);
+	json_double(j, v);
+}
+
+static int json_count(const struct section_count *c, void *arg)
+{
+	struct json *j = arg;
+
+	json_newline(j);
+	json_object_begin(j);
+	key_string(j, "section", c->section);
+	key_int(j, "samples", c->samples);
+	key_int(j, "flagged", c->flagged);
+	json_object_end(j);
+	return 0;
+}
+
+static int json_flagged(const struct sample_row *r, void *arg)
+{
+	struct json *j = arg;
+
+	if (!r->flag || !*r->flag)
+		return 0;
+	json_newline(j);
+	json_object_begin(j);
+	key_string(j, "section", r->section);
+	key_string(j, "row", r->row);
+	key_int(j, "iteration", r->iteration);
+	key_double(j, "value", r->value);
+	key_string(j, "unit", r->unit);
+	key_string(j, "flag", r->flag);
+	json_object_end(j);
+	return 0;
+}
+
+static int json_failure(const struct failure_row *r, void *arg)
+{
+	struct json *j = arg;
+
+	json_newline(j);
+	json_object_begin(j);
+	key_string(j, "section", r->section);
+	key_string(j, "row", r->row);
+	/* Stored negative for a warm-up sample. */
+	key_int(j, "iteration", r->iteration < 0 ? -r->iteration : r->iteration);
+	json_key(j, "warmup");
+	json_bool(j, r->iteration < 0);
+	key_string(j, "reason", r->reason);
+	json_object_end(j);
+	return 0;
+}
+
+static int json_meta(const char *section, const char *key, const char *value, void *arg)
+{
+	struct json *j = arg;
+
+	json_newline(j);
+	json_object_begin(j);
+	key_string(j, "section", section);
+	key_string(j, "key", key);
+	key_string(j, "value", value);
+	json_object_end(j);
+	return 0;
+}
+
+static int json_monitor(const struct monitor_summary *m, void *arg)
+{
+	struct json *j = arg;
+
+	json_newline(j);
+	json_object_begin(j);
+	key_string(j, "section", m->section);
+	key_string(j, "row", m->row);
+	key_string(j, "source", m->source);
+	key_string(j, "key", m->key);
+	key_string(j, "kind", monitor_kind_name(m->kind));
+	key_double(j, "mean", m->mean);
+	key_double(j, "min", m->min);
+	key_double(j, "max", m->max);
+	key_int(j, "n", m->n);
+	json_object_end(j);
+	return 0;
+}
+
+static void json_slab(struct json *j, const struct slab_state *ss)
+{
+	static const char *const when[2] = { "before", "after" };
+
+	for (size_t i = 0; i < ss->n; i++) {
+		const struct cache_row *c = &ss->c[i];
+
+		json_newline(j);
+		json_object_begin(j);
+		key_string(j, "section", c->section);
+		key_string(j, "cache", c->name);
+		for (int f = 0; f < 3; f++)
+			for (int w = 0; w < 2; w++) {
+				char key[32];
+
+				snprintf(key, sizeof(key), "%s_%s", cache_fields[f], when[w]);
+				json_key(j, key);
+				if (c->have[w][f])
+					json_double(j, c->v[w][f]);
+				else
+					json_null(j);
+			}
+		json_object_end(j);
+	}
+}
+
+static void json_run(struct json *j, const struct run_info *r)
+{
+	key_int(j, "id", r->id);
+	key_string(j, "uuid", r->uuid);
+	key_string(j, "name", r->name);
+	key_string(j, "status", r->status);
+	key_string(j, "started_at", r->started_at);
+	key_string(j, "finished_at", *r->finished_at ? r->finished_at : NULL);
+	key_string(j, "config_name", r->config_name);
+	key_string(j, "kbench_version", r->kbench_version);
+	key_string(j, "notes", r->notes);
+	json_key(j, "host");
+	json_object_begin(j);
+	key_string(j, "hostname", r->hostname);
+	key_string(j, "cpu_model", r->cpu_model);
+	key_int(j, "cpus", r->cpus);
+	key_int(j, "cores", r->cores);
+	key_int(j, "mem_bytes", (long long)r->mem_bytes);
+	key_string(j, "fingerprint", r->fingerprint);
+	json_object_end(j);
+	json_key(j, "kernel");
+	json_object_begin(j);
+	key_string(j, "release", r->kernel_release);
+	key_string(j, "version", r->kernel_version);
+	key_string(j, "cmdline", r->kernel_cmdline);
+	json_object_end(j);
+	key_int(j, "samples", r->nsamples);
+	key_int(j, "failed_samples", r->nfailures);
+}
+
+/* Open an array under key; the caller fills and closes it. */
+static void array_key(struct json *j, const char *key)
+{
+	json_newline(j);
+	json_key(j, key);
+	json_array_begin(j);
+}
+
+/* Everything show, --config, --monitors and --slab print, as one JSON
+ * document on stdout. Returns 0, or -1 after printing why. */
+static int show_json(struct store *store, int64_t id)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct slab_state ss = { 0 };
+	struct run_info r;
+	struct json j;
+	int rc = -1;
+
+	if (store_get_run(store, id, &r))
+		return -1;
+	if (store_each_monitor(store, id, collect_cache, &ss))
+		goto out_run;
+	json_init(&j, &out);
+	json_object_begin(&j);
+	key_string(&j, "format", "kbench-show");
+	key_int(&j, "format_version", SHOW_FORMAT_VERSION);
+	json_run(&j, &r);
+	array_key(&j, "sections");
+	rc = store_each_section_count(store, id, json_count, &j);
+	json_array_end(&j);
+	array_key(&j, "flagged");
+	rc = rc ? rc : store_each_sample(store, id, json_flagged, &j);
+	json_array_end(&j);
+	array_key(&j, "failures");
+	rc = rc ? rc : store_each_failure(store, id, json_failure, &j);
+	json_array_end(&j);
+	array_key(&j, "options");
+	rc = rc ? rc : store_each_meta(store, id, json_meta, &j);
+	json_array_end(&j);
+	array_key(&j, "monitors");
+	rc = rc ? rc : store_each_monitor_summary(store, id, json_monitor, &j);
+	json_array_end(&j);
+	array_key(&j, "slab_caches");
+	json_slab(&j, &ss);
+	json_array_end(&j);
+	json_newline(&j);
+	key_string(&j, "config_text", r.config_text);
+	json_object_end(&j);
+	json_finish(&j);
+	strbuf_addch(&out, '\n');
+	if (!rc) {
+		fwrite(out.buf, 1, out.len, stdout);
+		rc = fflush(stdout) ? error("cannot write the output: %s", strerror(errno)) : 0;
+	}
+	strbuf_release(&out);
+	slab_state_release(&ss);
+out_run:
+	run_info_release(&r);
+	return rc;
+}
+
+/* The note, its lines under one another (no trailing blanks). */
+static void print_notes(const char *notes)
+{
+	const char *line = notes;
+
+	do {
+		size_t len = strcspn(line, "\n");
+
+		printf("%s%.*s\n", line == notes ? "  notes       " : len ? "              " : "",
+		       (int)len, line);
+		line += len;
+	} while (*line++);
+}
+
+static int parse_format(const struct parse_opt *opt, const char *value)
+{
+	enum output_format *f = opt->value;
+
+	if (output_format_parse(value, f) || *f == OUTPUT_CSV)
+		return error("unknown format '%s' (expected text or json)", value);
+	return 0;
 }
 
 int cmd_show(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "config", no_argument, NULL, 'c' },
-		{ "monitors", no_argument, NULL, 'm' },
-		{ "slab", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	int config_only = 0, monitors = 0, slab = 0;
+	enum output_format format = OUTPUT_TEXT;
+	const struct parse_opt options[] = {
+		OPT_BOOL(0, "config", &config_only,
+			 "print the config text stored with the run, and nothing else"),
+		OPT_BOOL(0, "monitors", &monitors,
+			 "print the monitor values per section and row (mean, min and\n"
+			 "max over the samples), and nothing else"),
+		OPT_BOOL(0, "slab", &slab,
+			 "print the slab caches before each section's first sample and\n"
+			 "after its last (partial slabs, objects), and nothing else"),
+		OPT_CALLBACK(0, "format", &format, "FMT",
+			     "text (default), or json: all of the above in one\n"
+			     "document, monitor values and slab caches included,\n"
+			     "with a format version", parse_format),
+		OPT_HELP("this text"),
+		OPT_END(),
 	};
 	struct store *store = NULL;
 	struct strbuf err = STRBUF_INIT;
@@ -261,41 +523,33 @@ int cmd_show(int argc, char **argv)
 	struct count_state counts = { 0 };
 	struct meta_state meta = { .section = STRBUF_INIT };
 	int64_t id;
-	int opt, config_only = 0, monitors = 0, slab = 0, nfail = 0, shown = 0, rc = 1;
+	int nfail = 0, shown = 0, rc = 1;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			config_only = 1;
-			break;
-		case 'm':
-			monitors = 1;
-			break;
-		case 's':
-			slab = 1;
-			break;
-		case 'h':
-			fputs(show_usage, stdout);
-			return 0;
-		default:
-			fputs(show_usage, stderr);
-			return 2;
-		}
-	}
+	argc = parse_options(argc, argv, options, &show_usage, 0);
+	if (argc < 0)
+		return argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
 	if (config_only + monitors + slab > 1) {
 		error("--config, --monitors and --slab cannot be combined");
-		return 2;
+		return EXIT_USAGE;
 	}
-	if (optind != argc - 1) {
+	if (format == OUTPUT_JSON && config_only + monitors + slab) {
+		error("--format json cannot be combined with --config, --monitors or --slab "
+		      "(its document has them all)");
+		return EXIT_USAGE;
+	}
+	if (argc != 1) {
 		error("show takes exactly one run");
-		fputs(show_usage, stderr);
-		return 2;
+		parse_opt_usage_print(&show_usage, options, stderr);
+		return EXIT_USAGE;
 	}
-	if (cmd_open_store(&store))
+	if (cmd_open_store(&store, CMD_STORE_READ))
 		return 1;
-	if (store_resolve_run(store, argv[optind], &id, &err)) {
+	if (store_resolve_run(store, argv[0], &id, &err)) {
 		error("%s", err.buf);
+		goto out;
+	}
+	if (format == OUTPUT_JSON) {
+		rc = show_json(store, id) ? 1 : 0;
 		goto out;
 	}
 	if (monitors || slab) {
@@ -322,6 +576,8 @@ int cmd_show(int argc, char **argv)
 	printf("  cmdline     %s\n", r.kernel_cmdline);
 	printf("  kbench      %s\n", r.kbench_version);
 	printf("  samples     %lld (%lld failed)\n", (long long)r.nsamples, (long long)r.nfailures);
+	if (r.notes)
+		print_notes(r.notes);
 	run_info_release(&r);
 
 	if (store_each_section_count(store, id, print_count, &counts))

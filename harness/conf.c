@@ -1,7 +1,8 @@
 /* config: INI configs through inih, with our own line reader so every key
  * knows its line (Debian's inih passes none to the handler), sections
- * without keys are kept (inih reports only key lines), and a line too long
- * for inih's buffer is an error instead of a silent split. */
+ * without keys and long section names are kept (inih reports only key
+ * lines, with names cut short), and a line too long for inih's buffer is
+ * an error instead of a silent split. */
 #include "config.h"
 #include "harness/conf.h"
 #include "lib/error.h"
@@ -10,18 +11,96 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What inih will make of the line it is given, worked out by our reader
+ * with inih's own rules: inih passes the handler a section name cut to 49
+ * bytes and no line numbers, so the reader keeps the section itself. */
+enum line_kind {
+	LINE_OTHER,		/* blank, comment, or key = value */
+	LINE_SECTION,		/* [name] */
+	LINE_CONTINUATION,	/* indented: continues the last key's value */
+};
 
 struct parse_state {
 	struct config *c;
 	const char *file;	/* owned by c->files */
 	const char *pos;	/* next unread byte of the text */
 	int line;		/* number of the line last handed to inih */
-	int continuation;	/* that line started with whitespace */
+	enum line_kind kind;	/* of that line */
+	int have_key;		/* inih's previous key is set: indented lines continue it */
+	struct conf_section *cur;	/* of the last [name] line; NULL before the first */
+	size_t last_entry;	/* cur's entry that an indented line continues */
 	struct strbuf err;	/* first problem found, without file:line */
 	int err_line;
 };
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* The slot holding name, or the free slot where it would go. */
+static struct conf_index_slot *index_slot(const struct conf_index *ix, const char *name)
+{
+	size_t mask = ix->cap - 1;
+	size_t i = (size_t)name_hash(name) & mask;
+
+	while (ix->slots[i].name && strcmp(ix->slots[i].name, name))
+		i = (i + 1) & mask;
+	return &ix->slots[i];
+}
+
+/* Return 1 and set *pos when name is in ix, else 0. */
+static int index_find(const struct conf_index *ix, const char *name, size_t *pos)
+{
+	const struct conf_index_slot *slot;
+
+	if (!ix->cap)
+		return 0;
+	slot = index_slot(ix, name);
+	if (!slot->name)
+		return 0;
+	*pos = slot->pos;
+	return 1;
+}
+
+/* Map name to pos; name must outlive the index. */
+static void index_set(struct conf_index *ix, const char *name, size_t pos)
+{
+	struct conf_index_slot *slot;
+
+	if (2 * (ix->n + 1) > ix->cap) {
+		struct conf_index old = *ix;
+
+		ix->cap = old.cap ? 2 * old.cap : 8;
+		ix->slots = xcalloc(ix->cap, sizeof(*ix->slots));
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.slots[i].name)
+				*index_slot(ix, old.slots[i].name) = old.slots[i];
+		free(old.slots);
+	}
+	slot = index_slot(ix, name);
+	if (!slot->name)
+		ix->n++;
+	slot->name = name;
+	slot->pos = pos;
+}
+
+static void index_release(struct conf_index *ix)
+{
+	free(ix->slots);
+	memset(ix, 0, sizeof(*ix));
+}
 
 void config_init(struct config *c)
 {
@@ -39,6 +118,7 @@ static void section_release(struct conf_section *s)
 	}
 	free(s->entries);
 	free(s->name);
+	index_release(&s->by_key);
 }
 
 void config_release(struct config *c)
@@ -47,6 +127,7 @@ void config_release(struct config *c)
 		section_release(&c->sections[i]);
 	free(c->sections);
 	section_release(&c->global);
+	index_release(&c->by_name);
 	for (size_t i = 0; i < c->nfiles; i++)
 		free(c->files[i]);
 	free(c->files);
@@ -65,41 +146,126 @@ const struct conf_entry *conf_section_get(const struct conf_section *s, const ch
 
 static struct conf_section *find_section(struct config *c, const char *name)
 {
+	size_t i;
+
 	if (!strcmp(name, "global"))
 		return &c->global;
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->sections[i].name, name))
-			return &c->sections[i];
+	if (index_find(&c->by_name, name, &i))
+		return &c->sections[i];
 	return NULL;
 }
 
-static struct conf_section *add_section(struct parse_state *ps, const char *name)
+/* The section a [name] line opens, new or (for [global]) again; NULL with
+ * ps->err set when name is taken. Takes name. */
+static struct conf_section *add_section(struct parse_state *ps, char *name)
 {
 	struct config *c = ps->c;
 	struct conf_section *s = find_section(c, name);
 
 	if (s) {
-		if (s != &c->global && s->file == ps->file && s->line != ps->line) {
+		if (s != &c->global && s->file == ps->file)
 			strbuf_addf(&ps->err, "duplicate section [%s] (first at line %d)",
 				    name, s->line);
-			ps->err_line = ps->line;
-			return NULL;
-		}
-		if (s != &c->global && s->file != ps->file) {
+		else if (s != &c->global)
 			strbuf_addf(&ps->err, "section [%s] is already defined in %s:%d",
 				    name, s->file, s->line);
+		free(name);
+		if (ps->err.len) {
 			ps->err_line = ps->line;
 			return NULL;
 		}
 		return s;
 	}
 	ALLOC_GROW(c->sections, c->n + 1, c->alloc);
-	s = &c->sections[c->n++];
-	memset(s, 0, sizeof(*s));
-	s->name = xstrdup(name);
-	s->file = ps->file;
-	s->line = ps->line;
+	s = &c->sections[c->n];
+	*s = (struct conf_section){
+		.name = name,
+		.file = ps->file,
+		.line = ps->line,
+	};
+	index_set(&c->by_name, s->name, c->n++);
 	return s;
+}
+
+/* inih's find_chars_or_comment: the first of chars in [s, end), or where
+ * an inline comment (a prefix after whitespace) starts, or end. */
+static const char *find_close(const char *s, const char *end, const char *chars)
+{
+	int was_space = 0;
+
+	while (s < end && !strchr(chars, *s) &&
+	       !(was_space && strchr(INI_INLINE_COMMENT_PREFIXES, *s))) {
+		was_space = isspace((unsigned char)*s);
+		s++;
+	}
+	return s;
+}
+
+/* Open the section of a [name] line: b..e is the text between the
+ * brackets. */
+static void section_line(struct parse_state *ps, const char *b, const char *e)
+{
+	while (b < e && isspace((unsigned char)*b))
+		b++;
+	while (e > b && isspace((unsigned char)e[-1]))
+		e--;
+	if (b == e) {
+		strbuf_addstr(&ps->err, "empty section name");
+		ps->err_line = ps->line;
+		return;
+	}
+	/* Names are printed in tables and stored with the run. */
+	for (const char *p = b; p < e; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			strbuf_addf(&ps->err, "section name contains control character 0x%02x",
+				    (unsigned char)*p);
+			ps->err_line = ps->line;
+			return;
+		}
+	}
+	ps->cur = add_section(ps, xstrndup(b, (size_t)(e - b)));
+}
+
+/* Classify line as inih's ini_parse_stream will (r55): skip a BOM on line
+ * 1, strip whitespace; then a comment, a continuation (indented, after a
+ * key), a [section] or a key line. Lines inih rejects are reported here,
+ * so that errors come in file order. */
+static void classify(struct parse_state *ps, const char *line)
+{
+	const char *b = line, *e, *p;
+
+	ps->kind = LINE_OTHER;
+	if (ps->line == 1 && !strncmp(b, "\xef\xbb\xbf", 3))
+		b += 3;
+	e = b + strlen(b);
+	while (e > b && isspace((unsigned char)e[-1]))
+		e--;
+	while (b < e && isspace((unsigned char)*b))
+		b++;
+	if (b == e || strchr(INI_START_COMMENT_PREFIXES, *b))
+		return;
+	if (ps->have_key && b > line) {
+		ps->kind = LINE_CONTINUATION;
+		return;
+	}
+	if (*b == '[') {
+		p = find_close(b + 1, e, "]");
+		if (p == e || *p != ']')
+			goto bad;
+		ps->kind = LINE_SECTION;
+		ps->have_key = 0;
+		section_line(ps, b + 1, p);
+		return;
+	}
+	p = find_close(b, e, "=:");
+	if (p == e || (*p != '=' && *p != ':'))
+		goto bad;
+	ps->have_key = p > b;
+	return;
+bad:
+	strbuf_addstr(&ps->err, "cannot parse this line: expected [section], key = value, "
+		      "or a comment starting with # or ;");
+	ps->err_line = ps->line;
 }
 
 /* inih's line source: one line at a time, counting. */
@@ -107,7 +273,7 @@ static char *reader(char *str, int num, void *stream)
 {
 	struct parse_state *ps = stream;
 	const char *nl, *p = ps->pos;
-	size_t len;
+	size_t len, body, max;
 
 	if (!*p || ps->err.len)
 		return NULL;
@@ -115,84 +281,71 @@ static char *reader(char *str, int num, void *stream)
 	len = nl ? (size_t)(nl - p) + 1 : strlen(p);
 	ps->line++;
 	ps->pos = p + len;
-	if (len + 1 > (size_t)num) {
-		strbuf_addf(&ps->err, "line is %zu characters long; at most %d are allowed "
-			    "(continue a long list on indented lines)", len, num - 3);
+	/* The line end is not counted, and not handed on: inih strips it. */
+	body = len;
+	if (body && p[body - 1] == '\n')
+		body--;
+	if (body && p[body - 1] == '\r')
+		body--;
+	max = CONF_MAX_LINE;
+	if (num < CONF_MAX_LINE + 2)	/* inih built with a smaller buffer */
+		max = num > 2 ? (size_t)num - 2 : 0;
+	if (body > max) {
+		strbuf_addf(&ps->err, "line is %zu characters long; at most %zu are allowed "
+			    "(continue a long list on indented lines)", body, max);
 		ps->err_line = ps->line;
 		return NULL;
 	}
-	memcpy(str, p, len);
-	str[len] = '\0';
-	ps->continuation = len && (p[0] == ' ' || p[0] == '\t');
-	/* Note sections here too: inih reports only sections holding keys. */
-	if (!ps->continuation) {
-		const char *b = p, *e = p + len;
-
-		while (b < e && isspace((unsigned char)*b))
-			b++;
-		while (e > b && isspace((unsigned char)e[-1]))
-			e--;
-		if (b < e && *b == '[' && e[-1] == ']' && e - b > 2) {
-			char name[256];
-			size_t n = (size_t)(e - b - 2);
-
-			if (n >= sizeof(name))
-				n = sizeof(name) - 1;
-			memcpy(name, b + 1, n);
-			name[n] = '\0';
-			/* trim like inih does */
-			while (n && isspace((unsigned char)name[n - 1]))
-				name[--n] = '\0';
-			add_section(ps, name + strspn(name, " \t"));
-		}
-	}
-	return str;
+	memcpy(str, p, body);
+	str[body] = '\0';
+	classify(ps, str);
+	return ps->err.len ? NULL : str;
 }
 
 static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct parse_state *ps = user;
-	struct conf_section *s;
+	struct conf_section *s = ps->cur;
 	struct conf_entry *e;
+	size_t first;
 
 	if (ps->err.len)
 		return 0;
-	if (!section || !*section) {
-		strbuf_addf(&ps->err, "key '%s' is outside any section (put it under [global])", key);
-		ps->err_line = ps->line;
-		return 0;
-	}
-	s = find_section(ps->c, section);
-	if (!s)
-		s = add_section(ps, section);
-	if (!s)
-		return 0;
-	e = NULL;
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->entries[i].key, key) && s->entries[i].file == ps->file)
-			e = &s->entries[i];
-	if (e && ps->continuation) {
+	if (ps->kind == LINE_CONTINUATION && s) {
 		/* An indented line continues the value: lists may span lines. */
-		size_t len = strlen(e->value) + strlen(value) + 2;
-		char *v = xmalloc(len);
+		size_t len;
+		char *v;
 
+		e = &s->entries[ps->last_entry];
+		len = strlen(e->value) + strlen(value) + 2;
+		v = xmalloc(len);
 		snprintf(v, len, "%s %s", e->value, value);
 		free(e->value);
 		e->value = v;
 		return 1;
 	}
-	if (e && s != &ps->c->global) {
+	if (!s) {
+		strbuf_addf(&ps->err, "key '%s' is outside any section (put it under [global])", key);
+		ps->err_line = ps->line;
+		return 0;
+	}
+	if (s != &ps->c->global && index_find(&s->by_key, key, &first)) {
 		strbuf_addf(&ps->err, "duplicate key '%s' in [%s] (first at line %d)",
-			    key, section, e->line);
+			    key, s->name, s->entries[first].line);
 		ps->err_line = ps->line;
 		return 0;
 	}
 	ALLOC_GROW(s->entries, s->n + 1, s->alloc);
-	e = &s->entries[s->n++];
-	e->key = xstrdup(key);
-	e->value = xstrdup(value);
-	e->file = ps->file;
-	e->line = ps->line;
+	e = &s->entries[s->n];
+	*e = (struct conf_entry){
+		.key = xstrdup(key),
+		.value = xstrdup(value),
+		.file = ps->file,
+		.line = ps->line,
+	};
+	if (s != &ps->c->global)
+		index_set(&s->by_key, e->key, s->n);
+	ps->last_entry = s->n++;
 	return 1;
 }
 

@@ -1,13 +1,29 @@
 /* config: kbench's INI configs. One section per benchmark instance,
  * [global] for defaults; every key keeps its file and line so that later
- * validation can name them. Parsing is inih's; line numbers, empty
- * sections and over-long lines are tracked by our line reader. */
+ * validation can name them. Parsing is inih's; line numbers, sections
+ * (names of any length, sections without keys) and over-long lines are
+ * tracked by our line reader. */
 #ifndef KBENCH_CONF_H
 #define KBENCH_CONF_H
 
 #include <stddef.h>
 
 #include "lib/strbuf.h"
+
+/* The longest line a config may have, not counting its line end. */
+#define CONF_MAX_LINE 198
+
+/* Names to positions in an array, open-addressed (lookups in constant
+ * time, so that a config of many sections or keys parses in linear time). */
+struct conf_index_slot {
+	const char *name;	/* owned by the array's element; NULL: free */
+	size_t pos;
+};
+
+struct conf_index {
+	struct conf_index_slot *slots;
+	size_t cap, n;		/* cap is 0 or a power of two */
+};
 
 struct conf_entry {
 	char *key;
@@ -22,12 +38,14 @@ struct conf_section {
 	int line;
 	struct conf_entry *entries;
 	size_t n, alloc;
+	struct conf_index by_key;	/* entries by key (not kept for [global]) */
 };
 
 struct config {
 	struct conf_section *sections;	/* in file order; [global] merged into `global` */
 	size_t n, alloc;
 	struct conf_section global;
+	struct conf_index by_name;	/* sections by name */
 	char **files;			/* paths given, in order */
 	size_t nfiles;
 	struct strbuf text;		/* every file's text, as stored with the run */
@@ -37,7 +55,9 @@ struct config {
 void config_init(struct config *c);
 void config_release(struct config *c);
 /* Parse path and add its sections; on a syntax error print
- * "kbench: FILE:LINE: ..." and return -1. */
+ * "kbench: FILE:LINE: ..." and return -1. A line is at most CONF_MAX_LINE
+ * characters; a section name is the text between its brackets, trimmed,
+ * of any length, and neither empty nor holding a control character. */
 int config_load(struct config *c, const char *path);
 /* Parse text as if it came from a file named `name` (for tests). */
 int config_load_string(struct config *c, const char *name, const char *text);

@@ -30,6 +30,20 @@ static const struct command commands[] = {
 	  .summary = "compare runs in mmtests' table layout, with significance" },
 	{ .name = "topology", .fn = cmd_topology,
 	  .summary = "the machine as hwloc sees it and the CPUs each pin policy picks" },
+	{ .name = "note", .fn = cmd_note, .summary = "write the note of a run" },
+	{ .name = "query", .fn = cmd_query, .summary = "run read-only SQL on the store" },
+	{ .name = "history", .fn = cmd_history,
+	  .summary = "a metric over runs in time order, change points marked" },
+	{ .name = "regressions", .fn = cmd_regressions,
+	  .summary = "the latest change for the worse of every series; exit 1 if any" },
+	{ .name = "export", .fn = cmd_export,
+	  .summary = "write runs into a bundle file to import elsewhere" },
+	{ .name = "import", .fn = cmd_import,
+	  .summary = "add the runs of bundle files to the store" },
+	{ .name = "mail", .fn = cmd_mail,
+	  .summary = "mail a comparison as plain text (SMTP), or write it as mbox" },
+	{ .name = "fleet", .fn = cmd_fleet,
+	  .summary = "run configs on the nodes of a Slurm cluster, collect the results" },
 	{ .name = "calibrate", .fn = cmd_calibrate,
 	  .summary = "run a config N times and print each row's between-run noise" },
 	{ .name = NULL }
@@ -41,13 +55,13 @@ static void describe(struct strbuf *sb)
 	strbuf_addstr(sb, "Benchmark the booted kernel, store every sample, compare runs.\n\n"
 		      "Commands:");
 	for (const struct command *c = commands; c->name; c++)
-		strbuf_addf(sb, "\n  %-10s %s", c->name, c->summary);
+		strbuf_addf(sb, "\n  %-11s %s", c->name, c->summary);
 	strbuf_addstr(sb, "\n\nWorkloads, run directly (one sample, printed like the peer tool):");
 	for (int i = 0; workloads[i]; i++)
-		strbuf_addf(sb, "\n  %-10s %s", workloads[i]->name, workloads[i]->summary);
+		strbuf_addf(sb, "\n  %-11s %s", workloads[i]->name, workloads[i]->summary);
 }
 
-int cmd_open_store(struct store **out)
+int cmd_open_store(struct store **out, enum cmd_store_access access)
 {
 	struct strbuf path = STRBUF_INIT;
 	int rc;
@@ -56,7 +70,10 @@ int cmd_open_store(struct store **out)
 		strbuf_addstr(&path, global_opts.db);
 	else
 		store_default_path(&path);
-	rc = store_open(path.buf, out);
+	if (access == CMD_STORE_WRITE)
+		rc = store_open(path.buf, out);
+	else
+		rc = store_open_readonly(path.buf, out);
 	strbuf_release(&path);
 	return rc;
 }

@@ -35,6 +35,9 @@ static const struct wl_option runner_options[] = {
 	{ .name = "perf_events", .type = WL_STRING, .def = MONITOR_DEFAULT_PERF_EVENTS,
 	  .help = "perf events counted on the sample's processes by the perf monitor "
 		  "(libpfm4 names)" },
+	/* Read by compare from the config text stored with the run. */
+	{ .name = "order", .type = WL_ENUM, .def = "numeric", .choices = "numeric|config",
+	  .help = "the order compare prints the rows in: numeric, or as the config gives them" },
 	{ .name = NULL }
 };
 
@@ -92,7 +95,7 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 		wl_value_release(&v);
 		goto out;
 	}
-	if (wl_option_index(ps->ops->options, e->key) < 0) {
+	if (wl_option_lookup(ps->ops->options, e->key) < 0) {
 		const char *s;
 
 		if (from_global) {
@@ -142,8 +145,25 @@ static int plan_section_monitors(struct plan_section *ps)
 	return rc;
 }
 
+/* Report err, which the options of ps as a whole raised: at the line of
+ * the key it names (p->err_key), in the section or in [global], or else
+ * at the section's line. */
+static void section_error(const struct plan_section *ps, const struct config *c,
+			  const struct strbuf *err)
+{
+	const char *key = ps->params->err_key;
+	const struct conf_entry *e = key ? conf_section_get(ps->cs, key) : NULL;
+
+	if (key && !e)
+		e = conf_section_get(&c->global, key);
+	if (e)
+		error("%s:%d: %s (in [%s])", e->file, e->line, err->buf, ps->cs->name);
+	else
+		error("%s:%d: [%s] %s", ps->cs->file, ps->cs->line, ps->cs->name, err->buf);
+}
+
 static int plan_section_init(struct plan_section *ps, const struct conf_section *cs,
-			     const struct config *c)
+			     const struct config *c, struct pin_topo **topo)
 {
 	struct strbuf err = STRBUF_INIT;
 	int rc = -1;
@@ -173,20 +193,23 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 		if (apply_key(ps, &cs->entries[i], 0))
 			goto out;
 	if (wl_params_finish(ps->params, &err)) {
-		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+		section_error(ps, c, &err);
 		goto out;
 	}
 	ps->rows = wl_params_rows(ps->params, &ps->nrows);
 	if (ps->ops->check && ps->ops->check(ps->params, &err)) {
-		error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+		section_error(ps, c, &err);
 		goto out;
 	}
 	if (plan_section_monitors(ps))
 		goto out;
 	/* Pinning is computed before anything runs, so a policy the machine
-	 * cannot honour stops the run here. */
+	 * cannot honour stops the run here. The topology is loaded once for
+	 * all sections: a load per section made large configs slow. */
 	if (wl_option_index(ps->ops->options, "pin") >= 0) {
-		if (pin_plan_compute(wl_params_text(ps->params, "pin"), 0, &ps->pin, &err)) {
+		if ((!*topo && pin_topo_load(NULL, NULL, topo, &err)) ||
+		    pin_plan_compute_on(*topo, wl_params_text(ps->params, "pin"), 0, &ps->pin,
+					&err)) {
 			error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 			goto out;
 		}
@@ -206,7 +229,7 @@ static int check_global_keys(const struct config *c, const struct plan *p)
 		int known = wl_option_index(runner_options, e->key) >= 0;
 
 		for (size_t j = 0; !known && j < p->n; j++)
-			known = wl_option_index(p->sections[j].ops->options, e->key) >= 0;
+			known = wl_option_lookup(p->sections[j].ops->options, e->key) >= 0;
 		if (!known)
 			return error("%s:%d: unknown key '%s' in [global]: no section's workload "
 				     "takes it", e->file, e->line, e->key);
@@ -229,7 +252,7 @@ int plan_build(struct config *c, const char *only, struct plan *out)
 			goto fail;
 		if (!keep)
 			continue;
-		if (plan_section_init(&out->sections[out->n], &c->sections[i], c)) {
+		if (plan_section_init(&out->sections[out->n], &c->sections[i], c, &out->topo)) {
 			wl_params_free(out->sections[out->n].params);
 			monitor_set_free(out->sections[out->n].monitors);
 			goto fail;
@@ -262,6 +285,7 @@ void plan_release(struct plan *p)
 		pin_plan_free(p->sections[i].pin);
 	}
 	free(p->sections);
+	pin_topo_free(p->topo);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -9,6 +9,7 @@ struct config;
 struct conf_entry;
 struct conf_section;
 struct monitor_set;
+struct pin_topo;
 struct pin_plan;
 struct wl_params;
 struct workload_ops;
@@ -30,6 +31,7 @@ struct plan_section {
 struct plan {
 	struct plan_section *sections;
 	size_t n;
+	struct pin_topo *topo;	/* this machine, shared by the sections' pin plans */
 };
 
 /* Validate every section of c (selected by the PCRE2 pattern only, or all)

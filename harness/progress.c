@@ -38,28 +38,27 @@ void progress_clear(struct progress *p)
 	}
 }
 
-void progress_start(struct progress *p, const char *section, const char *rowname,
-		    long long row, int i, int n, int warmup)
+void progress_start(struct progress *p, const char *section, const char *row,
+		    int i, int n, int warmup)
 {
 	char eta[32];
 
 	if (kb_quiet || !p->tty)
 		return;
 	format_eta(p, eta, sizeof(eta));
-	fprintf(stderr, "\r\033[K[%s] %s %lld: %s %d/%d  (%d/%d done, %s)", section, rowname,
-		row, warmup ? "warm-up" : "sample", i, n, p->done, p->total, eta);
+	fprintf(stderr, "\r\033[K[%s] %s: %s %d/%d  (%d/%d done, %s)", section, row,
+		warmup ? "warm-up" : "sample", i, n, p->done, p->total, eta);
 	fflush(stderr);
 	p->shown = 1;
 }
 
-void progress_end(struct progress *p, const char *section, const char *rowname,
-		  long long row, int i, int n, int warmup, const char *result,
-		  int64_t duration_ns)
+void progress_end(struct progress *p, const char *section, const char *row,
+		  int i, int n, int warmup, const char *result, int64_t duration_ns)
 {
 	p->done++;
 	p->spent_ns += duration_ns;
 	if (kb_quiet || p->tty)
 		return;
-	fprintf(stderr, "kbench: [%s] %s %lld: %s %d/%d: %s (%d/%d)\n", section, rowname, row,
+	fprintf(stderr, "kbench: [%s] %s: %s %d/%d: %s (%d/%d)\n", section, row,
 		warmup ? "warm-up" : "sample", i, n, result, p->done, p->total);
 }

@@ -15,13 +15,13 @@ struct progress {
 };
 
 void progress_init(struct progress *p, int total);
-/* Before a sample: what is about to run. */
-void progress_start(struct progress *p, const char *section, const char *rowname,
-		    long long row, int i, int n, int warmup);
+/* Before a sample: what is about to run; row as wl_params_row_text names
+ * it ("groups 4", "clients-4"). */
+void progress_start(struct progress *p, const char *section, const char *row,
+		    int i, int n, int warmup);
 /* After it: a short result ("0.0312 s", "failed: ...") and its duration. */
-void progress_end(struct progress *p, const char *section, const char *rowname,
-		  long long row, int i, int n, int warmup, const char *result,
-		  int64_t duration_ns);
+void progress_end(struct progress *p, const char *section, const char *row,
+		  int i, int n, int warmup, const char *result, int64_t duration_ns);
 /* Clear the terminal line before other output. */
 void progress_clear(struct progress *p);
 

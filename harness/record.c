@@ -122,19 +122,29 @@ int record_section_monitors(struct store *s, int64_t run_id, const struct plan_s
 	return rc;
 }
 
+struct option_fact {
+	struct store *s;
+	int64_t run_id;
+	const char *section;
+};
+
+static int record_option(const char *key, const char *text, void *arg)
+{
+	const struct option_fact *f = arg;
+
+	return store_add_meta(f->s, f->run_id, f->section, key, text) ? -1 : 0;
+}
+
 /* The effective options of each section, stored with the run. */
 static int record_section_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
 {
+	struct option_fact f = { .s = s, .run_id = run_id, .section = ps->cs->name };
 	char buf[64];
 
 	if (store_add_meta(s, run_id, ps->cs->name, "workload", ps->ops->name))
 		return -1;
-	for (int i = 0; ps->ops->options[i].name; i++) {
-		const char *text = wl_params_text(ps->params, ps->ops->options[i].name);
-
-		if (text && store_add_meta(s, run_id, ps->cs->name, ps->ops->options[i].name, text))
-			return -1;
-	}
+	if (wl_params_each(ps->params, record_option, &f))
+		return -1;
 	if (ps->pin) {
 		struct strbuf pin = STRBUF_INIT;
 		int rc;
@@ -168,7 +178,7 @@ int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps
 	int rc;
 
 	for (int i = 0; i < smp->nresults; i++) {
-		const struct wl_metric *m = &ps->ops->metrics[smp->results[i].metric];
+		const struct wl_metric *m = &ps->params->metrics[smp->results[i].metric];
 
 		rec[i].row = smp->results[i].row;
 		rec[i].value = smp->results[i].value;
@@ -214,9 +224,9 @@ int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps
 int record_failure(struct store *s, int64_t run_id, const struct plan_section *ps,
 		   long long row, int iteration, const char *reason)
 {
-	char rowtxt[32];
+	char rowtxt[WL_ROW_LEN];
 
-	snprintf(rowtxt, sizeof(rowtxt), "%lld", row);
+	wl_params_row_label(ps->params, row, rowtxt, sizeof(rowtxt));
 	return store_add_failure(s, run_id, ps->cs->name, rowtxt, iteration, reason);
 }
 
@@ -226,6 +236,7 @@ int record_begin_run(struct store *s, const struct plan *p, const struct config 
 	struct machine_info mi;
 	struct kernel_info ki;
 	struct run_record rr = { 0 };
+	struct run_writer writer;
 	char uuid[37], started[32];
 	int rc = -1;
 
@@ -243,6 +254,8 @@ int record_begin_run(struct store *s, const struct plan *p, const struct config 
 	rr.config_text = c->text.buf;
 	rr.kbench_version = PACKAGE_VERSION;
 	rr.started_at = started;
+	run_writer_self(&writer);
+	rr.writer = &writer;
 	if (store_begin_run(s, &mi, &ki, &rr, run_id))
 		goto out;
 	for (size_t i = 0; i < p->n; i++)

@@ -14,6 +14,7 @@
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "workloads/params.h"
 #include "workloads/workload.h"
 
 #include <signal.h>
@@ -33,7 +34,7 @@ static void on_signal(int sig)
 /* What the child sends back: a header, then the sample when rc is 0. */
 struct sample_msg {
 	int rc;
-	char err[512];
+	char err[4096];		/* room for an external command's output tail */
 	struct wl_sample sample;
 };
 
@@ -131,18 +132,17 @@ out:
 	return rc;
 }
 
-static void format_result(const struct workload_ops *ops, const struct wl_sample *smp,
+static void format_result(const struct wl_params *params, const struct wl_sample *smp,
 			  struct strbuf *sb)
 {
 	for (int i = 0; i < smp->nresults && i < 3; i++) {
 		const struct wl_result *r = &smp->results[i];
+		const struct wl_metric *m = &params->metrics[r->metric];
 
-		if (ops->metrics[r->metric].name[0])
-			strbuf_addf(sb, "%s%s %.4g %s", i ? ", " : "", r->row, r->value,
-				    ops->metrics[r->metric].unit);
+		if (m->name[0])
+			strbuf_addf(sb, "%s%s %.4g %s", i ? ", " : "", r->row, r->value, m->unit);
 		else
-			strbuf_addf(sb, "%s%.4g %s", i ? ", " : "", r->value,
-				    ops->metrics[r->metric].unit);
+			strbuf_addf(sb, "%s%.4g %s", i ? ", " : "", r->value, m->unit);
 	}
 	if (smp->nresults > 3)
 		strbuf_addf(sb, ", ... (%d values)", smp->nresults);
@@ -150,6 +150,24 @@ static void format_result(const struct workload_ops *ops, const struct wl_sample
 		strbuf_addf(sb, " [%s]", smp->flag);
 }
 
+/* Start what the samples of ps need around them (an external workload's
+ * server). Return 0 to run them; 1 when it failed, recorded as one failed
+ * sample of the section's first row, so that the section is skipped; -1
+ * when the store failed. */
+static int section_begin(struct store *s, int64_t run_id, const struct plan_section *ps)
+{
+	struct strbuf err = STRBUF_INIT, reason = STRBUF_INIT;
+	int rc;
+
+	if (!ps->ops->section_begin || !ps->ops->section_begin(ps->params, &err))
+		return 0;
+	strbuf_addf(&reason, "no sample of [%s] ran: %s", ps->cs->name, err.buf);
+	warning("%s", reason.buf);
+	rc = record_failure(s, run_id, ps, ps->rows[0], 1, reason.buf) ? -1 : 1;
+	strbuf_release(&err);
+	strbuf_release(&reason);
+	return rc;
+}
 
 int plan_execute(struct plan *p, struct config *c, struct store *s,
 		 const struct run_request *req, int64_t *run_id)
@@ -175,9 +193,17 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		monitor_set_section_begin(ps->monitors, &mv);
 		if (record_section_monitors(s, *run_id, ps, "before", &mv))
 			goto interrupted;
+		switch (section_begin(s, *run_id, ps)) {
+		case -1:
+			goto interrupted;
+		case 1:
+			failed++;
+			continue;
+		}
 		for (size_t r = 0; r < ps->nrows && !stop_signal; r++) {
 			long long row = ps->rows[r];
 			int n = ps->warmup + ps->iterations;
+			char rowtext[WL_ROW_LEN + 64];
 
 			for (int it = 0; it < n && !stop_signal; it++) {
 				int warm = it < ps->warmup;
@@ -187,7 +213,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 				struct child ch;
 				struct strbuf reason = STRBUF_INIT, res = STRBUF_INIT;
 
-				progress_start(&prog, ps->cs->name, ps->ops->row_option, row, k, kn, warm);
+				wl_params_row_text(ps->params, row, rowtext, sizeof(rowtext));
+				progress_start(&prog, ps->cs->name, rowtext, k, kn, warm);
 				monitor_values_reset(&mv);
 				if (run_sample_monitored(ps->ops, ps->params, row, ps->timeout_s,
 							 warm ? NULL : ps->monitors, &mv, &smp, &ch,
@@ -196,28 +223,32 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 						strbuf_release(&reason);
 						break;
 					}
-					strbuf_addf(&res, "failed: %s", reason.buf);
+					/* The warning has it all; one line here. */
+					strbuf_addf(&res, "failed: %.*s",
+						    (int)strcspn(reason.buf, "\n"), reason.buf);
 					progress_clear(&prog);
-					warning("[%s] %s %lld sample %d: %s", ps->cs->name,
-						ps->ops->row_option, row, k, reason.buf);
+					warning("[%s] %s sample %d: %s", ps->cs->name, rowtext, k,
+						reason.buf);
 					if (record_failure(s, *run_id, ps, row, warm ? -k : k,
 							   reason.buf))
 						goto interrupted;
 					failed++;
 				} else {
-					format_result(ps->ops, &smp, &res);
+					format_result(ps->params, &smp, &res);
 					if (!warm) {
 						if (record_sample(s, *run_id, ps, k, &smp, &ch, &mv))
 							goto interrupted;
 						stored++;
 					}
 				}
-				progress_end(&prog, ps->cs->name, ps->ops->row_option, row, k, kn,
-					     warm, res.buf, ch.duration_ns);
+				progress_end(&prog, ps->cs->name, rowtext, k, kn, warm, res.buf,
+					     ch.duration_ns);
 				strbuf_release(&reason);
 				strbuf_release(&res);
 			}
 		}
+		if (ps->ops->section_end)
+			ps->ops->section_end(ps->params);
 		monitor_values_reset(&mv);
 		monitor_set_section_end(ps->monitors, &mv);
 		if (record_section_monitors(s, *run_id, ps, "after", &mv))

@@ -49,12 +49,22 @@ static uint64_t fnv1a(const char *s, uint64_t h)
 	return h;
 }
 
+char *sysinfo_hostname(void)
+{
+	const char *env = getenv("KBENCH_HOSTNAME");
+	char host[256] = "";
+
+	if (env && *env)
+		return xstrdup(env);
+	gethostname(host, sizeof(host) - 1);
+	return xstrdup(host);
+}
+
 int machine_info_load(struct machine_info *m)
 {
 	hwloc_topology_t t;
 	hwloc_obj_t root, pkg;
 	const char *model = NULL;
-	char host[256] = "";
 	char *xml = NULL;
 	int xmllen = 0;
 	struct strbuf fp = STRBUF_INIT;
@@ -68,8 +78,7 @@ int machine_info_load(struct machine_info *m)
 		model = hwloc_obj_get_info_by_name(pkg, "CPUModel");
 	if (!model)
 		model = hwloc_obj_get_info_by_name(root, "CPUModel");
-	gethostname(host, sizeof(host) - 1);
-	m->hostname = xstrdup(host);
+	m->hostname = sysinfo_hostname();
 	m->cpu_model = xstrdup(model ? model : "unknown");
 	m->cpus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
 	m->cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);

@@ -23,6 +23,12 @@ struct kernel_info {
 	char *cmdline;		/* /proc/cmdline */
 };
 
+/* The name of this host as kbench records it and scopes run selectors by:
+ * $KBENCH_HOSTNAME when set and not empty (for tests and fleet
+ * simulations: one machine posing as several hosts), else gethostname().
+ * Returns a malloc'd string the caller frees. */
+char *sysinfo_hostname(void);
+
 /* Fill from hwloc and /proc; return 0 or -1 after an error message. */
 int machine_info_load(struct machine_info *m);
 void machine_info_release(struct machine_info *m);

@@ -28,6 +28,7 @@ struct wl_params *wl_params_new(const struct workload_ops *ops)
 	p->ops = ops;
 	p->v = xcalloc(n + 1, sizeof(*p->v));
 	p->opts = xcalloc(1, ops->opts_size);
+	p->metrics = ops->metrics;
 	return p;
 }
 
@@ -35,6 +36,11 @@ void wl_value_release(struct wl_value *v)
 {
 	free(v->text);
 	free(v->list);
+	for (size_t i = 0; i < v->nkeys; i++) {
+		free((char *)v->keys[i].name);
+		free((char *)v->keys[i].text);
+	}
+	free(v->keys);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -42,6 +48,9 @@ void wl_params_free(struct wl_params *p)
 {
 	if (!p)
 		return;
+	if (p->ops->release)
+		p->ops->release(p);
+	free(p->rows);
 	for (size_t i = 0; p->ops->options[i].name; i++)
 		wl_value_release(&p->v[i]);
 	free(p->v);
@@ -127,6 +136,16 @@ const char *wl_type_expect(const struct wl_option *o)
 		return buf;
 	}
 	case WL_STRING:
+		return "text";
+	case WL_KEYS:
+		if (o->choices || o->choice_names) {
+			struct strbuf sb = STRBUF_INIT;
+
+			wl_option_choices(o, "|", "|", &sb);
+			snprintf(buf, sizeof(buf), "one of %s", sb.buf);
+			strbuf_release(&sb);
+			return buf;
+		}
 		return "text";
 	case WL_LIST:
 		if (o->min != o->max)
@@ -308,6 +327,11 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 		if (parse_list(o, text, &nv, err))
 			goto out;
 		break;
+	case WL_KEYS:
+		/* A family takes its keys one by one (wl_params_set). */
+		strbuf_addf(err, "'%s' is a family of keys: give each as %.*sNAME",
+			    o->name, (int)strlen(o->name) - 1, o->name);
+		goto out;
 	}
 	wl_value_release(v);
 	*v = nv;
@@ -320,10 +344,74 @@ out:
 	return rc;
 }
 
+/* Is o a family of keys ("metric.*") that key ("metric.tput") belongs
+ * to? */
+static int family_takes(const struct wl_option *o, const char *key)
+{
+	size_t len = strlen(o->name);
+
+	return o->type == WL_KEYS && len >= 2 && o->name[len - 1] == '*' &&
+	       !strncmp(o->name, key, len - 1) && key[len - 1];
+}
+
+int wl_option_lookup(const struct wl_option *table, const char *key)
+{
+	int i = wl_option_index(table, key);
+
+	for (int j = 0; i < 0 && table[j].name; j++)
+		if (family_takes(&table[j], key))
+			i = j;
+	return i;
+}
+
+/* Set key (of family o) to text in v: a key given again keeps its place
+ * and takes the new value. */
+static int keys_set(const struct wl_option *o, const char *key, const char *text,
+		    struct wl_value *v, struct strbuf *err)
+{
+	const char *name = key + strlen(o->name) - 1;
+	struct wl_key *k = NULL;
+	int idx = 0;
+
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+	    strlen(name)) {
+		strbuf_addf(err, "invalid key '%s': the name after '%.*s' may hold letters, "
+			    "digits, '_' and '-'", key, (int)(name - key), key);
+		return -1;
+	}
+	if (o->choices || o->choice_names) {
+		size_t len = strlen(text), clen;
+		const char *c;
+
+		while ((c = choice(o, idx, &clen)) && (clen != len || strncmp(c, text, len)))
+			idx++;
+		if (!c) {
+			strbuf_addf(err, "invalid value '%s' for '%s': expected %s", text, key,
+				    wl_type_expect(o));
+			return -1;
+		}
+	}
+	if (o->validate && o->validate(key, text, err))
+		return -1;
+	for (size_t i = 0; i < v->nkeys && !k; i++)
+		if (!strcmp(v->keys[i].name, name))
+			k = &v->keys[i];
+	if (!k) {
+		ALLOC_GROW(v->keys, v->nkeys + 1, v->keys_alloc);
+		k = &v->keys[v->nkeys++];
+		k->name = xstrdup(name);
+	} else {
+		free((char *)k->text);
+	}
+	k->text = xstrdup(text);
+	k->choice = idx;
+	return 0;
+}
+
 int wl_params_set(struct wl_params *p, const char *name, const char *text,
 		  struct strbuf *err)
 {
-	int i = wl_option_index(p->ops->options, name);
+	int i = wl_option_lookup(p->ops->options, name);
 
 	if (i < 0) {
 		const char *s = wl_option_suggest(p->ops->options, name);
@@ -333,8 +421,15 @@ int wl_params_set(struct wl_params *p, const char *name, const char *text,
 			strbuf_addf(err, " (did you mean '%s'?)", s);
 		return -1;
 	}
-	if (wl_value_parse(&p->ops->options[i], text, &p->v[i], err))
+	if (p->ops->options[i].type == WL_KEYS) {
+		if (keys_set(&p->ops->options[i], name, text, &p->v[i], err))
+			return -1;
+	} else if (wl_value_parse(&p->ops->options[i], text, &p->v[i], err)) {
 		return -1;
+	} else if (p->ops->options[i].validate &&
+		   p->ops->options[i].validate(name, text, err)) {
+		return -1;
+	}
 	p->v[i].given = 1;
 	return 0;
 }
@@ -347,6 +442,11 @@ static void store(struct wl_params *p, int i)
 	const struct wl_value *v = &p->v[i];
 	char *field = (char *)p->opts + o->offset;
 
+	if (o->type == WL_KEYS) {
+		((struct wl_keys *)field)->v = v->keys;
+		((struct wl_keys *)field)->n = v->nkeys;
+		return;
+	}
 	if (!v->text)
 		return;
 	switch (o->type) {
@@ -369,6 +469,8 @@ static void store(struct wl_params *p, int i)
 	case WL_LIST:
 		((struct wl_list *)field)->v = v->list;
 		((struct wl_list *)field)->n = v->nlist;
+		break;
+	case WL_KEYS:
 		break;
 	}
 }
@@ -396,26 +498,94 @@ int wl_params_finish(struct wl_params *p, struct strbuf *err)
 			return -1;
 		store(p, row);
 	}
+	if (ops->prepare)
+		return ops->prepare(p, err);
 	return 0;
+}
+
+/* The key of family i named by the whole key name, or NULL. */
+static const struct wl_key *family_key(const struct wl_params *p, int i, const char *name)
+{
+	const struct wl_option *o = &p->ops->options[i];
+
+	if (!family_takes(o, name))
+		return NULL;
+	for (size_t k = 0; k < p->v[i].nkeys; k++)
+		if (!strcmp(p->v[i].keys[k].name, name + strlen(o->name) - 1))
+			return &p->v[i].keys[k];
+	return NULL;
 }
 
 const char *wl_params_text(const struct wl_params *p, const char *name)
 {
-	int i = wl_option_index(p->ops->options, name);
+	int i = wl_option_lookup(p->ops->options, name);
 
+	if (i >= 0 && p->ops->options[i].type == WL_KEYS) {
+		const struct wl_key *k = family_key(p, i, name);
+
+		return k ? k->text : NULL;
+	}
 	return i < 0 ? NULL : p->v[i].text;
 }
 
 int wl_params_given(const struct wl_params *p, const char *name)
 {
-	int i = wl_option_index(p->ops->options, name);
+	int i = wl_option_lookup(p->ops->options, name);
 
+	if (i >= 0 && p->ops->options[i].type == WL_KEYS)
+		return family_key(p, i, name) != NULL;
 	return i >= 0 && p->v[i].given;
+}
+
+int wl_params_each(const struct wl_params *p,
+		   int (*fn)(const char *key, const char *text, void *arg), void *arg)
+{
+	struct strbuf key = STRBUF_INIT;
+	int rc = 0;
+
+	for (int i = 0; !rc && p->ops->options[i].name; i++) {
+		const struct wl_option *o = &p->ops->options[i];
+
+		if (o->type != WL_KEYS) {
+			if (p->v[i].text)
+				rc = fn(o->name, p->v[i].text, arg);
+			continue;
+		}
+		for (size_t k = 0; !rc && k < p->v[i].nkeys; k++) {
+			strbuf_reset(&key);
+			strbuf_addf(&key, "%.*s%s", (int)strlen(o->name) - 1, o->name,
+				    p->v[i].keys[k].name);
+			rc = fn(key.buf, p->v[i].keys[k].text, arg);
+		}
+	}
+	strbuf_release(&key);
+	return rc;
+}
+
+void wl_params_row_label(const struct wl_params *p, long long row, char *buf, size_t len)
+{
+	if (p->ops->row_label)
+		p->ops->row_label(p, row, buf, len);
+	else
+		snprintf(buf, len, "%lld", row);
+}
+
+void wl_params_row_text(const struct wl_params *p, long long row, char *buf, size_t len)
+{
+	if (p->ops->row_label)
+		p->ops->row_label(p, row, buf, len);
+	else
+		snprintf(buf, len, "%s %lld", p->ops->row_option, row);
 }
 
 const long long *wl_params_rows(const struct wl_params *p, size_t *n)
 {
 	int i = p->ops->row_option ? wl_option_index(p->ops->options, p->ops->row_option) : -1;
+
+	if (p->rows) {
+		*n = p->nrows;
+		return p->rows;
+	}
 
 	*n = i < 0 ? 0 : p->v[i].nlist;
 	return i < 0 ? NULL : p->v[i].list;
@@ -424,7 +594,7 @@ const long long *wl_params_rows(const struct wl_params *p, size_t *n)
 const char *wl_given(const struct wl_params *p, size_t offset)
 {
 	for (int i = 0; p->ops->options[i].name; i++)
-		if (p->ops->options[i].offset == offset)
+		if (p->ops->options[i].offset == offset && p->ops->options[i].type != WL_KEYS)
 			return p->v[i].given ? p->v[i].text : NULL;
 	return NULL;
 }

@@ -18,13 +18,17 @@ struct wl_value {
 	long long *list;	/* WL_LIST */
 	size_t nlist;
 	int given;		/* set by the user rather than defaulted */
+	struct wl_key *keys;	/* WL_KEYS: the keys given, names and texts
+				 * owned here */
+	size_t nkeys, keys_alloc;
 };
 
 struct wl_params *wl_params_new(const struct workload_ops *ops);
 void wl_params_free(struct wl_params *p);
 /* Index of option name in the table, or -1. */
 int wl_option_index(const struct wl_option *table, const char *name);
-/* Parse text for option name; on a bad value write "invalid value 'x' for
+/* Parse text for option name (or a key of a WL_KEYS family: a key given
+ * again replaces its value); on a bad value write "invalid value 'x' for
  * 'name': expected ..." to err and return -1. */
 int wl_params_set(struct wl_params *p, const char *name, const char *text,
 		  struct strbuf *err);
@@ -37,7 +41,8 @@ int wl_params_finish(struct wl_params *p, struct strbuf *err);
 const char *wl_params_text(const struct wl_params *p, const char *name);
 /* Was option name set by wl_params_set rather than defaulted? */
 int wl_params_given(const struct wl_params *p, const char *name);
-/* The values of the row option (ops->row_option), after finishing. */
+/* The rows, after finishing: the values of the row option
+ * (ops->row_option), or the instance's own (p->rows, from prepare). */
 const long long *wl_params_rows(const struct wl_params *p, size_t *n);
 /* Parse one value of an option table entry into v (exposed for the
  * runner's own options). */
@@ -50,6 +55,21 @@ const char *wl_type_expect(const struct wl_option *o);
  * between the last two last_sep: "a|b|c", "a, b or c". */
 void wl_option_choices(const struct wl_option *o, const char *sep,
 		       const char *last_sep, struct strbuf *sb);
+
+/* Index of the option in table that takes key: its name, or a WL_KEYS
+ * option's pattern ("metric.*" takes "metric.tput"); -1 when none does. */
+int wl_option_lookup(const struct wl_option *table, const char *key);
+/* Call fn for each option that has a value, in table order, with its key
+ * and text as given or defaulted; a WL_KEYS option gives one call per key
+ * ("metric.tput"). Stop at the first non-zero return and return it. */
+int wl_params_each(const struct wl_params *p,
+		   int (*fn)(const char *key, const char *text, void *arg), void *arg);
+/* Row `row` as stored and shown: its value ("4"), or ops->row_label's
+ * label for it ("clients-4"). */
+void wl_params_row_label(const struct wl_params *p, long long row, char *buf, size_t len);
+/* Row `row` as progress and messages name it: the row option and its
+ * value ("groups 4"), or ops->row_label's label ("clients-4"). */
+void wl_params_row_text(const struct wl_params *p, long long row, char *buf, size_t len);
 
 /* Parse a size: digits with an optional k/M/G/T suffix (powers of 1024)
  * or a percentage of MemTotal. Return 0 or -1. */

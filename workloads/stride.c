@@ -4,24 +4,67 @@
 #include "config.h"
 #include "workloads/stride.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-static size_t seq(long long from, long long step, long long to,
-		  long long *out, size_t n, size_t cap)
+/* The sequence as it is walked: values outside [min, max] and values not
+ * above the last are dropped (the walk's steps overlap at their ends); the
+ * first cap values are kept, and all are counted. */
+struct stride_walk {
+	long long min, max;
+	long long *out;
+	size_t cap;
+	unsigned long long n;	/* values so far */
+	long long last;		/* the last of them, when n > 0 */
+};
+
+/* from, from + step, ... up to to, kept from the first value above both
+ * min and the last one: counted without stepping through them, so a long
+ * range costs no time, and never overflowing. */
+static void walk_seq(struct stride_walk *w, long long from, long long step, long long to)
 {
-	for (long long v = from; v <= to && n < cap; v += step)
-		out[n++] = v;
-	return n;
+	unsigned long long count;
+	long long lo;
+
+	if (to > w->max)
+		to = w->max;
+	if (w->n && w->last >= to)
+		return;
+	lo = w->n ? w->last + 1 : w->min;
+	if (lo < w->min)
+		lo = w->min;
+	if (from > to || lo > to)
+		return;
+	if (from < lo) {
+		long long d = lo - from;
+		long long k = d / step + (d % step != 0);
+
+		if (k > (to - from) / step)
+			return;
+		from += k * step;
+	}
+	count = (unsigned long long)((to - from) / step) + 1;
+	for (unsigned long long i = 0; i < count && w->n + i < w->cap; i++)
+		w->out[w->n + i] = from + (long long)i * step;
+	w->n += count;
+	w->last = from + (long long)(count - 1) * step;
 }
 
-size_t stride_large(long long min, long long max, long long *out, size_t cap)
+/* Walk mmtests' sequence from min to max into the first cap places of out;
+ * return its whole length. */
+static unsigned long long walk(long long min, long long max, long long *out, size_t cap)
 {
-	long long tmp[512];
-	size_t n = 0, k = 0;
+	struct stride_walk w = {
+		.min = min,
+		.max = max,
+		.out = out,
+		.cap = cap,
+	};
 
 	if (max < min)
 		return 0;
@@ -29,25 +72,25 @@ size_t stride_large(long long min, long long max, long long *out, size_t cap)
 	 * first branch (MAX > 8*NCPU) never applies to our use, where
 	 * MAX <= 4*NCPU. */
 	if (max > 32) {
-		n = seq(min, 3, 8, tmp, n, 512);
-		n = seq(12, 9, 32, tmp, n, 512);
-		n = seq(48, 31, max, tmp, n, 512);
+		walk_seq(&w, min, 3, 8);
+		walk_seq(&w, 12, 9, 32);
+		walk_seq(&w, 48, 31, max);
 	} else if (max > 8) {
-		n = seq(min, 2, 8, tmp, n, 512);
-		n = seq(12, 6, max, tmp, n, 512);
+		walk_seq(&w, min, 2, 8);
+		walk_seq(&w, 12, 6, max);
 	} else {
-		n = seq(min, 2, max, tmp, n, 512);
+		walk_seq(&w, min, 2, max);
 	}
-	if (!n || tmp[n - 1] != max)
-		tmp[n++] = max;
-	for (size_t i = 0; i < n && k < cap; i++) {
-		if (tmp[i] < min || tmp[i] > max)
-			continue;
-		if (k && out[k - 1] >= tmp[i])
-			continue;
-		out[k++] = tmp[i];
-	}
-	return k;
+	if (!w.n || w.last != max)
+		walk_seq(&w, max, 1, max);
+	return w.n;
+}
+
+size_t stride_large(long long min, long long max, long long *out, size_t cap)
+{
+	unsigned long long n = walk(min, max, out, cap);
+
+	return n < cap ? (size_t)n : cap;
 }
 
 /* term := INT | INT*cpus | cpus */
@@ -76,7 +119,7 @@ static int parse_term(const char **sp, long long cpus, long long *v)
 		while (isspace((unsigned char)*s))
 			s++;
 	}
-	if (strncmp(s, "cpus", 4))
+	if (strncmp(s, "cpus", 4) || (cpus > 0 && k > LLONG_MAX / cpus))
 		return -1;
 	*v = k * cpus;
 	*sp = s + 4;
@@ -88,7 +131,7 @@ int stride_parse(const char *spec, long long cpus, long long **out,
 {
 	const char *s = spec;
 	long long min, max, cap = -1;
-	long long buf[512];
+	unsigned long long rows;
 
 	if (strncmp(s, "stride:", 7))
 		goto bad;
@@ -120,11 +163,14 @@ int stride_parse(const char *spec, long long cpus, long long **out,
 		strbuf_addf(err, "empty range in '%s' (from %lld to %lld)", spec, min, max);
 		return -1;
 	}
-	*n = stride_large(min, max, buf, 512);
-	*out = malloc(*n * sizeof(**out));
-	if (!*out)
-		abort();
-	memcpy(*out, buf, *n * sizeof(**out));
+	rows = walk(min, max, NULL, 0);
+	if (rows > STRIDE_MAX_ROWS) {
+		strbuf_addf(err, "too many rows in '%s' (more than %d)", spec, STRIDE_MAX_ROWS);
+		return -1;
+	}
+	*n = (size_t)rows;
+	*out = xcalloc(*n, sizeof(**out));
+	walk(min, max, *out, *n);
 	return 0;
 bad:
 	strbuf_addf(err, "cannot parse '%s': expected stride:MIN..MAX[,max=CAP] "

@@ -28,6 +28,10 @@ enum wl_opt_type {
 	WL_STRING,	/* const char *: free text */
 	WL_LIST,	/* struct wl_list of integers: "1 2 4", "1,2,4",
 			 * "stride:1..4*cpus,max=296" */
+	WL_KEYS,	/* struct wl_keys: a family of keys named by the
+			 * option's pattern, "metric.*" taking metric.tput,
+			 * metric.lat, ...; each value is text, or one of the
+			 * choices when there are some */
 };
 
 /* A WL_LIST field. */
@@ -36,8 +40,22 @@ struct wl_list {
 	size_t n;
 };
 
+/* One key of a WL_KEYS family: "metric.tput = PATTERN" is { "tput",
+ * "PATTERN", 0 }. */
+struct wl_key {
+	const char *name;	/* the part after the family's prefix */
+	const char *text;	/* the value as given */
+	int choice;		/* with choices: the index of the value */
+};
+
+/* A WL_KEYS field: the keys given, in the order first given. */
+struct wl_keys {
+	const struct wl_key *v;
+	size_t n;
+};
+
 struct wl_option {
-	const char *name;
+	const char *name;	/* a WL_KEYS option: "prefix.*" */
 	enum wl_opt_type type;
 	size_t offset;		/* of its field in the workload's options struct */
 	const char *def;	/* default, as config text; NULL: unset */
@@ -50,6 +68,10 @@ struct wl_option {
 	const char *const *choice_names;
 	size_t choice_stride;
 	double min, max;	/* numeric bounds (list items too); min == max: none */
+	/* Check one value further, once it parsed (a pattern compiles); key
+	 * is the whole key ("metric.tput"). Return 0, or -1 with the reason
+	 * in err. Optional. */
+	int (*validate)(const char *key, const char *text, struct strbuf *err);
 };
 
 /* .type and .offset of an option stored in field f of the options struct
@@ -67,6 +89,7 @@ struct wl_option {
 #define WL_ENUM_FIELD(S, f)	WL_FIELD_(WL_ENUM, S, f, int)
 #define WL_STRING_FIELD(S, f)	WL_FIELD_(WL_STRING, S, f, const char *)
 #define WL_LIST_FIELD(S, f)	WL_FIELD_(WL_LIST, S, f, struct wl_list)
+#define WL_KEYS_FIELD(S, f)	WL_FIELD_(WL_KEYS, S, f, struct wl_keys)
 
 struct wl_metric {
 	const char *name;	/* row prefix as printed, e.g. "system" */
@@ -94,7 +117,7 @@ struct wl_flag {
 
 struct wl_result {
 	char row[WL_ROW_LEN];	/* "4", "send-64", "system-2" */
-	int metric;		/* index into ops->metrics */
+	int metric;		/* index into the instance's metrics (p->metrics) */
 	double value;
 };
 
@@ -123,6 +146,17 @@ struct wl_params {
 	void *opts;			/* ops->opts_size bytes */
 	const struct pin_plan *pin;	/* the section's pin plan; NULL: unbound */
 	struct wl_value *v;		/* params.c's: one per option */
+	/* What this instance reports: ops->metrics, or the table its
+	 * prepare() built from the config (external's metric.NAME keys). */
+	const struct wl_metric *metrics;
+	/* Rows of the instance's own, set by prepare() (external's params):
+	 * the values run_one is given, named by ops->row_label. NULL: the
+	 * values of ops->row_option. */
+	long long *rows;
+	size_t nrows;
+	/* When wl_params_finish or ops->check fails because of one key, its
+	 * name, so that the error can point at the key's line; else NULL. */
+	const char *err_key;
 };
 
 struct workload_ops {
@@ -150,6 +184,27 @@ struct workload_ops {
 	/* Direct mode: one line as the peer tool prints it. */
 	void (*format_direct)(const struct wl_params *p, long long row,
 			      const struct wl_sample *s, struct strbuf *out);
+
+	/* The hooks below are optional; hackbench, netperf and pft need none. */
+
+	/* Called by wl_params_finish once every option is stored: build what
+	 * the instance derives from its options (p->metrics, p->rows and
+	 * state kept in p->opts). Return 0, or -1 with the reason in err
+	 * (and p->err_key set when one key is at fault). */
+	int (*prepare)(struct wl_params *p, struct strbuf *err);
+	/* Free what prepare() and section_begin() left in p->opts; called by
+	 * wl_params_free. */
+	void (*release)(struct wl_params *p);
+	/* The label of row `row` of p->rows as stored and shown ("clients-4");
+	 * without it a row is its value ("4"). */
+	void (*row_label)(const struct wl_params *p, long long row, char *buf, size_t len);
+	/* Called by the runner in its own process before the first sample of
+	 * a section and after the last (a server the samples talk to). On
+	 * failure return -1 with the reason in err: the section's samples
+	 * are not run. section_end is called after every section_begin that
+	 * returned 0. */
+	int (*section_begin)(struct wl_params *p, struct strbuf *err);
+	void (*section_end)(struct wl_params *p);
 };
 
 /* The text the user gave for the option stored at offset in p->opts

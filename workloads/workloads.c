@@ -7,11 +7,13 @@
 extern const struct workload_ops hackbench_ops;
 extern const struct workload_ops netperf_ops;
 extern const struct workload_ops pft_ops;
+extern const struct workload_ops external_ops;
 
 const struct workload_ops *const workloads[] = {
 	&hackbench_ops,
 	&netperf_ops,
 	&pft_ops,
+	&external_ops,
 	NULL
 };
 

@@ -25,6 +25,13 @@
 #                            tests/tools/kb-sql (rows as 'a|b', as the
 #                            sqlite3 shell prints them); "$KB_SQL" is
 #                            that program, for other databases
+#   sql_write SQL            change the test's store (building fixtures)
+#   sql_write_file FILE      sql_write the SQL script FILE: a fixture built
+#                            in a file, for check to name rather than print
+#   store_digest FILE        a checksum of what the SQLite file FILE holds
+#                            (its schema, versions and every row, read
+#                            through kb-sql), to check that a store in WAL
+#                            mode is unchanged (its file alone does not say)
 #   no_workers               no process of the test's store is left
 #   skip WHY, diag TEXT, done_testing
 #
@@ -54,18 +61,18 @@
 # them normalise them with -e, naming what they expect there (e.g.
 # -e 's/^Time: [0-9]+\.[0-9]{3}$/Time: N.NNN/'); $show_sed does it for
 # the machine lines of kbench show, $runs_sed for the columns of kbench
-# runs.
+# runs, $header_sed for the machine lines of compare's header block.
 #
 # -m is for tables of measured figures (compare, a run's report): a
 # number with a decimal point that stands in a table cell (after two or
 # more blanks) is replaced, with the blanks before it, by blanks and 9s
 # of the same width and the same number of decimals ("   -12.5" and
 # "     3.7" both read "     9.9"); a percentage in parentheses reads
-# (   9.99%) whatever its width (a large change overflows its %7.2f
-# cell), and so do significance marks *  9.99%* and +  9.99%+. A ~
-# before a mean (a noisy row) reads as a blank and the footer line that
-# explains it is dropped. The layout, every label and every integer count
-# stay as printed.
+# (   9.99%) whatever its digits (a large change prints fewer decimals,
+# or none, to keep its %7.2f cell's width), and so do significance marks
+# *  9.99%* and +  9.99%+. A ~ before a mean (a noisy row) reads as a
+# blank and the footer line that explains it is dropped. The layout,
+# every label and every integer count stay as printed.
 set -u
 tap_n=0
 tap_failed=0
@@ -183,16 +190,23 @@ show_sed='s/^(  host        ).+ \(.+, [0-9]+ CPUs?, [0-9]+ cores?, [0-9.]+ GiB\)
 s/^(  kernel      KERNEL) .+$/\1 KVERSION/
 s/^(  cmdline     ).*$/\1CMDLINE/
 s/^(  kbench      )[^ ]+$/\1VERSION/'
+# The machine lines of compare's header block, for expect_transcript -e,
+# when every run was measured here: the host, the CPU model and the
+# machine's size are named.
+header_sed='s/^(Host: +)[^ ]+$/\1HOST/
+s/^(CPU: +).+$/\1CPU/
+s/^(Machine: +)[0-9]+ CPUs?(, [0-9]+ cores?)?(, [0-9]+ nodes?)?(, [0-9.]+ GiB)?$/\1MACHINE/'
 # The host and kernel columns of kbench runs, as wide as this machine's
 # names: "HOST KERNEL" and the columns after them as printed.
-runs_sed="s/^( +[0-9]+  .{24} .{16} )$(uname -n) +KERNEL +/\\1HOST KERNEL /"
+# The host cell is 10 wide (cut with ~ when longer) and the kernel 15.
+runs_sed="s/^( +[0-9]+ .{18} .{11} )[^ ]+ +(KERNEL|[^ ]+~) +/\\1HOST KERNEL /"
 
 # mask_figures: filter a transcript for -m (see the top of this file).
 mask_figures() {
 	sed -E -e 's/ ~(-?[0-9])/  \1/g' -e '/^~ before a mean: /d' | awk '
 	function mask(s,	out, cell, num, rep, d, i, w, pct) {
 		out = ""
-		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*+] *-?[0-9]+\.[0-9]+%/)) {
+		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*+] *[<>]?-?[0-9]+(\.[0-9]+)?%/)) {
 			cell = substr(s, RSTART, RLENGTH)
 			w = RLENGTH
 			pct = ""
@@ -209,6 +223,11 @@ mask_figures() {
 			num = cell
 			sub(/^ *-?/, "", num)
 			d = length(num) - index(num, ".")
+			# a large change prints fewer decimals (or none, or
+			# >999999) to keep its width: a percentage reads 9.99
+			# whatever it held
+			if (pct != "")
+				d = 2
 			rep = "9."
 			for (i = 0; i < d; i++)
 				rep = rep "9"
@@ -301,3 +320,20 @@ db=$tmp/k.db
 KB_SQL=$(dirname "$KBENCH")/tests/tools/kb-sql
 kb() { "$KBENCH" --db "$db" "$@"; }
 sql() { "$KB_SQL" "$db" "$@"; }
+sql_write() { "$KB_SQL" --write "$db" "$@"; }
+sql_write_file() { sql_write "$(cat "$1")"; }
+
+store_digest() {	# store_digest FILE
+	{
+		"$KB_SQL" "$1" "PRAGMA user_version; PRAGMA application_id;
+			SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name"
+		for sd_t in $("$KB_SQL" "$1" "SELECT name FROM sqlite_master
+				WHERE type = 'table' ORDER BY name"); do
+			echo "table $sd_t"
+			# every column quoted: NULL, '' and 1.0 stay apart
+			"$KB_SQL" "$1" "$("$KB_SQL" "$1" "SELECT 'SELECT ' ||
+				group_concat('quote(\"' || name || '\")', ' || '','' || ') ||
+				' FROM \"$sd_t\" ORDER BY rowid' FROM pragma_table_info('$sd_t')")"
+		done
+	} 2>&1 | cksum
+}

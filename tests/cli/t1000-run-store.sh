@@ -17,7 +17,8 @@ transport = pipes
 mode = thread
 CONF
 
-expect_transcript -m -f t1000-run-base.txt "a run prints its report: each section's table, the footer" \
+expect_transcript -m -e "$header_sed" -f t1000-run-base.txt \
+	"a run prints its report: the header block, each section's statistics" \
 	kb --quiet run -c "$tmp/tiny.conf" -n v618-base
 check "the database was created" test -s "$db"
 is "2 sections x 2 rows x 3 samples are stored, numbered from 1 (warm-up discarded)" \
@@ -37,10 +38,12 @@ is "the machine is recorded as hwloc and /proc/meminfo describe it" \
 	"$(sql 'SELECT hostname, cpu_model, packages, cores, cpus, mem_bytes, length(topology_xml) > 100 FROM machines')" \
 	"$(uname -n)|$(sed -n 's/^CPU model: //p' "$tmp/topo")|$(sed -En '1s/^Machine: ([0-9]+) packages?, .* ([0-9]+) cores?, ([0-9]+) PUs?$/\1|\2|\3/p' "$tmp/topo")|$(awk '/^MemTotal:/ { printf "%.0f", $2 * 1024 }' /proc/meminfo)|1"
 is "kernel facts are recorded" "$(sql 'SELECT kernel_release, kernel_version FROM runs')" "$(uname -r)|$(uname -v)"
-is "the schema version is set" "$(sql 'PRAGMA user_version')" 2
+is "the schema version is set" "$(sql 'PRAGMA user_version')" 4
+is "the store says it is kbench's" "$(sql 'PRAGMA application_id')" 1801610606
 is "the database is in WAL mode" "$(sql 'PRAGMA journal_mode')" wal
 
-expect_transcript -m -f t1000-run-next.txt "a second run of the config is compared with the previous one" \
+expect_transcript -m -e "$header_sed" -f t1000-run-next.txt \
+	"a second run of the config is compared with the previous one" \
 	kb --quiet run -c "$tmp/tiny.conf" -n v618-next
 expect_transcript "--no-report prints nothing" \
 	kb --quiet run -c "$tmp/tiny.conf" -n quiet-run --no-report <<'T'
@@ -50,43 +53,43 @@ T
 
 expect_transcript -e "$runs_sed" "runs lists the runs with their sample counts" kb runs <<'T'
 $ kb runs
-   id  name                     config           host         kernel                 started          status       samples
-    1  v618-base                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
-    2  v618-next                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
-    3  quiet-run                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+   id name               config      host       kernel          started          status      samples
+    1 v618-base          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
+    2 v618-next          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
+    3 quiet-run          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
 [exit 0]
 T
 expect_transcript -e "$runs_sed" "runs --name keeps the runs of that name" kb runs --name v618-next <<'T'
 $ kb runs --name v618-next
-   id  name                     config           host         kernel                 started          status       samples
-    2  v618-next                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+   id name               config      host       kernel          started          status      samples
+    2 v618-next          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
 [exit 0]
 T
 expect_transcript -e "$runs_sed" "runs --last keeps the most recent" kb runs --last 2 <<'T'
 $ kb runs --last 2
-   id  name                     config           host         kernel                 started          status       samples
-    2  v618-next                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
-    3  quiet-run                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+   id name               config      host       kernel          started          status      samples
+    2 v618-next          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
+    3 quiet-run          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
 [exit 0]
 T
 expect_transcript -e "$runs_sed" -e "s/ --host $(uname -n) / --host HOST /" \
 	"runs --host, --config and --since filter together" \
 	kb runs --host "$(uname -n)" --config tiny --since 2000-01-01 <<'T'
 $ kb runs --host HOST --config tiny --since 2000-01-01
-   id  name                     config           host         kernel                 started          status       samples
-    1  v618-base                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
-    2  v618-next                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
-    3  quiet-run                tiny             HOST KERNEL YYYY-MM-DD hh:mm complete          12
+   id name               config      host       kernel          started          status      samples
+    1 v618-base          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
+    2 v618-next          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
+    3 quiet-run          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
 [exit 0]
 T
 expect_transcript "runs with nothing to list says so" kb runs --config nope <<'T'
 $ kb runs --config nope
-2> kbench: no runs in TMP/k.db
+2> kbench: no runs match (TMP/k.db holds 3 runs)
 [exit 0]
 T
 expect_transcript "runs --since after every run lists none" kb runs --since 2999-01-01 <<'T'
 $ kb runs --since 2999-01-01
-2> kbench: no runs in TMP/k.db
+2> kbench: no runs match (TMP/k.db holds 3 runs)
 [exit 0]
 T
 expect_transcript "a bad --last is refused" kb runs --last 0 <<'T'

@@ -26,7 +26,8 @@ kb run -c "$tmp/small.conf" -n base-x >/dev/null 2>&1 &&
 kb run -c "$tmp/other.conf" -n other-y >/dev/null 2>&1
 ok $? "four tiny hackbench runs stored"
 
-expect_transcript -m -f t2001-compare.txt "compare of two runs: mmtests' layout, the footer" \
+expect_transcript -m -e "$header_sed" -f t2001-compare.txt \
+	"compare of two runs: the header block, mmtests' layout, the footer" \
 	kb compare base-x new-x
 cp "$tmp/tr.out" "$tmp/out"
 check "every line within 80 columns" awk 'length > 80 { print; bad = 1 } END { exit bad }' "$tmp/out"
@@ -42,21 +43,22 @@ check "a uuid prefix selects a run ($uuid)" diff -u "$tmp/out" "$tmp/uuid"
 kb compare "base-x@$host" "new-x@$host" > "$tmp/host"
 check "NAME@HOST selects a run ($host)" diff -u "$tmp/out" "$tmp/host"
 kb compare '#1' '#3' > "$tmp/same"
-is "two runs of one name are told apart by id" "$(sed -n 2,3p "$tmp/same")" \
+is "two runs of one name are told apart by id" "$(sed -n '/^hackbench/{n;N;p;q}' "$tmp/same")" \
 "                              base                   base
                                x#1                    x#3"
 
 # The footer, without the line that explains ~ (it depends on the figures).
 footer() { sed -n '/^Significance/,$p' "$1" | sed '/^~ before a mean: /d'; }
 kb compare --pool base-x new-x > "$tmp/pool"
-is "--pool pools every complete run of the name" "$(footer "$tmp/pool")" \
+is "--pool pools every complete run of the name" "$(grep '^Samples:' "$tmp/pool")" \
+"Samples:  base-x 6 (2 runs pooled), new-x 3"
+is "--pool: each pooled run is a replicate of the between-run test" "$(footer "$tmp/pool")" \
 "Significance: a t-test of run means with between-run noise on the mean row only,
   alpha 0.05; a significant change prints *  x.xx%* instead of (  x.xx%).
 Between-run noise: from 3 stored runs of one host, config and kernel (df 2); the
   difference of the run means is tested against it plus each side's within-run
   variance.
-Positive % = better: the sign follows each metric's direction.
-Samples per side: base-x 6 (2 runs pooled), new-x 3."
+Positive % = better: the sign follows each metric's direction."
 
 kb compare --only pipes base-x new-x > "$tmp/only"
 is "--only REGEX keeps matching sections" "$(grep '^hackbench' "$tmp/only")" hackbench-process-pipes
@@ -74,7 +76,6 @@ is "--test mwu is named in the footer, and why it cannot star" "$(footer "$tmp/m
   significant change prints *  x.xx%* instead of (  x.xx%). Two-sided, exact
   without ties up to 50 samples a side.
 Positive % = better: the sign follows each metric's direction.
-Samples per side: base-x 3, new-x 3.
 No star possible, too few samples for the U test to reach alpha:
   hackbench-process-pipes 1, hackbench-process-pipes 2, hackbench-thread-sockets
   1, hackbench-thread-sockets 2."
@@ -83,14 +84,12 @@ is "--test ci is named in the footer" "$(footer "$tmp/ci")" \
   alpha 0.05; a significant change prints *  x.xx%* instead of (  x.xx%).
   Starred when the intervals mean +- z(alpha/2)*sd do not overlap (harmonic sd
   for Hmean).
-Positive % = better: the sign follows each metric's direction.
-Samples per side: base-x 3, new-x 3."
+Positive % = better: the sign follows each metric's direction."
 is "--test ttest is named and defaults to alpha 0.1" "$(footer "$tmp/ttest")" \
 "Significance: mmtests' 2018-2024 t-test (df n1+n2-2) on the mean row only, alpha
   0.1; a significant change prints *  x.xx%* instead of (  x.xx%). SE from both
   sample sds, two-sided.
-Positive % = better: the sign follows each metric's direction.
-Samples per side: base-x 3, new-x 3."
+Positive % = better: the sign follows each metric's direction."
 kb compare --alpha 0.2 base-x new-x > "$tmp/alpha"
 is "--alpha is used and stated" "$(footer "$tmp/alpha")" \
 "Significance: a t-test of run means with between-run noise on the mean row only,
@@ -98,11 +97,10 @@ is "--alpha is used and stated" "$(footer "$tmp/alpha")" \
 Between-run noise: from 3 stored runs of one host, config and kernel (df 2); the
   difference of the run means is tested against it plus each side's within-run
   variance.
-Positive % = better: the sign follows each metric's direction.
-Samples per side: base-x 3, new-x 3."
+Positive % = better: the sign follows each metric's direction."
 
-expect_transcript -m -f t2001-compare-three.txt \
-	"three runs side by side, the config text that differs named above" \
+expect_transcript -m -e "$header_sed" -f t2001-compare-three.txt \
+	"three runs side by side, the config lines that differ in the header" \
 	kb compare base-x new-x other-y
 
 kb compare --format json base-x new-x > "$tmp/json"

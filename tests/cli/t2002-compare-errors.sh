@@ -10,7 +10,7 @@ ok $? "two one-sample runs stored"
 
 expect_transcript "an unknown format" kb compare --format html a-1 b-1 <<'T'
 $ kb compare --format html a-1 b-1
-2> kbench: unknown format 'html' (expected text, markdown, csv or json)
+2> kbench: unknown format 'html' (expected text, brief, markdown, csv or json)
 [exit 2]
 T
 expect_transcript "an unknown test" kb compare --test ks a-1 b-1 <<'T'
@@ -52,9 +52,17 @@ $ kb compare --only '(' a-1 b-1
 T
 
 # One sample a side: the table still prints, no star, and the footer says why.
-expect_transcript -m "runs with one sample compare, with a footnote instead of stars" \
+expect_transcript -m -e "$header_sed" \
+	"runs with one sample compare, with a footnote instead of stars" \
 	kb compare a-1 b-1 <<'T'
 $ kb compare a-1 b-1
+Kernel:   KERNEL
+Host:     HOST
+CPU:      CPU
+Machine:  MACHINE
+Config:   one, cksum 443378976
+Samples:  a-1 1, b-1 1
+
 hackbench-process-pipes
                                  a                      b
                                  1                      1
@@ -71,7 +79,7 @@ Duration User           9.99        9.99
 Duration System         9.99        9.99
 Duration Elapsed        9.99        9.99
 
-                                   a           b
+Ops (mean per sample)              a           b
                                    1           1
 Ops Minor Faults                9.99        9.99
 Ops Major Faults                9.99        9.99
@@ -87,7 +95,6 @@ Ops vmstat pgmajfault           9.99        9.99
 Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
   change prints *  x.xx%* instead of (  x.xx%).
 Positive % = better: the sign follows each metric's direction.
-Samples per side: a-1 1, b-1 1.
 No star, fewer than 3 samples on a side: hackbench-process-pipes 1.
 [exit 0]
 T

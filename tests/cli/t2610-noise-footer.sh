@@ -33,7 +33,6 @@ hb() {	# ID NAME MACHINE KERNEL STATUS MEAN1 MEAN2 [CONFIG_TEXT]
 	rows "$1" n 1.0 0.1
 }
 
-kb runs >/dev/null 2>&1	# creates the store
 {
 	echo "BEGIN;"
 	echo "INSERT INTO machines (id, hostname, cpu_model, cpus, fingerprint)
@@ -57,8 +56,15 @@ kb runs >/dev/null 2>&1	# creates the store
 	echo "INSERT INTO run_meta (run_id, section, key, value) VALUES (3, '', 'calibration', '1/1');"
 	echo "COMMIT;"
 } > "$tmp/store.sql"
-"$KB_SQL" --write "$db" "$(cat "$tmp/store.sql")"
-ok $? "a store of 9 runs built from SQL"
+# An empty file: the first reader makes it a store.
+: >"$db"
+kb runs >/dev/null 2>&1
+check "a store of 9 runs built from SQL" sql_write_file "$tmp/store.sql"
+
+# Run names resolve on this host only: compare as alpha, where the runs
+# named bare were measured (NAME@beta names beta's).
+KBENCH_HOSTNAME=alpha
+export KBENCH_HOSTNAME
 
 # The mean rows and the footer of a comparison.
 means() { grep -E '^Amean|^$|^[A-Z~+]|^  ' | sed -n '/^Amean/p; /^Significance/,$p'; }
@@ -68,8 +74,8 @@ is "with 3 runs of kernel 6.1 on this host and config: their noise, named" \
 	"$(means < "$tmp/known")" \
 "Amean     1      1.0000 (   0.00%)      1.4000 * -40.00%*
 Amean     2      2.0000 (   0.00%)      2.1200 (  -6.00%)
-Amean     n     ~1.0000 (   0.00%)     ~1.0000 (   0.00%)
 Amean     4      1.0000 (   0.00%)      1.5000 + -50.00%+
+Amean     n     ~1.0000 (   0.00%)     ~1.0000 (   0.00%)
 Significance: a t-test of run means with between-run noise on the mean row only,
   alpha 0.05; a significant change prints *  x.xx%* instead of (  x.xx%).
 Between-run noise: from 3 stored runs of one host, config and kernel (df 2, 1
@@ -81,7 +87,6 @@ Between-run noise unknown for hackbench-process-pipes 4 (fewer than 3 stored
   instead of *. kbench calibrate measures the noise; --within-run marks * as
   before.
 Positive % = better: the sign follows each metric's direction.
-Samples per side: k1-a 4, k2-a 4.
 ~ before a mean: its CoeffVar is above 5% or it has fewer than 3 samples."
 
 kb compare --within-run k1-a k2-a > "$tmp/within"
@@ -89,12 +94,11 @@ is "--within-run: Welch on the samples, the 6% drift starred *, the old footer" 
 	"$(means < "$tmp/within")" \
 "Amean     1      1.0000 (   0.00%)      1.4000 * -40.00%*
 Amean     2      2.0000 (   0.00%)      2.1200 *  -6.00%*
-Amean     n     ~1.0000 (   0.00%)     ~1.0000 (   0.00%)
 Amean     4      1.0000 (   0.00%)      1.5000 * -50.00%*
+Amean     n     ~1.0000 (   0.00%)     ~1.0000 (   0.00%)
 Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
   change prints *  x.xx%* instead of (  x.xx%).
 Positive % = better: the sign follows each metric's direction.
-Samples per side: k1-a 4, k2-a 4.
 ~ before a mean: its CoeffVar is above 5% or it has fewer than 3 samples."
 
 kb compare --test welch k1-a k2-a > "$tmp/welch"
@@ -110,7 +114,7 @@ Amean     2      2.1400 (   0.00%)      2.0000 *   6.54%*"
 
 # Another host's runs are another series: three runs of kernel 6.1 on
 # beta, compared with alpha's 6.2, make two groups.
-kb compare b-1 k2-a > "$tmp/hosts"
+kb compare b-1@beta k2-a > "$tmp/hosts"
 is "runs of two hosts: each host's runs are a group of their own" \
 	"$(sed -n '/^Between-run noise:/,/^[A-Z]/p' "$tmp/hosts" | sed '$d')" \
 "Between-run noise: from 6 stored runs in 2 groups of one host, config and kernel
@@ -126,8 +130,9 @@ is "runs of two hosts: each host's runs are a group of their own" \
 	hb 2 k2-a 1 6.2.0 complete 1.40 2.12
 	echo "COMMIT;"
 } > "$tmp/two.sql"
+: >"$tmp/two.db"
 "$KBENCH" --db "$tmp/two.db" runs >/dev/null 2>&1
-"$KB_SQL" --write "$tmp/two.db" "$(cat "$tmp/two.sql")"
+check "a store of one run of each kernel" "$KB_SQL" --write "$tmp/two.db" "$(cat "$tmp/two.sql")"
 "$KBENCH" --db "$tmp/two.db" compare --noise-threshold 20 k1-a k2-a > "$tmp/two"
 is "no history: noise unknown, within-run stars marked +, said in the footer" \
 	"$(means < "$tmp/two")" \
@@ -140,8 +145,7 @@ Between-run noise unknown (fewer than 3 stored runs of one host, config and
   kernel): the test saw within-run variance only, which misses drift between
   runs, so a change significant on it is marked + instead of *. kbench calibrate
   measures the noise; --within-run marks * as before.
-Positive % = better: the sign follows each metric's direction.
-Samples per side: k1-a 4, k2-a 4."
+Positive % = better: the sign follows each metric's direction."
 check "--noise-threshold 20: CoeffVar 13% is not marked" sh -c '! grep -q "~" "$1"' sh "$tmp/two"
 expect_err "--noise-threshold must be a positive percentage" 2 \
 	"invalid --noise-threshold '0': expected a percentage above 0" \

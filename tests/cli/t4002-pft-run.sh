@@ -36,9 +36,11 @@ for model in threads processes; do
 	done
 done
 kb runs
-per_run=$(( $(echo $rows | wc -w) * 2 * 4 ))
-checkx "both runs complete, $per_run values each (4 per sample)" \
+per_run=$(( $(echo $rows | wc -w) * 2 ))
+checkx "both runs complete, $per_run samples each" \
 	'[ $(grep -c " tiny .* pft-.* complete *$per_run\$" "$tmp/out") -eq 2 ]'
+checkx "... of 4 values each" \
+	'[ "$(sql "SELECT count(*) FROM samples")" -eq $((2 * per_run * 4)) ]'
 kb show '#1'
 checkx "a sample that faulted every page once is not flagged" \
 	'grep -Eq "^pft-threads +[0-9]+ +0$" "$tmp/out"'
@@ -108,7 +110,7 @@ kb show "#$(( runs + 1 ))"
 is "... its plan is stored with it: the PUs kbench topology picks" \
 	"$(sed -n 's/^  pin_cpus  *//p' "$tmp/out")" \
 	"spread: $("$KBENCH" topology --cpus spread | sed 's/[0-9][0-9]*/P#&/g')"
-checkx "... and no sample is flagged" 'grep -Eq "^pft-processes +$per_run +0$" "$tmp/out"'
+checkx "... and no sample is flagged" 'grep -Eq "^pft-processes +$((per_run * 4)) +0$" "$tmp/out"'
 runs=$((runs + 1))
 
 # Bad sizes in a config: errors before anything runs.

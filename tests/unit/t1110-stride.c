@@ -28,6 +28,7 @@ int main(void)
 	struct strbuf err = STRBUF_INIT;
 	long long *v = NULL;
 	size_t n = 0;
+	int rc;
 
 	/* The sequences mmtests documents for 1..min(4*NCPU, 296). */
 	seq_is(1, 296, "1 4 7 12 21 30 48 79 110 141 172 203 234 265 296");
@@ -56,6 +57,46 @@ int main(void)
 	strbuf_reset(&err);
 	ok(stride_parse("stride:5..2", 2, &v, &n, &err) && strstr(err.buf, "empty range"),
 	   "an empty range is rejected");
+	strbuf_reset(&err);
+
+	/* Past 512 rows the sequence once overran a stack array. */
+	v = NULL;
+	if (ok(!stride_parse("stride:1..20000", 2, &v, &n, &err) && n == 651,
+	       "stride:1..20000 gives all 651 rows")) {
+		size_t rising = 1;
+
+		while (rising < n && v[rising] > v[rising - 1])
+			rising++;
+		if (!ok(rising == n && v[0] == 1 && v[6] == 48 && v[649] == 19981 &&
+			v[650] == 20000, "they run 1 .. 48 .. 19981 20000, rising"))
+			diag("rising up to row %zu; rows 0, 6, 649, 650: %lld %lld %lld %lld",
+			     rising, v[0], v[6], v[649], v[650]);
+	} else {
+		diag("got %zu rows: %s", n, err.buf);
+	}
+	free(v);
+	v = NULL;
+	rc = stride_parse("stride:1..100000", 2, &v, &n, &err);
+	if (!ok(!rc && n == 3232 && v[3231] == 100000,
+		"stride:1..100000, the largest group count, gives 3232 rows"))
+		diag("got %zu rows: %s", n, err.buf);
+	free(v);
+	v = NULL;
+	strbuf_reset(&err);
+	rc = stride_parse("stride:1..9223372036854775807", 2, &v, &n, &err);
+	if (!ok(rc && strstr(err.buf, "too many rows in 'stride:1..9223372036854775807' "
+			     "(more than 100000)"), "a range of more than STRIDE_MAX_ROWS rows is refused"))
+		diag("got: %s", err.buf);
+	strbuf_reset(&err);
+	ok(stride_parse("stride:1..4611686018427387904*cpus", 4, &v, &n, &err) &&
+	   strstr(err.buf, "cannot parse"), "K*cpus past the largest integer is refused");
+	strbuf_reset(&err);
+	rc = stride_parse("stride:9223372036854775000..9223372036854775807", 2, &v, &n, &err);
+	if (!ok(!rc && n == 27 && v[0] >= 9223372036854775000LL &&
+		v[26] == 9223372036854775807LL,
+		"a range near the largest integer is walked from its start"))
+		diag("got %zu rows: %s", n, err.buf);
+	free(v);
 	strbuf_release(&err);
 	return done_testing();
 }

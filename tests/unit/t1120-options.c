@@ -23,6 +23,7 @@ static size_t type_size(enum wl_opt_type t)
 	case WL_BOOL: return sizeof(bool);
 	case WL_STRING: return sizeof(const char *);
 	case WL_LIST: return sizeof(struct wl_list);
+	case WL_KEYS: return sizeof(struct wl_keys);
 	}
 	return 0;
 }
@@ -36,6 +37,7 @@ static size_t type_align(enum wl_opt_type t)
 	case WL_BOOL: return alignof(bool);
 	case WL_STRING: return alignof(const char *);
 	case WL_LIST: return alignof(struct wl_list);
+	case WL_KEYS: return alignof(struct wl_keys);
 	}
 	return 1;
 }
@@ -75,6 +77,12 @@ static int field_holds(const struct wl_option *o, const void *opts,
 			if (l->v[i] != v->list[i])
 				return 0;
 		return 1;
+	}
+	case WL_KEYS: {
+		const struct wl_keys *k = (const struct wl_keys *)f;
+
+		strbuf_addf(got, "%zu keys", k->n);
+		return k->n == v->nkeys;
 	}
 	}
 	return 0;
@@ -117,7 +125,11 @@ static void check_layout(const struct workload_ops *ops)
 	}
 	ok(!bad, "%s: every option has a field of its own, inside the struct and aligned "
 	   "for its type", ops->name);
-	{
+	if (!ops->row_option) {
+		/* Rows of its own (external's params): they need labels. */
+		ok(ops->prepare && ops->row_label, "%s: builds its rows and labels them",
+		   ops->name);
+	} else {
 		int row = wl_option_index(t, ops->row_option);
 
 		ok(row >= 0 && t[row].type == WL_LIST, "%s: the row option '%s' is a list",
@@ -151,7 +163,8 @@ static void check_defaults(const struct workload_ops *ops)
 			}
 			continue;
 		}
-		if (o->def && strcmp(def, o->def) && strcmp(o->name, ops->row_option)) {
+		if (o->def && strcmp(def, o->def) &&
+		    (!ops->row_option || strcmp(o->name, ops->row_option))) {
 			diag("%s: option '%s' took '%s', not its default '%s'", ops->name,
 			     o->name, def, o->def);
 			bad++;

@@ -37,6 +37,9 @@ static const struct render_case cases[] = {
 	{ "edge", "welch", 0, "markdown", "edge.md" },
 	{ "edge", "welch", 0, "csv", "edge.csv" },
 	{ "edge", "welch", 0, "json", "edge.json" },
+	{ "hackbench", "welch", 0, "brief", "hackbench-brief.txt" },
+	{ "netperf", "welch", 0, "brief", "netperf-brief.txt" },
+	{ "edge", "welch", 0, "brief", "edge-brief.txt" },
 };
 
 /* Split line at tabs into at most max fields; returns the count. */

@@ -1,0 +1,708 @@
+/* history: series built from the store's samples (one point per complete
+ * run: Hmean or Amean and its 95% CI), their change points, regressions,
+ * and the text, CSV and JSON renderings of kbench history and
+ * kbench regressions. */
+#include "config.h"
+#include "compare/history.h"
+#include "compare/stats.h"
+#include "lib/error.h"
+#include "lib/json.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The samples of one row of the run being read. */
+struct group {
+	char *section, *row, *unit;
+	int higher_better;
+	double *values;
+	size_t n, alloc;
+};
+
+/* What history_read keeps while the store streams samples. */
+struct builder {
+	struct history *h;
+	/* The run being read (its strings in one block the history owns) and
+	 * its rows. */
+	int64_t run_id;
+	const char *uuid, *run_name, *host, *config, *kernel, *started_at;
+	struct group *groups;
+	size_t ngroups, groups_alloc;
+	/* The t quantiles of 95% CIs by degrees of freedom, 0 until needed. */
+	double *tq;
+	size_t ntq;
+};
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	/* Each string with its NUL, so that ("ab", "c") and ("a", "bc") differ. */
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	} while (*s++);
+	return h;
+}
+
+static uint64_t series_hash(const char *host, const char *config, const char *section,
+			    const char *row)
+{
+	return fnv1a(fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ULL, host), config), section), row);
+}
+
+static int series_is(const struct history_series *hs, const char *host, const char *config,
+		     const char *section, const char *row)
+{
+	return !strcmp(hs->row, row) && !strcmp(hs->section, section) &&
+	       !strcmp(hs->config, config) && !strcmp(hs->host, host);
+}
+
+static void slots_grow(struct history *h)
+{
+	size_t n = h->nslots ? h->nslots * 2 : 64;
+	size_t *slots = xcalloc(n, sizeof(*slots));
+
+	for (size_t i = 0; i < h->n; i++) {
+		const struct history_series *hs = &h->series[i];
+		size_t j = series_hash(hs->host, hs->config, hs->section, hs->row) & (n - 1);
+
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = i + 1;
+	}
+	free(h->slots);
+	h->slots = slots;
+	h->nslots = n;
+}
+
+/* The series of group g of the current run, made if new. */
+static struct history_series *series_for(struct builder *b, const struct group *g)
+{
+	struct history *h = b->h;
+	struct history_series *hs;
+	size_t j;
+
+	if (2 * (h->n + 1) > h->nslots)
+		slots_grow(h);
+	for (j = series_hash(b->host, b->config, g->section, g->row) & (h->nslots - 1);
+	     h->slots[j]; j = (j + 1) & (h->nslots - 1))
+		if (series_is(&h->series[h->slots[j] - 1], b->host, b->config, g->section, g->row))
+			return &h->series[h->slots[j] - 1];
+	ALLOC_GROW(h->series, h->n + 1, h->alloc);
+	hs = &h->series[h->n++];
+	memset(hs, 0, sizeof(*hs));
+	hs->host = xstrdup(b->host);
+	hs->config = xstrdup(b->config);
+	hs->section = xstrdup(g->section);
+	hs->row = xstrdup(g->row);
+	hs->unit = xstrdup(g->unit);
+	hs->higher_better = g->higher_better;
+	h->slots[j] = h->n;
+	return hs;
+}
+
+/* t(0.975, df), computed once per df. */
+static double t_quantile(struct builder *b, size_t df)
+{
+	if (df >= b->ntq) {
+		size_t n = df + 16;
+
+		b->tq = xreallocarray(b->tq, n, sizeof(*b->tq));
+		memset(b->tq + b->ntq, 0, (n - b->ntq) * sizeof(*b->tq));
+		b->ntq = n;
+	}
+	if (!b->tq[df])
+		b->tq[df] = gsl_cdf_tdist_Qinv(0.025, (double)df);
+	return b->tq[df];
+}
+
+/* The mean of the row's direction and the half-width of its 95% CI:
+ * t(0.975, n-1) s / sqrt(n) for Amean; for Hmean the same on 1/x, carried
+ * to the scale of x by the delta method (H^2 times). */
+static void point_stats(struct builder *b, const double *x, size_t n, int higher_better,
+			double *mean, double *ci)
+{
+	double q;
+
+	*ci = NAN;
+	*mean = higher_better ? stats_hmean(x, n) : stats_amean(x, n);
+	if (n < 2 || isnan(*mean))
+		return;
+	q = t_quantile(b, n - 1);
+	if (higher_better) {
+		double *inv = xcalloc(n, sizeof(*inv));
+
+		for (size_t i = 0; i < n; i++)
+			inv[i] = 1 / x[i];
+		*ci = q * stats_stddev(inv, n) / sqrt((double)n) * *mean * *mean;
+		free(inv);
+	} else {
+		*ci = q * stats_stddev(x, n) / sqrt((double)n);
+	}
+}
+
+/* Turn the rows of the run read into points of their series. */
+static void flush_run(struct builder *b)
+{
+	for (size_t i = 0; i < b->ngroups; i++) {
+		struct group *g = &b->groups[i];
+		struct history_series *hs = series_for(b, g);
+		struct history_point *p;
+
+		ALLOC_GROW(hs->points, hs->npoints + 1, hs->alloc);
+		p = &hs->points[hs->npoints++];
+		p->run_id = b->run_id;
+		p->uuid = b->uuid;
+		p->run_name = b->run_name;
+		p->kernel_release = b->kernel;
+		p->started_at = b->started_at;
+		p->n = g->n;
+		point_stats(b, g->values, g->n, hs->higher_better, &p->mean, &p->ci95);
+		free(g->section);
+		free(g->row);
+		free(g->unit);
+		free(g->values);
+	}
+	b->ngroups = 0;
+}
+
+/* Keep the strings of run r in one block of the history. */
+static void start_run(struct builder *b, const struct series_sample *r)
+{
+	const char *src[] = { r->uuid, r->run_name, r->hostname, r->config_name,
+			      r->kernel_release, r->started_at };
+	const char **dst[] = { &b->uuid, &b->run_name, &b->host, &b->config, &b->kernel,
+			       &b->started_at };
+	struct history *h = b->h;
+	size_t len = 0;
+	char *block, *p;
+
+	for (size_t i = 0; i < 6; i++)
+		len += strlen(src[i] ? src[i] : "") + 1;
+	block = p = xmalloc(len);
+	for (size_t i = 0; i < 6; i++) {
+		size_t l = strlen(src[i] ? src[i] : "") + 1;
+
+		memcpy(p, src[i] ? src[i] : "", l);
+		*dst[i] = p;
+		p += l;
+	}
+	ALLOC_GROW(h->run_strings, h->nrun_strings + 1, h->run_strings_alloc);
+	h->run_strings[h->nrun_strings++] = block;
+	b->run_id = r->run_id;
+}
+
+static int add_sample(const struct series_sample *r, void *arg)
+{
+	struct builder *b = arg;
+	struct group *g = NULL;
+
+	if (!b->run_name || r->run_id != b->run_id) {
+		flush_run(b);
+		start_run(b, r);
+	}
+	/* A run has few rows: look from the last one added. */
+	for (size_t i = b->ngroups; i-- > 0;)
+		if (!strcmp(b->groups[i].row, r->row) && !strcmp(b->groups[i].section, r->section)) {
+			g = &b->groups[i];
+			break;
+		}
+	if (!g) {
+		ALLOC_GROW(b->groups, b->ngroups + 1, b->groups_alloc);
+		g = &b->groups[b->ngroups++];
+		*g = (struct group){
+			.section = xstrdup(r->section),
+			.row = xstrdup(r->row),
+			.unit = xstrdup(r->unit),
+			.higher_better = r->higher_better,
+		};
+	}
+	ALLOC_GROW(g->values, g->n + 1, g->alloc);
+	g->values[g->n++] = r->value;
+	return 0;
+}
+
+static int cmp_points(const void *a, const void *b)
+{
+	const struct history_point *x = a, *y = b;
+	int c = strcmp(x->started_at, y->started_at);
+
+	if (c)
+		return c;
+	return (x->run_id > y->run_id) - (x->run_id < y->run_id);
+}
+
+/* Change points of one series, found on the points that have a mean. */
+static void series_detect(struct history_series *hs, const struct changepoint_params *params)
+{
+	double *x = xcalloc(hs->npoints ? hs->npoints : 1, sizeof(*x));
+	size_t *at = xcalloc(hs->npoints ? hs->npoints : 1, sizeof(*at));
+	size_t n = 0;
+
+	for (size_t i = 0; i < hs->npoints; i++)
+		if (isfinite(hs->points[i].mean)) {
+			x[n] = hs->points[i].mean;
+			at[n++] = i;
+		}
+	changepoint_detect(x, n, params, &hs->cps, &hs->ncps);
+	for (size_t i = 0; i < hs->ncps; i++)
+		hs->cps[i].index = at[hs->cps[i].index];
+	free(x);
+	free(at);
+}
+
+void history_init(struct history *h, const struct changepoint_params *params)
+{
+	memset(h, 0, sizeof(*h));
+	h->params = *params;
+}
+
+int history_read(struct store *s, const struct series_filter *f, struct history *h)
+{
+	struct builder b = { .h = h };
+	int rc;
+
+	rc = store_each_series_sample(s, f, add_sample, &b);
+	flush_run(&b);
+	free(b.groups);
+	free(b.tq);
+	return rc;
+}
+
+void history_finish(struct history *h)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		struct history_series *hs = &h->series[i];
+
+		qsort(hs->points, hs->npoints, sizeof(*hs->points), cmp_points);
+		free(hs->cps);
+		series_detect(hs, &h->params);
+	}
+}
+
+void history_release(struct history *h)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		struct history_series *hs = &h->series[i];
+
+		free(hs->points);
+		free(hs->cps);
+		free(hs->host);
+		free(hs->config);
+		free(hs->section);
+		free(hs->row);
+		free(hs->unit);
+	}
+	for (size_t i = 0; i < h->nrun_strings; i++)
+		free(h->run_strings[i]);
+	free(h->run_strings);
+	free(h->series);
+	free(h->slots);
+	memset(h, 0, sizeof(*h));
+}
+
+double history_change_pct(const struct history_series *hs, const struct changepoint *cp)
+{
+	return hs->higher_better ? stats_pdiff(cp->mean_after, cp->mean_before)
+				 : stats_pndiff(cp->mean_after, cp->mean_before);
+}
+
+int history_change_worse(const struct history_series *hs, const struct changepoint *cp)
+{
+	return hs->higher_better ? cp->mean_after < cp->mean_before
+				 : cp->mean_after > cp->mean_before;
+}
+
+int history_format_parse(const char *name, enum history_format *f)
+{
+	static const char *const names[] = {
+		[HISTORY_FORMAT_TEXT] = "text",
+		[HISTORY_FORMAT_CSV] = "csv",
+		[HISTORY_FORMAT_JSON] = "json",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i], name)) {
+			*f = (enum history_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int shown(const struct history_view *v, const struct history_point *p)
+{
+	return !v->since || strcmp(p->started_at, v->since) >= 0;
+}
+
+/* The change point that starts at point i, or NULL. */
+static const struct changepoint *change_at(const struct history_series *hs, size_t i)
+{
+	for (size_t k = 0; k < hs->ncps; k++)
+		if (hs->cps[k].index == i)
+			return &hs->cps[k];
+	return NULL;
+}
+
+static int decimals(const struct history_series *hs)
+{
+	return !strcmp(hs->unit, "s") ? 4 : 2;
+}
+
+static const char *mean_name(const struct history_series *hs)
+{
+	return hs->higher_better ? "Hmean" : "Amean";
+}
+
+/* "2026-11-29T23:52:28Z" -> "2026-11-29 23:52" */
+static void short_date(char *buf, size_t len, const char *iso)
+{
+	snprintf(buf, len, "%.10s %.5s", iso, strlen(iso) > 11 ? iso + 11 : "");
+}
+
+/* Append s right-aligned in width columns (UTF-8 characters). */
+static void pad_left(struct strbuf *out, const char *s, int width)
+{
+	int cols = 0;
+
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	for (; cols < width; cols++)
+		strbuf_addch(out, ' ');
+	strbuf_addstr(out, s);
+}
+
+static void sparkline(const struct history_series *hs, const struct history_view *v,
+		      struct strbuf *out)
+{
+	static const char *const blocks[] = { "\u2581", "\u2582", "\u2583", "\u2584",
+					      "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char ascii[] = "_.-~=+*#";
+	double lo = INFINITY, hi = -INFINITY;
+	int d = decimals(hs);
+
+	for (size_t i = 0; i < hs->npoints; i++)
+		if (shown(v, &hs->points[i]) && isfinite(hs->points[i].mean)) {
+			lo = fmin(lo, hs->points[i].mean);
+			hi = fmax(hi, hs->points[i].mean);
+		}
+	if (lo > hi)
+		return;
+	strbuf_addstr(out, "trend ");
+	for (size_t i = 0; i < hs->npoints; i++) {
+		const struct history_point *p = &hs->points[i];
+		int level = 0;
+
+		if (!shown(v, p))
+			continue;
+		if (!isfinite(p->mean)) {
+			strbuf_addch(out, ' ');
+			continue;
+		}
+		if (hi > lo)
+			level = (int)((p->mean - lo) / (hi - lo) * 7 + 0.5);
+		if (v->unicode)
+			strbuf_addstr(out, blocks[level]);
+		else
+			strbuf_addch(out, ascii[level]);
+	}
+	strbuf_addf(out, "  (oldest first; min %.*f, max %.*f)\n", d, lo, d, hi);
+}
+
+static void render_text_series(const struct history_series *hs, const struct history_view *v,
+			       struct strbuf *out)
+{
+	const char *pm = v->unicode ? "\u00b1" : "+-";
+	int d = decimals(hs);
+	struct strbuf cell = STRBUF_INIT;
+
+	strbuf_addf(out, "%s %s on %s, config %s: %s%s%s%s, %s is better\n", hs->section,
+		    hs->row, hs->host, hs->config, mean_name(hs), *hs->unit ? " (" : "",
+		    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
+	strbuf_addf(out, "%-16s  %-24s %-22s %12s %11s %4s\n", "date", "run", "kernel",
+		    mean_name(hs), "95% CI", "n");
+	for (size_t i = 0; i < hs->npoints; i++) {
+		const struct history_point *p = &hs->points[i];
+		const struct changepoint *cp = change_at(hs, i);
+		char date[32];
+
+		if (!shown(v, p))
+			continue;
+		short_date(date, sizeof(date), p->started_at);
+		strbuf_addf(out, "%-16s  %-24s %-22s %12.*f ", date, p->run_name,
+			    p->kernel_release, d, p->mean);
+		strbuf_reset(&cell);
+		if (isnan(p->ci95))
+			strbuf_addstr(&cell, "-");
+		else
+			strbuf_addf(&cell, "%s%.*f", pm, d, p->ci95);
+		pad_left(out, cell.buf, 11);
+		strbuf_addf(out, " %4zu", p->n);
+		if (cp)
+			strbuf_addf(out, "  <- %+.2f%% %s, p %.2g", history_change_pct(hs, cp),
+				    history_change_worse(hs, cp) ? "worse" : "better", cp->p);
+		strbuf_addch(out, '\n');
+	}
+	sparkline(hs, v, out);
+	strbuf_release(&cell);
+}
+
+static void render_text(const struct history *h, const struct history_view *v,
+			struct strbuf *out)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		if (i)
+			strbuf_addch(out, '\n');
+		render_text_series(&h->series[i], v, out);
+	}
+	if (h->n)
+		strbuf_addf(out, "\nChange points (<-): E-Divisive means with a t-test, "
+			    "p < %g, window %zu; %% is the change of the mean, + is better.\n",
+			    h->params.max_pvalue, h->params.window);
+}
+
+static void csv_field(struct strbuf *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_addstr(out, s);
+	} else {
+		strbuf_addch(out, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				strbuf_addch(out, '"');
+			strbuf_addch(out, *s);
+		}
+		strbuf_addch(out, '"');
+	}
+	strbuf_addch(out, ',');
+}
+
+static void csv_number(struct strbuf *out, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(out, "%.17g", v);
+}
+
+static void render_csv(const struct history *h, const struct history_view *v,
+		       struct strbuf *out)
+{
+	strbuf_addf(out, "# kbench history csv %d; e-divisive p %g window %zu\n",
+		    HISTORY_FORMAT_VERSION, h->params.max_pvalue, h->params.window);
+	strbuf_addstr(out, "host,config,section,row,unit,better,stat,run_id,uuid,run,kernel,"
+		      "started_at,n,mean,ci95,change_pct,change_p\n");
+	for (size_t i = 0; i < h->n; i++) {
+		const struct history_series *hs = &h->series[i];
+
+		for (size_t k = 0; k < hs->npoints; k++) {
+			const struct history_point *p = &hs->points[k];
+			const struct changepoint *cp = change_at(hs, k);
+
+			if (!shown(v, p))
+				continue;
+			csv_field(out, hs->host);
+			csv_field(out, hs->config);
+			csv_field(out, hs->section);
+			csv_field(out, hs->row);
+			csv_field(out, hs->unit);
+			csv_field(out, hs->higher_better ? "higher" : "lower");
+			csv_field(out, mean_name(hs));
+			strbuf_addf(out, "%lld,", (long long)p->run_id);
+			csv_field(out, p->uuid);
+			csv_field(out, p->run_name);
+			csv_field(out, p->kernel_release);
+			csv_field(out, p->started_at);
+			strbuf_addf(out, "%zu,", p->n);
+			csv_number(out, p->mean);
+			strbuf_addch(out, ',');
+			csv_number(out, p->ci95);
+			strbuf_addch(out, ',');
+			if (cp) {
+				csv_number(out, history_change_pct(hs, cp));
+				strbuf_addch(out, ',');
+				csv_number(out, cp->p);
+			} else {
+				strbuf_addch(out, ',');
+			}
+			strbuf_addch(out, '\n');
+		}
+	}
+}
+
+static void json_kstr(struct json *j, const char *key, const char *value)
+{
+	json_key(j, key);
+	json_string(j, value);
+}
+
+static void json_kdouble(struct json *j, const char *key, double value)
+{
+	json_key(j, key);
+	json_double(j, value);
+}
+
+static void json_kint(struct json *j, const char *key, long long value)
+{
+	json_key(j, key);
+	json_int(j, value);
+}
+
+static void json_change(struct json *j, const struct history_series *hs,
+			const struct changepoint *cp)
+{
+	const struct history_point *p = &hs->points[cp->index];
+
+	json_object_begin(j);
+	json_kint(j, "index", (long long)cp->index);
+	json_kint(j, "run_id", p->run_id);
+	json_kstr(j, "run", p->run_name);
+	json_kstr(j, "started_at", p->started_at);
+	json_kdouble(j, "mean_before", cp->mean_before);
+	json_kdouble(j, "mean_after", cp->mean_after);
+	json_kint(j, "runs_before", (long long)cp->n_before);
+	json_kint(j, "runs_after", (long long)cp->n_after);
+	json_kdouble(j, "change_pct", history_change_pct(hs, cp));
+	json_kstr(j, "direction", history_change_worse(hs, cp) ? "worse" : "better");
+	json_kdouble(j, "magnitude", cp->magnitude);
+	json_kdouble(j, "t", cp->t);
+	json_kdouble(j, "p", cp->p);
+	json_object_end(j);
+}
+
+static void json_series_head(struct json *j, const struct history_series *hs)
+{
+	json_kstr(j, "host", hs->host);
+	json_kstr(j, "config", hs->config);
+	json_kstr(j, "section", hs->section);
+	json_kstr(j, "row", hs->row);
+	json_kstr(j, "unit", hs->unit);
+	json_kstr(j, "better", hs->higher_better ? "higher" : "lower");
+	json_kstr(j, "stat", mean_name(hs));
+}
+
+static void render_json(const struct history *h, const struct history_view *v,
+			struct strbuf *out)
+{
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j);
+	json_kint(&j, "format_version", HISTORY_FORMAT_VERSION);
+	json_key(&j, "method");
+	json_object_begin(&j);
+	json_kstr(&j, "name", "e-divisive means, t-test");
+	json_kint(&j, "window", (long long)h->params.window);
+	json_kdouble(&j, "max_pvalue", h->params.max_pvalue);
+	json_kdouble(&j, "min_magnitude", h->params.min_magnitude);
+	json_object_end(&j);
+	json_key(&j, "series");
+	json_array_begin(&j);
+	for (size_t i = 0; i < h->n; i++) {
+		const struct history_series *hs = &h->series[i];
+
+		json_newline(&j);
+		json_object_begin(&j);
+		json_series_head(&j, hs);
+		json_key(&j, "points");
+		json_array_begin(&j);
+		for (size_t k = 0; k < hs->npoints; k++) {
+			const struct history_point *p = &hs->points[k];
+
+			if (!shown(v, p))
+				continue;
+			json_newline(&j);
+			json_object_begin(&j);
+			json_kint(&j, "run_id", p->run_id);
+			json_kstr(&j, "uuid", p->uuid);
+			json_kstr(&j, "run", p->run_name);
+			json_kstr(&j, "kernel_release", p->kernel_release);
+			json_kstr(&j, "started_at", p->started_at);
+			json_kint(&j, "n", (long long)p->n);
+			json_kdouble(&j, "mean", p->mean);
+			json_kdouble(&j, "ci95", p->ci95);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_key(&j, "change_points");
+		json_array_begin(&j);
+		for (size_t k = 0; k < hs->ncps; k++)
+			if (shown(v, &hs->points[hs->cps[k].index]))
+				json_change(&j, hs, &hs->cps[k]);
+		json_array_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+	strbuf_addch(out, '\n');
+}
+
+void history_render(const struct history *h, enum history_format f,
+		    const struct history_view *v, struct strbuf *out)
+{
+	switch (f) {
+	case HISTORY_FORMAT_TEXT:
+		render_text(h, v, out);
+		break;
+	case HISTORY_FORMAT_CSV:
+		render_csv(h, v, out);
+		break;
+	case HISTORY_FORMAT_JSON:
+		render_json(h, v, out);
+		break;
+	}
+}
+
+size_t history_regressions(const struct history *h, const char *since,
+			   struct history_regression **out)
+{
+	size_t n = 0, alloc = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < h->n; i++) {
+		const struct history_series *hs = &h->series[i];
+
+		for (size_t k = hs->ncps; k-- > 0;) {
+			const struct changepoint *cp = &hs->cps[k];
+
+			if (since && strcmp(hs->points[cp->index].started_at, since) < 0)
+				break;
+			if (!history_change_worse(hs, cp))
+				continue;
+			ALLOC_GROW(*out, n + 1, alloc);
+			(*out)[n++] = (struct history_regression){ .series = hs, .cp = cp };
+			break;
+		}
+	}
+	return n;
+}
+
+static void run_line(struct strbuf *out, const char *what, const struct history_point *p)
+{
+	char date[32];
+
+	short_date(date, sizeof(date), p->started_at);
+	strbuf_addf(out, "  %s #%lld %s (%s) %s\n", what, (long long)p->run_id, p->run_name,
+		    p->kernel_release, date);
+}
+
+void history_render_regressions(const struct history *h, const struct history_regression *r,
+				size_t n, struct strbuf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct history_series *hs = r[i].series;
+		const struct changepoint *cp = r[i].cp;
+		int d = decimals(hs);
+
+		strbuf_addf(out, "%s %s on %s, config %s: %s %.*f -> %.*f%s%s (%+.2f%%), p %.2g\n",
+			    hs->section, hs->row, hs->host, hs->config, mean_name(hs), d,
+			    cp->mean_before, d, cp->mean_after, *hs->unit ? " " : "", hs->unit,
+			    history_change_pct(hs, cp), cp->p);
+		run_line(out, "last run before:", &hs->points[cp->index - 1]);
+		run_line(out, "first run after:", &hs->points[cp->index]);
+	}
+	strbuf_addf(out, "%zu regression%s in %zu series\n", n, n == 1 ? "" : "s", h->n);
+}

@@ -1,0 +1,258 @@
+/* perhost: kbench compare --per-host BASE NEW: the comparison of the two
+ * runs on every host that has both (results imported from a fleet), each
+ * host's lines prefixed with its name as per-machine tables are posted on
+ * linux-mm, then per section how many hosts it got better, worse or
+ * within noise on. */
+#include "config.h"
+#include "compare/compare.h"
+#include "compare/render_util.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PERHOST_WIDTH 80
+
+struct hosts {
+	char **v;
+	size_t n, alloc;
+};
+
+static int add_host(const struct run_info *r, void *arg)
+{
+	struct hosts *h = arg;
+
+	if (strcmp(r->status, "complete") || !r->hostname)
+		return 0;
+	for (size_t i = 0; i < h->n; i++)
+		if (!strcmp(h->v[i], r->hostname))
+			return 0;
+	ALLOC_GROW(h->v, h->n + 1, h->alloc);
+	h->v[h->n++] = xstrdup(r->hostname);
+	return 0;
+}
+
+static void hosts_release(struct hosts *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		free(h->v[i]);
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The hosts with a complete run named base and one named new, sorted. */
+static int hosts_with_both(struct store *s, const char *base, const char *new_name,
+			   struct hosts *both)
+{
+	struct hosts hb = { .n = 0 }, hn = { .n = 0 };
+	struct run_filter f = { .name = base };
+	int rc = -1;
+
+	if (store_each_run(s, &f, add_host, &hb))
+		goto out;
+	f.name = new_name;
+	if (store_each_run(s, &f, add_host, &hn))
+		goto out;
+	for (size_t i = 0; i < hb.n; i++)
+		for (size_t j = 0; j < hn.n; j++)
+			if (!strcmp(hb.v[i], hn.v[j])) {
+				ALLOC_GROW(both->v, both->n + 1, both->alloc);
+				both->v[both->n++] = xstrdup(hb.v[i]);
+			}
+	if (both->n)
+		qsort(both->v, both->n, sizeof(*both->v), cmp_names);
+	rc = 0;
+out:
+	hosts_release(&hb);
+	hosts_release(&hn);
+	return rc;
+}
+
+/* How the hosts went, per section. */
+struct tally {
+	char *section;
+	size_t better, worse, noise, mixed, untested;
+};
+
+struct tallies {
+	struct tally *v;
+	size_t n, alloc;
+};
+
+/* Count the verdict of each section of a host's comparison: better when
+ * some mean row is significantly better and none worse, worse likewise,
+ * mixed when both, within noise when rows were tested and none changed
+ * significantly, untested when none could be tested. */
+static void tally_host(const struct cmp_model *m, struct tallies *t)
+{
+	for (size_t i = 0; i < m->nsections; i++) {
+		const struct cmp_section *s = &m->sections[i];
+		struct tally *ty = NULL;
+		size_t better = 0, worse = 0, tested = 0;
+
+		for (size_t k = 0; k < t->n && !ty; k++)
+			if (!strcmp(t->v[k].section, s->name))
+				ty = &t->v[k];
+		if (!ty) {
+			ALLOC_GROW(t->v, t->n + 1, t->alloc);
+			ty = &t->v[t->n++];
+			*ty = (struct tally){ .section = xstrdup(s->name) };
+		}
+		for (size_t r = 0; r < s->nrows; r++) {
+			const struct cmp_row *row = &s->rows[r];
+			const char *v = render_verdict(row, &row->cells[1]);
+
+			if (!strcmp(v, "better"))
+				better++;
+			else if (!strcmp(v, "worse"))
+				worse++;
+			else if (!strcmp(v, "within noise"))
+				tested++;
+		}
+		if (better && worse)
+			ty->mixed++;
+		else if (better)
+			ty->better++;
+		else if (worse)
+			ty->worse++;
+		else if (tested)
+			ty->noise++;
+		else
+			ty->untested++;
+	}
+}
+
+static void add_line(const char *line, void *arg)
+{
+	strbuf_addf(arg, "%s\n", line);
+}
+
+static void summary(const struct tallies *t, size_t nhosts, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(out, "Summary of %zu host%s, the mean rows of each section:\n", nhosts,
+		    nhosts == 1 ? "" : "s");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tally *ty = &t->v[i];
+
+		strbuf_addf(&sb, "%s: better on %zu, worse on %zu, within noise on %zu",
+			    ty->section, ty->better, ty->worse, ty->noise);
+		if (ty->mixed)
+			strbuf_addf(&sb, ", mixed on %zu", ty->mixed);
+		if (ty->untested)
+			strbuf_addf(&sb, ", untested on %zu", ty->untested);
+		render_wrapped(&sb, PERHOST_WIDTH, add_line, out);
+	}
+	strbuf_release(&sb);
+}
+
+/* Append body to out with every line prefixed by prefix. */
+static void add_prefixed(struct strbuf *out, const char *prefix, const struct strbuf *body)
+{
+	for (const char *p = body->buf; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		strbuf_addf(out, "%s%.*s\n", prefix, (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* One host's part of the report, appended to out; the footer of the first
+ * host goes to footer. */
+static int one_host(struct store *s, const char *host, const char *base,
+		    const char *new_name, const struct compare_options *opt,
+		    enum compare_format f, struct strbuf *out, struct strbuf *footer,
+		    struct tallies *t)
+{
+	struct strbuf sel[2] = { STRBUF_INIT, STRBUF_INIT }, body = STRBUF_INIT;
+	struct strbuf prefix = STRBUF_INIT;
+	const char *selectors[2];
+	struct cmp_model model;
+	int rc = -1;
+
+	strbuf_addf(&sel[0], "%s@%s", base, host);
+	strbuf_addf(&sel[1], "%s@%s", new_name, host);
+	selectors[0] = sel[0].buf;
+	selectors[1] = sel[1].buf;
+	if (compare_build(s, selectors, 2, opt, &model))
+		goto out;
+	strbuf_addf(out, "%s: %s vs %s\n", host, base, new_name);
+	if (f == COMPARE_FORMAT_BRIEF) {
+		render_brief_layout(&model, 0, &body);
+		strbuf_add(out, body.buf, body.len);
+	} else {
+		const struct text_layout l = {
+			.width = PERHOST_WIDTH > strlen(host) + 41 ?
+				PERHOST_WIDTH - strlen(host) - 1 : 40,
+			.footer = TEXT_FOOTER_NOTES,
+		};
+
+		render_text_layout(&model, &l, &body);
+		strbuf_addf(&prefix, "%s-", host);
+		add_prefixed(out, prefix.buf, &body);
+	}
+	if (!footer->len)
+		render_footer_parts(&model, PERHOST_WIDTH, FOOTER_TEST, add_line, footer);
+	tally_host(&model, t);
+	model_release(&model);
+	rc = 0;
+out:
+	strbuf_release(&sel[0]);
+	strbuf_release(&sel[1]);
+	strbuf_release(&body);
+	strbuf_release(&prefix);
+	return rc;
+}
+
+int compare_per_host(struct store *s, const char *base, const char *new_name,
+		     const struct compare_options *opt, enum compare_format f,
+		     struct strbuf *out)
+{
+	struct hosts hosts = { .n = 0 };
+	struct tallies t = { .n = 0 };
+	struct strbuf footer = STRBUF_INIT;
+	int rc = -1;
+
+	if (f != COMPARE_FORMAT_TEXT && f != COMPARE_FORMAT_BRIEF)
+		return error("--per-host prints text or brief, not %s", renderers[f].name);
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? new_name : base;
+
+		if (name[0] == '#' || strchr(name, '@'))
+			return error("--per-host compares runs by name on each host, not '%s'",
+				     name);
+	}
+	if (hosts_with_both(s, base, new_name, &hosts))
+		goto out;
+	if (!hosts.n) {
+		error("no host has complete runs named both '%s' and '%s'", base, new_name);
+		goto out;
+	}
+	for (size_t i = 0; i < hosts.n; i++) {
+		if (i)
+			strbuf_addch(out, '\n');
+		if (one_host(s, hosts.v[i], base, new_name, opt, f, out, &footer, &t))
+			goto out;
+	}
+	strbuf_addch(out, '\n');
+	summary(&t, hosts.n, out);
+	strbuf_addch(out, '\n');
+	strbuf_add(out, footer.buf, footer.len);
+	rc = 0;
+out:
+	for (size_t i = 0; i < t.n; i++)
+		free(t.v[i].section);
+	free(t.v);
+	hosts_release(&hosts);
+	strbuf_release(&footer);
+	return rc;
+}

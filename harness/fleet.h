@@ -1,0 +1,157 @@
+/* fleet: kbench on a Slurm cluster. The batch script of a fleet job; the
+ * Slurm commands that submit, list and cancel such jobs (sbatch, squeue,
+ * scancel, sacct, sinfo), their output parsed; and the results location
+ * that jobs upload bundles to and collect reads (a WebDAV URL through
+ * lib/http, or a shared directory). */
+#ifndef KBENCH_FLEET_H
+#define KBENCH_FLEET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strbuf;
+struct opt_list;
+
+/* Slurm job names start with this; a nightly chain's with FLEET_DAILY. */
+#define FLEET_JOB_PREFIX "kbench-"
+#define FLEET_DAILY_PREFIX "kbench-daily-"
+
+/* What one fleet job does on its node. */
+struct fleet_job {
+	const char *job_name;		/* the Slurm job name (FLEET_*_PREFIX...) */
+	const char *run_name;		/* kbench run -n; NULL: the node's uname -r */
+	const char *const *configs;	/* config files, read now and carried in the script */
+	size_t nconfigs;
+	const char *results;		/* a URL or directory; NULL: the runs stay on the node */
+	const char *kbench;		/* the kbench binary on the nodes */
+	const char *db_dir;		/* the node-local directory of the job's store;
+					 * "%n" in it stands for the node's name */
+	const char *partition;		/* NULL: Slurm's default */
+	const char *daily;		/* "HH:MM": the job queues its successor for
+					 * that time first; NULL: it runs once */
+	int node_names;			/* runs recorded under the Slurm node name */
+};
+
+/* The batch script of job, into out. Return 0, or -1 after printing why
+ * (a config that cannot be read). */
+int fleet_job_script(const struct fleet_job *job, struct strbuf *out);
+
+/* Whether s is a daily time "HH:MM" (00:00 to 23:59). */
+int fleet_valid_daily(const char *s);
+
+/* A list of strings owned by it. */
+struct fleet_names {
+	char **v;
+	size_t n, alloc;
+};
+#define FLEET_NAMES_INIT { .v = NULL, .n = 0, .alloc = 0 }
+void fleet_names_add(struct fleet_names *l, const char *s);
+void fleet_names_release(struct fleet_names *l);
+
+/* The nodes to run on: those of list (commas and Slurm ranges, "n1,n[3-4]",
+ * expanded by scontrol), else those of partition, else every node Slurm
+ * knows (sinfo), in Slurm's order without repeats. Return 0, or -1 after
+ * printing why (the command that failed and its output). */
+int fleet_nodes(const char *list, const char *partition, struct fleet_names *out);
+
+/* Submit script to node with sbatch --parsable (begin: --begin=BEGIN, or
+ * NULL); the job id into *job_id. Return 0, or -1 after printing the
+ * command and its output. */
+int fleet_submit(const char *script, const char *node, const char *begin,
+		 struct strbuf *job_id);
+
+/* The sbatch command line fleet_submit runs, for --dry-run. */
+void fleet_submit_cmdline(const char *node, const char *begin, const char *script_path,
+			  struct strbuf *out);
+
+/* A kbench job as Slurm describes it. */
+struct fleet_job_state {
+	char *id;
+	char *name;
+	char *state;		/* PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, ... */
+	char *nodes;		/* allocated, else requested; "" none */
+	char *start;		/* start time, or the earliest for a pending job; "" none */
+	char *end;		/* "" while it runs */
+	char *exit_code;	/* "0:0" ("status:signal"); "" unknown */
+	char *reason;		/* why it waits (squeue); "" none */
+	char *comment;		/* the results it uploads to (squeue); "" none */
+};
+
+struct fleet_job_list {
+	struct fleet_job_state *v;
+	size_t n, alloc;
+	int from_jobcomp;	/* finished jobs came from the jobcomp log (sacct -c) */
+	int no_history;		/* neither accounting nor jobcomp: queued jobs only */
+};
+#define FLEET_JOB_LIST_INIT { .v = NULL, .n = 0, .alloc = 0 }
+void fleet_job_list_release(struct fleet_job_list *l);
+
+/* The kbench jobs (named FLEET_JOB_PREFIX...) queued or running (squeue)
+ * and those that ended since `since` (sacct -S, a Slurm time such as
+ * "now-1days"; with accounting, else sacct -c on the jobcomp log), in job
+ * id order. Return 0, or -1 after printing why. */
+int fleet_list_jobs(const char *since, struct fleet_job_list *out);
+
+/* The jobs named job_name (every one whose name starts with
+ * FLEET_DAILY_PREFIX when job_name is NULL) in Slurm state state
+ * ("PENDING", "RUNNING"): their ids into ids, "NAME on NODE" into labels
+ * and, unless nodes is NULL, the node (allocated, else requested; "" for
+ * any) into nodes. Return 0, or -1 after printing why. */
+int fleet_chain_jobs(const char *job_name, const char *state, struct fleet_names *ids,
+		     struct fleet_names *labels, struct fleet_names *nodes);
+
+/* Cancel the pending jobs named job_name (every pending job whose name
+ * starts with FLEET_DAILY_PREFIX when job_name is NULL), printing each
+ * one cancelled; *n the count. Return 0, or -1 after printing why. */
+int fleet_cancel_pending(const char *job_name, size_t *n);
+
+/* Run argv (argv[0] looked up in PATH) with its stdout into out and its
+ * stderr into err (either may be NULL: passed through), stopping it after
+ * timeout_s seconds. Return its exit status (128 + N when killed by
+ * signal N), or -1 after printing why it could not run. */
+int fleet_command(const char *const *argv, double timeout_s, struct strbuf *out,
+		  struct strbuf *err);
+
+/* ---- results locations ---- */
+
+/* One bundle in a results location: HOST/RUN-UUID.kbench. */
+struct fleet_bundle {
+	char *host;
+	char *file;		/* RUN-UUID.kbench */
+	int64_t size_bytes;	/* -1: not known */
+	int64_t modified;	/* seconds since the epoch; -1: not known */
+};
+
+struct fleet_bundle_list {
+	struct fleet_bundle *v;
+	size_t n, alloc;
+};
+#define FLEET_BUNDLE_LIST_INIT { .v = NULL, .n = 0, .alloc = 0 }
+void fleet_bundle_list_release(struct fleet_bundle_list *l);
+
+/* Whether name is a bundle's file name: a run uuid and ".kbench". */
+int fleet_is_bundle_name(const char *name);
+
+/* The bundles of results (a URL: PROPFIND of it and of each host's
+ * collection; a directory: its subdirectories), hosts and files in name
+ * order; anything else there (temporary uploads, other files) is left
+ * out. Return 0, or -1 after printing why. */
+int fleet_list_bundles(const char *results, struct fleet_bundle_list *out);
+
+/* Fetch bundle b of results into a new file at path (a download, or a
+ * copy from the directory). Return 0, or -1 after printing why. */
+int fleet_fetch_bundle(const char *results, const struct fleet_bundle *b, const char *path);
+
+/* Put the bundle file at path into results as HOST/FILE: PUT then MOVE
+ * for a URL (attempts tries, 0: lib/http's default), a copy then rename
+ * for a directory; a reader never sees it half written. Return 0, or -1
+ * after printing why. */
+int fleet_put_bundle(const char *results, const char *host, const char *file,
+		     const char *path, int attempts);
+
+/* results as it is recorded and shown: a URL without credentials, a
+ * directory as an absolute path; without a '/' at the end. Return 0, or
+ * -1 after printing why (a directory that does not exist). */
+int fleet_results_key(const char *results, struct strbuf *out);
+
+#endif

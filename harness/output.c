@@ -1,0 +1,74 @@
+/* output: format names, text cells cut to their column, CSV fields. */
+#include "config.h"
+#include "harness/output.h"
+#include "lib/strbuf.h"
+
+#include <string.h>
+
+static const char *const format_names[OUTPUT_NFORMATS] = {
+	[OUTPUT_TEXT] = "text",
+	[OUTPUT_JSON] = "json",
+	[OUTPUT_CSV] = "csv",
+};
+
+int output_format_parse(const char *name, enum output_format *f)
+{
+	for (int i = 0; i < OUTPUT_NFORMATS; i++)
+		if (!strcmp(format_names[i], name)) {
+			*f = i;
+			return 0;
+		}
+	return -1;
+}
+
+/* The length in bytes of the first n characters of s (fewer when s is
+ * shorter); *cols is set to how many characters that is. A UTF-8 lead
+ * byte and its continuation bytes are one character. */
+static size_t prefix_bytes(const char *s, size_t n, size_t *cols)
+{
+	size_t i = 0, c = 0;
+
+	while (s[i] && c < n) {
+		i++;
+		while ((s[i] & 0xc0) == 0x80)
+			i++;
+		c++;
+	}
+	*cols = c;
+	return i;
+}
+
+void output_cell(struct strbuf *out, const char *s, int width, int right)
+{
+	size_t w = width > 0 ? (size_t)width : 0, cols, len;
+
+	len = prefix_bytes(s, w + 1, &cols);
+	if (cols > w) {
+		/* Too long: width - 1 characters and the mark. */
+		if (w) {
+			strbuf_add(out, s, prefix_bytes(s, w - 1, &cols));
+			strbuf_addch(out, '~');
+		}
+		return;
+	}
+	if (right)
+		strbuf_addf(out, "%*s", (int)(w - cols), "");
+	strbuf_add(out, s, len);
+	if (!right)
+		strbuf_addf(out, "%*s", (int)(w - cols), "");
+}
+
+void output_csv_field(struct strbuf *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_addstr(out, s);
+		return;
+	}
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(out, '"');
+		strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '"');
+}

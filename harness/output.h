@@ -1,0 +1,29 @@
+/* output: what the listing commands (runs, show, query) share to print
+ * their results: the format names, cells cut to a column and CSV fields. */
+#ifndef KBENCH_OUTPUT_H
+#define KBENCH_OUTPUT_H
+
+struct strbuf;
+
+enum output_format {
+	OUTPUT_TEXT,
+	OUTPUT_JSON,
+	OUTPUT_CSV,
+	OUTPUT_NFORMATS
+};
+
+/* The format named name ("text", "json", "csv"); returns 0, or -1 without
+ * printing when there is none by that name. */
+int output_format_parse(const char *name, enum output_format *f);
+
+/* s in a text column width display columns wide: a longer s is cut to
+ * width - 1 columns followed by '~'; a shorter one is padded with blanks
+ * after it (right == 0) or before it (right != 0). A UTF-8 sequence counts
+ * as one column and is never split. Appended to out. */
+void output_cell(struct strbuf *out, const char *s, int width, int right);
+
+/* s as one CSV field (RFC 4180: quoted when it holds a comma, a quote or
+ * a line break, quotes doubled), appended to out. */
+void output_csv_field(struct strbuf *out, const char *s);
+
+#endif

@@ -1,0 +1,46 @@
+#!/bin/sh
+# t2020: kbench compare --exit-code for git bisect run: 1 when a mean row
+# is significantly worse than the baseline, marked * or + (+: the
+# between-run noise unknown, as for one run of each kernel), 0 when no row
+# is (better, or not significant), 128 when the comparison cannot be made,
+# 2 on bad arguments.
+# Runs: synthetic nightly runs (10 samples apart by 10% on row 1), each of
+# its own kernel.
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
+kb --quiet run -c "$tmp/hb.conf" -n seed --no-report >/dev/null 2>&1 &&
+	runs=$(awk -v first=1 -v last=4 -v step_at=3 -v base=0.5 -v step_to=0.55 -v config=hb \
+		-v tag=0 -f "$TOP_SRCDIR/tests/data/nightly-runs.awk") &&
+	sql_write "$runs"
+ok $? "runs nightly-01..04, row 1 10% slower from nightly-03"
+
+status() {	# status WANT ARGS...
+	want=$1
+	shift
+	kb compare "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" = "$want" ]; then
+		ok 0 "compare $*: exit $want"
+	else
+		ok 1 "compare $*: exit $want"
+		diag "got $rc; stderr:"
+		sed 's/^/#   /' "$tmp/err"
+	fi
+}
+
+status 1 --exit-code nightly-01 nightly-03
+check "the worse row is marked + (a run of each kernel: noise unknown), and counts" \
+	grep -q '^Amean     1 .* +  -9\.[0-9]*%+$' "$tmp/out"
+status 0 --exit-code nightly-03 nightly-01
+check "a better + row is no regression" grep -q '^Amean     1 .* +   8\.76%+$' "$tmp/out"
+status 0 --exit-code nightly-01 '#2'
+check "the same run twice: no star" test "$(grep -c '%[*+]$' "$tmp/out")" = 0
+status 1 --exit-code nightly-01 nightly-02 nightly-04
+status 0 nightly-01 nightly-03
+status 128 --exit-code nightly-01 nosuch
+check "... and says why" test "$(cat "$tmp/err")" = "kbench: no run named 'nosuch' in $db (see kbench runs)"
+status 2 --exit-code nightly-01
+status 1 nightly-01 nosuch
+
+done_testing

@@ -1,0 +1,84 @@
+#!/bin/sh
+# t2310: kbench regressions over synthetic nightly runs: config hb gets 10%
+# worse at night 20, hb2 10% better at night 10, hb3 worse at night 8 and
+# back at night 24. The latest change for the worse of each series is
+# reported with the runs either side; exit 1 when there is one, 0 when
+# not, 2 on bad arguments, 128 on other errors.
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
+kb --quiet run -c "$tmp/hb.conf" -n seed --no-report >/dev/null 2>&1
+ok $? "a real run to clone"
+host=$(sql "SELECT hostname FROM machines")
+gen() {
+	gen_runs=$(awk -v first=1 -v last=30 -v base=0.5 "$@" \
+		-f "$TOP_SRCDIR/tests/data/nightly-runs.awk") && sql_write "$gen_runs"
+}
+gen -v config=hb -v tag=0 -v step_at=20 -v step_to=0.55 &&
+	gen -v config=hb2 -v tag=1 -v step_at=10 -v step_to=0.45 &&
+	gen -v config=hb3 -v tag=2 -v step_at=8 -v step_to=0.55 -v step2_at=24 -v step2_to=0.5 &&
+	sql_write "UPDATE runs SET config_name = 'seed' WHERE id = 1"
+ok $? "90 nightly runs of configs hb, hb2 and hb3"
+
+# run_regressions WANT_RC ARGS...: output in $tmp/out, stderr in $tmp/err
+run_regressions() {
+	want_rc=$1
+	shift
+	kb regressions "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" = "$want_rc" ]; then
+		ok 0 "regressions $*: exit $want_rc"
+	else
+		ok 1 "regressions $*: exit $want_rc"
+		diag "got exit $rc; stdout and stderr:"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err"
+	fi
+}
+
+run_regressions 1
+cat > "$tmp/want" <<WANT
+hackbench-process-pipes 1 on $host, config hb: Amean 0.5002 -> 0.5496 s (-9.88%), p 5e-28
+  last run before: #20 nightly-19 (6.1.19) 2026-10-19 02:00
+  first run after: #21 nightly-20 (6.1.20) 2026-10-20 02:00
+hackbench-process-pipes 1 on $host, config hb3: Amean 0.5006 -> 0.5499 s (-9.85%), p 4.1e-21
+  last run before: #68 nightly-07 (6.1.7) 2026-10-07 02:00
+  first run after: #69 nightly-08 (6.1.8) 2026-10-08 02:00
+2 regressions in 7 series
+WANT
+if cmp -s "$tmp/want" "$tmp/out"; then
+	ok 0 "the latest change for the worse of each series, with the runs either side"
+else
+	ok 1 "the latest change for the worse of each series, with the runs either side"
+	diff -u "$tmp/want" "$tmp/out" | sed 's/^/# /'
+fi
+check "nothing on stderr" test ! -s "$tmp/err"
+
+run_regressions 0 --config hb2
+check "an improvement is no regression" test "$(cat "$tmp/out")" = "0 regressions in 2 series"
+run_regressions 1 --since 2026-10-10
+check "--since keeps the change points from that date" \
+	test "$(grep -c '^hackbench.* on ' "$tmp/out")" = 1
+check "... hb's" grep -q "^hackbench-process-pipes 1 on $host, config hb: " "$tmp/out"
+run_regressions 0 --since 2026-10-21
+check "none since the last one" test "$(cat "$tmp/out")" = "0 regressions in 7 series"
+run_regressions 1 --host "$host" --config hb3
+check "--host and --config pick the series" test "$(tail -1 "$tmp/out")" = "1 regression in 2 series"
+run_regressions 0 --host elsewhere
+check "no series: no regression" test "$(cat "$tmp/out")" = "0 regressions in 0 series"
+run_regressions 0 --p-value 1e-40
+check "--p-value 1e-40: no change point is strong enough" \
+	test "$(cat "$tmp/out")" = "0 regressions in 7 series"
+
+run_regressions 2 extra
+check "an argument: usage error" test "$(cat "$tmp/err")" = "kbench: unexpected argument 'extra'"
+run_regressions 2 --window x
+check "a bad --window: usage error" test "$(cat "$tmp/err")" = \
+	"kbench: invalid --window 'x': expected a whole number of runs, at least 2"
+echo "not a database" > "$tmp/bad.db"
+"$KBENCH" --db "$tmp/bad.db" regressions > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "a store that cannot be read: exit 128, not 1 ($rc)" test "$rc" = 128
+check "... and says why" test "$(cat "$tmp/err")" = \
+	"kbench: $tmp/bad.db: not a kbench database (not an SQLite file)"
+
+done_testing
