@@ -131,10 +131,8 @@ int cmd_calibrate(int argc, char **argv)
 		parse_opt_usage_print(&calibrate_usage, options, stderr);
 		goto out;
 	}
-	if (req.name && !*req.name) {
-		error("the run name must not be empty");
+	if (req.name && cmd_check_run_name(req.name))
 		goto out;
-	}
 	for (size_t i = 0; i < configs.n; i++)
 		if (config_load(&conf, configs.v[i]))
 			goto out;

@@ -74,6 +74,9 @@ expect_err "--runs below 3 is refused" 2 "invalid value '2' for '--runs'" \
 expect_err "a config is required" 2 "no config given: use -c FILE" kb calibrate
 expect_err "a bad config is refused before anything runs" 2 "nope.conf" \
 	kb calibrate -c "$tmp/nope.conf"
+expect_err "a run name that reads as a selector is refused, as by run" 2 \
+	"invalid run name 'calib@elsewhere': it must not contain '@'" \
+	kb calibrate -c "$tmp/tiny.conf" -n calib@elsewhere
 is "nothing more was stored" "$(sql 'SELECT count(*) FROM runs')" 4
 check "no worker left behind" no_workers
 expect_transcript "--help says what calibrate does" kb calibrate --help <<'T'
