@@ -32,6 +32,9 @@ void render_wrapped(struct strbuf *text, size_t width,
 			cut = avail;
 			while (cut > 0 && p[cut] != ' ')
 				cut--;
+			/* No blank at the end of a line ("*  x.xx%*" holds two). */
+			while (cut > 0 && p[cut - 1] == ' ')
+				cut--;
 			if (!cut)	/* one long word: let it overflow */
 				cut = strcspn(p, " ");
 		}
