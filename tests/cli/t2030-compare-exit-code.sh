@@ -43,4 +43,17 @@ check "... and says why" test "$(cat "$tmp/err")" = "kbench: no run named 'nosuc
 status 2 --exit-code nightly-01
 status 1 nightly-01 nosuch
 
+# Two more runs of nightly-01's kernel: its between-run noise is known, and
+# the test on run means stars the worse row *.
+runs=$(for tag in 1 2; do
+	awk -v first=1 -v last=1 -v step_at=3 -v base=0.5 -v step_to=0.55 -v config=hb \
+		-v tag=$tag -f "$TOP_SRCDIR/tests/data/nightly-runs.awk"
+done)
+sql_write "$runs"
+ok $? "two more runs of nightly-01, kernel 6.1.1"
+status 1 --exit-code nightly-01 nightly-03
+check "with the noise known the worse row is starred *" \
+	grep -q '^Amean     1 .* \*  -9\.[0-9]*%\*$' "$tmp/out"
+check "... by the test of run means" grep -q '^Between-run noise: from 3 stored runs' "$tmp/out"
+
 done_testing
