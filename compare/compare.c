@@ -10,6 +10,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,31 @@ out:
 	return rc;
 }
 
+static int feed_history(const struct run_row_summary *r, void *arg)
+{
+	model_add_history(arg, r);
+	return 0;
+}
+
+/* The series of every compared run (runs of its host and config) into the
+ * model's rows, for their between-run noise. */
+static int add_series(struct store *s, const struct column *cols, size_t ncols,
+		      struct cmp_model *model)
+{
+	int64_t *ids = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	for (size_t i = 0; i < ncols; i++)
+		for (size_t k = 0; k < cols[i].n; k++) {
+			ALLOC_GROW(ids, n + 1, alloc);
+			ids[n++] = cols[i].ids[k];
+		}
+	rc = store_each_run_row_summary(s, ids, n, CMP_SERIES_RUNS, feed_history, model);
+	free(ids);
+	return rc;
+}
+
 /* Feed the runs of every column into model (started with ncols columns)
  * and finish it. Returns 0, or -1 after printing why. */
 static int build_columns(struct store *s, const struct column *cols, size_t ncols,
@@ -227,6 +253,9 @@ static int build_columns(struct store *s, const struct column *cols, size_t ncol
 		for (size_t k = 0; k < cols[i].n; k++)
 			if (feed_run(s, cols, ncols, i, k, &feed))
 				goto out;
+	/* One column has nothing to test: no series to read. */
+	if (ncols > 1 && model_uses_noise(model) && add_series(s, cols, ncols, model))
+		goto out;
 	model_finish(model);
 	if (opt->only && !model->nsections) {
 		error("no section or row matches --only '%s'", opt->only_pattern);
@@ -249,6 +278,9 @@ static void start_model(struct cmp_model *model, size_t ncols,
 	model->order_config = opt->order_config;
 	model->nstats = opt->nstats;
 	memcpy(model->stats, opt->stats, opt->nstats * sizeof(*opt->stats));
+	model->within_run = opt->within_run;
+	if (opt->noise_threshold > 0)
+		model->noise_threshold = opt->noise_threshold;
 }
 
 static void columns_free(struct column *cols, size_t n)
@@ -314,5 +346,88 @@ int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
 		rc = compare_render(&model, COMPARE_FORMAT_TEXT, out);
 	model_release(&model);
 	columns_free(cols, n);
+	return rc;
+}
+
+/* One row's replicates while kbench calibrate's runs are read. */
+struct noise_row {
+	char *section, *row, *unit;
+	int higher_better;
+	struct noise_replicate *reps;
+	size_t n, alloc;
+};
+
+struct noise_rows {
+	struct noise_row *rows;
+	size_t n, alloc;
+};
+
+static int collect_noise_row(const struct run_row_summary *r, void *arg)
+{
+	struct noise_rows *all = arg;
+	struct noise_row *row = NULL;
+	double mean = r->higher_better ? r->inv_mean : r->mean;
+	double m2 = r->higher_better ? r->inv_m2 : r->m2;
+
+	for (size_t i = 0; i < all->n && !row; i++)
+		if (!strcmp(all->rows[i].section, r->section) && !strcmp(all->rows[i].row, r->row))
+			row = &all->rows[i];
+	if (!row) {
+		ALLOC_GROW(all->rows, all->n + 1, all->alloc);
+		row = &all->rows[all->n++];
+		*row = (struct noise_row){
+			.section = xstrdup(r->section),
+			.row = xstrdup(r->row),
+			.unit = xstrdup(r->unit),
+			.higher_better = r->higher_better,
+		};
+	}
+	if (isnan(mean) || isnan(m2) || r->n < 1)
+		return 0;	/* an Hmean row with a sample <= 0 */
+	ALLOC_GROW(row->reps, row->n + 1, row->alloc);
+	row->reps[row->n++] = (struct noise_replicate){
+		.group = (size_t)r->group,
+		.n = (size_t)r->n,
+		.mean = mean,
+		.m2 = m2 < 0 ? 0 : m2,
+		.calibration = r->calibration,
+	};
+	return 0;
+}
+
+int compare_noise(struct store *s, const int64_t *run_ids, size_t n, double alpha,
+		  int (*cb)(const struct compare_noise_row *r, void *arg), void *arg)
+{
+	struct noise_rows all = { .n = 0 };
+	int rc = store_each_run_row_summary(s, run_ids, n, 0, collect_noise_row, &all);
+
+	for (size_t i = 0; i < all.n; i++) {
+		struct noise_row *row = &all.rows[i];
+		struct compare_noise_row out = {
+			.section = row->section,
+			.row = row->row,
+			.unit = row->unit,
+			.higher_better = row->higher_better,
+		};
+
+		if (rc)
+			break;
+		noise_estimate(row->reps, row->n, &out.est);
+		for (size_t k = 0; k < row->n; k++)
+			if (!out.samples || row->reps[k].n < out.samples)
+				out.samples = row->reps[k].n;
+		out.mde_pct = 100 * noise_mde(out.est.between_var, out.est.df,
+					      out.est.within_var, out.samples, 1, alpha,
+					      NOISE_POWER) / fabs(out.est.mean);
+		if (cb(&out, arg))
+			break;
+	}
+	for (size_t i = 0; i < all.n; i++) {
+		free(all.rows[i].section);
+		free(all.rows[i].row);
+		free(all.rows[i].unit);
+		free(all.rows[i].reps);
+	}
+	free(all.rows);
 	return rc;
 }

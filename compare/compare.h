@@ -13,6 +13,12 @@ struct kb_regex;
 struct store;
 struct strbuf;
 
+/* The between-run noise of a row is estimated from the compared runs and
+ * the latest this many complete runs of each one's series (host and
+ * config): enough for its degrees of freedom, and a bound on what a
+ * comparison reads however large the store grows. */
+#define CMP_SERIES_RUNS 20
+
 /* How to compare; all zero is the default comparison. */
 struct compare_options {
 	const struct stats_test_desc *test;	/* NULL: Welch's t-test */
@@ -32,6 +38,12 @@ struct compare_options {
 	/* The statistic rows shown (--stats), in order; 0: all. */
 	enum cmp_stat stats[CMP_NSTATS];
 	size_t nstats;
+	/* Decide on within-run variance only, ignoring between-run noise
+	 * (kbench compare --within-run). */
+	int within_run;
+	/* CoeffVar in % above which a mean is marked noisy; 0: the default,
+	 * CMP_NOISE_THRESHOLD. */
+	double noise_threshold;
 };
 
 /* Build the comparison of the runs that selectors[0..n-1] name, the first
@@ -69,5 +81,25 @@ int compare_render(const struct cmp_model *m, enum compare_format f, struct strb
  * when a run ends. Returns 0, or -1 after printing why. */
 int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
 		      struct strbuf *out);
+
+/* The between-run noise of one row of a set of runs, as kbench calibrate
+ * prints it. Statistics are on the test's scale (1/x for an Hmean row);
+ * the MDE is in % of its mean. */
+struct compare_noise_row {
+	const char *section;
+	const char *row;
+	const char *unit;
+	int higher_better;
+	struct noise_estimate est;	/* est.run_cv: the spread of run means */
+	size_t samples;		/* per run (the smallest) */
+	double mde_pct;		/* at `samples` samples and one run a side */
+};
+
+/* Estimate the noise of every row of the complete runs run_ids[0..n-1]
+ * alone (not their series), with the default test at alpha; call cb for
+ * each row in stored order (cb returning non-zero stops). Returns 0, or
+ * -1 after printing why. */
+int compare_noise(struct store *s, const int64_t *run_ids, size_t n, double alpha,
+		  int (*cb)(const struct compare_noise_row *r, void *arg), void *arg);
 
 #endif

@@ -61,6 +61,7 @@ void model_init(struct cmp_model *m, size_t ncolumns,
 		.nruns = ncolumns,
 		.test = test,
 		.alpha = alpha,
+		.noise_threshold = CMP_NOISE_THRESHOLD,
 	};
 }
 
@@ -95,9 +96,12 @@ static void section_release(struct cmp_section *s, size_t ncols)
 	for (size_t i = 0; i < s->nrows; i++) {
 		struct cmp_row *r = &s->rows[i];
 
-		for (size_t c = 0; c < ncols; c++)
+		for (size_t c = 0; c < ncols; c++) {
 			free(r->cells[c].samples);
+			free(r->cells[c].rep_end);
+		}
 		free(r->cells);
+		free(r->hist);
 		free(r->label);
 		free(r->unit);
 	}
@@ -201,6 +205,7 @@ void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,
 
 void model_begin_run(struct cmp_model *m)
 {
+	m->run_seq++;
 	m->last_set.section = NULL;
 	m->last_section = NULL;
 	m->last_row = NULL;
@@ -255,6 +260,7 @@ static struct cmp_row *find_row(struct cmp_model *m, struct cmp_section *s,
 		.higher_better = sr->higher_better,
 		.decimals = sr->unit && !strcmp(sr->unit, "s") ? 4 : 2,
 		.cells = xcalloc(m->nruns, sizeof(*r->cells)),
+		.mde_pct = NAN,
 	};
 	return m->last_row = r;
 }
@@ -267,6 +273,13 @@ void model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *
 
 	ALLOC_GROW(c->samples, c->n + 1, c->alloc);
 	c->samples[c->n++] = sr->value;
+	/* A run's samples are one replicate of the row. */
+	if (!c->nrep || c->rep_seq != m->run_seq) {
+		ALLOC_GROW(c->rep_end, c->nrep + 1, c->rep_alloc);
+		c->nrep++;
+		c->rep_seq = m->run_seq;
+	}
+	c->rep_end[c->nrep - 1] = c->n;
 	/* The values of one sample set share its rusage and arrive together:
 	 * count each set once. */
 	if (m->last_set.section != s || m->last_set.iteration != sr->iteration ||
@@ -293,13 +306,95 @@ static double pct(enum cmp_stat st, int higher_better, double v, double base)
 	return stats_pdiff(v, base);
 }
 
+int model_uses_noise(const struct cmp_model *m)
+{
+	return m->test->kind == STATS_TEST_WELCH && !m->within_run;
+}
+
+/* The replicates (runs) of a cell on the test's scale: x, or 1/x for an
+ * Hmean row. *k is set to their count; the caller frees the array. */
+static struct noise_replicate *cell_replicates(const struct cmp_row *r,
+					       const struct cmp_cell *c, size_t *k)
+{
+	struct noise_replicate *rep = xcalloc(c->nrep ? c->nrep : 1, sizeof(*rep));
+	double *y = xcalloc(c->n ? c->n : 1, sizeof(*y));
+	size_t start = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		y[i] = r->higher_better ? 1 / c->samples[i] : c->samples[i];
+	for (size_t i = 0; i < c->nrep; i++) {
+		noise_replicate_of(y + start, c->rep_end[i] - start, 0, &rep[i]);
+		start = c->rep_end[i];
+	}
+	free(y);
+	*k = c->nrep;
+	return rep;
+}
+
+/* The between-run test of cell against base (both testable, the row's
+ * noise known), in place of the within-run one. */
+static void noise_decide(const struct cmp_model *m, const struct cmp_row *r,
+			 const struct cmp_cell *base, struct cmp_cell *cell)
+{
+	size_t kb, kn;
+	struct noise_replicate *rb = cell_replicates(r, base, &kb);
+	struct noise_replicate *rn = cell_replicates(r, cell, &kn);
+	struct noise_decision d;
+
+	if (!noise_test(rb, kb, rn, kn, &r->noise, m->alpha, &d)) {
+		/* The sign of new - base in x, as the within-run test gives. */
+		cell->test.statistic = r->higher_better ? -d.t : d.t;
+		cell->test.df = d.df;
+		cell->test.p = d.p;
+		cell->test.method = NULL;
+		cell->test.significant = d.significant;
+		cell->between_run = 1;
+	}
+	free(rb);
+	free(rn);
+}
+
+/* The baseline's minimum detectable effect in % of its mean: the
+ * decision in use, with the baseline's runs and samples on each side. */
+static double row_mde_pct(const struct cmp_model *m, const struct cmp_row *r)
+{
+	const struct cmp_cell *base = &r->cells[0];
+	struct noise_replicate *rep;
+	double ss = 0, df = 0, sum = 0, mde;
+	size_t k;
+
+	if (!base->n || !base->nrep)
+		return NAN;
+	rep = cell_replicates(r, base, &k);
+	for (size_t i = 0; i < k; i++) {
+		ss += rep[i].m2;
+		df += rep[i].n - 1;
+		sum += rep[i].mean * rep[i].n;
+	}
+	free(rep);
+	if (!(df > 0))
+		return NAN;
+	if (model_uses_noise(m) && r->noise.known)
+		mde = noise_mde(r->noise.between_var, r->noise.df, ss / df, base->n / k, k,
+				m->alpha, NOISE_POWER);
+	else
+		mde = noise_mde(0, 0, ss / df, base->n / k, k, m->alpha, NOISE_POWER);
+	return 100 * mde / fabs(sum / base->n);
+}
+
 static void finish_row(struct cmp_model *m, struct cmp_row *r)
 {
 	struct cmp_cell *base = &r->cells[0];
 
-	for (size_t c = 0; c < m->nruns; c++)
-		stats_summarise(r->cells[c].samples, r->cells[c].n, r->higher_better,
-				&r->cells[c].s);
+	for (size_t c = 0; c < m->nruns; c++) {
+		struct cmp_cell *cell = &r->cells[c];
+
+		stats_summarise(cell->samples, cell->n, r->higher_better, &cell->s);
+		cell->noisy = cell->n && (cell->n < STATS_MIN_SAMPLES ||
+					  cell->s.cv > m->noise_threshold);
+	}
+	noise_estimate(r->hist, r->nhist, &r->noise);
+	r->mde_pct = row_mde_pct(m, r);
 	for (size_t c = 0; c < m->nruns; c++) {
 		struct cmp_cell *cell = &r->cells[c];
 
@@ -321,6 +416,12 @@ static void finish_row(struct cmp_model *m, struct cmp_row *r)
 		}
 		stats_test(m->test->kind, base->samples, base->n, cell->samples, cell->n,
 			   r->higher_better, m->alpha, &cell->test);
+		if (!cell->test.done || !model_uses_noise(m))
+			continue;
+		if (r->noise.known)
+			noise_decide(m, r, base, cell);
+		else
+			cell->within_only = 1;
 	}
 }
 
@@ -673,4 +774,51 @@ size_t cmp_stats_shown(const struct cmp_model *m, enum cmp_stat stats[CMP_NSTATS
 	for (int st = 0; st < CMP_NSTATS; st++)
 		stats[st] = st;
 	return CMP_NSTATS;
+}
+
+/* The row named section/label, or NULL. Series come row after row in
+ * stored order: try the row after the last one found first. */
+static struct cmp_row *lookup_row(struct cmp_model *m, const char *section, const char *label)
+{
+	struct cmp_section *s = m->hist_hint.section;
+	size_t next = m->hist_hint.row + 1;
+
+	if (s && next < s->nrows && !strcmp(s->name, section) &&
+	    !strcmp(s->rows[next].label, label)) {
+		m->hist_hint.row = next;
+		return &s->rows[next];
+	}
+	for (size_t i = 0; i < m->nsections; i++) {
+		s = &m->sections[i];
+		if (strcmp(s->name, section))
+			continue;
+		for (size_t r = 0; r < s->nrows; r++)
+			if (!strcmp(s->rows[r].label, label)) {
+				m->hist_hint.section = s;
+				m->hist_hint.row = r;
+				return &s->rows[r];
+			}
+	}
+	return NULL;
+}
+
+void model_add_history(struct cmp_model *m, const struct run_row_summary *h)
+{
+	struct cmp_row *r = lookup_row(m, h->section, h->row);
+	double mean, m2;
+
+	if (!r || h->n < 1)
+		return;
+	mean = r->higher_better ? h->inv_mean : h->mean;
+	m2 = r->higher_better ? h->inv_m2 : h->m2;
+	if (isnan(mean) || isnan(m2))
+		return;		/* an Hmean row with a sample <= 0 */
+	ALLOC_GROW(r->hist, r->nhist + 1, r->hist_alloc);
+	r->hist[r->nhist++] = (struct noise_replicate){
+		.group = (size_t)h->group,
+		.n = (size_t)h->n,
+		.mean = mean,
+		.m2 = m2 < 0 ? 0 : m2,
+		.calibration = h->calibration,
+	};
 }

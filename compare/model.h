@@ -4,12 +4,14 @@
 #ifndef KBENCH_MODEL_H
 #define KBENCH_MODEL_H
 
+#include "compare/noise.h"
 #include "compare/stats.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 struct monitor_row;
+struct run_row_summary;
 struct sample_row;
 struct strbuf;
 
@@ -59,6 +61,19 @@ struct cmp_cell {
 	struct stats_summary s;
 	double pct[CMP_NSTATS];			/* vs the baseline, + is better */
 	struct stats_test_result test;		/* of the mean row, vs the baseline */
+	/* Where each replicate's samples end: one run each (several in a
+	 * pooled column), on samples[]. */
+	size_t *rep_end;
+	size_t nrep, rep_alloc;
+	unsigned rep_seq;	/* the model's run_seq when the last one began */
+	/* The test saw within-run variance only: a significant change
+	 * prints + instead of * (between-run noise unknown). */
+	int within_only;
+	/* The test used the row's between-run noise (noise_test). */
+	int between_run;
+	/* CoeffVar above the model's threshold, or fewer than 3 samples:
+	 * the mean is marked ~. */
+	int noisy;
 };
 
 struct cmp_row {
@@ -67,6 +82,16 @@ struct cmp_row {
 	int higher_better;
 	int decimals;		/* 4 for second-scale times, else 2 */
 	struct cmp_cell *cells;	/* one per column */
+	/* The row's series: stored runs of the compared runs' hosts and
+	 * configs, one replicate each, grouped by what they measured (host,
+	 * config, kernel); on the test's scale. */
+	struct noise_replicate *hist;
+	size_t nhist, hist_alloc;
+	struct noise_estimate noise;
+	/* The smallest change of the mean the decision in use detects
+	 * (power NOISE_POWER), in % of the baseline's mean, with the
+	 * baseline's runs and samples on each side; NaN when untold. */
+	double mde_pct;
 };
 
 /* A table of plain values per column after a section's statistics, with no
@@ -134,6 +159,16 @@ struct cmp_model {
 	 * --stats); none given: all of them, in mmtests' order. */
 	enum cmp_stat stats[CMP_NSTATS];
 	size_t nstats;
+	/* Decide on within-run variance only, as before between-run noise
+	 * (compare --within-run); set before model_finish. */
+	int within_run;
+	/* A mean whose CoeffVar exceeds this (%) is marked noisy. */
+	double noise_threshold;
+	unsigned run_seq;	/* counts model_begin_run calls */
+	struct {		/* the row model_add_history found last */
+		struct cmp_section *section;
+		size_t row;
+	} hist_hint;
 	/* Where the next sample of each column goes, and the last sample set
 	 * seen, to count each set's rusage once. */
 	struct cmp_section *last_section;
@@ -197,6 +232,18 @@ int cmp_stats_parse(const char *list, enum cmp_stat stats[CMP_NSTATS]);
 /* The statistic rows m shows, in order, into stats[]; returns the count. */
 size_t cmp_stats_shown(const struct cmp_model *m, enum cmp_stat stats[CMP_NSTATS]);
 
+/* The default CoeffVar (%) above which a mean is marked noisy. */
+#define CMP_NOISE_THRESHOLD 5.0
+
+/* Does the model's decision use between-run noise when it is known (the
+ * default test, Welch's, without --within-run)? */
+int model_uses_noise(const struct cmp_model *m);
+
+/* Add one stored run's summary of a row to the row's series (the
+ * between-run noise); rows the model does not have are ignored. Call
+ * after the samples, before model_finish. */
+void model_add_history(struct cmp_model *m, const struct run_row_summary *r);
+
 /* Split a run name at its first '-' as mmtests does, keeping "-rcN" with
  * the version ("6.1.0-rc3-vanilla" -> "6.1.0-rc3" + "vanilla"). The
  * results are malloc'd. */
@@ -228,13 +275,15 @@ int render_markdown(const struct cmp_model *m, struct strbuf *out);
 int render_csv(const struct cmp_model *m, struct strbuf *out);
 int render_json(const struct cmp_model *m, struct strbuf *out);
 int render_brief(const struct cmp_model *m, struct strbuf *out);
-/* render_brief, with the closing note on the verdicts only if note_too. */
+/* render_brief, with the closing note on the verdicts only if note_too
+ * (what a + verdict means is said whenever one is printed). */
 int render_brief_layout(const struct cmp_model *m, int note_too, struct strbuf *out);
 
 /* How render_text_layout lays a comparison out. */
 enum text_footer {
 	TEXT_FOOTER_ALL,	/* what the stars and signs mean, and footnotes */
-	TEXT_FOOTER_NOTES,	/* the footnotes only (rows left untested) */
+	TEXT_FOOTER_NOTES,	/* the footnotes only (rows left untested, the
+				 * noise between runs, noisy means) */
 	TEXT_FOOTER_NONE,
 };
 

@@ -2,7 +2,8 @@
  * patches summarise a benchmark: the header block, then per section (and
  * compared run) "hmean before 127045.79 after 121092.94 (-4.69%, worse)"
  * and "stddev before 2634.37 after 1254.08", the verdict taken from the
- * significance test of the mean row. */
+ * significance decision of the mean row ("worse+" when it saw within-run
+ * variance only, as the text table's + marks). */
 #include "config.h"
 #include "compare/facts.h"
 #include "compare/model.h"
@@ -24,6 +25,7 @@ struct brief {
 	enum cmp_stat stats[CMP_NSTATS];
 	size_t nstats;
 	int untested;		/* a verdict said "untested" */
+	int within_only;	/* a verdict was marked + */
 };
 
 /* A cell's value as shown, or "-" when the column has no sample. */
@@ -96,11 +98,13 @@ static void brief_section(struct brief *b, const struct cmp_section *s, size_t c
 			strbuf_addf(b->out, " after %*s", (int)wnew, v.buf);
 			if (st == CMP_MEAN && cell->n && row->cells[0].n) {
 				const char *verdict = render_verdict(row, cell);
+				int plus = render_within_only(cell);
 
 				if (!strcmp(verdict, "untested"))
 					b->untested = 1;
-				strbuf_addf(b->out, " (%.2f%%, %s)", render_pct(cell->pct[st]),
-					    verdict);
+				b->within_only |= plus;
+				strbuf_addf(b->out, " (%.2f%%, %s%s)", render_pct(cell->pct[st]),
+					    verdict, plus ? "+" : "");
 			}
 			strbuf_addch(b->out, '\n');
 		}
@@ -137,13 +141,23 @@ int render_brief_layout(const struct cmp_model *m, int note_too, struct strbuf *
 		}
 	if (!m->nsections)
 		strbuf_addstr(out, "No samples to compare.\n");
-	if (m->nruns < 2 || !note_too)
+	if (m->nruns < 2 || (!note_too && !b.within_only))
 		goto out;
-	strbuf_addf(&note, "better or worse: a significant change of the mean (%s, alpha %g); "
-		    "within noise: not significant", m->test->title, m->alpha);
-	if (b.untested)
-		strbuf_addstr(&note, "; untested: too few samples to test, or no test possible");
-	strbuf_addstr(&note, ". Positive % = better.");
+	if (note_too) {
+		strbuf_addf(&note, "better or worse: a significant change of the mean (%s, "
+			    "alpha %g); within noise: not significant", render_test_title(m),
+			    m->alpha);
+		if (b.untested)
+			strbuf_addstr(&note, "; untested: too few samples to test, or no test "
+				      "possible");
+		if (b.within_only)
+			strbuf_addstr(&note, "; ");
+	}
+	/* Even without the closing note (per host): + is this model's. */
+	if (b.within_only)
+		strbuf_addstr(&note, "better+ or worse+: significant within the runs only, "
+			      "between-run noise unknown (see kbench calibrate)");
+	strbuf_addstr(&note, note_too ? ". Positive % = better." : ".");
 	strbuf_addch(out, '\n');
 	render_wrapped(&note, BRIEF_WIDTH, note_line, out);
 out:

@@ -49,8 +49,9 @@ static void record(struct strbuf *out, const char *section, const char *row,
 
 int render_csv(const struct cmp_model *m, struct strbuf *out)
 {
-	strbuf_addf(out, "# kbench compare csv %d; test %s, alpha %g\n", CMP_FORMAT_VERSION,
-		    m->test->name, m->alpha);
+	strbuf_addf(out, "# kbench compare csv %d; test %s, alpha %g%s\n", CMP_FORMAT_VERSION,
+		    m->test->name, m->alpha,
+		    model_uses_noise(m) ? ", between-run noise when known (json: per row)" : "");
 	strbuf_addstr(out, "section,row,stat,unit,better,run,n,value,pct,significant,p\n");
 	for (size_t i = 0; i < m->nsections; i++) {
 		const struct cmp_section *s = &m->sections[i];

@@ -1,7 +1,8 @@
 /* render_json: the whole comparison for programs: format version, test and
  * alpha, runs and their facts, every statistic per row and run with its
- * percentage and test outcome (p-value included), the raw samples, and
- * the blocks. NaN and infinities are written as null. */
+ * percentage and test outcome (p-value included), each row's between-run
+ * noise and minimum detectable effect, the raw samples, and the blocks.
+ * NaN and infinities are written as null. */
 #include "config.h"
 #include "compare/model.h"
 #include "compare/render_util.h"
@@ -82,6 +83,38 @@ static void test(const struct stats_test_result *t, struct json *j)
 			key_string(j, "note", t->reason);
 		key_bool(j, "significant", t->significant);
 	}
+}
+
+/* The test of a cell, and what variance it saw. */
+static void cell_test(const struct cmp_cell *c, struct json *j)
+{
+	test(&c->test, j);
+	if (c->test.done)
+		key_string(j, "basis", c->between_run ? "between-run" : "within-run");
+	json_object_end(j);
+}
+
+/* A row's between-run noise: where it comes from, what it is, and the
+ * smallest change the decision in use detects. */
+static void noise(const struct cmp_model *m, const struct cmp_row *r, struct json *j)
+{
+	const struct noise_estimate *e = &r->noise;
+
+	json_key(j, "noise");
+	json_object_begin(j);
+	key_string(j, "source", !model_uses_noise(m) ? "not used" :
+		   e->known ? "between-run" : "unknown");
+	if (model_uses_noise(m) && e->runs) {
+		key_int(j, "runs", (long long)e->runs);
+		key_int(j, "kernels", (long long)e->groups);
+		key_int(j, "calibration_runs", (long long)e->calibration);
+		key_double(j, "df", e->df);
+		key_double(j, "run_mean_coeffvar", e->run_cv);
+		key_double(j, "between_coeffvar", e->between_cv);
+		key_double(j, "within_coeffvar", e->within_cv);
+	}
+	key_double(j, "mde_pct", r->mde_pct);
+	key_double(j, "mde_power", NOISE_POWER);
 	json_object_end(j);
 }
 
@@ -106,8 +139,9 @@ static void cell(const struct cmp_cell *c, size_t col, struct json *j)
 	for (int st = 0; st < CMP_NSTATS; st++)
 		key_double(j, cmp_stats[st].key, c->n ? render_pct(c->pct[st]) : NAN);
 	json_object_end(j);
+	key_bool(j, "noisy", c->noisy);
 	if (col > 0)
-		test(&c->test, j);
+		cell_test(c, j);
 	json_key(j, "samples");
 	json_array_begin(j);
 	for (size_t i = 0; i < c->n; i++)
@@ -132,6 +166,7 @@ static void section(const struct cmp_model *m, const struct cmp_section *s, stru
 		key_string(j, "unit", row->unit);
 		key_string(j, "better", row->higher_better ? "higher" : "lower");
 		key_string(j, "mean", row->higher_better ? "hmean" : "amean");
+		noise(m, row, j);
 		json_key(j, "runs");
 		json_array_begin(j);
 		for (size_t c = 0; c < m->nruns; c++)
@@ -182,6 +217,9 @@ int render_json(const struct cmp_model *m, struct strbuf *out)
 	key_double(&j, "alpha", m->alpha);
 	key_int(&j, "min_samples", STATS_MIN_SAMPLES);
 	key_bool(&j, "positive_is_better", 1);
+	key_string(&j, "decision", model_uses_noise(m) ? "between-run noise when known" :
+		   "within-run");
+	key_double(&j, "noise_threshold_pct", m->noise_threshold);
 	json_object_end(&j);
 	runs(m, &j);
 	json_key(&j, "differs");

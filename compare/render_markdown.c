@@ -13,7 +13,7 @@
 static void add_escaped(struct strbuf *out, const char *s)
 {
 	for (; *s; s++) {
-		if (strchr("|*_`\\", *s))
+		if (strchr("|*_`\\~", *s))
 			strbuf_addch(out, '\\');
 		strbuf_addch(out, *s);
 	}
@@ -58,9 +58,14 @@ static void section(const struct cmp_model *m, const struct cmp_section *s,
 					strbuf_addstr(out, " - |");
 					continue;
 				}
-				strbuf_addf(out, " %.*f ", row->decimals, isnan(v) ? 0.0 : v);
-				strbuf_addf(out, star ? "\\*%.2f%%\\* |" : "(%.2f%%) |",
-					    render_pct(cell->pct[st]));
+				strbuf_addf(out, " %s%.*f ",
+					    st == CMP_MEAN && cell->noisy ? "\\~" : "",
+					    row->decimals, isnan(v) ? 0.0 : v);
+				if (star && cell->within_only)
+					strbuf_addf(out, "+%.2f%%+ |", render_pct(cell->pct[st]));
+				else
+					strbuf_addf(out, star ? "\\*%.2f%%\\* |" : "(%.2f%%) |",
+						    render_pct(cell->pct[st]));
 			}
 			strbuf_addch(out, '\n');
 		}

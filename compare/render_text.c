@@ -1,8 +1,9 @@
 /* render_text: the comparison as mail-ready plain text in mmtests' layout,
  * as pasted on linux-mm: the header block (what the runs were), then per
  * section its title, two header lines per run and statistic-major rows
- * with %12.Nf ( %7.2f%%) cells, stars for significant mean rows, then its
- * Duration and Ops blocks, and a footer that says what the stars and signs
+ * with %12.Nf ( %7.2f%%) cells, stars for significant mean rows (+ when
+ * only within-run variance was seen, ~ before a noisy mean), then its
+ * Duration and Ops blocks, and a footer that says what the marks and signs
  * mean. Runs that do not fit the width wrap into column groups, each
  * repeating the label column; one run prints its statistics alone. ASCII
  * only, no trailing blanks. */
@@ -156,15 +157,28 @@ static void render_cell(const struct text *t, const struct cmp_row *r, int decim
 		strbuf_addf(t->out, "%*s%*s", (int)field, "-", (int)(cellw - field), "");
 		return;
 	}
-	/* mmtests prints an undefined value as 0.00 with no change. */
-	fit_number(num, sizeof(num), field, isnan(v) ? 0.0 : v,
-		   decimals < 0 ? r->decimals : decimals);
-	strbuf_addstr(t->out, num);
+	/* mmtests prints an undefined value as 0.00 with no change. A noisy
+	 * mean is marked ~ where a footer says so: not in one run's report. */
+	if (st == CMP_MEAN && cell->noisy && t->pct) {
+		size_t lead;
+
+		fit_number(num, sizeof(num), field - 1, isnan(v) ? 0.0 : v,
+			   decimals < 0 ? r->decimals : decimals);
+		lead = strspn(num, " ");
+		strbuf_addf(t->out, "%*s~%s", (int)lead, "", num + lead);
+	} else {
+		fit_number(num, sizeof(num), field, isnan(v) ? 0.0 : v,
+			   decimals < 0 ? r->decimals : decimals);
+		strbuf_addstr(t->out, num);
+	}
 	if (t->pct) {
 		char pct[16];
 
 		fit_number(pct, sizeof(pct), PCT_FIELD, render_pct(cell->pct[st]), 2);
-		strbuf_addf(t->out, star ? " *%s%%*" : " (%s%%)", pct);
+		if (star && cell->within_only)
+			strbuf_addf(t->out, " +%s%%+", pct);
+		else
+			strbuf_addf(t->out, star ? " *%s%%*" : " (%s%%)", pct);
 	}
 }
 
@@ -364,9 +378,9 @@ int render_text_layout(const struct cmp_model *m, const struct text_layout *l,
 	if (!m->nsections)
 		strbuf_addstr(out, "No samples to compare.\n");
 	if (m->nruns > 1 && l->footer == TEXT_FOOTER_ALL)
-		parts = FOOTER_TEST | FOOTER_NOTES;
+		parts = FOOTER_TEST | FOOTER_NOISE | FOOTER_NOTES;
 	else if (m->nruns > 1 && l->footer == TEXT_FOOTER_NOTES)
-		parts = FOOTER_NOTES;
+		parts = FOOTER_NOISE | FOOTER_NOTES;
 	if (parts) {
 		size_t before = out->len;
 

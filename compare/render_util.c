@@ -32,6 +32,9 @@ void render_wrapped(struct strbuf *text, size_t width,
 			cut = avail;
 			while (cut > 0 && p[cut] != ' ')
 				cut--;
+			/* No blank at the end of a line ("*  x.xx%*" holds two). */
+			while (cut > 0 && p[cut - 1] == ' ')
+				cut--;
 			if (!cut)	/* one long word: let it overflow */
 				cut = strcspn(p, " ");
 		}
@@ -78,6 +81,142 @@ static void skipped(const struct cmp_model *m, const char *reason, struct strbuf
 		strbuf_addch(sb, '.');
 }
 
+/* Does any cell of the model satisfy what? */
+static int any_cell(const struct cmp_model *m, int (*what)(const struct cmp_cell *c))
+{
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++)
+			for (size_t c = 0; c < m->nruns; c++)
+				if (what(&m->sections[i].rows[r].cells[c]))
+					return 1;
+	return 0;
+}
+
+static int between_run(const struct cmp_cell *c)
+{
+	return c->test.done && c->between_run;
+}
+
+static int within_only(const struct cmp_cell *c)
+{
+	return c->test.done && c->within_only;
+}
+
+static int noisy(const struct cmp_cell *c)
+{
+	return c->noisy;
+}
+
+/* The range lo..hi of a count over the rows whose noise is known. */
+static void noise_range(const struct cmp_model *m, size_t (*count)(const struct noise_estimate *e),
+			size_t *lo, size_t *hi)
+{
+	*lo = (size_t)-1;
+	*hi = 0;
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++) {
+			const struct cmp_row *row = &m->sections[i].rows[r];
+			size_t v;
+
+			if (!row->noise.known)
+				continue;
+			v = count(&row->noise);
+			if (v < *lo)
+				*lo = v;
+			if (v > *hi)
+				*hi = v;
+		}
+	if (*lo > *hi)
+		*lo = *hi;
+}
+
+/* "N" or "N-M", then what (plural unless it is exactly 1). */
+static void add_range(const struct cmp_model *m, size_t (*count)(const struct noise_estimate *e),
+		      const char *what, struct strbuf *sb)
+{
+	size_t lo, hi;
+
+	noise_range(m, count, &lo, &hi);
+	strbuf_addf(sb, "%zu", lo);
+	if (hi != lo)
+		strbuf_addf(sb, "-%zu", hi);
+	if (*what)
+		strbuf_addf(sb, " %s%s", what, hi == 1 ? "" : "s");
+}
+
+static size_t est_runs(const struct noise_estimate *e) { return e->runs; }
+static size_t est_groups(const struct noise_estimate *e) { return e->groups; }
+static size_t est_df(const struct noise_estimate *e) { return (size_t)e->df; }
+static size_t est_calibration(const struct noise_estimate *e) { return e->calibration; }
+
+/* The rows whose test saw within-run variance only, for the footnote. */
+static void list_within_only(const struct cmp_model *m, struct strbuf *sb)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < m->nsections; i++) {
+		const struct cmp_section *s = &m->sections[i];
+
+		for (size_t r = 0; r < s->nrows; r++) {
+			int hit = 0;
+
+			for (size_t c = 1; c < m->nruns; c++)
+				hit |= within_only(&s->rows[r].cells[c]);
+			if (!hit)
+				continue;
+			if (count < MAX_LISTED)
+				strbuf_addf(sb, "%s %s %s", count ? "," : " for", s->name,
+					    s->rows[r].label);
+			count++;
+		}
+	}
+	if (count > MAX_LISTED)
+		strbuf_addf(sb, " and %zu more", count - MAX_LISTED);
+}
+
+/* What the decision knew of the noise between runs, when it is the
+ * default one: the estimate it used, or that it had none. */
+static void noise_footer(const struct cmp_model *m, size_t width,
+			 void (*line)(const char *line, void *arg), void *arg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int known = any_cell(m, between_run), unknown = any_cell(m, within_only);
+
+	if (known) {
+		size_t lo, hi;
+
+		strbuf_addstr(&sb, "Between-run noise: from ");
+		add_range(m, est_runs, "stored run", &sb);
+		noise_range(m, est_groups, &lo, &hi);
+		if (hi > 1) {
+			strbuf_addstr(&sb, " in ");
+			add_range(m, est_groups, "group", &sb);
+		}
+		strbuf_addstr(&sb, " of one host, config and kernel (df ");
+		add_range(m, est_df, "", &sb);
+		noise_range(m, est_calibration, &lo, &hi);
+		if (hi) {
+			strbuf_addstr(&sb, ", ");
+			add_range(m, est_calibration, "calibration run", &sb);
+		}
+		strbuf_addstr(&sb, "); the difference of the run means is tested against it "
+			      "plus each side's within-run variance.");
+		render_wrapped(&sb, width, line, arg);
+	}
+	if (unknown) {
+		strbuf_addstr(&sb, "Between-run noise unknown");
+		if (known)
+			list_within_only(m, &sb);
+		strbuf_addstr(&sb, " (fewer than 3 stored runs of one host, config and kernel): "
+			      "the test saw within-run variance only, which misses drift between "
+			      "runs, so a change significant on it is marked + instead of *. "
+			      "kbench calibrate measures the noise; --within-run marks * as "
+			      "before.");
+		render_wrapped(&sb, width, line, arg);
+	}
+	strbuf_release(&sb);
+}
+
 static int any_higher(const struct cmp_model *m)
 {
 	for (size_t i = 0; i < m->nsections; i++)
@@ -120,12 +259,31 @@ const char *render_verdict(const struct cmp_row *r, const struct cmp_cell *cell)
 	return render_pct(cell->pct[CMP_MEAN]) >= 0 ? "better" : "worse";
 }
 
-/* What the stars and the signs mean. */
-static void footer_test(const struct cmp_model *m, size_t width, struct strbuf *sb,
-			void (*line)(const char *line, void *arg), void *arg)
+int render_within_only(const struct cmp_cell *cell)
 {
+	return cell->test.done && cell->test.significant && cell->within_only;
+}
+
+const char *render_test_title(const struct cmp_model *m)
+{
+	if (model_uses_noise(m) && any_cell(m, between_run))
+		return "a t-test of run means with between-run noise";
+	return m->test->title;
+}
+
+/* What the stars and the signs mean; with FOOTER_NOISE in parts, what the
+ * default decision knew of the noise between runs, between the two. */
+static void footer_test(const struct cmp_model *m, size_t width, unsigned parts,
+			struct strbuf *sb, void (*line)(const char *line, void *arg), void *arg)
+{
+	/* Without the noise part (one footer for the tables of several
+	 * hosts), the title cannot say which noise this model's rows used. */
+	const char *title = model_uses_noise(m) && !(parts & FOOTER_NOISE) ?
+		"a t-test of run means with between-run noise where known, else Welch's "
+		"t-test," : render_test_title(m);
+
 	strbuf_addf(sb, "Significance: %s on the mean row only, alpha %g; a significant "
-		    "change prints *  x.xx%%* instead of (  x.xx%%).", m->test->title, m->alpha);
+		    "change prints *  x.xx%%* instead of (  x.xx%%).", title, m->alpha);
 	switch (m->test->kind) {
 	case STATS_TEST_WELCH:
 		if (any_higher(m))
@@ -143,6 +301,8 @@ static void footer_test(const struct cmp_model *m, size_t width, struct strbuf *
 		break;
 	}
 	render_wrapped(sb, width, line, arg);
+	if ((parts & FOOTER_NOISE) && model_uses_noise(m))
+		noise_footer(m, width, line, arg);
 	strbuf_addstr(sb, "Positive % = better: the sign follows each metric's direction.");
 	render_wrapped(sb, width, line, arg);
 }
@@ -181,7 +341,9 @@ void render_footer_parts(const struct cmp_model *m, size_t width, unsigned parts
 	struct strbuf sb = STRBUF_INIT;
 
 	if (parts & FOOTER_TEST)
-		footer_test(m, width, &sb, line, arg);
+		footer_test(m, width, parts, &sb, line, arg);
+	else if ((parts & FOOTER_NOISE) && model_uses_noise(m))
+		noise_footer(m, width, line, arg);
 	if (parts & FOOTER_SAMPLES) {
 		strbuf_addstr(&sb, "Samples per side:");
 		for (size_t c = 0; c < m->nruns; c++) {
@@ -201,6 +363,11 @@ void render_footer_parts(const struct cmp_model *m, size_t width, unsigned parts
 			render_wrapped(&full, width, line, arg);
 			strbuf_release(&full);
 		}
+	}
+	if ((parts & FOOTER_NOTES) && any_cell(m, noisy)) {
+		strbuf_addf(&sb, "~ before a mean: its CoeffVar is above %g%% or it has fewer than "
+			    "3 samples.", m->noise_threshold);
+		render_wrapped(&sb, width, line, arg);
 	}
 	strbuf_release(&sb);
 }

@@ -29,7 +29,10 @@ enum {
 	FOOTER_TEST = 1 << 0,		/* the test, alpha, what a star is, the sign */
 	FOOTER_SAMPLES = 1 << 1,	/* samples per side */
 	FOOTER_NOTES = 1 << 2,		/* the rows left untested, and why */
-	FOOTER_ALL = FOOTER_TEST | FOOTER_SAMPLES | FOOTER_NOTES,
+	/* What the default decision knew of the noise between runs (after
+	 * the test's line when both are asked for); the ~ line is a note. */
+	FOOTER_NOISE = 1 << 3,
+	FOOTER_ALL = FOOTER_TEST | FOOTER_SAMPLES | FOOTER_NOTES | FOOTER_NOISE,
 };
 
 /* render_footer with only the parts in the FOOTER_* mask parts. */
@@ -48,5 +51,13 @@ void render_ascii(struct strbuf *out, size_t start);
  * "worse", "within noise" (tested, not significant), or "untested" (no
  * test, or one that could not be significant). */
 const char *render_verdict(const struct cmp_row *r, const struct cmp_cell *cell);
+
+/* The test the footers name for m: its own, or the t-test of run means
+ * when the default decision tested a row against between-run noise. */
+const char *render_test_title(const struct cmp_model *m);
+
+/* Whether a cell's mean row is significant on within-run variance only,
+ * the between-run noise unknown (marked + instead of *). */
+int render_within_only(const struct cmp_cell *cell);
 
 #endif

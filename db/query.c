@@ -10,6 +10,7 @@
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1001,5 +1002,84 @@ int store_fleet_each_collected(struct store *s, const char *source,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(s, "cannot read the collected bundles");
+	return 0;
+}
+
+/* A column that may be NULL, as a double (NaN for NULL). */
+static double col_double(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n,
+			       int series_runs,
+			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!n)
+		return 0;
+	strbuf_addstr(&sql, "WITH pick(id) AS (VALUES ");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addstr(&sql, i ? ", (?)" : "(?)");
+	strbuf_addstr(&sql, "), hist AS (SELECT r.* FROM runs r WHERE r.status = 'complete' AND ");
+	if (series_runs > 0)
+		/* The given runs, and the latest of each one's series: the
+		 * cost of a comparison must not grow with the store. */
+		strbuf_addf(&sql, "(r.id IN (SELECT id FROM pick) OR r.id IN (SELECT id FROM "
+			    "(SELECT r2.id, row_number() OVER (PARTITION BY r2.machine_id, "
+			    "r2.config_name ORDER BY r2.id DESC) AS recent FROM runs r2 "
+			    "WHERE r2.status = 'complete' AND EXISTS (SELECT 1 FROM runs p JOIN "
+			    "pick ON pick.id = p.id WHERE p.machine_id IS r2.machine_id AND "
+			    "p.config_name IS r2.config_name)) WHERE recent <= %d))", series_runs);
+	else
+		strbuf_addstr(&sql, "r.id IN (SELECT id FROM pick)");
+	/* The group: what a run measured. One pass over the samples: the
+	 * sums of squares come from raw moments (m2 = sum x^2 - n mean^2),
+	 * which loses digits only for spreads below 1e-6 of the mean. */
+	strbuf_addstr(&sql, "), g AS (SELECT id, dense_rank() OVER (ORDER BY machine_id, "
+		      "config_name, config_text, kernel_release, kernel_version, kernel_cmdline) "
+		      "AS grp, EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = hist.id AND "
+		      "k.section = '' AND k.key = 'calibration') AS calib FROM hist) "
+		      "SELECT s.run_id, g.grp, g.calib, s.section, s.row, max(s.unit), "
+		      "max(s.better = 'higher'), count(*), avg(s.value), "
+		      "sum(s.value * s.value) - sum(s.value) * avg(s.value), "
+		      "CASE WHEN min(s.value) > 0 THEN avg(1.0 / s.value) END, "
+		      "CASE WHEN min(s.value) > 0 THEN sum(1.0 / (s.value * s.value)) - "
+		      "sum(1.0 / s.value) * avg(1.0 / s.value) END "
+		      "FROM samples s JOIN g ON g.id = s.run_id "
+		      "GROUP BY s.run_id, s.section, s.row ORDER BY g.grp, s.run_id, min(s.rowid)");
+	rc = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		sqlite3_bind_int64(st, (int)i + 1, run_ids[i]);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct run_row_summary r = {
+			.run_id = sqlite3_column_int64(st, 0),
+			.group = sqlite3_column_int64(st, 1),
+			.calibration = sqlite3_column_int(st, 2),
+			.section = (const char *)sqlite3_column_text(st, 3),
+			.row = (const char *)sqlite3_column_text(st, 4),
+			.unit = (const char *)sqlite3_column_text(st, 5),
+			.higher_better = sqlite3_column_int(st, 6),
+			.n = sqlite3_column_int64(st, 7),
+			.mean = col_double(st, 8),
+			.m2 = col_double(st, 9),
+			.inv_mean = col_double(st, 10),
+			.inv_m2 = col_double(st, 11),
+		};
+
+		if (!r.unit)
+			r.unit = "";
+		if (cb(&r, arg))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot summarise the runs of a series");
 	return 0;
 }

@@ -483,4 +483,33 @@ int store_each_sample_key(struct store *s, int64_t run_id,
 			  int (*cb)(const char *section, const char *row, int iteration,
 				    void *arg), void *arg);
 
+/* ---- between-run noise (query.c): compare and calibrate ---- */
+
+/* One run's samples of one row of a section, summarised: what the
+ * between-run noise of the row is estimated from. */
+struct run_row_summary {
+	int64_t run_id;
+	/* Runs that measured the same thing share a group: same machine,
+	 * config (name and text) and kernel (release, version, cmdline).
+	 * Numbered from 1 in the order of the runs returned. */
+	int64_t group;
+	int calibration;	/* the run is tagged run_meta ('', 'calibration') */
+	const char *section;
+	const char *row;
+	const char *unit;
+	int higher_better;
+	int64_t n;		/* samples */
+	double mean, m2;	/* of the values: mean, sum of squared deviations */
+	double inv_mean, inv_m2; /* the same of 1/value; NaN when a value <= 0 */
+};
+
+/* Summarise per run, section and row the complete runs among
+ * run_ids[0..n-1] and, when series_runs > 0, the latest series_runs
+ * complete runs on the machine and with the config name of each of them
+ * (the rows' series). In order of group, run and first sample; cb
+ * returning non-zero stops. The strings last until cb returns. */
+int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n,
+			       int series_runs,
+			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg);
+
 #endif

@@ -40,12 +40,19 @@ int cmd_query(int argc, char **argv);
  * and tab, at most NOTE_MAX bytes. Returns 0, or -1 after saying why. */
 int cmd_check_note(const char *text);
 
+/* A run name must not read as another selector (#ID, NAME@HOST) nor carry
+ * bytes that would garble a table (kbench run and calibrate). Returns 0,
+ * or -1 after saying which rule name breaks. */
+int cmd_check_run_name(const char *name);
+
 int cmd_history(int argc, char **argv);
 int cmd_regressions(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
+
+int cmd_calibrate(int argc, char **argv);
 
 /* After a run: print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */

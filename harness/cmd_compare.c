@@ -10,6 +10,7 @@
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,11 @@ static const struct parse_opt_usage compare_usage = {
 		"Per section: Min, Amean or Hmean, Stddev, CoeffVar, Max and the mean of\n"
 		"the best 95% of samples, with the change against BASE in percent.\n"
 		"Positive % = better. A significant change of the mean row prints\n"
-		"*  x.xx%* instead of (  x.xx%); fewer than 3 samples a side: no star.",
-	.help_column = 17,
+		"*  x.xx%* instead of (  x.xx%); fewer than 3 samples a side: no star.\n"
+		"The default test weighs the change of the run means against the noise\n"
+		"between stored runs of the same host, config and kernel; while that is\n"
+		"unknown, a change significant within the runs prints +  x.xx%+.",
+	.help_column = 25,
 	.epilogue = "The formulas are in docs/statistics.md.",
 };
 
@@ -69,6 +73,18 @@ static int parse_alpha(const struct parse_opt *opt, const char *value)
 	if (!*value || *end || !(a > 0 && a < 1))
 		return error("invalid --alpha '%s': expected a number between 0 and 1", value);
 	*(double *)opt->value = a;
+	return 0;
+}
+
+static int parse_noise_threshold(const struct parse_opt *opt, const char *value)
+{
+	char *end;
+	double pct = strtod(value, &end);
+
+	if (!*value || *end || !(pct > 0) || !isfinite(pct))
+		return error("invalid --noise-threshold '%s': expected a percentage above 0",
+			     value);
+	*(double *)opt->value = pct;
 	return 0;
 }
 
@@ -119,7 +135,9 @@ static int parse_order(const struct parse_opt *opt, const char *value)
 #define EXIT_ERROR 128
 
 /* Whether a run compared with the baseline has a significant mean row
- * that is worse (a starred negative percentage). */
+ * that is worse: a negative percentage marked * or + (+: significant on
+ * within-run variance, the between-run noise unknown, as for every
+ * comparison of kernels without calibration or history). */
 static int any_worse(const struct cmp_model *m)
 {
 	for (size_t i = 0; i < m->nsections; i++)
@@ -145,27 +163,36 @@ int cmd_compare(int argc, char **argv)
 			     "text (default: ready to mail, within 80 columns),\n"
 			     "brief (a few lines per section: mean and spread\n"
 			     "before and after, the change and its verdict),\n"
-			     "markdown, csv or json (every statistic, p-values and\n"
-			     "raw samples; carries a format version)", parse_format),
+			     "markdown, csv or json (every statistic, p-values,\n"
+			     "each row's noise and raw samples; carries a format\n"
+			     "version)", parse_format),
 		OPT_CALLBACK(0, "test", &copt.test, "TEST",
-			     "welch: Welch's t-test, on 1/x for Hmean rows (default)\n"
-			     "mwu: Mann-Whitney U, two-sided (exact for small samples\n"
-			     "     without ties, else normal approximation)\n"
+			     "welch: Welch's t-test, on 1/x for Hmean rows,\n"
+			     "with between-run noise when known (default)\n"
+			     "mwu: Mann-Whitney U, two-sided (exact for small\n"
+			     "     samples without ties, else normal approx.)\n"
 			     "ci: mmtests' rule, mean +- 1.96 sd intervals apart\n"
 			     "ttest: mmtests' 2018-2024 t-test (df n1+n2-2)", parse_test),
 		OPT_CALLBACK(0, "alpha", &copt.alpha, "A",
-			     "significance level, 0 < A < 1 (default 0.05; ttest 0.10)",
-			     parse_alpha),
+			     "significance level, 0 < A < 1 (default 0.05;\n"
+			     "ttest 0.10)", parse_alpha),
+		OPT_BOOL(0, "within-run", &copt.within_run,
+			 "Welch's test on the samples alone, as before\n"
+			 "between-run noise: its stars print *"),
+		OPT_CALLBACK(0, "noise-threshold", &copt.noise_threshold, "PCT",
+			     "mark a mean ~ when its CoeffVar exceeds PCT\n"
+			     "(default 5) or it has fewer than 3 samples",
+			     parse_noise_threshold),
 		OPT_BOOL(0, "pool", &copt.pool,
-			 "pool the samples of every complete run with the same\n"
-			 "name as each given run into its column"),
+			 "pool the samples of every complete run with the\n"
+			 "same name as each given run into its column"),
 		OPT_CALLBACK(0, "only", &only, "REGEX",
 			     "keep sections or rows whose name matches (PCRE2)", parse_only),
 		OPT_CALLBACK(0, "monitors", &copt.monitors, "M",
-			     "the monitors after each section (Ops block, a mean per\n"
-			     "sample): summary (default: faults, context switches,\n"
-			     "perf events, slab growth), all (every stored key), or\n"
-			     "none", parse_monitors),
+			     "the monitors after each section (Ops block, a mean\n"
+			     "per sample): summary (default: faults, context\n"
+			     "switches, perf events, slab growth), all (every\n"
+			     "stored key), or none", parse_monitors),
 		OPT_CALLBACK(0, "stats", &copt, "LIST",
 			     "the statistic rows of text and brief, in this order:\n"
 			     "min, amean or hmean (the mean row), stddev, coeffvar,\n"
@@ -179,8 +206,9 @@ int cmd_compare(int argc, char **argv)
 			 "name, then count the hosts better, worse or within\n"
 			 "noise per section (text or brief)"),
 		OPT_BOOL(0, "exit-code", &exit_code,
-			 "exit 1 when a starred mean row is worse than BASE, 0\n"
-			 "when none is, 128 on other errors (git bisect run)"),
+			 "exit 1 when a mean row is significantly worse than\n"
+			 "BASE (* or +), 0 when none is, 128 on other errors\n"
+			 "(git bisect run)"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};

@@ -36,10 +36,7 @@ static const struct parse_opt_usage run_usage = {
 /* The longest run name, in bytes: names head tables and columns. */
 #define RUN_NAME_MAX 128
 
-/* A run name must not read as another selector (#ID, NAME@HOST) nor carry
- * bytes that would garble a table. Returns 0, or -1 after saying which
- * rule name breaks. */
-static int check_run_name(const char *name)
+int cmd_check_run_name(const char *name)
 {
 	size_t len = strlen(name);
 
@@ -297,7 +294,7 @@ int cmd_run(int argc, char **argv)
 		parse_opt_usage_print(&run_usage, options, stderr);
 		goto out;
 	}
-	if (req.name && check_run_name(req.name))
+	if (req.name && cmd_check_run_name(req.name))
 		goto out;
 	if (note && cmd_check_note(note))
 		goto out;

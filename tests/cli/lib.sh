@@ -69,9 +69,10 @@
 # of the same width and the same number of decimals ("   -12.5" and
 # "     3.7" both read "     9.9"); a percentage in parentheses reads
 # (   9.99%) whatever its digits (a large change prints fewer decimals,
-# or none, to keep its %7.2f cell's width), and so does a significance
-# mark *  9.99%*. The layout, every
-# label and every integer count stay as printed.
+# or none, to keep its %7.2f cell's width), and so do significance marks
+# *  9.99%* and +  9.99%+. A ~ before a mean (a noisy row) reads as a
+# blank and the footer line that explains it is dropped. The layout,
+# every label and every integer count stay as printed.
 set -u
 tap_n=0
 tap_failed=0
@@ -202,10 +203,10 @@ runs_sed="s/^( +[0-9]+ .{18} .{11} )[^ ]+ +(KERNEL|[^ ]+~) +/\\1HOST KERNEL /"
 
 # mask_figures: filter a transcript for -m (see the top of this file).
 mask_figures() {
-	awk '
+	sed -E -e 's/ ~(-?[0-9])/  \1/g' -e '/^~ before a mean: /d' | awk '
 	function mask(s,	out, cell, num, rep, d, i, w, pct) {
 		out = ""
-		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*] *[<>]?-?[0-9]+(\.[0-9]+)?%/)) {
+		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*+] *[<>]?-?[0-9]+(\.[0-9]+)?%/)) {
 			cell = substr(s, RSTART, RLENGTH)
 			w = RLENGTH
 			pct = ""
@@ -237,7 +238,7 @@ mask_figures() {
 		}
 		return out s
 	}
-	{ print mask($0) }' | sed -E 's/\*( *9\.99%)\*/(\1)/g'
+	{ print mask($0) }' | sed -E 's/([*]( *9\.99%)[*]|[+]( *9\.99%)[+])/(\2\3)/g'
 }
 
 # transcript COMMAND...: run COMMAND, print its transcript (not normalised).

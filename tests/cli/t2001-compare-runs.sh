@@ -47,10 +47,18 @@ is "two runs of one name are told apart by id" "$(sed -n '/^hackbench/{n;N;p;q}'
 "                              base                   base
                                x#1                    x#3"
 
-footer() { sed -n '/^Significance/,$p' "$1"; }
+# The footer, without the line that explains ~ (it depends on the figures).
+footer() { sed -n '/^Significance/,$p' "$1" | sed '/^~ before a mean: /d'; }
 kb compare --pool base-x new-x > "$tmp/pool"
 is "--pool pools every complete run of the name" "$(grep '^Samples:' "$tmp/pool")" \
 "Samples:  base-x 6 (2 runs pooled), new-x 3"
+is "--pool: each pooled run is a replicate of the between-run test" "$(footer "$tmp/pool")" \
+"Significance: a t-test of run means with between-run noise on the mean row only,
+  alpha 0.05; a significant change prints *  x.xx%* instead of (  x.xx%).
+Between-run noise: from 3 stored runs of one host, config and kernel (df 2); the
+  difference of the run means is tested against it plus each side's within-run
+  variance.
+Positive % = better: the sign follows each metric's direction."
 
 kb compare --only pipes base-x new-x > "$tmp/only"
 is "--only REGEX keeps matching sections" "$(grep '^hackbench' "$tmp/only")" hackbench-process-pipes
@@ -84,8 +92,11 @@ is "--test ttest is named and defaults to alpha 0.1" "$(footer "$tmp/ttest")" \
 Positive % = better: the sign follows each metric's direction."
 kb compare --alpha 0.2 base-x new-x > "$tmp/alpha"
 is "--alpha is used and stated" "$(footer "$tmp/alpha")" \
-"Significance: Welch's t-test on the mean row only, alpha 0.2; a significant
-  change prints *  x.xx%* instead of (  x.xx%).
+"Significance: a t-test of run means with between-run noise on the mean row only,
+  alpha 0.2; a significant change prints *  x.xx%* instead of (  x.xx%).
+Between-run noise: from 3 stored runs of one host, config and kernel (df 2); the
+  difference of the run means is tested against it plus each side's within-run
+  variance.
 Positive % = better: the sign follows each metric's direction."
 
 expect_transcript -m -e "$header_sed" -f t2001-compare-three.txt \
@@ -113,9 +124,11 @@ expect_transcript -f t2001-compare.csv \
 	-e '/^(#|section,)/!s/^(([^,]*,){7})([^,]*),([^,]*),([^,]*),([^,]*)$/\1<\3>,<\4>,<\5>,<\6>/' \
 	-e 's/<-?[0-9][0-9.]*(e[-+]?[0-9]+)?>/N/g' -e 's/<>//g' \
 	"csv: version line, header, a line per statistic and run" kb compare --format csv base-x new-x
-# markdown: the figures in table lines masked to N, significance marks to (N%).
+# markdown: the figures in table lines masked to N, significance marks to (N%),
+# and the noise marks (\~ before a mean, its footnote) dropped.
 expect_transcript -f t2001-compare.md \
-	-e '/^\|/s/(\\\*|\()-?[0-9]+\.[0-9]+%(\\\*|\))/(N%)/g' -e '/^\|/s/ -?[0-9]+\.[0-9]+ / N /g' \
+	-e '/^\|/s/(\\\*|\(|\+)-?[0-9]+\.[0-9]+%(\\\*|\)|\+)/(N%)/g' \
+	-e '/^\|/s/ (\\~)?-?[0-9]+\.[0-9]+ / N /g' -e '/^- \\~ before a mean: /d' \
 	"markdown: a table per section and block, the footer as a list" \
 	kb compare --format markdown base-x new-x
 expect_transcript -f t2001-compare-help.txt "--help lists every option" kb compare --help

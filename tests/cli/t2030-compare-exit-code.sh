@@ -1,8 +1,11 @@
 #!/bin/sh
-# t2020: kbench compare --exit-code for git bisect run: 1 when a starred
-# mean row is worse than the baseline, 0 when no row is (better, or not
-# significant), 128 when the comparison cannot be made, 2 on bad arguments.
-# Runs: synthetic nightly runs (10 samples apart by 10% on row 1).
+# t2020: kbench compare --exit-code for git bisect run: 1 when a mean row
+# is significantly worse than the baseline, marked * or + (+: the
+# between-run noise unknown, as for one run of each kernel), 0 when no row
+# is (better, or not significant), 128 when the comparison cannot be made,
+# 2 on bad arguments.
+# Runs: synthetic nightly runs (10 samples apart by 10% on row 1), each of
+# its own kernel.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
@@ -27,16 +30,30 @@ status() {	# status WANT ARGS...
 }
 
 status 1 --exit-code nightly-01 nightly-03
-check "the worse row is starred" grep -q '^Amean     1 .* \*  -9\.[0-9]*%\*$' "$tmp/out"
+check "the worse row is marked + (a run of each kernel: noise unknown), and counts" \
+	grep -q '^Amean     1 .* +  -9\.[0-9]*%+$' "$tmp/out"
 status 0 --exit-code nightly-03 nightly-01
-check "a better starred row is no regression" grep -q '^Amean     1 .* \*   8\.76%\*$' "$tmp/out"
+check "a better + row is no regression" grep -q '^Amean     1 .* +   8\.76%+$' "$tmp/out"
 status 0 --exit-code nightly-01 '#2'
-check "the same run twice: no star" test "$(grep -c '%\*$' "$tmp/out")" = 0
+check "the same run twice: no star" test "$(grep -c '%[*+]$' "$tmp/out")" = 0
 status 1 --exit-code nightly-01 nightly-02 nightly-04
 status 0 nightly-01 nightly-03
 status 128 --exit-code nightly-01 nosuch
 check "... and says why" test "$(cat "$tmp/err")" = "kbench: no run named 'nosuch' in $db (see kbench runs)"
 status 2 --exit-code nightly-01
 status 1 nightly-01 nosuch
+
+# Two more runs of nightly-01's kernel: its between-run noise is known, and
+# the test on run means stars the worse row *.
+runs=$(for tag in 1 2; do
+	awk -v first=1 -v last=1 -v step_at=3 -v base=0.5 -v step_to=0.55 -v config=hb \
+		-v tag=$tag -f "$TOP_SRCDIR/tests/data/nightly-runs.awk"
+done)
+sql_write "$runs"
+ok $? "two more runs of nightly-01, kernel 6.1.1"
+status 1 --exit-code nightly-01 nightly-03
+check "with the noise known the worse row is starred *" \
+	grep -q '^Amean     1 .* \*  -9\.[0-9]*%\*$' "$tmp/out"
+check "... by the test of run means" grep -q '^Between-run noise: from 3 stored runs' "$tmp/out"
 
 done_testing

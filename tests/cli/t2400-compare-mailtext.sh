@@ -173,6 +173,10 @@ Duration Elapsed        4.50        4.50
 
 Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
   change prints *  x.xx%* instead of (  x.xx%).
+Between-run noise unknown (fewer than 3 stored runs of one host, config and
+  kernel): the test saw within-run variance only, which misses drift between
+  runs, so a change significant on it is marked + instead of *. kbench calibrate
+  measures the noise; --within-run marks * as before.
 Positive % = better: the sign follows each metric's direction.
 [exit 0]
 T
@@ -193,6 +197,10 @@ Duration Elapsed        4.50        4.50
 
 Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
   change prints *  x.xx%* instead of (  x.xx%).
+Between-run noise unknown (fewer than 3 stored runs of one host, config and
+  kernel): the test saw within-run variance only, which misses drift between
+  runs, so a change significant on it is marked + instead of *. kbench calibrate
+  measures the noise; --within-run marks * as before.
 Positive % = better: the sign follows each metric's direction.
 [exit 0]
 T

@@ -1,13 +1,15 @@
 #!/bin/sh
 # A store written with schema version 1 is migrated to the current version
-# (3) when kbench first opens it: each monitor value gets the kind its key
+# (4) when kbench first opens it: each monitor value gets the kind its key
 # stood for, no value changes, and show and compare print what version 1
 # printed (tests/data/store-v1.transcript was made by kbench before the
 # migration existed; it is a record of that version, not to be
 # regenerated; only its compare parts were rewritten when compare's output
 # changed on purpose: the header block, numeric row order, Ops as a mean
-# per sample). One line differs on purpose: version 1 counted result rows
-# as samples, and the run has 9 samples (6 hackbench, 3 pft) for 12 rows.
+# per sample, and the between-run noise lines, the ~ and + marks and the
+# json noise fields). One line differs on purpose: version 1 counted
+# result rows as samples, and the run has 9 samples (6 hackbench, 3 pft)
+# for 12 rows.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 data=$TOP_SRCDIR/tests/data

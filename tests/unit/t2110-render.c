@@ -4,6 +4,7 @@
  * the diff before committing it). */
 #include "config.h"
 #include "compare/model.h"
+#include "compare/render_util.h"
 #include "db/store.h"
 #include "lib/strbuf.h"
 #include "tests/tap.h"
@@ -169,6 +170,26 @@ out:
 	return good;
 }
 
+static void add_line(const char *line, void *arg)
+{
+	strbuf_addf(arg, "%s|\n", line);
+}
+
+/* render_wrapped cuts lines at a blank and leaves none at their end, even
+ * where two blanks stand together ("*  x.xx%*"). */
+static void check_wrapped(void)
+{
+	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
+	const char *want = "a significant change prints *|\n  x.xx%* instead|\n";
+
+	strbuf_addstr(&text, "a significant change prints *  x.xx%* instead");
+	render_wrapped(&text, 30, add_line, &out);
+	ok(!strcmp(out.buf, want), "wrapped at 30 columns, no blank before a line's end: "
+	   "got '%s'", out.buf);
+	strbuf_release(&text);
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const char *top = getenv("TOP_SRCDIR");
@@ -178,5 +199,6 @@ int main(void)
 		top = ".";
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(top, &cases[i], regen);
+	check_wrapped();
 	return done_testing();
 }

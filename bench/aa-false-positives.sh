@@ -1,0 +1,150 @@
+#!/bin/sh
+# aa-false-positives: how often kbench compare stars a change that is not
+# there, and how often it finds one that is. Runs a small hackbench config
+# (process-sockets and thread-pipes at groups 1 2 4, 8 samples after one
+# warm-up) K times back to back on this kernel and compares consecutive
+# runs (A/A: every starred mean row is a false positive); then runs the
+# same rows with loops raised 25% and 10% (a real effect of known size,
+# under another config name) and compares each with an A run (power).
+# Prints one line per test:
+#   TEST  FPR x/y  power@25% a/b  power@10% c/d
+# Goals (docs/statistics.md): the default decision stars at most 5% of
+# >= 60 A/A rows, finds >= 80% of 25% changes, and at least as many 10%
+# changes as the CI-overlap rule.
+#
+# Usage: bench/aa-false-positives.sh [KBENCH]   (default ./kbench)
+# Variables: K (A runs, default 11: 10 pairs x 6 rows = 60 A/A rows),
+# J (runs per injected size, default 5), LOOPS (default 100), ITERATIONS
+# (default 8), KEEP (a file to copy the store to). The store is a
+# temporary file, never the default database. Run it on a machine left
+# alone: it measures that machine's noise.
+set -u
+kbench=${1:-${KBENCH:-./kbench}}
+K=${K:-11}
+J=${J:-5}
+LOOPS=${LOOPS:-100}
+ITERATIONS=${ITERATIONS:-8}
+
+[ -x "$kbench" ] || { echo "aa-false-positives: $kbench is not executable (build first)" >&2; exit 2; }
+[ "$K" -ge 6 ] || { echo "aa-false-positives: K must be 6 or more" >&2; exit 2; }
+[ "$J" -le "$K" ] || { echo "aa-false-positives: J must not exceed K" >&2; exit 2; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/aa-false-positives.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+db=$tmp/aa.db
+kb() { "$kbench" --db "$db" --quiet "$@"; }
+
+conf() {	# FILE LOOPS
+	cat > "$1" <<CONF
+[global]
+iterations = $ITERATIONS
+warmup = 1
+loops = $2
+groups = 1 2 4
+
+[hackbench-process-sockets]
+mode = process
+transport = sockets
+
+[hackbench-thread-pipes]
+mode = thread
+transport = pipes
+CONF
+}
+conf "$tmp/aa.conf" "$LOOPS"
+conf "$tmp/aa-loops125.conf" $((LOOPS * 125 / 100))
+conf "$tmp/aa-loops110.conf" $((LOOPS * 110 / 100))
+
+run() {	# CONF NAME
+	s=$(date +%s)
+	kb run -c "$1" -n "$2" --no-report >/dev/null 2>"$tmp/err" ||
+		{ echo "aa-false-positives: run $2 failed:" >&2; cat "$tmp/err" >&2; exit 1; }
+	echo "  $2: $(($(date +%s) - s)) s" >&2
+}
+
+echo "aa-false-positives: $K A runs and $J runs at +25% and +10% loops" \
+	"(loops $LOOPS, $ITERATIONS samples, warm-up 1) on $(uname -n), $(uname -r)" >&2
+start=$(date +%s)
+i=1
+while [ "$i" -le "$K" ]; do
+	run "$tmp/aa.conf" "a$i"
+	i=$((i + 1))
+done
+j=1
+while [ "$j" -le "$J" ]; do
+	run "$tmp/aa-loops125.conf" "e25-$j"
+	run "$tmp/aa-loops110.conf" "e10-$j"
+	j=$((j + 1))
+done
+echo "aa-false-positives: runs took $(($(date +%s) - start)) s" >&2
+
+# starred TEST-OPTIONS BASE NEW: "starred tested" over the mean rows of
+# the new run (csv: the significant column of its Amean/Hmean records).
+starred() {
+	opts=$1
+	shift
+	# shellcheck disable=SC2086 # the options are words
+	kb compare --format csv $opts "$@" |
+		awk -F, -v run="$2" '$3 ~ /^[AH]mean$/ && $6 == run && $10 != "" {
+			tested++; starred += $10 } END { print starred + 0, tested + 0 }'
+}
+
+# count TEST-OPTIONS KIND: "starred tested" summed over the pairs of KIND
+# (aa: consecutive A runs; 25, 10: each injected run against A run
+# K-J+j).
+count() {
+	opts=$1 kind=$2 s=0 t=0
+	if [ "$kind" = aa ]; then
+		i=1
+		while [ "$i" -lt "$K" ]; do
+			set -- $(starred "$opts" "a$i" "a$((i + 1))")
+			s=$((s + $1)) t=$((t + $2))
+			i=$((i + 1))
+		done
+	else
+		j=1
+		while [ "$j" -le "$J" ]; do
+			set -- $(starred "$opts" "a$((K - J + j))" "e$kind-$j")
+			s=$((s + $1)) t=$((t + $2))
+			j=$((j + 1))
+		done
+	fi
+	echo "$s/$t"
+}
+
+# The noise that was there: per row, the within-run CoeffVar (mean over
+# the A runs) and the CoeffVar of the A runs' means.
+names=
+i=1
+while [ "$i" -le "$K" ]; do
+	names="$names a$i"
+	i=$((i + 1))
+done
+# shellcheck disable=SC2086 # the names are words
+kb compare --format csv --within-run $names | awk -F, '
+	$3 ~ /^[AH]mean$/ { key = $1 " " $2; if (!(key in n)) order[++rows] = key
+		n[key]++; s[key] += $8; ss[key] += $8 * $8 }
+	$3 ~ /CoeffVar$/ { cv[$1 " " $2] += $8 }
+	END {
+		printf "%-32s %9s %12s\n", "A runs: row", "CoeffVar", "between-run"
+		for (r = 1; r <= rows; r++) {
+			k = order[r]; m = s[k] / n[k]
+			v = (ss[k] - n[k] * m * m) / (n[k] - 1)
+			printf "%-32s %8.2f%% %11.2f%%\n", k, cv[k] / n[k], 100 * sqrt(v > 0 ? v : 0) / m
+		}
+	}' >&2
+
+for test in "default" "welch --within-run" "mwu" "ci" "ttest"; do
+	case $test in
+	default) opts= ;;
+	"welch --within-run") opts="--test welch --within-run" ;;
+	*) opts="--test $test" ;;
+	esac
+	printf '%-20s FPR %s  power@25%% %s  power@10%% %s\n' "$test" \
+		"$(count "$opts" aa)" "$(count "$opts" 25)" "$(count "$opts" 10)"
+done
+if [ -n "${KEEP:-}" ]; then
+	for f in "$db"*; do
+		cp "$f" "$KEEP${f#"$db"}"
+	done
+	echo "aa-false-positives: store kept in $KEEP" >&2
+fi
