@@ -5,6 +5,7 @@
 #include "workloads/params.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "lib/suggest.h"
 #include "workloads/stride.h"
 #include "machine/sysinfo.h"
 
@@ -599,47 +600,13 @@ const char *wl_given(const struct wl_params *p, size_t offset)
 	return NULL;
 }
 
-/* Levenshtein distance, small strings only. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[64], prev, tmp;
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = prev + (a[i - 1] != b[j - 1]);
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 const char *wl_option_suggest(const struct wl_option *table, const char *name)
 {
-	const char *best = NULL;
-	size_t bestd = 3;	/* suggest only close names */
+	struct suggest s = SUGGEST_INIT(name);
 
-	for (int i = 0; table[i].name; i++) {
-		size_t d = edit_distance(name, table[i].name);
-
-		if (d < bestd) {
-			bestd = d;
-			best = table[i].name;
-		}
-	}
-	return best;
+	for (int i = 0; table[i].name; i++)
+		suggest_add(&s, table[i].name);
+	return s.best;
 }
 
 void wl_sample_add(struct wl_sample *s, int metric, double value,
