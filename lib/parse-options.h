@@ -136,4 +136,11 @@ enum {
 int parse_options(int argc, char **argv, const struct parse_opt *opts,
 		  const struct parse_opt_usage *usage, unsigned flags);
 
+/* The program's global options, accepted by every later parse_options()
+ * call besides the command's own: an option the command's table does not
+ * have (by exact name or unambiguous prefix) is looked up in opts, so that
+ * they may come before or after the command name. opts must outlive the
+ * parsing; NULL: none. They are not listed in the command's usage. */
+void parse_options_set_global(const struct parse_opt *opts);
+
 #endif
