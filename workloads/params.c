@@ -272,6 +272,26 @@ static int parse_list(const struct wl_option *o, const char *text,
 	return 0;
 }
 
+/* Append " (did you mean 'CHOICE'?)" to err when a choice of enum o is
+ * close to text. */
+static void enum_suggest(const struct wl_option *o, const char *text, struct strbuf *err)
+{
+	struct suggest sg = SUGGEST_INIT(text);
+	char *names[64];
+	size_t len;
+	const char *c;
+	int n = 0;
+
+	while (n < 64 && (c = choice(o, n, &len))) {
+		names[n] = xstrndup(c, len);
+		suggest_add(&sg, names[n++]);
+	}
+	if (sg.best)
+		strbuf_addf(err, " (did you mean '%s'?)", sg.best);
+	while (n)
+		free(names[--n]);
+}
+
 int wl_value_parse(const struct wl_option *o, const char *text,
 		   struct wl_value *v, struct strbuf *err)
 {
@@ -340,6 +360,8 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 bad:
 	strbuf_addf(err, "invalid value '%s' for '%s': expected %s",
 		    text, o->name, wl_type_expect(o));
+	if (o->type == WL_ENUM)
+		enum_suggest(o, text, err);
 out:
 	wl_value_release(&nv);
 	return rc;
