@@ -45,6 +45,8 @@ static const struct command commands[] = {
 	  .summary = "mail a comparison as plain text (SMTP), or write it as mbox" },
 	{ .name = "fleet", .fn = cmd_fleet,
 	  .summary = "run configs on the nodes of a Slurm cluster, collect the results" },
+	{ .name = "configs", .fn = cmd_configs,
+	  .summary = "list the shipped configs, for 'kbench run -c NAME'" },
 	{ .name = NULL }
 };
 
