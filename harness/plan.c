@@ -228,6 +228,12 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 			goto out;
 		}
 		ps->params->pin = ps->pin;
+		/* A preference list: the run stores the policy it used. */
+		if (strchr(wl_params_text(ps->params, "pin"), ',') &&
+		    wl_params_set(ps->params, "pin", ps->pin->policy, &err)) {
+			error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+			goto out;
+		}
 	}
 	rc = 0;
 out:

@@ -331,8 +331,8 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 			goto bad;
 		break;
 	case WL_ENUM: {
-		size_t len = strlen(text), clen;
-		const char *c;
+		size_t len = o->preference_list ? strcspn(text, ",") : strlen(text), clen;
+		const char *c, *next;
 		int idx = 0;
 
 		while ((c = choice(o, idx, &clen)) && (clen != len || strncmp(c, text, len)))
@@ -340,6 +340,17 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 		if (!c)
 			goto bad;
 		nv.i = idx;
+		/* A preference list: every item a choice; the value is the first's. */
+		for (next = text + len; *next; next += len) {
+			int k = 0;
+
+			next++;
+			len = strcspn(next, ",");
+			while ((c = choice(o, k, &clen)) && (clen != len || strncmp(c, next, len)))
+				k++;
+			if (!c || !len)
+				goto bad;
+		}
 		break;
 	}
 	case WL_STRING:

@@ -64,7 +64,8 @@ static const struct wl_option pft_options[] = {
 	{ .name = "pin", WL_ENUM_FIELD(struct pft_opts, pin), .def = "unbound",
 	  .help = "worker placement: unbound, spread (one per core first) or compact (PUs "
 		  "in logical order); worker i takes the plan's slot i",
-	  .choices = PIN_CHOICES_MANY },
+	  .choices = PIN_CHOICES_MANY,
+	  .preference_list = 1 },
 	{ .name = "kill_worker", WL_INT_FIELD(struct pft_opts, kill_worker), .def = "-1",
 	  .help = "for tests: worker K kills itself with SIGKILL (-1: none)",
 	  .min = -1, .max = 4095 },
