@@ -379,8 +379,9 @@ static int compute_one(struct pin_topo *topo, const char *policy,
 	int rc = 0;
 
 	if (!pol) {
-		strbuf_addf(err, "unknown pin policy '%s': expected one of %s or %s",
-			    policy, PIN_CHOICES_TWO, PIN_CHOICES_MANY);
+		strbuf_addf(err, "unknown pin policy '%s': expected one of ", policy);
+		for (const struct pin_policy *q = pin_policies; q->name; q++)
+			strbuf_addf(err, "%s%s", q == pin_policies ? "" : "|", q->name);
 		return -1;
 	}
 	plan = xcalloc(1, sizeof(*plan));
