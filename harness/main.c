@@ -58,8 +58,24 @@ static void describe(struct strbuf *sb)
 	for (const struct command *c = commands; c->name; c++)
 		strbuf_addf(sb, "\n  %-11s %s", c->name, c->summary);
 	strbuf_addstr(sb, "\n\nWorkloads, run directly (one sample, printed like the peer tool):");
-	for (int i = 0; workloads[i]; i++)
-		strbuf_addf(sb, "\n  %-11s %s", workloads[i]->name, workloads[i]->summary);
+	for (int i = 0; workloads[i]; i++) {
+		strbuf_addf(sb, "\n  %-11s ", workloads[i]->name);
+		usage_add_wrapped(sb, workloads[i]->summary, 14, 79);
+	}
+}
+
+/* The last line of the usage: where the whole manual is, installed or in
+ * the source tree this kbench was built from. */
+static void epilogue(struct strbuf *sb)
+{
+	const char *src = cmd_source_tree();
+
+	if (src)
+		strbuf_addf(sb, "'kbench COMMAND --help' describes a command; this kbench is not\n"
+			    "installed: 'man -l %s/docs/kbench.1' has it all.", src);
+	else
+		strbuf_addstr(sb, "'kbench COMMAND --help' describes a command; 'man kbench' has "
+			      "it all.");
 }
 
 int cmd_open_store(struct store **out, enum cmd_store_access access)
@@ -117,7 +133,7 @@ static void unknown_command(const char *name)
 
 int main(int argc, char **argv)
 {
-	struct strbuf description = STRBUF_INIT;
+	struct strbuf description = STRBUF_INIT, epilogue_text = STRBUF_INIT;
 	int version = 0, rc;
 	const struct parse_opt options[] = {
 		OPT_CALLBACK(0, "db", NULL, "FILE",
@@ -133,7 +149,6 @@ int main(int argc, char **argv)
 		.synopsis = "kbench [--db FILE] [--quiet] COMMAND [ARGS]",
 		.options_title = "Global options:",
 		.help_column = 14,
-		.epilogue = "'kbench COMMAND --help' describes a command; 'man kbench' has it all.",
 	};
 	const struct command *c;
 
@@ -143,6 +158,8 @@ int main(int argc, char **argv)
 	child_reaper_init();
 	describe(&description);
 	usage.description = description.buf;
+	epilogue(&epilogue_text);
+	usage.epilogue = epilogue_text.buf;
 	argc = parse_options(argc, argv, options, &usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0) {
 		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
@@ -176,5 +193,6 @@ int main(int argc, char **argv)
 	}
 out:
 	strbuf_release(&description);
+	strbuf_release(&epilogue_text);
 	return rc;
 }

@@ -96,6 +96,51 @@ void parse_opt_usage_print(const struct parse_opt_usage *u, const struct parse_o
 	strbuf_release(&sb);
 }
 
+void usage_add_wrapped(struct strbuf *out, const char *text, int column, int width)
+{
+	int col = column;
+
+	while (*text) {
+		size_t len = strcspn(text, " ");
+
+		/* A word too long for any line breaks after a '|' ("a|b|c"). */
+		if (column + (int)len > width && memchr(text, '|', len)) {
+			size_t cut = 0;
+
+			for (size_t i = 0; i < len; i++)
+				if (text[i] == '|' && (col > column ? col + 1 : col) + (int)i + 1 <= width)
+					cut = i + 1;
+			if (!cut && col > column) {
+				strbuf_addf(out, "\n%*s", column, "");
+				col = column;
+				continue;
+			}
+			if (!cut)
+				cut = (size_t)(strchr(text, '|') - text) + 1;
+			if (col > column) {
+				strbuf_addch(out, ' ');
+				col++;
+			}
+			strbuf_add(out, text, cut);
+			text += cut;
+			strbuf_addf(out, "\n%*s", column, "");
+			col = column;
+			continue;
+		}
+		if (col > column && col + 1 + (int)len > width) {
+			strbuf_addf(out, "\n%*s", column, "");
+			col = column;
+		} else if (col > column) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, text, len);
+		col += (int)len;
+		text += len;
+		text += strspn(text, " ");
+	}
+}
+
 /* ---- parsing ---- */
 
 static const struct parse_opt *global_table;

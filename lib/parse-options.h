@@ -111,6 +111,12 @@ void parse_opt_usage_format(const struct parse_opt_usage *u, const struct parse_
 void parse_opt_usage_print(const struct parse_opt_usage *u, const struct parse_opt *opts,
 			   FILE *f);
 
+/* Append text to out, the current line of out being column characters
+ * wide already: words are wrapped so that no line passes width columns
+ * (a word longer than that stays whole), each further line indented to
+ * column. No newline is added at the end. */
+void usage_add_wrapped(struct strbuf *out, const char *text, int column, int width);
+
 /* parse_options() flags. */
 enum {
 	/* The first argument that is not an option ends the options: it and

@@ -118,7 +118,8 @@ static const struct wl_flag np_flags[] = {
 	  .help = "over ::1" },
 	{ .short_name = 'D', .long_name = "nodelay", .option = "nodelay", .value = "on",
 	  .help = "set TCP_NODELAY" },
-	{ .long_name = "pin", .option = "pin", .help = "pin policy: " PIN_CHOICES_TWO },
+	{ .long_name = "pin", .option = "pin",
+	  .help = "where the server and the client run (policies below)" },
 	{ .long_name = NULL }
 };
 
