@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct store;
+struct strbuf;
 
 /* Options every command takes (parsed by main before the command). */
 struct global_opts {
@@ -69,5 +70,15 @@ int cmd_utf8_locale(void);
 
 /* kbench fleet: Slurm jobs on a cluster, their bundles uploaded and collected. */
 int cmd_fleet(int argc, char **argv);
+
+int cmd_configs(int argc, char **argv);
+/* The source tree when this kbench runs from its build tree (not
+ * installed), else NULL. */
+const char *cmd_source_tree(void);
+/* The config file that name stands for, into path: name itself when it
+ * exists; else, for a name without '/', NAME or NAME.conf among the
+ * shipped configs (the source tree's configs/ when not installed, else
+ * the data directory); else name itself, for the caller's error. */
+void cmd_find_config(const char *name, struct strbuf *path);
 
 #endif

@@ -168,27 +168,59 @@ static void direct_flags_free(struct direct_flag *flags)
 	free(flags);
 }
 
+/* The flag that sets option name, with its own description; NULL: none. */
+static const struct wl_flag *option_flag(const struct workload_ops *ops, const char *name)
+{
+	for (const struct wl_flag *fl = ops->flags; fl && !flag_is_end(fl); fl++)
+		if (fl->option && !fl->value && fl->help && !strcmp(fl->option, name))
+			return fl;
+	return NULL;
+}
+
 /* The parts of the usage around the options: the workload's option table
  * (the keys of its config sections) and its metrics. */
 static void direct_usage(const struct workload_ops *ops, struct parse_opt_usage *u,
 			 struct strbuf *synopsis, struct strbuf *description,
 			 struct strbuf *epilogue)
 {
+	struct strbuf text = STRBUF_INIT;
+
 	strbuf_addf(synopsis, "kbench %s [options]", ops->name);
-	strbuf_addf(description, "%s.\nRuns one sample and prints it.", ops->summary);
+	strbuf_addf(&text, "%s.", ops->summary);
+	usage_add_wrapped(description, text.buf, 0, 79);
+	strbuf_addstr(description, "\nRuns one sample and prints it.");
 	strbuf_addf(epilogue, "Options (also the keys of a [%s-...] config section):\n",
 		    ops->name);
-	for (const struct wl_option *o = ops->options; o->name; o++)
-		strbuf_addf(epilogue, "  %-12s %s (%s; default %s)\n", o->name, o->help,
-			    wl_type_expect(o), o->def ? o->def : "none");
+	for (const struct wl_option *o = ops->options; o->name; o++) {
+		const struct wl_flag *fl = option_flag(ops, o->name);
+
+		strbuf_reset(&text);
+		/* An option a flag sets is described at the flag, once. */
+		if (fl && fl->short_name)
+			strbuf_addf(&text, "as -%c; ", fl->short_name);
+		else if (fl)
+			strbuf_addf(&text, "as --%s; ", fl->long_name);
+		else
+			strbuf_addf(&text, "%s; ", o->help);
+		strbuf_addf(&text, "%s; default %s", wl_type_expect(o), o->def ? o->def : "none");
+		strbuf_addf(epilogue, "  %-12s ", o->name);
+		usage_add_wrapped(epilogue, text.buf, 15, 79);
+		strbuf_addch(epilogue, '\n');
+	}
 	strbuf_addstr(epilogue, "\nMetrics:");
-	if (!ops->metrics->name)
-		strbuf_addf(epilogue, "\n  %-12s %s", "(config)", "the metric.NAME keys given, with "
-			    "unit.NAME and better.NAME");
-	for (const struct wl_metric *m = ops->metrics; m->name; m++)
-		strbuf_addf(epilogue, "\n  %-12s %s, %s is better: %s",
-			    m->name[0] ? m->name : "(row)", m->unit,
+	if (!ops->metrics->name) {
+		strbuf_addf(epilogue, "\n  %-12s ", "(config)");
+		usage_add_wrapped(epilogue, "the metric.NAME keys given, with unit.NAME and "
+				  "better.NAME", 15, 79);
+	}
+	for (const struct wl_metric *m = ops->metrics; m->name; m++) {
+		strbuf_reset(&text);
+		strbuf_addf(&text, "%s, %s is better: %s", m->unit,
 			    m->better == WL_HIGHER ? "higher" : "lower", m->help);
+		strbuf_addf(epilogue, "\n  %-12s ", m->name[0] ? m->name : "(row)");
+		usage_add_wrapped(epilogue, text.buf, 15, 79);
+	}
+	strbuf_release(&text);
 	*u = (struct parse_opt_usage){
 		.synopsis = synopsis->buf,
 		.description = description->buf,

@@ -223,6 +223,7 @@ out:
 int cmd_run(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT;
+	struct strbuf config_path = STRBUF_INIT;
 	struct run_request req = { .name = NULL };
 	const char *only = NULL, *note = NULL, *resume_sel = NULL;
 	int dry_run = 0, no_report = 0, force = 0;
@@ -298,9 +299,11 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	if (note && cmd_check_note(note))
 		goto out;
-	for (size_t i = 0; i < configs.n; i++)
-		if (config_load(&conf, configs.v[i]))
+	for (size_t i = 0; i < configs.n; i++) {
+		cmd_find_config(configs.v[i], &config_path);
+		if (config_load(&conf, config_path.buf))
 			goto out;
+	}
 	if (plan_build(&conf, only, &plan))
 		goto out;
 	if (dry_run) {
@@ -325,5 +328,6 @@ out:
 	plan_release(&plan);
 	config_release(&conf);
 	opt_list_release(&configs);
+	strbuf_release(&config_path);
 	return rc;
 }

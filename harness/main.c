@@ -5,6 +5,7 @@
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
+#include "lib/suggest.h"
 #include "db/store.h"
 #include "workloads/workload.h"
 
@@ -48,6 +49,8 @@ static const struct command commands[] = {
 	  .summary = "load what a run could not store (its recovery file) into the store" },
 	{ .name = "calibrate", .fn = cmd_calibrate,
 	  .summary = "run a config N times and print each row's between-run noise" },
+	{ .name = "configs", .fn = cmd_configs,
+	  .summary = "list the shipped configs, for 'kbench run -c NAME'" },
 	{ .name = NULL }
 };
 
@@ -59,8 +62,24 @@ static void describe(struct strbuf *sb)
 	for (const struct command *c = commands; c->name; c++)
 		strbuf_addf(sb, "\n  %-11s %s", c->name, c->summary);
 	strbuf_addstr(sb, "\n\nWorkloads, run directly (one sample, printed like the peer tool):");
-	for (int i = 0; workloads[i]; i++)
-		strbuf_addf(sb, "\n  %-11s %s", workloads[i]->name, workloads[i]->summary);
+	for (int i = 0; workloads[i]; i++) {
+		strbuf_addf(sb, "\n  %-11s ", workloads[i]->name);
+		usage_add_wrapped(sb, workloads[i]->summary, 14, 79);
+	}
+}
+
+/* The last line of the usage: where the whole manual is, installed or in
+ * the source tree this kbench was built from. */
+static void epilogue(struct strbuf *sb)
+{
+	const char *src = cmd_source_tree();
+
+	if (src)
+		strbuf_addf(sb, "'kbench COMMAND --help' describes a command; this kbench is not\n"
+			    "installed: 'man -l %s/docs/kbench.1' has it all.", src);
+	else
+		strbuf_addstr(sb, "'kbench COMMAND --help' describes a command; 'man kbench' has "
+			      "it all.");
 }
 
 int cmd_open_store(struct store **out, enum cmd_store_access access)
@@ -80,14 +99,50 @@ int cmd_open_store(struct store **out, enum cmd_store_access access)
 	return rc;
 }
 
+/* --db: an empty name would be SQLite's private temporary database: the
+ * run would be measured and then lost. */
+static int set_db(const struct parse_opt *opt, const char *value)
+{
+	(void)opt;
+	if (!*value)
+		return error("option '--db' needs a file name, not an empty string");
+	global_opts.db = value;
+	return 0;
+}
+
+/* The global options a command accepts after its name as well. */
+static const struct parse_opt anywhere_options[] = {
+	OPT_CALLBACK(0, "db", NULL, "FILE", NULL, set_db),
+	OPT_BOOL(0, "quiet", &kb_quiet, NULL),
+	OPT_BOOL('q', NULL, &kb_quiet, NULL),
+	OPT_END(),
+};
+
+/* An unknown command: say so, with the closest command or workload. */
+static void unknown_command(const char *name)
+{
+	struct suggest s = SUGGEST_INIT(name);
+
+	for (const struct command *c = commands; c->name; c++)
+		suggest_add(&s, c->name);
+	for (int i = 0; workloads[i]; i++)
+		suggest_add(&s, workloads[i]->name);
+	suggest_add(&s, "help");
+	if (s.best)
+		error("'%s' is not a kbench command (did you mean '%s'?); see 'kbench --help'",
+		      name, s.best);
+	else
+		error("'%s' is not a kbench command; see 'kbench --help'", name);
+}
+
 int main(int argc, char **argv)
 {
-	struct strbuf description = STRBUF_INIT;
+	struct strbuf description = STRBUF_INIT, epilogue_text = STRBUF_INIT;
 	int version = 0, rc;
 	const struct parse_opt options[] = {
-		OPT_STRING(0, "db", &global_opts.db, "FILE",
-			   "results database (default: $KBENCH_DB, else\n"
-			   "$XDG_DATA_HOME/kbench/kbench.db)"),
+		OPT_CALLBACK(0, "db", NULL, "FILE",
+			     "results database (default: $KBENCH_DB, else\n"
+			     "$XDG_DATA_HOME/kbench/kbench.db)", set_db),
 		OPT_BOOL(0, "quiet", &kb_quiet, "no progress or notices"),
 		OPT_BOOL('q', NULL, &kb_quiet, NULL),	/* -q is in the man page only */
 		OPT_BOOL(0, "version", &version, "print the version"),
@@ -98,7 +153,6 @@ int main(int argc, char **argv)
 		.synopsis = "kbench [--db FILE] [--quiet] COMMAND [ARGS]",
 		.options_title = "Global options:",
 		.help_column = 14,
-		.epilogue = "'kbench COMMAND --help' describes a command; 'man kbench' has it all.",
 	};
 	const struct command *c;
 
@@ -108,16 +162,11 @@ int main(int argc, char **argv)
 	child_reaper_init();
 	describe(&description);
 	usage.description = description.buf;
+	epilogue(&epilogue_text);
+	usage.epilogue = epilogue_text.buf;
 	argc = parse_options(argc, argv, options, &usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0) {
 		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
-		goto out;
-	}
-	if (global_opts.db && !*global_opts.db) {
-		/* An empty name would be SQLite's private temporary database:
-		 * the run would be measured and then lost. */
-		error("option '--db' needs a file name, not an empty string");
-		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (version) {
@@ -135,6 +184,7 @@ int main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
+	parse_options_set_global(anywhere_options);
 	for (c = commands; c->name && strcmp(argv[0], c->name); c++)
 		;
 	if (c->name)
@@ -142,10 +192,11 @@ int main(int argc, char **argv)
 	else if (workload_find(argv[0]))
 		rc = cmd_direct(argc, argv);
 	else {
-		error("'%s' is not a kbench command; see 'kbench --help'", argv[0]);
+		unknown_command(argv[0]);
 		rc = EXIT_USAGE;
 	}
 out:
 	strbuf_release(&description);
+	strbuf_release(&epilogue_text);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include "lib/error.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
+#include "lib/suggest.h"
 #include "lib/xalloc.h"
 #include "machine/pin.h"
 #include "workloads/params.h"
@@ -58,6 +59,16 @@ static const struct workload_ops *section_workload(const struct conf_section *cs
 	memcpy(prefix, cs->name, len);
 	prefix[len] = '\0';
 	return workload_find(prefix);
+}
+
+/* The workload name closest to name; NULL: none is close. */
+static const char *workload_suggest(const char *name)
+{
+	struct suggest s = SUGGEST_INIT(name);
+
+	for (int i = 0; workloads[i]; i++)
+		suggest_add(&s, workloads[i]->name);
+	return s.best;
 }
 
 static void list_workloads(struct strbuf *sb)
@@ -205,7 +216,10 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 		const struct conf_entry *e = conf_section_get(cs, "workload");
 
 		list_workloads(&err);
-		if (e)
+		if (e && workload_suggest(e->value))
+			error("%s:%d: unknown workload '%s' in [%s] (did you mean '%s'?)",
+			      e->file, e->line, e->value, cs->name, workload_suggest(e->value));
+		else if (e)
 			error("%s:%d: unknown workload '%s' in [%s] (expected one of: %s)",
 			      e->file, e->line, e->value, cs->name, err.buf);
 		else
@@ -244,11 +258,31 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 			goto out;
 		}
 		ps->params->pin = ps->pin;
+		/* A preference list: the run stores the policy it used. */
+		if (strchr(wl_params_text(ps->params, "pin"), ',') &&
+		    wl_params_set(ps->params, "pin", ps->pin->policy, &err)) {
+			error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+			goto out;
+		}
 	}
 	rc = 0;
 out:
 	strbuf_release(&err);
 	return rc;
+}
+
+/* The key closest to key among those of the runner and of every
+ * section's workload; NULL: none is close. */
+static const char *global_key_suggest(const struct plan *p, const char *key)
+{
+	struct suggest s = SUGGEST_INIT(key);
+
+	for (int i = 0; runner_options[i].name; i++)
+		suggest_add(&s, runner_options[i].name);
+	for (size_t j = 0; j < p->n; j++)
+		for (int i = 0; p->sections[j].ops->options[i].name; i++)
+			suggest_add(&s, p->sections[j].ops->options[i].name);
+	return s.best;
 }
 
 /* Every [global] key must mean something to some section. */
@@ -260,6 +294,9 @@ static int check_global_keys(const struct config *c, const struct plan *p)
 
 		for (size_t j = 0; !known && j < p->n; j++)
 			known = wl_option_lookup(p->sections[j].ops->options, e->key) >= 0;
+		if (!known && global_key_suggest(p, e->key))
+			return error("%s:%d: unknown key '%s' in [global] (did you mean '%s'?)",
+				     e->file, e->line, e->key, global_key_suggest(p, e->key));
 		if (!known)
 			return error("%s:%d: unknown key '%s' in [global]: no section's workload "
 				     "takes it", e->file, e->line, e->key);

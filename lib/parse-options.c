@@ -96,7 +96,59 @@ void parse_opt_usage_print(const struct parse_opt_usage *u, const struct parse_o
 	strbuf_release(&sb);
 }
 
+void usage_add_wrapped(struct strbuf *out, const char *text, int column, int width)
+{
+	int col = column;
+
+	while (*text) {
+		size_t len = strcspn(text, " ");
+
+		/* A word too long for any line breaks after a '|' ("a|b|c"). */
+		if (column + (int)len > width && memchr(text, '|', len)) {
+			size_t cut = 0;
+
+			for (size_t i = 0; i < len; i++)
+				if (text[i] == '|' && (col > column ? col + 1 : col) + (int)i + 1 <= width)
+					cut = i + 1;
+			if (!cut && col > column) {
+				strbuf_addf(out, "\n%*s", column, "");
+				col = column;
+				continue;
+			}
+			if (!cut)
+				cut = (size_t)(strchr(text, '|') - text) + 1;
+			if (col > column) {
+				strbuf_addch(out, ' ');
+				col++;
+			}
+			strbuf_add(out, text, cut);
+			text += cut;
+			strbuf_addf(out, "\n%*s", column, "");
+			col = column;
+			continue;
+		}
+		if (col > column && col + 1 + (int)len > width) {
+			strbuf_addf(out, "\n%*s", column, "");
+			col = column;
+		} else if (col > column) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, text, len);
+		col += (int)len;
+		text += len;
+		text += strspn(text, " ");
+	}
+}
+
 /* ---- parsing ---- */
+
+static const struct parse_opt *global_table;
+
+void parse_options_set_global(const struct parse_opt *opts)
+{
+	global_table = opts;
+}
 
 struct parse_ctx {
 	int argc;
@@ -202,28 +254,39 @@ static int take_value(struct parse_ctx *ctx, const struct parse_opt *o, const ch
 	return apply(ctx, o, ctx->argv[++ctx->i], name);
 }
 
+/* The option of opts named arg[0..len-1], exactly or by a prefix: found
+ * (NULL: none) and, when the prefix is ambiguous, another one in other. */
+static void find_long(const struct parse_opt *opts, const char *arg, size_t len,
+		      const struct parse_opt **found, const struct parse_opt **other)
+{
+	*found = *other = NULL;
+	for (const struct parse_opt *o = opts; len && o->type != OPTION_END; o++) {
+		if (!o->long_name || strncmp(o->long_name, arg, len))
+			continue;
+		if (!o->long_name[len]) {
+			*found = o;
+			*other = NULL;
+			break;
+		}
+		if (*found)
+			*other = o;
+		else
+			*found = o;
+	}
+}
+
 static int parse_long(struct parse_ctx *ctx)
 {
 	const char *arg = ctx->argv[ctx->i] + 2;
 	const char *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-	const struct parse_opt *found = NULL, *other = NULL;
+	const struct parse_opt *found, *other;
 	struct strbuf name = STRBUF_INIT;
 	int rc;
 
-	for (const struct parse_opt *o = ctx->opts; len && o->type != OPTION_END; o++) {
-		if (!o->long_name || strncmp(o->long_name, arg, len))
-			continue;
-		if (!o->long_name[len]) {
-			found = o;
-			other = NULL;
-			break;
-		}
-		if (found)
-			other = o;
-		else
-			found = o;
-	}
+	find_long(ctx->opts, arg, len, &found, &other);
+	if (!found && global_table && global_table != ctx->opts)
+		find_long(global_table, arg, len, &found, &other);
 	if (!found)
 		return usage_error(ctx, "unknown option '%s'", ctx->argv[ctx->i]);
 	strbuf_addf(&name, "--%s", found->long_name);
@@ -254,6 +317,11 @@ static int parse_short(struct parse_ctx *ctx)
 
 		while (o->type != OPTION_END && o->short_name != *p)
 			o++;
+		if (o->type == OPTION_END && global_table) {
+			o = global_table;
+			while (o->type != OPTION_END && o->short_name != *p)
+				o++;
+		}
 		if (o->type == OPTION_END)
 			return usage_error(ctx, "unknown option '%s'", name);
 		if (takes_value(o))

@@ -111,6 +111,12 @@ void parse_opt_usage_format(const struct parse_opt_usage *u, const struct parse_
 void parse_opt_usage_print(const struct parse_opt_usage *u, const struct parse_opt *opts,
 			   FILE *f);
 
+/* Append text to out, the current line of out being column characters
+ * wide already: words are wrapped so that no line passes width columns
+ * (a word longer than that stays whole), each further line indented to
+ * column. No newline is added at the end. */
+void usage_add_wrapped(struct strbuf *out, const char *text, int column, int width);
+
 /* parse_options() flags. */
 enum {
 	/* The first argument that is not an option ends the options: it and
@@ -135,5 +141,12 @@ enum {
  * an unknown option or a missing value, the usage) on stderr. */
 int parse_options(int argc, char **argv, const struct parse_opt *opts,
 		  const struct parse_opt_usage *usage, unsigned flags);
+
+/* The program's global options, accepted by every later parse_options()
+ * call besides the command's own: an option the command's table does not
+ * have (by exact name or unambiguous prefix) is looked up in opts, so that
+ * they may come before or after the command name. opts must outlive the
+ * parsing; NULL: none. They are not listed in the command's usage. */
+void parse_options_set_global(const struct parse_opt *opts);
 
 #endif

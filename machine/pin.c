@@ -249,6 +249,11 @@ static void slot_set(struct pin_slot *s, hwloc_obj_t pu)
 	s->logical_index = (int)pu->logical_index;
 }
 
+static int topo_is_this_system(const struct pin_topo *pt)
+{
+	return pt->thissystem;
+}
+
 static void cannot(struct pin_topo *pt, const char *policy, const char *needs,
 		   struct strbuf *err)
 {
@@ -365,16 +370,18 @@ static int plan_many(struct pin_topo *pt, int nworkers, struct pin_plan *plan,
 	return 0;
 }
 
-int pin_plan_compute_on(struct pin_topo *topo, const char *policy,
-			int nworkers, struct pin_plan **out, struct strbuf *err)
+/* policy (one name) on topo, as pin_plan_compute_on. */
+static int compute_one(struct pin_topo *topo, const char *policy,
+		       int nworkers, struct pin_plan **out, struct strbuf *err)
 {
 	const struct pin_policy *pol = pin_policy_find(policy);
 	struct pin_plan *plan;
 	int rc = 0;
 
 	if (!pol) {
-		strbuf_addf(err, "unknown pin policy '%s': expected one of %s or %s",
-			    policy, PIN_CHOICES_TWO, PIN_CHOICES_MANY);
+		strbuf_addf(err, "unknown pin policy '%s': expected one of ", policy);
+		for (const struct pin_policy *q = pin_policies; q->name; q++)
+			strbuf_addf(err, "%s%s", q == pin_policies ? "" : "|", q->name);
 		return -1;
 	}
 	plan = xcalloc(1, sizeof(*plan));
@@ -391,6 +398,69 @@ int pin_plan_compute_on(struct pin_topo *topo, const char *policy,
 	}
 	*out = plan;
 	return 0;
+}
+
+/* "; possible here: a, b": the policies of kind that topo allows. */
+static void add_possible(struct pin_topo *topo, enum pin_kind kind, int nworkers,
+			 struct strbuf *err)
+{
+	struct strbuf ignored = STRBUF_INIT;
+	int n = 0;
+
+	for (const struct pin_policy *pol = pin_policies; pol->name; pol++) {
+		struct pin_plan *plan = NULL;
+
+		if (pol->kind != kind && pol->kind != PIN_ANY)
+			continue;
+		strbuf_reset(&ignored);
+		if (compute_one(topo, pol->name, nworkers, &plan, &ignored))
+			continue;
+		strbuf_addf(err, "%s%s", n++ ? ", " : "; possible here: ", pol->name);
+		pin_plan_free(plan);
+	}
+	strbuf_release(&ignored);
+}
+
+int pin_plan_compute_on(struct pin_topo *topo, const char *policy,
+			int nworkers, struct pin_plan **out, struct strbuf *err)
+{
+	struct strbuf item = STRBUF_INIT, why = STRBUF_INIT;
+	const struct pin_policy *pol = NULL;
+	const char *p = policy;
+	int rc = -1;
+
+	do {
+		size_t len = strcspn(p, ",");
+
+		strbuf_reset(&item);
+		strbuf_add(&item, p, len);
+		p += len;
+		strbuf_reset(&why);
+		if (!compute_one(topo, item.buf, nworkers, out, &why)) {
+			rc = 0;
+			goto out;
+		}
+		if (!(pol = pin_policy_find(item.buf))) {
+			strbuf_add(err, why.buf, why.len);
+			goto out;
+		}
+	} while (*p && *++p);
+	/* Nothing in the list is possible: say why for a single policy, and
+	 * name what is possible either way. */
+	if (strchr(policy, ',')) {
+		strbuf_addf(err, "none of the pin policies '%s' is possible on %s ", policy,
+			    topo_is_this_system(topo) ? "this machine" : "this topology");
+		strbuf_addch(err, '(');
+		pin_topo_describe(topo, err);
+		strbuf_addch(err, ')');
+	} else {
+		strbuf_add(err, why.buf, why.len);
+	}
+	add_possible(topo, pol->kind, nworkers, err);
+out:
+	strbuf_release(&item);
+	strbuf_release(&why);
+	return rc;
 }
 
 int pin_plan_compute(const char *policy, int nworkers,

@@ -70,7 +70,8 @@ static const struct wl_option hb_options[] = {
 	{ .name = "pin", WL_ENUM_FIELD(struct hackbench_opts, pin), .def = "unbound",
 	  .help = "worker placement: unbound, spread (one per core first) or compact "
 		  "(PUs in logical order); worker i takes the plan's slot i",
-	  .choices = PIN_CHOICES_MANY },
+	  .choices = PIN_CHOICES_MANY,
+	  .preference_list = 1 },
 	{ .name = "kill_worker", WL_INT_FIELD(struct hackbench_opts, kill_worker), .def = "-1",
 	  .help = "for tests: worker K (numbered as the pin plan's slots) kills itself with "
 		  "SIGKILL (-1: none)",

@@ -95,7 +95,8 @@ static const struct wl_option np_options[] = {
 	{ .name = "nodelay", WL_BOOL_FIELD(struct netperf_opts, nodelay), .def = "off",
 	  .help = "set TCP_NODELAY on both ends (TCP tests only)" },
 	{ .name = "pin", WL_ENUM_FIELD(struct netperf_opts, pin), .def = "unbound",
-	  .help = "where the server and the client run", .choices = PIN_CHOICES_TWO },
+	  .help = "where the server and the client run", .choices = PIN_CHOICES_TWO,
+	  .preference_list = 1 },
 	{ .name = "loss_timeout", WL_DOUBLE_FIELD(struct netperf_opts, loss_timeout_s),
 	  .def = "0.2", .help = "UDP_RR: seconds to wait for a response before counting it lost",
 	  .min = 0.001, .max = 60 },
@@ -117,7 +118,8 @@ static const struct wl_flag np_flags[] = {
 	  .help = "over ::1" },
 	{ .short_name = 'D', .long_name = "nodelay", .option = "nodelay", .value = "on",
 	  .help = "set TCP_NODELAY" },
-	{ .long_name = "pin", .option = "pin", .help = "pin policy: " PIN_CHOICES_TWO },
+	{ .long_name = "pin", .option = "pin",
+	  .help = "where the server and the client run (policies below)" },
 	{ .long_name = NULL }
 };
 

@@ -5,6 +5,7 @@
 #include "workloads/params.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "lib/suggest.h"
 #include "workloads/stride.h"
 #include "machine/sysinfo.h"
 
@@ -271,6 +272,26 @@ static int parse_list(const struct wl_option *o, const char *text,
 	return 0;
 }
 
+/* Append " (did you mean 'CHOICE'?)" to err when a choice of enum o is
+ * close to text. */
+static void enum_suggest(const struct wl_option *o, const char *text, struct strbuf *err)
+{
+	struct suggest sg = SUGGEST_INIT(text);
+	char *names[64];
+	size_t len;
+	const char *c;
+	int n = 0;
+
+	while (n < 64 && (c = choice(o, n, &len))) {
+		names[n] = xstrndup(c, len);
+		suggest_add(&sg, names[n++]);
+	}
+	if (sg.best)
+		strbuf_addf(err, " (did you mean '%s'?)", sg.best);
+	while (n)
+		free(names[--n]);
+}
+
 int wl_value_parse(const struct wl_option *o, const char *text,
 		   struct wl_value *v, struct strbuf *err)
 {
@@ -310,8 +331,8 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 			goto bad;
 		break;
 	case WL_ENUM: {
-		size_t len = strlen(text), clen;
-		const char *c;
+		size_t len = o->preference_list ? strcspn(text, ",") : strlen(text), clen;
+		const char *c, *next;
 		int idx = 0;
 
 		while ((c = choice(o, idx, &clen)) && (clen != len || strncmp(c, text, len)))
@@ -319,6 +340,17 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 		if (!c)
 			goto bad;
 		nv.i = idx;
+		/* A preference list: every item a choice; the value is the first's. */
+		for (next = text + len; *next; next += len) {
+			int k = 0;
+
+			next++;
+			len = strcspn(next, ",");
+			while ((c = choice(o, k, &clen)) && (clen != len || strncmp(c, next, len)))
+				k++;
+			if (!c || !len)
+				goto bad;
+		}
 		break;
 	}
 	case WL_STRING:
@@ -339,6 +371,8 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 bad:
 	strbuf_addf(err, "invalid value '%s' for '%s': expected %s",
 		    text, o->name, wl_type_expect(o));
+	if (o->type == WL_ENUM)
+		enum_suggest(o, text, err);
 out:
 	wl_value_release(&nv);
 	return rc;
@@ -599,47 +633,13 @@ const char *wl_given(const struct wl_params *p, size_t offset)
 	return NULL;
 }
 
-/* Levenshtein distance, small strings only. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[64], prev, tmp;
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = prev + (a[i - 1] != b[j - 1]);
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 const char *wl_option_suggest(const struct wl_option *table, const char *name)
 {
-	const char *best = NULL;
-	size_t bestd = 3;	/* suggest only close names */
+	struct suggest s = SUGGEST_INIT(name);
 
-	for (int i = 0; table[i].name; i++) {
-		size_t d = edit_distance(name, table[i].name);
-
-		if (d < bestd) {
-			bestd = d;
-			best = table[i].name;
-		}
-	}
-	return best;
+	for (int i = 0; table[i].name; i++)
+		suggest_add(&s, table[i].name);
+	return s.best;
 }
 
 void wl_sample_add(struct wl_sample *s, int metric, double value,

@@ -64,7 +64,8 @@ static const struct wl_option pft_options[] = {
 	{ .name = "pin", WL_ENUM_FIELD(struct pft_opts, pin), .def = "unbound",
 	  .help = "worker placement: unbound, spread (one per core first) or compact (PUs "
 		  "in logical order); worker i takes the plan's slot i",
-	  .choices = PIN_CHOICES_MANY },
+	  .choices = PIN_CHOICES_MANY,
+	  .preference_list = 1 },
 	{ .name = "kill_worker", WL_INT_FIELD(struct pft_opts, kill_worker), .def = "-1",
 	  .help = "for tests: worker K kills itself with SIGKILL (-1: none)",
 	  .min = -1, .max = 4095 },
@@ -544,8 +545,10 @@ static int pft_check(const struct wl_params *p, struct strbuf *err)
 static void pft_format_direct(const struct wl_params *p, long long row,
 			      const struct wl_sample *s, struct strbuf *out)
 {
-	double v[4] = { 0, 0, 0, 0 }, user = 0, pages = 0, nworkers = 0, pagesize = 0;
-	unsigned long long gbytes;
+	double v[4] = { 0, 0, 0, 0 }, user = 0, pages = 0, nworkers = 0, pagesize = 0, bytes;
+	static const char units[] = "BKMGTP";
+	const char *unit;
+	char size[32];
 
 	for (int i = 0; i < s->nresults; i++)
 		if (s->results[i].metric >= 0 && s->results[i].metric < 4)
@@ -562,11 +565,19 @@ static void pft_format_direct(const struct wl_params *p, long long row,
 		else if (!strcmp(x->key, "page_size"))
 			pagesize = x->value;
 	}
-	/* The reference's columns: GiB (its rounding), workers, cache lines
-	 * touched per page, user, system, wall, faults/cpu-s, faults/wall-s. */
-	gbytes = (unsigned long long)((pages + nworkers) * pagesize / (1024.0 * 1024 * 1024));
-	strbuf_addf(out, " %3llu %4.0f %3d %8.2fs %8.2fs %8.2fs  %10.3f %10.3f\n",
-		    gbytes, nworkers, 1, user, v[PFT_SYSTEM], v[PFT_ELAPSED],
+	/* The reference's columns under a title as its -T prints one: the
+	 * size (here in the unit that fits, where the reference's whole GiB
+	 * showed 0 for 64M), workers, cache lines touched per page, user,
+	 * system, wall, faults/cpu-s, faults/wall-s. */
+	bytes = pages * pagesize;
+	for (unit = units; bytes >= 1024 && unit[1]; unit++)
+		bytes /= 1024;
+	snprintf(size, sizeof(size), bytes == (double)(long long)bytes ? "%.0f%c" : "%.1f%c",
+		 bytes, *unit);
+	strbuf_addf(out, "%6s %4s %5s %9s %9s %9s  %10s %10s\n", "Size", "Thr", "CLine",
+		    "User", "System", "Wall", "flt/cpu/s", "fault/wsec");
+	strbuf_addf(out, "%6s %4.0f %5d %8.2fs %8.2fs %8.2fs  %10.3f %10.3f\n",
+		    size, nworkers, 1, user, v[PFT_SYSTEM], v[PFT_ELAPSED],
 		    v[PFT_FAULTS_CPU], v[PFT_FAULTS_SEC]);
 }
 

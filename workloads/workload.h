@@ -72,6 +72,9 @@ struct wl_option {
 	 * is the whole key ("metric.tput"). Return 0, or -1 with the reason
 	 * in err. Optional. */
 	int (*validate)(const char *key, const char *text, struct strbuf *err);
+	/* WL_ENUM: a comma-separated preference list of choices is accepted
+	 * ("cross-core,cross-llc"); the value is the first one's index. */
+	int preference_list;
 };
 
 /* .type and .offset of an option stored in field f of the options struct

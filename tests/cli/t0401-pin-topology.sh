@@ -55,7 +55,7 @@ T
 expect_transcript "a policy the topology cannot honour is an error naming what it has" \
 	"$KBENCH" topology --xml "$xml" --cpus cross-node <<'T'
 $ kbench topology --xml SRCDIR/tests/data/topo-1pack-4llc-32pu.xml --cpus cross-node
-2> kbench: pin policy 'cross-node' needs two NUMA nodes; this topology has 1 package, 1 NUMA node, 4 LLCs (L3), 16 cores, 32 PUs
+2> kbench: pin policy 'cross-node' needs two NUMA nodes; this topology has 1 package, 1 NUMA node, 4 LLCs (L3), 16 cores, 32 PUs; possible here: unbound, same-pu, cross-ht, cross-core, cross-llc
 [exit 1]
 T
 expect_transcript "a missing XML file" "$KBENCH" topology --xml "$tmp/missing.xml" <<'T'

@@ -70,7 +70,7 @@ plan "spaces around a section name are not part of it" "$tmp/spaces.conf" '^hack
 	done
 } >"$tmp/many.conf"
 expect_err "10,000 sections with a typo on line 2: the typo is named" 2 \
-	"kbench: $tmp/many.conf:2: unknown key 'loopz' in [global]: no section's workload takes it" \
+	"kbench: $tmp/many.conf:2: unknown key 'loopz' in [global] (did you mean 'loops'?)" \
 	kb run -c "$tmp/many.conf" --dry-run
 sed '1,2d' "$tmp/many.conf" >"$tmp/many-ok.conf"
 plan "and without it, they are all planned" "$tmp/many-ok.conf" '^50000 samples in all'

@@ -84,7 +84,7 @@ $ kbench netperf -t TCP_RR -r -1
 T
 expect_transcript "an unknown test" "$KBENCH" netperf -t TCP_CRR <<'T'
 $ kbench netperf -t TCP_CRR
-2> kbench: invalid value 'TCP_CRR' for 'test': expected one of TCP_RR|UDP_RR|TCP_STREAM|UDP_STREAM
+2> kbench: invalid value 'TCP_CRR' for 'test': expected one of TCP_RR|UDP_RR|TCP_STREAM|UDP_STREAM (did you mean 'TCP_RR'?)
 [exit 2]
 T
 expect_transcript "a datagram too large for UDP" "$KBENCH" netperf -t UDP_STREAM -r 70000 <<'T'
@@ -114,7 +114,7 @@ $ kbench netperf --pin spread
 T
 expect_transcript "an unknown family" "$KBENCH" netperf -o family=inet5 <<'T'
 $ kbench netperf -o family=inet5
-2> kbench: invalid value 'inet5' for 'family': expected one of inet|inet6
+2> kbench: invalid value 'inet5' for 'family': expected one of inet|inet6 (did you mean 'inet'?)
 [exit 2]
 T
 

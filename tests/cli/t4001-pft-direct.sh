@@ -16,14 +16,16 @@ checkx() {
 run() { "$KBENCH" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 
 cpus=$(nproc)
-# The reference's line: GiB, workers, cache lines, user s, system s,
-# elapsed s, faults/cpu-s, faults/s.
-line='^ *[0-9]+ +WORKERS +1 +[0-9]+\.[0-9][0-9]s +[0-9]+\.[0-9][0-9]s +[0-9]+\.[0-9][0-9]s +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$'
+# The reference's line: size (64M here), workers, cache lines, user s,
+# system s, elapsed s, faults/cpu-s, faults/s; under the title -T prints.
+title='  Size  Thr CLine      User    System      Wall   flt/cpu/s fault/wsec'
+line='^ +64M +WORKERS +1 +[0-9]+\.[0-9][0-9]s +[0-9]+\.[0-9][0-9]s +[0-9]+\.[0-9][0-9]s +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3}$'
 
 run pft -m 64M
 checkx "one thread by default: exits 0" '[ $rc -eq 0 ]'
-checkx "prints one line in the reference's columns" \
-	'[ $(wc -l <"$tmp/out") -eq 1 ] && grep -Eq "$(echo "$line" | sed s/WORKERS/1/)" "$tmp/out"'
+checkx "prints a title and one line in the reference's columns, the size in MiB" \
+	'[ $(wc -l <"$tmp/out") -eq 2 ] && [ "$(head -n 1 "$tmp/out")" = "$title" ] &&
+	 tail -n 1 "$tmp/out" | grep -Eq "$(echo "$line" | sed s/WORKERS/1/)"'
 
 run pft -m 64M -t 2
 want=2; [ "$cpus" -lt 2 ] && want=$cpus
@@ -56,7 +58,7 @@ checkx "... with a notice" \
 
 run pft -m 64M -t 2 --pin compact
 checkx "--pin compact: workers run on their slots, no flag" \
-	'[ $rc -eq 0 ] && grep -Eq "$(echo "$line" | sed s/WORKERS/$want/)" "$tmp/out" && [ $(wc -l <"$tmp/out") -eq 1 ]'
+	'[ $rc -eq 0 ] && grep -Eq "$(echo "$line" | sed s/WORKERS/$want/)" "$tmp/out" && [ $(wc -l <"$tmp/out") -eq 2 ]'
 expect_transcript "a two-party pin policy rejected" "$KBENCH" pft -m 64M -n 2 --pin cross-core <<'T'
 $ kbench pft -m 64M -n 2 --pin cross-core
 2> kbench: invalid value 'cross-core' for 'pin': expected one of unbound|spread|compact

@@ -310,6 +310,44 @@ static void test_usage_layout(void)
 	strbuf_release(&sb);
 }
 
+/* Global options are accepted after the command's own; wrapped usage
+ * text stays within its width. */
+static void test_global_and_wrap(void)
+{
+	int quiet = 0, flag = 0;
+	const char *db = NULL;
+	const struct parse_opt globals[] = {
+		OPT_STRING(0, "db", &db, "FILE", NULL),
+		OPT_BOOL('q', "quiet", &quiet, NULL),
+		OPT_END(),
+	};
+	const struct parse_opt opts[] = {
+		OPT_BOOL('f', "flag", &flag, "a flag"),
+		OPT_END(),
+	};
+	struct parse_opt_usage u = { .synopsis = "cmd" };
+	char *argv[] = { "cmd", "-f", "--db", "x.db", "arg", "-q", NULL };
+	struct strbuf sb = STRBUF_INIT;
+	int n;
+
+	parse_options_set_global(globals);
+	n = parse_options(6, argv, opts, &u, 0);
+	parse_options_set_global(NULL);
+	ok(n == 1 && flag && quiet && db && !strcmp(db, "x.db") && !strcmp(argv[0], "arg"),
+	   "global options after the command: n %d flag %d quiet %d db %s", n, flag, quiet,
+	   db ? db : "(null)");
+	strbuf_addstr(&sb, "  key  ");
+	usage_add_wrapped(&sb, "one two three four|five|six", 7, 20);
+	ok(!strcmp(sb.buf, "  key  one two three\n       four|five|six"),
+	   "wrapped at 20 columns: '%s'", sb.buf);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "  ");
+	usage_add_wrapped(&sb, "a|bbbbbbbb|cccccccc|dd", 2, 13);
+	ok(!strcmp(sb.buf, "  a|bbbbbbbb|\n  cccccccc|dd"), "a long choice list breaks after "
+	   "'|': '%s'", sb.buf);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	test_parsing();
@@ -317,5 +355,6 @@ int main(void)
 	test_usage_text();
 	test_usage_layout();
 	opt_list_release(&v.configs);
+	test_global_and_wrap();
 	return done_testing();
 }

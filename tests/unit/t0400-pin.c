@@ -150,18 +150,22 @@ static void check_small_synthetic(void)
 	expect_pair(t, "cross-core", 0, 1, w);
 	expect_error(t, "cross-ht", "pin policy 'cross-ht' needs a core with two PUs "
 		     "(SMT); this topology has 1 package, 1 NUMA node, no cache "
-		     "information, 2 cores, 2 PUs", w);
+		     "information, 2 cores, 2 PUs"
+		     "; possible here: unbound, same-pu, cross-core", w);
 	expect_error(t, "cross-llc", "pin policy 'cross-llc' needs two last-level "
 		     "caches; this topology has 1 package, 1 NUMA node, no cache "
-		     "information, 2 cores, 2 PUs", w);
+		     "information, 2 cores, 2 PUs"
+		     "; possible here: unbound, same-pu, cross-core", w);
 	expect_error(t, "cross-node", "pin policy 'cross-node' needs two NUMA nodes; "
 		     "this topology has 1 package, 1 NUMA node, no cache information, "
-		     "2 cores, 2 PUs", w);
+		     "2 cores, 2 PUs"
+		     "; possible here: unbound, same-pu, cross-core", w);
 	expect_error(t, "cross-socket", "pin policy 'cross-socket' needs two packages; "
 		     "this topology has 1 package, 1 NUMA node, no cache information, "
-		     "2 cores, 2 PUs", w);
+		     "2 cores, 2 PUs"
+		     "; possible here: unbound, same-pu, cross-core", w);
 	expect_error(t, "sideways", "unknown pin policy 'sideways': expected one of "
-		     PIN_CHOICES_TWO " or " PIN_CHOICES_MANY, w);
+		     PIN_CHOICES_TWO "|spread|compact", w);
 	expect_many(t, "spread", 5, "0 1 0 1 0", w);
 	pin_topo_free(t);
 }
@@ -203,7 +207,8 @@ static void check_chiplets(void)
 	expect_pair(t, "cross-llc", 0, 8, w);
 	expect_error(t, "cross-node", "pin policy 'cross-node' needs two NUMA nodes; "
 		     "this topology has 1 package, 1 NUMA node, 4 LLCs (L3), "
-		     "16 cores, 32 PUs", w);
+		     "16 cores, 32 PUs; possible here: unbound, same-pu, cross-ht, "
+		     "cross-core, cross-llc", w);
 	expect_many(t, "spread", 6, "0 8 16 24 2 10", w);
 	strbuf_release(&d);
 	pin_topo_free(t);

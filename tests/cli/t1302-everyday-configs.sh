@@ -1,0 +1,37 @@
+#!/bin/sh
+# 'kbench configs' lists the shipped configs; 'run -c NAME' finds one by
+# name (with or without .conf) after the current directory.
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+expect_transcript "configs lists the shipped configs with a line each" kb configs <<'T'
+$ kb configs
+hackbench            mmtests' config-scheduler-hackbench matrix. Four variants,
+netperf-rr           request/response over loopback as mmtests'
+netperf-rr-pinned    TCP_RR and UDP_RR as in netperf-rr.conf, with the
+netperf-stream       mmtests' config-network-netperf-stream-ipv4-unbound:
+pft-processes        the page-fault test with forked worker processes, each
+pft-threads          the page-fault test with worker threads sharing one mm, as
+quick                a short hackbench matrix for a first look and for the README's
+sysbench             the threads, mutex, memory and cpu tests of sysbench 1.0, at
+tbench               dbench's network half, as mmtests' config-network-tbench runs
+[exit 0]
+T
+mkdir "$tmp/cwd"
+cd "$tmp/cwd" || exit 1
+kb run -c quick --dry-run >"$tmp/by-name" 2>&1
+ok $? "run -c quick finds the shipped config"
+kb run -c "$TOP_SRCDIR/configs/quick.conf" --dry-run >"$tmp/by-path" 2>&1
+is "run -c quick plans as the shipped file does" "$(cat "$tmp/by-name")" "$(cat "$tmp/by-path")"
+kb run -c quick.conf --dry-run >"$tmp/by-file" 2>&1
+is "run -c quick.conf too" "$(cat "$tmp/by-file")" "$(cat "$tmp/by-path")"
+printf '[hackbench-local]\nloops = 3\n' > quick
+kb run -c quick --dry-run >"$tmp/local" 2>&1
+is "a file in the current directory comes first (its section is planned)" \
+	"$(awk 'NR > 1 { print $1 }' "$tmp/local" | grep '^hackbench-')" "hackbench-local"
+expect_transcript "an unknown name is still named as given" kb run -c nothing-here --dry-run <<'T'
+$ kb run -c nothing-here --dry-run
+2> kbench: cannot read config 'nothing-here': No such file or directory
+[exit 2]
+T
+
+done_testing

@@ -1,0 +1,60 @@
+#!/bin/sh
+# The bash completion: commands and workloads, options, config keys after
+# -o, shipped configs after -c, sections after --only, run names.
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+if ! command -v bash >/dev/null; then
+	skip "no bash"
+	done_testing
+	exit 0
+fi
+bc=/usr/share/bash-completion/bash_completion
+if [ ! -r "$bc" ]; then
+	# Without bash-completion, the few helpers the script uses, reduced.
+	bc=$tmp/bash_completion
+	cat >"$bc" <<'EOF2'
+_init_completion() {
+	COMPREPLY=() words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
+	cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+}
+_filedir() { :; }
+compopt() { :; }
+EOF2
+	diag "bash-completion is not installed: its helpers are stubbed"
+fi
+mkdir "$tmp/bin"
+ln -s "$KBENCH" "$tmp/bin/kbench"
+printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 1\n' > "$tmp/good.conf"
+printf '[global]\nloops = 3\n[hackbench-one]\n[hackbench-two]\n' > "$tmp/two.conf"
+kb --quiet run -c "$tmp/good.conf" -n baseline >/dev/null 2>&1
+ok $? "a run named baseline is stored"
+
+# complete WORD...: what the completion offers for the last word, sorted.
+complete_line() {
+	PATH="$tmp/bin:$PATH" bash -c '
+		. "$1"; . "$2"; shift 2
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+		_kbench kbench "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		printf "%s\n" "${COMPREPLY[@]}" | sort' \
+		sh "$bc" "$TOP_SRCDIR/completion/kbench.bash" "$@"
+}
+
+is "commands and workloads" "$(complete_line kbench c)" "compare
+configs"
+is "a prefix of a workload" "$(complete_line kbench ne)" "netperf"
+is "global options" "$(complete_line kbench --)" "--db
+--help
+--quiet
+--version"
+is "a command's options" "$(complete_line kbench runs --for)" "--format"
+is "config keys after -o for a workload" "$(complete_line kbench hackbench -o gr)" "groups="
+is "shipped configs after -c" "$(cd "$tmp" && complete_line kbench run -c qui)" "quick"
+is "section names after --only" \
+	"$(complete_line kbench run -c "$tmp/two.conf" --only hack)" "hackbench-one
+hackbench-two"
+is "run names for compare" "$(complete_line kbench --db "$db" compare bas)" "baseline"
+is "run names for show, --db after the command" \
+	"$(complete_line kbench show --db "$db" b)" "baseline"
+
+done_testing
