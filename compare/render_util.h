@@ -49,4 +49,18 @@ void render_ascii(struct strbuf *out, size_t start);
  * test, or one that could not be significant). */
 const char *render_verdict(const struct cmp_row *r, const struct cmp_cell *cell);
 
+/* Append s to out with &, <, >, " and ' as character references and
+ * other control characters but tab and newline as '?': the one way text
+ * from a store (run names, notes, config text, labels) enters a page, in
+ * element content and in quoted attribute values alike. */
+void render_html_escape(struct strbuf *out, const char *s);
+
+/* Start a self-contained HTML page titled title (escaped): the style is
+ * inline, and its content security policy forbids scripts and every
+ * fetch, so that the page shows the same offline and nothing in it can
+ * run. Leaves the body open. */
+void render_html_begin(struct strbuf *out, const char *title);
+/* Close the page render_html_begin opened. */
+void render_html_end(struct strbuf *out);
+
 #endif
