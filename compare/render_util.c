@@ -211,6 +211,7 @@ const struct renderer renderers[COMPARE_NFORMATS + 1] = {
 	[COMPARE_FORMAT_CSV] = { .name = "csv", .render = render_csv },
 	[COMPARE_FORMAT_JSON] = { .name = "json", .render = render_json },
 	[COMPARE_FORMAT_BRIEF] = { .name = "brief", .render = render_brief },
+	[COMPARE_FORMAT_HTML] = { .name = "html", .render = render_html },
 	[COMPARE_NFORMATS] = { .name = NULL },
 };
 
