@@ -68,8 +68,9 @@ int compare_per_host(struct store *s, const char *base, const char *new_name,
 		     const struct compare_options *opt, enum compare_format f,
 		     struct strbuf *out);
 
-/* The format named name ("text", "markdown", "csv", "json", "brief");
- * returns 0, or -1 without printing when there is none by that name. */
+/* The format named name ("text", "markdown", "csv", "json", "brief",
+ * "html"); returns 0, or -1 without printing when there is none by that
+ * name. */
 int compare_format_parse(const char *name, enum compare_format *f);
 
 /* Render a finished model in format f, appended to out. Returns 0, or -1

@@ -1,9 +1,11 @@
 /* history: series built from the store's samples (one point per complete
  * run: Hmean or Amean and its 95% CI), their change points, regressions,
- * and the text, CSV and JSON renderings of kbench history and
+ * and the text, CSV, JSON and HTML renderings of kbench history and
  * kbench regressions. */
 #include "config.h"
 #include "compare/history.h"
+#include "compare/plot.h"
+#include "compare/render_util.h"
 #include "compare/stats.h"
 #include "lib/error.h"
 #include "lib/json.h"
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The samples of one row of the run being read. */
 struct group {
@@ -324,6 +327,7 @@ int history_format_parse(const char *name, enum history_format *f)
 		[HISTORY_FORMAT_TEXT] = "text",
 		[HISTORY_FORMAT_CSV] = "csv",
 		[HISTORY_FORMAT_JSON] = "json",
+		[HISTORY_FORMAT_HTML] = "html",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -640,6 +644,9 @@ static void render_json(const struct history *h, const struct history_view *v,
 	strbuf_addch(out, '\n');
 }
 
+static void render_html(const struct history *h, const struct history_view *v,
+			struct strbuf *out);
+
 void history_render(const struct history *h, enum history_format f,
 		    const struct history_view *v, struct strbuf *out)
 {
@@ -652,6 +659,9 @@ void history_render(const struct history *h, enum history_format f,
 		break;
 	case HISTORY_FORMAT_JSON:
 		render_json(h, v, out);
+		break;
+	case HISTORY_FORMAT_HTML:
+		render_html(h, v, out);
 		break;
 	}
 }
@@ -705,4 +715,186 @@ void history_render_regressions(const struct history *h, const struct history_re
 		run_line(out, "first run after:", &hs->points[cp->index]);
 	}
 	strbuf_addf(out, "%zu regression%s in %zu series\n", n, n == 1 ? "" : "s", h->n);
+}
+
+/* ---- html ---- */
+
+#define HTML_LINE_RGB 0x0072b2
+#define HTML_WORSE_RGB 0xc62828
+#define HTML_BETTER_RGB 0x2e7d32
+
+/* "2026-10-20T02:00:00Z" as seconds since the epoch; NaN when it is not
+ * such a time. */
+static double epoch_s(const char *iso)
+{
+	struct tm tm = { .tm_isdst = 0 };
+	int n = 0;
+
+	if (sscanf(iso, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || !n)
+		return NAN;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm);
+}
+
+static void series_title(const struct history_series *hs, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s %s on %s, config %s", hs->section, hs->row, hs->host, hs->config);
+}
+
+static void html_chart(const struct history_series *hs, const struct history_view *v,
+		       struct plot_page *pg, struct strbuf *out)
+{
+	struct plot p;
+	struct plot_series *ps;
+	struct strbuf sb = STRBUF_INIT, caption = STRBUF_INIT;
+	double lo = INFINITY, hi = -INFINITY, prev = NAN;
+	int d = decimals(hs);
+
+	plot_init(&p);
+	p.xaxis = PLOT_X_TIME;
+	strbuf_addf(&sb, "%s%s%s%s", mean_name(hs), *hs->unit ? " (" : "", hs->unit,
+		    *hs->unit ? ")" : "");
+	plot_set_ylabel(&p, sb.buf);
+	series_title(hs, &caption);
+	ps = plot_add_series(&p, PLOT_ERRORLINES, HTML_LINE_RGB, caption.buf);
+	for (size_t i = 0; i < hs->npoints; i++) {
+		const struct history_point *pt = &hs->points[i];
+		const struct changepoint *cp = change_at(hs, i);
+		double t = epoch_s(pt->started_at);
+		char date[32];
+
+		if (!shown(v, pt) || !isfinite(t))
+			continue;
+		short_date(date, sizeof(date), pt->started_at);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s, kernel %s, %s: %s %.*f", pt->run_name, pt->kernel_release,
+			    date, mean_name(hs), d, pt->mean);
+		if (isfinite(pt->ci95))
+			strbuf_addf(&sb, " +- %.*f", d, pt->ci95);
+		strbuf_addf(&sb, "%s%s, %zu sample%s", *hs->unit ? " " : "", hs->unit, pt->n,
+			    pt->n == 1 ? "" : "s");
+		if (isfinite(pt->mean)) {
+			plot_add_point(ps, t, pt->mean, pt->mean - pt->ci95, pt->mean + pt->ci95,
+				       sb.buf);
+			lo = fmin(lo, t);
+			hi = fmax(hi, t);
+		}
+		if (cp) {
+			/* Between the last run before the change and the first after. */
+			double at = isfinite(prev) ? (prev + t) / 2 : t;
+			int worse = history_change_worse(hs, cp);
+
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%+.2f%% %s", history_change_pct(hs, cp),
+				    worse ? "worse" : "better");
+			plot_add_marker(&p, at, worse ? HTML_WORSE_RGB : HTML_BETTER_RGB, sb.buf);
+		}
+		prev = t;
+	}
+	if (!ps->n)
+		goto out;
+	/* A day either side of a lone run; else a little room. */
+	p.xmin = hi > lo ? lo - (hi - lo) * 0.03 : lo - 86400;
+	p.xmax = hi > lo ? hi + (hi - lo) * 0.03 : hi + 86400;
+	strbuf_addf(&caption, ": %s over time, %s is better", mean_name(hs),
+		    hs->higher_better ? "higher" : "lower");
+	plot_figure(pg, &p, caption.buf, out);
+out:
+	plot_release(&p);
+	strbuf_release(&sb);
+	strbuf_release(&caption);
+}
+
+static void html_cell(struct strbuf *out, const char *cls, const char *text)
+{
+	strbuf_addf(out, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+	render_html_escape(out, text);
+	strbuf_addstr(out, "</td>");
+}
+
+static void html_table(const struct history_series *hs, const struct history_view *v,
+		       struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int d = decimals(hs);
+
+	strbuf_addf(out, "<table class=\"history\">\n<thead><tr><th>date</th><th>run</th>"
+		    "<th>kernel</th><th>%s</th><th>95%% CI</th><th>n</th><th>change</th>"
+		    "</tr></thead>\n<tbody>\n", mean_name(hs));
+	for (size_t i = 0; i < hs->npoints; i++) {
+		const struct history_point *p = &hs->points[i];
+		const struct changepoint *cp = change_at(hs, i);
+		const char *cls = cp ? history_change_worse(hs, cp) ? "worse" : "better" : NULL;
+		char date[32];
+
+		if (!shown(v, p))
+			continue;
+		short_date(date, sizeof(date), p->started_at);
+		strbuf_addstr(out, "<tr>");
+		html_cell(out, NULL, date);
+		html_cell(out, NULL, p->run_name);
+		html_cell(out, NULL, p->kernel_release);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.*f", d, p->mean);
+		html_cell(out, "num", sb.buf);
+		strbuf_reset(&sb);
+		if (isnan(p->ci95))
+			strbuf_addch(&sb, '-');
+		else
+			strbuf_addf(&sb, "+-%.*f", d, p->ci95);
+		html_cell(out, "num", sb.buf);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%zu", p->n);
+		html_cell(out, "num", sb.buf);
+		strbuf_reset(&sb);
+		if (cp)
+			strbuf_addf(&sb, "%+.2f%% %s, p %.2g", history_change_pct(hs, cp), cls,
+				    cp->p);
+		html_cell(out, cls, sb.buf);
+		strbuf_addstr(out, "</tr>\n");
+	}
+	strbuf_addstr(out, "</tbody>\n</table>\n");
+	strbuf_release(&sb);
+}
+
+static void render_html(const struct history *h, const struct history_view *v,
+			struct strbuf *out)
+{
+	struct plot_page pg = PLOT_PAGE_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "kbench history: ");
+	if (h->n == 1)
+		series_title(&h->series[0], &sb);
+	else
+		strbuf_addf(&sb, "%zu series", h->n);
+	render_html_begin(out, sb.buf);
+	strbuf_addstr(out, "<h1>");
+	render_html_escape(out, sb.buf);
+	strbuf_addstr(out, "</h1>\n");
+	strbuf_addf(out, "<p>One point per complete run: its mean (Hmean when higher is "
+		    "better, else Amean) with the 95%% confidence interval. Change points "
+		    "(dashed lines, and the change column): E-Divisive means with a t-test, "
+		    "p &lt; %g, window %zu; %% is the change of the mean, + is better. Hover "
+		    "over a point for its run and kernel.</p>\n",
+		    h->params.max_pvalue, h->params.window);
+	plot_page_note(&pg, out);
+	for (size_t i = 0; i < h->n; i++) {
+		const struct history_series *hs = &h->series[i];
+
+		strbuf_addf(out, "<section id=\"series%zu\">\n<h2>", i + 1);
+		strbuf_reset(&sb);
+		series_title(hs, &sb);
+		strbuf_addf(&sb, ": %s%s%s%s, %s is better", mean_name(hs), *hs->unit ? " (" : "",
+			    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
+		render_html_escape(out, sb.buf);
+		strbuf_addstr(out, "</h2>\n");
+		html_chart(hs, v, &pg, out);
+		html_table(hs, v, out);
+		strbuf_addstr(out, "</section>\n");
+	}
+	render_html_end(out);
+	strbuf_release(&sb);
 }

@@ -68,9 +68,11 @@ enum history_format {
 	HISTORY_FORMAT_TEXT,
 	HISTORY_FORMAT_CSV,
 	HISTORY_FORMAT_JSON,
+	HISTORY_FORMAT_HTML,
 };
 
-/* The format named name ("text", "csv", "json"); 0, or -1 when none. */
+/* The format named name ("text", "csv", "json", "html"); 0, or -1 when
+ * none. */
 int history_format_parse(const char *name, enum history_format *f);
 
 /* How a history is shown. */
@@ -83,7 +85,10 @@ struct history_view {
 /* Append h to out in format f: per series, one line per run (date, name,
  * kernel, mean, 95% CI, samples) with its change points marked, then a
  * sparkline of the means (text); a record per run (csv); everything
- * (json). The formats carry HISTORY_FORMAT_VERSION. */
+ * (json); one self-contained page with a chart per series drawn by
+ * gnuplot (the means and their CIs over time, change points marked, the
+ * run and kernel of each point on hover) and its table (html). The
+ * machine-readable formats carry HISTORY_FORMAT_VERSION. */
 void history_render(const struct history *h, enum history_format f,
 		    const struct history_view *v, struct strbuf *out);
 

@@ -256,6 +256,7 @@ enum compare_format {
 	COMPARE_FORMAT_CSV,
 	COMPARE_FORMAT_JSON,
 	COMPARE_FORMAT_BRIEF,
+	COMPARE_FORMAT_HTML,
 	COMPARE_NFORMATS
 };
 
@@ -275,6 +276,9 @@ int render_markdown(const struct cmp_model *m, struct strbuf *out);
 int render_csv(const struct cmp_model *m, struct strbuf *out);
 int render_json(const struct cmp_model *m, struct strbuf *out);
 int render_brief(const struct cmp_model *m, struct strbuf *out);
+/* One self-contained page: tables, charts drawn by gnuplot (when there is
+ * one; the page says so when not), everything from the store escaped. */
+int render_html(const struct cmp_model *m, struct strbuf *out);
 /* render_brief, with the closing note on the verdicts only if note_too
  * (what a + verdict means is said whenever one is printed). */
 int render_brief_layout(const struct cmp_model *m, int note_too, struct strbuf *out);

@@ -6,14 +6,18 @@
 #include "compare/compare.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/io.h"
 #include "lib/parse-options.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 
 #include <math.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct parse_opt_usage compare_usage = {
 	.synopsis = "kbench compare [options] BASE NEW [NEW...]",
@@ -51,8 +55,8 @@ struct only_opt {
 static int parse_format(const struct parse_opt *opt, const char *value)
 {
 	if (compare_format_parse(value, opt->value))
-		return error("unknown format '%s' (expected text, brief, markdown, csv or json)",
-			     value);
+		return error("unknown format '%s' "
+			     "(expected text, brief, markdown, csv, json or html)", value);
 	return 0;
 }
 
@@ -131,6 +135,26 @@ static int parse_order(const struct parse_opt *opt, const char *value)
 	return 0;
 }
 
+/* Write out to the file at path (made or emptied), or to stdout when path
+ * is NULL. Returns 0, or -1 after printing why (nothing printed when
+ * stdout fails: its reader went away). */
+static int write_output(const char *path, const struct strbuf *out)
+{
+	int fd, rc;
+
+	if (!path) {
+		fwrite(out->buf, 1, out->len, stdout);
+		return fflush(stdout) ? -1 : 0;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	rc = write_full(fd, out->buf, out->len);
+	if (close(fd))
+		rc = -1;
+	return rc ? error("cannot write '%s': %s", path, strerror(errno)) : 0;
+}
+
 /* Neither "no worse row" (0) nor "worse" (1): git bisect run stops on it. */
 #define EXIT_ERROR 128
 
@@ -156,6 +180,7 @@ int cmd_compare(int argc, char **argv)
 {
 	enum compare_format format = COMPARE_FORMAT_TEXT;
 	int exit_code = 0, per_host = 0;
+	const char *output = NULL;
 	struct compare_options copt = { .monitors = CMP_MONITORS_SUMMARY };
 	struct only_opt only = { .re = NULL };
 	const struct parse_opt options[] = {
@@ -165,7 +190,10 @@ int cmd_compare(int argc, char **argv)
 			     "before and after, the change and its verdict),\n"
 			     "markdown, csv or json (every statistic, p-values,\n"
 			     "each row's noise and raw samples; carries a format\n"
-			     "version)", parse_format),
+			     "version), html (one self-contained page with plots\n"
+			     "drawn by gnuplot)", parse_format),
+		OPT_STRING('o', "output", &output, "FILE",
+			   "write to FILE instead of the standard output"),
 		OPT_CALLBACK(0, "test", &copt.test, "TEST",
 			     "welch: Welch's t-test, on 1/x for Hmean rows,\n"
 			     "with between-run noise when known (default)\n"
@@ -244,8 +272,7 @@ int cmd_compare(int argc, char **argv)
 	if (per_host) {
 		if (compare_per_host(store, argv[0], argv[1], &copt, format, &out))
 			goto out;
-		fwrite(out.buf, 1, out.len, stdout);
-		rc = fflush(stdout) ? 1 : 0;
+		rc = write_output(output, &out) ? 1 : 0;
 		goto out;
 	}
 	if (compare_build(store, (const char *const *)argv, (size_t)nsel, &copt, &model))
@@ -253,8 +280,7 @@ int cmd_compare(int argc, char **argv)
 	have_model = 1;
 	if (compare_render(&model, format, &out))
 		goto out;
-	fwrite(out.buf, 1, out.len, stdout);
-	if (fflush(stdout))
+	if (write_output(output, &out))
 		goto out;
 	rc = exit_code && any_worse(&model) ? 1 : 0;
 out:

@@ -6,14 +6,18 @@
 #include "compare/history.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/io.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 static const struct parse_opt_usage history_usage = {
 	.synopsis = "kbench history [options] RUN...\n"
@@ -25,7 +29,7 @@ static const struct parse_opt_usage history_usage = {
 		"marked (<-) with the change of the mean (+ is better) and their p-value,\n"
 		"then a sparkline of the means. RUN (a name, #ID, uuid prefix or NAME@HOST)\n"
 		"picks the host and config of each series: every row of that run.",
-	.help_column = 22,
+	.help_column = 25,
 	.epilogue =
 		"Change points: E-Divisive means with a Student t-test (Hunter, Apache Otava),\n"
 		"found on the whole series; --since only hides older runs. The sparkline uses\n"
@@ -70,6 +74,26 @@ int cmd_utf8_locale(void)
 	return 0;
 }
 
+/* Write out to the file at path (made or emptied), or to stdout when path
+ * is NULL. Returns 0, or -1 after printing why (nothing printed when
+ * stdout fails: its reader went away). */
+static int write_output(const char *path, const struct strbuf *out)
+{
+	int fd, rc;
+
+	if (!path) {
+		fwrite(out->buf, 1, out->len, stdout);
+		return fflush(stdout) ? -1 : 0;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	rc = write_full(fd, out->buf, out->len);
+	if (close(fd))
+		rc = -1;
+	return rc ? error("cannot write '%s': %s", path, strerror(errno)) : 0;
+}
+
 /* Add the series of run sel (its host and config) to h. */
 static int read_run_series(struct store *store, const char *sel, const struct series_filter *opt,
 			   struct history *h)
@@ -100,7 +124,7 @@ int cmd_history(int argc, char **argv)
 	struct series_filter f = { .host = NULL };
 	struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
 	struct history_view view = { .since = NULL };
-	const char *format_name = NULL, *pvalue = NULL, *window = NULL;
+	const char *format_name = NULL, *pvalue = NULL, *window = NULL, *output = NULL;
 	const struct parse_opt options[] = {
 		OPT_STRING(0, "config", &f.config, "CONFIG",
 			   "the series of this config (its name: configs/quick.conf\n"
@@ -109,8 +133,13 @@ int cmd_history(int argc, char **argv)
 		OPT_STRING(0, "row", &f.row, "ROW", "only this row"),
 		OPT_STRING(0, "host", &f.host, "HOST", "only runs made on this host"),
 		OPT_STRING(0, "since", &view.since, "DATE",
-			   "show only runs started at or after DATE (e.g. 2026-11-01)"),
-		OPT_STRING(0, "format", &format_name, "FMT", "text (default), csv or json"),
+			   "show only runs started at or after DATE\n"
+			   "(e.g. 2026-11-01)"),
+		OPT_STRING(0, "format", &format_name, "FMT",
+			   "text (default), csv, json or html (one self-contained\n"
+			   "page, a chart per series drawn by gnuplot)"),
+		OPT_STRING('o', "output", &output, "FILE",
+			   "write to FILE instead of the standard output"),
 		OPT_STRING(0, "p-value", &pvalue, "P",
 			   "a change point's p must be below P (default 0.001)"),
 		OPT_STRING(0, "window", &window, "N",
@@ -131,7 +160,7 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	}
 	if (format_name && history_format_parse(format_name, &format)) {
-		error("unknown format '%s' (expected text, csv or json)", format_name);
+		error("unknown format '%s' (expected text, csv, json or html)", format_name);
 		goto out;
 	}
 	if (cmd_history_params(pvalue, window, &params))
@@ -175,8 +204,7 @@ int cmd_history(int argc, char **argv)
 	history_finish(&h);
 	view.unicode = cmd_utf8_locale();
 	history_render(&h, format, &view, &out);
-	fwrite(out.buf, 1, out.len, stdout);
-	rc = fflush(stdout) ? 1 : 0;
+	rc = write_output(output, &out) ? 1 : 0;
 out:
 	history_release(&h);
 	strbuf_release(&out);

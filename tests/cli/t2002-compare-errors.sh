@@ -8,9 +8,9 @@ kb() { "$KBENCH" --db "$db" --quiet "$@"; }
 kb run -c "$tmp/one.conf" -n a-1 >/dev/null 2>&1 && kb run -c "$tmp/one.conf" -n b-1 >/dev/null 2>&1
 ok $? "two one-sample runs stored"
 
-expect_transcript "an unknown format" kb compare --format html a-1 b-1 <<'T'
-$ kb compare --format html a-1 b-1
-2> kbench: unknown format 'html' (expected text, brief, markdown, csv or json)
+expect_transcript "an unknown format" kb compare --format xml a-1 b-1 <<'T'
+$ kb compare --format xml a-1 b-1
+2> kbench: unknown format 'xml' (expected text, brief, markdown, csv, json or html)
 [exit 2]
 T
 expect_transcript "an unknown test" kb compare --test ks a-1 b-1 <<'T'

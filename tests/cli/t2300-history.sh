@@ -99,7 +99,7 @@ LC_ALL=C kb history --config hb --row 1 --p-value 1e-40 > "$tmp/out"
 check "--p-value 1e-40 keeps no change point" test "$(grep -c '<-' "$tmp/out")" = 1
 
 expect 2 "kbench: history needs runs, or --config (with --section and --row for one series)"
-expect 2 "kbench: unknown format 'xml' (expected text, csv or json)" --format xml --config hb
+expect 2 "kbench: unknown format 'xml' (expected text, csv, json or html)" --format xml --config hb
 expect 2 "kbench: invalid --p-value '0': expected a number between 0 and 1" --p-value 0 --config hb
 expect 2 "kbench: invalid --window '1': expected a whole number of runs, at least 2" \
 	--window 1 --config hb

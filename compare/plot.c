@@ -1,0 +1,635 @@
+/* plot: charts as inline SVG for the HTML reports: the gnuplot script of a
+ * chart (numbers and placeholders only), gnuplot run through pipes, and
+ * its SVG made fit for a page (ids per chart, texts and titles put in,
+ * escaped). */
+#include "config.h"
+#include "compare/plot.h"
+#include "compare/render_util.h"
+#include "lib/clock.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "lib/worker.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* gnuplot draws a chart in milliseconds; one that hangs is given up. */
+#define GNUPLOT_TIMEOUT_S 60
+/* The placeholder of text i in the script: gnuplot prints it as is in
+ * noenhanced mode, and nothing else it writes looks like it. */
+#define TOKEN_FMT "@kbt%zu@"
+#define TOKEN_HEAD "@kbt"
+
+void plot_init(struct plot *p)
+{
+	*p = (struct plot)PLOT_INIT;
+}
+
+void plot_release(struct plot *p)
+{
+	for (size_t i = 0; i < p->nseries; i++) {
+		struct plot_series *s = &p->series[i];
+
+		for (size_t k = 0; k < s->n; k++)
+			free(s->points[k].title);
+		free(s->points);
+		free(s->title);
+	}
+	for (size_t i = 0; i < p->ntics; i++)
+		free(p->tics[i].label);
+	for (size_t i = 0; i < p->nmarkers; i++)
+		free(p->markers[i].label);
+	free(p->series);
+	free(p->tics);
+	free(p->markers);
+	free(p->ylabel);
+	plot_init(p);
+}
+
+struct plot_series *plot_add_series(struct plot *p, enum plot_style style, unsigned rgb,
+				    const char *title)
+{
+	struct plot_series *s;
+
+	ALLOC_GROW(p->series, p->nseries + 1, p->series_alloc);
+	s = &p->series[p->nseries++];
+	*s = (struct plot_series){
+		.style = style,
+		.rgb = rgb & 0xffffff,
+		.title = xstrdup(title ? title : ""),
+	};
+	return s;
+}
+
+void plot_add_point(struct plot_series *s, double x, double y, double ylow, double yhigh,
+		    const char *title)
+{
+	if (!isfinite(x) || !isfinite(y))
+		return;
+	if (!isfinite(ylow) || !isfinite(yhigh))
+		ylow = yhigh = y;
+	ALLOC_GROW(s->points, s->n + 1, s->alloc);
+	s->points[s->n++] = (struct plot_point){
+		.x = x, .y = y, .ylow = ylow, .yhigh = yhigh,
+		.title = xstrdup_or_null(title),
+	};
+}
+
+void plot_add_tic(struct plot *p, double x, const char *label)
+{
+	ALLOC_GROW(p->tics, p->ntics + 1, p->tics_alloc);
+	p->tics[p->ntics++] = (struct plot_tic){ .x = x, .label = xstrdup_or_null(label) };
+}
+
+void plot_add_marker(struct plot *p, double x, unsigned rgb, const char *label)
+{
+	ALLOC_GROW(p->markers, p->nmarkers + 1, p->markers_alloc);
+	p->markers[p->nmarkers++] = (struct plot_marker){
+		.x = x, .rgb = rgb & 0xffffff, .label = xstrdup(label ? label : ""),
+	};
+}
+
+void plot_set_ylabel(struct plot *p, const char *label)
+{
+	free(p->ylabel);
+	p->ylabel = xstrdup_or_null(label);
+}
+
+int plot_have_gnuplot(void)
+{
+	const char *dirs = getenv("PATH");
+	struct strbuf path = STRBUF_INIT;
+	int found = 0;
+
+	if (!dirs)
+		dirs = "/usr/local/bin:/usr/bin:/bin";
+	while (!found && *dirs) {
+		size_t len = strcspn(dirs, ":");
+		struct stat sb;
+
+		strbuf_reset(&path);
+		if (len)
+			strbuf_add(&path, dirs, len);
+		else
+			strbuf_addch(&path, '.');
+		strbuf_addstr(&path, "/gnuplot");
+		found = !access(path.buf, X_OK) && !stat(path.buf, &sb) && S_ISREG(sb.st_mode);
+		dirs += len;
+		if (*dirs == ':')
+			dirs++;
+	}
+	strbuf_release(&path);
+	return found;
+}
+
+/* ---- the script ---- */
+
+/* The texts of a chart, in the order of their placeholders. */
+struct texts {
+	const char **v;
+	size_t n, alloc;
+};
+
+/* Append the placeholder of text s. */
+static void add_text(struct strbuf *sb, struct texts *t, const char *s)
+{
+	ALLOC_GROW(t->v, t->n + 1, t->alloc);
+	t->v[t->n] = s;
+	strbuf_addf(sb, "'" TOKEN_FMT "'", t->n++);
+}
+
+static void add_number(struct strbuf *sb, double v)
+{
+	strbuf_addf(sb, "%.10g", v);
+}
+
+static void add_script_head(const struct plot *p, struct strbuf *sb, struct texts *t)
+{
+	/* reset undoes what an init file (~/.gnuplot) may have set, but for
+	 * the terminal and the output, which are set next. */
+	strbuf_addf(sb, "reset\nset terminal svg size %d,%d noenhanced font 'sans,11' "
+		    "background '#ffffff'\nset output\nunset key\n", p->width_px, p->height_px);
+	strbuf_addstr(sb, "set border 3\nset tics nomirror\n"
+		      "set grid ytics linecolor rgb '#e0e0e0'\n"
+		      "set offsets 0, 0, graph 0.05, graph 0.05\n");
+	if (p->xaxis == PLOT_X_LOG)
+		strbuf_addstr(sb, "set logscale x\n");
+	if (p->xaxis == PLOT_X_TIME)
+		strbuf_addstr(sb, "set xdata time\nset timefmt '%s'\nset format x '%Y-%m-%d'\n");
+	if (isfinite(p->xmin) && isfinite(p->xmax)) {
+		strbuf_addstr(sb, "set xrange [");
+		add_number(sb, p->xmin);
+		strbuf_addch(sb, ':');
+		add_number(sb, p->xmax);
+		strbuf_addstr(sb, "]\n");
+	}
+	if (p->ntics) {
+		strbuf_addstr(sb, "set xtics (");
+		for (size_t i = 0; i < p->ntics; i++) {
+			if (i)
+				strbuf_addstr(sb, ", ");
+			if (p->tics[i].label) {
+				add_text(sb, t, p->tics[i].label);
+				strbuf_addch(sb, ' ');
+			}
+			add_number(sb, p->tics[i].x);
+		}
+		strbuf_addstr(sb, ")\n");
+	}
+	if (p->xtics_rotate)
+		strbuf_addstr(sb, "set xtics rotate by -45\n");
+	if (p->ylabel) {
+		strbuf_addstr(sb, "set ylabel ");
+		add_text(sb, t, p->ylabel);
+		strbuf_addch(sb, '\n');
+	}
+	for (size_t i = 0; i < p->nmarkers; i++) {
+		const struct plot_marker *mk = &p->markers[i];
+
+		strbuf_addstr(sb, "set arrow from ");
+		add_number(sb, mk->x);
+		strbuf_addstr(sb, ", graph 0 to ");
+		add_number(sb, mk->x);
+		strbuf_addf(sb, ", graph 1 nohead dashtype 2 linewidth 1.5 linecolor rgb '#%06x' "
+			    "front\nset label ", mk->rgb);
+		add_text(sb, t, mk->label);
+		strbuf_addstr(sb, " at ");
+		add_number(sb, mk->x);
+		/* Alternate heights, so that close markers keep their labels apart. */
+		strbuf_addf(sb, ", graph %s left offset character 0.4, 0 textcolor rgb '#%06x' "
+			    "front\n", i % 2 ? "0.90" : "0.97", mk->rgb);
+	}
+}
+
+/* The script that draws p: the series with points, in order. */
+static void plot_script(const struct plot *p, struct strbuf *sb, struct texts *t)
+{
+	const char *sep = "plot ";
+
+	add_script_head(p, sb, t);
+	for (size_t i = 0; i < p->nseries; i++) {
+		const struct plot_series *s = &p->series[i];
+
+		if (!s->n)
+			continue;
+		strbuf_addstr(sb, sep);
+		if (s->style == PLOT_POINTS)
+			strbuf_addf(sb, "'-' using 1:2 with points pointtype 7 pointsize 0.45 "
+				    "linecolor rgb '#70%06x' notitle", s->rgb);
+		else
+			strbuf_addf(sb, "'-' using 1:2:3:4 with yerrorlines pointtype 7 "
+				    "pointsize 0.9 linewidth 1.5 linecolor rgb '#%06x' notitle",
+				    s->rgb);
+		sep = ", \\\n     ";
+	}
+	strbuf_addch(sb, '\n');
+	for (size_t i = 0; i < p->nseries; i++) {
+		const struct plot_series *s = &p->series[i];
+
+		if (!s->n)
+			continue;
+		for (size_t k = 0; k < s->n; k++) {
+			const struct plot_point *pt = &s->points[k];
+
+			add_number(sb, pt->x);
+			strbuf_addch(sb, ' ');
+			add_number(sb, pt->y);
+			if (s->style == PLOT_ERRORLINES) {
+				strbuf_addch(sb, ' ');
+				add_number(sb, pt->ylow);
+				strbuf_addch(sb, ' ');
+				add_number(sb, pt->yhigh);
+			}
+			strbuf_addch(sb, '\n');
+		}
+		strbuf_addstr(sb, "e\n");
+	}
+}
+
+/* ---- running gnuplot ---- */
+
+/* The child's ends of the three pipes. */
+struct gnuplot_fds {
+	int in, out, err;
+};
+
+static int exec_gnuplot(void *arg)
+{
+	const struct gnuplot_fds *x = arg;
+	/* Out of the way of 0-2 first: a pipe may have been given one of
+	 * them when kbench was started with it closed. */
+	int in = fcntl(x->in, F_DUPFD_CLOEXEC, 3);
+	int out = fcntl(x->out, F_DUPFD_CLOEXEC, 3);
+	int err = fcntl(x->err, F_DUPFD_CLOEXEC, 3);
+
+	if (in < 0 || out < 0 || err < 0 || dup2(in, STDIN_FILENO) < 0 ||
+	    dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
+		return -1;
+	signal(SIGPIPE, SIG_DFL);	/* kbench ignores it while it plots */
+	execlp("gnuplot", "gnuplot", (char *)NULL);
+	fprintf(stderr, "cannot run gnuplot: %s\n", strerror(errno));
+	return -1;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Read what fd has into sb; close it at its end. */
+static void drain(int *fd, struct strbuf *sb)
+{
+	char buf[65536];
+	ssize_t n = read(*fd, buf, sizeof(buf));
+
+	if (n > 0)
+		strbuf_add(sb, buf, (size_t)n);
+	else if (!n || (errno != EINTR && errno != EAGAIN))
+		close_fd(fd);
+}
+
+/* The last line of gnuplot's messages that says something. */
+static void last_message(const struct strbuf *msgs, struct strbuf *err)
+{
+	const char *end = msgs->buf + msgs->len, *start;
+
+	while (end > msgs->buf && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
+		end--;
+	for (start = end; start > msgs->buf && start[-1] != '\n'; start--)
+		;
+	while (start < end && *start == ' ')
+		start++;
+	if (start < end)
+		strbuf_addf(err, ": %.*s", (int)(end - start), start);
+}
+
+/* Write what the pipe to gnuplot takes of the script from *off on; close
+ * it once the script is written (gnuplot ends at its end) or gnuplot
+ * stopped reading. */
+static void feed(int *fd, const struct strbuf *script, size_t *off)
+{
+	ssize_t k = write(*fd, script->buf + *off, script->len - *off);
+
+	if (k > 0)
+		*off += (size_t)k;
+	else if (k < 0 && errno != EINTR && errno != EAGAIN)
+		close_fd(fd);
+	if (*off == script->len)
+		close_fd(fd);
+}
+
+/* Run gnuplot on script, its standard output into svg. Returns 0, or -1
+ * with why in err. */
+static int run_gnuplot(const struct strbuf *script, struct strbuf *svg, struct strbuf *err)
+{
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, msg[2] = { -1, -1 };
+	int *ends[3] = { &in[1], &out[0], &msg[0] };	/* ours, polled */
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
+	struct strbuf msgs = STRBUF_INIT;
+	struct gnuplot_fds fds;
+	struct worker w = { .running = 0 };
+	int64_t deadline = clock_ns(CLOCK_MONOTONIC) + GNUPLOT_TIMEOUT_S * NSEC_PER_SEC;
+	size_t off = 0;
+	int rc = -1, ignoring = 0;
+
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(msg, O_CLOEXEC)) {
+		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+		goto out;
+	}
+	fds = (struct gnuplot_fds){ .in = in[0], .out = out[1], .err = msg[1] };
+	/* A gnuplot that stops reading must not kill kbench. */
+	sigaction(SIGPIPE, &ignore, &old);
+	ignoring = 1;
+	if (worker_start(&w, exec_gnuplot, &fds)) {
+		strbuf_addf(err, "cannot fork: %s", strerror(errno));
+		goto out;
+	}
+	close_fd(&in[0]);
+	close_fd(&out[1]);
+	close_fd(&msg[1]);
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	if (!script->len)
+		close_fd(&in[1]);
+	while (out[0] >= 0 || msg[0] >= 0) {
+		struct pollfd pfd[3];
+		int *which[3];
+		nfds_t n = 0;
+		int64_t left = deadline - clock_ns(CLOCK_MONOTONIC);
+
+		if (left <= 0) {
+			strbuf_addf(err, "gnuplot took more than %d s", GNUPLOT_TIMEOUT_S);
+			goto out;
+		}
+		for (size_t i = 0; i < 3; i++)
+			if (*ends[i] >= 0) {
+				pfd[n] = (struct pollfd){ .fd = *ends[i],
+							  .events = i ? POLLIN : POLLOUT };
+				which[n++] = ends[i];
+			}
+		if (poll(pfd, n, (int)(left / 1000000) + 1) < 0) {
+			if (errno == EINTR)
+				continue;
+			strbuf_addf(err, "cannot wait for gnuplot: %s", strerror(errno));
+			goto out;
+		}
+		for (nfds_t i = 0; i < n; i++) {
+			if (!pfd[i].revents)
+				continue;
+			if (which[i] == &in[1])
+				feed(&in[1], script, &off);
+			else
+				drain(which[i], which[i] == &out[0] ? svg : &msgs);
+		}
+	}
+	if (worker_wait(&w)) {
+		strbuf_addf(err, "cannot wait for gnuplot: %s", strerror(w.wait_errno));
+		goto out;
+	}
+	if (WIFEXITED(w.status) && !WEXITSTATUS(w.status)) {
+		rc = 0;
+		goto out;
+	}
+	strbuf_addstr(err, "gnuplot ");
+	worker_describe_status(w.status, err);
+	last_message(&msgs, err);
+out:
+	worker_kill(&w);	/* nothing once it was reaped */
+	if (ignoring)
+		sigaction(SIGPIPE, &old, NULL);
+	for (int i = 0; i < 2; i++) {
+		close_fd(&in[i]);
+		close_fd(&out[i]);
+		close_fd(&msg[i]);
+	}
+	strbuf_release(&msgs);
+	return rc;
+}
+
+/* ---- gnuplot's SVG made fit for a page ---- */
+
+/* What fix_svg needs while it copies gnuplot's SVG. */
+struct svg_fix {
+	const struct plot *p;
+	const char *prefix;
+	const struct texts *t;
+	/* gnuplot's plots are the series that have points: its plot i is
+	 * series order[i - 1]. */
+	const size_t *order;
+	size_t norder;
+	const struct plot_series *cur;	/* the series whose group is open */
+	size_t point;			/* its next point */
+};
+
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* At "<g id=\"gnuplot_plot_N\" ><title>...</title>": the group of a
+ * series starts; put its id and title. Returns where to go on, or NULL to
+ * copy the text as it is. */
+static const char *series_group(struct svg_fix *f, const char *s, struct strbuf *out)
+{
+	const char *at = s + strlen("<g id=\"gnuplot_plot_"), *end, *title;
+	size_t i = strtoul(at, NULL, 10);
+
+	end = strchr(at, '>');
+	if (!end || !i || i > f->norder)
+		return NULL;
+	f->cur = &f->p->series[f->order[i - 1]];
+	f->point = 0;
+	strbuf_addf(out, "<g id=\"%s-series-%zu\" class=\"series\"><title>", f->prefix, i);
+	render_html_escape(out, f->cur->title);
+	strbuf_addstr(out, "</title>");
+	end++;
+	title = end + strspn(end, " \t\n");
+	if (starts(title, "<title>") && (title = strstr(title, "</title>")))
+		end = title + strlen("</title>");
+	return end;
+}
+
+/* At a placeholder: its text, escaped. Returns where to go on, or NULL
+ * when it is none. */
+static const char *text_token(const struct svg_fix *f, const char *s, struct strbuf *out)
+{
+	char *end;
+	size_t i = strtoul(s + strlen(TOKEN_HEAD), &end, 10);
+
+	if (end == s + strlen(TOKEN_HEAD) || *end != '@' || i >= f->t->n)
+		return NULL;
+	render_html_escape(out, f->t->v[i]);
+	return end + 1;
+}
+
+/* Copy one character of s, or a whole id or reference opening with the
+ * chart's prefix put in; returns where to go on. */
+static const char *copy_ref(const struct svg_fix *f, const char *s, struct strbuf *out)
+{
+	static const char *const refs[] = { "id='", "id=\"", "href='#", "href=\"#", "url(#" };
+
+	for (size_t r = 0; r < sizeof(refs) / sizeof(refs[0]); r++)
+		if (starts(s, refs[r])) {
+			strbuf_addf(out, "%s%s-", refs[r], f->prefix);
+			return s + strlen(refs[r]);
+		}
+	strbuf_addch(out, *s);
+	return s + 1;
+}
+
+/* At "<use ": a point's symbol (one a point, in order, in its series'
+ * group): give it its point's title. Returns where to go on, or NULL to
+ * copy it as it is. */
+static const char *point_use(struct svg_fix *f, const char *s, struct strbuf *out)
+{
+	const struct plot_point *pt = f->point < f->cur->n ? &f->cur->points[f->point] : NULL;
+	const char *end = strstr(s, "/>");
+
+	f->point++;
+	if (!pt || !pt->title || !end)
+		return NULL;
+	while (s < end)
+		s = copy_ref(f, s, out);
+	strbuf_addstr(out, "><title>");
+	render_html_escape(out, pt->title);
+	strbuf_addstr(out, "</title></use>");
+	return end + 2;
+}
+
+/* Copy gnuplot's SVG into out as an element of a page: from its <svg>
+ * on, classed "plot" and titled title, every id and reference prefixed,
+ * placeholders replaced by their texts, and each series' group and point
+ * symbols given their titles. */
+static void fix_svg(struct svg_fix *f, const char *svg, const char *title, struct strbuf *out)
+{
+	const char *s = strstr(svg, "<svg");
+	int titled = 0;
+
+	if (!s)
+		return;
+	strbuf_addstr(out, "<svg class=\"plot\"");
+	s += strlen("<svg");
+	while (*s) {
+		const char *next = NULL;
+
+		if (starts(s, TOKEN_HEAD)) {
+			next = text_token(f, s, out);
+		} else if (starts(s, "<g id=\"gnuplot_plot_")) {
+			next = series_group(f, s, out);
+		} else if (!titled && starts(s, "<title>Gnuplot</title>")) {
+			strbuf_addstr(out, "<title>");
+			render_html_escape(out, title);
+			strbuf_addstr(out, "</title>");
+			next = s + strlen("<title>Gnuplot</title>");
+			titled = 1;
+		} else if (f->cur && starts(s, "<use ")) {
+			next = point_use(f, s, out);
+		}
+		s = next ? next : copy_ref(f, s, out);
+	}
+}
+
+int plot_svg(const struct plot *p, const char *id_prefix, const char *title,
+	     struct strbuf *svg, struct strbuf *err)
+{
+	struct strbuf script = STRBUF_INIT, raw = STRBUF_INIT;
+	struct texts t = { .n = 0 };
+	size_t *order = xcalloc(p->nseries ? p->nseries : 1, sizeof(*order));
+	struct svg_fix f = { .p = p, .prefix = id_prefix, .t = &t, .order = order };
+	int rc = -1;
+
+	for (size_t i = 0; i < p->nseries; i++)
+		if (p->series[i].n)
+			order[f.norder++] = i;
+	if (!f.norder) {
+		strbuf_addstr(err, "no point to draw");
+		goto out;
+	}
+	plot_script(p, &script, &t);
+	if (run_gnuplot(&script, &raw, err))
+		goto out;
+	if (!strstr(raw.buf, "<svg") || !strstr(raw.buf, "</svg>")) {
+		strbuf_addstr(err, "gnuplot wrote no SVG");
+		goto out;
+	}
+	fix_svg(&f, raw.buf, title, svg);
+	rc = 0;
+out:
+	strbuf_release(&script);
+	strbuf_release(&raw);
+	free(t.v);
+	free(order);
+	return rc;
+}
+
+/* ---- figures on a page ---- */
+
+void plot_page_note(struct plot_page *pg, struct strbuf *out)
+{
+	if (!pg->looked) {
+		pg->have_gnuplot = plot_have_gnuplot();
+		pg->looked = 1;
+	}
+	if (pg->have_gnuplot)
+		return;
+	strbuf_addstr(out, "<p class=\"noplot\">No plots: they are drawn by gnuplot, which is "
+		      "not installed here (no gnuplot on PATH). Install it (Debian: gnuplot-nox) "
+		      "and make this report again to have them.</p>\n");
+	notice("no gnuplot on PATH: the report has its tables but no plots");
+}
+
+void plot_figure(struct plot_page *pg, const struct plot *p, const char *caption,
+		 struct strbuf *out)
+{
+	struct strbuf prefix = STRBUF_INIT, err = STRBUF_INIT;
+	size_t nlegend = 0;
+
+	if (!pg->looked) {
+		pg->have_gnuplot = plot_have_gnuplot();
+		pg->looked = 1;
+	}
+	if (!pg->have_gnuplot)
+		return;
+	strbuf_addf(&prefix, "chart%zu", ++pg->n);
+	strbuf_addf(out, "<figure class=\"chart\" id=\"%s\">\n", prefix.buf);
+	if (plot_svg(p, prefix.buf, caption, out, &err)) {
+		strbuf_addstr(out, "<p class=\"plot-error\">This plot could not be drawn: ");
+		render_html_escape(out, err.buf);
+		strbuf_addstr(out, ".</p>\n");
+		if (!pg->warned)
+			warning("a plot of the report could not be drawn: %s", err.buf);
+		pg->warned = 1;
+	} else {
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addstr(out, "<figcaption>");
+	render_html_escape(out, caption);
+	strbuf_addstr(out, "</figcaption>\n");
+	for (size_t i = 0; i < p->nseries; i++) {
+		const struct plot_series *s = &p->series[i];
+
+		if (!s->legend)
+			continue;
+		if (!nlegend++)
+			strbuf_addstr(out, "<ul class=\"legend\">\n");
+		strbuf_addf(out, "<li><span class=\"swatch\" style=\"background:#%06x\"></span>",
+			    s->rgb);
+		render_html_escape(out, s->title);
+		strbuf_addstr(out, "</li>\n");
+	}
+	if (nlegend)
+		strbuf_addstr(out, "</ul>\n");
+	strbuf_addstr(out, "</figure>\n");
+	strbuf_release(&prefix);
+	strbuf_release(&err);
+}
