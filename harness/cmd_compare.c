@@ -3,6 +3,7 @@
  * chosen format. */
 #include "config.h"
 #include "harness/cmd.h"
+#include "harness/output.h"
 #include "compare/compare.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -12,8 +13,6 @@
 #include "lib/strbuf.h"
 
 #include <math.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,26 +134,6 @@ static int parse_order(const struct parse_opt *opt, const char *value)
 	return 0;
 }
 
-/* Write out to the file at path (made or emptied), or to stdout when path
- * is NULL. Returns 0, or -1 after printing why (nothing printed when
- * stdout fails: its reader went away). */
-static int write_output(const char *path, const struct strbuf *out)
-{
-	int fd, rc;
-
-	if (!path) {
-		fwrite(out->buf, 1, out->len, stdout);
-		return fflush(stdout) ? -1 : 0;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	rc = write_full(fd, out->buf, out->len);
-	if (close(fd))
-		rc = -1;
-	return rc ? error("cannot write '%s': %s", path, strerror(errno)) : 0;
-}
-
 /* Neither "no worse row" (0) nor "worse" (1): git bisect run stops on it. */
 #define EXIT_ERROR 128
 
@@ -272,7 +251,7 @@ int cmd_compare(int argc, char **argv)
 	if (per_host) {
 		if (compare_per_host(store, argv[0], argv[1], &copt, format, &out))
 			goto out;
-		rc = write_output(output, &out) ? 1 : 0;
+		rc = output_write(output, &out) ? 1 : 0;
 		goto out;
 	}
 	if (compare_build(store, (const char *const *)argv, (size_t)nsel, &copt, &model))
@@ -280,7 +259,7 @@ int cmd_compare(int argc, char **argv)
 	have_model = 1;
 	if (compare_render(&model, format, &out))
 		goto out;
-	if (write_output(output, &out))
+	if (output_write(output, &out))
 		goto out;
 	rc = exit_code && any_worse(&model) ? 1 : 0;
 out:

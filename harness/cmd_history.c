@@ -3,6 +3,7 @@
  * change points marked and a sparkline. */
 #include "config.h"
 #include "harness/cmd.h"
+#include "harness/output.h"
 #include "compare/history.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -11,8 +12,6 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,26 +71,6 @@ int cmd_utf8_locale(void)
 			return strcasestr(v, "utf-8") || strcasestr(v, "utf8");
 	}
 	return 0;
-}
-
-/* Write out to the file at path (made or emptied), or to stdout when path
- * is NULL. Returns 0, or -1 after printing why (nothing printed when
- * stdout fails: its reader went away). */
-static int write_output(const char *path, const struct strbuf *out)
-{
-	int fd, rc;
-
-	if (!path) {
-		fwrite(out->buf, 1, out->len, stdout);
-		return fflush(stdout) ? -1 : 0;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	rc = write_full(fd, out->buf, out->len);
-	if (close(fd))
-		rc = -1;
-	return rc ? error("cannot write '%s': %s", path, strerror(errno)) : 0;
 }
 
 /* Add the series of run sel (its host and config) to h. */
@@ -204,7 +183,7 @@ int cmd_history(int argc, char **argv)
 	history_finish(&h);
 	view.unicode = cmd_utf8_locale();
 	history_render(&h, format, &view, &out);
-	rc = write_output(output, &out) ? 1 : 0;
+	rc = output_write(output, &out) ? 1 : 0;
 out:
 	history_release(&h);
 	strbuf_release(&out);

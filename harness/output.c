@@ -1,9 +1,16 @@
-/* output: format names, text cells cut to their column, CSV fields. */
+/* output: format names, text cells cut to their column, CSV fields, and
+ * a command's output written to a file or the standard output. */
 #include "config.h"
 #include "harness/output.h"
+#include "lib/error.h"
+#include "lib/io.h"
 #include "lib/strbuf.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const format_names[OUTPUT_NFORMATS] = {
 	[OUTPUT_TEXT] = "text",
@@ -71,4 +78,21 @@ void output_csv_field(struct strbuf *out, const char *s)
 		strbuf_addch(out, *s);
 	}
 	strbuf_addch(out, '"');
+}
+
+int output_write(const char *path, const struct strbuf *out)
+{
+	int fd, rc;
+
+	if (!path) {
+		fwrite(out->buf, 1, out->len, stdout);
+		return fflush(stdout) ? -1 : 0;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	rc = write_full(fd, out->buf, out->len);
+	if (close(fd))
+		rc = -1;
+	return rc ? error("cannot write '%s': %s", path, strerror(errno)) : 0;
 }

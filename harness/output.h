@@ -26,4 +26,9 @@ void output_cell(struct strbuf *out, const char *s, int width, int right);
  * a line break, quotes doubled), appended to out. */
 void output_csv_field(struct strbuf *out, const char *s);
 
+/* Write out to the file at path (made or emptied), or to stdout when path
+ * is NULL. Returns 0, or -1 after printing why (nothing printed when
+ * stdout fails: its reader went away). */
+int output_write(const char *path, const struct strbuf *out);
+
 #endif

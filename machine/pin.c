@@ -41,12 +41,42 @@ const struct pin_policy *pin_policy_find(const char *name)
 	return NULL;
 }
 
+/* The most PUs a synthetic topology may describe: more than any machine
+ * has, few enough that hwloc builds it at once (it grows with the product
+ * of the levels: pack:100 core:100 pu:10 took 42 s and 2.4 GB). */
+#define PIN_SYNTHETIC_MAX_PUS 65536
+
+/* The PUs of a synthetic description: the product of its levels' counts
+ * ("pack:2 core:8 pu:2" is 32), or 0 past PIN_SYNTHETIC_MAX_PUS. */
+static unsigned long synthetic_pus(const char *desc)
+{
+	unsigned long pus = 1;
+
+	for (const char *p = strchr(desc, ':'); p; p = strchr(p + 1, ':')) {
+		char *end;
+		unsigned long n = strtoul(p + 1, &end, 10);
+
+		if (end == p + 1)
+			continue;
+		if (n && pus > PIN_SYNTHETIC_MAX_PUS / n)
+			return 0;
+		pus *= n ? n : 1;
+	}
+	return pus;
+}
+
 int pin_topo_load(const char *synthetic, const char *xml_path,
 		  struct pin_topo **out, struct strbuf *err)
 {
-	struct pin_topo *pt = xcalloc(1, sizeof(*pt));
+	struct pin_topo *pt;
 	int rc = -1;
 
+	if (synthetic && !synthetic_pus(synthetic)) {
+		strbuf_addf(err, "synthetic topology '%s' has more than %d PUs", synthetic,
+			    PIN_SYNTHETIC_MAX_PUS);
+		return -1;
+	}
+	pt = xcalloc(1, sizeof(*pt));
 	if (hwloc_topology_init(&pt->t)) {
 		strbuf_addf(err, "cannot initialise hwloc: %s", strerror(errno));
 		free(pt);

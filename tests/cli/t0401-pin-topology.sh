@@ -72,4 +72,9 @@ is "a worker count out of range (exit $rc)" "$rc $(cat "$tmp/err")" \
 	"2 kbench: invalid value '0' for '--workers': expected a number from 1 to 1000000"
 is "--workers=N sizes a many-worker plan" \
 	"$("$KBENCH" topology --synthetic 'pack:1 core:4 pu:1' --workers=2 --cpus compact 2>&1)" "0 1"
+"$KBENCH" topology --synthetic 'pack:100 core:100 pu:10' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+is "a synthetic topology past 65536 PUs is refused before hwloc builds it (exit $rc)" \
+	"$rc $(cat "$tmp/err")" \
+	"1 kbench: synthetic topology 'pack:100 core:100 pu:10' has more than 65536 PUs"
 done_testing
