@@ -20,7 +20,8 @@
 
 static const struct parse_opt_usage history_usage = {
 	.synopsis = "kbench history [options] RUN...\n"
-		    "   or: kbench history [options] --config CONFIG [--section S] [--row R] [--host H]",
+		    "   or: kbench history [options] --config CONFIG [--section S] [--row R]\n"
+		    "                      [--host H]",
 	.description =
 		"A metric over time: one series per host, config, section and row, one line\n"
 		"per complete run, oldest first (date, run, kernel, Hmean for higher-is-better\n"

@@ -21,11 +21,13 @@
 #define RUNS_FORMAT_VERSION 1
 
 static const struct parse_opt_usage runs_usage = {
-	.synopsis = "kbench runs [--name NAME] [--host HOST] [--config CONFIG] [--since DATE] [--last N]\n"
-		"                   [--kernel RELEASE] [--status STATUS] [--until DATE] [--format FMT]",
+	.synopsis = "kbench runs [--name NAME] [--host HOST] [--config CONFIG]\n"
+		"                   [--kernel RELEASE] [--status STATUS] [--since DATE]\n"
+		"                   [--until DATE] [--last N] [--format FMT]",
 	.description =
-		"List stored runs, oldest first: id, name, config, host, kernel, start time (UTC),\n"
-		"status and the number of samples. A run whose writer died is shown interrupted.\n"
+		"List stored runs, oldest first: id, name, config, host, kernel, start time\n"
+		"(UTC), status and the number of samples. A run whose writer died is shown\n"
+		"interrupted.\n"
 		"Filters combine. Text stays within 100 columns: a longer value is cut and ends\n"
 		"in '~' (json and csv have every value whole, notes included).",
 	.help_column = 20,
@@ -360,10 +362,12 @@ int cmd_runs(int argc, char **argv)
 	const struct parse_opt options[] = {
 		OPT_STRING(0, "name", &name, "NAME",
 			   "only runs of this name\n"
-			   "(a PCRE2 pattern, matched anywhere: '^base$' for exactly base)"),
+			   "(a PCRE2 pattern, matched anywhere: '^base$' for\n"
+			   "exactly base)"),
 		OPT_STRING(0, "host", &f.host, "HOST", "only runs made on this host"),
 		OPT_STRING(0, "config", &f.config, "CONFIG",
-			   "only runs of this config (its name: configs/quick.conf is 'quick')"),
+			   "only runs of this config (its name: configs/quick.conf\n"
+			   "is 'quick')"),
 		OPT_STRING(0, "kernel", &f.kernel, "RELEASE",
 			   "only runs of this kernel release (a glob: '6.18*')"),
 		OPT_CALLBACK(0, "status", &f.status, "STATUS",
