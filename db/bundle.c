@@ -257,8 +257,12 @@ static int make_copy(struct bundle *b)
 		return error("cannot open bundle '%s': %s", b->path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return bundle_error(b, "not a kbench bundle (not a regular file)");
-	b->copy = xmalloc(strlen(dir && *dir ? dir : "/tmp") + 32);
-	sprintf(b->copy, "%s/kbench-import-XXXXXX", dir && *dir ? dir : "/tmp");
+	{
+		struct strbuf copy = STRBUF_INIT;
+
+		strbuf_addf(&copy, "%s/kbench-import-XXXXXX", dir && *dir ? dir : "/tmp");
+		b->copy = strbuf_detach(&copy);
+	}
 	fd = mkstemp(b->copy);
 	if (fd < 0) {
 		error("cannot create a file in '%s': %s", dir && *dir ? dir : "/tmp", strerror(errno));

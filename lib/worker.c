@@ -65,6 +65,18 @@ void worker_kill(struct worker *w)
 	worker_wait(w);
 }
 
+void worker_kill_group(struct worker *w)
+{
+	pid_t pgid = w->pid;
+
+	if (!w->running)
+		return;
+	kill(-pgid, SIGKILL);
+	worker_wait(w);
+	while (waitpid(-pgid, NULL, 0) > 0 || errno == EINTR)
+		;
+}
+
 void worker_kill_all(struct worker *ws, size_t n)
 {
 	/* Signal all before reaping any: they die together, not in turn. */

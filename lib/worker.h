@@ -47,6 +47,9 @@ int worker_poll(struct worker *w);
 
 /* Kill w (SIGKILL) and reap it; nothing when it is not running. */
 void worker_kill(struct worker *w);
+/* Kill w's whole process group (w leads it: setpgid) and reap w, then
+ * the members left to this process as their subreaper. */
+void worker_kill_group(struct worker *w);
 
 /* Kill and reap every running worker of ws[0..n-1]. */
 void worker_kill_all(struct worker *ws, size_t n);

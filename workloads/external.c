@@ -894,14 +894,7 @@ static int log_file(struct strbuf *err)
  * of its group that it left to us (the runner is their subreaper). */
 static void stop_server(struct ext_state *st)
 {
-	if (st->srv.running) {
-		pid_t pgid = st->srv.pid;
-
-		kill(-pgid, SIGKILL);
-		worker_wait(&st->srv);
-		while (waitpid(-pgid, NULL, 0) > 0 || errno == EINTR)
-			;
-	}
+	worker_kill_group(&st->srv);
 	if (st->srv_log >= 0)
 		close(st->srv_log);
 	st->srv_log = -1;
