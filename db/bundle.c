@@ -22,7 +22,8 @@
 #include <unistd.h>
 
 /* The tables whose rows belong to a run. */
-static const char *const run_tables[] = { "samples", "monitor_values", "failures", "run_meta" };
+static const char *const run_tables[] = { "samples", "monitor_values", "failures", "run_meta",
+					   "row_results" };
 #define NRUN_TABLES (sizeof(run_tables) / sizeof(run_tables[0]))
 
 /* The largest value a bundle may hold, in bytes (SQLite refuses to read a
@@ -524,6 +525,7 @@ static const struct column_rule {
 	{ "samples", "user_ns", INTEGER_OR_NULL },
 	{ "samples", "sys_ns", INTEGER_OR_NULL },
 	{ "samples", "flag", TEXT_OR_NULL(1024) },
+	{ "samples", "round", INTEGER },
 	{ "monitor_values", "run_id", INTEGER },
 	{ "monitor_values", "section", TEXT_MAX(255) },
 	{ "monitor_values", "row", TEXT_MAX(255) },
@@ -543,6 +545,14 @@ static const struct column_rule {
 	{ "run_meta", "section", TEXT_MAX(255) },
 	{ "run_meta", "key", TEXT_MAX(255) },
 	{ "run_meta", "value", TEXT_OR_NULL(1048576) },
+	{ "row_results", "run_id", INTEGER },
+	{ "row_results", "section", TEXT_MAX(255) },
+	{ "row_results", "row", TEXT_MAX(255) },
+	{ "row_results", "round", INTEGER },
+	{ "row_results", "iterations", INTEGER },
+	{ "row_results", "ci_target", NUMBER },
+	{ "row_results", "ci_reached", "typeof(X) = 'null' OR (" NUMBER ")" },
+	{ "row_results", "met", "typeof(X) = 'integer' AND X IN (0, 1)" },
 };
 
 static const char other_column[] =

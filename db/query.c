@@ -427,7 +427,7 @@ int store_each_sample(struct store *s, int64_t run_id,
 	int rc;
 
 	if (store_prepare(s, "SELECT section, workload, row, iteration, value, unit, better, "
-		    "duration_ns, user_ns, sys_ns, flag FROM samples WHERE run_id = ? "
+		    "duration_ns, user_ns, sys_ns, flag, round FROM samples WHERE run_id = ? "
 		    "ORDER BY rowid", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
@@ -446,6 +446,7 @@ int store_each_sample(struct store *s, int64_t run_id,
 		r.user_ns = sqlite3_column_int64(st, 8);
 		r.sys_ns = sqlite3_column_int64(st, 9);
 		r.flag = (const char *)sqlite3_column_text(st, 10);
+		r.round = sqlite3_column_int(st, 11);
 		if (!r.unit)
 			r.unit = "";
 		if (cb(&r, arg))
@@ -1081,5 +1082,57 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(s, "cannot summarise the runs of a series");
+	return 0;
+}
+
+int store_each_row_result(struct store *s, int64_t run_id,
+			  int (*cb)(const struct row_result *r, void *arg), void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "SELECT section, row, round, iterations, ci_target, ci_reached, met "
+			  "FROM row_results WHERE run_id = ? ORDER BY rowid", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct row_result r = {
+			.section = (const char *)sqlite3_column_text(st, 0),
+			.row = (const char *)sqlite3_column_text(st, 1),
+			.round = sqlite3_column_int(st, 2),
+			.iterations = sqlite3_column_int(st, 3),
+			.ci_target = sqlite3_column_double(st, 4),
+			.ci_reached = col_double(st, 5),
+			.met = sqlite3_column_int(st, 6),
+		};
+
+		if (cb(&r, arg))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the run's row results");
+	return 0;
+}
+
+int store_each_sample_round(struct store *s, int64_t run_id,
+			    int (*cb)(const char *section, const char *row, int round,
+				      int iteration, double value, void *arg), void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "SELECT section, row, round, iteration, value FROM samples "
+			  "WHERE run_id = ? ORDER BY rowid", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (cb((const char *)sqlite3_column_text(st, 0),
+		       (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
+		       sqlite3_column_int(st, 3), sqlite3_column_double(st, 4), arg))
+			break;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the run's samples");
 	return 0;
 }

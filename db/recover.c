@@ -126,9 +126,9 @@ static int create_run(struct store *s, int64_t *run_id)
 static int copy_measurements(struct store *s, int64_t run_id, struct store_recovered *out)
 {
 	return copy_rows(s, "INSERT INTO main.samples(run_id, section, workload, row, iteration, "
-			 "value, unit, better, started_at, duration_ns, user_ns, sys_ns, flag) "
+			 "value, unit, better, started_at, duration_ns, user_ns, sys_ns, flag, round) "
 			 "SELECT ?1, x.section, x.workload, x.row, x.iteration, x.value, x.unit, "
-			 "x.better, x.started_at, x.duration_ns, x.user_ns, x.sys_ns, x.flag "
+			 "x.better, x.started_at, x.duration_ns, x.user_ns, x.sys_ns, x.flag, x.round "
 			 "FROM rec.samples x WHERE NOT EXISTS (SELECT 1 FROM main.samples y "
 			 "WHERE y.run_id = ?1 AND y.section = x.section AND y.row = x.row "
 			 "AND y.iteration = x.iteration) ORDER BY x.rowid", run_id, &out->samples,
@@ -146,7 +146,14 @@ static int copy_measurements(struct store *s, int64_t run_id, struct store_recov
 			 "FROM rec.failures x WHERE NOT EXISTS (SELECT 1 FROM main.failures y "
 			 "WHERE y.run_id = ?1 AND y.section = x.section AND y.row = x.row "
 			 "AND y.iteration = x.iteration AND y.reason = x.reason) ORDER BY x.rowid",
-			 run_id, &out->failures, "cannot record a failure");
+			 run_id, &out->failures, "cannot record a failure") ||
+	       copy_rows(s, "INSERT INTO main.row_results(run_id, section, row, round, "
+			 "iterations, ci_target, ci_reached, met) "
+			 "SELECT ?1, x.section, x.row, x.round, x.iterations, x.ci_target, "
+			 "x.ci_reached, x.met FROM rec.row_results x WHERE NOT EXISTS (SELECT 1 "
+			 "FROM main.row_results y WHERE y.run_id = ?1 AND y.section = x.section "
+			 "AND y.row = x.row AND y.round = x.round) ORDER BY x.rowid", run_id, NULL,
+			 "cannot record a row result");
 }
 
 int store_recover(struct store *s, const char *path, struct store_recovered *out)

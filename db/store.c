@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ extern const char store_schema_v1[];
 extern const char store_migration_v2[];
 extern const char store_migration_v3[];
 extern const char store_migration_v4[];
+extern const char store_migration_v5[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
@@ -34,6 +36,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[1] = store_migration_v2,
 	[2] = store_migration_v3,
 	[3] = store_migration_v4,
+	[4] = store_migration_v5,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 
@@ -711,8 +714,8 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 			    set->nmonitors ? set->monitors[0].row : "none");
 	if (!s->ins_sample &&
 	    store_prepare(s, "INSERT INTO samples(run_id, section, workload, row, iteration, value, "
-		    "unit, better, started_at, duration_ns, user_ns, sys_ns, flag) "
-		    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample))
+		    "unit, better, started_at, duration_ns, user_ns, sys_ns, flag, round) "
+		    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample))
 		goto fail;
 	if (!s->ins_monitor &&
 	    store_prepare(s, "INSERT INTO monitor_values(run_id, section, row, iteration, source, key, "
@@ -737,6 +740,7 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		sqlite3_bind_int64(st, 11, set->user_ns);
 		sqlite3_bind_int64(st, 12, set->sys_ns);
 		store_bind_text(st, 13, set->flag);
+		sqlite3_bind_int(st, 14, set->round > 0 ? set->round : 1);
 		if (step_done(s, st, what.buf))
 			goto fail;
 	}
@@ -855,4 +859,32 @@ int store_fleet_add_collected(struct store *s, const struct fleet_collected *c)
 	if (rc != SQLITE_DONE)
 		return store_db_error(s, "cannot record a collected bundle");
 	return 0;
+}
+
+int store_add_row_result(struct store *s, int64_t run_id, const struct row_result *r)
+{
+	struct strbuf what = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "INSERT INTO row_results(run_id, section, row, round, iterations, "
+			  "ci_target, ci_reached, met) VALUES (?,?,?,?,?,?,?,?)", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_text(st, 2, r->section);
+	store_bind_text(st, 3, r->row);
+	sqlite3_bind_int(st, 4, r->round);
+	sqlite3_bind_int(st, 5, r->iterations);
+	sqlite3_bind_double(st, 6, r->ci_target);
+	if (isnan(r->ci_reached))
+		sqlite3_bind_null(st, 7);
+	else
+		sqlite3_bind_double(st, 7, r->ci_reached);
+	sqlite3_bind_int(st, 8, r->met != 0);
+	strbuf_addf(&what, "cannot record how round %d of [%s] row %s ended", r->round,
+		    r->section, r->row);
+	rc = step_done(s, st, what.buf);
+	sqlite3_finalize(st);
+	strbuf_release(&what);
+	return rc;
 }

@@ -19,7 +19,7 @@ struct kernel_info;
 struct store;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 /* PRAGMA application_id of a kbench store ("kben"), set whenever a store
  * is created or migrated; a store from before it has 0 there. */
 #define STORE_APPLICATION_ID 0x6b62656e
@@ -132,7 +132,8 @@ struct monitor_record {
 struct sample_set {
 	const char *section;
 	const char *workload;
-	int iteration;
+	int iteration;		/* unique within (run, section, row) across rounds */
+	int round;		/* the repeat round, from 1; 0 reads as 1 */
 	int64_t started_ns, duration_ns, user_ns, sys_ns;
 	const char *flag;		/* NULL: none */
 	const struct sample_record *samples;
@@ -144,6 +145,21 @@ struct sample_set {
 int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_set *set);
 int store_add_failure(struct store *s, int64_t run_id, const char *section,
 		      const char *row, int iteration, const char *reason);
+
+/* How one round of one row of a section with iterations = auto ended
+ * (table row_results). */
+struct row_result {
+	const char *section;
+	const char *row;	/* the row's label ("4", "64") */
+	int round;		/* from 1 */
+	int iterations;		/* samples stored in that round */
+	double ci_target;	/* half-width of the 95% CI over the mean, a fraction */
+	double ci_reached;	/* the same reached; NaN: not known (< 2 samples) */
+	int met;		/* ci_reached <= ci_target after min_iterations */
+};
+
+/* Record r for run_id. Return 0 or -1. */
+int store_add_row_result(struct store *s, int64_t run_id, const struct row_result *r);
 
 /* ---- reading (query.c) ---- */
 
@@ -220,6 +236,7 @@ struct sample_row {
 	int higher_better;
 	int64_t duration_ns, user_ns, sys_ns;
 	const char *flag;	/* NULL: none */
+	int round;		/* the repeat round, from 1 */
 };
 
 /* Samples of a run in measurement order; cb returning non-zero stops. */
@@ -482,6 +499,17 @@ int store_latest_run_named(struct store *s, const char *name, int64_t *run_id, i
 int store_each_sample_key(struct store *s, int64_t run_id,
 			  int (*cb)(const char *section, const char *row, int iteration,
 				    void *arg), void *arg);
+
+/* Every row result of run_id in the order recorded; cb returning non-zero
+ * stops. The strings last until cb returns. Return 0 or -1. */
+int store_each_row_result(struct store *s, int64_t run_id,
+			  int (*cb)(const struct row_result *r, void *arg), void *arg);
+/* Every sample row of run_id in measurement order with its round,
+ * iteration and value (what a resumed run needs to go on); cb returning
+ * non-zero stops. Return 0 or -1. */
+int store_each_sample_round(struct store *s, int64_t run_id,
+			    int (*cb)(const char *section, const char *row, int round,
+				      int iteration, double value, void *arg), void *arg);
 
 /* ---- between-run noise (query.c): compare and calibrate ---- */
 

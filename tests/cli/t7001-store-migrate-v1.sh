@@ -52,9 +52,12 @@ else
 fi
 
 v=$(sql 'PRAGMA user_version')
-check "the store is now at schema version 4 ($v)" test "$v" = 4
+check "the store is now at schema version 5 ($v)" test "$v" = 5
 got=$(sql "SELECT count(*) || ' ' || total(value) FROM monitor_values")
 check "no monitor value is lost or changed ($got)" test "$got" = "$values"
+got=$(sql "SELECT count(*) || ' ' || total(round = 1) FROM samples")
+check "every sample is of round 1 ($got)" test "${got% *}" -gt 0 -a "${got% *}.0" = "${got#* }"
+check "no row results" test "$(sql 'SELECT count(*) FROM row_results')" = 0
 
 # Every kind but delta, by what version 1 recognised it from.
 want="perf/cycles:running=fraction rusage/max-rss-bytes=max slab/SReclaimable:after=after"
@@ -77,6 +80,6 @@ check "every other value is a delta ($n left over)" test "$n" = 0
 
 kb runs >/dev/null 2>"$tmp/err"
 ok $? "the migrated store opens again"
-check "and stays at version 4" test "$(sql 'PRAGMA user_version')" = 4
+check "and stays at version 5" test "$(sql 'PRAGMA user_version')" = 5
 
 done_testing
