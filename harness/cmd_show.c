@@ -12,6 +12,8 @@
 #include "lib/xalloc.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +90,71 @@ static int print_meta(const char *section, const char *key, const char *value, v
 	}
 	printf("  %-16s %s\n", key, value);
 	return 0;
+}
+
+/* ---- iterations = auto ---- */
+
+struct row_results {
+	struct row_result *r;
+	struct strbuf text;	/* the strings of r, NUL-separated */
+	size_t n, alloc, met;
+};
+
+static int collect_row_result(const struct row_result *rr, void *arg)
+{
+	struct row_results *rs = arg;
+
+	ALLOC_GROW(rs->r, rs->n + 1, rs->alloc);
+	rs->r[rs->n] = *rr;
+	/* Offsets now, pointers once the text stops growing. */
+	rs->r[rs->n].section = (const char *)(uintptr_t)rs->text.len;
+	strbuf_add(&rs->text, rr->section, strlen(rr->section) + 1);
+	rs->r[rs->n].row = (const char *)(uintptr_t)rs->text.len;
+	strbuf_add(&rs->text, rr->row, strlen(rr->row) + 1);
+	rs->met += rr->met != 0;
+	rs->n++;
+	return 0;
+}
+
+static int load_row_results(struct store *store, int64_t id, struct row_results *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	strbuf_init(&rs->text);
+	if (store_each_row_result(store, id, collect_row_result, rs))
+		return -1;
+	for (size_t i = 0; i < rs->n; i++) {
+		rs->r[i].section = rs->text.buf + (uintptr_t)rs->r[i].section;
+		rs->r[i].row = rs->text.buf + (uintptr_t)rs->r[i].row;
+	}
+	return 0;
+}
+
+static void row_results_release(struct row_results *rs)
+{
+	free(rs->r);
+	strbuf_release(&rs->text);
+}
+
+/* One line per row and round of the sections with iterations = auto;
+ * nothing for a run without them. */
+static void print_row_results(const struct row_results *rs)
+{
+	if (!rs->n)
+		return;
+	printf("\nAdaptive iterations: %zu of %zu rows met their ci_target\n", rs->met, rs->n);
+	printf("  %-24s %-12s %5s %7s %9s %8s  %s\n", "section", "row", "round", "samples",
+	       "ci", "target", "met");
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct row_result *r = &rs->r[i];
+		char ci[32];
+
+		if (isnan(r->ci_reached))
+			snprintf(ci, sizeof(ci), "-");
+		else
+			snprintf(ci, sizeof(ci), "%.2f%%", r->ci_reached * 100);
+		printf("  %-24s %-12s %5d %7d %9s %7g%%  %s\n", r->section, r->row, r->round,
+		       r->iterations, ci, r->ci_target * 100, r->met ? "yes" : "no");
+	}
 }
 
 /* ---- --monitors ---- */
@@ -423,17 +490,41 @@ static void array_key(struct json *j, const char *key)
 
 /* Everything show, --config, --monitors and --slab print, as one JSON
  * document on stdout. Returns 0, or -1 after printing why. */
+static void json_row_results(struct json *j, const struct row_results *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct row_result *r = &rs->r[i];
+
+		json_newline(j);
+		json_object_begin(j);
+		key_string(j, "section", r->section);
+		key_string(j, "row", r->row);
+		key_int(j, "round", r->round);
+		key_int(j, "samples", r->iterations);
+		key_double(j, "ci_target", r->ci_target);
+		json_key(j, "ci_reached");
+		if (isnan(r->ci_reached))
+			json_null(j);
+		else
+			json_double(j, r->ci_reached);
+		json_key(j, "met");
+		json_bool(j, r->met);
+		json_object_end(j);
+	}
+}
+
 static int show_json(struct store *store, int64_t id)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct slab_state ss = { 0 };
+	struct row_results rs = { .text = STRBUF_INIT };
 	struct run_info r;
 	struct json j;
 	int rc = -1;
 
 	if (store_get_run(store, id, &r))
 		return -1;
-	if (store_each_monitor(store, id, collect_cache, &ss))
+	if (store_each_monitor(store, id, collect_cache, &ss) || load_row_results(store, id, &rs))
 		goto out_run;
 	json_init(&j, &out);
 	json_object_begin(&j);
@@ -458,6 +549,12 @@ static int show_json(struct store *store, int64_t id)
 	array_key(&j, "slab_caches");
 	json_slab(&j, &ss);
 	json_array_end(&j);
+	/* Only a run with iterations = auto has them. */
+	if (!rc && rs.n) {
+		array_key(&j, "row_results");
+		json_row_results(&j, &rs);
+		json_array_end(&j);
+	}
 	json_newline(&j);
 	key_string(&j, "config_text", r.config_text);
 	json_object_end(&j);
@@ -468,8 +565,9 @@ static int show_json(struct store *store, int64_t id)
 		rc = fflush(stdout) ? error("cannot write the output: %s", strerror(errno)) : 0;
 	}
 	strbuf_release(&out);
-	slab_state_release(&ss);
 out_run:
+	slab_state_release(&ss);
+	row_results_release(&rs);
 	run_info_release(&r);
 	return rc;
 }
@@ -522,6 +620,7 @@ int cmd_show(int argc, char **argv)
 	struct run_info r;
 	struct count_state counts = { 0 };
 	struct meta_state meta = { .section = STRBUF_INIT };
+	struct row_results rows = { .text = STRBUF_INIT };
 	int64_t id;
 	int nfail = 0, shown = 0, rc = 1;
 
@@ -591,11 +690,15 @@ int cmd_show(int argc, char **argv)
 	}
 	if (store_each_failure(store, id, print_failure, &nfail))
 		goto out;
+	if (load_row_results(store, id, &rows))
+		goto out;
+	print_row_results(&rows);
 	printf("\nOptions in effect:");
 	if (store_each_meta(store, id, print_meta, &meta))
 		goto out;
 	rc = 0;
 out:
+	row_results_release(&rows);
 	strbuf_release(&meta.section);
 	strbuf_release(&err);
 	store_close(store);

@@ -14,16 +14,41 @@
 #include "workloads/params.h"
 #include "workloads/workload.h"
 
+#include <errno.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 /* Keys the runner owns, valid in every section and in [global]. */
 static const struct wl_option runner_options[] = {
 	{ .name = "workload", .type = WL_STRING,
 	  .help = "the workload of this section (default: the section name up to its "
 		  "first '-')" },
-	{ .name = "iterations", .type = WL_INT, .def = "5", .help = "samples per row",
+	{ .name = "iterations", .type = WL_INT, .def = "5",
+	  .help = "samples per row (per round), or auto: until ci_target is met",
 	  .min = 1, .max = 1000000 },
+	{ .name = "ci_target", .type = WL_STRING, .def = "2%",
+	  .help = "with iterations = auto: a row stops once the half-width of the 95% CI "
+		  "of its mean is at most this percentage of the mean (2% or 2)" },
+	{ .name = "min_iterations", .type = WL_INT, .def = "3",
+	  .help = "with iterations = auto: samples a row takes before it may stop",
+	  .min = 2, .max = 1000000 },
+	{ .name = "max_iterations", .type = WL_INT, .def = "30",
+	  .help = "with iterations = auto: samples a row takes at most",
+	  .min = 2, .max = 1000000 },
+	{ .name = "rounds", .type = WL_INT, .def = "1",
+	  .help = "times the whole plan is run, interleaved: every row in round 1, then "
+		  "again in round 2...", .min = 1, .max = 1000 },
+	{ .name = "sample_order", .type = WL_ENUM, .def = "rows",
+	  .choices = "rows|rounds|shuffle",
+	  .help = "the order of a section's samples within a round: rows (each row's "
+		  "samples together), rounds (one of each row in turn), shuffle (seeded)" },
+	{ .name = "seed", .type = WL_STRING,
+	  .help = "seed of sample_order = shuffle, 0 to 18446744073709551615 (default: drawn "
+		  "and stored with the run)" },
 	{ .name = "warmup", .type = WL_INT, .def = "0",
 	  .help = "samples run and discarded before each row's counted ones",
 	  .min = 0, .max = 1000 },
@@ -77,6 +102,55 @@ static void list_workloads(struct strbuf *sb)
 		strbuf_addf(sb, "%s%s", i ? ", " : "", workloads[i]->name);
 }
 
+/* The runner keys whose values are not of one option type: iterations =
+ * auto, ci_target, seed. Return 1 when e was one (*rc 0, or -1 after an
+ * error), else 0. */
+static int special_key(struct plan_section *ps, const struct conf_entry *e, int from_global,
+		       int *rc)
+{
+	const char *where = from_global ? "global" : ps->cs->name;
+	char *end;
+
+	*rc = 0;
+	if (!strcmp(e->key, "iterations")) {
+		if (strcmp(e->value, "auto"))
+			return 0;
+		ps->auto_iterations = 1;
+		return 1;
+	}
+	if (!strcmp(e->key, "ci_target")) {
+		double d;
+
+		errno = 0;
+		d = strtod(e->value, &end);
+		if (end != e->value && *end == '%')
+			end++;
+		if (end == e->value || *end || errno || !(d > 0 && d < 100))
+			*rc = error("%s:%d: ci_target = '%s' in [%s]: expected a percentage "
+				    "above 0 and below 100, such as 2%% or 2", e->file, e->line,
+				    e->value, where);
+		else
+			ps->ci_target = d / 100;
+		return 1;
+	}
+	if (!strcmp(e->key, "seed")) {
+		unsigned long long u;
+
+		errno = 0;
+		u = strtoull(e->value, &end, 10);
+		if (!*e->value || *end || errno || e->value[0] == '-' || e->value[0] == '+' ||
+		    e->value[0] == ' ')
+			*rc = error("%s:%d: seed = '%s' in [%s]: expected an integer from 0 to "
+				    "18446744073709551615", e->file, e->line, e->value, where);
+		else {
+			ps->seed = (uint64_t)u;
+			ps->seed_key = e;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /* Apply one key to a section's plan; return 0, 1 if the key is not known
  * to this workload (only allowed for [global]), or -1 after an error. */
 static int apply_key(struct plan_section *ps, const struct conf_entry *e, int from_global)
@@ -85,6 +159,8 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 	int i = wl_option_index(runner_options, e->key);
 	int rc = 0;
 
+	if (i >= 0 && special_key(ps, e, from_global, &rc))
+		goto out;
 	if (i >= 0) {
 		struct wl_value v = { 0 };
 
@@ -95,6 +171,14 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 		}
 		if (!strcmp(e->key, "iterations"))
 			ps->iterations = (int)v.i;
+		else if (!strcmp(e->key, "min_iterations"))
+			ps->min_iterations = (int)v.i;
+		else if (!strcmp(e->key, "max_iterations"))
+			ps->max_iterations = (int)v.i;
+		else if (!strcmp(e->key, "rounds"))
+			ps->rounds = (int)v.i;
+		else if (!strcmp(e->key, "sample_order"))
+			ps->order = (enum sample_order)v.i;	/* the choices' order */
 		else if (!strcmp(e->key, "warmup"))
 			ps->warmup = (int)v.i;
 		else if (!strcmp(e->key, "timeout")) {
@@ -203,6 +287,35 @@ static void section_error(const struct plan_section *ps, const struct config *c,
 		error("%s:%d: [%s] %s", ps->cs->file, ps->cs->line, ps->cs->name, err->buf);
 }
 
+/* The entry of key in the section, else in [global]; NULL: neither. */
+static const struct conf_entry *key_entry(const struct plan_section *ps,
+					  const struct config *c, const char *key)
+{
+	const struct conf_entry *e = conf_section_get(ps->cs, key);
+
+	return e ? e : conf_section_get(&c->global, key);
+}
+
+/* With iterations = auto, the cap is max_iterations, which must not be
+ * below min_iterations. */
+static int check_auto(struct plan_section *ps, const struct config *c)
+{
+	const struct conf_entry *e;
+
+	if (!ps->auto_iterations)
+		return 0;
+	if (ps->max_iterations < ps->min_iterations) {
+		e = key_entry(ps, c, "max_iterations");
+		if (!e)
+			e = key_entry(ps, c, "min_iterations");
+		return error("%s:%d: max_iterations = %d in [%s] is below min_iterations = %d",
+			     e->file, e->line, ps->max_iterations, ps->cs->name,
+			     ps->min_iterations);
+	}
+	ps->iterations = ps->max_iterations;
+	return 0;
+}
+
 static int plan_section_init(struct plan_section *ps, const struct conf_section *cs,
 			     const struct config *c, struct pin_topo **topo)
 {
@@ -230,12 +343,18 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 	ps->params = wl_params_new(ps->ops);
 	ps->iterations = 5;
 	ps->timeout_s = 600;
+	ps->rounds = 1;
+	ps->ci_target = 0.02;
+	ps->min_iterations = 3;
+	ps->max_iterations = 30;
 	for (size_t i = 0; i < c->global.n; i++)
 		if (apply_key(ps, &c->global.entries[i], 1) < 0)
 			goto out;
 	for (size_t i = 0; i < cs->n; i++)
 		if (apply_key(ps, &cs->entries[i], 0))
 			goto out;
+	if (check_auto(ps, c))
+		goto out;
 	if (wl_params_finish(ps->params, &err)) {
 		section_error(ps, c, &err);
 		goto out;
@@ -308,7 +427,7 @@ static int check_global_keys(const struct config *c, const struct plan *p)
  * for more than an int holds before it is refused. */
 static int64_t section_samples(const struct plan_section *ps)
 {
-	return (int64_t)ps->nrows * ((int64_t)ps->iterations + ps->warmup);
+	return (int64_t)ps->rounds * (int64_t)ps->nrows * ((int64_t)ps->iterations + ps->warmup);
 }
 
 /* Refuse a plan larger than PLAN_MAX_SAMPLES before anything runs,
@@ -322,10 +441,11 @@ static int check_plan_size(const struct plan *p)
 
 		total += section_samples(ps);
 		if (total > PLAN_MAX_SAMPLES)
-			return error("%s:%d: [%s] brings the plan to %lld samples (%zu rows x "
+			return error("%s:%d: [%s] brings the plan to %lld samples (%s%zu rows x "
 				     "(%d iterations + %d warm-up)); a run holds at most %d",
 				     ps->cs->file, ps->cs->line, ps->cs->name, (long long)total,
-				     ps->nrows, ps->iterations, ps->warmup, PLAN_MAX_SAMPLES);
+				     ps->rounds > 1 ? "rounds x " : "", ps->nrows, ps->iterations,
+				     ps->warmup, PLAN_MAX_SAMPLES);
 	}
 	return 0;
 }
@@ -335,6 +455,27 @@ const struct wl_option *plan_runner_option(const char *name)
 	int i = wl_option_index(runner_options, name);
 
 	return i < 0 ? NULL : &runner_options[i];
+}
+
+/* The run's order seed: [global] seed, else drawn; a section with no seed
+ * of its own takes it. */
+static void plan_seed(const struct config *c, struct plan *p)
+{
+	const struct conf_entry *e = conf_section_get(&c->global, "seed");
+
+	if (e)
+		p->seed = (uint64_t)strtoull(e->value, NULL, 10);	/* checked */
+	else if (getrandom(&p->seed, sizeof(p->seed), 0) != (ssize_t)sizeof(p->seed))
+		p->seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)clock();
+	for (size_t i = 0; i < p->n; i++) {
+		struct plan_section *ps = &p->sections[i];
+
+		if (!ps->seed_key || ps->seed_key == e)
+			ps->seed = p->seed;
+		p->shuffled |= ps->order == ORDER_SHUFFLE;
+		if (ps->rounds > p->rounds)
+			p->rounds = ps->rounds;
+	}
 }
 
 /* Build the plan of the sections of c that want() keeps (1; 0 skips a
@@ -361,6 +502,7 @@ static int plan_build_where(struct config *c, int (*want)(const char *name, void
 	}
 	if (out->n && (check_global_keys(c, out) || check_plan_size(out)))
 		goto fail;
+	plan_seed(c, out);
 	return 0;
 fail:
 	plan_release(out);
@@ -445,4 +587,66 @@ int64_t plan_total_samples(const struct plan *p)
 	for (size_t i = 0; i < p->n; i++)
 		total += section_samples(&p->sections[i]);
 	return total;
+}
+
+uint64_t plan_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* FNV-1a of a section's name: its shuffles differ from another's. */
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+void plan_round_order(const struct plan_section *ps, int round, size_t *slots)
+{
+	size_t n = ps->nrows * (size_t)ps->iterations, k = 0;
+	uint64_t state;
+
+	if (ps->order == ORDER_ROWS)
+		for (size_t r = 0; r < ps->nrows; r++)
+			for (int it = 0; it < ps->iterations; it++)
+				slots[k++] = r;
+	else
+		for (int it = 0; it < ps->iterations; it++)
+			for (size_t r = 0; r < ps->nrows; r++)
+				slots[k++] = r;
+	if (ps->order != ORDER_SHUFFLE)
+		return;
+	state = ps->seed ^ name_hash(ps->cs->name) ^ ((uint64_t)round * 0xd1b54a32d192ed03ULL);
+	/* Modulo bias is below n / 2^64: nothing a plan can see. */
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(plan_splitmix64(&state) % i), t = slots[i - 1];
+
+		slots[i - 1] = slots[j];
+		slots[j] = t;
+	}
+}
+
+double plan_ci_relative(long n, double mean, double m2)
+{
+	double sd;
+
+	if (n < 2 || mean == 0 || !isfinite(mean))
+		return NAN;
+	sd = sqrt(m2 / (double)(n - 1));
+	return gsl_cdf_tdist_Qinv(0.025, (double)(n - 1)) * sd / sqrt((double)n) / fabs(mean);
+}
+
+int plan_row_done(const struct plan_section *ps, long n, double mean, double m2, int *met)
+{
+	double ci = plan_ci_relative(n, mean, m2);
+
+	*met = n >= ps->min_iterations && !isnan(ci) && ci <= ps->ci_target;
+	return *met || n >= ps->max_iterations;
 }

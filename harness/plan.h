@@ -16,12 +16,26 @@ struct wl_option;
 struct wl_params;
 struct workload_ops;
 
+/* The order of a section's samples within one round (key sample_order). */
+enum sample_order {
+	ORDER_ROWS,	/* each row's samples back to back */
+	ORDER_ROUNDS,	/* one sample of each row in turn */
+	ORDER_SHUFFLE,	/* the round's samples in a seeded random order */
+};
+
 struct plan_section {
 	const struct conf_section *cs;
 	const struct workload_ops *ops;
 	struct wl_params *params;
-	int iterations;
+	int iterations;		/* per row per round; with auto_iterations, the cap */
 	int warmup;
+	int rounds;		/* times the plan is gone through (rounds = N) */
+	enum sample_order order;
+	int auto_iterations;	/* iterations = auto: stop at ci_target */
+	double ci_target;	/* half-width of the 95% CI over the mean, a fraction */
+	int min_iterations, max_iterations;
+	uint64_t seed;		/* of the shuffle; set for every section */
+	const struct conf_entry *seed_key;	/* NULL: the run's seed */
 	double timeout_s;
 	const long long *rows;	/* owned by params */
 	size_t nrows;
@@ -39,6 +53,9 @@ struct plan {
 	struct plan_section *sections;
 	size_t n;
 	struct pin_topo *topo;	/* this machine, shared by the sections' pin plans */
+	uint64_t seed;		/* the run's order seed: [global] seed, else drawn */
+	int shuffled;		/* some section has sample_order = shuffle */
+	int rounds;		/* the most rounds of any section */
 };
 
 /* Validate every section of c (selected by the PCRE2 pattern only, or all)
@@ -58,5 +75,24 @@ const struct wl_option *plan_runner_option(const char *name);
 /* Samples the plan will run, warm-up included (at most PLAN_MAX_SAMPLES
  * once plan_build accepted it). */
 int64_t plan_total_samples(const struct plan *p);
+
+/* The order of the counted samples of ps in round `round` (from 1): into
+ * slots[0..nrows*iterations-1], row indices, each row iterations times.
+ * A shuffle is a Fisher-Yates shuffle driven by splitmix64 seeded from
+ * ps->seed, the section's name and the round, so the same seed gives the
+ * same order on any build and machine. */
+void plan_round_order(const struct plan_section *ps, int round, size_t *slots);
+/* The splitmix64 generator (Steele, Lea, Flood 2014): advance *state and
+ * return the next 64-bit value. */
+uint64_t plan_splitmix64(uint64_t *state);
+
+/* The stop rule of iterations = auto. The half-width of the 95%
+ * confidence interval of the mean of n samples (Student t with n - 1
+ * degrees of freedom) relative to |mean|, from their mean and sum of
+ * squared deviations m2; NaN when n < 2 or the mean is 0. */
+double plan_ci_relative(long n, double mean, double m2);
+/* Whether a row of ps with n samples so far is done: the target met with
+ * at least min_iterations samples (*met set to 1), or the cap reached. */
+int plan_row_done(const struct plan_section *ps, long n, double mean, double m2, int *met);
 
 #endif

@@ -125,6 +125,38 @@ int record_section_monitors(struct store *s, int64_t run_id, const struct plan_s
 	return rc;
 }
 
+/* What rounds, sample_order and iterations = auto left of a section: only
+ * what differs from the defaults, so that a plain run's facts stay as
+ * they were. */
+static int record_round_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
+{
+	static const char *const orders[] = { "rows", "rounds", "shuffle" };
+	const char *sec = ps->cs->name;
+	char buf[64];
+
+	if (ps->auto_iterations) {
+		snprintf(buf, sizeof(buf), "%g%%", ps->ci_target * 100);
+		if (store_add_meta(s, run_id, sec, "ci_target", buf))
+			return -1;
+		snprintf(buf, sizeof(buf), "%d", ps->min_iterations);
+		if (store_add_meta(s, run_id, sec, "min_iterations", buf))
+			return -1;
+		snprintf(buf, sizeof(buf), "%d", ps->max_iterations);
+		if (store_add_meta(s, run_id, sec, "max_iterations", buf))
+			return -1;
+	}
+	snprintf(buf, sizeof(buf), "%d", ps->rounds);
+	if (ps->rounds > 1 && store_add_meta(s, run_id, sec, "rounds", buf))
+		return -1;
+	if (ps->order != ORDER_ROWS &&
+	    store_add_meta(s, run_id, sec, "sample_order", orders[ps->order]))
+		return -1;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)ps->seed);
+	if (ps->order == ORDER_SHUFFLE && store_add_meta(s, run_id, sec, "seed", buf))
+		return -1;
+	return 0;
+}
+
 struct option_fact {
 	struct store *s;
 	int64_t run_id;
@@ -158,8 +190,13 @@ static int record_section_facts(struct store *s, int64_t run_id, const struct pl
 		if (rc)
 			return -1;
 	}
-	snprintf(buf, sizeof(buf), "%d", ps->iterations);
+	if (ps->auto_iterations)
+		snprintf(buf, sizeof(buf), "auto");
+	else
+		snprintf(buf, sizeof(buf), "%d", ps->iterations);
 	if (store_add_meta(s, run_id, ps->cs->name, "iterations", buf))
+		return -1;
+	if (record_round_facts(s, run_id, ps))
 		return -1;
 	snprintf(buf, sizeof(buf), "%d", ps->warmup);
 	if (store_add_meta(s, run_id, ps->cs->name, "warmup", buf))
@@ -170,8 +207,19 @@ static int record_section_facts(struct store *s, int64_t run_id, const struct pl
 	return record_monitor_facts(s, run_id, ps);
 }
 
+/* The run's order seed, when some section shuffles. */
+static int record_seed(struct store *s, int64_t run_id, const struct plan *p)
+{
+	char buf[32];
+
+	if (!p->shuffled)
+		return 0;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)p->seed);
+	return store_add_meta(s, run_id, "", "order-seed", buf);
+}
+
 int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps,
-		  int iteration, const struct wl_sample *smp, const struct child *c,
+		  int round, int iteration, const struct wl_sample *smp, const struct child *c,
 		  const struct monitor_values *mv)
 {
 	struct sample_record rec[WL_MAX_RESULTS];
@@ -209,6 +257,7 @@ int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps
 	set.section = ps->cs->name;
 	set.workload = ps->ops->name;
 	set.iteration = iteration;
+	set.round = round;
 	set.started_ns = c->started_ns;
 	set.duration_ns = c->duration_ns;
 	set.user_ns = (int64_t)c->ru.ru_utime.tv_sec * 1000000000 + c->ru.ru_utime.tv_usec * 1000;
@@ -231,6 +280,24 @@ int record_failure(struct store *s, int64_t run_id, const struct plan_section *p
 
 	wl_params_row_label(ps->params, row, rowtxt, sizeof(rowtxt));
 	return store_add_failure(s, run_id, ps->cs->name, rowtxt, iteration, reason);
+}
+
+int record_row_result(struct store *s, int64_t run_id, const struct plan_section *ps,
+		      long long row, int round, int iterations, double ci_reached, int met)
+{
+	char rowtxt[WL_ROW_LEN];
+	struct row_result r = {
+		.section = ps->cs->name,
+		.row = rowtxt,
+		.round = round,
+		.iterations = iterations,
+		.ci_target = ps->ci_target,
+		.ci_reached = ci_reached,
+		.met = met,
+	};
+
+	wl_params_row_label(ps->params, row, rowtxt, sizeof(rowtxt));
+	return store_add_row_result(s, run_id, &r);
 }
 
 int record_begin_run(struct store *s, const struct plan *p, const struct config *c,
@@ -264,6 +331,8 @@ int record_begin_run(struct store *s, const struct plan *p, const struct config 
 	for (size_t i = 0; i < p->n; i++)
 		if (record_section_facts(s, *run_id, &p->sections[i]))
 			goto out;
+	if (record_seed(s, *run_id, p))
+		goto out;
 	notice("run #%lld '%s' (%s) into %s", (long long)*run_id, rr.name, uuid, store_path(s));
 	if (record_prepare_monitors(s, *run_id, p))
 		goto out;
@@ -332,6 +401,8 @@ static int recovery_begin(struct record_recovery *rec, const struct run_info *ri
 	for (size_t i = 0; i < p->n; i++)
 		if (record_section_facts(rec->s, rec->run_id, &p->sections[i]))
 			goto out;
+	if (record_seed(rec->s, rec->run_id, p))
+		goto out;
 	rc = 0;
 out:
 	machine_info_release(&mi);

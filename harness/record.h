@@ -31,11 +31,17 @@ int record_finish_run(struct store *s, int64_t run_id, const char *status);
  * and after the last), stored as row `when`, iteration 0. Return 0 or -1. */
 int record_section_monitors(struct store *s, int64_t run_id, const struct plan_section *ps,
 			    const char *when, const struct monitor_values *mv);
-/* One sample of ps: its results, the workload's extras and the monitor
- * values mv, timed by the child c, in one transaction. Return 0 or -1. */
+/* One sample of ps in round `round` (from 1): its results, the
+ * workload's extras and the monitor values mv, timed by the child c, in
+ * one transaction. Return 0 or -1. */
 int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps,
-		  int iteration, const struct wl_sample *smp, const struct child *c,
+		  int round, int iteration, const struct wl_sample *smp, const struct child *c,
 		  const struct monitor_values *mv);
+/* How round `round` of row `row` of ps (iterations = auto) ended: the
+ * samples it stored, the relative CI half-width reached (NaN: unknown)
+ * and whether the target was met. Return 0 or -1. */
+int record_row_result(struct store *s, int64_t run_id, const struct plan_section *ps,
+		      long long row, int round, int iterations, double ci_reached, int met);
 /* A failed sample of row `row` (iteration negative for a warm-up) and why.
  * Return 0 or -1. */
 int record_failure(struct store *s, int64_t run_id, const struct plan_section *ps,

@@ -174,6 +174,21 @@ static int section_begin(struct store *s, int64_t run_id, const struct plan_sect
 	return rc;
 }
 
+/* One row of a section in one round: how far it got. */
+struct row_round {
+	long n;			/* samples stored */
+	long failed;		/* samples of it that failed in this process */
+	double mean, m2;	/* iterations = auto: of their first results */
+	int finished;		/* iterations = auto: its row result is stored */
+};
+
+struct section_state {
+	struct row_round *rr;	/* rounds x rows, round-major */
+	unsigned char *have;	/* fixed iterations: rows x (rounds x iterations),
+				 * 1 where the store holds that sample */
+	int *next_iter;		/* iterations = auto: per row, the next number */
+};
+
 /* A run being executed: where it goes and how far it got. */
 struct run_exec {
 	struct plan *p;
@@ -182,9 +197,7 @@ struct run_exec {
 	struct run_info info;		/* as stored: what a recovery file copies */
 	struct progress prog;
 	struct monitor_values mv;
-	/* Resumed: per section, rows x iterations, 1 where the store holds
-	 * that sample already; NULL for a new run. */
-	unsigned char **done;
+	struct section_state *st;	/* per section of the plan */
 	long stored, failed;		/* samples stored and failed by this process */
 	long before;			/* samples of the plan stored before a resume */
 	struct record_recovery rec;	/* made when the store fails */
@@ -226,127 +239,331 @@ static int row_matches(const char *text, const char *label)
 	       n > l && text[n - l - 1] == '-' && !strcmp(text + n - l, label);
 }
 
-static int mark_done(const char *section, const char *rowtext, int iteration, void *arg)
+static struct row_round *row_round(const struct run_exec *x, size_t i, int round, size_t r)
+{
+	return &x->st[i].rr[(size_t)(round - 1) * x->p->sections[i].nrows + r];
+}
+
+/* Fixed iterations: whether the store holds iteration `iteration` of row
+ * r of section i (numbered on across rounds: round k holds (k - 1) *
+ * iterations + 1 to k * iterations). */
+static unsigned char *have(const struct run_exec *x, size_t i, size_t r, int iteration)
+{
+	const struct plan_section *ps = &x->p->sections[i];
+
+	return &x->st[i].have[r * (size_t)ps->rounds * (size_t)ps->iterations +
+			      (size_t)iteration - 1];
+}
+
+/* Welford's update of a row's round with one value. */
+static void row_round_add(struct row_round *rr, double v)
+{
+	double d = v - rr->mean;
+
+	rr->n++;
+	rr->mean += d / (double)rr->n;
+	rr->m2 += d * (v - rr->mean);
+}
+
+struct stored_sample {
+	struct run_exec *x;
+	size_t i, r;		/* the last sample seen: one sample may store */
+	int iteration;		/* several result rows, one after another */
+	int seen;
+};
+
+static int mark_done(const char *section, const char *rowtext, int round, int iteration,
+		     double value, void *arg)
+{
+	struct stored_sample *ss = arg;
+	struct run_exec *x = ss->x;
+
+	for (size_t i = 0; i < x->p->n; i++) {
+		const struct plan_section *ps = &x->p->sections[i];
+
+		if (strcmp(ps->cs->name, section) || iteration < 1 || round < 1 ||
+		    round > ps->rounds)
+			continue;
+		for (size_t r = 0; r < ps->nrows; r++) {
+			char label[WL_ROW_LEN + 64];
+
+			wl_params_row_label(ps->params, ps->rows[r], label, sizeof(label));
+			if (!row_matches(rowtext, label) ||
+			    (ss->seen && ss->i == i && ss->r == r && ss->iteration == iteration))
+				continue;
+			ss->seen = 1;
+			ss->i = i;
+			ss->r = r;
+			ss->iteration = iteration;
+			if (ps->auto_iterations) {
+				/* The first result of a sample is the one the stop
+				 * rule reads. */
+				row_round_add(row_round(x, i, round, r), value);
+				if (iteration >= x->st[i].next_iter[r])
+					x->st[i].next_iter[r] = iteration + 1;
+				x->before++;
+			} else if (iteration <= ps->rounds * ps->iterations &&
+				   !*have(x, i, r, iteration)) {
+				*have(x, i, r, iteration) = 1;
+				row_round(x, i, round, r)->n++;
+				x->before++;
+			}
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int mark_finished(const struct row_result *res, void *arg)
 {
 	struct run_exec *x = arg;
 
 	for (size_t i = 0; i < x->p->n; i++) {
 		const struct plan_section *ps = &x->p->sections[i];
 
-		if (strcmp(ps->cs->name, section) || iteration < 1 || iteration > ps->iterations)
+		if (strcmp(ps->cs->name, res->section) || res->round < 1 || res->round > ps->rounds)
 			continue;
 		for (size_t r = 0; r < ps->nrows; r++) {
-			unsigned char *d = &x->done[i][r * (size_t)ps->iterations + (size_t)iteration - 1];
 			char label[WL_ROW_LEN + 64];
 
 			wl_params_row_label(ps->params, ps->rows[r], label, sizeof(label));
-			if (!*d && row_matches(rowtext, label)) {
-				*d = 1;
-				x->before++;
-			}
+			if (!strcmp(label, res->row))
+				row_round(x, i, res->round, r)->finished = 1;
 		}
 	}
 	return 0;
 }
 
-static size_t row_left(const struct run_exec *x, size_t i, size_t r)
+/* Whether round `round` of row r of section i needs no more samples. */
+static int row_round_done(const struct run_exec *x, size_t i, int round, size_t r)
 {
 	const struct plan_section *ps = &x->p->sections[i];
-	size_t left = 0;
+	const struct row_round *rr = row_round(x, i, round, r);
+	int met;
 
-	for (int it = 0; it < ps->iterations; it++)
-		left += !x->done || !x->done[i][r * (size_t)ps->iterations + (size_t)it];
-	return left;
+	if (round > ps->rounds)
+		return 1;
+	/* A failed sample is not run again before a resume. */
+	if (!ps->auto_iterations)
+		return rr->n + rr->failed >= ps->iterations;
+	return rr->finished || rr->n + rr->failed >= ps->max_iterations ||
+	       plan_row_done(ps, rr->n, rr->mean, rr->m2, &met);
 }
 
-/* What the store holds of a resumed run, and what is left to run. */
-static int load_done(struct run_exec *x)
+/* Samples left to run in round `round` of row r of section i (with auto
+ * iterations, at most). */
+static int row_round_left(const struct run_exec *x, size_t i, int round, size_t r)
 {
-	x->done = xcalloc(x->p->n, sizeof(*x->done));
-	for (size_t i = 0; i < x->p->n; i++)
-		x->done[i] = xcalloc(x->p->sections[i].nrows * (size_t)x->p->sections[i].iterations
-				     + 1, 1);
-	return store_each_sample_key(x->s, x->run_id, mark_done, x);
+	const struct row_round *rr = row_round(x, i, round, r);
+
+	if (row_round_done(x, i, round, r))
+		return 0;
+	return x->p->sections[i].iterations - (int)(rr->n + rr->failed);
 }
 
-/* Samples this process will run, warm-up included: a row with nothing
- * left is skipped whole, one with samples left runs its warm-up again. */
+/* Whether section i has anything left to run from round `from` on. */
+static int section_left(const struct run_exec *x, size_t i, int from)
+{
+	for (int k = from; k <= x->p->sections[i].rounds; k++)
+		for (size_t r = 0; r < x->p->sections[i].nrows; r++)
+			if (!row_round_done(x, i, k, r))
+				return 1;
+	return 0;
+}
+
+/* A resumed run shuffles as it began: the seeds it stored. */
+static int restore_seed(const char *section, const char *key, const char *value, void *arg)
+{
+	struct plan *p = arg;
+	uint64_t seed = (uint64_t)strtoull(value ? value : "0", NULL, 10);
+
+	if (!*section && !strcmp(key, "order-seed"))
+		p->seed = seed;
+	for (size_t i = 0; *section && !strcmp(key, "seed") && i < p->n; i++)
+		if (!strcmp(p->sections[i].cs->name, section))
+			p->sections[i].seed = seed;
+	return 0;
+}
+
+/* The per-section state of the run, and what the store holds of it when
+ * it is resumed. */
+static int load_done(struct run_exec *x, int resumed)
+{
+	struct stored_sample ss = { .x = x };
+
+	x->st = xcalloc(x->p->n, sizeof(*x->st));
+	for (size_t i = 0; i < x->p->n; i++) {
+		const struct plan_section *ps = &x->p->sections[i];
+		size_t nrr = (size_t)ps->rounds * ps->nrows;
+
+		x->st[i].rr = xcalloc(nrr, sizeof(*x->st[i].rr));
+		x->st[i].have = xcalloc(nrr * (size_t)ps->iterations + 1, 1);
+		x->st[i].next_iter = xcalloc(ps->nrows, sizeof(*x->st[i].next_iter));
+		for (size_t r = 0; r < ps->nrows; r++)
+			x->st[i].next_iter[r] = 1;
+	}
+	if (!resumed)
+		return 0;
+	return store_each_meta(x->s, x->run_id, restore_seed, x->p) ||
+	       store_each_sample_round(x->s, x->run_id, mark_done, &ss) ||
+	       store_each_row_result(x->s, x->run_id, mark_finished, x);
+}
+
+/* Samples this process will run, warm-up included (with auto iterations,
+ * at most): a row's round with nothing left is skipped whole, one with
+ * samples left runs its warm-up again. */
 static int64_t samples_to_run(const struct run_exec *x)
 {
 	int64_t total = 0;
 
 	for (size_t i = 0; i < x->p->n; i++)
-		for (size_t r = 0; r < x->p->sections[i].nrows; r++) {
-			size_t left = row_left(x, i, r);
+		for (int k = 1; k <= x->p->sections[i].rounds; k++)
+			for (size_t r = 0; r < x->p->sections[i].nrows; r++) {
+				int left = row_round_left(x, i, k, r);
 
-			if (left)
-				total += (int64_t)left + x->p->sections[i].warmup;
-		}
+				if (left)
+					total += (int64_t)left + x->p->sections[i].warmup;
+			}
 	return total;
 }
 
-/* Run the samples of ps's row r that the run lacks. Return 0, 1 when the
- * store failed, or when a signal stopped it with stop_signal set. */
-static int run_row(struct run_exec *x, size_t i, size_t r)
+/* Run one sample (warm-up when warm) of row r of ps: k of kn as progress
+ * shows it, stored as iteration `iteration` of round `round`. On success
+ * *value is its first result. Return 0 (stored or failed and recorded), 1
+ * when the store failed, or when a signal stopped it with stop_signal set
+ * (*ok 0 then, as after a failure). */
+static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int round,
+		   int iteration, int k, int kn, int warm, double *value, int *ok)
+{
+	long long row = ps->rows[r];
+	struct wl_sample smp;
+	struct child ch = { .duration_ns = 0 };
+	struct strbuf reason = STRBUF_INIT, res = STRBUF_INIT;
+	struct store *rs;
+	char rowtext[WL_ROW_LEN + 64];
+	int rc = 0;
+
+	*ok = 0;
+	wl_params_row_text(ps->params, row, rowtext, sizeof(rowtext));
+	progress_start(&x->prog, ps->cs->name, rowtext, k, kn, warm);
+	monitor_values_reset(&x->mv);
+	if (run_sample_monitored(ps->ops, ps->params, row, ps->timeout_s,
+				 warm ? NULL : ps->monitors, &x->mv, &smp, &ch, &reason)) {
+		if (stop_signal)
+			goto out;
+		/* The warning has it all; one line here. */
+		strbuf_addf(&res, "failed: %.*s", (int)strcspn(reason.buf, "\n"), reason.buf);
+		progress_clear(&x->prog);
+		warning("[%s] %s sample %d: %s", ps->cs->name, rowtext, k, reason.buf);
+		if (record_failure(x->s, x->run_id, ps, row, warm ? -k : iteration, reason.buf)) {
+			if ((rs = recovery(x)) &&
+			    !record_failure(rs, x->rec.run_id, ps, row, warm ? -k : iteration,
+					    reason.buf))
+				x->saved++;
+			rc = 1;
+			goto out;
+		}
+		x->failed++;
+	} else {
+		format_result(ps->params, &smp, &res);
+		/* The sample in hand goes to the recovery file when the
+		 * store cannot take it. */
+		if (!warm && record_sample(x->s, x->run_id, ps, round, iteration, &smp, &ch,
+					   &x->mv)) {
+			if ((rs = recovery(x)) &&
+			    !record_sample(rs, x->rec.run_id, ps, round, iteration, &smp, &ch,
+					   &x->mv))
+				x->saved++;
+			rc = 1;
+			goto out;
+		}
+		x->stored += !warm;
+		*value = smp.results[0].value;
+		*ok = 1;
+	}
+	progress_end(&x->prog, ps->cs->name, rowtext, k, kn, warm, res.buf, ch.duration_ns);
+out:
+	strbuf_release(&reason);
+	strbuf_release(&res);
+	return rc;
+}
+
+/* Store how round `round` of row r ended (iterations = auto), into the
+ * recovery file when the store cannot take it. Return 0, or 1 when the
+ * store failed. */
+static int row_round_finish(struct run_exec *x, size_t i, int round, size_t r)
 {
 	struct plan_section *ps = &x->p->sections[i];
-	long long row = ps->rows[r];
-	int n = ps->warmup + ps->iterations;
+	struct row_round *rr = row_round(x, i, round, r);
+	double ci = plan_ci_relative(rr->n, rr->mean, rr->m2);
+	int met;
+	struct store *rs;
 
-	for (int it = 0; it < n && !stop_signal; it++) {
-		int warm = it < ps->warmup;
-		int k = warm ? it + 1 : it - ps->warmup + 1;
-		int kn = warm ? ps->warmup : ps->iterations;
-		struct wl_sample smp;
-		struct child ch;
-		struct strbuf reason = STRBUF_INIT, res = STRBUF_INIT;
-		struct store *rs;
-		char rowtext[WL_ROW_LEN + 64];
-		int rc = 0;
+	plan_row_done(ps, rr->n, rr->mean, rr->m2, &met);
+	rr->finished = 1;
+	if (!record_row_result(x->s, x->run_id, ps, ps->rows[r], round, (int)rr->n, ci, met))
+		return 0;
+	if ((rs = recovery(x)) &&
+	    !record_row_result(rs, x->rec.run_id, ps, ps->rows[r], round, (int)rr->n, ci, met))
+		x->saved++;
+	return 1;
+}
 
-		if (!warm && x->done && x->done[i][r * (size_t)ps->iterations + (size_t)k - 1])
+/* Run what round `round` of section i lacks, in the section's sample
+ * order; each row's warm-up runs before its first sample of the round.
+ * Return 0, or 1 when the store failed, or when a signal stopped it with
+ * stop_signal set. */
+static int run_round(struct run_exec *x, size_t i, int round)
+{
+	struct plan_section *ps = &x->p->sections[i];
+	size_t nslots = ps->nrows * (size_t)ps->iterations;
+	size_t *slots = xcalloc(nslots ? nslots : 1, sizeof(*slots));
+	int *seen = xcalloc(ps->nrows, sizeof(*seen));
+	unsigned char *warmed = xcalloc(ps->nrows, 1);
+	int rc = 0;
+
+	plan_round_order(ps, round, slots);
+	for (size_t q = 0; q < nslots && !stop_signal && !rc; q++) {
+		size_t r = slots[q];
+		struct row_round *rr = row_round(x, i, round, r);
+		int j = ++seen[r], iteration, ok;
+		double v = 0;
+
+		if (row_round_done(x, i, round, r))
 			continue;
-		wl_params_row_text(ps->params, row, rowtext, sizeof(rowtext));
-		progress_start(&x->prog, ps->cs->name, rowtext, k, kn, warm);
-		monitor_values_reset(&x->mv);
-		if (run_sample_monitored(ps->ops, ps->params, row, ps->timeout_s,
-					 warm ? NULL : ps->monitors, &x->mv, &smp, &ch, &reason)) {
-			if (stop_signal)
-				goto next;
-			/* The warning has it all; one line here. */
-			strbuf_addf(&res, "failed: %.*s", (int)strcspn(reason.buf, "\n"), reason.buf);
-			progress_clear(&x->prog);
-			warning("[%s] %s sample %d: %s", ps->cs->name, rowtext, k, reason.buf);
-			if (record_failure(x->s, x->run_id, ps, row, warm ? -k : k, reason.buf)) {
-				if ((rs = recovery(x)) &&
-				    !record_failure(rs, x->rec.run_id, ps, row, warm ? -k : k, reason.buf))
-					x->saved++;
-				rc = 1;
-				goto next;
-			}
-			x->failed++;
+		if (ps->auto_iterations) {
+			iteration = x->st[i].next_iter[r];
+			j = (int)(rr->n + rr->failed) + 1;
 		} else {
-			format_result(ps->params, &smp, &res);
-			/* The sample in hand goes to the recovery file when the
-			 * store cannot take it. */
-			if (!warm && record_sample(x->s, x->run_id, ps, k, &smp, &ch, &x->mv)) {
-				if ((rs = recovery(x)) &&
-				    !record_sample(rs, x->rec.run_id, ps, k, &smp, &ch, &x->mv))
-					x->saved++;
-				rc = 1;
-				goto next;
-			}
-			x->stored += !warm;
+			iteration = (round - 1) * ps->iterations + j;
+			if (*have(x, i, r, iteration))
+				continue;
 		}
-		progress_end(&x->prog, ps->cs->name, rowtext, k, kn, warm, res.buf,
-			     ch.duration_ns);
-next:
-		strbuf_release(&reason);
-		strbuf_release(&res);
-		if (rc)
-			return rc;
+		for (int w = 1; !warmed[r] && w <= ps->warmup && !stop_signal && !rc; w++)
+			rc = run_one(x, ps, r, round, 0, w, ps->warmup, 1, &v, &ok);
+		warmed[r] = 1;
+		if (rc || stop_signal)
+			break;
+		rc = run_one(x, ps, r, round, iteration, j, ps->iterations, 0, &v, &ok);
+		if (rc || stop_signal)
+			break;
+		if (!ok)
+			rr->failed++;
+		if (ps->auto_iterations) {
+			x->st[i].next_iter[r]++;
+			if (ok)
+				row_round_add(rr, v);
+			if (row_round_done(x, i, round, r))
+				rc = row_round_finish(x, i, round, r);
+		} else if (ok) {
+			*have(x, i, r, iteration) = 1;
+			rr->n++;
+		}
 	}
-	return 0;
+	free(slots);
+	free(seen);
+	free(warmed);
+	return rc;
 }
 
 /* Section monitor figures `when` ("before", "after"), into the recovery
@@ -363,45 +580,66 @@ static int section_monitors(struct run_exec *x, const struct plan_section *ps, c
 	return 1;
 }
 
-/* Run every section of the plan with samples left. Return 0, or 1 when
- * the store failed (a signal leaves stop_signal set). */
+/* Run every round of every section of the plan with samples left: round
+ * 1 of each section, then round 2... Return 0, or 1 when the store failed
+ * (a signal leaves stop_signal set). */
 static int run_sections(struct run_exec *x)
 {
-	for (size_t i = 0; i < x->p->n && !stop_signal; i++) {
-		struct plan_section *ps = &x->p->sections[i];
-		size_t left = 0;
+	unsigned char *begun = xcalloc(x->p->n + 1, 1);
+	int rc = 0;
 
-		for (size_t r = 0; r < ps->nrows; r++)
-			left += row_left(x, i, r);
-		if (!left)
-			continue;
-		monitor_values_reset(&x->mv);
-		monitor_set_section_begin(ps->monitors, &x->mv);
-		/* A section resumed part way keeps the figures from before its
-		 * first sample. */
-		if (left == ps->nrows * (size_t)ps->iterations && section_monitors(x, ps, "before"))
-			return 1;
-		switch (section_begin(x->s, x->run_id, ps)) {
-		case -1:
-			return 1;
-		case 1:
-			x->failed++;
-			continue;
-		}
-		for (size_t r = 0; r < ps->nrows && !stop_signal; r++)
-			if (row_left(x, i, r) && run_row(x, i, r)) {
-				if (ps->ops->section_end)
-					ps->ops->section_end(ps->params);
-				return 1;
+	for (int k = 1; k <= x->p->rounds && !stop_signal && !rc; k++)
+		for (size_t i = 0; i < x->p->n && !stop_signal && !rc; i++) {
+			struct plan_section *ps = &x->p->sections[i];
+			int left = 0;
+
+			for (size_t r = 0; r < ps->nrows && k <= ps->rounds; r++)
+				left |= !row_round_done(x, i, k, r);
+			if (!left)
+				continue;
+			if (!begun[i]) {
+				int fresh = 1;
+
+				for (int kk = 1; kk <= ps->rounds; kk++)
+					for (size_t r = 0; r < ps->nrows; r++)
+						fresh &= !row_round(x, i, kk, r)->n &&
+							 !row_round(x, i, kk, r)->finished;
+				begun[i] = 1;
+				monitor_values_reset(&x->mv);
+				monitor_set_section_begin(ps->monitors, &x->mv);
+				/* A section resumed part way keeps the figures
+				 * from before its first sample. */
+				if (fresh && section_monitors(x, ps, "before")) {
+					rc = 1;
+					break;
+				}
 			}
-		if (ps->ops->section_end)
-			ps->ops->section_end(ps->params);
-		monitor_values_reset(&x->mv);
-		monitor_set_section_end(ps->monitors, &x->mv);
-		if (section_monitors(x, ps, "after"))
-			return 1;
-	}
-	return 0;
+			switch (section_begin(x->s, x->run_id, ps)) {
+			case -1:
+				rc = 1;
+				continue;
+			case 1:
+				x->failed++;
+				continue;
+			}
+			rc = run_round(x, i, k);
+			/* A row stopped by the cap with failures among its
+			 * samples still says how it ended. */
+			for (size_t r = 0; !rc && !stop_signal && ps->auto_iterations &&
+			     r < ps->nrows; r++)
+				if (!row_round(x, i, k, r)->finished && row_round_done(x, i, k, r))
+					rc = row_round_finish(x, i, k, r);
+			if (ps->ops->section_end)
+				ps->ops->section_end(ps->params);
+			if (rc || stop_signal || section_left(x, i, k + 1))
+				continue;
+			monitor_values_reset(&x->mv);
+			monitor_set_section_end(ps->monitors, &x->mv);
+			if (section_monitors(x, ps, "after"))
+				rc = 1;
+		}
+	free(begun);
+	return rc;
 }
 
 /* The store failed: keep what it holds, say what became of the rest. */
@@ -455,7 +693,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		return -1;
 	}
 	x.run_id = *run_id;
-	if (store_get_run(s, x.run_id, &x.info) || (req->resume && load_done(&x))) {
+	if (store_get_run(s, x.run_id, &x.info) || load_done(&x, req->resume != 0)) {
 		record_finish_run(s, x.run_id, "failed");
 		goto out;
 	}
@@ -502,9 +740,12 @@ out_signals:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 out:
-	for (size_t i = 0; x.done && i < p->n; i++)
-		free(x.done[i]);
-	free(x.done);
+	for (size_t i = 0; x.st && i < p->n; i++) {
+		free(x.st[i].rr);
+		free(x.st[i].have);
+		free(x.st[i].next_iter);
+	}
+	free(x.st);
 	record_recovery_release(&x.rec);
 	run_info_release(&x.info);
 	monitor_values_release(&x.mv);
