@@ -66,6 +66,14 @@ static int feed_sample(const struct sample_row *r, void *arg)
 	return 0;
 }
 
+static int feed_row_result(const struct row_result *r, void *arg)
+{
+	struct feed *f = arg;
+
+	model_add_row_result(f->model, f->col, r);
+	return 0;
+}
+
 static int feed_monitor(const struct monitor_row *r, void *arg)
 {
 	struct feed *f = arg;
@@ -224,7 +232,7 @@ static int feed_run(struct store *s, const struct column *cols, size_t ncols, si
 	int64_t id = cols[col].ids[k];
 	struct strbuf label = STRBUF_INIT;
 	struct run_info r;
-	int rc = -1;
+	int rounds, rc = -1;
 
 	if (store_get_run(s, id, &r))
 		return -1;
@@ -242,7 +250,12 @@ static int feed_run(struct store *s, const struct column *cols, size_t ncols, si
 	strbuf_addstr(&feed->last_section, "\n");
 	strbuf_reset(&feed->last_row);
 	feed->last_keep = 0;
+	if (store_run_rounds(s, id, &rounds))
+		goto out;
+	model_set_rounds(model, col, rounds);
 	if (store_each_sample(s, id, feed_sample, feed) || feed->failed)
+		goto out;
+	if (store_each_row_result(s, id, feed_row_result, feed))
 		goto out;
 	if (model->monitors != CMP_MONITORS_NONE &&
 	    (store_each_monitor(s, id, feed_monitor, feed) || feed->failed))

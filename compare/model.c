@@ -211,6 +211,54 @@ void model_begin_run(struct cmp_model *m)
 	m->last_row = NULL;
 }
 
+void model_set_rounds(struct cmp_model *m, size_t col, int rounds)
+{
+	m->split_rounds = rounds >= 3;
+	if (rounds > m->runs[col].rounds)
+		m->runs[col].rounds = rounds;
+}
+
+/* Whether a compared row labelled label is the row a row result names:
+ * the same, or label ends with "-" and it (a metric's name before it). */
+static int row_result_names(const char *label, const char *row)
+{
+	size_t n = strlen(label), l = strlen(row);
+
+	return n == l ? !strcmp(label, row) :
+	       n > l && label[n - l - 1] == '-' && !strcmp(label + n - l, row);
+}
+
+void model_add_row_result(struct cmp_model *m, size_t col, const struct row_result *rr)
+{
+	struct cmp_run *run = &m->runs[col];
+
+	if (!run->adaptive_rows || rr->ci_target < run->ci_target_lo)
+		run->ci_target_lo = rr->ci_target;
+	if (!run->adaptive_rows || rr->ci_target > run->ci_target_hi)
+		run->ci_target_hi = rr->ci_target;
+	if (!run->adaptive_rows || rr->iterations < run->adaptive_n_lo)
+		run->adaptive_n_lo = rr->iterations;
+	if (!run->adaptive_rows || rr->iterations > run->adaptive_n_hi)
+		run->adaptive_n_hi = rr->iterations;
+	run->adaptive_rows++;
+	run->adaptive_met += rr->met != 0;
+	for (size_t i = 0; i < m->nsections; i++) {
+		struct cmp_section *s = &m->sections[i];
+
+		if (strcmp(s->name, rr->section))
+			continue;
+		for (size_t r = 0; r < s->nrows; r++) {
+			struct cmp_cell *c = &s->rows[r].cells[col];
+
+			if (!row_result_names(s->rows[r].label, rr->row))
+				continue;
+			c->adaptive_met = (c->adaptive ? c->adaptive_met : 1) && rr->met;
+			c->adaptive = 1;
+			c->adaptive_n += rr->iterations;
+		}
+	}
+}
+
 static struct cmp_section *find_section(struct cmp_model *m, const char *name,
 					const char *workload)
 {
@@ -273,11 +321,14 @@ void model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *
 
 	ALLOC_GROW(c->samples, c->n + 1, c->alloc);
 	c->samples[c->n++] = sr->value;
-	/* A run's samples are one replicate of the row. */
-	if (!c->nrep || c->rep_seq != m->run_seq) {
+	/* A run's samples are one replicate of the row; with 3 rounds or
+	 * more, each round's are. */
+	if (!c->nrep || c->rep_seq != m->run_seq ||
+	    (m->split_rounds && c->rep_round != sr->round)) {
 		ALLOC_GROW(c->rep_end, c->nrep + 1, c->rep_alloc);
 		c->nrep++;
 		c->rep_seq = m->run_seq;
+		c->rep_round = sr->round;
 	}
 	c->rep_end[c->nrep - 1] = c->n;
 	/* The values of one sample set share its rusage and arrive together:

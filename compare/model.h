@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct monitor_row;
+struct row_result;
 struct run_row_summary;
 struct sample_row;
 struct strbuf;
@@ -53,6 +54,12 @@ struct cmp_run {
 	int cpus;
 	int cores, nodes;	/* 0: not known */
 	uint64_t mem_bytes;	/* 0: not known */
+	int rounds;		/* the most repeat rounds of its runs (1: none) */
+	/* iterations = auto: rows (and rounds) that stopped, those that met
+	 * their target, the targets and the sample counts reached. */
+	size_t adaptive_rows, adaptive_met;
+	double ci_target_lo, ci_target_hi;	/* fractions */
+	int adaptive_n_lo, adaptive_n_hi;
 };
 
 struct cmp_cell {
@@ -66,6 +73,10 @@ struct cmp_cell {
 	size_t *rep_end;
 	size_t nrep, rep_alloc;
 	unsigned rep_seq;	/* the model's run_seq when the last one began */
+	int rep_round;		/* the round of the last replicate */
+	/* iterations = auto: the samples the row reached (over its rounds)
+	 * and whether every round met the target; adaptive 0: none. */
+	int adaptive, adaptive_n, adaptive_met;
 	/* The test saw within-run variance only: a significant change
 	 * prints + instead of * (between-run noise unknown). */
 	int within_only;
@@ -165,6 +176,9 @@ struct cmp_model {
 	/* A mean whose CoeffVar exceeds this (%) is marked noisy. */
 	double noise_threshold;
 	unsigned run_seq;	/* counts model_begin_run calls */
+	/* The run being fed has 3 rounds or more: each round of a row is a
+	 * replicate of it (model_set_rounds). */
+	int split_rounds;
 	struct {		/* the row model_add_history found last */
 		struct cmp_section *section;
 		size_t row;
@@ -202,6 +216,14 @@ void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,
 
 /* Tell the model a new run's samples start (resets sample-set tracking). */
 void model_begin_run(struct cmp_model *m);
+
+/* The run being fed into column col (after model_begin_run) went
+ * through its plan `rounds` times: with 3 or more, its rounds are the
+ * replicates of its rows. */
+void model_set_rounds(struct cmp_model *m, size_t col, int rounds);
+
+/* How a row of column col's run stopped with iterations = auto. */
+void model_add_row_result(struct cmp_model *m, size_t col, const struct row_result *rr);
 
 /* Add one sample of column col. Sections and rows keep their order of
  * first appearance. */

@@ -61,6 +61,13 @@ static void runs(const struct cmp_model *m, struct json *j)
 		key_string(j, "kernel_release", r->kernel_release);
 		key_string(j, "kernel_cmdline", r->kernel_cmdline);
 		key_string(j, "config_name", r->config_name);
+		/* Only runs with repeat rounds or iterations = auto say so. */
+		if (r->rounds > 1)
+			key_int(j, "rounds", r->rounds);
+		if (r->adaptive_rows) {
+			key_int(j, "adaptive_rows", (long long)r->adaptive_rows);
+			key_int(j, "adaptive_met", (long long)r->adaptive_met);
+		}
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -140,6 +147,13 @@ static void cell(const struct cmp_cell *c, size_t col, struct json *j)
 		key_double(j, cmp_stats[st].key, c->n ? render_pct(c->pct[st]) : NAN);
 	json_object_end(j);
 	key_bool(j, "noisy", c->noisy);
+	if (c->adaptive) {
+		json_key(j, "adaptive");
+		json_object_begin(j);
+		key_int(j, "reached", c->adaptive_n);
+		key_bool(j, "met", c->adaptive_met);
+		json_object_end(j);
+	}
 	if (col > 0)
 		cell_test(c, j);
 	json_key(j, "samples");

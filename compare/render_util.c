@@ -323,6 +323,63 @@ void render_footer(const struct cmp_model *m, size_t width,
 	render_footer_parts(m, width, FOOTER_ALL, line, arg);
 }
 
+/* Into sb (left empty when no run repeated its plan): the rounds of each
+ * side, and whether they are the replicates of the test. */
+static void footer_rounds(const struct cmp_model *m, struct strbuf *sb)
+{
+	int any = 0, replicates = 0;
+
+	for (size_t c = 0; c < m->nruns; c++) {
+		any |= m->runs[c].rounds > 1;
+		replicates |= m->runs[c].rounds >= 3;
+	}
+	if (!any)
+		return;
+	strbuf_addstr(sb, "Replicates:");
+	for (size_t c = 0; c < m->nruns; c++) {
+		int k = m->runs[c].rounds > 1 ? m->runs[c].rounds : 1;
+
+		strbuf_addf(sb, " %s %d round%s%s", m->runs[c].label, k, k == 1 ? "" : "s",
+			    c + 1 < m->nruns ? "," : "");
+	}
+	if (replicates && model_uses_noise(m))
+		strbuf_addstr(sb, " per side; a run of 3 rounds or more counts each round as a "
+			      "replicate, and the test is on round means.");
+	else
+		strbuf_addstr(sb, " per side; fewer than 3 rounds: each run is one replicate.");
+}
+
+/* Into sb (left empty without iterations = auto): how many rows of each
+ * side met their CI target, the target and the samples they took. */
+static void footer_adaptive(const struct cmp_model *m, struct strbuf *sb)
+{
+	int any = 0;
+
+	for (size_t c = 0; c < m->nruns; c++)
+		any |= m->runs[c].adaptive_rows > 0;
+	if (!any)
+		return;
+	strbuf_addstr(sb, "Adaptive iterations:");
+	for (size_t c = 0; c < m->nruns; c++) {
+		const struct cmp_run *r = &m->runs[c];
+
+		strbuf_addf(sb, " %s ", r->label);
+		if (!r->adaptive_rows) {
+			strbuf_addstr(sb, "fixed");
+		} else {
+			strbuf_addf(sb, "%zu of %zu rows met ci_target %g%%", r->adaptive_met,
+				    r->adaptive_rows, r->ci_target_lo * 100);
+			if (r->ci_target_hi != r->ci_target_lo)
+				strbuf_addf(sb, "-%g%%", r->ci_target_hi * 100);
+			strbuf_addf(sb, " (n %d", r->adaptive_n_lo);
+			if (r->adaptive_n_hi != r->adaptive_n_lo)
+				strbuf_addf(sb, "-%d", r->adaptive_n_hi);
+			strbuf_addch(sb, ')');
+		}
+		strbuf_addch(sb, c + 1 < m->nruns ? ',' : '.');
+	}
+}
+
 void render_footer_parts(const struct cmp_model *m, size_t width, unsigned parts,
 			 void (*line)(const char *line, void *arg), void *arg)
 {
@@ -352,6 +409,14 @@ void render_footer_parts(const struct cmp_model *m, size_t width, unsigned parts
 			strbuf_addch(&sb, c + 1 < m->nruns ? ',' : '.');
 		}
 		render_wrapped(&sb, width, line, arg);
+	}
+	if (parts & FOOTER_NOTES) {
+		footer_rounds(m, &sb);
+		if (sb.len)
+			render_wrapped(&sb, width, line, arg);
+		footer_adaptive(m, &sb);
+		if (sb.len)
+			render_wrapped(&sb, width, line, arg);
 	}
 	for (size_t i = 0; (parts & FOOTER_NOTES) && i < sizeof(reasons) / sizeof(reasons[0]); i++) {
 		skipped(m, reasons[i].reason, &sb);

@@ -1040,10 +1040,11 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 	/* The group: what a run measured. One pass over the samples: the
 	 * sums of squares come from raw moments (m2 = sum x^2 - n mean^2),
 	 * which loses digits only for spreads below 1e-6 of the mean. */
-	strbuf_addstr(&sql, "), g AS (SELECT id, dense_rank() OVER (ORDER BY machine_id, "
+	strbuf_addstr(&sql, "), g AS MATERIALIZED (SELECT id, dense_rank() OVER (ORDER BY machine_id, "
 		      "config_name, config_text, kernel_release, kernel_version, kernel_cmdline) "
 		      "AS grp, EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = hist.id AND "
-		      "k.section = '' AND k.key = 'calibration') AS calib FROM hist) "
+		      "k.section = '' AND k.key = 'calibration') AS calib, (SELECT max(x.round) "
+		      "FROM samples x WHERE x.run_id = hist.id) AS rounds FROM hist) "
 		      "SELECT s.run_id, g.grp, g.calib, s.section, s.row, max(s.unit), "
 		      "max(s.better = 'higher'), count(*), avg(s.value), "
 		      "sum(s.value * s.value) - sum(s.value) * avg(s.value), "
@@ -1051,7 +1052,10 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 		      "CASE WHEN min(s.value) > 0 THEN sum(1.0 / (s.value * s.value)) - "
 		      "sum(1.0 / s.value) * avg(1.0 / s.value) END "
 		      "FROM samples s JOIN g ON g.id = s.run_id "
-		      "GROUP BY s.run_id, s.section, s.row ORDER BY g.grp, s.run_id, min(s.rowid)");
+		      /* A run of 3 rounds or more: each round is a replicate. */
+		      "GROUP BY s.run_id, s.section, s.row, CASE WHEN g.rounds >= 3 THEN s.round "
+		      "ELSE 0 END "
+		      "ORDER BY g.grp, s.run_id, min(s.rowid)");
 	rc = store_prepare(s, sql.buf, &st);
 	strbuf_release(&sql);
 	if (rc)
@@ -1134,5 +1138,23 @@ int store_each_sample_round(struct store *s, int64_t run_id,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(s, "cannot read the run's samples");
+	return 0;
+}
+
+int store_run_rounds(struct store *s, int64_t run_id, int *rounds)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*rounds = 1;
+	if (store_prepare(s, "SELECT max(round) FROM samples WHERE run_id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		*rounds = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the run's rounds");
 	return 0;
 }

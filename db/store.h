@@ -511,6 +511,10 @@ int store_each_sample_round(struct store *s, int64_t run_id,
 			    int (*cb)(const char *section, const char *row, int round,
 				      int iteration, double value, void *arg), void *arg);
 
+/* The most rounds any sample of run_id was measured in (1 for a run
+ * without repeat rounds or without samples). Return 0 or -1. */
+int store_run_rounds(struct store *s, int64_t run_id, int *rounds);
+
 /* ---- between-run noise (query.c): compare and calibrate ---- */
 
 /* One run's samples of one row of a section, summarised: what the
@@ -531,7 +535,8 @@ struct run_row_summary {
 	double inv_mean, inv_m2; /* the same of 1/value; NaN when a value <= 0 */
 };
 
-/* Summarise per run, section and row the complete runs among
+/* Summarise per run, section and row (and round, for a run of 3 rounds
+ * or more: its rounds are replicates of its group) the complete runs among
  * run_ids[0..n-1] and, when series_runs > 0, the latest series_runs
  * complete runs on the machine and with the config name of each of them
  * (the rows' series). In order of group, run and first sample; cb
