@@ -113,9 +113,23 @@ static int special_key(struct plan_section *ps, const struct conf_entry *e, int 
 
 	*rc = 0;
 	if (!strcmp(e->key, "iterations")) {
-		if (strcmp(e->value, "auto"))
-			return 0;
-		ps->auto_iterations = 1;
+		struct wl_value v = { 0 };
+		struct strbuf err = STRBUF_INIT;
+
+		if (!strcmp(e->value, "auto")) {
+			ps->auto_iterations = 1;
+			return 1;
+		}
+		if (wl_value_parse(plan_runner_option("iterations"), e->value, &v, &err))
+			*rc = error("%s:%d: %s, or auto (in [%s])", e->file, e->line, err.buf,
+				    where);
+		else {
+			/* A later iterations = N undoes an earlier auto. */
+			ps->iterations = (int)v.i;
+			ps->auto_iterations = 0;
+		}
+		wl_value_release(&v);
+		strbuf_release(&err);
 		return 1;
 	}
 	if (!strcmp(e->key, "ci_target")) {
