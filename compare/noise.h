@@ -1,7 +1,7 @@
 /* noise: between-run noise and the decision built on it. A replicate is
- * one run of a row (later also one round of a run); its mean varies by
- * the between-run variance plus the within-run variance over n. Pure
- * functions on numbers; docs/statistics.md gives every formula. */
+ * one run of a row (or one round of a run of 3 rounds or more); its mean
+ * varies by the between-run variance plus the within-run variance over n.
+ * Pure functions on numbers; docs/statistics.md gives every formula. */
 #ifndef KBENCH_NOISE_H
 #define KBENCH_NOISE_H
 
