@@ -18,28 +18,42 @@
 # (default 8), KEEP (a file to copy the store to). The store is a
 # temporary file, never the default database. Run it on a machine left
 # alone: it measures that machine's noise.
+# ROUNDS (2 or more; default none): run the whole bench again with
+# `rounds = ROUNDS` in the configs (ROUND_ITERATIONS samples a round,
+# default ITERATIONS), under other config names, and print a second set
+# of lines labelled "TEST (rounds N)": with 3 rounds or more the default
+# decision takes each run's rounds as its replicates.
 set -u
 kbench=${1:-${KBENCH:-./kbench}}
 K=${K:-11}
 J=${J:-5}
 LOOPS=${LOOPS:-100}
 ITERATIONS=${ITERATIONS:-8}
+ROUNDS=${ROUNDS:-}
+ROUND_ITERATIONS=${ROUND_ITERATIONS:-$ITERATIONS}
 
 [ -x "$kbench" ] || { echo "aa-false-positives: $kbench is not executable (build first)" >&2; exit 2; }
 [ "$K" -ge 6 ] || { echo "aa-false-positives: K must be 6 or more" >&2; exit 2; }
 [ "$J" -le "$K" ] || { echo "aa-false-positives: J must not exceed K" >&2; exit 2; }
+case $ROUNDS in
+''|[2-9]|[1-9][0-9]) ;;
+*) echo "aa-false-positives: ROUNDS must be a number from 2 to 99" >&2; exit 2 ;;
+esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/aa-false-positives.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 db=$tmp/aa.db
 kb() { "$kbench" --db "$db" --quiet "$@"; }
 
-conf() {	# FILE LOOPS
+conf() {	# FILE LOOPS [ROUNDS]
+	n=$ITERATIONS
+	[ -n "${3:-}" ] && n=$ROUND_ITERATIONS
 	cat > "$1" <<CONF
 [global]
-iterations = $ITERATIONS
+iterations = $n
 warmup = 1
 loops = $2
 groups = 1 2 4
+${3:+rounds = $3}
 
 [hackbench-process-sockets]
 mode = process
@@ -53,6 +67,11 @@ CONF
 conf "$tmp/aa.conf" "$LOOPS"
 conf "$tmp/aa-loops125.conf" $((LOOPS * 125 / 100))
 conf "$tmp/aa-loops110.conf" $((LOOPS * 110 / 100))
+if [ -n "$ROUNDS" ]; then
+	conf "$tmp/aa-rounds.conf" "$LOOPS" "$ROUNDS"
+	conf "$tmp/aa-rounds-loops125.conf" $((LOOPS * 125 / 100)) "$ROUNDS"
+	conf "$tmp/aa-rounds-loops110.conf" $((LOOPS * 110 / 100)) "$ROUNDS"
+fi
 
 run() {	# CONF NAME
 	s=$(date +%s)
@@ -61,21 +80,34 @@ run() {	# CONF NAME
 	echo "  $2: $(($(date +%s) - s)) s" >&2
 }
 
+# runs PREFIX CONF-STEM: the K A runs and J runs per injected size, named
+# PREFIXa1..., PREFIXe25-1..., PREFIXe10-1...
+runs() {
+	i=1
+	while [ "$i" -le "$K" ]; do
+		run "$tmp/$2.conf" "${1}a$i"
+		i=$((i + 1))
+	done
+	j=1
+	while [ "$j" -le "$J" ]; do
+		run "$tmp/$2-loops125.conf" "${1}e25-$j"
+		run "$tmp/$2-loops110.conf" "${1}e10-$j"
+		j=$((j + 1))
+	done
+}
+
 echo "aa-false-positives: $K A runs and $J runs at +25% and +10% loops" \
 	"(loops $LOOPS, $ITERATIONS samples, warm-up 1) on $(uname -n), $(uname -r)" >&2
 start=$(date +%s)
-i=1
-while [ "$i" -le "$K" ]; do
-	run "$tmp/aa.conf" "a$i"
-	i=$((i + 1))
-done
-j=1
-while [ "$j" -le "$J" ]; do
-	run "$tmp/aa-loops125.conf" "e25-$j"
-	run "$tmp/aa-loops110.conf" "e10-$j"
-	j=$((j + 1))
-done
+runs "" aa
 echo "aa-false-positives: runs took $(($(date +%s) - start)) s" >&2
+if [ -n "$ROUNDS" ]; then
+	echo "aa-false-positives: again with rounds = $ROUNDS ($ROUND_ITERATIONS samples a" \
+		"round)" >&2
+	start=$(date +%s)
+	runs r aa-rounds
+	echo "aa-false-positives: runs with rounds took $(($(date +%s) - start)) s" >&2
+fi
 
 # starred TEST-OPTIONS BASE NEW: "starred tested" over the mean rows of
 # the new run (csv: the significant column of its Amean/Hmean records).
@@ -88,22 +120,22 @@ starred() {
 			tested++; starred += $10 } END { print starred + 0, tested + 0 }'
 }
 
-# count TEST-OPTIONS KIND: "starred tested" summed over the pairs of KIND
-# (aa: consecutive A runs; 25, 10: each injected run against A run
-# K-J+j).
+# count TEST-OPTIONS KIND [PREFIX]: "starred tested" summed over the
+# pairs of KIND (aa: consecutive A runs; 25, 10: each injected run against
+# A run K-J+j) among the runs named with PREFIX.
 count() {
-	opts=$1 kind=$2 s=0 t=0
+	opts=$1 kind=$2 p=${3:-} s=0 t=0
 	if [ "$kind" = aa ]; then
 		i=1
 		while [ "$i" -lt "$K" ]; do
-			set -- $(starred "$opts" "a$i" "a$((i + 1))")
+			set -- $(starred "$opts" "${p}a$i" "${p}a$((i + 1))")
 			s=$((s + $1)) t=$((t + $2))
 			i=$((i + 1))
 		done
 	else
 		j=1
 		while [ "$j" -le "$J" ]; do
-			set -- $(starred "$opts" "a$((K - J + j))" "e$kind-$j")
+			set -- $(starred "$opts" "${p}a$((K - J + j))" "${p}e$kind-$j")
 			s=$((s + $1)) t=$((t + $2))
 			j=$((j + 1))
 		done
@@ -141,6 +173,15 @@ for test in "default" "welch --within-run" "mwu" "ci" "ttest"; do
 	esac
 	printf '%-20s FPR %s  power@25%% %s  power@10%% %s\n' "$test" \
 		"$(count "$opts" aa)" "$(count "$opts" 25)" "$(count "$opts" 10)"
+done
+for test in ${ROUNDS:+"default" "welch --within-run" "mwu" "ci" "ttest"}; do
+	case $test in
+	default) opts= ;;
+	"welch --within-run") opts="--test welch --within-run" ;;
+	*) opts="--test $test" ;;
+	esac
+	printf '%-20s FPR %s  power@25%% %s  power@10%% %s\n' "$test (rounds $ROUNDS)" \
+		"$(count "$opts" aa r)" "$(count "$opts" 25 r)" "$(count "$opts" 10 r)"
 done
 if [ -n "${KEEP:-}" ]; then
 	for f in "$db"*; do
