@@ -580,6 +580,21 @@ static int section_monitors(struct run_exec *x, const struct plan_section *ps, c
 	return 1;
 }
 
+/* With iterations = auto: record how each row of round `round` of section
+ * i that needs no more samples ended, unless it is recorded. Return 0, or
+ * 1 when the store failed. */
+static int finish_rows(struct run_exec *x, size_t i, int round)
+{
+	const struct plan_section *ps = &x->p->sections[i];
+	int rc = 0;
+
+	for (size_t r = 0; !rc && ps->auto_iterations && round <= ps->rounds && r < ps->nrows;
+	     r++)
+		if (!row_round(x, i, round, r)->finished && row_round_done(x, i, round, r))
+			rc = row_round_finish(x, i, round, r);
+	return rc;
+}
+
 /* Run every round of every section of the plan with samples left: round
  * 1 of each section, then round 2... Return 0, or 1 when the store failed
  * (a signal leaves stop_signal set). */
@@ -593,9 +608,12 @@ static int run_sections(struct run_exec *x)
 			struct plan_section *ps = &x->p->sections[i];
 			int left = 0;
 
-			for (size_t r = 0; r < ps->nrows && k <= ps->rounds; r++)
+			/* A resumed round whose rows the stored samples
+			 * finish already says how they ended. */
+			rc = finish_rows(x, i, k);
+			for (size_t r = 0; !rc && r < ps->nrows && k <= ps->rounds; r++)
 				left |= !row_round_done(x, i, k, r);
-			if (!left)
+			if (rc || !left)
 				continue;
 			if (!begun[i]) {
 				int fresh = 1;
@@ -625,10 +643,8 @@ static int run_sections(struct run_exec *x)
 			rc = run_round(x, i, k);
 			/* A row stopped by the cap with failures among its
 			 * samples still says how it ended. */
-			for (size_t r = 0; !rc && !stop_signal && ps->auto_iterations &&
-			     r < ps->nrows; r++)
-				if (!row_round(x, i, k, r)->finished && row_round_done(x, i, k, r))
-					rc = row_round_finish(x, i, k, r);
+			if (!rc && !stop_signal)
+				rc = finish_rows(x, i, k);
 			if (ps->ops->section_end)
 				ps->ops->section_end(ps->params);
 			if (rc || stop_signal || section_left(x, i, k + 1))

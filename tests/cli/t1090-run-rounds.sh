@@ -153,6 +153,16 @@ is "the stop rule reads the stored samples: only row 3 takes one more" "$(log)" 
 is "... and every round of every row says how it ended" \
 	"$(sql "SELECT count(*) || ' ' || (SELECT count(*) FROM samples WHERE run_id = $ares)
 		FROM row_results WHERE run_id = $ares")" "6 $before"
+# Killed after its last sample, before saying how round 2 ended.
+sql_write "DELETE FROM row_results WHERE run_id = $ares AND round = 2;
+	UPDATE runs SET status = 'interrupted' WHERE id = $ares"
+: >"$tmp/log"
+kb run -q --resume ares >/dev/null 2>&1
+ok $? "a run whose samples are all there resumes"
+is "... runs nothing and records how its rows ended, with their stored counts" \
+	"$(log)|$(sql "SELECT count(*) FROM row_results r WHERE run_id = $ares AND
+		iterations = (SELECT count(*) FROM samples s WHERE s.run_id = r.run_id AND
+		s.round = r.round AND s.row = r.row)")" "|6"
 
 # ---- bundles ----
 kb export -o "$tmp/r.kbb" res auto >/dev/null 2>&1
