@@ -90,6 +90,16 @@ static int print_meta(const char *section, const char *key, const char *value, v
 	return 0;
 }
 
+/* The run's -o overrides (run_meta '', 'override'), as given. */
+static int add_override(const char *section, const char *key, const char *value, void *arg)
+{
+	struct strbuf *sb = arg;
+
+	if (!*section && !strcmp(key, "override"))
+		strbuf_addf(sb, "%s-o '%s'", sb->len ? " " : "", value);
+	return 0;
+}
+
 /* ---- --monitors ---- */
 
 struct monitor_state {
@@ -518,7 +528,7 @@ int cmd_show(int argc, char **argv)
 		OPT_END(),
 	};
 	struct store *store = NULL;
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, overrides = STRBUF_INIT;
 	struct run_info r;
 	struct count_state counts = { 0 };
 	struct meta_state meta = { .section = STRBUF_INIT };
@@ -576,6 +586,12 @@ int cmd_show(int argc, char **argv)
 	printf("  cmdline     %s\n", r.kernel_cmdline);
 	printf("  kbench      %s\n", r.kbench_version);
 	printf("  samples     %lld (%lld failed)\n", (long long)r.nsamples, (long long)r.nfailures);
+	if (store_each_meta(store, id, add_override, &overrides)) {
+		run_info_release(&r);
+		goto out;
+	}
+	if (overrides.len)
+		printf("  overrides   %s\n", overrides.buf);
 	if (r.notes)
 		print_notes(r.notes);
 	run_info_release(&r);
@@ -598,6 +614,7 @@ int cmd_show(int argc, char **argv)
 out:
 	strbuf_release(&meta.section);
 	strbuf_release(&err);
+	strbuf_release(&overrides);
 	store_close(store);
 	return rc;
 }
