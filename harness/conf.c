@@ -8,6 +8,8 @@
 #include "lib/error.h"
 #include "lib/suggest.h"
 #include "lib/xalloc.h"
+#include "workloads/params.h"
+#include "workloads/workload.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -491,13 +493,26 @@ static void override_entry(struct conf_section *s, const char *key, const char *
 	s->n++;
 }
 
+/* Whether some workload takes the key arg..eq as it stands. */
+static int workload_key(const char *arg, const char *eq)
+{
+	char *key = xstrndup(arg, (size_t)(eq - arg));
+	int found = 0;
+
+	for (int i = 0; workloads[i] && !found; i++)
+		found = wl_option_lookup(workloads[i]->options, key) >= 0;
+	free(key);
+	return found;
+}
+
 int config_add_override(struct config *c, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	const char *key = arg;
 	struct conf_section *s = &c->global;
 	struct strbuf where = STRBUF_INIT;
-	char *k = NULL, *v = NULL;
+	const char *kk, *vv;
+	char *k = NULL;
 	int rc = -1;
 
 	strbuf_addf(&where, "-o '%s'", arg);
@@ -505,9 +520,10 @@ int config_add_override(struct config *c, const char *arg)
 		error("%s: expected KEY=VALUE or SECTION.KEY=VALUE", where.buf);
 		goto out;
 	}
-	if (memchr(arg, '.', (size_t)(eq - arg))) {
-		s = override_section(c, arg, eq, &key);
-		if (!s) {
+	if (memchr(arg, '.', (size_t)(eq - arg)) && !(s = override_section(c, arg, eq, &key))) {
+		/* A key of its own with a dot ("metric.tput") is a bare KEY. */
+		s = &c->global;
+		if (!workload_key(arg, eq)) {
 			const char *best = section_suggest(c, arg, eq);
 			const char *dot = eq;
 
@@ -524,25 +540,24 @@ int config_add_override(struct config *c, const char *arg)
 	}
 	/* Trimmed as a config line's key and value are. */
 	k = xstrndup(key, (size_t)(eq - key));
-	v = xstrdup(eq + 1);
 	for (size_t n = strlen(k); n && isspace((unsigned char)k[n - 1]);)
 		k[--n] = '\0';
-	if (!*k || strspn(k, " \t") == strlen(k)) {
+	kk = k + strspn(k, " \t");
+	vv = eq + 1 + strspn(eq + 1, " \t");
+	if (!*kk) {
 		error("%s: expected KEY=VALUE or SECTION.KEY=VALUE", where.buf);
 		goto out;
 	}
 	c->overrides = xreallocarray(c->overrides, c->noverrides + 1, sizeof(*c->overrides));
 	c->overrides[c->noverrides++] = xstrdup(arg);
-	override_entry(s, k + strspn(k, " \t"), v + strspn(v, " \t"), where.buf);
+	override_entry(s, kk, vv, where.buf);
 	/* A bare KEY wins over the sections' own values too. */
 	for (size_t i = 0; s == &c->global && i < c->n; i++)
-		if (conf_section_get(&c->sections[i], k + strspn(k, " \t")))
-			override_entry(&c->sections[i], k + strspn(k, " \t"),
-				       v + strspn(v, " \t"), where.buf);
+		if (conf_section_get(&c->sections[i], kk))
+			override_entry(&c->sections[i], kk, vv, where.buf);
 	rc = 0;
 out:
 	free(k);
-	free(v);
 	strbuf_release(&where);
 	return rc;
 }

@@ -60,6 +60,8 @@ bad hackbench-b.v2.loops=0 "kbench: -o 'hackbench-b.v2.loops=0': invalid value '
 	"a section named with a dot takes its keys"
 bad global.iterations=x "kbench: -o 'global.iterations=x': invalid value 'x' for 'iterations': expected an integer from 1 to 1000000 (in [global])" \
 	"global.KEY is [global]"
+bad metric.v=x "kbench: -o 'metric.v=x': unknown key 'metric.v' in [global]: no section's workload takes it" \
+	"a KEY with a dot that a workload takes (external's metric.NAME) is a KEY, not SECTION.KEY"
 bad loops "kbench: -o 'loops': expected KEY=VALUE or SECTION.KEY=VALUE" "an argument without '=' is refused"
 bad hackbench-a.=3 "kbench: -o 'hackbench-a.=3': expected KEY=VALUE or SECTION.KEY=VALUE" \
 	"an argument without a key is refused"
