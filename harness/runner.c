@@ -381,6 +381,7 @@ static int run_sections(struct run_exec *x)
 		 * first sample. */
 		if (left == ps->nrows * (size_t)ps->iterations && section_monitors(x, ps, "before"))
 			return 1;
+		progress_clear(&x->prog);	/* section_begin may warn */
 		switch (section_begin(x->s, x->run_id, ps)) {
 		case -1:
 			return 1;
