@@ -84,6 +84,7 @@ static void add_key(struct strbuf *out, struct strbuf *line, const char *key,
 	strbuf_addf(line, " %s=%s", key, value);
 }
 
+/* Whether key is one of the lines of seen ("\nkey\n..."). */
 static int listed(const struct strbuf *seen, const char *key)
 {
 	const char *p = seen->buf;
