@@ -4,6 +4,7 @@
 #include "config.h"
 #include "harness/progress.h"
 #include "lib/error.h"
+#include "lib/strbuf.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -88,56 +89,63 @@ static size_t width(const char *s)
 	return n;
 }
 
-/* Put head (cut to fit with "..." when it must be) and tail into buf if
+/* Put head (cut to fit with "..." when it must be) and tail into out if
  * at least 4 columns of head fit in room; return whether they did. */
-static int compose(const char *head, const char *tail, size_t room, char *buf, size_t len)
+static int compose(const char *head, const char *tail, size_t room, struct strbuf *out)
 {
 	size_t head_w = width(head), tail_w = width(tail);
 
 	if (head_w + tail_w <= room) {
-		snprintf(buf, len, "%s%s", head, tail);
+		strbuf_addf(out, "%s%s", head, tail);
 		return 1;
 	}
 	if (tail_w + 4 + 3 > room)
 		return 0;
-	snprintf(buf, len, "%.*s...%s", (int)fit(head, room - tail_w - 3), head, tail);
+	strbuf_add(out, head, fit(head, room - tail_w - 3));
+	strbuf_addf(out, "...%s", tail);
 	return 1;
 }
 
-void progress_format(const struct progress *p, int columns, char *buf, size_t len)
+/* The line drawn on a terminal of `columns` columns, cut to fit in
+ * columns - 1 (so that it never wraps): head, what, the last result, the
+ * counts and the ETA; when that is too long the head is shortened (with
+ * "..."), then the words and counts are left out, then the line is cut. */
+static void format_line(const struct progress *p, int columns, struct strbuf *out)
 {
-	char eta[32], tail[PROGRESS_LINE_MAX];
+	struct strbuf tail = STRBUF_INIT;
 	size_t room = columns > 1 ? (size_t)columns - 1 : 1;
+	char eta[32];
 
 	format_eta(p, eta, sizeof(eta));
-	/* In full, then without the words and counts; the section and row
-	 * give way first, keeping their start. */
-	snprintf(tail, sizeof(tail), " %s%s%s  (%d/%d, %s)", p->what,
-		 p->last[0] ? ", last " : "", p->last, p->done, p->total, eta);
-	if (compose(p->head, tail, room, buf, len))
-		return;
-	snprintf(tail, sizeof(tail), " %s%s%s %s", p->what_short, p->last[0] ? " " : "",
-		 p->last, eta);
-	if (compose(p->head, tail, room, buf, len))
-		return;
-	snprintf(buf, len, "%s%s", p->head, tail);
-	buf[fit(buf, room)] = '\0';
+	strbuf_addf(&tail, " %s%s%s  (%d/%d, %s)", p->what, p->last[0] ? ", last " : "",
+		    p->last, p->done, p->total, eta);
+	if (compose(p->head, tail.buf, room, out))
+		goto out;
+	strbuf_reset(&tail);
+	strbuf_addf(&tail, " %s%s%s %s", p->what_short, p->last[0] ? " " : "", p->last, eta);
+	if (compose(p->head, tail.buf, room, out))
+		goto out;
+	strbuf_addf(out, "%s%s", p->head, tail.buf);
+	out->buf[fit(out->buf, room)] = '\0';
+	out->len = strlen(out->buf);
+out:
+	strbuf_release(&tail);
 }
 
 static void draw(struct progress *p)
 {
-	char line[PROGRESS_LINE_MAX];
+	struct strbuf line = STRBUF_INIT;
 
 	if (resized) {
 		resized = 0;
 		p->columns = read_columns();
 	}
-	progress_format(p, p->columns, line, sizeof(line));
-	fprintf(stderr, "\r\033[K%s", line);
+	format_line(p, p->columns, &line);
+	fprintf(stderr, "\r\033[K%s", line.buf);
 	fflush(stderr);
+	strbuf_release(&line);
 	p->shown = 1;
 }
-
 void progress_clear(struct progress *p)
 {
 	if (p->tty && p->shown) {

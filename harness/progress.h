@@ -5,7 +5,6 @@
 #ifndef KBENCH_PROGRESS_H
 #define KBENCH_PROGRESS_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 /* The longest progress line drawn, in bytes. */
@@ -39,12 +38,5 @@ void progress_end(struct progress *p, const char *section, const char *row,
 		  int i, int n, int warmup, const char *result, int64_t duration_ns);
 /* Clear the terminal line before other output. */
 void progress_clear(struct progress *p);
-
-/* The line progress draws on a terminal of `columns` columns, cut to fit
- * in columns - 1 (so that it never wraps): head, what, the last result,
- * the counts and the ETA; when that is too long the head is shortened
- * (with "..."), then the words and counts are left out, then the line is
- * cut. */
-void progress_format(const struct progress *p, int columns, char *buf, size_t len);
 
 #endif
