@@ -62,6 +62,24 @@ _kbench()
 			for w in $workloads; do
 				keys+=" $(_kbench_keys "$kb" "$w")"
 			done
+			keys+=" iterations= warmup= timeout= monitors= perf_events= order="
+			# SECTION.KEY= for the sections of the configs given.
+			local files=() sections s k
+			for ((i = 1; i < cword; i++)); do
+				[[ ${words[i]} == -c || ${words[i]} == --config ]] &&
+					files+=("${words[i + 1]}")
+			done
+			sections=$(sed -n 's/^[[:space:]]*\[\([^]]*\)\].*/\1/p' "${files[@]}" \
+				/dev/null 2>/dev/null | grep -vx global)
+			for s in $sections; do
+				if [[ $cur == "$s".* ]]; then
+					for k in $keys; do
+						keys+=" $s.$k"
+					done
+				else
+					keys+=" $s."
+				fi
+			done
 		elif [[ " $workloads " == *" $cmd "* ]]; then
 			keys=$(_kbench_keys "$kb" "$cmd")
 		else

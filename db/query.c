@@ -1158,3 +1158,53 @@ int store_run_rounds(struct store *s, int64_t run_id, int *rounds)
 		return store_db_error(s, "cannot read the run's rounds");
 	return 0;
 }
+
+int store_each_recent_run(struct store *s, const char *fingerprint, int64_t before, int limit,
+			  int (*cb)(int64_t id, const char *config_name, void *arg), void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "SELECT r.id, r.config_name FROM runs r, machines m "
+		    "WHERE r.machine_id = m.id AND m.fingerprint = ?1 AND r.status = 'complete' "
+		    "AND (?2 = 0 OR r.id < ?2) ORDER BY r.id DESC LIMIT ?3", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, fingerprint, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, before);
+	sqlite3_bind_int(st, 3, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *name = sqlite3_column_text(st, 1);
+
+		if (cb(sqlite3_column_int64(st, 0), name ? (const char *)name : "", arg))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot look up the previous runs");
+	return 0;
+}
+
+int store_section_time(struct store *s, int64_t run_id, const char *section,
+		       int64_t *nsamples, int64_t *duration_ns)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*nsamples = *duration_ns = 0;
+	/* The result rows of one sample share its start time. */
+	if (store_prepare(s, "SELECT COUNT(*), COALESCE(SUM(d), 0) FROM (SELECT MAX(duration_ns) d "
+		    "FROM samples WHERE run_id = ? AND section = ? AND duration_ns IS NOT NULL "
+		    "GROUP BY started_at, iteration)", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, section, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*nsamples = sqlite3_column_int64(st, 0);
+		*duration_ns = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return store_db_error(s, "cannot read the samples' durations");
+	return 0;
+}

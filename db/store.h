@@ -545,4 +545,16 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 			       int series_runs,
 			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg);
 
+/* ---- previous runs for reports and estimates (query.c) ---- */
+
+/* The complete runs made on the machine of fingerprint before run
+ * `before` (0: any), newest first, at most limit of them: cb gets each
+ * run's id and config name, and stops the walk by returning non-zero. */
+int store_each_recent_run(struct store *s, const char *fingerprint, int64_t before, int limit,
+			  int (*cb)(int64_t id, const char *config_name, void *arg), void *arg);
+/* The samples run run_id stored of section (one per sample, however many
+ * result rows it has) and their total duration. Return 0 or -1. */
+int store_section_time(struct store *s, int64_t run_id, const char *section,
+		       int64_t *nsamples, int64_t *duration_ns);
+
 #endif

@@ -1,8 +1,9 @@
-/* cmd_run: kbench run -c CONF [-c CONF...] [-n NAME] [--only REGEX], and
- * kbench run --resume RUN [-c CONF...] [--force] */
+/* cmd_run: kbench run -c CONF [-c CONF...] [-o KEY=VALUE...] [-n NAME]
+ * [--only REGEX], and kbench run --resume RUN [-c CONF...] [-o ...] [--force] */
 #include "config.h"
 #include "harness/cmd.h"
 #include "harness/conf.h"
+#include "harness/dryrun.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
 #include "db/store.h"
@@ -18,10 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct parse_opt_usage run_usage = {
-	.synopsis = "kbench run -c CONFIG [-c CONFIG...] [-n NAME] [--only REGEX] [--dry-run]\n"
-		    "   or: kbench run --resume RUN [-c CONFIG...] [--force]",
+	.synopsis = "kbench run -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...]\n"
+		    "                  [-n NAME] [--only REGEX] [--dry-run]\n"
+		    "   or: kbench run --resume RUN [-c CONFIG...] [-o ...] [--force]",
 	.description = "Run every section of the configs and store each sample as it is measured.",
 	.help_column = 22,
 	.epilogue =
@@ -58,29 +61,13 @@ int cmd_check_run_name(const char *name)
 	return 0;
 }
 
-static void print_plan(const struct plan *p)
-{
-	printf("%-28s %-10s %5s %6s  %s\n", "section", "workload", "iters", "warmup", "rows");
-	for (size_t i = 0; i < p->n; i++) {
-		const struct plan_section *ps = &p->sections[i];
-
-		printf("%-28s %-10s %5d %6d  %s", ps->cs->name, ps->ops->name, ps->iterations,
-		       ps->warmup, ps->ops->row_option ? ps->ops->row_option : "rows");
-		for (size_t r = 0; r < ps->nrows; r++) {
-			char row[WL_ROW_LEN];
-
-			wl_params_row_label(ps->params, ps->rows[r], row, sizeof(row));
-			printf(" %s", row);
-		}
-		putchar('\n');
-	}
-	printf("%lld samples in all (warm-up included)\n", (long long)plan_total_samples(p));
-}
-
-/* The sections a run began with (its "workload" facts). */
+/* The sections a run began with (its "workload" facts), and the -o
+ * overrides it was started with. */
 struct section_names {
 	char **v;
 	size_t n, alloc;
+	char **o;
+	size_t no, oalloc;
 };
 
 static int add_section(const char *section, const char *key, const char *value, void *arg)
@@ -90,7 +77,38 @@ static int add_section(const char *section, const char *key, const char *value, 
 	if (*section && !strcmp(key, "workload")) {
 		ALLOC_GROW(sn->v, sn->n + 1, sn->alloc);
 		sn->v[sn->n++] = xstrdup(section);
+	} else if (!*section && !strcmp(key, "override")) {
+		ALLOC_GROW(sn->o, sn->no + 1, sn->oalloc);
+		sn->o[sn->no++] = xstrdup(value);
 	}
+	return 0;
+}
+
+/* Whether the -o list given is the one the run stored. */
+static int same_overrides(const struct opt_list *given, const struct section_names *sn)
+{
+	if (given->n != sn->no)
+		return 0;
+	for (size_t i = 0; i < given->n; i++)
+		if (strcmp(given->v[i], sn->o[i]))
+			return 0;
+	return 1;
+}
+
+static void describe_overrides(struct strbuf *sb, char *const *v, size_t n)
+{
+	if (!n)
+		strbuf_addstr(sb, "none");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s-o '%s'", i ? " " : "", v[i]);
+}
+
+/* Apply the -o arguments to c; return 0 or -1 after an error. */
+static int apply_overrides(struct config *c, char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (config_add_override(c, v[i]))
+			return -1;
 	return 0;
 }
 
@@ -142,8 +160,8 @@ out:
  * machine and kernel it was measured on, unless forced; the sections it
  * began with. Return 0, or an exit status after saying why. */
 static int resume_plan(struct store *s, const struct run_info *ri,
-		       const struct opt_list *configs, int force, struct config *conf,
-		       struct plan *plan)
+		       const struct opt_list *configs, const struct opt_list *overrides,
+		       int force, struct config *conf, struct plan *plan)
 {
 	struct section_names sn = { .v = NULL };
 	struct strbuf why = STRBUF_INIT;
@@ -182,6 +200,27 @@ static int resume_plan(struct store *s, const struct run_info *ri,
 	if (store_each_meta(s, ri->id, add_section, &sn))
 		goto out;
 	rc = EXIT_USAGE;
+	/* The same effective options: the run's own -o list unless other
+	 * ones are given, and those only when forced. */
+	if (!overrides->n) {
+		if (apply_overrides(conf, sn.o, sn.no))
+			goto out;
+	} else {
+		if (!same_overrides(overrides, &sn)) {
+			strbuf_reset(&why);
+			describe_overrides(&why, sn.o, sn.no);
+			if (!force) {
+				error("the -o overrides differ from those run #%lld was started "
+				      "with (%s): give the same ones, none (the run's own are "
+				      "used), or --force", (long long)ri->id, why.buf);
+				goto out;
+			}
+			warning("resuming run #%lld with -o overrides that differ from its own "
+				"(%s)", (long long)ri->id, why.buf);
+		}
+		if (apply_overrides(conf, (char *const *)overrides->v, overrides->n))
+			goto out;
+	}
 	if (plan_build_sections(conf, (const char *const *)sn.v, sn.n, plan))
 		goto out;
 	rc = 0;
@@ -189,6 +228,9 @@ out:
 	for (size_t i = 0; i < sn.n; i++)
 		free(sn.v[i]);
 	free(sn.v);
+	for (size_t i = 0; i < sn.no; i++)
+		free(sn.o[i]);
+	free(sn.o);
 	strbuf_release(&why);
 	return rc;
 }
@@ -196,8 +238,9 @@ out:
 /* kbench run --resume SEL: check the run can be resumed, then plan it.
  * Return 0 with *run_id and the plan set, -1 when there is nothing to
  * resume (a complete run), or an exit status after saying why. */
-static int resume(struct store *s, const char *sel, const struct opt_list *configs, int force,
-		  struct config *conf, struct plan *plan, int64_t *run_id)
+static int resume(struct store *s, const char *sel, const struct opt_list *configs,
+		  const struct opt_list *overrides, int force, struct config *conf,
+		  struct plan *plan, int64_t *run_id)
 {
 	struct run_info ri = { .id = 0 };
 	int rc = 1;
@@ -213,16 +256,36 @@ static int resume(struct store *s, const char *sel, const struct opt_list *confi
 		error("run #%lld '%s' is still running", (long long)ri.id, ri.name);
 		goto out;
 	}
-	rc = resume_plan(s, &ri, configs, force, conf, plan);
+	rc = resume_plan(s, &ri, configs, overrides, force, conf, plan);
 	*run_id = ri.id;
 out:
 	run_info_release(&ri);
 	return rc;
 }
 
+/* --dry-run: the plan and its estimates, from the store when there is
+ * one (none is created). Return an exit status. */
+static int dry_run_report(const struct plan *p, const struct config *c)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct store *s = NULL;
+	int rc;
+
+	if (global_opts.db)
+		strbuf_addstr(&path, global_opts.db);
+	else
+		store_default_path(&path);
+	if (!access(path.buf, F_OK) && cmd_open_store(&s, CMD_STORE_READ))
+		s = NULL;
+	rc = dryrun_print(p, c, s) ? 1 : 0;
+	store_close(s);
+	strbuf_release(&path);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct opt_list configs = OPT_LIST_INIT;
+	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct strbuf config_path = STRBUF_INIT;
 	struct run_request req = { .name = NULL };
 	const char *only = NULL, *note = NULL, *resume_sel = NULL;
@@ -230,6 +293,10 @@ int cmd_run(int argc, char **argv)
 	const struct parse_opt options[] = {
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
 				"an INI config (repeatable); see kbench.conf(5)"),
+		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
+				"set KEY in every section that takes it, over the\n"
+				"configs; -o SECTION.KEY=VALUE sets it in that\n"
+				"section only (repeatable)"),
 		OPT_STRING('n', "name", &req.name, "NAME",
 			   "the run's name (default: uname -r); names may repeat,\n"
 			   "compare picks the latest complete run of a name\n"
@@ -279,7 +346,8 @@ int cmd_run(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
-		rc = resume(store, resume_sel, &configs, force, &conf, &plan, &req.resume);
+		rc = resume(store, resume_sel, &configs, &overrides, force, &conf, &plan,
+			    &req.resume);
 		if (rc) {
 			rc = rc < 0 ? 0 : rc;
 			goto out;
@@ -304,11 +372,12 @@ int cmd_run(int argc, char **argv)
 		if (config_load(&conf, config_path.buf))
 			goto out;
 	}
+	if (apply_overrides(&conf, (char *const *)overrides.v, overrides.n))
+		goto out;
 	if (plan_build(&conf, only, &plan))
 		goto out;
 	if (dry_run) {
-		print_plan(&plan);
-		rc = 0;
+		rc = dry_run_report(&plan, &conf);
 		goto out;
 	}
 	if (cmd_open_store(&store, CMD_STORE_WRITE)) {
@@ -328,6 +397,7 @@ out:
 	plan_release(&plan);
 	config_release(&conf);
 	opt_list_release(&configs);
+	opt_list_release(&overrides);
 	strbuf_release(&config_path);
 	return rc;
 }

@@ -157,6 +157,16 @@ static void print_row_results(const struct row_results *rs)
 	}
 }
 
+/* The run's -o overrides (run_meta '', 'override'), as given. */
+static int add_override(const char *section, const char *key, const char *value, void *arg)
+{
+	struct strbuf *sb = arg;
+
+	if (!*section && !strcmp(key, "override"))
+		strbuf_addf(sb, "%s-o '%s'", sb->len ? " " : "", value);
+	return 0;
+}
+
 /* ---- --monitors ---- */
 
 struct monitor_state {
@@ -616,7 +626,7 @@ int cmd_show(int argc, char **argv)
 		OPT_END(),
 	};
 	struct store *store = NULL;
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, overrides = STRBUF_INIT;
 	struct run_info r;
 	struct count_state counts = { 0 };
 	struct meta_state meta = { .section = STRBUF_INIT };
@@ -675,6 +685,12 @@ int cmd_show(int argc, char **argv)
 	printf("  cmdline     %s\n", r.kernel_cmdline);
 	printf("  kbench      %s\n", r.kbench_version);
 	printf("  samples     %lld (%lld failed)\n", (long long)r.nsamples, (long long)r.nfailures);
+	if (store_each_meta(store, id, add_override, &overrides)) {
+		run_info_release(&r);
+		goto out;
+	}
+	if (overrides.len)
+		printf("  overrides   %s\n", overrides.buf);
 	if (r.notes)
 		print_notes(r.notes);
 	run_info_release(&r);
@@ -701,6 +717,7 @@ out:
 	row_results_release(&rows);
 	strbuf_release(&meta.section);
 	strbuf_release(&err);
+	strbuf_release(&overrides);
 	store_close(store);
 	return rc;
 }

@@ -6,7 +6,10 @@
 #include "config.h"
 #include "harness/conf.h"
 #include "lib/error.h"
+#include "lib/suggest.h"
 #include "lib/xalloc.h"
+#include "workloads/params.h"
+#include "workloads/workload.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -115,6 +118,7 @@ static void section_release(struct conf_section *s)
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->entries[i].key);
 		free(s->entries[i].value);
+		free(s->entries[i].where);
 	}
 	free(s->entries);
 	free(s->name);
@@ -131,6 +135,9 @@ void config_release(struct config *c)
 	for (size_t i = 0; i < c->nfiles; i++)
 		free(c->files[i]);
 	free(c->files);
+	for (size_t i = 0; i < c->noverrides; i++)
+		free(c->overrides[i]);
+	free(c->overrides);
 	strbuf_release(&c->text);
 	strbuf_release(&c->name);
 	memset(c, 0, sizeof(*c));
@@ -302,6 +309,26 @@ static char *reader(char *str, int num, void *stream)
 	return ps->err.len ? NULL : str;
 }
 
+/* A new last entry of s; where is "file:line". */
+static struct conf_entry *section_append(struct conf_section *s, const char *key,
+					 const char *value, const char *file, int line)
+{
+	struct strbuf where = STRBUF_INIT;
+	struct conf_entry *e;
+
+	strbuf_addf(&where, "%s:%d", file, line);
+	ALLOC_GROW(s->entries, s->n + 1, s->alloc);
+	e = &s->entries[s->n];
+	*e = (struct conf_entry){
+		.key = xstrdup(key),
+		.value = xstrdup(value),
+		.file = file,
+		.line = line,
+		.where = strbuf_detach(&where),
+	};
+	return e;
+}
+
 static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct parse_state *ps = user;
@@ -335,14 +362,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 		ps->err_line = ps->line;
 		return 0;
 	}
-	ALLOC_GROW(s->entries, s->n + 1, s->alloc);
-	e = &s->entries[s->n];
-	*e = (struct conf_entry){
-		.key = xstrdup(key),
-		.value = xstrdup(value),
-		.file = ps->file,
-		.line = ps->line,
-	};
+	e = section_append(s, key, value, ps->file, ps->line);
 	if (s != &ps->c->global)
 		index_set(&s->by_key, e->key, s->n);
 	ps->last_entry = s->n++;
@@ -410,5 +430,134 @@ int config_load(struct config *c, const char *path)
 	}
 	rc = config_load_string(c, path, text.buf);
 	strbuf_release(&text);
+	return rc;
+}
+
+/* The section arg names before its key: the longest section name that
+ * arg starts with, followed by '.'; NULL when none does. *key is set to
+ * what follows. */
+static struct conf_section *override_section(struct config *c, const char *arg,
+					     const char *eq, const char **key)
+{
+	struct conf_section *s = NULL;
+
+	for (const char *dot = eq; dot-- > arg;) {
+		char *name;
+
+		if (*dot != '.')
+			continue;
+		name = xstrndup(arg, (size_t)(dot - arg));
+		s = find_section(c, name);
+		free(name);
+		if (s) {
+			*key = dot + 1;
+			break;
+		}
+	}
+	return s;
+}
+
+/* The section name closest to the one arg names (up to its last '.'
+ * before eq); NULL when none is close. */
+static const char *section_suggest(const struct config *c, const char *arg, const char *eq)
+{
+	const char *dot = eq;
+	char *typed;
+	const char *best;
+
+	while (dot > arg && *dot != '.')
+		dot--;
+	typed = xstrndup(arg, (size_t)(dot - arg));
+	{
+		struct suggest sg = SUGGEST_INIT(typed);
+
+		suggest_add(&sg, "global");
+		for (size_t i = 0; i < c->n; i++)
+			suggest_add(&sg, c->sections[i].name);
+		best = sg.best;
+	}
+	free(typed);
+	return best;
+}
+
+/* Append key = value to s as the -o argument where gave it. */
+static void override_entry(struct conf_section *s, const char *key, const char *value,
+			   const char *where)
+{
+	struct conf_entry *e = section_append(s, key, value, "-o", 0);
+
+	free(e->where);
+	e->where = xstrdup(where);
+	if (strcmp(s->name, "global"))
+		index_set(&s->by_key, e->key, s->n);
+	s->n++;
+}
+
+/* Whether some workload takes the key arg..eq as it stands. */
+static int workload_key(const char *arg, const char *eq)
+{
+	char *key = xstrndup(arg, (size_t)(eq - arg));
+	int found = 0;
+
+	for (int i = 0; workloads[i] && !found; i++)
+		found = wl_option_lookup(workloads[i]->options, key) >= 0;
+	free(key);
+	return found;
+}
+
+int config_add_override(struct config *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	const char *key = arg;
+	struct conf_section *s = &c->global;
+	struct strbuf where = STRBUF_INIT;
+	const char *kk, *vv;
+	char *k = NULL;
+	int rc = -1;
+
+	strbuf_addf(&where, "-o '%s'", arg);
+	if (!eq || eq == arg) {
+		error("%s: expected KEY=VALUE or SECTION.KEY=VALUE", where.buf);
+		goto out;
+	}
+	if (memchr(arg, '.', (size_t)(eq - arg)) && !(s = override_section(c, arg, eq, &key))) {
+		/* A key of its own with a dot ("metric.tput") is a bare KEY. */
+		s = &c->global;
+		if (!workload_key(arg, eq)) {
+			const char *best = section_suggest(c, arg, eq);
+			const char *dot = eq;
+
+			while (*dot != '.')
+				dot--;
+			if (best)
+				error("%s: no section [%.*s] in the configs (did you mean '%s'?)",
+				      where.buf, (int)(dot - arg), arg, best);
+			else
+				error("%s: no section [%.*s] in the configs", where.buf,
+				      (int)(dot - arg), arg);
+			goto out;
+		}
+	}
+	/* Trimmed as a config line's key and value are. */
+	k = xstrndup(key, (size_t)(eq - key));
+	for (size_t n = strlen(k); n && isspace((unsigned char)k[n - 1]);)
+		k[--n] = '\0';
+	kk = k + strspn(k, " \t");
+	vv = eq + 1 + strspn(eq + 1, " \t");
+	if (!*kk) {
+		error("%s: expected KEY=VALUE or SECTION.KEY=VALUE", where.buf);
+		goto out;
+	}
+	c->overrides = xreallocarray(c->overrides, c->noverrides + 1, sizeof(*c->overrides));
+	c->overrides[c->noverrides++] = xstrdup(arg);
+	override_entry(s, kk, vv, where.buf);
+	/* A bare KEY wins over the sections' own values too. */
+	for (size_t i = 0; s == &c->global && i < c->n; i++)
+		if (conf_section_get(&c->sections[i], kk))
+			override_entry(&c->sections[i], kk, vv, where.buf);
+	rc = 0;
+out:
+	free(k);
+	strbuf_release(&where);
 	return rc;
 }

@@ -30,6 +30,7 @@ struct conf_entry {
 	char *value;
 	const char *file;	/* owned by the config */
 	int line;
+	char *where;		/* "FILE:LINE", or "-o 'ARG'" for an override: errors name it */
 };
 
 struct conf_section {
@@ -50,6 +51,8 @@ struct config {
 	size_t nfiles;
 	struct strbuf text;		/* every file's text, as stored with the run */
 	struct strbuf name;		/* basenames without .conf joined by '+' */
+	char **overrides;		/* the -o arguments applied, in order */
+	size_t noverrides;
 };
 
 void config_init(struct config *c);
@@ -63,5 +66,17 @@ int config_load(struct config *c, const char *path);
 int config_load_string(struct config *c, const char *name, const char *text);
 /* Last entry with key in section, or NULL. */
 const struct conf_entry *conf_section_get(const struct conf_section *s, const char *key);
+
+/* Apply one `kbench run -o` argument: "KEY=VALUE" as if written last in
+ * [global] and in every section that sets KEY itself (so that it applies
+ * to every section that takes KEY), or
+ * "SECTION.KEY=VALUE" as if written last in that section, SECTION being
+ * the longest name of an existing section that arg starts with, followed
+ * by '.' ("global." names [global]). The value is then validated by
+ * plan_build with the config's keys, its errors naming "-o 'ARG'". Return
+ * 0, or -1 after "kbench: -o 'ARG': ..." (a malformed argument, or a
+ * section the configs lack, with the closest name). Call after every
+ * config_load. */
+int config_add_override(struct config *c, const char *arg);
 
 #endif

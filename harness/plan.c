@@ -179,7 +179,7 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 		struct wl_value v = { 0 };
 
 		if (wl_value_parse(&runner_options[i], e->value, &v, &err)) {
-			rc = error("%s:%d: %s (in [%s])", e->file, e->line, err.buf,
+			rc = error("%s: %s (in [%s])", e->where, err.buf,
 				   from_global ? "global" : ps->cs->name);
 			goto out;
 		}
@@ -217,16 +217,16 @@ static int apply_key(struct plan_section *ps, const struct conf_entry *e, int fr
 		if (!s)
 			s = wl_option_suggest(runner_options, e->key);
 		if (s)
-			rc = error("%s:%d: unknown key '%s' in [%s] (did you mean '%s'?)",
-				   e->file, e->line, e->key, ps->cs->name, s);
+			rc = error("%s: unknown key '%s' in [%s] (did you mean '%s'?)",
+				   e->where, e->key, ps->cs->name, s);
 		else
-			rc = error("%s:%d: unknown key '%s' in [%s] (workload '%s' takes: see "
-				   "'kbench %s --help')", e->file, e->line, e->key, ps->cs->name,
+			rc = error("%s: unknown key '%s' in [%s] (workload '%s' takes: see "
+				   "'kbench %s --help')", e->where, e->key, ps->cs->name,
 				   ps->ops->name, ps->ops->name);
 		goto out;
 	}
 	if (wl_params_set(ps->params, e->key, e->value, &err))
-		rc = error("%s:%d: %s (in [%s])", e->file, e->line, err.buf,
+		rc = error("%s: %s (in [%s])", e->where, err.buf,
 			   from_global ? "global" : ps->cs->name);
 out:
 	strbuf_release(&err);
@@ -249,9 +249,9 @@ static int check_timeout_fits(const struct plan_section *ps)
 		if (ps->timeout_s > min_s)
 			continue;
 		if (ps->timeout_key)
-			rc = error("%s:%d: timeout = %g in [%s] cannot fit one sample, which "
-				   "takes at least %g s (%s)", ps->timeout_key->file,
-				   ps->timeout_key->line, ps->timeout_s, ps->cs->name, min_s, why.buf);
+			rc = error("%s: timeout = %g in [%s] cannot fit one sample, which "
+				   "takes at least %g s (%s)", ps->timeout_key->where,
+				   ps->timeout_s, ps->cs->name, min_s, why.buf);
 		else
 			rc = error("%s:%d: [%s] the default timeout of %g s cannot fit one sample, "
 				   "which takes at least %g s (%s): set 'timeout'", ps->cs->file,
@@ -275,7 +275,7 @@ static int plan_section_monitors(struct plan_section *ps)
 	if (monitor_set_new(&mc, &ps->monitors, &err)) {
 		e = strstr(err.buf, "'perf_events'") ? ps->perf_events_key : ps->monitors_key;
 		if (e)
-			rc = error("%s:%d: %s (in [%s])", e->file, e->line, err.buf, ps->cs->name);
+			rc = error("%s: %s (in [%s])", e->where, err.buf, ps->cs->name);
 		else
 			rc = error("%s:%d: [%s] %s", ps->cs->file, ps->cs->line, ps->cs->name,
 				   err.buf);
@@ -296,7 +296,7 @@ static void section_error(const struct plan_section *ps, const struct config *c,
 	if (key && !e)
 		e = conf_section_get(&c->global, key);
 	if (e)
-		error("%s:%d: %s (in [%s])", e->file, e->line, err->buf, ps->cs->name);
+		error("%s: %s (in [%s])", e->where, err->buf, ps->cs->name);
 	else
 		error("%s:%d: [%s] %s", ps->cs->file, ps->cs->line, ps->cs->name, err->buf);
 }
@@ -344,11 +344,11 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 
 		list_workloads(&err);
 		if (e && workload_suggest(e->value))
-			error("%s:%d: unknown workload '%s' in [%s] (did you mean '%s'?)",
-			      e->file, e->line, e->value, cs->name, workload_suggest(e->value));
+			error("%s: unknown workload '%s' in [%s] (did you mean '%s'?)",
+			      e->where, e->value, cs->name, workload_suggest(e->value));
 		else if (e)
-			error("%s:%d: unknown workload '%s' in [%s] (expected one of: %s)",
-			      e->file, e->line, e->value, cs->name, err.buf);
+			error("%s: unknown workload '%s' in [%s] (expected one of: %s)",
+			      e->where, e->value, cs->name, err.buf);
 		else
 			error("%s:%d: section [%s] names no workload: start its name with one "
 			      "of %s, or set 'workload ='", cs->file, cs->line, cs->name, err.buf);
@@ -387,7 +387,14 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 		if ((!*topo && pin_topo_load(NULL, NULL, topo, &err)) ||
 		    pin_plan_compute_on(*topo, wl_params_text(ps->params, "pin"), 0, &ps->pin,
 					&err)) {
-			error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
+			const struct conf_entry *e = conf_section_get(cs, "pin");
+
+			if (!e)
+				e = conf_section_get(&c->global, "pin");
+			if (e && !e->line)	/* an -o argument names itself */
+				error("%s: [%s] %s", e->where, cs->name, err.buf);
+			else
+				error("%s:%d: [%s] %s", cs->file, cs->line, cs->name, err.buf);
 			goto out;
 		}
 		ps->params->pin = ps->pin;
@@ -428,11 +435,11 @@ static int check_global_keys(const struct config *c, const struct plan *p)
 		for (size_t j = 0; !known && j < p->n; j++)
 			known = wl_option_lookup(p->sections[j].ops->options, e->key) >= 0;
 		if (!known && global_key_suggest(p, e->key))
-			return error("%s:%d: unknown key '%s' in [global] (did you mean '%s'?)",
-				     e->file, e->line, e->key, global_key_suggest(p, e->key));
+			return error("%s: unknown key '%s' in [global] (did you mean '%s'?)",
+				     e->where, e->key, global_key_suggest(p, e->key));
 		if (!known)
-			return error("%s:%d: unknown key '%s' in [global]: no section's workload "
-				     "takes it", e->file, e->line, e->key);
+			return error("%s: unknown key '%s' in [global]: no section's workload "
+				     "takes it", e->where, e->key);
 	}
 	return 0;
 }

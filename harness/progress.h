@@ -1,10 +1,14 @@
 /* progress: what a long run tells the person waiting for it, on stderr:
- * one updating line on a terminal (section, row, sample i/n, ETA), one line
- * per sample otherwise, nothing with --quiet. Never inside a timed window. */
+ * one updating line on a terminal, cut to its width (section, row, sample
+ * i/n, the last value, ETA), one line per sample otherwise, nothing with
+ * --quiet. Never inside a timed window. */
 #ifndef KBENCH_PROGRESS_H
 #define KBENCH_PROGRESS_H
 
 #include <stdint.h>
+
+/* The longest progress line drawn, in bytes. */
+#define PROGRESS_LINE_MAX 512
 
 struct progress {
 	int tty;
@@ -12,14 +16,24 @@ struct progress {
 	int done;
 	int64_t spent_ns;	/* duration of the samples so far */
 	int shown;		/* a terminal line is on screen */
+	int columns;		/* the terminal's width; re-read after SIGWINCH */
+	char head[PROGRESS_LINE_MAX];	/* "[section] row:" of the sample on screen */
+	char what[64];			/* "sample 3/8" */
+	char what_short[64];		/* "3/8", "w1/1" for a warm-up */
+	char last[128];			/* the last sample's result */
 };
 
+/* Start reporting a plan of total samples; on a terminal, watch SIGWINCH
+ * for its width. */
 void progress_init(struct progress *p, int total);
 /* Before a sample: what is about to run; row as wl_params_row_text names
  * it ("groups 4", "clients-4"). */
 void progress_start(struct progress *p, const char *section, const char *row,
 		    int i, int n, int warmup);
-/* After it: a short result ("0.0312 s", "failed: ...") and its duration. */
+/* After it: a short result with its unit ("0.0312 s") and its duration.
+ * A result starting with "failed: " is a failure the runner has warned
+ * about already: a terminal shows it as the last value, other output
+ * only counts it, so that each failure is reported once. */
 void progress_end(struct progress *p, const char *section, const char *row,
 		  int i, int n, int warmup, const char *result, int64_t duration_ns);
 /* Clear the terminal line before other output. */

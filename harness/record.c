@@ -333,6 +333,8 @@ int record_begin_run(struct store *s, const struct plan *p, const struct config 
 			goto out;
 	if (record_seed(s, *run_id, p))
 		goto out;
+	if (record_overrides(s, *run_id, c))
+		goto out;
 	notice("run #%lld '%s' (%s) into %s", (long long)*run_id, rr.name, uuid, store_path(s));
 	if (record_prepare_monitors(s, *run_id, p))
 		goto out;
@@ -465,4 +467,12 @@ void record_recovery_release(struct record_recovery *rec)
 	store_close(rec->s);
 	rec->s = NULL;
 	strbuf_release(&rec->path);
+}
+
+int record_overrides(struct store *s, int64_t run_id, const struct config *c)
+{
+	for (size_t i = 0; i < c->noverrides; i++)
+		if (store_add_meta(s, run_id, "", "override", c->overrides[i]))
+			return -1;
+	return 0;
 }

@@ -632,6 +632,7 @@ static int run_sections(struct run_exec *x)
 					break;
 				}
 			}
+			progress_clear(&x->prog);	/* section_begin may warn */
 			switch (section_begin(x->s, x->run_id, ps)) {
 			case -1:
 				rc = 1;

@@ -156,12 +156,25 @@ T
 { echo "\$ kb show --config '#1'"; cat "$tmp/tiny.conf"; echo "[exit 0]"; } >"$tmp/cfg.want"
 expect_transcript "show --config prints the stored config" kb show --config '#1' <"$tmp/cfg.want"
 
-expect_transcript "--dry-run prints the plan" kb run -c "$tmp/tiny.conf" --dry-run <<'T'
+# The estimates come from run #3's sample durations (measured: masked).
+expect_transcript -e 's/ [0-9.]+ s \(run/ D s (run/; s/^(estimated duration:) [0-9.]+ s$/\1 D s/' \
+	"--dry-run prints the plan" kb run -c "$tmp/tiny.conf" --dry-run <<'T'
 $ kb run -c TMP/tiny.conf --dry-run
 section                      workload   iters warmup  rows
 hackbench-process-pipes      hackbench      3      1  groups 1 2
 hackbench-thread-sockets     hackbench      3      1  groups 1 2
 16 samples in all (warm-up included)
+
+Effective options:
+  [hackbench-process-pipes] pin=unbound iterations=3 warmup=1 timeout=600
+    loops=10 groups=1 2 transport=pipes
+  [hackbench-thread-sockets] pin=unbound iterations=3 warmup=1 timeout=600
+    loops=10 groups=1 2 mode=thread
+
+estimate                     plan       last run of the same options here
+hackbench-process-pipes      unknown    D s (run #3)
+hackbench-thread-sockets     unknown    D s (run #3)
+estimated duration: D s
 [exit 0]
 T
 is "--dry-run stores nothing" "$(sql 'SELECT count(*) FROM runs')" 3

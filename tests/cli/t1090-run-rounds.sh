@@ -226,4 +226,26 @@ bad "iterations takes a count or auto" \
 	"TMP/bad.conf:4: invalid value 'aut' for 'iterations': expected an integer from 1 to 1000000, or auto (in [global])" \
 	'iterations = aut'
 
+# ---- --dry-run shows rounds, the order and auto's bounds ----
+conf dry 'rounds = 3' 'sample_order = shuffle' 'seed = 42' 'iterations = auto' 'ci_target = 3%'
+expect_transcript "--dry-run shows rounds, sample_order, seed and auto's bounds" \
+	kb run -c "$tmp/dry.conf" --dry-run <<'EOF'
+$ kb run -c TMP/dry.conf --dry-run
+section                      workload   iters warmup  rows
+ext                          external    <=30      0  rows row-1 row-2 row-3
+270 samples in all (warm-up included)
+
+Effective options:
+  [ext] iterations=auto min_iterations=3 max_iterations=30 ci_target=3%
+    warmup=0 timeout=600 rounds=3 sample_order=shuffle seed=42
+    workload=external monitors=none param.row=1 2 3
+    command=sh TMP/wl.sh {row}
+    metric.v=v=(?<value>[0-9.]+) better.v=higher
+
+estimate                     plan       last run of the same options here
+ext                          unknown    none
+estimated duration: unknown (no a-priori figure, no earlier run here)
+[exit 0]
+EOF
+
 done_testing

@@ -49,6 +49,11 @@ is "global options" "$(complete_line kbench --)" "--db
 --version"
 is "a command's options" "$(complete_line kbench runs --for)" "--format"
 is "config keys after -o for a workload" "$(complete_line kbench hackbench -o gr)" "groups="
+is "runner keys after run -o" "$(complete_line kbench run -o iter)" "iterations="
+is "section names after run -o, to name a key of one" \
+	"$(complete_line kbench run -c "$tmp/two.conf" -o hackbench-o)" "hackbench-one."
+is "then that section's keys" \
+	"$(complete_line kbench run -c "$tmp/two.conf" -o hackbench-one.loo)" "hackbench-one.loops="
 is "shipped configs after -c" "$(cd "$tmp" && complete_line kbench run -c qui)" "quick"
 is "section names after --only" \
 	"$(complete_line kbench run -c "$tmp/two.conf" --only hack)" "hackbench-one

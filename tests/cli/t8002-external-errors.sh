@@ -64,6 +64,15 @@ $ kb run -c TMP/x.conf --dry-run
 section                      workload   iters warmup  rows
 plan                         external       5      0  rows clients-1 clients-2 clients-4
 15 samples in all (warm-up included)
+
+Effective options:
+  [plan] iterations=5 warmup=0 timeout=600 workload=external
+    param.clients=doubling:1..4 command=echo v={clients}
+    metric.v=v=(?<value>[0-9]+) better.v=higher
+
+estimate                     plan       last run of the same options here
+plan                         unknown    none
+estimated duration: unknown (no a-priori figure, no earlier run here)
 [exit 0]
 EOF2
 
