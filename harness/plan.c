@@ -121,7 +121,7 @@ static int special_key(struct plan_section *ps, const struct conf_entry *e, int 
 			return 1;
 		}
 		if (wl_value_parse(plan_runner_option("iterations"), e->value, &v, &err))
-			*rc = error("%s:%d: %s, or auto (in [%s])", e->file, e->line, err.buf,
+			*rc = error("%s: %s, or auto (in [%s])", e->where, err.buf,
 				    where);
 		else {
 			/* A later iterations = N undoes an earlier auto. */
@@ -140,8 +140,8 @@ static int special_key(struct plan_section *ps, const struct conf_entry *e, int 
 		if (end != e->value && *end == '%')
 			end++;
 		if (end == e->value || *end || errno || !(d > 0 && d < 100))
-			*rc = error("%s:%d: ci_target = '%s' in [%s]: expected a percentage "
-				    "above 0 and below 100, such as 2%% or 2", e->file, e->line,
+			*rc = error("%s: ci_target = '%s' in [%s]: expected a percentage "
+				    "above 0 and below 100, such as 2%% or 2", e->where,
 				    e->value, where);
 		else
 			ps->ci_target = d / 100;
@@ -154,8 +154,8 @@ static int special_key(struct plan_section *ps, const struct conf_entry *e, int 
 		u = strtoull(e->value, &end, 10);
 		if (!*e->value || *end || errno || e->value[0] == '-' || e->value[0] == '+' ||
 		    e->value[0] == ' ')
-			*rc = error("%s:%d: seed = '%s' in [%s]: expected an integer from 0 to "
-				    "18446744073709551615", e->file, e->line, e->value, where);
+			*rc = error("%s: seed = '%s' in [%s]: expected an integer from 0 to "
+				    "18446744073709551615", e->where, e->value, where);
 		else {
 			ps->seed = (uint64_t)u;
 			ps->seed_key = e;
@@ -322,8 +322,8 @@ static int check_auto(struct plan_section *ps, const struct config *c)
 		e = key_entry(ps, c, "max_iterations");
 		if (!e)
 			e = key_entry(ps, c, "min_iterations");
-		return error("%s:%d: max_iterations = %d in [%s] is below min_iterations = %d",
-			     e->file, e->line, ps->max_iterations, ps->cs->name,
+		return error("%s: max_iterations = %d in [%s] is below min_iterations = %d",
+			     e->where, ps->max_iterations, ps->cs->name,
 			     ps->min_iterations);
 	}
 	ps->iterations = ps->max_iterations;

@@ -167,8 +167,10 @@ void progress_start(struct progress *p, const char *section, const char *row,
 	if (strcmp(head, p->head))
 		p->last[0] = '\0';
 	memcpy(p->head, head, sizeof(head));
-	snprintf(p->what, sizeof(p->what), "%s %d/%d", warmup ? "warm-up" : "sample", i, n);
-	snprintf(p->what_short, sizeof(p->what_short), "%s%d/%d", warmup ? "w" : "", i, n);
+	snprintf(p->what, sizeof(p->what), "%s %d/%s%d", warmup ? "warm-up" : "sample", i,
+		 n < 0 ? "<=" : "", abs(n));
+	snprintf(p->what_short, sizeof(p->what_short), "%s%d/%s%d", warmup ? "w" : "", i,
+		 n < 0 ? "<=" : "", abs(n));
 	draw(p);
 }
 
@@ -187,6 +189,7 @@ void progress_end(struct progress *p, const char *section, const char *row,
 	}
 	if (!strncmp(result, "failed: ", 8))
 		return;
-	fprintf(stderr, "kbench: [%s] %s: %s %d/%d: %s (%d/%d)\n", section, row,
-		warmup ? "warm-up" : "sample", i, n, result, p->done, p->total);
+	fprintf(stderr, "kbench: [%s] %s: %s %d/%s%d: %s (%d/%d)\n", section, row,
+		warmup ? "warm-up" : "sample", i, n < 0 ? "<=" : "", abs(n), result, p->done,
+		p->total);
 }

@@ -26,8 +26,9 @@ struct progress {
 /* Start reporting a plan of total samples; on a terminal, watch SIGWINCH
  * for its width. */
 void progress_init(struct progress *p, int total);
-/* Before a sample: what is about to run; row as wl_params_row_text names
- * it ("groups 4", "clients-4"). */
+/* Before a sample: what is about to run, sample i of n (n < 0: of at most
+ * -n, a row of iterations = auto); row as wl_params_row_text names it
+ * ("groups 4", "clients-4"). */
 void progress_start(struct progress *p, const char *section, const char *row,
 		    int i, int n, int warmup);
 /* After it: a short result with its unit ("0.0312 s") and its duration.

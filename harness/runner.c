@@ -544,7 +544,8 @@ static int run_round(struct run_exec *x, size_t i, int round)
 		warmed[r] = 1;
 		if (rc || stop_signal)
 			break;
-		rc = run_one(x, ps, r, round, iteration, j, ps->iterations, 0, &v, &ok);
+		rc = run_one(x, ps, r, round, iteration, j,
+			     ps->auto_iterations ? -ps->iterations : ps->iterations, 0, &v, &ok);
 		if (rc || stop_signal)
 			break;
 		if (!ok)
