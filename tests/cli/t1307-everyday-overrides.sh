@@ -58,7 +58,7 @@ bad pin=bogus "kbench: -o 'pin=bogus': invalid value 'bogus' for 'pin': expected
 	"a bad value is refused as in a config"
 bad hackbench-b.v2.loops=0 "kbench: -o 'hackbench-b.v2.loops=0': invalid value '0' for 'loops': expected an integer from 1 to 100000000 (in [hackbench-b.v2])" \
 	"a section named with a dot takes its keys"
-bad global.iterations=x "kbench: -o 'global.iterations=x': invalid value 'x' for 'iterations': expected an integer from 1 to 1000000 (in [global])" \
+bad global.iterations=x "kbench: -o 'global.iterations=x': invalid value 'x' for 'iterations': expected an integer from 1 to 1000000, or auto (in [global])" \
 	"global.KEY is [global]"
 bad metric.v=x "kbench: -o 'metric.v=x': unknown key 'metric.v' in [global]: no section's workload takes it" \
 	"a KEY with a dot that a workload takes (external's metric.NAME) is a KEY, not SECTION.KEY"
