@@ -132,21 +132,25 @@ static void add_record(struct strbuf *job, const char *fmt, ...)
 	strbuf_addch(job, '\0');
 }
 
+struct encoding {
+	const struct wl_params *p;
+	struct strbuf *job;
+};
+
 /* Only the options the user gave travel: kbench-sample fills the rest
  * from their defaults as kbench did, so wl_given() reads the same. */
 static int add_option(const char *key, const char *text, void *arg)
 {
-	const struct wl_params *p = ((void **)arg)[0];
-	struct strbuf *job = ((void **)arg)[1];
+	struct encoding *e = arg;
 
-	if (wl_params_given(p, key))
-		add_record(job, "opt=%s=%s", key, text);
+	if (wl_params_given(e->p, key))
+		add_record(e->job, "opt=%s=%s", key, text);
 	return 0;
 }
 
 static void job_encode(const struct wl_params *p, long long row, struct strbuf *job)
 {
-	void *arg[2] = { (void *)p, job };
+	struct encoding e = { .p = p, .job = job };
 
 	add_record(job, "%s", SAMPLE_JOB_MAGIC);
 	add_record(job, "workload=%s", p->ops->name);
@@ -159,7 +163,7 @@ static void job_encode(const struct wl_params *p, long long row, struct strbuf *
 				    p->pin->slots[i].logical_index);
 		strbuf_addch(job, '\0');
 	}
-	wl_params_each(p, add_option, arg);
+	wl_params_each(p, add_option, &e);
 }
 
 int sample_exec(const char *prog, const struct wl_params *p, long long row, int fd)
