@@ -64,6 +64,10 @@ for mode in process thread; do
 		for g in $GROUPS_LIST; do
 			# Calibrate loops so one sample lasts about TARGET_S.
 			t=$(kb_time "$mode" "$tr" "$g" 100)
+			if ! awk -v t="$t" 'BEGIN { exit !(t > 0) }'; then
+				echo "bench: kbench hackbench failed for $mode-$tr g=$g" >&2
+				continue
+			fi
 			loops=$(awk -v t="$t" -v want="$TARGET_S" 'BEGIN { l = int(100 * want / t); print (l < 100) ? 100 : l }')
 			for peer in rt perf; do
 				if [ "$peer" = rt ] && [ -z "$HACKBENCH" ]; then continue; fi
@@ -86,7 +90,7 @@ for mode in process thread; do
 				read -r pmed pcv < <(stats < /tmp/peer.$$)
 				read -r rmed _ < <(stats < /tmp/ratio.$$)
 				goal=-
-				[ $peer = rt ] && goal=$(awk -v r="$rmed" 'BEGIN { print (r + 0 <= 1.00) ? "ok" : "MISSED" }')
+				[ $peer = rt ] && goal=$(awk -v r="$rmed" 'BEGIN { print (r > 0 && r <= 1.00) ? "ok" : "MISSED" }')
 				printf '%-16s %3s %6s  %-9s %8s %8s %8s %8s %8s  %s\n' "$mode-$tr" "$g" "$loops" \
 					"$([ $peer = rt ] && echo rt-tests || echo perf)" "$rmed" "$kmed" "$pmed" "$kcv" "$pcv" "$goal"
 			done
