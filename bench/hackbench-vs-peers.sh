@@ -3,8 +3,10 @@
 # and perf bench sched messaging, on this machine, alternating A B A B so
 # that drift hits both alike. For each variant (process/thread x
 # sockets/pipes) and group count it prints the median of the per-pair
-# ratios kbench/peer of the times (< 1.00: kbench is faster) and each
-# tool's coefficient of variation.
+# ratios kbench/peer of the times (< 1.00: kbench is faster), each
+# tool's coefficient of variation, and the goal's verdict against
+# rt-tests: "ok" when the ratio is at most 1.00, else "MISSED" ("-" for
+# perf, which has no goal). Pairs alternate who runs first.
 #
 # Variables: KBENCH (default ./kbench), HACKBENCH (default hackbench from
 # rt-tests), PERF (default perf), PAIRS (default 7), GROUPS_LIST
@@ -54,21 +56,32 @@ stats() {
 		      printf "%.3f %.1f\n", m, (mean > 0) ? 100 * sd / mean : 0 }'
 }
 
-printf '%-16s %3s %6s  %-9s %8s %8s %8s %8s %8s\n' variant g loops peer "ratio" \
-	"kb-med" "peer-med" "kb-CV%" "peer-CV%"
+echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
+printf '%-16s %3s %6s  %-9s %8s %8s %8s %8s %8s  %s\n' variant g loops peer "ratio" \
+	"kb-med" "peer-med" "kb-CV%" "peer-CV%" goal
 for mode in process thread; do
 	for tr in sockets pipes; do
 		for g in $GROUPS_LIST; do
 			# Calibrate loops so one sample lasts about TARGET_S.
 			t=$(kb_time "$mode" "$tr" "$g" 100)
+			if ! awk -v t="$t" 'BEGIN { exit !(t > 0) }'; then
+				echo "bench: kbench hackbench failed for $mode-$tr g=$g" >&2
+				continue
+			fi
 			loops=$(awk -v t="$t" -v want="$TARGET_S" 'BEGIN { l = int(100 * want / t); print (l < 100) ? 100 : l }')
 			for peer in rt perf; do
 				if [ "$peer" = rt ] && [ -z "$HACKBENCH" ]; then continue; fi
 				if [ "$peer" = perf ] && [ -z "$PERF" ]; then continue; fi
 				: > /tmp/kb.$$; : > /tmp/peer.$$; : > /tmp/ratio.$$
-				for _ in $(seq "$PAIRS"); do
-					a=$(kb_time "$mode" "$tr" "$g" "$loops")
-					b=$(${peer}_time "$mode" "$tr" "$g" "$loops")
+				for i in $(seq "$PAIRS"); do
+					# Alternate who goes first, so neither always runs warm.
+					if [ $((i % 2)) -eq 1 ]; then
+						a=$(kb_time "$mode" "$tr" "$g" "$loops")
+						b=$(${peer}_time "$mode" "$tr" "$g" "$loops")
+					else
+						b=$(${peer}_time "$mode" "$tr" "$g" "$loops")
+						a=$(kb_time "$mode" "$tr" "$g" "$loops")
+					fi
 					echo "$a" >> /tmp/kb.$$
 					echo "$b" >> /tmp/peer.$$
 					awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.6f\n", a / b }' >> /tmp/ratio.$$
@@ -76,8 +89,10 @@ for mode in process thread; do
 				read -r kmed kcv < <(stats < /tmp/kb.$$)
 				read -r pmed pcv < <(stats < /tmp/peer.$$)
 				read -r rmed _ < <(stats < /tmp/ratio.$$)
-				printf '%-16s %3s %6s  %-9s %8s %8s %8s %8s %8s\n' "$mode-$tr" "$g" "$loops" \
-					"$([ $peer = rt ] && echo rt-tests || echo perf)" "$rmed" "$kmed" "$pmed" "$kcv" "$pcv"
+				goal=-
+				[ $peer = rt ] && goal=$(awk -v r="$rmed" 'BEGIN { print (r > 0 && r <= 1.00) ? "ok" : "MISSED" }')
+				printf '%-16s %3s %6s  %-9s %8s %8s %8s %8s %8s  %s\n' "$mode-$tr" "$g" "$loops" \
+					"$([ $peer = rt ] && echo rt-tests || echo perf)" "$rmed" "$kmed" "$pmed" "$kcv" "$pcv" "$goal"
 			done
 		done
 	done

@@ -4,17 +4,22 @@
 # machine drift hits both alike. Request/response: sockperf ping-pong
 # (TCP, UDP) and qperf tcp_lat/udp_lat, latency converted to transactions
 # per second; TCP_STREAM: iperf3. With NETPERF= and NETSERVER= set, netperf
-# itself too. Placements: same-pu and cross-core (both tools' server and
-# client on the CPUs `kbench topology --cpus` picks) and unbound.
+# itself too. Placements: same-pu and cross-CPU (the first of cross-core
+# and cross-llc this machine has; both tools' server and client on the
+# CPUs `kbench topology --cpus` picks) and unbound.
 #
 # Prints, per test and placement, the median of the per-pair ratios
 # kbench/peer (above 1.00: kbench counts more transactions or bits) and
-# each tool's median and coefficient of variation.
+# each tool's median and coefficient of variation, then the goal's
+# verdict: for TCP_RR and UDP_RR pinned, "ok" when the ratio is at least
+# 1.00 and kbench's CoV is no higher than the peer's, else "MISSED"
+# ("-": no goal, unbound runs and streams).
 #
 # Environment: KBENCH (default ./kbench), SOCKPERF, QPERF, IPERF3, NETPERF,
 # NETSERVER (paths), DURATION (seconds per run, default 3), PAIRS (pinned
-# pairs, default 5), UNBOUND_PAIRS (default 10), PLACEMENTS (default
-# "same-pu cross-core unbound"), TESTS (default "tcp_rr udp_rr tcp_stream").
+# pairs, default 7), UNBOUND_PAIRS (default 10), PLACEMENTS (default
+# "same-pu cross-core,cross-llc unbound": a pin policy or a preference
+# list of them), TESTS (default "tcp_rr udp_rr tcp_stream").
 set -u
 
 KBENCH=${KBENCH:-./kbench}
@@ -24,9 +29,9 @@ IPERF3=${IPERF3:-iperf3}
 NETPERF=${NETPERF:-}
 NETSERVER=${NETSERVER:-}
 DURATION=${DURATION:-3}
-PAIRS=${PAIRS:-5}
+PAIRS=${PAIRS:-7}
 UNBOUND_PAIRS=${UNBOUND_PAIRS:-10}
-PLACEMENTS=${PLACEMENTS:-same-pu cross-core unbound}
+PLACEMENTS=${PLACEMENTS:-same-pu cross-core,cross-llc unbound}
 TESTS=${TESTS:-tcp_rr udp_rr tcp_stream}
 PORT=${PORT:-23456}
 
@@ -199,15 +204,26 @@ done
 
 echo "# kbench netperf vs peers: $DURATION s per run, alternating; ratio = median of kbench/peer per pair"
 "$KBENCH" topology 2>/dev/null | head -n 1 | sed 's/^/# /'
-printf '%-11s %-11s %-9s %6s %12s %7s %12s %7s\n' test placement peer pairs \
-	kbench "CoV%" peer "CoV%"
+echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-11s %-11s %-9s %6s %12s %7s %12s %7s  %-11s %s\n' test placement peer pairs \
+	kbench "CoV%" peer "CoV%" "ratio" goal
 for place in $PLACEMENTS; do
 	if [ "$place" = unbound ]; then
-		n=$UNBOUND_PAIRS scpu= ccpu=
+		n=$UNBOUND_PAIRS scpu= ccpu= label=unbound
 	else
 		cpus=$("$KBENCH" topology --cpus "$place") || die "cannot place '$place' here"
 		set -- $cpus
 		n=$PAIRS scpu=$1 ccpu=$2
+		# A preference list: name the policy the CPUs stand for.
+		case $place in
+		*,*) for pol in $(echo "$place" | tr ',' ' '); do
+			if [ "$("$KBENCH" topology --cpus "$pol" 2>/dev/null)" = "$cpus" ]; then
+				label=$pol
+				break
+			fi
+		     done ;;
+		*) label=$place ;;
+		esac
 	fi
 	for t in $TESTS; do
 		peers=$(peers_for $t)
@@ -239,9 +255,15 @@ for place in $PLACEMENTS; do
 		done
 		for peer in $peers; do
 			set -- $(stats "$work/k.$peer") $(stats "$work/p.$peer")
-			printf '%-11s %-11s %-9s %6s %12s %7s %12s %7s  ratio %s\n' $t "$place" $peer \
-				"$(wc -l <"$work/k.$peer")" "$1" "$2" "$3" "$4" \
-				"$(ratio "$work/k.$peer" "$work/p.$peer")"
+			r=$(ratio "$work/k.$peer" "$work/p.$peer")
+			goal=-
+			case $t/$place in
+			*_rr/unbound | tcp_stream/*) ;;
+			*) goal=$(awk -v r="$r" -v kc="$2" -v pc="$4" 'BEGIN {
+				print (r != "-" && r + 0 >= 1.00 && kc + 0 <= pc + 0) ? "ok" : "MISSED" }') ;;
+			esac
+			printf '%-11s %-11s %-9s %6s %12s %7s %12s %7s  %-11s %s\n' $t "$label" $peer \
+				"$(wc -l <"$work/k.$peer")" "$1" "$2" "$3" "$4" "$r" "$goal"
 		done
 	done
 done

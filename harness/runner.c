@@ -1,5 +1,6 @@
 /* runner: run a plan: every sample in a forked child (harness/child.c)
- * with a timeout, recorded as it arrives (harness/record.c). SIGINT/SIGTERM
+ * that execs the lean kbench-sample (sampler/), with a timeout, recorded
+ * as it arrives (harness/record.c). SIGINT/SIGTERM
  * stop the sample in flight, kill its process group and mark the run
  * interrupted; nothing measured is lost. */
 #include "config.h"
@@ -11,6 +12,7 @@
 #include "harness/progress.h"
 #include "harness/record.h"
 #include "db/store.h"
+#include "sampler/sample.h"
 #include "lib/error.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
@@ -34,34 +36,21 @@ static void on_signal(int sig)
 
 /* ---- one sample ---- */
 
-/* What the child sends back: a header, then the sample when rc is 0. */
-struct sample_msg {
-	int rc;
-	char err[4096];		/* room for an external command's output tail */
-	struct wl_sample sample;
-};
-
-struct sample_job {
-	const struct workload_ops *ops;
+struct sample_job_arg {
 	const struct wl_params *params;
 	long long row;
+	const char *prog;	/* kbench-sample, or NULL: run in the child */
 };
 
+/* In the forked child: exec the lean sample program, so that the sample
+ * and its workers carry none of kbench's libraries (sampler/sample.h). */
 static int sample_child(void *arg, int fd)
 {
-	const struct sample_job *job = arg;
-	struct sample_msg *msg = xcalloc(1, sizeof(*msg));
-	struct strbuf err = STRBUF_INIT;
-	int rc;
+	const struct sample_job_arg *job = arg;
 
-	msg->rc = job->ops->run_one(job->params, job->row, &msg->sample, &err);
-	if (msg->rc && !err.len)
-		strbuf_addstr(&err, "the workload failed without saying why");
-	snprintf(msg->err, sizeof(msg->err), "%s", err.buf);
-	strbuf_release(&err);
-	rc = write_full(fd, msg, sizeof(*msg)) ? 1 : 0;
-	free(msg);
-	return rc;
+	if (job->prog)
+		return sample_exec(job->prog, job->params, job->row, fd);
+	return sample_run(job->params, job->row, fd) ? 1 : 0;
 }
 
 int run_sample(const struct workload_ops *ops, const struct wl_params *params,
@@ -76,7 +65,7 @@ int run_sample_monitored(const struct workload_ops *ops, const struct wl_params 
 			 struct monitor_values *mv, struct wl_sample *out,
 			 struct child *c, struct strbuf *reason)
 {
-	struct sample_job job = { .ops = ops, .params = params, .row = row };
+	struct sample_job_arg job = { .params = params, .row = row };
 	struct strbuf buf = STRBUF_INIT;
 	struct monitor_values scratch = MONITOR_VALUES_INIT;
 	const struct sample_msg *msg;
@@ -84,6 +73,8 @@ int run_sample_monitored(const struct workload_ops *ops, const struct wl_params 
 	int end, rc = -1;
 
 	memset(out, 0, sizeof(*out));
+	if (sample_execs(ops) && !(job.prog = sample_program(reason)))
+		return -1;
 	/* Monitors bracket the whole life of the sample's process; the
 	 * workload's timed window lies inside it. */
 	monitor_set_before(ms);

@@ -418,6 +418,7 @@ static int compute_one(struct pin_topo *topo, const char *policy,
 	plan->policy = pol->name;
 	plan->kind = pol->kind;
 	plan->topo = topo;
+	plan->binds = topo_is_this_system(topo);
 	if (pol->kind == PIN_TWO)
 		rc = plan_two(topo, plan, err);
 	else if (pol->kind == PIN_MANY)
@@ -516,48 +517,4 @@ void pin_plan_free(struct pin_plan *plan)
 		pin_topo_free(plan->topo);
 	free(plan->slots);
 	free(plan);
-}
-
-int pin_plan_cpu(const struct pin_plan *plan, int slot)
-{
-	if (!plan || plan->nslots <= 0 || slot < 0)
-		return -1;
-	return plan->slots[slot % plan->nslots].os_index;
-}
-
-int pin_apply(const struct pin_plan *plan, int slot, struct strbuf *err)
-{
-	hwloc_bitmap_t set;
-	int cpu = pin_plan_cpu(plan, slot), rc = 0;
-
-	if (cpu < 0)
-		return 0;
-	set = hwloc_bitmap_alloc();
-	if (!set)
-		abort();
-	hwloc_bitmap_only(set, (unsigned)cpu);
-	if (hwloc_set_cpubind(plan->topo->t, set, HWLOC_CPUBIND_THREAD)) {
-		strbuf_addf(err, "cannot bind to CPU %d (pin policy '%s'): %s",
-			    cpu, plan->policy, strerror(errno));
-		rc = -1;
-	}
-	hwloc_bitmap_free(set);
-	return rc;
-}
-
-void pin_plan_describe(const struct pin_plan *plan, struct strbuf *out)
-{
-	if (!plan || !plan->nslots) {
-		strbuf_addstr(out, "unbound");
-		return;
-	}
-	strbuf_addf(out, "%s:", plan->policy);
-	if (plan->kind == PIN_TWO) {
-		strbuf_addf(out, " server P#%d (L#%d), client P#%d (L#%d)",
-			    plan->slots[0].os_index, plan->slots[0].logical_index,
-			    plan->slots[1].os_index, plan->slots[1].logical_index);
-		return;
-	}
-	for (int i = 0; i < plan->nslots; i++)
-		strbuf_addf(out, " P#%d", plan->slots[i].os_index);
 }

@@ -67,6 +67,7 @@ struct pin_plan {
 	struct pin_slot *slots;
 	struct pin_topo *topo;		/* the topology the slots belong to */
 	int owns_topo;			/* free topo with the plan */
+	int binds;			/* topo is this machine: pin_apply binds */
 };
 
 /* Load a topology: the machine this runs on when both synthetic and
@@ -94,8 +95,10 @@ int pin_plan_compute(const char *policy, int nworkers,
 		     struct pin_plan **out, struct strbuf *err);
 void pin_plan_free(struct pin_plan *plan);
 /* Bind the calling thread (and the threads and processes it creates
- * afterwards) to slot (modulo nslots). A NULL or unbound plan binds
- * nothing. Return 0, or -1 with err. */
+ * afterwards) to slot (modulo nslots). A NULL or unbound plan, or one of
+ * a synthetic or XML topology (binds is 0), binds nothing. Needs neither
+ * topo nor hwloc (machine/bind.c): a sample process rebuilds the plan
+ * from its slots. Return 0, or -1 with err. */
 int pin_apply(const struct pin_plan *plan, int slot, struct strbuf *err);
 /* The OS index of slot (modulo nslots), or -1 when unbound. */
 int pin_plan_cpu(const struct pin_plan *plan, int slot);

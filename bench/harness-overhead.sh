@@ -1,0 +1,138 @@
+#!/bin/sh
+# harness-overhead: what kbench itself adds to each sample of 'kbench run'.
+# For each shipped config (scaled where a default run would take too long,
+# and said so), N samples run through 'kbench run'; the run's wall time is
+# set against the samples' own times as stored (read back with
+# 'kbench query', not the sqlite3 shell):
+#
+#   window    the workload's timed span: hackbench's Time, netperf's
+#             duration; pft stores no span, so its sample's duration_ns
+#   sample    duration_ns: the sample process from fork to reap
+#   overhead  (wall - sum of windows) / samples, in ms, and as a share of
+#             the mean window (goal < 1%)
+#
+# and splits the overhead: 'in-sample' (sample - window: fork, exec of
+# kbench-sample, setup and teardown of the workload's processes),
+# 'between' (wall - sum of samples - start-up: monitors, the store's
+# commit, progress), 'start' (once per run: the same 'kbench run
+# --dry-run', which reads the configs, the machine's topology and plans),
+# 'monitors' (the same run with monitors = none, the difference in
+# 'between') and 'exec' (kbench-sample started and ended by hand, the
+# mean of EXECS runs).
+#
+# Environment: KBENCH (default ./kbench), N (samples per section and row,
+# default 5), CONFIGS (default "quick hackbench netperf-rr
+# netperf-rr-pinned pft-threads pft-processes"), NETPERF_DURATION (seconds
+# per netperf sample, default 2 where the configs say 10; the share is
+# given for 10 s), PFT_SIZE (default 5% where the configs say 20%),
+# EXECS (default 200).
+set -u
+
+KBENCH=${KBENCH:-./kbench}
+N=${N:-5}
+CONFIGS=${CONFIGS:-quick hackbench netperf-rr netperf-rr-pinned pft-threads pft-processes}
+NETPERF_DURATION=${NETPERF_DURATION:-2}
+PFT_SIZE=${PFT_SIZE:-5%}
+EXECS=${EXECS:-200}
+
+die() {
+	echo "harness-overhead: $*" >&2
+	exit 1
+}
+
+[ -x "$KBENCH" ] || die "no kbench at '$KBENCH' (set KBENCH=)"
+sample_prog=$(dirname "$KBENCH")/kbench-sample
+[ -x "$sample_prog" ] || die "no kbench-sample next to '$KBENCH'"
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/harness-overhead.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+db=$work/store.db
+
+now_ns() {
+	date +%s%N
+}
+
+# scale CONFIG MONITORS: the shipped config with N samples, no warm-up,
+# and the scaled sizes; MONITORS "none" adds monitors = none.
+scale() {
+	sed -e "s/^iterations = .*/iterations = $N/" \
+	    -e 's/^warmup = .*/warmup = 0/' \
+	    -e "s/^duration = 10$/duration = $NETPERF_DURATION/" \
+	    -e "s/^mapping_size = 20%$/mapping_size = $PFT_SIZE/" \
+	    "$srcdir/configs/$1.conf" > "$work/$1-$2.conf"
+	grep -q '^iterations' "$work/$1-$2.conf" ||
+		sed -i "s/^\[global\]$/[global]\niterations = $N/" "$work/$1-$2.conf"
+	[ "$2" = none ] && sed -i 's/^\[global\]$/[global]\nmonitors = none/' "$work/$1-$2.conf"
+	return 0
+}
+
+# timed_run NAME CONF [--dry-run]: run it, print the wall time in ns
+timed_run() {
+	t0=$(now_ns)
+	"$KBENCH" --quiet --db "$db" run -c "$2" -n "$1" --no-report ${3:-} >"$work/run.out" 2>&1 ||
+		{ cat "$work/run.out" >&2; die "kbench run -c $2 failed"; }
+	echo $(($(now_ns) - t0))
+}
+
+# figures NAME: "samples sum_duration_ns sum_window_ns" of the run NAME.
+# One sample may store several results (pft, UDP_STREAM): a sample is a
+# (section, iteration, start time).
+figures() {
+	"$KBENCH" --db "$db" query --format csv "
+		SELECT count(*), sum(d), sum(w) FROM (
+		  SELECT max(s.duration_ns) AS d,
+		         CASE s.workload
+		           WHEN 'hackbench' THEN max(s.value) * 1e9
+		           WHEN 'netperf' THEN $NETPERF_DURATION * 1e9
+		           ELSE max(s.duration_ns) END AS w
+		  FROM samples s JOIN runs r ON r.id = s.run_id
+		  WHERE r.name = '$1'
+		  GROUP BY s.section, s.iteration, s.started_at)" |
+		sed -n '3p' | tr ',' ' '
+}
+
+# The cost of exec'ing kbench-sample alone (it prints its usage and exits).
+t0=$(now_ns)
+i=0
+while [ $i -lt "$EXECS" ]; do
+	"$sample_prog" 2>/dev/null
+	i=$((i + 1))
+done
+exec_ms=$(awk -v t="$(($(now_ns) - t0))" -v n="$EXECS" 'BEGIN { printf "%.2f", t / n / 1e6 }')
+
+echo "# harness overhead of 'kbench run': $N samples per section and row, no warm-up"
+echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
+echo "# exec of kbench-sample, alone, from a shell: $exec_ms ms (mean of $EXECS)"
+echo "# netperf samples scaled to $NETPERF_DURATION s (share given at the configs' 10 s);" \
+	"pft mapping_size $PFT_SIZE (configs: 20%)"
+printf '%-18s %7s %9s %9s %8s %6s %9s %8s %8s %8s\n' config samples "window-s" \
+	"ovh-ms" "share%" "goal" "in-smp-ms" "betw-ms" "monit-ms" "start-ms"
+for c in $CONFIGS; do
+	[ -f "$srcdir/configs/$c.conf" ] || die "no config configs/$c.conf"
+	scale "$c" all
+	scale "$c" none
+	start=$(timed_run "$c-dry" "$work/$c-all.conf" --dry-run)
+	wall=$(timed_run "$c-all" "$work/$c-all.conf")
+	wall_none=$(timed_run "$c-none" "$work/$c-none.conf")
+	set -- $(figures "$c-all")
+	n=$1 dur=$2 win=$3
+	set -- $(figures "$c-none")
+	n_none=$1 dur_none=$2
+	awk -v c="$c" -v n="$n" -v wall="$wall" -v dur="$dur" -v win="$win" \
+	    -v nn="$n_none" -v start="$start" -v walln="$wall_none" -v durn="$dur_none" \
+	    -v scale="$([ "${c#netperf}" != "$c" ] && echo "10 / $NETPERF_DURATION" || echo 1)" '
+	BEGIN {
+		split(scale, s, " / "); k = (s[2] ? s[1] / s[2] : 1)
+		ovh = (wall - win) / n / 1e6
+		mean_win = win / n / 1e6
+		share = 100 * ovh / (mean_win * k)
+		insample = (dur - win) / n / 1e6
+		between = (wall - dur - start) / n / 1e6
+		# monitors: the between-sample time with them less without
+		mon = between - (walln - durn - start) / nn / 1e6
+		printf "%-18s %7d %9.3f %9.2f %8.3f %6s %9.2f %8.2f %8.2f %8.1f\n", c, n,
+			mean_win / 1000, ovh, share, share < 1 ? "ok" : "MISSED",
+			insample, between, mon, start / 1e6
+	}'
+done

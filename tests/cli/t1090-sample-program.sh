@@ -1,0 +1,136 @@
+#!/bin/sh
+# t1090-sample-program: every hackbench, netperf and pft sample runs in
+# kbench-sample, a program linked without kbench's heavy libraries, found
+# next to kbench (or through KBENCH_SAMPLE, or in the libexec directory);
+# its workers carry fewer mappings than kbench; a missing program is a
+# clear error; direct mode and runs both go through it.
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+sample=$(dirname "$KBENCH")/kbench-sample
+time_sed='s/^Time: [0-9]+\.[0-9]{3}$/Time: N.NNN/'
+
+check "kbench-sample is built next to kbench" test -x "$sample"
+
+# The libraries a sample's workers must not carry.
+heavy='libsqlite3|libhwloc|libpfm|libcurl|libgsl|libpcre2|libxml2|libinih'
+if command -v ldd >/dev/null 2>&1; then
+	ldd "$sample" > "$tmp/ldd" 2>&1
+	grep -E "$heavy" "$tmp/ldd" > "$tmp/heavy"
+	is "kbench-sample links none of SQLite, hwloc, libpfm, libcurl, GSL, PCRE2" \
+		"$(cat "$tmp/heavy")" ""
+	grep -E "$heavy" > /dev/null <<EOT || diag "kbench itself links none of them?"
+$(ldd "$KBENCH")
+EOT
+else
+	skip "no ldd here"
+fi
+
+expect_transcript "run by hand, it says what it is for" "$sample" <<'T'
+$ kbench-sample
+2> usage: kbench-sample --job-fd=N --result-fd=N
+2> kbench runs this program for each sample; it is not meant to be run by hand
+[exit 2]
+T
+
+# KBENCH_SAMPLE names the program: a wrapper that leaves a mark shows
+# that direct mode runs its sample there.
+cat > "$tmp/wrap" <<EOT
+#!/bin/sh
+echo "\$@" >> "$tmp/calls"
+exec "$sample" "\$@"
+EOT
+chmod +x "$tmp/wrap"
+KBENCH_SAMPLE=$tmp/wrap expect_transcript -e "$time_sed" "direct mode runs through the sample program" \
+	"$KBENCH" hackbench -g 1 -l 10 <<'T'
+$ kbench hackbench -g 1 -l 10
+Running in process mode with 1 groups using 40 file descriptors each (== 40 tasks)
+Each sender will pass 10 messages of 100 bytes
+Time: N.NNN
+[exit 0]
+T
+is "... called once, with a job and a result descriptor" \
+	"$(sed 's/[0-9][0-9]*/N/g' "$tmp/calls" 2>&1)" "--job-fd=N --result-fd=N"
+
+# A run: every sample of each driver it has, through the program.
+rm -f "$tmp/calls"
+cat > "$tmp/all.conf" <<'EOT'
+[hackbench]
+groups = 1
+loops = 10
+iterations = 2
+[netperf]
+test = TCP_RR
+duration = 0.1
+iterations = 1
+[pft]
+workers = 1
+mapping_size = 8M
+iterations = 1
+EOT
+KBENCH_SAMPLE=$tmp/wrap kb --quiet run -c "$tmp/all.conf" --no-report > "$tmp/out" 2>&1
+is "a run of hackbench, netperf and pft exits 0" "$?" 0
+is "... its 4 samples ran in the sample program" "$(wc -l < "$tmp/calls" | tr -d ' ')" 4
+is "... and are stored" \
+	"$(sql "SELECT count(DISTINCT section || '/' || iteration) FROM samples")" 4
+
+# A worker's mappings: a sample whose workers run long enough to be seen.
+"$KBENCH" hackbench -g 1 -l 1000000 > /dev/null 2>&1 &
+kpid=$!
+i=0 spid= wpid=
+while [ -z "$wpid" ] && [ $i -lt 200 ]; do
+	spid=$(pgrep -P "$kpid" | head -1)
+	[ -n "$spid" ] && wpid=$(pgrep -P "$spid" | head -1)
+	[ -z "$wpid" ] && sleep 0.05
+	i=$((i + 1))
+done
+kmaps=$(wc -l < "/proc/$kpid/maps" 2>/dev/null)
+wmaps=$(wc -l < "/proc/$wpid/maps" 2>/dev/null)
+wcomm=$(cat "/proc/$wpid/comm" 2>/dev/null)
+kill "$kpid" 2>/dev/null
+wait "$kpid" 2>/dev/null
+is "the sample's worker is a kbench-sample process" "$wcomm" kbench-sample
+check "a worker maps less than kbench does ($wmaps < $kmaps mappings)" \
+	test "${wmaps:-999999}" -lt "${kmaps:-0}"
+if grep -q asan "$tmp/ldd" 2>/dev/null || nm "$sample" 2>/dev/null | grep -q __asan_init; then
+	skip "a sanitizer build maps more"
+else
+	check "a worker maps at most 40 regions ($wmaps)" test "${wmaps:-999999}" -le 40
+fi
+
+# Copied elsewhere with kbench, the program is found next to it.
+mkdir "$tmp/bin"
+cp "$KBENCH" "$sample" "$tmp/bin/"
+expect_transcript -e "$time_sed" "kbench finds kbench-sample next to itself" \
+	"$tmp/bin/kbench" hackbench -g 1 -l 10 <<'T'
+$ TMP/bin/kbench hackbench -g 1 -l 10
+Running in process mode with 1 groups using 40 file descriptors each (== 40 tasks)
+Each sender will pass 10 messages of 100 bytes
+Time: N.NNN
+[exit 0]
+T
+
+# Without it (and none installed), a sample cannot run: said once, clearly.
+rm "$tmp/bin/kbench-sample"
+expect_err "without kbench-sample, direct mode says where it looked" 1 \
+	"kbench: hackbench: cannot find the sample program 'kbench-sample': not at '$tmp/bin/kbench-sample' nor in '" \
+	"$tmp/bin/kbench" hackbench -g 1 -l 10
+KBENCH_SAMPLE=$tmp/nope expect_transcript "a KBENCH_SAMPLE that cannot run is named" \
+	"$KBENCH" hackbench -g 1 -l 10 <<'T'
+$ kbench hackbench -g 1 -l 10
+2> kbench: hackbench: KBENCH_SAMPLE names 'TMP/nope', which cannot be run: No such file or directory
+[exit 1]
+T
+printf '[hackbench]\ngroups = 1\nloops = 10\niterations = 2\n' > "$tmp/hb.conf"
+KBENCH_SAMPLE=$tmp/nope kb --quiet run -c "$tmp/hb.conf" -n nohelper --no-report > "$tmp/out" 2>&1
+is "a run without the program fails its samples (exit 1)" "$?" 1
+is "... each failure says why" \
+	"$(sql "SELECT count(*) FROM failures WHERE reason LIKE 'KBENCH_SAMPLE names %'")" 2
+
+# The external workload runs in the forked child (its patterns need
+# PCRE2): it needs no sample program.
+printf '%s\n' '[ext]' 'workload = external' 'command = echo v=1' \
+	'metric.v = v=(?<value>[0-9]+)' 'better.v = higher' 'iterations = 1' > "$tmp/ext.conf"
+KBENCH_SAMPLE=$tmp/nope kb --quiet run -c "$tmp/ext.conf" --no-report > "$tmp/out" 2>&1
+is "an external workload runs without the sample program" "$?" 0
+no_workers
+done_testing
