@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1090-sample-program: every hackbench, netperf and pft sample runs in
+# t1095-sample-program: every hackbench, netperf and pft sample runs in
 # kbench-sample, a program linked without kbench's heavy libraries, found
 # next to kbench (or through KBENCH_SAMPLE, or in the libexec directory);
 # its workers carry fewer mappings than kbench; a missing program is a
