@@ -940,18 +940,39 @@ out:
 struct newest {
 	char *name;
 	char *started_at;
+	char *finished_at;	/* NULL: not finished */
 	int64_t id;
 };
+
+/* Whether r is newer than n: started later; in the same second (times are
+ * stored to the second), finished later, an unfinished run last; on a
+ * full tie, stored later (runs come in id order), so that the answer does
+ * not depend on which of two such runs a collect happened to meet first. */
+static int newer(const struct run_info *r, const struct newest *n)
+{
+	int c;
+
+	if (!n->started_at)
+		return 1;
+	c = strcmp(r->started_at, n->started_at);
+	if (c)
+		return c > 0;
+	if (!r->finished_at || !n->finished_at)
+		return !r->finished_at;
+	return strcmp(r->finished_at, n->finished_at) >= 0;
+}
 
 static int keep_newest(const struct run_info *r, void *arg)
 {
 	struct newest *n = arg;
 
-	if (!n->started_at || strcmp(r->started_at, n->started_at) > 0) {
+	if (newer(r, n)) {
 		free(n->name);
 		free(n->started_at);
+		free(n->finished_at);
 		n->name = xstrdup(r->name);
 		n->started_at = xstrdup(r->started_at);
+		n->finished_at = r->finished_at ? xstrdup(r->finished_at) : NULL;
 		n->id = r->id;
 	}
 	return 0;
@@ -961,7 +982,8 @@ static void newest_release(struct newest *n)
 {
 	free(n->name);
 	free(n->started_at);
-	n->name = n->started_at = NULL;
+	free(n->finished_at);
+	n->name = n->started_at = n->finished_at = NULL;
 	n->id = 0;
 }
 
