@@ -25,9 +25,9 @@ static struct store *store;
 static char scratch[] = "/tmp/kbench-fuzz-selectors-XXXXXX";
 static char store_file[sizeof(scratch) + 16];
 
-/* The runs of the store: names shared between hosts, a run that is not
- * complete, a name that looks like a uuid prefix, a name with '#' and '@'
- * in it is impossible (run names refuse them), so none here. */
+/* The runs of the store: names shared between hosts, runs that are not
+ * complete, a name that looks like a uuid prefix. (Run names refuse '#'
+ * and '@', so none has them.) */
 static const struct {
 	const char *host;
 	const char *name;
@@ -35,14 +35,22 @@ static const struct {
 	const char *status;	/* NULL: left running (its writer is us) */
 	const char *started_at;
 } runs[] = {
-	{ "here", "base", "0badc0de-0000-4000-8000-000000000001", "complete", "2026-01-01T00:00:00Z" },
-	{ "here", "new", "0badc0de-0000-4000-8000-000000000002", "complete", "2026-01-01T00:01:00Z" },
-	{ "here", "new", "1badc0de-0000-4000-8000-000000000003", "complete", "2026-01-01T00:02:00Z" },
-	{ "there", "base", "2badc0de-0000-4000-8000-000000000004", "complete", "2026-01-01T00:03:00Z" },
-	{ "there", "6.18-rc1", "3badc0de-0000-4000-8000-000000000005", "complete", "2026-01-01T00:04:00Z" },
-	{ "here", "failed", "4badc0de-0000-4000-8000-000000000006", "failed", "2026-01-01T00:05:00Z" },
-	{ "here", "running", "5badc0de-0000-4000-8000-000000000007", NULL, "2026-01-01T00:06:00Z" },
-	{ "there", "dead0", "6badc0de-0000-4000-8000-000000000008", "complete", "2026-01-01T00:07:00Z" },
+	{ "here", "base", "0badc0de-0000-4000-8000-000000000001",
+	  "complete", "2026-01-01T00:00:00Z" },
+	{ "here", "new", "0badc0de-0000-4000-8000-000000000002",
+	  "complete", "2026-01-01T00:01:00Z" },
+	{ "here", "new", "1badc0de-0000-4000-8000-000000000003",
+	  "complete", "2026-01-01T00:02:00Z" },
+	{ "there", "base", "2badc0de-0000-4000-8000-000000000004",
+	  "complete", "2026-01-01T00:03:00Z" },
+	{ "there", "6.18-rc1", "3badc0de-0000-4000-8000-000000000005",
+	  "complete", "2026-01-01T00:04:00Z" },
+	{ "here", "failed", "4badc0de-0000-4000-8000-000000000006",
+	  "failed", "2026-01-01T00:05:00Z" },
+	{ "here", "running", "5badc0de-0000-4000-8000-000000000007",
+	  NULL, "2026-01-01T00:06:00Z" },
+	{ "there", "dead0", "6badc0de-0000-4000-8000-000000000008",
+	  "complete", "2026-01-01T00:07:00Z" },
 };
 
 static void add_run(size_t i)
