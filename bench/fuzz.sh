@@ -11,7 +11,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build-fuzz
 secs=${FUZZ_SECONDS:-60}
-targets=${*:-fuzz_config fuzz_lists}
+targets=${*:-fuzz_config fuzz_lists fuzz_selectors fuzz_options fuzz_bundle}
 
 die() { echo "fuzz.sh: $*" >&2; exit 2; }
 
@@ -51,14 +51,24 @@ for t in $targets; do
 	fuzz_lists)
 		seeds=$top/tests/fuzz/corpus/lists
 		dict=$top/tests/fuzz/lists.dict ;;
+	fuzz_selectors)
+		seeds=$top/tests/fuzz/corpus/selectors
+		dict=$top/tests/fuzz/selectors.dict ;;
+	fuzz_options)
+		seeds=$top/tests/fuzz/corpus/options
+		dict=$top/tests/fuzz/options.dict ;;
+	fuzz_bundle)
+		# SQLite files: a dictionary of words does little for them.
+		seeds=$top/tests/fuzz/corpus/bundle
+		dict= ;;
 	*)
-		die "no fuzz target '$t' (fuzz_config, fuzz_lists)" ;;
+		die "no fuzz target '$t' (fuzz_config, fuzz_lists, fuzz_selectors, fuzz_options, fuzz_bundle)" ;;
 	esac
 	mkdir -p "corpus/$t" "crashes/$t"
 	rm -f "crashes/$t"/*
 	# shellcheck disable=SC2086
 	"tests/fuzz/$t" -max_total_time="$secs" -timeout=10 -print_final_stats=1 \
-		-dict="$dict" -artifact_prefix="crashes/$t/" \
+		${dict:+-dict="$dict"} -artifact_prefix="crashes/$t/" \
 		"corpus/$t" $seeds >"$t.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$t.log" | tail -1)

@@ -36,7 +36,7 @@ for t in "$@"; do
 	name=$(basename "$t" .sh)
 	start=$(date +%s)
 	(cd "$out" && KBENCH="$out/kbench" TOP_SRCDIR="$srcdir" \
-		SQLITE_TOOL="$build/tests/tools/sqlite-tool" \
+		KB_SQL="$build/tests/tools/kb-sql" \
 		KBENCH_DB=/nonexistent/do-not-use-the-default.db \
 		timeout 3600 sh "$t" >"$out/$name.tap" 2>&1)
 	notok=$(grep -c '^not ok' "$out/$name.tap")

@@ -628,7 +628,7 @@ static int check_copy(struct bundle *b)
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
 	sqlite3_limit(b->db, SQLITE_LIMIT_LENGTH, BUNDLE_MAX_VALUE);
-	if (sqlite3_prepare_v2(b->db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(b->db, "PRAGMA integrity_check(1)", -1, &st, NULL) != SQLITE_OK)
 		return copy_error(b, "cannot check it");
 	rc = sqlite3_step(st);
 	verdict = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;

@@ -403,7 +403,7 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 struct bundle;
 
 /* Copy the bundle file at path (opened read-only; never written) and check
- * the copy: an SQLite file that passes quick_check, a kbench schema version
+ * the copy: an SQLite file that passes integrity_check, a kbench schema version
  * no newer than this build's, sqlite_master exactly kbench's schema of that
  * version (no trigger, view or table more), every value of the type and
  * size its column takes, every reference resolved, uuids and fingerprints

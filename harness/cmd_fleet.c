@@ -11,10 +11,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +19,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* How long kbench's own commands (compare, regressions) may take. */
-#define KBENCH_CHILD_TIMEOUT_S 600
 
 static const struct parse_opt_usage fleet_usage = {
 	.synopsis = "kbench fleet COMMAND [ARGS]",
@@ -113,19 +107,6 @@ static void job_label(const struct submit_opts *o, struct strbuf *out)
 	}
 }
 
-/* The path of the running kbench, for the nodes and for running it here. */
-static int self_path(struct strbuf *out)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-
-	if (n <= 0)
-		return error("cannot find the kbench binary (/proc/self/exe): %s",
-			     n < 0 ? strerror(errno) : "empty");
-	strbuf_add(out, buf, (size_t)n);
-	return 0;
-}
-
 /* Check the configs and the run name as the nodes will: kbench run
  * --dry-run, whose messages go to stderr. Returns its exit status. */
 static int check_run_args(const struct submit_opts *o)
@@ -135,7 +116,7 @@ static int check_run_args(const struct submit_opts *o)
 	size_t n = 0;
 	int status = 1;
 
-	if (self_path(&self))
+	if (fleet_self_path(&self))
 		goto out;
 	argv[n++] = self.buf;
 	argv[n++] = "run";
@@ -148,7 +129,7 @@ static int check_run_args(const struct submit_opts *o)
 		argv[n++] = "-c";
 		argv[n++] = o->configs.v[i];
 	}
-	status = fleet_command(argv, KBENCH_CHILD_TIMEOUT_S, &plan, NULL);
+	status = fleet_command(argv, FLEET_KBENCH_TIMEOUT_S, &plan, NULL);
 	if (status < 0)
 		status = 1;
 out:
@@ -260,7 +241,7 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	strbuf_addf(&job_name, "%s%s", daily ? FLEET_DAILY_PREFIX : FLEET_JOB_PREFIX, label.buf);
 	if (o.kbench)
 		strbuf_addstr(&kbench, o.kbench);
-	else if (self_path(&kbench))
+	else if (fleet_self_path(&kbench))
 		goto out;
 	if (o.db_dir)
 		strbuf_addstr(&db_dir, o.db_dir);
@@ -595,176 +576,28 @@ static const struct parse_opt_usage upload_usage = {
 		    "Exit status: 0 everything sent, 1 a bundle is left, 2 bad arguments.",
 };
 
-/* A run to export: its id, uuid and host. */
-struct pending_run {
-	int64_t id;
-	char uuid[40];
-	char *host;
-};
-
-struct pending_runs {
-	struct pending_run *v;
-	size_t n, alloc;
-};
-
-/* A host name as a directory name: no '/', not hidden. */
-static void host_dir(struct strbuf *out, const char *host)
+/* Export the runs of the store at path (none yet: nothing to do) that
+ * were not sent. */
+static int export_new_runs(const char *path, const char *outbox, const char *sent)
 {
-	size_t start = out->len;
-
-	strbuf_addstr(out, *host ? host : "unknown");
-	if (out->buf[start] == '.')
-		out->buf[start] = '_';
-	for (size_t i = start; i < out->len; i++)
-		if (out->buf[i] == '/')
-			out->buf[i] = '_';
-}
-
-static int collect_run(const struct run_info *r, void *arg)
-{
-	struct pending_runs *l = arg;
-
-	if (!strcmp(r->status, "running"))
-		return 0;	/* exported once it has finished */
-	ALLOC_GROW(l->v, l->n + 1, l->alloc);
-	l->v[l->n].id = r->id;
-	snprintf(l->v[l->n].uuid, sizeof(l->v[l->n].uuid), "%s", r->uuid);
-	l->v[l->n].host = xstrdup(r->hostname);
-	l->n++;
-	return 0;
-}
-
-static int mkdir_p(const char *dir)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int rc = 0;
-
-	strbuf_addstr(&sb, dir);
-	for (char *p = sb.buf + 1;; p++) {
-		char c = *p;
-
-		if (c && c != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(sb.buf, 0755) && errno != EEXIST) {
-			rc = error("cannot create directory '%s': %s", sb.buf, strerror(errno));
-			break;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	strbuf_release(&sb);
-	return rc;
-}
-
-/* Export the runs of the store not sent and not in the outbox yet. */
-static int export_new_runs(const char *store_path, const char *outbox, const char *sent)
-{
-	struct pending_runs runs = { .n = 0 };
-	struct strbuf path = STRBUF_INIT, dir = STRBUF_INIT;
 	struct store *s = NULL;
 	struct stat st;
-	int rc = 0;
+	int rc;
 
-	if (stat(store_path, &st))
+	if (stat(path, &st))
 		return 0;	/* no run yet */
 	/* As a writer, though nothing is written: store_export may attach its
 	 * new bundle to this connection to fill it. */
-	if (cmd_open_store(&s, CMD_STORE_WRITE) || store_each_run(s, NULL, collect_run, &runs)) {
-		rc = -1;
-		goto out;
-	}
-	for (size_t i = 0; i < runs.n; i++) {
-		const struct pending_run *r = &runs.v[i];
-
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", sent, r->uuid);
-		if (!lstat(path.buf, &st))
-			continue;
-		strbuf_reset(&dir);
-		strbuf_addf(&dir, "%s/", outbox);
-		host_dir(&dir, r->host);
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s.kbench", dir.buf, r->uuid);
-		if (!lstat(path.buf, &st))
-			continue;
-		if (mkdir_p(dir.buf) || store_export(s, &r->id, 1, path.buf))
-			rc = -1;
-	}
-out:
-	for (size_t i = 0; i < runs.n; i++)
-		free(runs.v[i].host);
-	free(runs.v);
+	if (cmd_open_store(&s, CMD_STORE_WRITE))
+		return -1;
+	rc = fleet_export_new_runs(s, outbox, sent);
 	store_close(s);
-	strbuf_release(&path);
-	strbuf_release(&dir);
 	return rc;
 }
 
-/* Create the empty file path (or leave it as it is). */
-static int touch(const char *path)
+static void print_uploaded(const char *host, const char *file, void *arg)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-
-	return fd < 0 || close(fd) ? -1 : 0;
-}
-
-/* Upload every bundle of the outbox; -1 when one is left. */
-static int send_outbox(const char *outbox, const char *sent, const char *results, int tries)
-{
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, mark = STRBUF_INIT;
-	struct strbuf shown = STRBUF_INIT;
-	struct fleet_names hosts = FLEET_NAMES_INIT;
-	DIR *top = opendir(outbox), *d;
-	struct dirent *e;
-	int rc = 0;
-
-	if (!top)
-		return errno == ENOENT ? 0 : error("cannot list '%s': %s", outbox, strerror(errno));
-	while ((e = readdir(top)))
-		if (e->d_name[0] != '.')
-			fleet_names_add(&hosts, e->d_name);
-	closedir(top);
-	http_url_redact(&shown, results);
-	for (size_t i = 0; i < hosts.n; i++) {
-		struct fleet_names files = FLEET_NAMES_INIT;
-
-		strbuf_reset(&dir);
-		strbuf_addf(&dir, "%s/%s", outbox, hosts.v[i]);
-		d = opendir(dir.buf);
-		if (!d)
-			continue;
-		while ((e = readdir(d)))
-			if (fleet_is_bundle_name(e->d_name))
-				fleet_names_add(&files, e->d_name);
-		closedir(d);
-		for (size_t k = 0; k < files.n; k++) {
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/%s", dir.buf, files.v[k]);
-			if (fleet_put_bundle(results, hosts.v[i], files.v[k], path.buf, tries)) {
-				warning("kept '%s' for the next upload", path.buf);
-				rc = -1;
-				continue;
-			}
-			printf("uploaded %s/%s to %s\n", hosts.v[i], files.v[k], shown.buf);
-			/* Remembered as sent before it leaves the outbox. */
-			strbuf_reset(&mark);
-			strbuf_addf(&mark, "%s/%.36s", sent, files.v[k]);
-			if (mkdir_p(sent) || touch(mark.buf) || unlink(path.buf)) {
-				error("cannot move '%s' out of the outbox: %s", path.buf,
-				      strerror(errno));
-				rc = -1;
-			}
-		}
-		fleet_names_release(&files);
-	}
-	fleet_names_release(&hosts);
-	strbuf_release(&dir);
-	strbuf_release(&path);
-	strbuf_release(&mark);
-	strbuf_release(&shown);
-	return rc;
+	printf("uploaded %s/%s to %s\n", host, file, (const char *)arg);
 }
 
 static int cmd_upload(int argc, char **argv)
@@ -778,7 +611,7 @@ static int cmd_upload(int argc, char **argv)
 		OPT_END(),
 	};
 	struct strbuf store_path = STRBUF_INIT, base = STRBUF_INIT;
-	struct strbuf outbox = STRBUF_INIT, sent = STRBUF_INIT;
+	struct strbuf outbox = STRBUF_INIT, sent = STRBUF_INIT, shown = STRBUF_INIT;
 	const char *slash;
 	int rc = EXIT_USAGE;
 
@@ -806,7 +639,8 @@ static int cmd_upload(int argc, char **argv)
 	/* Both steps always: a run that cannot be exported does not keep
 	 * waiting bundles from leaving. */
 	rc = export_new_runs(store_path.buf, outbox.buf, sent.buf) ? 1 : 0;
-	if (send_outbox(outbox.buf, sent.buf, argv[0], tries))
+	http_url_redact(&shown, argv[0]);
+	if (fleet_send_outbox(outbox.buf, sent.buf, argv[0], tries, print_uploaded, shown.buf))
 		rc = 1;
 	if (fflush(stdout))
 		rc = 1;
@@ -815,6 +649,7 @@ out:
 	strbuf_release(&base);
 	strbuf_release(&outbox);
 	strbuf_release(&sent);
+	strbuf_release(&shown);
 	return rc;
 }
 
@@ -833,30 +668,6 @@ static const struct parse_opt_usage collect_usage = {
 		    "Exit status: 0 done, 1 a bundle could not be collected or (--report) a\n"
 		    "regression was found, 2 bad arguments.",
 };
-
-/* Per host: what the listing held and what collect did. */
-struct host_count {
-	char *host;
-	size_t listed, fetched, failed;
-	size_t runs, present;	/* runs added, runs the store had */
-	int64_t samples;
-};
-
-struct host_counts {
-	struct host_count *v;
-	size_t n, alloc;
-};
-
-static struct host_count *host_count(struct host_counts *l, const char *host)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i].host, host))
-			return &l->v[i];
-	ALLOC_GROW(l->v, l->n + 1, l->alloc);
-	memset(&l->v[l->n], 0, sizeof(l->v[l->n]));
-	l->v[l->n].host = xstrdup(host);
-	return &l->v[l->n++];
-}
 
 /* DATE (YYYY-MM-DD, optionally THH:MM or THH:MM:SS, UTC) as seconds. */
 static int parse_since(const char *s, int64_t *t)
@@ -883,313 +694,32 @@ static int parse_since(const char *s, int64_t *t)
 	return 0;
 }
 
-static void iso_time(char *buf, size_t len, int64_t t)
+static void print_summary(struct store *s, const struct fleet_collect *c)
 {
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* Fetch, import and record one bundle. */
-static int collect_one(struct store *s, const char *results, const char *key,
-		       const char *scratch, const struct fleet_bundle *b, struct host_count *hc)
-{
-	struct strbuf path = STRBUF_INIT, rel = STRBUF_INIT;
-	struct bundle *bundle = NULL;
-	struct import_counts c;
-	char modified[32], now[32];
-	struct fleet_collected rec;
-	int rc = -1;
-
-	strbuf_addf(&path, "%s/%s", scratch, b->file);
-	strbuf_addf(&rel, "%s/%s", b->host, b->file);
-	if (fleet_fetch_bundle(results, b, path.buf) || bundle_open(path.buf, &bundle) ||
-	    store_import(s, bundle, 0, NULL, NULL, &c)) {
-		error("'%s/%s' not collected; a later collect tries it again", key, rel.buf);
-		goto out;
-	}
-	if (b->modified >= 0)
-		iso_time(modified, sizeof(modified), b->modified);
-	iso_time(now, sizeof(now), (int64_t)time(NULL));
-	rec = (struct fleet_collected) {
-		.source = key,
-		.path = rel.buf,
-		.size_bytes = b->size_bytes,
-		.modified_at = b->modified >= 0 ? modified : NULL,
-		.collected_at = now,
-		.runs_added = (int64_t)c.runs,
-	};
-	if (store_fleet_add_collected(s, &rec))
-		goto out;
-	hc->fetched++;
-	hc->runs += c.runs;
-	hc->present += c.present;
-	hc->samples += c.samples;
-	rc = 0;
-out:
-	bundle_close(bundle);
-	unlink(path.buf);
-	strbuf_release(&path);
-	strbuf_release(&rel);
-	return rc;
-}
-
-/* The newest run of host in the store, for the summary. */
-struct newest {
-	char *name;
-	char *started_at;
-	int64_t id;
-};
-
-static int keep_newest(const struct run_info *r, void *arg)
-{
-	struct newest *n = arg;
-
-	if (!n->started_at || strcmp(r->started_at, n->started_at) > 0) {
-		free(n->name);
-		free(n->started_at);
-		n->name = xstrdup(r->name);
-		n->started_at = xstrdup(r->started_at);
-		n->id = r->id;
-	}
-	return 0;
-}
-
-static void newest_release(struct newest *n)
-{
-	free(n->name);
-	free(n->started_at);
-	n->name = n->started_at = NULL;
-	n->id = 0;
-}
-
-static int newest_run(struct store *s, const char *host, const char *status,
-		      struct newest *out)
-{
-	struct run_filter f = { .host = host, .status = status };
-
-	return store_each_run(s, &f, keep_newest, out);
-}
-
-/* Run this kbench with args on the store (stdout and stderr passed
- * through); its exit status, or -1. */
-static int run_kbench(struct store *s, const char *const *args)
-{
-	struct strbuf self = STRBUF_INIT;
-	const char *argv[16];
-	size_t n = 0;
-	int status = -1;
-
-	if (self_path(&self))
-		goto out;
-	argv[n++] = self.buf;
-	argv[n++] = "--db";
-	argv[n++] = store_path(s);
-	for (; *args && n < 15; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	status = fleet_command(argv, KBENCH_CHILD_TIMEOUT_S, NULL, NULL);
-out:
-	strbuf_release(&self);
-	return status;
-}
-
-/* Whether this kbench's compare takes --per-host. */
-static int compare_has_per_host(void)
-{
-	struct strbuf self = STRBUF_INIT, out = STRBUF_INIT;
-	int has = 0;
-
-	if (!self_path(&self)) {
-		const char *argv[] = { self.buf, "compare", "--help", NULL };
-
-		if (!fleet_command(argv, KBENCH_CHILD_TIMEOUT_S, &out, &out))
-			has = strstr(out.buf, "--per-host") != NULL;
-	}
-	strbuf_release(&self);
-	strbuf_release(&out);
-	return has;
-}
-
-/* The hosts collected from key, in name order. */
-static int add_host(const struct fleet_collected *c, void *arg)
-{
-	struct fleet_names *hosts = arg;
-	const char *slash = strchr(c->path, '/');
-	char *host = xstrndup(c->path, slash ? (size_t)(slash - c->path) : strlen(c->path));
-	size_t i;
-
-	for (i = 0; i < hosts->n && strcmp(hosts->v[i], host); i++)
-		;
-	if (i == hosts->n)
-		fleet_names_add(hosts, host);
-	free(host);
-	return 0;
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The newest complete run not named `name` on any of hosts. */
-struct other_name {
-	const char *name;
-	const struct fleet_names *hosts;
-	char *found, *started_at;
-};
-
-static int keep_other_name(const struct run_info *r, void *arg)
-{
-	struct other_name *o = arg;
-	size_t i;
-
-	for (i = 0; i < o->hosts->n && strcmp(o->hosts->v[i], r->hostname); i++)
-		;
-	if (i == o->hosts->n || !strcmp(r->name, o->name) ||
-	    (o->started_at && strcmp(r->started_at, o->started_at) <= 0))
-		return 0;
-	free(o->found);
-	free(o->started_at);
-	o->found = xstrdup(r->name);
-	o->started_at = xstrdup(r->started_at);
-	return 0;
-}
-
-/* Whether host has a complete run named name: 1, 0, or -1 after an error. */
-static int has_run_named(struct store *s, const char *name, const char *host)
-{
-	int64_t *ids = NULL;
-	size_t n = 0;
-
-	if (store_runs_named_on(s, name, host, &ids, &n))
-		return -1;
-	free(ids);
-	return n > 0;
-}
-
-/* --report: regressions of each host collected from key, then the newest
- * runs compared with those before them. 1 when a regression was found. */
-static int report(struct store *s, const char *key)
-{
-	struct fleet_names hosts = FLEET_NAMES_INIT;
-	struct newest newest = { .name = NULL }, host_new = { .name = NULL };
-	struct other_name base = { .name = NULL };
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	int rc = -1, found = 0;
-
-	if (store_fleet_each_collected(s, key, add_host, &hosts))
-		goto out;
-	if (hosts.n)
-		qsort(hosts.v, hosts.n, sizeof(*hosts.v), by_name);
-	for (size_t i = 0; i < hosts.n; i++) {
-		const char *args[] = { "regressions", "--host", hosts.v[i], NULL };
-		int status;
-
-		printf("\nRegressions on %s:\n", hosts.v[i]);
-		status = run_kbench(s, args);
-		if (status < 0 || status > 1)
-			goto out;
-		found |= status == 1;
-		if (newest_run(s, hosts.v[i], "complete", &newest))
-			goto out;
-	}
-	if (!newest.name) {
-		printf("\nNo complete run to compare.\n");
-		rc = found;
-		goto out;
-	}
-	/* The newest name against the name run before it, per host. */
-	base.name = newest.name;
-	base.hosts = &hosts;
-	if (store_each_run(s, NULL, keep_other_name, &base))
-		goto out;
-	if (base.found && compare_has_per_host()) {
-		const char *args[] = { "compare", "--per-host", base.found, newest.name, NULL };
-
-		printf("\n%s against %s on each host:\n", newest.name, base.found);
-		if (run_kbench(s, args) < 0)
-			goto out;
-		rc = found;
-		goto out;
-	}
-	for (size_t i = 0; i < hosts.n; i++) {
-		int64_t prev = 0;
-		int have_prev = 0, status;
-
-		newest_release(&host_new);
-		if (newest_run(s, hosts.v[i], "complete", &host_new))
-			goto out;
-		if (!host_new.name)
-			continue;
-		strbuf_reset(&a);
-		strbuf_reset(&b);
-		if (base.found) {
-			/* Each host's latest run of both names, as --per-host does. */
-			int both = has_run_named(s, base.found, hosts.v[i]);
-
-			if (both > 0)
-				both = has_run_named(s, newest.name, hosts.v[i]);
-			if (both < 0)
-				goto out;
-			if (!both)
-				continue;
-			strbuf_addf(&a, "%s@%s", base.found, hosts.v[i]);
-			strbuf_addf(&b, "%s@%s", newest.name, hosts.v[i]);
-		} else {
-			if (store_previous_run(s, host_new.id, &prev, &have_prev))
-				goto out;
-			if (!have_prev) {
-				printf("\n%s: one complete run of its config, nothing to compare\n",
-				       hosts.v[i]);
-				continue;
-			}
-			strbuf_addf(&a, "#%lld", (long long)prev);
-			strbuf_addf(&b, "#%lld", (long long)host_new.id);
-		}
-		printf("\n%s:\n", hosts.v[i]);
-		{
-			const char *args[] = { "compare", a.buf, b.buf, NULL };
-
-			status = run_kbench(s, args);
-		}
-		if (status < 0)
-			goto out;
-	}
-	rc = found;
-out:
-	fleet_names_release(&hosts);
-	newest_release(&newest);
-	newest_release(&host_new);
-	free(base.found);
-	free(base.started_at);
-	strbuf_release(&a);
-	strbuf_release(&b);
-	return rc;
-}
-
-static void print_summary(struct store *s, const struct host_counts *counts)
-{
-	struct newest n = { .name = NULL };
+	struct fleet_newest n = { .name = NULL };
 	int w = 4;
 
-	for (size_t i = 0; i < counts->n; i++)
-		if ((int)strlen(counts->v[i].host) > w)
-			w = (int)strlen(counts->v[i].host);
+	for (size_t i = 0; i < c->nhosts; i++)
+		if ((int)strlen(c->hosts[i].host) > w)
+			w = (int)strlen(c->hosts[i].host);
 	printf("%-*s  %7s  %5s  %10s  %s\n", w, "host", "bundles", "new", "runs added",
 	       "newest run");
-	for (size_t i = 0; i < counts->n; i++) {
-		const struct host_count *h = &counts->v[i];
+	for (size_t i = 0; i < c->nhosts; i++) {
+		const struct fleet_host_count *h = &c->hosts[i];
 
-		newest_release(&n);
-		newest_run(s, h->host, NULL, &n);
+		fleet_newest_release(&n);
+		fleet_newest_run(s, h->host, NULL, &n);
 		printf("%-*s  %7zu  %5zu  %10zu  %s%s%s\n", w, h->host, h->listed, h->fetched,
 		       h->runs, n.name ? n.name : "-", n.name ? "  " : "",
 		       n.started_at ? n.started_at : "");
 	}
-	newest_release(&n);
+	fleet_newest_release(&n);
+}
+
+static void print_would_collect(const char *rel, void *arg)
+{
+	(void)arg;
+	printf("would collect %s\n", rel);
 }
 
 static int cmd_collect(int argc, char **argv)
@@ -1207,10 +737,9 @@ static int cmd_collect(int argc, char **argv)
 		OPT_END(),
 	};
 	struct fleet_bundle_list bundles = FLEET_BUNDLE_LIST_INIT;
-	struct host_counts counts = { .n = 0 };
-	struct strbuf key = STRBUF_INIT, scratch = STRBUF_INIT;
+	struct fleet_collect c = { .would_collect = print_would_collect };
+	struct strbuf key = STRBUF_INIT;
 	struct store *s = NULL;
-	const char *tmpdir = getenv("TMPDIR");
 	size_t nnew = 0, nfailed = 0, nruns = 0, npresent = 0;
 	int64_t since_t = 0, nsamples = 0;
 	int rc = EXIT_USAGE;
@@ -1250,47 +779,26 @@ static int cmd_collect(int argc, char **argv)
 	} else if (cmd_open_store(&s, CMD_STORE_WRITE)) {
 		goto out;
 	}
-	strbuf_addf(&scratch, "%s/kbench-collect-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!dry_run && !mkdtemp(scratch.buf)) {
-		error("cannot create a directory in '%s': %s", tmpdir && *tmpdir ? tmpdir : "/tmp",
-		      strerror(errno));
-		strbuf_reset(&scratch);
+	c.results = argv[0];
+	c.key = key.buf;
+	c.since_set = since != NULL;
+	c.since = since_t;
+	c.dry_run = dry_run;
+	if (fleet_collect_bundles(s, &bundles, &c))
 		goto out;
-	}
-	for (size_t i = 0; i < bundles.n; i++) {
-		const struct fleet_bundle *b = &bundles.v[i];
-		struct host_count *hc = host_count(&counts, b->host);
-		struct strbuf rel = STRBUF_INIT;
-		int have;
-
-		if (since && b->modified >= 0 && b->modified < since_t)
-			continue;
-		hc->listed++;
-		strbuf_addf(&rel, "%s/%s", b->host, b->file);
-		have = 0;
-		if (s && store_fleet_is_collected(s, key.buf, rel.buf, &have)) {
-			strbuf_release(&rel);
-			goto out;
-		}
-		if (!have && dry_run)
-			printf("would collect %s\n", rel.buf);
-		else if (!have && collect_one(s, argv[0], key.buf, scratch.buf, b, hc))
-			hc->failed++;
-		strbuf_release(&rel);
-	}
-	for (size_t i = 0; i < counts.n; i++) {
-		nnew += counts.v[i].fetched;
-		nfailed += counts.v[i].failed;
-		nruns += counts.v[i].runs;
-		nsamples += counts.v[i].samples;
-		npresent += counts.v[i].present;
+	for (size_t i = 0; i < c.nhosts; i++) {
+		nnew += c.hosts[i].fetched;
+		nfailed += c.hosts[i].failed;
+		nruns += c.hosts[i].runs;
+		nsamples += c.hosts[i].samples;
+		npresent += c.hosts[i].present;
 	}
 	if (dry_run) {
 		rc = fflush(stdout) ? 1 : 0;
 		goto out;
 	}
-	if (counts.n)
-		print_summary(s, &counts);
+	if (c.nhosts)
+		print_summary(s, &c);
 	printf("%s: %zu new bundle%s, %zu run%s added (%lld samples)", key.buf, nnew,
 	       nnew == 1 ? "" : "s", nruns, nruns == 1 ? "" : "s", (long long)nsamples);
 	if (npresent)
@@ -1300,7 +808,7 @@ static int cmd_collect(int argc, char **argv)
 	putchar('\n');
 	rc = nfailed ? 1 : 0;
 	if (do_report) {
-		int r = report(s, key.buf);
+		int r = fleet_report(s, key.buf);
 
 		if (r < 0 || r == 1)
 			rc = 1;
@@ -1308,15 +816,10 @@ static int cmd_collect(int argc, char **argv)
 	if (fflush(stdout))
 		rc = 1;
 out:
-	if (scratch.len && !dry_run)
-		rmdir(scratch.buf);
-	for (size_t i = 0; i < counts.n; i++)
-		free(counts.v[i].host);
-	free(counts.v);
+	fleet_collect_release(&c);
 	fleet_bundle_list_release(&bundles);
 	store_close(s);
 	strbuf_release(&key);
-	strbuf_release(&scratch);
 	return rc;
 }
 

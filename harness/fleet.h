@@ -1,8 +1,9 @@
 /* fleet: kbench on a Slurm cluster. The batch script of a fleet job; the
  * Slurm commands that submit, list and cancel such jobs (sbatch, squeue,
- * scancel, sacct, sinfo), their output parsed; and the results location
+ * scancel, sacct, sinfo), their output parsed; the results location
  * that jobs upload bundles to and collect reads (a WebDAV URL through
- * lib/http, or a shared directory). */
+ * lib/http, or a shared directory); a node's outbox, collect into the
+ * store and its report. */
 #ifndef KBENCH_FLEET_H
 #define KBENCH_FLEET_H
 
@@ -11,6 +12,7 @@
 
 struct strbuf;
 struct opt_list;
+struct store;
 
 /* Slurm job names start with this; a nightly chain's with FLEET_DAILY. */
 #define FLEET_JOB_PREFIX "kbench-"
@@ -153,5 +155,84 @@ int fleet_put_bundle(const char *results, const char *host, const char *file,
  * directory as an absolute path; without a '/' at the end. Return 0, or
  * -1 after printing why (a directory that does not exist). */
 int fleet_results_key(const char *results, struct strbuf *out);
+
+/* ---- outbox, collect and report ---- */
+
+/* How long kbench's own commands run by fleet (run --dry-run, compare,
+ * regressions) may take. */
+#define FLEET_KBENCH_TIMEOUT_S 600
+
+/* The path of the running kbench (/proc/self/exe), for the nodes and for
+ * running it here, appended to out. Return 0, or -1 after printing why. */
+int fleet_self_path(struct strbuf *out);
+
+/* Export each finished run of s that is neither remembered as sent (a
+ * file sent/RUN-UUID) nor in the outbox yet into outbox/HOST/RUN-UUID.kbench.
+ * Return 0, or -1 after printing why (the other runs exported still). */
+int fleet_export_new_runs(struct store *s, const char *outbox, const char *sent);
+
+/* Upload every bundle of outbox/HOST/ to results (tries: attempts, as
+ * fleet_put_bundle takes them): for each one uploaded call uploaded(HOST,
+ * FILE, arg), then remember it in sent/ and remove it from the outbox;
+ * one that cannot be uploaded stays, with a warning. Return 0, or -1
+ * when a bundle is left (after printing why). */
+int fleet_send_outbox(const char *outbox, const char *sent, const char *results, int tries,
+		      void (*uploaded)(const char *host, const char *file, void *arg),
+		      void *arg);
+
+/* What collect did for one host of a listing. */
+struct fleet_host_count {
+	char *host;
+	size_t listed;		/* bundles listed (since the date asked) */
+	size_t fetched;		/* bundles collected now */
+	size_t failed;		/* bundles that could not be collected */
+	size_t runs, present;	/* runs added, runs the store had */
+	int64_t samples;	/* samples added */
+};
+
+/* A collect: what to do, and per host what was done. */
+struct fleet_collect {
+	const char *results;	/* the URL or directory, as given */
+	const char *key;	/* results as recorded (fleet_results_key) */
+	int since_set;		/* skip bundles modified before since */
+	int64_t since;		/* seconds since the epoch */
+	int dry_run;		/* change nothing: would_collect(HOST/FILE, arg)
+				 * for each bundle not collected yet */
+	void (*would_collect)(const char *rel, void *arg);
+	void *arg;
+	struct fleet_host_count *hosts;	/* out: in listing order */
+	size_t nhosts, alloc;
+};
+
+/* Collect each bundle of the listing not collected from c->key before
+ * into s (NULL with dry_run: a store that does not exist yet), each in
+ * its own import, recording it in s; one that fails is reported, counted
+ * and left for a later collect, and the others are still collected.
+ * Return 0 with c's hosts filled, or -1 after printing why the collect
+ * could not go on (a scratch directory, a store error). */
+int fleet_collect_bundles(struct store *s, const struct fleet_bundle_list *bundles,
+			  struct fleet_collect *c);
+void fleet_collect_release(struct fleet_collect *c);
+
+/* The newest run of a host: the one that started last; in the same
+ * second, finished last (an unfinished one last of all); then stored last. */
+struct fleet_newest {
+	char *name;		/* NULL: none */
+	char *started_at;
+	char *finished_at;	/* NULL: not finished */
+	int64_t id;
+};
+
+/* The newest run of host in s with status (NULL: any) into out, which
+ * starts zeroed or released. Return 0, or -1 after printing why. */
+int fleet_newest_run(struct store *s, const char *host, const char *status,
+		     struct fleet_newest *out);
+void fleet_newest_release(struct fleet_newest *n);
+
+/* collect --report: 'kbench regressions' for each host collected from
+ * key, then the newest runs compared with those before them (kbench
+ * compare, --per-host where this kbench has it), printed on stdout.
+ * Return 1 when a regression was found, 0 when none, -1 after an error. */
+int fleet_report(struct store *s, const char *key);
 
 #endif

@@ -160,9 +160,53 @@ const char *wl_type_expect(const struct wl_option *o)
 	return "a value";
 }
 
+/* Parse a decimal number, [+-]DIGITS[.DIGITS][e[+-]DIGITS], with blanks
+ * around it allowed as for integers. strtod alone also takes hex
+ * ("0x10"), "inf", "nan(...)" and locale forms that a config must not mean.
+ * Set *end past the number and its trailing blanks; return -1 if text does
+ * not start with one or it overflows. */
+static int parse_decimal(const char *text, double *out, const char **end)
+{
+	const char *s = text, *p;
+	char *e;
+	int digits = 0;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	p = s;
+	if (*p == '+' || *p == '-')
+		p++;
+	for (; isdigit((unsigned char)*p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			digits++;
+	if (!digits)
+		return -1;
+	if (*p == 'e' || *p == 'E') {
+		const char *q = p + 1;
+
+		if (*q == '+' || *q == '-')
+			q++;
+		if (isdigit((unsigned char)*q)) {
+			while (isdigit((unsigned char)*q))
+				q++;
+			p = q;
+		}
+	}
+	errno = 0;
+	*out = strtod(s, &e);
+	if (errno || e != p || !isfinite(*out))
+		return -1;
+	while (isspace((unsigned char)*p))
+		p++;
+	*end = p;
+	return 0;
+}
+
 int parse_size(const char *s, uint64_t *out)
 {
-	char *end;
+	const char *end;
 	double v;
 	uint64_t mult = 1;
 
@@ -170,12 +214,8 @@ int parse_size(const char *s, uint64_t *out)
 		s++;
 	if (!isdigit((unsigned char)*s) && *s != '.')
 		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || !isfinite(v) || v < 0)
+	if (parse_decimal(s, &v, &end) || v < 0)
 		return -1;
-	while (isspace((unsigned char)*end))
-		end++;
 	switch (*end) {
 	case '\0':
 		break;
@@ -306,13 +346,9 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 			goto bad;
 		break;
 	case WL_DOUBLE: {
-		char *end;
+		const char *end;
 
-		errno = 0;
-		nv.d = strtod(text, &end);
-		while (isspace((unsigned char)*end))
-			end++;
-		if (errno || end == text || *end || !isfinite(nv.d) || !in_range(o, nv.d))
+		if (parse_decimal(text, &nv.d, &end) || *end || !in_range(o, nv.d))
 			goto bad;
 		break;
 	}

@@ -24,7 +24,9 @@
 #   sql SQL                  query the test's store, read-only, through
 #                            tests/tools/kb-sql (rows as 'a|b', as the
 #                            sqlite3 shell prints them); "$KB_SQL" is
-#                            that program, for other databases
+#                            that program, for other databases, and its
+#                            --integrity and --lock (KB_SQL set in the
+#                            environment: one built elsewhere)
 #   sql_write SQL            change the test's store (building fixtures)
 #   sql_write_file FILE      sql_write the SQL script FILE: a fixture built
 #                            in a file, for check to name rather than print
@@ -317,7 +319,7 @@ done_testing() {
 tmp=$(mktemp -d "${PWD}/cli-tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 db=$tmp/k.db
-KB_SQL=$(dirname "$KBENCH")/tests/tools/kb-sql
+KB_SQL=${KB_SQL:-$(dirname "$KBENCH")/tests/tools/kb-sql}
 kb() { "$KBENCH" --db "$db" "$@"; }
 sql() { "$KB_SQL" "$db" "$@"; }
 sql_write() { "$KB_SQL" --write "$db" "$@"; }

@@ -7,16 +7,15 @@
 # leaves the run marked failed, not running.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-# The tests' SQLite tool, built beside kbench (SQLITE_TOOL: elsewhere).
-tool=${SQLITE_TOOL:-$(dirname "$KBENCH")/tests/tools/sqlite-tool}
-val() { "$tool" value "$db" "$1"; }
+# One value of a query on the store, through kb-sql.
+val() { "$KB_SQL" "$db" "$1"; }
 
 printf '[hackbench-a]\ngroups = 1\nloops = 100\niterations = 12\n' > "$tmp/r.conf"
 
 # The lock is taken once 3 samples are stored and held until kbench has
 # ended; kbench waits 300 ms for it, then its store has failed.
 : > "$db"; kb runs >/dev/null 2>&1	# an empty file becomes the store for the lock holder
-"$tool" lock "$db" 120 3 >"$tmp/lock.out" 2>&1 </dev/null &
+"$KB_SQL" --lock "$db" 120 3 >"$tmp/lock.out" 2>&1 </dev/null &
 lock=$!
 KBENCH_BUSY_TIMEOUT_MS=300 timeout 120 "$KBENCH" --db "$db" run -c "$tmp/r.conf" -n lk \
 	>"$tmp/out" 2>"$tmp/err"
@@ -42,10 +41,10 @@ check "the recovery file is named and lies beside the store ($file)" \
 st=$(kb runs --name lk | awk 'NR == 2 { print $(NF - 1) }')
 check "the run is not left running ($st)" test "$st" = interrupted -o "$st" = failed
 check "the recovery file holds the sample in hand" \
-	test "$("$tool" value "$file" "SELECT count(*) FROM samples WHERE iteration = $((n + 1))")" = 1
+	test "$("$KB_SQL" "$file" "SELECT count(*) FROM samples WHERE iteration = $((n + 1))")" = 1
 check "and is a store of its own, marked failed" \
-	test "$("$tool" value "$file" "SELECT status FROM runs")" = failed
-check "the store is intact" "$tool" integrity "$db"
+	test "$("$KB_SQL" "$file" "SELECT status FROM runs")" = failed
+check "the store is intact" "$KB_SQL" --integrity "$db"
 
 kb recover "$file" >"$tmp/out" 2>"$tmp/err"
 ok $? "kbench recover loads the file"
@@ -69,7 +68,7 @@ check "and is complete" test "$(val "SELECT status FROM runs")" = complete
 mkdir "$tmp/gone" "$tmp/spare"
 gdb="$tmp/gone/k.db"
 mkdir -p "$tmp/gone" && : > "$gdb" && "$KBENCH" --db "$gdb" runs >/dev/null 2>&1
-"$tool" lock "$gdb" 120 2 >"$tmp/lock.out" 2>&1 </dev/null &
+"$KB_SQL" --lock "$gdb" 120 2 >"$tmp/lock.out" 2>&1 </dev/null &
 lock=$!
 KBENCH_BUSY_TIMEOUT_MS=2000 TMPDIR="$tmp/spare" timeout 120 "$KBENCH" --db "$gdb" run \
 	-c "$tmp/r.conf" -n gone >/dev/null 2>"$tmp/err" &
@@ -92,16 +91,16 @@ else
 fi
 "$KBENCH" --db "$tmp/new.db" recover "$file" >"$tmp/out" 2>"$tmp/err"
 check "recover creates a run the store lacks" grep -q ": run #1 (.*), created: 1 sample values" "$tmp/out"
-check "with its options" test "$("$tool" value "$tmp/new.db" \
+check "with its options" test "$("$KB_SQL" "$tmp/new.db" \
 	"SELECT value FROM run_meta WHERE section = 'hackbench-a' AND key = 'loops'")" = 100
 
 # The store fails right after the run row (a full disk, simulated by a
 # trigger): the run is marked failed, not left running.
-"$tool" exec "$db" "CREATE TRIGGER full BEFORE INSERT ON run_meta BEGIN
+"$KB_SQL" --write "$db" "CREATE TRIGGER full BEFORE INSERT ON run_meta BEGIN
 	SELECT RAISE(FAIL, 'database or disk is full (simulated)'); END"
 expect_err "a store failing at start-up is reported" 1 "could not be started; it is marked failed" \
 	kb run -c "$tmp/r.conf" -n early
 check "the run is stored as failed" test "$(val "SELECT status FROM runs WHERE name = 'early'")" = failed
-"$tool" exec "$db" "DROP TRIGGER full"
+"$KB_SQL" --write "$db" "DROP TRIGGER full"
 check "no worker is left" no_workers
 done_testing

@@ -6,9 +6,8 @@
 # refused (--force overrides what it can).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-# The tests' SQLite tool, built beside kbench (SQLITE_TOOL: elsewhere).
-tool=${SQLITE_TOOL:-$(dirname "$KBENCH")/tests/tools/sqlite-tool}
-val() { "$tool" value "$db" "$1"; }
+# One value of a query on the store, through kb-sql.
+val() { "$KB_SQL" "$db" "$1"; }
 id_of() { val "SELECT max(id) FROM runs WHERE name = '$1'"; }
 count() { val "SELECT count(*) FROM samples WHERE run_id = $1"; }
 # Samples stored twice for one (section, row, iteration) of run $1.
@@ -84,7 +83,7 @@ expect_err "--resume with --name is refused" 2 "--name cannot be combined with -
 	kb run --resume "$uuid" -n other
 expect_err "--force without --resume is refused" 2 "--force applies to --resume only" \
 	kb run -c "$tmp/r.conf" --force
-val "UPDATE runs SET kernel_release = 'other-kernel' WHERE id = $id" >/dev/null
+"$KB_SQL" --write "$db" "UPDATE runs SET kernel_release = 'other-kernel' WHERE id = $id" >/dev/null
 expect_err "a run measured on another kernel is refused" 1 \
 	"run #$id cannot be resumed here: it was measured on another kernel (other-kernel" \
 	kb run --resume "$uuid" -c "$tmp/r.conf"
@@ -105,5 +104,5 @@ wait "$pid"
 check "SIGINT marks it interrupted" test "$(val "SELECT status FROM runs WHERE name = 'going'")" = interrupted
 expect_err "a run that does not exist is named" 1 "no run named 'nosuch'" kb run --resume nosuch
 check "no worker is left" no_workers
-check "the store is intact" "$tool" integrity "$db"
+check "the store is intact" "$KB_SQL" --integrity "$db"
 done_testing

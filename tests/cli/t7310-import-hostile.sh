@@ -2,6 +2,7 @@
 # t7310: kbench import refuses a file that is not a sound kbench bundle,
 # each with its exact message, exit status 1 and the store unchanged: not
 # SQLite, empty, missing, a directory, foreign, newer, corrupt, truncated,
+# an index that disagrees with its table,
 # with a trigger, view, virtual or extra table, a dropped index, a changed
 # table (ALTER or an edited sqlite_master), two objects on one page, values
 # of the wrong type or size (text for a number, a blob, an infinity, a huge
@@ -65,6 +66,16 @@ refused "$tmp/truncated.kbb" "corrupt (database disk image is malformed)"
 cp "$tmp/good.kbb" "$tmp/garbled.kbb" &&
 	dd if=/dev/zero of="$tmp/garbled.kbb" bs=1024 seek=4 count=4 conv=notrunc 2>/dev/null
 refused "$tmp/garbled.kbb" "corrupt (Page 2: btreeInitPage() returns error code 11)"
+# A run's uuid edited in its row but not in the uuid index: pages sound,
+# tables and index disagree. Import once counted the run as new by the row
+# and matched it by the index, reporting a run added that was not.
+uuid=$("$KB_SQL" "$tmp/good.kbb" "SELECT uuid FROM runs")
+off=$(grep -obUa -- "$uuid" "$tmp/good.kbb" | head -1 | cut -d: -f1)
+cp "$tmp/good.kbb" "$tmp/stale-index.kbb" && printf 'ffff' |
+	dd of="$tmp/stale-index.kbb" bs=1 seek=$((off + 32)) conv=notrunc 2>/dev/null
+is "the stale index copy differs from its index in one run's uuid" \
+	"$("$KB_SQL" "$tmp/stale-index.kbb" "SELECT count(*) FROM runs NOT INDEXED WHERE uuid = '$uuid'")" 0
+refused "$tmp/stale-index.kbb" "corrupt (row 1 missing from index sqlite_autoindex_runs_1)"
 
 bad trigger.kbb "CREATE TRIGGER evil AFTER INSERT ON samples BEGIN DELETE FROM runs; END"
 refused "$tmp/trigger.kbb" "not a kbench bundle: unexpected trigger 'evil'"

@@ -166,6 +166,7 @@ check "... saying why" grep -q "00000000-0000-0000-0000-000000000000.kbench: not
 check "... and which" grep -qx "kbench: '$tmp/results/n8/00000000-0000-0000-0000-000000000000.kbench' not collected; a later collect tries it again" err
 is "... the good one is collected" \
 	"$(sql "SELECT count(*) FROM runs r JOIN machines m ON m.id = r.machine_id WHERE m.hostname = 'n7' AND r.name = 'dir-2'")" 1
+check "... the table shows it as n7's newest" grep -qx "n7  *2  *1  *1  dir-2  .*" out
 check "... the total says so" grep -q "1 new bundle, 1 run added (2 samples); 1 bundle could not be collected$" out
 is "... the bad one is not recorded" "$(sql "SELECT count(*) FROM fleet_collected WHERE path LIKE 'n8/0000%'")" 0
 done_testing

@@ -7,9 +7,8 @@
 # resumed, killed again, ..., and ends complete with a clean run's samples.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-# The tests' SQLite tool, built beside kbench (SQLITE_TOOL: elsewhere).
-tool=${SQLITE_TOOL:-$(dirname "$KBENCH")/tests/tools/sqlite-tool}
-val() { "$tool" value "$db" "$1"; }
+# One value of a query on the store, through kb-sql.
+val() { "$KB_SQL" "$db" "$1"; }
 # Sample sets (one per measured sample, whatever its rows) of run $1.
 sets() { val "SELECT count(*) FROM (SELECT DISTINCT section, iteration, started_at
 	FROM samples WHERE run_id = $1)"; }
@@ -75,7 +74,7 @@ while read -r delay; do
 	st=$?
 	id=$(run_id "$name")
 	what="kill $k at ${delay} s ($*)"
-	check "$what: integrity_check is ok" "$tool" integrity "$db"
+	check "$what: integrity_check is ok" "$KB_SQL" --integrity "$db"
 	reported=$(grep -Ec ': sample [0-9]+/[0-9]+: ' "$tmp/err")
 	failed=$(grep -Ec ': sample [0-9]+/[0-9]+: failed: ' "$tmp/err")
 	reported=$((reported - failed))
@@ -126,6 +125,6 @@ while [ "$g" -le "$gen" ]; do
 	fi
 	g=$((g + 1))
 done
-check "the store is intact at the end" "$tool" integrity "$db"
+check "the store is intact at the end" "$KB_SQL" --integrity "$db"
 diag "$complete of 20 kills came after their run had ended"
 done_testing
