@@ -14,6 +14,7 @@
 #include "workloads/params.h"
 #include "workloads/workload.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -134,12 +135,13 @@ static int special_key(struct plan_section *ps, const struct conf_entry *e, int 
 	}
 	if (!strcmp(e->key, "ci_target")) {
 		double d;
+		const char *after;
+		int bad = wl_parse_decimal(e->value, &d, &after);
 
-		errno = 0;
-		d = strtod(e->value, &end);
-		if (end != e->value && *end == '%')
-			end++;
-		if (end == e->value || *end || errno || !(d > 0 && d < 100))
+		/* "2%" or "2"; not "2 %", nor hex, inf or nan. */
+		if (!bad && *after == '%' && !isspace((unsigned char)after[-1]))
+			after++;
+		if (bad || *after || !(d > 0 && d < 100))
 			*rc = error("%s: ci_target = '%s' in [%s]: expected a percentage "
 				    "above 0 and below 100, such as 2%% or 2", e->where,
 				    e->value, where);

@@ -160,12 +160,9 @@ const char *wl_type_expect(const struct wl_option *o)
 	return "a value";
 }
 
-/* Parse a decimal number, [+-]DIGITS[.DIGITS][e[+-]DIGITS], with blanks
- * around it allowed as for integers. strtod alone also takes hex
- * ("0x10"), "inf", "nan(...)" and locale forms that a config must not mean.
- * Set *end past the number and its trailing blanks; return -1 if text does
- * not start with one or it overflows. */
-static int parse_decimal(const char *text, double *out, const char **end)
+/* strtod alone also takes hex ("0x10"), "inf", "nan(...)" and locale
+ * forms that a config must not mean. */
+int wl_parse_decimal(const char *text, double *out, const char **end)
 {
 	const char *s = text, *p;
 	char *e;
@@ -214,7 +211,7 @@ int parse_size(const char *s, uint64_t *out)
 		s++;
 	if (!isdigit((unsigned char)*s) && *s != '.')
 		return -1;
-	if (parse_decimal(s, &v, &end) || v < 0)
+	if (wl_parse_decimal(s, &v, &end) || v < 0)
 		return -1;
 	switch (*end) {
 	case '\0':
@@ -348,7 +345,7 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 	case WL_DOUBLE: {
 		const char *end;
 
-		if (parse_decimal(text, &nv.d, &end) || *end || !in_range(o, nv.d))
+		if (wl_parse_decimal(text, &nv.d, &end) || *end || !in_range(o, nv.d))
 			goto bad;
 		break;
 	}

@@ -51,6 +51,11 @@ int wl_value_parse(const struct wl_option *o, const char *text,
 void wl_value_release(struct wl_value *v);
 /* "integer", "size (e.g. 64M, 2G, 20%)", "one of a|b" */
 const char *wl_type_expect(const struct wl_option *o);
+/* Parse a decimal number, [+-]DIGITS[.DIGITS][e[+-]DIGITS], with blanks
+ * around it allowed as for integers (no hex, inf or nan). Set *end past
+ * the number and its trailing blanks; return -1 if text does not start
+ * with one or it overflows. */
+int wl_parse_decimal(const char *text, double *out, const char **end);
 /* Append the choices of WL_ENUM option o to sb, between each two sep and
  * between the last two last_sep: "a|b|c", "a, b or c". */
 void wl_option_choices(const struct wl_option *o, const char *sep,

@@ -207,6 +207,12 @@ bad "ci_target must be below 100" \
 bad "ci_target must be a number" \
 	"TMP/bad.conf:4: ci_target = '2 %' in [global]: expected a percentage above 0 and below 100, such as 2% or 2" \
 	'ci_target = 2 %' 'iterations = auto'
+bad "ci_target is decimal, not hex" \
+	"TMP/bad.conf:5: ci_target = '0x1%' in [global]: expected a percentage above 0 and below 100, such as 2% or 2" \
+	'iterations = auto' 'ci_target = 0x1%'
+bad "ci_target is a number, not nan" \
+	"TMP/bad.conf:5: ci_target = 'nan' in [global]: expected a percentage above 0 and below 100, such as 2% or 2" \
+	'iterations = auto' 'ci_target = nan'
 bad "max_iterations below min_iterations is refused at its line" \
 	"TMP/bad.conf:6: max_iterations = 4 in [ext] is below min_iterations = 5" \
 	'iterations = auto' 'min_iterations = 5' 'max_iterations = 4'
