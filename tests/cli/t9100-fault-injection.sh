@@ -112,11 +112,20 @@ while [ "$g" -le "$gen" ]; do
 		"$KBENCH" --db "$db" run --resume "fi$g" --no-report >/dev/null 2>"$tmp/err"
 		st=$?
 		n=$(sets "$id")
+		# A sample or section that failed (a netperf window with no
+		# transaction, or its server not up in time, on a loaded
+		# machine) is recorded as a failure, not a sample: then the
+		# run has fewer samples, says why, and exits non-zero.
+		f=$(val "SELECT count(*) FROM failures WHERE run_id = $id")
 		status=$(val "SELECT status FROM runs WHERE id = $id")
-		if [ "$st" -eq 0 ] && [ "$status" = complete ] && [ "$n" -eq "$clean" ]; then
-			ok 0 "run fi$g ends complete with a clean run's $clean samples"
+		if [ "$status" = complete ] &&
+		   { { [ "$st" -eq 0 ] && [ "$n" -eq "$clean" ]; } ||
+		     { [ "$f" -gt 0 ] && [ "$n" -lt "$clean" ]; }; }; then
+			ok 0 "run fi$g ends complete with a clean run's $clean samples, or fewer with failures ($n, $f failures)"
+			[ "$f" -gt 0 ] && val "SELECT section || ' ' || row || ' ' || iteration || ': ' ||
+				reason FROM failures WHERE run_id = $id" | comment
 		else
-			ok 1 "run fi$g ends complete with $n samples, not $clean (exit $st, $status)"
+			ok 1 "run fi$g ends complete with $n samples and $f failures, not $clean (exit $st, $status)"
 			sed 's/^/#   /' "$tmp/err"
 		fi
 		check "run fi$g stores no sample twice" test "$(val "SELECT count(*) FROM
