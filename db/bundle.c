@@ -32,13 +32,14 @@ static const char *const run_tables[] = { "samples", "monitor_values", "failures
 
 struct bundle {
 	char *path;	/* as given */
+	char *name;	/* what messages call it: path, or the caller's name for it */
 	char *copy;	/* the private copy checked and imported */
 	sqlite3 *db;	/* on the copy */
 };
 
 const char *bundle_path(const struct bundle *b)
 {
-	return b->path;
+	return b->name;
 }
 
 static int exec_on(sqlite3 *db, const char *name, const char *sql)
@@ -208,7 +209,7 @@ static int bundle_error(const struct bundle *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	error("%s: %s", b->path, sb.buf);
+	error("%s: %s", b->name, sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }
@@ -255,7 +256,7 @@ static int make_copy(struct bundle *b)
 	int fd, rc = -1;
 
 	if (stat(b->path, &st))
-		return error("cannot open bundle '%s': %s", b->path, strerror(errno));
+		return error("cannot open bundle '%s': %s", b->name, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return bundle_error(b, "not a kbench bundle (not a regular file)");
 	{
@@ -659,9 +660,9 @@ static int check_copy(struct bundle *b)
 		return -1;
 	if (v < STORE_SCHEMA_VERSION) {
 		/* The copy, never the file given. */
-		if (exec_on(b->db, b->path, "BEGIN") ||
-		    store_migrate_db(b->db, b->path, v, STORE_SCHEMA_VERSION) ||
-		    exec_on(b->db, b->path, "COMMIT") || check_schema(b, STORE_SCHEMA_VERSION))
+		if (exec_on(b->db, b->name, "BEGIN") ||
+		    store_migrate_db(b->db, b->name, v, STORE_SCHEMA_VERSION) ||
+		    exec_on(b->db, b->name, "COMMIT") || check_schema(b, STORE_SCHEMA_VERSION))
 			return -1;
 	}
 	if (check_none(b, "SELECT rootpage, name FROM sqlite_master WHERE rootpage > 0 "
@@ -693,14 +694,15 @@ static int check_copy(struct bundle *b)
 	return 0;
 }
 
-int bundle_open(const char *path, struct bundle **out)
+int bundle_open_as(const char *path, const char *name, struct bundle **out)
 {
 	struct bundle *b = xcalloc(1, sizeof(*b));
 
 	b->path = xstrdup(path);
+	b->name = xstrdup(name ? name : path);
 	*out = NULL;
 	if (make_copy(b) || check_copy(b) ||
-	    exec_on(b->db, b->path, "PRAGMA journal_mode = DELETE")) {
+	    exec_on(b->db, b->name, "PRAGMA journal_mode = DELETE")) {
 		bundle_close(b);
 		return -1;
 	}
@@ -709,6 +711,11 @@ int bundle_open(const char *path, struct bundle **out)
 	b->db = NULL;
 	*out = b;
 	return 0;
+}
+
+int bundle_open(const char *path, struct bundle **out)
+{
+	return bundle_open_as(path, NULL, out);
 }
 
 void bundle_close(struct bundle *b)
@@ -720,6 +727,7 @@ void bundle_close(struct bundle *b)
 		remove_db_files(b->copy);
 	free(b->copy);
 	free(b->path);
+	free(b->name);
 	free(b);
 }
 
@@ -905,7 +913,7 @@ int store_import(struct store *s, struct bundle *b, int dry_run,
 	if (exec_on(s->db, s->path, dry_run ? "BEGIN" : "BEGIN IMMEDIATE"))
 		goto out;
 	in_tx = 1;
-	if (list_runs(s, cb, arg, c) || check_machines(s, b->path, c))
+	if (list_runs(s, cb, arg, c) || check_machines(s, b->name, c))
 		goto out;
 	if (!dry_run && c->runs && add_runs(s))
 		goto out;

@@ -410,6 +410,9 @@ struct bundle;
  * unique. An older copy is migrated. Returns 0 with *out, or -1 after
  * printing why (naming path). */
 int bundle_open(const char *path, struct bundle **out);
+/* bundle_open() of a copy at path that messages call name (a bundle
+ * fetched into a scratch file is named by where it came from). */
+int bundle_open_as(const char *path, const char *name, struct bundle **out);
 void bundle_close(struct bundle *b);
 const char *bundle_path(const struct bundle *b);
 

@@ -1194,7 +1194,7 @@ static void iso_time(char *buf, size_t len, int64_t t)
 static int collect_one(struct store *s, const char *results, const char *key,
 		       const char *scratch, const struct fleet_bundle *b, struct fleet_host_count *hc)
 {
-	struct strbuf path = STRBUF_INIT, rel = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, rel = STRBUF_INIT, shown = STRBUF_INIT;
 	struct bundle *bundle = NULL;
 	struct import_counts c;
 	char modified[32], now[32];
@@ -1203,7 +1203,9 @@ static int collect_one(struct store *s, const char *results, const char *key,
 
 	strbuf_addf(&path, "%s/%s", scratch, b->file);
 	strbuf_addf(&rel, "%s/%s", b->host, b->file);
-	if (fleet_fetch_bundle(results, b, path.buf) || bundle_open(path.buf, &bundle) ||
+	strbuf_addf(&shown, "%s/%s", key, rel.buf);
+	if (fleet_fetch_bundle(results, b, path.buf) ||
+	    bundle_open_as(path.buf, shown.buf, &bundle) ||
 	    store_import(s, bundle, 0, NULL, NULL, &c)) {
 		error("'%s/%s' not collected; a later collect tries it again", key, rel.buf);
 		goto out;
@@ -1231,6 +1233,7 @@ out:
 	unlink(path.buf);
 	strbuf_release(&path);
 	strbuf_release(&rel);
+	strbuf_release(&shown);
 	return rc;
 }
 

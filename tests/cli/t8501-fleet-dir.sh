@@ -162,7 +162,9 @@ cp "gone/n7/$kept" results/n7/
 printf 'not a bundle' >results/n8/00000000-0000-0000-0000-000000000000.kbench
 kb fleet collect results >out 2>err
 is "a bad bundle fails the collect" "$?" 1
-check "... saying why" grep -q "00000000-0000-0000-0000-000000000000.kbench: not a kbench bundle" err
+check "... saying why, naming the bundle where it lies" grep -qx \
+	"kbench: $tmp/results/n8/00000000-0000-0000-0000-000000000000.kbench: not a kbench bundle.*" err
+check "... and never the scratch copy it was fetched into" test -z "$(grep kbench-collect- err)"
 check "... and which" grep -qx "kbench: '$tmp/results/n8/00000000-0000-0000-0000-000000000000.kbench' not collected; a later collect tries it again" err
 is "... the good one is collected" \
 	"$(sql "SELECT count(*) FROM runs r JOIN machines m ON m.id = r.machine_id WHERE m.hostname = 'n7' AND r.name = 'dir-2'")" 1
