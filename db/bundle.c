@@ -473,6 +473,10 @@ static int check_none(struct bundle *b, const char *sql, const char *fmt)
 #define TEXT_MAX(n) "typeof(X) = 'text' AND length(CAST(X AS BLOB)) <= " #n
 #define TEXT_OR_NULL(n) "typeof(X) = 'null' OR (" TEXT_MAX(n) ")"
 #define NONEMPTY(n) "typeof(X) = 'text' AND length(CAST(X AS BLOB)) BETWEEN 1 AND " #n
+/* A time as kbench writes it, ISO 8601 UTC: 2026-01-02T03:04:05Z. */
+#define D2 "[0-9][0-9]"
+#define ISO_TIME "typeof(X) = 'text' AND length(X) BETWEEN 20 AND 64 AND X GLOB '" \
+	D2 D2 "-" D2 "-" D2 "T" D2 ":" D2 ":" D2 "*'"
 #define INTEGER "typeof(X) = 'integer'"
 #define INTEGER_OR_NULL "typeof(X) IN ('integer', 'null')"
 #define COUNT_OR_NULL "typeof(X) = 'null' OR (typeof(X) = 'integer' AND X BETWEEN 0 AND 1000000)"
@@ -507,8 +511,8 @@ static const struct column_rule {
 	{ "runs", "config_name", TEXT_OR_NULL(255) },
 	{ "runs", "config_text", TEXT_OR_NULL(1048576) },
 	{ "runs", "kbench_version", TEXT_OR_NULL(64) },
-	{ "runs", "started_at", NONEMPTY(64) },
-	{ "runs", "finished_at", TEXT_OR_NULL(64) },
+	{ "runs", "started_at", ISO_TIME },
+	{ "runs", "finished_at", "typeof(X) = 'null' OR (" ISO_TIME ")" },
 	{ "runs", "status", "typeof(X) = 'text' AND X IN ('running', 'complete', 'interrupted', "
 	  "'failed')" },
 	{ "runs", "notes", TEXT_OR_NULL(65536) },
