@@ -653,11 +653,15 @@ int store_begin_run(struct store *s, const struct machine_info *m,
 	if (step_done(s, st, what.buf))
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(s->db);
+	if (r->facts && r->facts(s, *run_id, r->facts_arg))
+		goto out;
 	rc = exec_sql(s, "COMMIT", what.buf);
 out:
 	sqlite3_finalize(st);
-	if (rc)
+	if (rc) {
 		rollback(s);
+		*run_id = 0;	/* nothing of it was stored */
+	}
 	strbuf_release(&what);
 	return rc;
 }

@@ -85,6 +85,12 @@ struct run_record {
 	const char *kbench_version;
 	const char *started_at;
 	const struct run_writer *writer;	/* NULL: the pid of the caller only */
+	/* Called with the new run's id inside the transaction that records
+	 * it (NULL: none): what it writes (run_meta facts that a resume
+	 * rebuilds the plan from) is stored with the run or not at all.
+	 * Non-zero (after printing why) records nothing. */
+	int (*facts)(struct store *s, int64_t run_id, void *arg);
+	void *facts_arg;
 };
 
 int store_begin_run(struct store *s, const struct machine_info *m,

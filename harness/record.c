@@ -300,9 +300,30 @@ int record_row_result(struct store *s, int64_t run_id, const struct plan_section
 	return store_add_row_result(s, run_id, &r);
 }
 
+struct begin_facts {
+	const struct plan *p;
+	const struct config *c;	/* NULL: no -o overrides to record */
+};
+
+/* What a run holds from its start, written with its runs row in one
+ * transaction: a kill between them would leave a run whose resume sees
+ * only some of its sections or overrides. */
+static int write_begin_facts(struct store *s, int64_t run_id, void *arg)
+{
+	const struct begin_facts *bf = arg;
+
+	for (size_t i = 0; i < bf->p->n; i++)
+		if (record_section_facts(s, run_id, &bf->p->sections[i]))
+			return -1;
+	if (record_seed(s, run_id, bf->p))
+		return -1;
+	return bf->c ? record_overrides(s, run_id, bf->c) : 0;
+}
+
 int record_begin_run(struct store *s, const struct plan *p, const struct config *c,
 		     const char *name, int64_t *run_id)
 {
+	struct begin_facts bf = { .p = p, .c = c };
 	struct machine_info mi;
 	struct kernel_info ki;
 	struct run_record rr = { 0 };
@@ -326,14 +347,9 @@ int record_begin_run(struct store *s, const struct plan *p, const struct config 
 	rr.started_at = started;
 	run_writer_self(&writer);
 	rr.writer = &writer;
+	rr.facts = write_begin_facts;
+	rr.facts_arg = &bf;
 	if (store_begin_run(s, &mi, &ki, &rr, run_id))
-		goto out;
-	for (size_t i = 0; i < p->n; i++)
-		if (record_section_facts(s, *run_id, &p->sections[i]))
-			goto out;
-	if (record_seed(s, *run_id, p))
-		goto out;
-	if (record_overrides(s, *run_id, c))
 		goto out;
 	notice("run #%lld '%s' (%s) into %s", (long long)*run_id, rr.name, uuid, store_path(s));
 	if (record_prepare_monitors(s, *run_id, p))
@@ -380,6 +396,7 @@ static int recovery_file(const char *dir, const char *uuid, struct strbuf *path)
 static int recovery_begin(struct record_recovery *rec, const struct run_info *ri,
 			  const struct plan *p)
 {
+	struct begin_facts bf = { .p = p, .c = NULL };
 	struct machine_info mi;
 	struct kernel_info ki;
 	struct run_record rr = {
@@ -389,6 +406,8 @@ static int recovery_begin(struct record_recovery *rec, const struct run_info *ri
 		.config_text = ri->config_text,
 		.kbench_version = ri->kbench_version,
 		.started_at = ri->started_at,
+		.facts = write_begin_facts,
+		.facts_arg = &bf,
 	};
 	int rc = -1;
 
@@ -399,11 +418,6 @@ static int recovery_begin(struct record_recovery *rec, const struct run_info *ri
 		return -1;
 	}
 	if (store_begin_run(rec->s, &mi, &ki, &rr, &rec->run_id))
-		goto out;
-	for (size_t i = 0; i < p->n; i++)
-		if (record_section_facts(rec->s, rec->run_id, &p->sections[i]))
-			goto out;
-	if (record_seed(rec->s, rec->run_id, p))
 		goto out;
 	rc = 0;
 out:

@@ -695,8 +695,12 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		if (record_resume_run(s, p, req->resume))
 			return -1;
 	} else if (record_begin_run(s, p, c, req->name, run_id)) {
-		/* The run row may exist: do not leave it running. */
-		if (*run_id && !record_finish_run(s, *run_id, "failed"))
+		/* The run row and its facts are stored together or not at
+		 * all; a later step may have failed with the row stored: do
+		 * not leave it running. */
+		if (!*run_id)
+			error("the run could not be started; nothing of it was stored");
+		else if (!record_finish_run(s, *run_id, "failed"))
 			error("run #%lld could not be started; it is marked failed",
 			      (long long)*run_id);
 		return -1;

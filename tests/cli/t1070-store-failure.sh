@@ -95,12 +95,27 @@ check "with its options" test "$("$KB_SQL" "$tmp/new.db" \
 	"SELECT value FROM run_meta WHERE section = 'hackbench-a' AND key = 'loops'")" = 100
 
 # The store fails right after the run row (a full disk, simulated by a
-# trigger): the run is marked failed, not left running.
+# trigger): the run row and its facts are stored together or not at all,
+# so nothing of the run is left, running or half-described.
 "$KB_SQL" --write "$db" "CREATE TRIGGER full BEFORE INSERT ON run_meta BEGIN
 	SELECT RAISE(FAIL, 'database or disk is full (simulated)'); END"
-expect_err "a store failing at start-up is reported" 1 "could not be started; it is marked failed" \
-	kb run -c "$tmp/r.conf" -n early
-check "the run is stored as failed" test "$(val "SELECT status FROM runs WHERE name = 'early'")" = failed
+expect_err "a store failing at start-up is reported" 1 \
+	"the run could not be started; nothing of it was stored" kb run -c "$tmp/r.conf" -n early
+is "the run is not stored" "$(val "SELECT count(*) FROM runs WHERE name = 'early'")" 0
 "$KB_SQL" --write "$db" "DROP TRIGGER full"
+# Failing on the facts of its second section (a kill there is the same):
+# before, the run stayed with the first section's facts only, and a
+# resume ran that section alone and called the run complete.
+printf '[hackbench-a]\ngroups = 1\nloops = 10\niterations = 1\n\n[hackbench-b]\ngroups = 1\nloops = 10\niterations = 1\n' \
+	>"$tmp/two.conf"
+"$KB_SQL" --write "$db" "CREATE TRIGGER half BEFORE INSERT ON run_meta
+	WHEN NEW.section = 'hackbench-b' BEGIN
+	SELECT RAISE(FAIL, 'database or disk is full (simulated)'); END"
+expect_err "a store failing half-way through the run's facts is reported" 1 \
+	"the run could not be started; nothing of it was stored" kb run -c "$tmp/two.conf" -n half
+is "... and no part of the run is stored" \
+	"$(val "SELECT count(*) FROM runs WHERE name = 'half'") $(val "SELECT count(*) FROM run_meta
+		WHERE run_id NOT IN (SELECT id FROM runs)")" "0 0"
+"$KB_SQL" --write "$db" "DROP TRIGGER half"
 check "no worker is left" no_workers
 done_testing
