@@ -254,24 +254,6 @@ static void close_db(struct store *s)
 	s->db = NULL;
 }
 
-/* An integer PRAGMA (user_version, application_id) into *v; return the
- * SQLite result code. */
-static int pragma_int(struct store *s, const char *sql, int *v)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*v = sqlite3_column_int(st, 0);
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
 /* Whether the tables and key columns of a kbench store are there: a file
  * with a schema version but no application id (kbench before it set one)
  * is taken for a store only then. */
@@ -302,12 +284,25 @@ static int has_kbench_tables(struct store *s)
 static int identify(struct store *s, int *version, int *app_id)
 {
 	int rc, nobjects = 0;
+	sqlite3_stmt *st = NULL;
 
-	rc = pragma_int(s, "PRAGMA application_id", app_id);
-	if (rc == SQLITE_OK)
-		rc = pragma_int(s, "PRAGMA user_version", version);
-	if (rc == SQLITE_OK)
-		rc = pragma_int(s, "SELECT count(*) FROM sqlite_master", &nobjects);
+	/* One statement, so one snapshot: read one by one, another process
+	 * creating the store could commit between the schema version (0)
+	 * and the count of tables (not 0), and a store being made would look
+	 * like another program's file. */
+	rc = sqlite3_prepare_v2(s->db, "SELECT (SELECT application_id FROM pragma_application_id), "
+				"(SELECT user_version FROM pragma_user_version), "
+				"(SELECT count(*) FROM sqlite_master)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			*app_id = sqlite3_column_int(st, 0);
+			*version = sqlite3_column_int(st, 1);
+			nobjects = sqlite3_column_int(st, 2);
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
 	if (rc != SQLITE_OK) {
 		if ((rc & 0xff) == SQLITE_NOTADB) {
 			s->last_error = STORE_ERROR_OTHER;

@@ -27,7 +27,7 @@
 
 fleet_pids=$tmp/pids
 mkdir -p "$fleet_pids" "$tmp/log"
-trap 'stop_daemons; rm -rf "$tmp"' EXIT
+trap 'stop_daemons; rm -rf "$tmp"; [ -z "${sl:-}" ] || rm -rf "$sl"' EXIT
 trap 'exit 130' INT TERM
 
 # fleet_need WHAT...: slurm, nginx.
@@ -145,7 +145,11 @@ stop_nginx() {
 }
 
 start_slurm() {
-	sl=$tmp/slurm
+	# Sockets live here (munge's, and slurmd's and slurmstepd's in the
+	# spool directories), and a socket's path must fit sun_path (108
+	# bytes): a scratch directory under a deep checkout does not. So a
+	# short directory of its own, removed by the EXIT trap.
+	sl=$(mktemp -d /tmp/kbslurm.XXXXXX) || return 1
 	mkdir -p "$sl/state" "$sl/spool/n1" "$sl/spool/n2" "$sl/munge"
 	chmod 700 "$sl/munge"
 	# A key of our own: nothing of the machine's munge is used.
