@@ -57,8 +57,6 @@ static const char *key_value(const struct plan_section *ps, const struct config 
 	const struct conf_entry *e;
 	const struct wl_option *ro;
 
-	static const char *const orders[] = { "rows", "rounds", "shuffle" };
-
 	if (!strcmp(key, "iterations") && ps->auto_iterations)
 		return "auto";
 	else if (!strcmp(key, "iterations"))
@@ -80,7 +78,7 @@ static const char *key_value(const struct plan_section *ps, const struct config 
 	} else if (!strcmp(key, "sample_order")) {
 		if (ps->order == ORDER_ROWS)
 			return NULL;
-		return orders[ps->order];
+		return plan_order_name(ps->order);
 	} else if (!strcmp(key, "seed")) {
 		/* A seed drawn at run time is not known yet. */
 		if (ps->order != ORDER_SHUFFLE || !ps->seed_key)

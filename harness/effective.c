@@ -79,8 +79,7 @@ void effective_from_plan(const struct plan *p, struct effective *out)
 			add(out, ps->cs->name, "rounds", buf);
 		}
 		if (ps->order != ORDER_ROWS)
-			add(out, ps->cs->name, "sample_order",
-			    ps->order == ORDER_ROUNDS ? "rounds" : "shuffle");
+			add(out, ps->cs->name, "sample_order", plan_order_name(ps->order));
 		snprintf(buf, sizeof(buf), "%d", ps->warmup);
 		add(out, ps->cs->name, "warmup", buf);
 		snprintf(buf, sizeof(buf), "%g", ps->timeout_s);

@@ -673,3 +673,12 @@ int plan_row_done(const struct plan_section *ps, long n, double mean, double m2,
 	*met = n >= ps->min_iterations && !isnan(ci) && ci <= ps->ci_target;
 	return *met || n >= ps->max_iterations;
 }
+
+const char *plan_order_name(enum sample_order order)
+{
+	static const char *const names[] = {
+		[ORDER_ROWS] = "rows", [ORDER_ROUNDS] = "rounds", [ORDER_SHUFFLE] = "shuffle",
+	};
+
+	return names[order];
+}

@@ -75,6 +75,9 @@ const struct wl_option *plan_runner_option(const char *name);
 /* Samples the plan will run, warm-up included (at most PLAN_MAX_SAMPLES
  * once plan_build accepted it). */
 int64_t plan_total_samples(const struct plan *p);
+/* The name of a sample order as configs write it ("rows", "rounds",
+ * "shuffle"), the one spelling stored and printed. */
+const char *plan_order_name(enum sample_order order);
 
 /* The order of the counted samples of ps in round `round` (from 1): into
  * slots[0..nrows*iterations-1], row indices, each row iterations times.

@@ -130,7 +130,6 @@ int record_section_monitors(struct store *s, int64_t run_id, const struct plan_s
  * they were. */
 static int record_round_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
 {
-	static const char *const orders[] = { "rows", "rounds", "shuffle" };
 	const char *sec = ps->cs->name;
 	char buf[64];
 
@@ -149,7 +148,7 @@ static int record_round_facts(struct store *s, int64_t run_id, const struct plan
 	if (ps->rounds > 1 && store_add_meta(s, run_id, sec, "rounds", buf))
 		return -1;
 	if (ps->order != ORDER_ROWS &&
-	    store_add_meta(s, run_id, sec, "sample_order", orders[ps->order]))
+	    store_add_meta(s, run_id, sec, "sample_order", plan_order_name(ps->order)))
 		return -1;
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)ps->seed);
 	if (ps->order == ORDER_SHUFFLE && store_add_meta(s, run_id, sec, "seed", buf))
