@@ -150,6 +150,8 @@ start_slurm() {
 	# bytes): a scratch directory under a deep checkout does not. So a
 	# short directory of its own, removed by the EXIT trap.
 	sl=$(mktemp -d /tmp/kbslurm.XXXXXX) || return 1
+	# munged wants every directory above its socket searchable by all.
+	chmod 755 "$sl"
 	mkdir -p "$sl/state" "$sl/spool/n1" "$sl/spool/n2" "$sl/munge"
 	chmod 700 "$sl/munge"
 	# A key of our own: nothing of the machine's munge is used.
