@@ -112,7 +112,7 @@ for cols in 40 120; do
 done
 drawn "$tmp/tty.120" '^\[hackbench-a-section-with-a-long-name\] groups 1: sample 4/4, last [0-9.e+-]+ s  \(4/4, ETA 0:00\)$' \
 	"at 120 columns: section, row, sample i/n, the last value with its unit, the counts, ETA"
-drawn "$tmp/tty.40" '^\[hackbench-a-[^ ]*\.\.\. 4/4 [0-9.e+-]+ s ETA 0:00$' \
+drawn "$tmp/tty.40" '^\[hackbench[^ ]*\.\.\. 4/4 [0-9.e+-]+ s ETA 0:00$' \
 	"at 40 columns the section gives way to the sample, the last value and its unit, the ETA"
 
 cat > "$tmp/r.conf" <<'CONF'
