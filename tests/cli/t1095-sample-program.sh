@@ -25,6 +25,20 @@ else
 	skip "no ldd here"
 fi
 
+# Bound at start-up, as rt-tests' hackbench is: a forked worker's first
+# calls in the timed window do not enter the dynamic linker.
+if command -v readelf >/dev/null 2>&1; then
+	readelf -d "$sample" > "$tmp/dynamic" 2>&1
+	if grep -Eq 'BIND_NOW|Flags:.* NOW' "$tmp/dynamic"; then
+		ok 0 "kbench-sample binds its symbols at start-up (-z now)"
+	else
+		ok 1 "kbench-sample binds its symbols at start-up (-z now)"
+		sed 's/^/#   /' "$tmp/dynamic"
+	fi
+else
+	skip "no readelf here"
+fi
+
 expect_transcript "run by hand, it says what it is for" "$sample" <<'T'
 $ kbench-sample
 2> usage: kbench-sample --job-fd=N --result-fd=N
