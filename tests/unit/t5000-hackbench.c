@@ -40,12 +40,15 @@ fail:
 	return NULL;
 }
 
-/* One sample of one group in each mode and transport: one result, the
- * row named after the group count, a time in seconds. */
-static void test_sample(const char *mode, const char *transport)
+/* One sample of one group in a mode and transport with messages of
+ * datasize bytes: one result, the row named after the group count, a time
+ * in seconds. Messages up to 1024 bytes live on the workers' stacks,
+ * larger ones on the heap; one larger than a pipe's buffer arrives in
+ * several reads. */
+static void test_sample(const char *mode, const char *transport, int datasize)
 {
-	char m[32], t[32];
-	const char *kv[] = { "loops=10", m, t, NULL };
+	char m[32], t[32], d[32];
+	const char *kv[] = { "loops=10", m, t, d, NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct wl_sample s = { 0 };
 	struct wl_params *p;
@@ -53,13 +56,16 @@ static void test_sample(const char *mode, const char *transport)
 
 	snprintf(m, sizeof(m), "mode=%s", mode);
 	snprintf(t, sizeof(t), "transport=%s", transport);
+	snprintf(d, sizeof(d), "datasize=%d", datasize);
 	p = params(kv, &err);
 	rc = p ? ops->run_one(p, 2, &s, &err) : -1;
-	ok(rc == 0, "%s, %s: the sample runs (%s)", mode, transport, err.buf);
+	ok(rc == 0, "%s, %s, %d bytes: the sample runs (%s)", mode, transport, datasize,
+	   err.buf);
 	ok(s.nresults == 1 && !strcmp(s.results[0].row, "2") && s.results[0].metric == 0 &&
 	   s.results[0].value > 0 && s.results[0].value < 10 && !s.flag[0],
-	   "%s, %s: one result, row '%s', %.6f s, unflagged ('%s')", mode, transport,
-	   s.nresults ? s.results[0].row : "", s.nresults ? s.results[0].value : 0.0, s.flag);
+	   "%s, %s, %d bytes: one result, row '%s', %.6f s, unflagged ('%s')", mode,
+	   transport, datasize, s.nresults ? s.results[0].row : "",
+	   s.nresults ? s.results[0].value : 0.0, s.flag);
 	wl_params_free(p);
 	strbuf_release(&err);
 }
@@ -342,10 +348,14 @@ int main(void)
 		ok(0, "hackbench is in the workload table");
 		return done_testing();
 	}
-	test_sample("process", "sockets");
-	test_sample("process", "pipes");
-	test_sample("thread", "sockets");
-	test_sample("thread", "pipes");
+	test_sample("process", "sockets", 100);
+	test_sample("process", "pipes", 100);
+	test_sample("thread", "sockets", 100);
+	test_sample("thread", "pipes", 100);
+	test_sample("thread", "pipes", 1024);
+	test_sample("thread", "sockets", 1025);
+	test_sample("process", "pipes", 100000);
+	test_sample("thread", "pipes", 100000);
 	test_pinned("process", "spread");
 	test_pinned("thread", "compact");
 	return done_testing();
