@@ -27,6 +27,7 @@ struct perf_event {
 	int available;			/* cleared by prepare() when it cannot open */
 	int warned;			/* a failed open on a sample was reported */
 	int fd;				/* the sample in flight, or -1 */
+	int held;			/* its slot in held[], or -1 */
 };
 
 struct perf_state {
@@ -101,7 +102,7 @@ static int perf_init(const struct monitor_conf *conf, void **state, struct strbu
 		if (encode(name, &e->attr, err))
 			return -1;
 		e->available = 1;
-		e->fd = -1;
+		e->fd = e->held = -1;
 		ps->n++;
 	}
 	return 0;
@@ -148,9 +149,68 @@ void monitor_perf_reason(int err, struct strbuf *sb)
 	}
 }
 
+/* Probes held open on ourselves, one per event kind (type, config) however
+ * many sections count it, each with the number of events that use it. */
+static struct held_probe {
+	uint32_t type;
+	uint64_t config;
+	int fd;
+	int users;
+} held[PERF_MAX_EVENTS];
+static int nheld;
+
+/* Keep fd, a disabled probe of e's kind, unless one is held already;
+ * record the slot in e->held. */
+static void hold_probe(struct perf_event *e, int fd)
+{
+	int i;
+
+	for (i = 0; i < nheld; i++)
+		if (held[i].fd >= 0 && held[i].type == e->attr.type &&
+		    held[i].config == e->attr.config)
+			break;
+	if (i == nheld) {
+		for (i = 0; i < nheld && held[i].fd >= 0; i++)
+			;
+		if (i == PERF_MAX_EVENTS) {
+			close(fd);
+			return;
+		}
+		if (i == nheld)
+			nheld++;
+		held[i].type = e->attr.type;
+		held[i].config = e->attr.config;
+		held[i].fd = fd;
+		held[i].users = 0;
+	} else {
+		close(fd);
+	}
+	held[i].users++;
+	e->held = i;
+}
+
+static void release_probe(struct perf_event *e)
+{
+	if (e->held < 0)
+		return;
+	if (!--held[e->held].users) {
+		close(held[e->held].fd);
+		held[e->held].fd = -1;
+	}
+	e->held = -1;
+}
+
 /* Open every event once on ourselves, disabled: the same permission and
  * PMU checks as on the child, before anything is measured. Events that
- * fail the same way share one notice. */
+ * fail the same way share one notice.
+ *
+ * One probe of each kind stays open until the last set that counts it is
+ * freed. A software event's first open switches on its static key in the
+ * kernel and its last close switches it off again, each time rewriting
+ * kernel text on every CPU (IPIs, and a hypervisor's exits in a VM): with
+ * the probe held, a sample's open and close leave the key alone. A
+ * disabled event that does not inherit costs the children nothing and
+ * the harness next to nothing. */
 static void perf_prepare(void *state, struct monitor_facts *facts)
 {
 	struct perf_state *ps = state;
@@ -164,8 +224,9 @@ static void perf_prepare(void *state, struct monitor_facts *facts)
 		a.inherit = 0;
 		fd = perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		errs[i] = fd < 0 ? errno : 0;
+		release_probe(&ps->ev[i]);
 		if (fd >= 0)
-			close(fd);
+			hold_probe(&ps->ev[i], fd);
 		ps->ev[i].available = fd >= 0;
 	}
 	for (int i = 0; i < ps->n; i++) {
@@ -277,9 +338,11 @@ static void perf_free(void *state)
 
 	if (!ps)
 		return;
-	for (int i = 0; i < ps->n; i++)
+	for (int i = 0; i < ps->n; i++) {
 		if (ps->ev[i].fd >= 0)
 			close(ps->ev[i].fd);
+		release_probe(&ps->ev[i]);
+	}
 	free(ps);
 }
 
