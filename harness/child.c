@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -102,6 +104,75 @@ int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg)
 int child_start_held(struct child *c, int (*fn)(void *arg, int fd), void *arg)
 {
 	return start(c, fn, arg, 1);
+}
+
+int child_spawn_held(struct child *c, const char *prog, char *const args[],
+		     const int *pass, size_t npass, struct strbuf *err)
+{
+	extern char **environ;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t dfl;
+	char result_arg[32], go_arg[32], *argv[16];
+	int p[2], go[2], r;
+	size_t n = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = c->pidfd = c->go_fd = -1;
+	while (args[n] && n < sizeof(argv) / sizeof(argv[0]) - 3) {
+		argv[n] = args[n];
+		n++;
+	}
+	if (pipe2(p, O_CLOEXEC)) {
+		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go)) {
+		strbuf_addf(err, "cannot create a socket pair: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	snprintf(result_arg, sizeof(result_arg), "--result-fd=%d", p[1]);
+	snprintf(go_arg, sizeof(go_arg), "--go-fd=%d", go[0]);
+	argv[n++] = result_arg;
+	argv[n++] = go_arg;
+	argv[n] = NULL;
+	/* The child's ends, and what the caller passes, lose close-on-exec in
+	 * the child only (dup2 onto itself); everything else of ours closes. */
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], p[1]);
+	posix_spawn_file_actions_adddup2(&fa, go[0], go[0]);
+	for (size_t i = 0; i < npass; i++)
+		posix_spawn_file_actions_adddup2(&fa, pass[i], pass[i]);
+	/* Its own process group, and default handling of what kbench
+	 * catches or ignores. */
+	posix_spawnattr_init(&at);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGTERM);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawnattr_setsigdefault(&at, &dfl);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+	c->started_ns = clock_ns(CLOCK_REALTIME);
+	c->mono_start_ns = clock_ns(CLOCK_MONOTONIC);
+	r = posix_spawn(&c->pid, prog, &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	close(p[1]);
+	close(go[0]);
+	if (r) {
+		strbuf_addf(err, "cannot run '%s': %s", prog, strerror(r));
+		c->pid = 0;
+		close(p[0]);
+		close(go[1]);
+		return -1;
+	}
+	c->fd = p[0];
+	c->go_fd = go[1];
+	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	return 0;
 }
 
 int child_release(struct child *c)

@@ -16,6 +16,7 @@
 #define KBENCH_CHILD_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -49,6 +50,16 @@ int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg);
  * finishes it without releasing, the child exits with status 1 without
  * running fn. Return 0, or -1 after an error message. */
 int child_start_held(struct child *c, int (*fn)(void *arg, int fd), void *arg);
+/* Start prog held, as child_start_held() does, but without copying
+ * kbench: posix_spawn (a vfork-like clone in glibc), so that kbench's
+ * mappings are neither copied nor torn down, and its own pages are not
+ * made copy-on-write, for each sample. args is argv (args[0] the name it
+ * runs as), to which "--result-fd=N" (the write end of c's result pipe)
+ * and "--go-fd=N" (a socket prog must read one byte from before it
+ * works; EOF: give up) are added; the pass descriptors stay open in prog
+ * too. Return 0, or -1 with the reason in err. */
+int child_spawn_held(struct child *c, const char *prog, char *const args[],
+		     const int *pass, size_t npass, struct strbuf *err);
 /* Let a held child run fn. Return 0, or -1 after an error message. */
 int child_release(struct child *c);
 /* Return an enum child_end, or -1 on an internal error (printed). */

@@ -39,18 +39,42 @@ static void on_signal(int sig)
 struct sample_job_arg {
 	const struct wl_params *params;
 	long long row;
-	const char *prog;	/* kbench-sample, or NULL: run in the child */
 };
 
-/* In the forked child: exec the lean sample program, so that the sample
- * and its workers carry none of kbench's libraries (sampler/sample.h). */
+/* In the forked child: the external workload runs here (its patterns
+ * need PCRE2, which kbench-sample does not link). */
 static int sample_child(void *arg, int fd)
 {
 	const struct sample_job_arg *job = arg;
 
-	if (job->prog)
-		return sample_exec(job->prog, job->params, job->row, fd);
 	return sample_run(job->params, job->row, fd) ? 1 : 0;
+}
+
+/* Start the sample's process held: kbench-sample spawned with the job for
+ * the drivers it has (so that the sample and its workers carry none of
+ * kbench's libraries, and kbench is not copied), else a forked child.
+ * Return 0, or -1 with the reason in reason. */
+static int start_sample(const struct workload_ops *ops, struct sample_job_arg *job,
+			struct child *c, struct strbuf *reason)
+{
+	char job_arg[32], *args[] = { (char *)sample_program_name(), job_arg, NULL };
+	const char *prog;
+	int jfd, rc;
+
+	if (!sample_execs(ops)) {
+		if (!child_start_held(c, sample_child, job))
+			return 0;
+		strbuf_addstr(reason, "cannot start the sample's process");
+		return -1;
+	}
+	if (!(prog = sample_program(reason)))
+		return -1;
+	if ((jfd = sample_job_file(job->params, job->row, reason)) < 0)
+		return -1;
+	snprintf(job_arg, sizeof(job_arg), "--job-fd=%d", jfd);
+	rc = child_spawn_held(c, prog, args, &jfd, 1, reason);
+	close(jfd);
+	return rc;
 }
 
 int run_sample(const struct workload_ops *ops, const struct wl_params *params,
@@ -69,25 +93,20 @@ int run_sample_monitored(const struct workload_ops *ops, const struct wl_params 
 	struct strbuf buf = STRBUF_INIT;
 	struct monitor_values scratch = MONITOR_VALUES_INIT;
 	const struct sample_msg *msg;
-	int held = monitor_set_wants_attach(ms);
 	int end, rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (sample_execs(ops) && !(job.prog = sample_program(reason)))
-		return -1;
 	/* Monitors bracket the whole life of the sample's process; the
 	 * workload's timed window lies inside it. */
 	monitor_set_before(ms);
-	if (held ? child_start_held(c, sample_child, &job) : child_start(c, sample_child, &job)) {
+	if (start_sample(ops, &job, c, reason)) {
 		monitor_set_after(ms, NULL, &scratch);
 		monitor_values_release(&scratch);
-		strbuf_addstr(reason, "cannot start the sample's process");
 		return -1;
 	}
-	if (held) {
+	if (monitor_set_wants_attach(ms))
 		monitor_set_attach(ms, c->pid);
-		child_release(c);
-	}
+	child_release(c);
 	end = child_finish(c, timeout_s, &stop_signal, &buf);
 	monitor_set_after(ms, end == CHILD_EXITED ? &c->ru : NULL, mv ? mv : &scratch);
 	monitor_values_release(&scratch);

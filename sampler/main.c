@@ -1,16 +1,19 @@
-/* kbench-sample: the lean process one sample runs in. kbench's forked
- * child execs it with a job (workload, row, options, pin plan) and the
- * result pipe; it runs the sample and writes the result as the child
- * would have. Not meant to be run by hand. */
+/* kbench-sample: the lean process one sample runs in. kbench spawns it
+ * with a job (workload, row, options, pin plan), the result pipe and,
+ * optionally, a go socket: it reads the job, waits for the go byte (the
+ * harness attaches its counters meanwhile), runs the sample and writes
+ * the result as a forked child would. Not meant to be run by hand. */
 #include "config.h"
 #include "sampler/sample.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 /* "--NAME=FD": the descriptor, or -1. */
@@ -39,19 +42,48 @@ static int read_job(int fd, struct strbuf *job)
 	return n < 0 ? -1 : 0;
 }
 
+/* Wait for the harness's go byte on fd: it attaches its counters first.
+ * Return 0, or -1 when the harness gave up (EOF) or is gone. */
+static int wait_go(int fd)
+{
+	char b;
+	ssize_t n;
+
+	while ((n = read(fd, &b, 1)) < 0 && errno == EINTR)
+		;
+	close(fd);
+	return n == 1 ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	static const char *const names[] = { "--job-fd", "--result-fd", "--go-fd" };
+	int fds[] = { -1, -1, -1 }, bad = 0, rc = 1;
+	int job_fd, result_fd, go_fd;
 	struct sample_job job;
-	int job_fd, result_fd, rc = 1;
 
-	if (argc != 3 || (job_fd = fd_arg(argv[1], "--job-fd")) < 0 ||
-	    (result_fd = fd_arg(argv[2], "--result-fd")) < 0) {
-		fprintf(stderr, "usage: kbench-sample --job-fd=N --result-fd=N\n"
+	for (int i = 1; i < argc && !bad; i++) {
+		int k, fd = -1;
+
+		for (k = 0; k < 3 && (fd = fd_arg(argv[i], names[k])) < 0; k++)
+			;
+		bad = k == 3 || fds[k] >= 0;
+		if (!bad)
+			fds[k] = fd;
+	}
+	job_fd = fds[0];
+	result_fd = fds[1];
+	go_fd = fds[2];
+	if (bad || job_fd < 0 || result_fd < 0) {
+		fprintf(stderr, "usage: kbench-sample --job-fd=N --result-fd=N [--go-fd=N]\n"
 			"kbench runs this program for each sample; it is not meant "
 			"to be run by hand\n");
 		return 2;
 	}
+	/* If kbench dies, the sample dies with it; had it died before this
+	 * line, the go socket is at EOF and nothing runs. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (read_job(job_fd, &buf)) {
 		strbuf_addf(&err, "cannot read the job: %s", strerror(errno));
 		goto out;
@@ -59,6 +91,10 @@ int main(int argc, char **argv)
 	close(job_fd);
 	if (sample_job_decode(buf.buf, buf.len, &job, &err))
 		goto out;
+	if (go_fd >= 0 && wait_go(go_fd)) {
+		sample_job_release(&job);
+		goto out;
+	}
 	rc = sample_run(job.params, job.row, result_fd) ? 1 : 0;
 	sample_job_release(&job);
 out:

@@ -1,6 +1,6 @@
-/* sample: run one sample in this process or exec kbench-sample for it,
- * and the job that carries a workload's options and pin plan across the
- * exec (NUL-terminated "key=value" records in a memory file). */
+/* sample: run one sample in this process, or write the job that carries
+ * a workload's options and pin plan to kbench-sample (NUL-terminated
+ * "key=value" records in a memory file). */
 #include "config.h"
 #include "sampler/sample.h"
 #include "lib/io.h"
@@ -166,36 +166,28 @@ static void job_encode(const struct wl_params *p, long long row, struct strbuf *
 	wl_params_each(p, add_option, &e);
 }
 
-int sample_exec(const char *prog, const struct wl_params *p, long long row, int fd)
+int sample_job_file(const struct wl_params *p, long long row, struct strbuf *err)
 {
-	struct strbuf job = STRBUF_INIT, why = STRBUF_INIT;
-	char job_arg[32], result_arg[32];
-	char *argv[] = { (char *)SAMPLE_PROGRAM, job_arg, result_arg, NULL };
-	int jfd;
+	struct strbuf job = STRBUF_INIT;
+	int fd;
 
 	job_encode(p, row, &job);
 	/* A memory file, not a pipe: no size limit, and nothing to pump. */
-	jfd = memfd_create(SAMPLE_PROGRAM, 0);
-	if (jfd < 0 || write_full(jfd, job.buf, job.len) || lseek(jfd, 0, SEEK_SET)) {
-		strbuf_addf(&why, "cannot pass the sample's options to '%s': %s", prog,
-			    strerror(errno));
-		goto out;
+	fd = memfd_create(SAMPLE_PROGRAM, MFD_CLOEXEC);
+	if (fd < 0 || write_full(fd, job.buf, job.len) || lseek(fd, 0, SEEK_SET)) {
+		strbuf_addf(err, "cannot write the sample's options for '%s': %s",
+			    SAMPLE_PROGRAM, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
 	}
-	/* The result pipe is close-on-exec in the harness; not here. */
-	if (fcntl(fd, F_SETFD, 0)) {
-		strbuf_addf(&why, "cannot pass the result pipe to '%s': %s", prog,
-			    strerror(errno));
-		goto out;
-	}
-	snprintf(job_arg, sizeof(job_arg), "--job-fd=%d", jfd);
-	snprintf(result_arg, sizeof(result_arg), "--result-fd=%d", fd);
-	execv(prog, argv);
-	strbuf_addf(&why, "cannot run '%s': %s", prog, strerror(errno));
-out:
-	sample_fail(fd, why.buf);
-	strbuf_release(&why);
 	strbuf_release(&job);
-	return 1;
+	return fd;
+}
+
+const char *sample_program_name(void)
+{
+	return SAMPLE_PROGRAM;
 }
 
 static const struct workload_ops *find_workload(const char *name)

@@ -1,10 +1,11 @@
 /* sample: one sample of one row in a process of its own, and the lean
- * program it runs in. The runner's forked child either runs the sample
- * itself (sample_run) or execs kbench-sample (sample_exec), which rebuilds
- * the workload's options and pin plan from a job the child hands it and
- * calls sample_run there; either way the parent reads one struct
- * sample_msg from the result pipe. kbench-sample links the drivers and
- * libc only: a worker it forks carries none of kbench's libraries. */
+ * program it runs in. The runner either spawns kbench-sample (without
+ * copying itself: harness/child.h), handing it a job (sample_job_file)
+ * from which it rebuilds the workload's options and pin plan and calls
+ * sample_run, or, for the external workload, forks a child that calls
+ * sample_run itself; either way the parent reads one struct sample_msg
+ * from the result pipe. kbench-sample links the drivers and libc only: a
+ * worker it forks carries none of kbench's libraries. */
 #ifndef KBENCH_SAMPLE_H
 #define KBENCH_SAMPLE_H
 
@@ -42,10 +43,13 @@ int sample_run(const struct wl_params *p, long long row, int fd);
  * not be written. */
 int sample_fail(int fd, const char *why);
 
-/* In a forked child: exec prog to run one sample of row with p's options
- * and pin plan, its result going to fd. Returns only when the exec
- * failed, after writing a struct sample_msg that says so; returns 1. */
-int sample_exec(const char *prog, const struct wl_params *p, long long row, int fd);
+/* A memory file (close-on-exec, at offset 0) holding the job for one
+ * sample of row with p's options and pin plan: kbench-sample reads it
+ * from --job-fd. Return its descriptor, or -1 with the reason in err. */
+int sample_job_file(const struct wl_params *p, long long row, struct strbuf *err);
+
+/* "kbench-sample": the program's name, its argv[0]. */
+const char *sample_program_name(void);
 
 /* A job as kbench-sample reads it back. */
 struct sample_job {
@@ -55,7 +59,7 @@ struct sample_job {
 	char *policy;		/* pin->policy's storage */
 };
 
-/* Rebuild a job from the bytes sample_exec passed (buf, len). Return 0,
+/* Rebuild a job from the bytes of a job file (buf, len). Return 0,
  * or -1 with the reason in err. */
 int sample_job_decode(const char *buf, size_t len, struct sample_job *job,
 		      struct strbuf *err);

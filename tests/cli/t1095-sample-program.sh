@@ -41,7 +41,14 @@ fi
 
 expect_transcript "run by hand, it says what it is for" "$sample" <<'T'
 $ kbench-sample
-2> usage: kbench-sample --job-fd=N --result-fd=N
+2> usage: kbench-sample --job-fd=N --result-fd=N [--go-fd=N]
+2> kbench runs this program for each sample; it is not meant to be run by hand
+[exit 2]
+T
+expect_transcript "a descriptor given twice is a usage error too" \
+	"$sample" --job-fd=0 --result-fd=1 --job-fd=0 <<'T'
+$ kbench-sample --job-fd=0 --result-fd=1 --job-fd=0
+2> usage: kbench-sample --job-fd=N --result-fd=N [--go-fd=N]
 2> kbench runs this program for each sample; it is not meant to be run by hand
 [exit 2]
 T
@@ -51,6 +58,8 @@ T
 cat > "$tmp/wrap" <<EOT
 #!/bin/sh
 echo "\$@" >> "$tmp/calls"
+job=\$(echo "\$1" | sed 's/^--job-fd=//')
+cat "/proc/self/fd/\$job" > "$tmp/job"
 exec "$sample" "\$@"
 EOT
 chmod +x "$tmp/wrap"
@@ -62,8 +71,18 @@ Each sender will pass 10 messages of 100 bytes
 Time: N.NNN
 [exit 0]
 T
-is "... called once, with a job and a result descriptor" \
-	"$(sed 's/[0-9][0-9]*/N/g' "$tmp/calls" 2>&1)" "--job-fd=N --result-fd=N"
+is "... called once, with a job, a result descriptor and a go socket" \
+	"$(sed 's/[0-9][0-9]*/N/g' "$tmp/calls" 2>&1)" "--job-fd=N --result-fd=N --go-fd=N"
+
+# By hand, with the job kbench passed: nothing runs before the go byte,
+# and EOF on the go socket (kbench gave up, or died) ends it unrun.
+"$sample" --job-fd=3 --result-fd=4 --go-fd=5 3<"$tmp/job" 4>"$tmp/result" 5</dev/null
+is "without a go byte it exits 1" "$?" 1
+is "... and writes no result" "$(wc -c < "$tmp/result")" 0
+printf g > "$tmp/go"
+"$sample" --job-fd=3 --result-fd=4 --go-fd=5 3<"$tmp/job" 4>"$tmp/result" 5<"$tmp/go"
+is "with it the sample runs and ends well" "$?" 0
+check "... and writes its result" test -s "$tmp/result"
 
 # A run: every sample of each driver it has, through the program.
 rm -f "$tmp/calls"
