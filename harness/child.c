@@ -4,6 +4,7 @@
 #include "harness/child.h"
 #include "lib/clock.h"
 #include "lib/error.h"
+#include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/worker.h"
 
@@ -27,37 +28,69 @@ void child_reaper_init(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
+/* The two channels of a child: the result pipe p and, when held, the
+ * release socket go (a socket, not a pipe: sending to a child that died
+ * meanwhile must fail with EPIPE rather than raise SIGPIPE in the
+ * harness), all close-on-exec; c cleared and its start time taken.
+ * Return 0, or -1 with the reason in err. */
+static int open_ends(struct child *c, int p[2], int go[2], int held, struct strbuf *err)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = c->pidfd = c->go_fd = -1;
+	go[0] = go[1] = -1;
+	if (pipe2(p, O_CLOEXEC)) {
+		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (held && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go)) {
+		strbuf_addf(err, "cannot create a socket pair: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	c->started_ns = clock_ns(CLOCK_REALTIME);
+	c->mono_start_ns = clock_ns(CLOCK_MONOTONIC);
+	return 0;
+}
+
+/* Close the child's ends here; keep ours in c once the child is started
+ * (started), or close them too. */
+static void keep_ends(struct child *c, int p[2], int go[2], int started)
+{
+	close(p[1]);
+	if (go[0] >= 0)
+		close(go[0]);
+	if (!started) {
+		close(p[0]);
+		if (go[1] >= 0)
+			close(go[1]);
+		c->pid = 0;
+		return;
+	}
+	c->fd = p[0];
+	c->go_fd = go[1];
+	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+}
+
 /* Fork c; when held, the child first waits for a byte on a release socket
  * (EOF: the parent gave up on it, so it exits without running fn). */
 static int start(struct child *c, int (*fn)(void *arg, int fd), void *arg, int held)
 {
+	struct strbuf err = STRBUF_INIT;
 	pid_t parent;
-	int p[2], go[2] = { -1, -1 };
+	int p[2], go[2];
 
-	memset(c, 0, sizeof(*c));
-	c->fd = c->pidfd = c->go_fd = -1;
-	if (pipe2(p, O_CLOEXEC))
-		return error("cannot create a pipe: %s", strerror(errno));
-	/* A socket, not a pipe: sending to a child that died meanwhile must
-	 * fail with EPIPE rather than raise SIGPIPE in the harness. */
-	if (held && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go)) {
-		close(p[0]);
-		close(p[1]);
-		return error("cannot create a socket pair: %s", strerror(errno));
+	if (open_ends(c, p, go, held, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
 	}
-	c->started_ns = clock_ns(CLOCK_REALTIME);
-	c->mono_start_ns = clock_ns(CLOCK_MONOTONIC);
 	parent = getpid();
 	c->pid = fork();
 	if (c->pid < 0) {
 		int e = errno;
 
-		close(p[0]);
-		close(p[1]);
-		if (held) {
-			close(go[0]);
-			close(go[1]);
-		}
+		keep_ends(c, p, go, 0);
 		return error("cannot fork: %s", strerror(e));
 	}
 	if (c->pid == 0) {
@@ -73,26 +106,14 @@ static int start(struct child *c, int (*fn)(void *arg, int fd), void *arg, int h
 		sigaction(SIGPIPE, &sa, NULL);
 		close(p[0]);
 		if (held) {
-			char b;
-			ssize_t n;
-
 			close(go[1]);
-			while ((n = read(go[0], &b, 1)) < 0 && errno == EINTR)
-				;
-			if (n != 1)
+			if (wait_byte(go[0]))
 				_exit(1);
-			close(go[0]);
 		}
 		_exit(fn(arg, p[1]) ? 1 : 0);
 	}
 	setpgid(c->pid, c->pid);	/* both sides, so no race */
-	close(p[1]);
-	c->fd = p[0];
-	if (held) {
-		close(go[0]);
-		c->go_fd = go[1];
-	}
-	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	keep_ends(c, p, go, 1);
 	return 0;
 }
 
@@ -117,21 +138,11 @@ int child_spawn_held(struct child *c, const char *prog, char *const args[],
 	int p[2], go[2], r;
 	size_t n = 0;
 
-	memset(c, 0, sizeof(*c));
-	c->fd = c->pidfd = c->go_fd = -1;
+	if (open_ends(c, p, go, 1, err))
+		return -1;
 	while (args[n] && n < sizeof(argv) / sizeof(argv[0]) - 3) {
 		argv[n] = args[n];
 		n++;
-	}
-	if (pipe2(p, O_CLOEXEC)) {
-		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
-		return -1;
-	}
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go)) {
-		strbuf_addf(err, "cannot create a socket pair: %s", strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		return -1;
 	}
 	snprintf(result_arg, sizeof(result_arg), "--result-fd=%d", p[1]);
 	snprintf(go_arg, sizeof(go_arg), "--go-fd=%d", go[0]);
@@ -146,7 +157,7 @@ int child_spawn_held(struct child *c, const char *prog, char *const args[],
 	for (size_t i = 0; i < npass; i++)
 		posix_spawn_file_actions_adddup2(&fa, pass[i], pass[i]);
 	/* Its own process group, and default handling of what kbench
-	 * catches or ignores. */
+	 * catches or ignores, as start() gives a forked child. */
 	posix_spawnattr_init(&at);
 	sigemptyset(&dfl);
 	sigaddset(&dfl, SIGINT);
@@ -155,23 +166,14 @@ int child_spawn_held(struct child *c, const char *prog, char *const args[],
 	posix_spawnattr_setsigdefault(&at, &dfl);
 	posix_spawnattr_setpgroup(&at, 0);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-	c->started_ns = clock_ns(CLOCK_REALTIME);
-	c->mono_start_ns = clock_ns(CLOCK_MONOTONIC);
 	r = posix_spawn(&c->pid, prog, &fa, &at, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
-	close(p[1]);
-	close(go[0]);
+	keep_ends(c, p, go, !r);
 	if (r) {
 		strbuf_addf(err, "cannot run '%s': %s", prog, strerror(r));
-		c->pid = 0;
-		close(p[0]);
-		close(go[1]);
 		return -1;
 	}
-	c->fd = p[0];
-	c->go_fd = go[1];
-	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
 	return 0;
 }
 

@@ -150,40 +150,38 @@ void monitor_perf_reason(int err, struct strbuf *sb)
 }
 
 /* Probes held open on ourselves, one per event kind (type, config) however
- * many sections count it, each with the number of events that use it. */
+ * many sections count it, each with the number of events that use it (0:
+ * a free slot). */
 static struct held_probe {
 	uint32_t type;
 	uint64_t config;
 	int fd;
 	int users;
 } held[PERF_MAX_EVENTS];
-static int nheld;
 
-/* Keep fd, a disabled probe of e's kind, unless one is held already;
- * record the slot in e->held. */
+/* Keep fd, a disabled probe of e's kind, unless one is held already (or
+ * no slot is free); record the slot in e->held. */
 static void hold_probe(struct perf_event *e, int fd)
 {
-	int i;
+	int i, free_slot = -1;
 
-	for (i = 0; i < nheld; i++)
-		if (held[i].fd >= 0 && held[i].type == e->attr.type &&
-		    held[i].config == e->attr.config)
+	for (i = 0; i < PERF_MAX_EVENTS; i++) {
+		if (!held[i].users) {
+			if (free_slot < 0)
+				free_slot = i;
+		} else if (held[i].type == e->attr.type && held[i].config == e->attr.config) {
 			break;
-	if (i == nheld) {
-		for (i = 0; i < nheld && held[i].fd >= 0; i++)
-			;
-		if (i == PERF_MAX_EVENTS) {
-			close(fd);
-			return;
 		}
-		if (i == nheld)
-			nheld++;
+	}
+	if (i < PERF_MAX_EVENTS || free_slot < 0) {
+		close(fd);
+		if (i == PERF_MAX_EVENTS)
+			return;
+	} else {
+		i = free_slot;
 		held[i].type = e->attr.type;
 		held[i].config = e->attr.config;
 		held[i].fd = fd;
-		held[i].users = 0;
-	} else {
-		close(fd);
 	}
 	held[i].users++;
 	e->held = i;
@@ -193,10 +191,8 @@ static void release_probe(struct perf_event *e)
 {
 	if (e->held < 0)
 		return;
-	if (!--held[e->held].users) {
+	if (!--held[e->held].users)
 		close(held[e->held].fd);
-		held[e->held].fd = -1;
-	}
 	e->held = -1;
 }
 

@@ -55,3 +55,14 @@ ssize_t read_upto(int fd, void *buf, size_t len)
 	}
 	return (ssize_t)got;
 }
+
+int wait_byte(int fd)
+{
+	char b;
+	ssize_t n;
+
+	while ((n = read(fd, &b, 1)) < 0 && errno == EINTR)
+		;
+	close(fd);
+	return n == 1 ? 0 : -1;
+}

@@ -13,5 +13,8 @@ int write_full(int fd, const void *buf, size_t len);
 int read_full(int fd, void *buf, size_t len);
 /* Read until EOF or len bytes; return the count read, or -1 with errno. */
 ssize_t read_upto(int fd, void *buf, size_t len);
+/* Wait for one byte on fd (a held child's go signal), then close fd.
+ * Return 0, or -1 at EOF or on an error. */
+int wait_byte(int fd);
 
 #endif

@@ -42,19 +42,6 @@ static int read_job(int fd, struct strbuf *job)
 	return n < 0 ? -1 : 0;
 }
 
-/* Wait for the harness's go byte on fd: it attaches its counters first.
- * Return 0, or -1 when the harness gave up (EOF) or is gone. */
-static int wait_go(int fd)
-{
-	char b;
-	ssize_t n;
-
-	while ((n = read(fd, &b, 1)) < 0 && errno == EINTR)
-		;
-	close(fd);
-	return n == 1 ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
 	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
@@ -91,7 +78,8 @@ int main(int argc, char **argv)
 	close(job_fd);
 	if (sample_job_decode(buf.buf, buf.len, &job, &err))
 		goto out;
-	if (go_fd >= 0 && wait_go(go_fd)) {
+	/* The harness attaches its counters before the go byte. */
+	if (go_fd >= 0 && wait_byte(go_fd)) {
 		sample_job_release(&job);
 		goto out;
 	}
