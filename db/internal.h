@@ -19,7 +19,13 @@ struct store {
 	int boot_id_read;
 	sqlite3_stmt *ins_sample;
 	sqlite3_stmt *ins_monitor;
+	sqlite3_stmt *ins_monitors;	/* STORE_MONITOR_BATCH rows at once */
 };
+
+/* Monitor values are stored this many rows to a statement: a sample's
+ * 170 vmstat counters in 6 statements rather than 170 (each statement
+ * also rebuilds the table behind the kind column's CHECK ... IN list). */
+#define STORE_MONITOR_BATCH 32
 
 /* Print "WHAT in PATH: sqlite's message", note the kind of the failure
  * and return -1. */

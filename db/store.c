@@ -248,7 +248,8 @@ static void close_db(struct store *s)
 {
 	sqlite3_finalize(s->ins_sample);
 	sqlite3_finalize(s->ins_monitor);
-	s->ins_sample = s->ins_monitor = NULL;
+	sqlite3_finalize(s->ins_monitors);
+	s->ins_sample = s->ins_monitor = s->ins_monitors = NULL;
 	if (s->db)
 		sqlite3_close(s->db);
 	s->db = NULL;
@@ -701,6 +702,78 @@ int store_add_meta(struct store *s, int64_t run_id, const char *section,
 	return rc;
 }
 
+#define MONITOR_INSERT "INSERT INTO monitor_values(run_id, section, row, iteration, " \
+	"source, key, kind, value) VALUES "
+#define MONITOR_ROW "(?,?,?,?,?,?,?,?)"
+#define MONITOR_COLS 8
+
+/* The statements that store monitor values: one row, and a batch. */
+static int prepare_monitor_inserts(struct store *s)
+{
+	struct strbuf sql = STRBUF_INIT;
+	int rc = 0;
+
+	if (!s->ins_monitor)
+		rc = store_prepare(s, MONITOR_INSERT MONITOR_ROW, &s->ins_monitor);
+	if (!rc && !s->ins_monitors) {
+		strbuf_addstr(&sql, MONITOR_INSERT);
+		for (int i = 0; i < STORE_MONITOR_BATCH; i++)
+			strbuf_addstr(&sql, i ? "," MONITOR_ROW : MONITOR_ROW);
+		rc = store_prepare(s, sql.buf, &s->ins_monitors);
+	}
+	strbuf_release(&sql);
+	return rc;
+}
+
+/* Bind monitor value m of set as the row whose first parameter is base. */
+static int bind_monitor(struct store *s, sqlite3_stmt *st, int base, int64_t run_id,
+			const struct sample_set *set, const struct monitor_record *m)
+{
+	if (!monitor_kind_name(m->kind)) {
+		s->last_error = STORE_ERROR_OTHER;
+		return error("%s: BUG: monitor value '%s/%s' has no kind", s->path, m->source,
+			     m->key);
+	}
+	sqlite3_bind_int64(st, base, run_id);
+	sqlite3_bind_text(st, base + 1, set->section, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, base + 2, m->row, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, base + 3, set->iteration);
+	sqlite3_bind_text(st, base + 4, m->source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, base + 5, m->key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, base + 6, monitor_kind_name(m->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, base + 7, m->value);
+	return 0;
+}
+
+/* Store set's monitor values, STORE_MONITOR_BATCH rows to a statement
+ * while that many are left. The strings are bound without copies: they
+ * outlive the steps. Return 0, or -1 after an error message. */
+static int add_monitors(struct store *s, int64_t run_id, const struct sample_set *set,
+			const char *what)
+{
+	size_t i = 0;
+
+	while (i < set->nmonitors) {
+		int batch = set->nmonitors - i >= STORE_MONITOR_BATCH;
+		sqlite3_stmt *st = batch ? s->ins_monitors : s->ins_monitor;
+		size_t n = batch ? STORE_MONITOR_BATCH : 1;
+		int rc;
+
+		for (size_t j = 0; j < n; j++)
+			if (bind_monitor(s, st, (int)j * MONITOR_COLS + 1, run_id, set,
+					 &set->monitors[i + j])) {
+				sqlite3_clear_bindings(st);
+				return -1;
+			}
+		rc = step_done(s, st, what);
+		sqlite3_clear_bindings(st);
+		if (rc)
+			return -1;
+		i += n;
+	}
+	return 0;
+}
+
 int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_set *set)
 {
 	struct strbuf what = STRBUF_INIT;
@@ -716,9 +789,7 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		    "unit, better, started_at, duration_ns, user_ns, sys_ns, flag, round) "
 		    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample))
 		goto fail;
-	if (!s->ins_monitor &&
-	    store_prepare(s, "INSERT INTO monitor_values(run_id, section, row, iteration, source, key, "
-		    "kind, value) VALUES (?,?,?,?,?,?,?,?)", &s->ins_monitor))
+	if (prepare_monitor_inserts(s))
 		goto fail;
 	if (exec_locking(s, "BEGIN IMMEDIATE", what.buf))
 		goto fail;
@@ -743,27 +814,8 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		if (step_done(s, st, what.buf))
 			goto fail;
 	}
-	for (size_t i = 0; i < set->nmonitors; i++) {
-		const struct monitor_record *m = &set->monitors[i];
-		sqlite3_stmt *st = s->ins_monitor;
-
-		sqlite3_bind_int64(st, 1, run_id);
-		store_bind_text(st, 2, set->section);
-		store_bind_text(st, 3, m->row);
-		sqlite3_bind_int(st, 4, set->iteration);
-		store_bind_text(st, 5, m->source);
-		store_bind_text(st, 6, m->key);
-		if (!monitor_kind_name(m->kind)) {
-			s->last_error = STORE_ERROR_OTHER;
-			error("%s: BUG: monitor value '%s/%s' has no kind", s->path, m->source,
-			      m->key);
-			goto fail;
-		}
-		store_bind_text(st, 7, monitor_kind_name(m->kind));
-		sqlite3_bind_double(st, 8, m->value);
-		if (step_done(s, st, what.buf))
-			goto fail;
-	}
+	if (add_monitors(s, run_id, set, what.buf))
+		goto fail;
 	if (exec_sql(s, "COMMIT", what.buf))
 		goto fail;
 	strbuf_release(&what);
