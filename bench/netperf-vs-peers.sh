@@ -19,7 +19,8 @@
 # NETSERVER (paths), DURATION (seconds per run, default 3), PAIRS (pinned
 # pairs, default 7), UNBOUND_PAIRS (default 10), PLACEMENTS (default
 # "same-pu cross-core,cross-llc unbound": a pin policy or a preference
-# list of them), TESTS (default "tcp_rr udp_rr tcp_stream").
+# list of them), TESTS (default "tcp_rr udp_rr tcp_stream"), PEERS (only
+# these of the peers, e.g. "netperf"; default all that apply).
 set -u
 
 KBENCH=${KBENCH:-./kbench}
@@ -33,6 +34,7 @@ PAIRS=${PAIRS:-7}
 UNBOUND_PAIRS=${UNBOUND_PAIRS:-10}
 PLACEMENTS=${PLACEMENTS:-same-pu cross-core,cross-llc unbound}
 TESTS=${TESTS:-tcp_rr udp_rr tcp_stream}
+PEERS=${PEERS:-}
 PORT=${PORT:-23456}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/netperf-vs-peers.XXXXXX") || exit 1
@@ -186,6 +188,13 @@ peers_for() {
 	tcp_stream) p=iperf3 ;;
 	esac
 	[ -n "$NETPERF" ] && [ -n "$NETSERVER" ] && p="$p netperf"
+	if [ -n "$PEERS" ]; then
+		q=
+		for x in $p; do
+			case " $PEERS " in *" $x "*) q="$q $x" ;; esac
+		done
+		p=$q
+	fi
 	echo $p
 }
 
