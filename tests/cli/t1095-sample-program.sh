@@ -25,18 +25,28 @@ else
 	skip "no ldd here"
 fi
 
-# Bound at start-up, as rt-tests' hackbench is: a forked worker's first
-# calls in the timed window do not enter the dynamic linker.
+# Static where it can be (configure's default without the sanitizers),
+# else bound at start-up, as rt-tests' hackbench is: either way a forked
+# worker's first calls in the timed window do not enter the dynamic linker.
 if command -v readelf >/dev/null 2>&1; then
 	readelf -d "$sample" > "$tmp/dynamic" 2>&1
-	if grep -Eq 'BIND_NOW|Flags:.* NOW' "$tmp/dynamic"; then
+	if grep -q 'no dynamic section' "$tmp/dynamic"; then
+		ok 0 "kbench-sample is static: no dynamic linker at all"
+		static=yes
+	elif grep -Eq 'BIND_NOW|Flags:.* NOW' "$tmp/dynamic"; then
 		ok 0 "kbench-sample binds its symbols at start-up (-z now)"
+		static=no
 	else
 		ok 1 "kbench-sample binds its symbols at start-up (-z now)"
 		sed 's/^/#   /' "$tmp/dynamic"
+		static=no
+	fi
+	if grep -q '^SAMPLE_LDFLAGS = -static' "$(dirname "$KBENCH")/Makefile" 2>/dev/null; then
+		is "... static as configure chose" "$static" yes
 	fi
 else
 	skip "no readelf here"
+	static=no
 fi
 
 expect_transcript "run by hand, it says what it is for" "$sample" <<'T'
@@ -128,6 +138,9 @@ if grep -q asan "$tmp/ldd" 2>/dev/null || nm "$sample" 2>/dev/null | grep -q __a
 	skip "a sanitizer build maps more"
 else
 	check "a worker maps at most 40 regions ($wmaps)" test "${wmaps:-999999}" -le 40
+fi
+if [ "$static" = yes ]; then
+	check "... static, at most 16 ($wmaps)" test "${wmaps:-999999}" -le 16
 fi
 
 # Copied elsewhere with kbench, the program is found next to it.
