@@ -16,7 +16,9 @@
 #
 # Variables: KBENCH (default ./kbench), HACKBENCH (default hackbench from
 # rt-tests), PERF (default perf), PAIRS (default 7), GROUPS_LIST
-# (default "1 2 4"), TARGET_S (seconds a sample should last, default
+# (default "1 2 4"), MODES (default "process thread"), TRANSPORTS
+# (default "sockets pipes"), PEERS (default "rt-tests perf": the peers
+# to pair kbench with), TARGET_S (seconds a sample should last, default
 # 0.5), REST (default 0.3; 0: back to back).
 set -u
 KBENCH=${KBENCH:-./kbench}
@@ -26,6 +28,18 @@ PAIRS=${PAIRS:-7}
 GROUPS_LIST=${GROUPS_LIST:-"1 2 4"}
 TARGET_S=${TARGET_S:-0.5}
 REST=${REST:-0.3}
+MODES=${MODES:-"process thread"}
+TRANSPORTS=${TRANSPORTS:-"sockets pipes"}
+PEERS=${PEERS:-"rt-tests perf"}
+for p in $PEERS; do
+	case $p in
+	rt-tests) ;;
+	perf) ;;
+	*) echo "bench: PEERS: unknown peer '$p' (rt-tests, perf)" >&2; exit 2 ;;
+	esac
+done
+case " $PEERS " in *" rt-tests "*) ;; *) HACKBENCH="" ;; esac
+case " $PEERS " in *" perf "*) ;; *) PERF="" ;; esac
 
 [ -x "$KBENCH" ] || { echo "bench: KBENCH=$KBENCH is not executable (build first)" >&2; exit 2; }
 if [ -z "$HACKBENCH" ] && [ -z "$PERF" ]; then
@@ -70,8 +84,8 @@ stats() {
 echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs; $REST s idle before each run"
 printf '%-16s %3s %6s  %-9s %8s %8s %8s %8s %8s  %s\n' variant g loops peer "ratio" \
 	"kb-med" "peer-med" "kb-CV%" "peer-CV%" goal
-for mode in process thread; do
-	for tr in sockets pipes; do
+for mode in $MODES; do
+	for tr in $TRANSPORTS; do
 		for g in $GROUPS_LIST; do
 			# Calibrate loops so one sample lasts about TARGET_S.
 			t=$(kb_time "$mode" "$tr" "$g" 100)
