@@ -23,7 +23,8 @@
 #   monitors  the same run with monitors = none, the difference in
 #             'between'
 #   exec      kbench-sample started and ended by hand, the mean of EXECS
-#             runs (spawning it from kbench costs about the same)
+#             runs (spawning it from kbench costs about the same); the
+#             header also gives true(1)'s, what any program costs here
 #   start     once per run: the same 'kbench run --dry-run', which reads
 #             the configs, the machine's topology and plans
 #
@@ -105,18 +106,26 @@ figures() {
 		sed -n '3p' | tr ',' ' '
 }
 
-# The cost of exec'ing kbench-sample alone (it prints its usage and exits).
-t0=$(now_ns)
-i=0
-while [ $i -lt "$EXECS" ]; do
-	"$sample_prog" 2>/dev/null
-	i=$((i + 1))
-done
-exec_ms=$(awk -v t="$(($(now_ns) - t0))" -v n="$EXECS" 'BEGIN { printf "%.2f", t / n / 1e6 }')
+# The cost of exec'ing a program from this shell, the mean of EXECS runs.
+exec_cost() {
+	t0=$(now_ns)
+	i=0
+	while [ $i -lt "$EXECS" ]; do
+		"$@" 2>/dev/null
+		i=$((i + 1))
+	done
+	awk -v t="$(($(now_ns) - t0))" -v n="$EXECS" 'BEGIN { printf "%.2f", t / n / 1e6 }'
+}
+# kbench-sample alone (it prints its usage and exits), and the machine's
+# floor for a program: true(1), outside the shell.
+exec_ms=$(exec_cost "$sample_prog")
+true_prog=$(command -v true | grep / || echo /bin/true)
+floor_ms=$(exec_cost "$true_prog")
 
 echo "# harness overhead of 'kbench run': $N samples per section and row, no warm-up"
 echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
-echo "# exec of kbench-sample, alone, from a shell: $exec_ms ms (mean of $EXECS)"
+echo "# exec of kbench-sample, alone, from a shell: $exec_ms ms (mean of $EXECS);" \
+	"of $true_prog, the machine's floor: $floor_ms ms"
 echo "# netperf samples scaled to $NETPERF_DURATION s (share given at the configs' 10 s);" \
 	"pft mapping_size $PFT_SIZE (configs: 20%)"
 if [ -n "$HACKBENCH" ] && [ -x "$HACKBENCH" ]; then

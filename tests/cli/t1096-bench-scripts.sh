@@ -1,0 +1,49 @@
+#!/bin/sh
+# t1096-bench-scripts: the bench/ scripts this suite can run here work at
+# a tiny size: harness-overhead.sh prints its header and one row per
+# config with every column filled; hackbench-vs-peers.sh refuses an
+# unknown peer and, where rt-tests' hackbench is installed, prints one
+# row per case. No figure is judged: timing belongs to bench/ itself.
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+bench=$TOP_SRCDIR/bench
+num='[0-9]+(\.[0-9]+)?'
+
+# has FILE PATTERN: FILE has a line matching PATTERN, else show FILE.
+has() {
+	grep -Eq "$2" "$1" || { echo "no line matches: $2"; cat "$1"; return 1; }
+}
+
+CONFIGS=quick N=1 EXECS=3 HACKBENCH=/nonexistent TMPDIR=$tmp \
+	sh "$bench/harness-overhead.sh" > "$tmp/ho" 2> "$tmp/ho.err"
+is "harness-overhead.sh at N=1 exits 0" "$?" 0
+is "... says nothing on stderr" "$(cat "$tmp/ho.err")" ""
+is "... names what it measured" "$(sed -n '1p' "$tmp/ho")" \
+	"# harness overhead of 'kbench run': 1 samples per section and row, no warm-up"
+check "... gives the exec cost of kbench-sample and the machine's floor" \
+	has "$tmp/ho" "^# exec of kbench-sample, alone, from a shell: $num ms \(mean of 3\); of [^ ]+, the machine's floor: $num ms$"
+is "... its column header" "$(grep '^config' "$tmp/ho" | tr -s ' ')" \
+	"config samples window-s all-ms setup-ms harn-ms harn% goal betw-ms monit-ms start-ms"
+# quick: 4 sections x 3 group counts, one sample each.
+check "... one row for quick, every column a figure and a verdict" \
+	has "$tmp/ho" "^quick +12 +$num +-?$num +-?$num +-?$num +-?$num +(ok|MISSED) +-?$num +-?$num +$num$"
+is "... and no other row" "$(grep -vc '^#' "$tmp/ho")" 2
+check "... and leaves no work directory behind" \
+	test -z "$(ls -d "$tmp"/harness-overhead.* 2>/dev/null)"
+
+PEERS=nonesuch expect_err "hackbench-vs-peers.sh refuses an unknown peer" 2 \
+	"bench: PEERS: unknown peer 'nonesuch' (rt-tests, perf)" \
+	bash "$bench/hackbench-vs-peers.sh"
+
+if command -v hackbench > /dev/null 2>&1; then
+	PEERS=rt-tests MODES=thread TRANSPORTS=pipes GROUPS_LIST=1 PAIRS=1 TARGET_S=0.01 \
+		REST=0 bash "$bench/hackbench-vs-peers.sh" > "$tmp/hb" 2> "$tmp/hb.err"
+	is "hackbench-vs-peers.sh, one case against rt-tests, exits 0" "$?" 0
+	is "... says nothing on stderr" "$(cat "$tmp/hb.err")" ""
+	check "... prints that case's row" \
+		has "$tmp/hb" "^thread-pipes +1 +[0-9]+ +rt-tests +$num +$num +$num +$num +$num +(ok|MISSED)$"
+	is "... and no other" "$(grep -c '^[a-z]*-[a-z]* ' "$tmp/hb")" 1
+else
+	skip "no rt-tests hackbench here"
+fi
+done_testing
