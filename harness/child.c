@@ -127,17 +127,48 @@ int child_start_held(struct child *c, int (*fn)(void *arg, int fd), void *arg)
 	return start(c, fn, arg, 1);
 }
 
-int child_spawn_held(struct child *c, const char *prog, char *const args[],
-		     const int *pass, size_t npass, struct strbuf *err)
+/* Spawn prog with argv in its own process group, with default handling
+ * of what kbench catches or ignores, as start() gives a forked child;
+ * keep (its own number) are the descriptors it inherits. Return 0 or an
+ * errno. */
+static int spawn(pid_t *pid, const char *prog, char *const argv[], const int *keep, size_t nkeep)
 {
 	extern char **environ;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t dfl;
-	char result_arg[32], go_arg[32], *argv[16];
-	int p[2], go[2], r;
-	size_t n = 0;
+	int r;
 
+	/* They lose close-on-exec in the child only (dup2 onto itself);
+	 * everything else of ours closes. */
+	posix_spawn_file_actions_init(&fa);
+	for (size_t i = 0; i < nkeep; i++)
+		posix_spawn_file_actions_adddup2(&fa, keep[i], keep[i]);
+	posix_spawnattr_init(&at);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGTERM);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawnattr_setsigdefault(&at, &dfl);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+	r = posix_spawn(pid, prog, &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	return r;
+}
+
+int child_spawn_held(struct child *c, const char *prog, char *const args[],
+		     const int *pass, size_t npass, struct strbuf *err)
+{
+	char result_arg[32], go_arg[32], *argv[16];
+	int p[2], go[2], keep[8], r;
+	size_t n = 0, nkeep = 0;
+
+	if (npass > sizeof(keep) / sizeof(keep[0]) - 2) {
+		strbuf_addf(err, "BUG: %zu descriptors to pass", npass);
+		return -1;
+	}
 	if (open_ends(c, p, go, 1, err))
 		return -1;
 	while (args[n] && n < sizeof(argv) / sizeof(argv[0]) - 3) {
@@ -149,29 +180,134 @@ int child_spawn_held(struct child *c, const char *prog, char *const args[],
 	argv[n++] = result_arg;
 	argv[n++] = go_arg;
 	argv[n] = NULL;
-	/* The child's ends, and what the caller passes, lose close-on-exec in
-	 * the child only (dup2 onto itself); everything else of ours closes. */
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, p[1], p[1]);
-	posix_spawn_file_actions_adddup2(&fa, go[0], go[0]);
+	keep[nkeep++] = p[1];
+	keep[nkeep++] = go[0];
 	for (size_t i = 0; i < npass; i++)
-		posix_spawn_file_actions_adddup2(&fa, pass[i], pass[i]);
-	/* Its own process group, and default handling of what kbench
-	 * catches or ignores, as start() gives a forked child. */
-	posix_spawnattr_init(&at);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGINT);
-	sigaddset(&dfl, SIGTERM);
-	sigaddset(&dfl, SIGPIPE);
-	posix_spawnattr_setsigdefault(&at, &dfl);
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-	r = posix_spawn(&c->pid, prog, &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
+		keep[nkeep++] = pass[i];
+	r = spawn(&c->pid, prog, argv, keep, nkeep);
 	keep_ends(c, p, go, !r);
 	if (r) {
 		strbuf_addf(err, "cannot run '%s': %s", prog, strerror(r));
+		return -1;
+	}
+	return 0;
+}
+
+int child_server_start(struct child_server *s, const char *prog, struct strbuf *err)
+{
+	char arg[32], *argv[3];
+	int sv[2], r;
+
+	s->pid = 0;
+	s->fd = -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		strbuf_addf(err, "cannot create a socket pair: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(arg, sizeof(arg), "--serve-fd=%d", sv[1]);
+	argv[0] = (char *)prog;
+	argv[1] = arg;
+	argv[2] = NULL;
+	r = spawn(&s->pid, prog, argv, &sv[1], 1);
+	close(sv[1]);
+	if (r) {
+		close(sv[0]);
+		s->pid = 0;
+		strbuf_addf(err, "cannot run '%s': %s", prog, strerror(r));
+		return -1;
+	}
+	s->fd = sv[0];
+	return 0;
+}
+
+void child_server_stop(struct child_server *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	if (s->pid > 0) {
+		kill(s->pid, SIGKILL);
+		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	s->pid = 0;
+}
+
+/* Send the server a request: one byte, and fds. Return 0, or an errno. */
+static int send_request(int sock, const int *fds, size_t n)
+{
+	char cbuf[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = { .iov_base = "s", .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = CMSG_SPACE(n * sizeof(int)) };
+	struct cmsghdr *cm;
+
+	memset(cbuf, 0, sizeof(cbuf));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(cm), fds, n * sizeof(int));
+	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
+		if (errno != EINTR)
+			return errno;
+	return 0;
+}
+
+/* The server's answer: a pid, or -errno. Return 0, or -1 when it is gone
+ * (EOF, an error, or no answer within 10 s). */
+static int recv_answer(int sock, pid_t *pid)
+{
+	struct pollfd q = { .fd = sock, .events = POLLIN };
+	ssize_t n;
+	int r;
+
+	while ((r = poll(&q, 1, 10000)) < 0 && errno == EINTR)
+		;
+	if (r <= 0)
+		return -1;
+	while ((n = recv(sock, pid, sizeof(*pid), 0)) < 0 && errno == EINTR)
+		;
+	return n == (ssize_t)sizeof(*pid) ? 0 : -1;
+}
+
+int child_serve_held(struct child *c, struct child_server *s, int pass, struct strbuf *err)
+{
+	int p[2], go[2], fds[3];
+	siginfo_t si;
+	pid_t pid;
+
+	if (open_ends(c, p, go, 1, err))
+		return -1;
+	fds[0] = pass;
+	fds[1] = p[1];
+	fds[2] = go[0];
+	if (s->fd < 0 || send_request(s->fd, fds, 3) || recv_answer(s->fd, &pid)) {
+		keep_ends(c, p, go, 0);
+		return 1;
+	}
+	if (pid < 0) {
+		keep_ends(c, p, go, 0);
+		strbuf_addf(err, "the sample program cannot fork: %s", strerror(-pid));
+		return -1;
+	}
+	c->pid = pid;
+	setpgid(c->pid, c->pid);	/* both sides, so no race */
+	keep_ends(c, p, go, 1);
+	/* Ours to wait for? Not when a wrapper forked the server rather than
+	 * exec'ing it: then nothing of the sample could be collected. */
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) && errno == ECHILD) {
+		kill(-c->pid, SIGKILL);
+		close(c->fd);
+		if (c->go_fd >= 0)
+			close(c->go_fd);
+		if (c->pidfd >= 0)
+			close(c->pidfd);
+		c->fd = c->pidfd = c->go_fd = -1;
+		c->pid = 0;
+		strbuf_addstr(err, "the sample program's process is not kbench's child "
+			      "(a KBENCH_SAMPLE wrapper must exec it, not fork it)");
 		return -1;
 	}
 	return 0;

@@ -60,6 +60,23 @@ int child_start_held(struct child *c, int (*fn)(void *arg, int fd), void *arg);
  * too. Return 0, or -1 with the reason in err. */
 int child_spawn_held(struct child *c, const char *prog, char *const args[],
 		     const int *pass, size_t npass, struct strbuf *err);
+/* A sample server: prog run once with "--serve-fd=N", which forks each
+ * sample for child_serve_held() as kbench's own child (see sampler/). */
+struct child_server {
+	pid_t pid;		/* 0: not running */
+	int fd;			/* our end of its socket, or -1 */
+};
+#define CHILD_SERVER_INIT { 0, -1 }
+/* Start prog as s, in its own process group, dying with kbench. Return 0,
+ * or -1 with the reason in err. */
+int child_server_start(struct child_server *s, const char *prog, struct strbuf *err);
+/* End s (it may have died already) and reap it. */
+void child_server_stop(struct child_server *s);
+/* child_spawn_held() through s: the server forks c with the pass
+ * descriptor (one: the job), the result pipe and the go socket, and c is
+ * our child as a spawned one is. Return 0; 1 when s is gone (stop it and
+ * start another); -1 with the reason in err. */
+int child_serve_held(struct child *c, struct child_server *s, int pass, struct strbuf *err);
 /* Let a held child run fn. Return 0, or -1 after an error message. */
 int child_release(struct child *c);
 /* Return an enum child_end, or -1 on an internal error (printed). */

@@ -1,5 +1,6 @@
-/* runner: run a plan: every sample in a forked child (harness/child.c)
- * that execs the lean kbench-sample (sampler/), with a timeout, recorded
+/* runner: run a plan: every sample in the lean kbench-sample (sampler/),
+ * forked by one such program serving the run (harness/child.c), or in a
+ * forked child for the external workload, with a timeout, recorded
  * as it arrives (harness/record.c). SIGINT/SIGTERM
  * stop the sample in flight, kill its process group and mark the run
  * interrupted; nothing measured is lost. */
@@ -28,6 +29,12 @@
 #include <sys/wait.h>
 
 static volatile sig_atomic_t stop_signal;
+
+/* While a plan runs, its samples are forked by one kbench-sample serving
+ * them all (child_serve_held), not each spawned: a fork of that small
+ * process instead of an exec per sample. Direct mode spawns its one. */
+static struct child_server server = CHILD_SERVER_INIT;
+static int serving;
 
 static void on_signal(int sig)
 {
@@ -71,6 +78,24 @@ static int start_sample(const struct workload_ops *ops, struct sample_job_arg *j
 		return -1;
 	if ((jfd = sample_job_file(job->params, job->row, reason)) < 0)
 		return -1;
+	if (serving) {
+		/* Started on the first sample; started again if it died. */
+		for (int tries = 0; tries < 2; tries++) {
+			if (server.fd < 0 && child_server_start(&server, prog, reason))
+				break;
+			rc = child_serve_held(c, &server, jfd, reason);
+			if (rc <= 0) {
+				close(jfd);
+				return rc;
+			}
+			child_server_stop(&server);
+		}
+		if (!reason->len)
+			strbuf_addf(reason, "the sample program '%s' stopped serving samples",
+				    prog);
+		close(jfd);
+		return -1;
+	}
 	snprintf(job_arg, sizeof(job_arg), "--job-fd=%d", jfd);
 	rc = child_spawn_held(c, prog, args, &jfd, 1, reason);
 	close(jfd);
@@ -731,6 +756,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	}
 
 	stop_signal = 0;
+	serving = 1;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -769,6 +795,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		rc = 0;
 	}
 out_signals:
+	serving = 0;
+	child_server_stop(&server);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 out:

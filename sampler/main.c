@@ -2,7 +2,14 @@
  * with a job (workload, row, options, pin plan), the result pipe and,
  * optionally, a go socket: it reads the job, waits for the go byte (the
  * harness attaches its counters meanwhile), runs the sample and writes
- * the result as a forked child would. Not meant to be run by hand. */
+ * the result as a forked child would. Not meant to be run by hand.
+ *
+ * With --serve-fd=N it serves a whole run instead: for each message on
+ * socket N, carrying those three descriptors, it forks a sample process
+ * that is kbench's child, not its own (CLONE_PARENT: kbench waits for
+ * it, takes its rusage and kills its group as it would a spawned one),
+ * and answers with its pid. A sample then costs a fork of this small
+ * process, not an exec. EOF on N ends it. */
 #include "config.h"
 #include "sampler/sample.h"
 #include "lib/io.h"
@@ -13,7 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* "--NAME=FD": the descriptor, or -1. */
@@ -42,32 +52,14 @@ static int read_job(int fd, struct strbuf *job)
 	return n < 0 ? -1 : 0;
 }
 
-int main(int argc, char **argv)
+/* One sample: read the job, wait for the go byte, run it, write the
+ * result. Return the exit status. */
+static int run_job(int job_fd, int result_fd, int go_fd)
 {
 	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
-	static const char *const names[] = { "--job-fd", "--result-fd", "--go-fd" };
-	int fds[] = { -1, -1, -1 }, bad = 0, rc = 1;
-	int job_fd, result_fd, go_fd;
 	struct sample_job job;
+	int rc = 1;
 
-	for (int i = 1; i < argc && !bad; i++) {
-		int k, fd = -1;
-
-		for (k = 0; k < 3 && (fd = fd_arg(argv[i], names[k])) < 0; k++)
-			;
-		bad = k == 3 || fds[k] >= 0;
-		if (!bad)
-			fds[k] = fd;
-	}
-	job_fd = fds[0];
-	result_fd = fds[1];
-	go_fd = fds[2];
-	if (bad || job_fd < 0 || result_fd < 0) {
-		fprintf(stderr, "usage: kbench-sample --job-fd=N --result-fd=N [--go-fd=N]\n"
-			"kbench runs this program for each sample; it is not meant "
-			"to be run by hand\n");
-		return 2;
-	}
 	/* If kbench dies, the sample dies with it; had it died before this
 	 * line, the go socket is at EOF and nothing runs. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -97,4 +89,105 @@ out:
 	strbuf_release(&buf);
 	strbuf_release(&err);
 	return rc;
+}
+
+/* Receive one request on sock: one byte and the job, result and go
+ * descriptors. Return 1 with them in fds, 0 at EOF, -1 on a malformed
+ * request (any descriptors it carried closed). */
+static int recv_request(int sock, int fds[3])
+{
+	char byte, cbuf[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm;
+	ssize_t n;
+	int got = 0;
+
+	while ((n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	if (n <= 0)
+		return 0;
+	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+		size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (size_t i = 0; i < k; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+			if (got < 3)
+				fds[got++] = fd;
+			else
+				close(fd);
+		}
+	}
+	if (got == 3 && !(mh.msg_flags & MSG_CTRUNC))
+		return 1;
+	for (int i = 0; i < got; i++)
+		close(fds[i]);
+	return -1;
+}
+
+static int serve(int sock)
+{
+	pid_t kbench = getppid();
+	int fds[3], r;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != kbench)
+		return 1;
+	while ((r = recv_request(sock, fds))) {
+		pid_t pid = -EPROTO;
+
+		if (r > 0) {
+			/* A plain fork would make the sample this process's
+			 * child; kbench must be its parent. */
+			pid = (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
+			if (pid == 0) {
+				close(sock);
+				setpgid(0, 0);
+				if (getppid() != kbench)
+					_exit(1);
+				_exit(run_job(fds[0], fds[1], fds[2]));
+			}
+			if (pid < 0)
+				pid = -errno;
+			for (int i = 0; i < 3; i++)
+				close(fds[i]);
+		}
+		if (send(sock, &pid, sizeof(pid), MSG_NOSIGNAL) != (ssize_t)sizeof(pid))
+			return 1;
+	}
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: kbench-sample --job-fd=N --result-fd=N [--go-fd=N]\n"
+		"kbench runs this program for each sample; it is not meant "
+		"to be run by hand\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const names[] = { "--job-fd", "--result-fd", "--go-fd", "--serve-fd" };
+	int fds[] = { -1, -1, -1, -1 }, bad = 0;
+
+	for (int i = 1; i < argc && !bad; i++) {
+		int k, fd = -1;
+
+		for (k = 0; k < 4 && (fd = fd_arg(argv[i], names[k])) < 0; k++)
+			;
+		bad = k == 4 || fds[k] >= 0;
+		if (!bad)
+			fds[k] = fd;
+	}
+	if (!bad && fds[3] >= 0 && argc == 2)
+		return serve(fds[3]);
+	if (bad || fds[3] >= 0 || fds[0] < 0 || fds[1] < 0)
+		return usage();
+	return run_job(fds[0], fds[1], fds[2]);
 }

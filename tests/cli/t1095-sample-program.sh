@@ -68,8 +68,10 @@ T
 cat > "$tmp/wrap" <<EOT
 #!/bin/sh
 echo "\$@" >> "$tmp/calls"
-job=\$(echo "\$1" | sed 's/^--job-fd=//')
-cat "/proc/self/fd/\$job" > "$tmp/job"
+echo \$\$ >> "$tmp/pids"
+case \$1 in
+--job-fd=*) cat "/proc/self/fd/\${1#--job-fd=}" > "$tmp/job" ;;
+esac
 exec "$sample" "\$@"
 EOT
 chmod +x "$tmp/wrap"
@@ -112,9 +114,54 @@ iterations = 1
 EOT
 KBENCH_SAMPLE=$tmp/wrap kb --quiet run -c "$tmp/all.conf" --no-report > "$tmp/out" 2>&1
 is "a run of hackbench, netperf and pft exits 0" "$?" 0
-is "... its 4 samples ran in the sample program" "$(wc -l < "$tmp/calls" | tr -d ' ')" 4
+is "... its 4 samples ran in one sample program serving the run" \
+	"$(sed 's/[0-9][0-9]*/N/g' "$tmp/calls" 2>&1)" "--serve-fd=N"
 is "... and are stored" \
 	"$(sql "SELECT count(DISTINCT section || '/' || iteration) FROM samples")" 4
+is "... with their rusage" \
+	"$(sql "SELECT count(DISTINCT section || '/' || iteration) FROM samples WHERE user_ns + sys_ns > 0")" 4
+is "... and nothing of the server is left" "$(pgrep -f -- '--serve-fd=' | wc -l | tr -d ' ')" 0
+
+# The server dies in the middle of a run: the sample in flight is
+# kbench's child and ends well; the next starts another server.
+rm -f "$tmp/calls" "$tmp/pids"
+printf '[hackbench]\ngroups = 1\nloops = 3000\niterations = 3\n' > "$tmp/long.conf"
+KBENCH_SAMPLE=$tmp/wrap "$KBENCH" --db "$db" --quiet run -c "$tmp/long.conf" -n serverdies \
+	--no-report > "$tmp/out" 2>&1 &
+kpid=$!
+# The wrapper exec's the server: its pid is the server's. A sample is
+# another child of kbench, with workers of its own.
+i=0 server= served=
+while [ -z "$served" ] && [ $i -lt 500 ]; do
+	for p in $(pgrep -P "$kpid"); do
+		grep -qx "$p" "$tmp/pids" 2>/dev/null && continue
+		[ -n "$(pgrep -P "$p")" ] && served=$p
+	done
+	[ -z "$served" ] && sleep 0.02
+	i=$((i + 1))
+done
+server=$(tail -n 1 "$tmp/pids" 2>/dev/null)
+check "a served sample is kbench's child, beside its server" \
+	test -n "$served" -a -n "$server"
+is "... its program is kbench-sample" "$(cat "/proc/$served/comm" 2>/dev/null)" kbench-sample
+[ -n "$server" ] && kill -9 "$server"
+wait "$kpid"
+is "... when the server is killed, the run still exits 0" "$?" 0
+is "... its 3 samples are stored" "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.name = 'serverdies'")" 3
+is "... and a second server served the rest" "$(wc -l < "$tmp/calls" | tr -d ' ')" 2
+
+# A wrapper that forks the program instead of exec'ing it leaves the
+# samples another process's children: said, not hung on.
+cat > "$tmp/forkwrap" <<EOT
+#!/bin/sh
+"$sample" "\$@"
+EOT
+chmod +x "$tmp/forkwrap"
+printf '[hackbench]\ngroups = 1\nloops = 10\niterations = 1\n' > "$tmp/one.conf"
+KBENCH_SAMPLE=$tmp/forkwrap kb --quiet run -c "$tmp/one.conf" -n forked --no-report > "$tmp/out" 2>&1
+is "a wrapper that forks the sample program fails the run (exit 1)" "$?" 1
+is "... saying why" "$(sql "SELECT reason FROM failures f JOIN runs r ON r.id = f.run_id WHERE r.name = 'forked'")" \
+	"the sample program's process is not kbench's child (a KBENCH_SAMPLE wrapper must exec it, not fork it)"
 
 # A worker's mappings: a sample whose workers run long enough to be seen.
 "$KBENCH" hackbench -g 1 -l 1000000 > /dev/null 2>&1 &
