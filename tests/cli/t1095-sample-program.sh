@@ -97,7 +97,7 @@ is "with it the sample runs and ends well" "$?" 0
 check "... and writes its result" test -s "$tmp/result"
 
 # A run: every sample of each driver it has, through the program.
-rm -f "$tmp/calls"
+rm -f "$tmp/calls" "$tmp/pids"
 cat > "$tmp/all.conf" <<'EOT'
 [hackbench]
 groups = 1
@@ -120,7 +120,8 @@ is "... and are stored" \
 	"$(sql "SELECT count(DISTINCT section || '/' || iteration) FROM samples")" 4
 is "... with their rusage" \
 	"$(sql "SELECT count(DISTINCT section || '/' || iteration) FROM samples WHERE user_ns + sys_ns > 0")" 4
-is "... and nothing of the server is left" "$(pgrep -f -- '--serve-fd=' | wc -l | tr -d ' ')" 0
+srv=$(tail -n 1 "$tmp/pids" 2>/dev/null)
+check "... and its server ($srv) is gone, reaped" test -n "$srv" -a ! -d "/proc/${srv:-0}"
 
 # The server dies in the middle of a run: the sample in flight is
 # kbench's child and ends well; the next starts another server.
