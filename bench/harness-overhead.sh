@@ -12,19 +12,22 @@
 #
 # and splits the overhead:
 #
-#   setup     sample - window - exec: the workload's own work around its
+#   setup     sample - window - fork: the workload's own work around its
 #             window (hackbench creates and reaps its workers there, as
 #             rt-tests does: see the peer line); not the harness's
-#   harness   between + exec: what kbench itself adds to a sample, the
-#             issue's "fork, exec, store commit, monitors, progress";
+#   harness   between + fork: what kbench itself adds to a sample (the
+#             sample's start, the store's commit, monitors, progress);
 #             its share of the mean window is the goal (< 1%)
 #   between   wall - sum of samples - start-up: monitors, the store's
 #             commit, progress
 #   monitors  the same run with monitors = none, the difference in
 #             'between'
-#   exec      kbench-sample started and ended by hand, the mean of EXECS
-#             runs (spawning it from kbench costs about the same); the
-#             header also gives true(1)'s, what any program costs here
+#   fork      what starting a sample costs: a run's samples are forked
+#             by one kbench-sample serving the run, so a fork of that
+#             process, exiting at once and reaped ('kbench-sample
+#             --time-forks=EXECS' times it); the header also gives what
+#             an exec of kbench-sample (direct mode's start) and of
+#             true(1) (any program's) cost here
 #   start     once per run: the same 'kbench run --dry-run', which reads
 #             the configs, the machine's topology and plans
 #
@@ -121,9 +124,12 @@ exec_cost() {
 exec_ms=$(exec_cost "$sample_prog")
 true_prog=$(command -v true | grep / || echo /bin/true)
 floor_ms=$(exec_cost "$true_prog")
+fork_ms=$("$sample_prog" --time-forks="$EXECS" | awk '{ printf "%.2f", $1 / 1e6 }')
+[ -n "$fork_ms" ] || die "'$sample_prog --time-forks=$EXECS' failed"
 
 echo "# harness overhead of 'kbench run': $N samples per section and row, no warm-up"
 echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
+echo "# a sample's start, a fork of the serving kbench-sample: $fork_ms ms (mean of $EXECS)"
 echo "# exec of kbench-sample, alone, from a shell: $exec_ms ms (mean of $EXECS);" \
 	"of $true_prog, the machine's floor: $floor_ms ms"
 echo "# netperf samples scaled to $NETPERF_DURATION s (share given at the configs' 10 s);" \
@@ -157,16 +163,16 @@ for c in $CONFIGS; do
 	n_none=$1 dur_none=$2
 	awk -v c="$c" -v n="$n" -v wall="$wall" -v dur="$dur" -v win="$win" \
 	    -v nn="$n_none" -v start="$start" -v walln="$wall_none" -v durn="$dur_none" \
-	    -v exec="$exec_ms" \
+	    -v fork="$fork_ms" \
 	    -v scale="$([ "${c#netperf}" != "$c" ] && echo "10 / $NETPERF_DURATION" || echo 1)" '
 	BEGIN {
 		split(scale, s, " / "); k = (s[2] ? s[1] / s[2] : 1)
 		all = (wall - win) / n / 1e6
 		mean_win = win / n / 1e6
-		setup = (dur - win) / n / 1e6 - exec
+		setup = (dur - win) / n / 1e6 - fork
 		if (setup < 0) setup = 0
 		between = (wall - dur - start) / n / 1e6
-		harness = between + exec
+		harness = between + fork
 		share = 100 * harness / (mean_win * k)
 		# monitors: the between-sample time with them less without
 		mon = between - (walln - durn - start) / nn / 1e6

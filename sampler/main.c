@@ -24,6 +24,8 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* "--NAME=FD": the descriptor, or -1. */
@@ -163,6 +165,32 @@ static int serve(int sock)
 	return 0;
 }
 
+/* --time-forks=N: what starting a served sample costs here, less the
+ * request: N forks of this process, each exiting at once and reaped;
+ * prints the mean in nanoseconds (bench/harness-overhead.sh). */
+static int time_forks(int n)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			perror("kbench-sample: fork");
+			return 1;
+		}
+		if (pid == 0)
+			_exit(0);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("%.0f\n", ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
+	       (n > 0 ? n : 1));
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: kbench-sample --job-fd=N --result-fd=N [--go-fd=N]\n"
@@ -185,6 +213,8 @@ int main(int argc, char **argv)
 		if (!bad)
 			fds[k] = fd;
 	}
+	if (argc == 2 && !strncmp(argv[1], "--time-forks=", 13) && atoi(argv[1] + 13) > 0)
+		return time_forks(atoi(argv[1] + 13));
 	if (!bad && fds[3] >= 0 && argc == 2)
 		return serve(fds[3]);
 	if (bad || fds[3] >= 0 || fds[0] < 0 || fds[1] < 0)

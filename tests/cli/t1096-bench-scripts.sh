@@ -20,7 +20,9 @@ is "harness-overhead.sh at N=1 exits 0" "$?" 0
 is "... says nothing on stderr" "$(cat "$tmp/ho.err")" ""
 is "... names what it measured" "$(sed -n '1p' "$tmp/ho")" \
 	"# harness overhead of 'kbench run': 1 samples per section and row, no warm-up"
-check "... gives the exec cost of kbench-sample and the machine's floor" \
+check "... gives the start of a served sample" \
+	has "$tmp/ho" "^# a sample's start, a fork of the serving kbench-sample: $num ms \(mean of 3\)$"
+check "... the exec cost of kbench-sample and the machine's floor" \
 	has "$tmp/ho" "^# exec of kbench-sample, alone, from a shell: $num ms \(mean of 3\); of [^ ]+, the machine's floor: $num ms$"
 is "... its column header" "$(grep '^config' "$tmp/ho" | tr -s ' ')" \
 	"config samples window-s all-ms setup-ms harn-ms harn% goal betw-ms monit-ms start-ms"
