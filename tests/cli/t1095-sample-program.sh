@@ -63,6 +63,11 @@ $ kbench-sample --job-fd=0 --result-fd=1 --job-fd=0
 [exit 2]
 T
 
+# --time-forks=N, for bench/harness-overhead.sh: the mean of N forks.
+check "--time-forks=3 prints a positive count of nanoseconds" \
+	sh -c '"$1" --time-forks=3 | grep -Eqx "[1-9][0-9]*"' sh "$sample"
+expect_err "--time-forks=0 is a usage error" 2 "usage: kbench-sample" "$sample" --time-forks=0
+
 # KBENCH_SAMPLE names the program: a wrapper that leaves a mark shows
 # that direct mode runs its sample there.
 cat > "$tmp/wrap" <<EOT
