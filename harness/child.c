@@ -288,8 +288,9 @@ int child_serve_held(struct child *c, struct child_server *s, int pass, struct s
 	}
 	if (pid < 0) {
 		keep_ends(c, p, go, 0);
-		strbuf_addf(err, "the sample program cannot fork: %s", strerror(-pid));
-		return -1;
+		strbuf_addf(err, "the sample program cannot fork its samples here: %s",
+			    strerror(-pid));
+		return 2;
 	}
 	c->pid = pid;
 	setpgid(c->pid, c->pid);	/* both sides, so no race */
@@ -306,9 +307,10 @@ int child_serve_held(struct child *c, struct child_server *s, int pass, struct s
 			close(c->pidfd);
 		c->fd = c->pidfd = c->go_fd = -1;
 		c->pid = 0;
-		strbuf_addstr(err, "the sample program's process is not kbench's child "
-			      "(a KBENCH_SAMPLE wrapper must exec it, not fork it)");
-		return -1;
+		strbuf_addstr(err, "the samples the sample program forks are not kbench's "
+			      "children (does a KBENCH_SAMPLE wrapper fork it rather than "
+			      "exec it?)");
+		return 2;
 	}
 	return 0;
 }

@@ -75,7 +75,9 @@ void child_server_stop(struct child_server *s);
 /* child_spawn_held() through s: the server forks c with the pass
  * descriptor (one: the job), the result pipe and the go socket, and c is
  * our child as a spawned one is. Return 0; 1 when s is gone (stop it and
- * start another); -1 with the reason in err. */
+ * start another); 2 when s cannot serve here (its clone is refused, or
+ * what it forks is not our child: spawn instead), the reason in err;
+ * -1 with the reason in err. */
 int child_serve_held(struct child *c, struct child_server *s, int pass, struct strbuf *err);
 /* Let a held child run fn. Return 0, or -1 after an error message. */
 int child_release(struct child *c);

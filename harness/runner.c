@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t stop_signal;
 
@@ -66,7 +67,7 @@ static int start_sample(const struct workload_ops *ops, struct sample_job_arg *j
 {
 	char job_arg[32], *args[] = { (char *)sample_program_name(), job_arg, NULL };
 	const char *prog;
-	int jfd, rc;
+	int jfd, rc = -1;
 
 	if (!sample_execs(ops)) {
 		if (!child_start_held(c, sample_child, job))
@@ -83,18 +84,30 @@ static int start_sample(const struct workload_ops *ops, struct sample_job_arg *j
 		for (int tries = 0; tries < 2; tries++) {
 			if (server.fd < 0 && child_server_start(&server, prog, reason))
 				break;
+			/* From its start: a sample that failed on the way may
+			 * have read it (the offset is shared). */
+			lseek(jfd, 0, SEEK_SET);
 			rc = child_serve_held(c, &server, jfd, reason);
 			if (rc <= 0) {
 				close(jfd);
 				return rc;
 			}
 			child_server_stop(&server);
+			if (rc == 2)
+				break;
 		}
-		if (!reason->len)
-			strbuf_addf(reason, "the sample program '%s' stopped serving samples",
-				    prog);
-		close(jfd);
-		return -1;
+		if (rc != 2) {
+			if (!reason->len)
+				strbuf_addf(reason, "the sample program '%s' stopped serving "
+					    "samples", prog);
+			close(jfd);
+			return -1;
+		}
+		/* It cannot serve here: spawn this sample and the rest. */
+		notice("%s; each sample is spawned instead", reason->buf);
+		strbuf_reset(reason);
+		serving = 0;
+		lseek(jfd, 0, SEEK_SET);
 	}
 	snprintf(job_arg, sizeof(job_arg), "--job-fd=%d", jfd);
 	rc = child_spawn_held(c, prog, args, &jfd, 1, reason);
