@@ -33,8 +33,7 @@ TRANSPORTS=${TRANSPORTS:-"sockets pipes"}
 PEERS=${PEERS:-"rt-tests perf"}
 for p in $PEERS; do
 	case $p in
-	rt-tests) ;;
-	perf) ;;
+	rt-tests|perf) ;;
 	*) echo "bench: PEERS: unknown peer '$p' (rt-tests, perf)" >&2; exit 2 ;;
 	esac
 done

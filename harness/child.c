@@ -233,21 +233,22 @@ void child_server_stop(struct child_server *s)
 	s->pid = 0;
 }
 
-/* Send the server a request: one byte, and fds. Return 0, or an errno. */
-static int send_request(int sock, const int *fds, size_t n)
+/* Send the server a request: one byte, and the job, result and go
+ * descriptors. Return 0, or an errno. */
+static int send_request(int sock, const int fds[3])
 {
 	char cbuf[CMSG_SPACE(3 * sizeof(int))];
 	struct iovec iov = { .iov_base = "s", .iov_len = 1 };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = cbuf, .msg_controllen = CMSG_SPACE(n * sizeof(int)) };
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
 	struct cmsghdr *cm;
 
 	memset(cbuf, 0, sizeof(cbuf));
 	cm = CMSG_FIRSTHDR(&mh);
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(n * sizeof(int));
-	memcpy(CMSG_DATA(cm), fds, n * sizeof(int));
+	cm->cmsg_len = CMSG_LEN(3 * sizeof(int));
+	memcpy(CMSG_DATA(cm), fds, 3 * sizeof(int));
 	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
 		if (errno != EINTR)
 			return errno;
@@ -282,7 +283,7 @@ int child_serve_held(struct child *c, struct child_server *s, int pass, struct s
 	fds[0] = pass;
 	fds[1] = p[1];
 	fds[2] = go[0];
-	if (s->fd < 0 || send_request(s->fd, fds, 3) || recv_answer(s->fd, &pid)) {
+	if (s->fd < 0 || send_request(s->fd, fds) || recv_answer(s->fd, &pid)) {
 		keep_ends(c, p, go, 0);
 		return 1;
 	}
@@ -292,26 +293,21 @@ int child_serve_held(struct child *c, struct child_server *s, int pass, struct s
 			    strerror(-pid));
 		return 2;
 	}
-	c->pid = pid;
-	setpgid(c->pid, c->pid);	/* both sides, so no race */
-	keep_ends(c, p, go, 1);
 	/* Ours to wait for? Not when a wrapper forked the server rather than
 	 * exec'ing it: then nothing of the sample could be collected. */
 	memset(&si, 0, sizeof(si));
 	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) && errno == ECHILD) {
-		kill(-c->pid, SIGKILL);
-		close(c->fd);
-		if (c->go_fd >= 0)
-			close(c->go_fd);
-		if (c->pidfd >= 0)
-			close(c->pidfd);
-		c->fd = c->pidfd = c->go_fd = -1;
-		c->pid = 0;
+		/* It waits for the go byte: it has started nothing yet. */
+		kill(pid, SIGKILL);
+		keep_ends(c, p, go, 0);
 		strbuf_addstr(err, "the samples the sample program forks are not kbench's "
 			      "children (does a KBENCH_SAMPLE wrapper fork it rather than "
 			      "exec it?)");
 		return 2;
 	}
+	c->pid = pid;
+	setpgid(c->pid, c->pid);	/* both sides, so no race */
+	keep_ends(c, p, go, 1);
 	return 0;
 }
 

@@ -58,6 +58,30 @@ static int sample_child(void *arg, int fd)
 	return sample_run(job->params, job->row, fd) ? 1 : 0;
 }
 
+/* Start the sample's process held through the run's server, started
+ * (again) as needed: as child_serve_held() returns, 0, 2 (it cannot
+ * serve here: spawn instead) or -1 with the reason in reason. */
+static int serve_sample(const char *prog, int jfd, struct child *c, struct strbuf *reason)
+{
+	for (int tries = 0; tries < 2; tries++) {
+		int rc;
+
+		if (server.fd < 0 && child_server_start(&server, prog, reason))
+			return -1;
+		/* From its start: a sample that failed on the way may have
+		 * read it (the offset is shared). */
+		lseek(jfd, 0, SEEK_SET);
+		rc = child_serve_held(c, &server, jfd, reason);
+		if (rc == 0 || rc == -1)
+			return rc;
+		child_server_stop(&server);
+		if (rc == 2)
+			return 2;
+	}
+	strbuf_addf(reason, "the sample program '%s' stopped serving samples", prog);
+	return -1;
+}
+
 /* Start the sample's process held: kbench-sample spawned with the job for
  * the drivers it has (so that the sample and its workers carry none of
  * kbench's libraries, and kbench is not copied), else a forked child.
@@ -67,7 +91,7 @@ static int start_sample(const struct workload_ops *ops, struct sample_job_arg *j
 {
 	char job_arg[32], *args[] = { (char *)sample_program_name(), job_arg, NULL };
 	const char *prog;
-	int jfd, rc = -1;
+	int jfd, rc;
 
 	if (!sample_execs(ops)) {
 		if (!child_start_held(c, sample_child, job))
@@ -80,28 +104,10 @@ static int start_sample(const struct workload_ops *ops, struct sample_job_arg *j
 	if ((jfd = sample_job_file(job->params, job->row, reason)) < 0)
 		return -1;
 	if (serving) {
-		/* Started on the first sample; started again if it died. */
-		for (int tries = 0; tries < 2; tries++) {
-			if (server.fd < 0 && child_server_start(&server, prog, reason))
-				break;
-			/* From its start: a sample that failed on the way may
-			 * have read it (the offset is shared). */
-			lseek(jfd, 0, SEEK_SET);
-			rc = child_serve_held(c, &server, jfd, reason);
-			if (rc <= 0) {
-				close(jfd);
-				return rc;
-			}
-			child_server_stop(&server);
-			if (rc == 2)
-				break;
-		}
+		rc = serve_sample(prog, jfd, c, reason);
 		if (rc != 2) {
-			if (!reason->len)
-				strbuf_addf(reason, "the sample program '%s' stopped serving "
-					    "samples", prog);
 			close(jfd);
-			return -1;
+			return rc;
 		}
 		/* It cannot serve here: spawn this sample and the rest. */
 		notice("%s; each sample is spawned instead", reason->buf);

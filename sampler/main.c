@@ -12,6 +12,7 @@
  * process, not an exec. EOF on N ends it. */
 #include "config.h"
 #include "sampler/sample.h"
+#include "lib/clock.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
 
@@ -25,11 +26,10 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-/* "--NAME=FD": the descriptor, or -1. */
-static int fd_arg(const char *arg, const char *name)
+/* "--NAME=N": N (a descriptor, or a count), or -1. */
+static int num_arg(const char *arg, const char *name)
 {
 	size_t n = strlen(name);
 	char *end;
@@ -170,9 +170,8 @@ static int serve(int sock)
  * prints the mean in nanoseconds (bench/harness-overhead.sh). */
 static int time_forks(int n)
 {
-	struct timespec a, b;
+	int64_t t0 = clock_ns(CLOCK_MONOTONIC);
 
-	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (int i = 0; i < n; i++) {
 		pid_t pid = fork();
 
@@ -185,9 +184,7 @@ static int time_forks(int n)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%.0f\n", ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
-	       (n > 0 ? n : 1));
+	printf("%.0f\n", (double)(clock_ns(CLOCK_MONOTONIC) - t0) / n);
 	return 0;
 }
 
@@ -201,23 +198,26 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = { "--job-fd", "--result-fd", "--go-fd", "--serve-fd" };
-	int fds[] = { -1, -1, -1, -1 }, bad = 0;
+	static const char *const names[] = { "--job-fd", "--result-fd", "--go-fd", "--serve-fd",
+					      "--time-forks" };
+	enum { JOB, RESULT, GO, SERVE, TIME_FORKS, NARGS };
+	int v[] = { -1, -1, -1, -1, -1 }, bad = 0;
 
 	for (int i = 1; i < argc && !bad; i++) {
-		int k, fd = -1;
+		int k, n = -1;
 
-		for (k = 0; k < 4 && (fd = fd_arg(argv[i], names[k])) < 0; k++)
+		for (k = 0; k < NARGS && (n = num_arg(argv[i], names[k])) < 0; k++)
 			;
-		bad = k == 4 || fds[k] >= 0;
+		bad = k == NARGS || v[k] >= 0;
 		if (!bad)
-			fds[k] = fd;
+			v[k] = n;
 	}
-	if (argc == 2 && !strncmp(argv[1], "--time-forks=", 13) && atoi(argv[1] + 13) > 0)
-		return time_forks(atoi(argv[1] + 13));
-	if (!bad && fds[3] >= 0 && argc == 2)
-		return serve(fds[3]);
-	if (bad || fds[3] >= 0 || fds[0] < 0 || fds[1] < 0)
+	/* --serve-fd and --time-forks stand alone. */
+	if (!bad && argc == 2 && v[SERVE] >= 0)
+		return serve(v[SERVE]);
+	if (!bad && argc == 2 && v[TIME_FORKS] > 0)
+		return time_forks(v[TIME_FORKS]);
+	if (bad || v[SERVE] >= 0 || v[TIME_FORKS] >= 0 || v[JOB] < 0 || v[RESULT] < 0)
 		return usage();
-	return run_job(fds[0], fds[1], fds[2]);
+	return run_job(v[JOB], v[RESULT], v[GO]);
 }
