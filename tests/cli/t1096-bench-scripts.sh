@@ -3,7 +3,10 @@
 # a tiny size: harness-overhead.sh prints its header and one row per
 # config with every column filled; hackbench-vs-peers.sh refuses an
 # unknown peer and, where rt-tests' hackbench is installed, prints one
-# row per case. No figure is judged: timing belongs to bench/ itself.
+# row per case, and netperf-vs-peers.sh, where sockperf is installed,
+# one row with its verdict; median-ci.awk, which both *-vs-peers.sh scripts use for
+# the ratio's interval, gives the order statistics a binomial table
+# gives. No timing is judged: that belongs to bench/ itself.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 bench=$TOP_SRCDIR/bench
@@ -33,6 +36,18 @@ is "... and no other row" "$(grep -vc '^#' "$tmp/ho")" 2
 check "... and leaves no work directory behind" \
 	test -z "$(ls -d "$tmp"/harness-overhead.* 2>/dev/null)"
 
+# ci N: the interval median-ci.awk gives for the numbers 1..N
+ci() {
+	seq "$1" | awk -f "$bench/median-ci.awk"
+}
+is "median-ci.awk: no interval under 6 numbers" "$(ci 5)" "-"
+is "... 6 numbers: ranks 1 and 6 (96.9%)" "$(ci 6)" "1.000-6.000"
+is "... 7 numbers: ranks 1 and 7 (98.4%; 2 and 6 cover 87.5%)" "$(ci 7)" "1.000-7.000"
+is "... 21 numbers: ranks 6 and 16" "$(ci 21)" "6.000-16.000"
+is "... 41 numbers: ranks 14 and 28" "$(ci 41)" "14.000-28.000"
+is "... 100 numbers: ranks 40 and 61" "$(ci 100)" "40.000-61.000"
+is "... whatever order the ranks hold" "$(printf '0.99\n1.02\n0.97\n1.01\n1.00\n0.98\n1.03\n' | sort -g | awk -f "$bench/median-ci.awk")" "0.970-1.030"
+
 PEERS=nonesuch expect_err "hackbench-vs-peers.sh refuses an unknown peer" 2 \
 	"bench: PEERS: unknown peer 'nonesuch' (rt-tests, perf)" \
 	bash "$bench/hackbench-vs-peers.sh"
@@ -43,9 +58,24 @@ if command -v hackbench > /dev/null 2>&1; then
 	is "hackbench-vs-peers.sh, one case against rt-tests, exits 0" "$?" 0
 	is "... says nothing on stderr" "$(cat "$tmp/hb.err")" ""
 	check "... prints that case's row" \
-		has "$tmp/hb" "^thread-pipes +1 +[0-9]+ +rt-tests +$num +$num +$num +$num +$num +(ok|MISSED)$"
+		has "$tmp/hb" "^thread-pipes +1 +[0-9]+ +rt-tests +$num +- +$num +$num +$num +$num +(ok|MISSED)$"
 	is "... and no other" "$(grep -c '^[a-z]*-[a-z]* ' "$tmp/hb")" 1
 else
 	skip "no rt-tests hackbench here"
+fi
+if command -v sockperf > /dev/null 2>&1; then
+	DURATION=1 PAIRS=1 TESTS=udp_rr PLACEMENTS=same-pu PEERS=sockperf TMPDIR=$tmp \
+		sh "$bench/netperf-vs-peers.sh" > "$tmp/np" 2> "$tmp/np.err"
+	is "netperf-vs-peers.sh, UDP_RR same-pu against sockperf, exits 0" "$?" 0
+	is "... says nothing on stderr" "$(cat "$tmp/np.err")" ""
+	is "... its column header" "$(grep '^test' "$tmp/np" | tr -s ' ')" \
+		"test placement peer pairs kbench CoV% peer CoV% ratio ratio-95%ci goal"
+	check "... one row, with the interval '-' for one pair and a verdict" \
+		has "$tmp/np" "^udp_rr +same-pu +sockperf +1 +$num +$num +$num +$num +$num +- +(ok|MISSED~?)$"
+	is "... and no other" "$(grep -c '^udp_rr ' "$tmp/np")" 1
+	check "... and leaves no work directory behind" \
+		test -z "$(ls -d "$tmp"/netperf-vs-peers.* 2>/dev/null)"
+else
+	skip "no sockperf here"
 fi
 done_testing
