@@ -359,6 +359,7 @@ int child_finish(struct child *c, double timeout_s,
 {
 	int64_t deadline = c->mono_start_ns + (int64_t)(timeout_s * 1e9);
 	int end = CHILD_EXITED, eof = 0;
+	sigset_t stops, caller;
 	char buf[4096];
 
 	/* A held child never released: let it exit without running. */
@@ -366,9 +367,19 @@ int child_finish(struct child *c, double timeout_s,
 		close(c->go_fd);
 		c->go_fd = -1;
 	}
+	/* The signals that stop a run get in only inside ppoll(), so none
+	 * can land between the look at *stop and the wait: the wait can then
+	 * last until the child writes, ends or runs out of time, and kbench
+	 * does not wake while its sample runs. Only without a pidfd is the
+	 * child's end looked for every 200 ms. */
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stops, &caller);
 	for (;;) {
 		struct pollfd pfd[2];
-		int nfds = 0, ms;
+		struct timespec ts;
+		int nfds = 0;
 		int64_t left;
 
 		if (child_exited(c->pid)) {
@@ -387,7 +398,10 @@ int child_finish(struct child *c, double timeout_s,
 			end = CHILD_TIMEOUT;
 			break;
 		}
-		ms = left > 200000000 ? 200 : (int)(left / 1000000) + 1;
+		if (c->pidfd < 0 && left > 200000000)
+			left = 200000000;
+		ts.tv_sec = (time_t)(left / 1000000000);
+		ts.tv_nsec = (long)(left % 1000000000);
 		if (!eof) {
 			pfd[nfds].fd = c->fd;
 			pfd[nfds].events = POLLIN;
@@ -398,8 +412,10 @@ int child_finish(struct child *c, double timeout_s,
 			pfd[nfds].events = POLLIN;
 			pfd[nfds++].revents = 0;
 		}
-		if (poll(pfd, (nfds_t)nfds, ms) < 0 && errno != EINTR)
+		if (ppoll(pfd, (nfds_t)nfds, &ts, &caller) < 0 && errno != EINTR) {
+			sigprocmask(SIG_SETMASK, &caller, NULL);
 			return error("poll failed: %s", strerror(errno));
+		}
 		if (!eof && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))) {
 			ssize_t n = read(c->fd, buf, sizeof(buf));
 
@@ -409,6 +425,7 @@ int child_finish(struct child *c, double timeout_s,
 				eof = 1;
 		}
 	}
+	sigprocmask(SIG_SETMASK, &caller, NULL);
 	/* Kill what is left of the group while the zombie leader keeps its
 	 * id reserved, then reap the leader. */
 	kill(-c->pid, SIGKILL);

@@ -237,5 +237,28 @@ printf '%s\n' '[ext]' 'workload = external' 'command = echo v=1' \
 	'metric.v = v=(?<value>[0-9]+)' 'better.v = higher' 'iterations = 1' > "$tmp/ext.conf"
 KBENCH_SAMPLE=$tmp/nope kb --quiet run -c "$tmp/ext.conf" --no-report > "$tmp/out" 2>&1
 is "an external workload runs without the sample program" "$?" 0
+# While its sample runs, kbench sleeps until the sample writes, ends or
+# runs out of time: no timer wakes it (a wake-up inside the window takes
+# a CPU from the workload). Its voluntary context switches over one
+# second of a 3 s netperf sample, read from /proc, once the sample's
+# process is there.
+"$KBENCH" netperf -t UDP_RR -l 3 > "$tmp/np.out" 2>&1 &
+kpid=$!
+i=0
+while [ -z "$(pgrep -P "$kpid")" ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+switches() {
+	sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$kpid/status"
+}
+sleep 0.3
+sw0=$(switches)
+sleep 1
+sw1=$(switches)
+wait "$kpid"
+is "a 3 s direct netperf sample exits 0" "$?" 0
+check "... and kbench does not wake while it runs ($sw0, then $sw1 switches a second later)" \
+	test "$((${sw1:-99} - ${sw0:-0}))" -le 1
 no_workers
 done_testing
