@@ -65,6 +65,7 @@ else
 fi
 if command -v sockperf > /dev/null 2>&1; then
 	DURATION=1 PAIRS=1 TESTS=udp_rr PLACEMENTS=same-pu PEERS=sockperf TMPDIR=$tmp \
+		PORT=$((20000 + $$ % 20000)) \
 		sh "$bench/netperf-vs-peers.sh" > "$tmp/np" 2> "$tmp/np.err"
 	is "netperf-vs-peers.sh, UDP_RR same-pu against sockperf, exits 0" "$?" 0
 	is "... says nothing on stderr" "$(cat "$tmp/np.err")" ""
