@@ -237,11 +237,14 @@ printf '%s\n' '[ext]' 'workload = external' 'command = echo v=1' \
 	'metric.v = v=(?<value>[0-9]+)' 'better.v = higher' 'iterations = 1' > "$tmp/ext.conf"
 KBENCH_SAMPLE=$tmp/nope kb --quiet run -c "$tmp/ext.conf" --no-report > "$tmp/out" 2>&1
 is "an external workload runs without the sample program" "$?" 0
+
 # While its sample runs, kbench sleeps until the sample writes, ends or
 # runs out of time: no timer wakes it (a wake-up inside the window takes
-# a CPU from the workload). Its voluntary context switches over one
-# second of a 3 s netperf sample, read from /proc, once the sample's
-# process is there.
+# a CPU from the workload). Its voluntary context switches, read from
+# /proc every 0.25 s over a 3 s netperf sample once the sample's process
+# is there: some whole second of it must pass with at most one (the old
+# 200 ms poll made five a second), whatever kbench's start cost on a
+# loaded machine.
 "$KBENCH" netperf -t UDP_RR -l 3 > "$tmp/np.out" 2>&1 &
 kpid=$!
 i=0
@@ -249,16 +252,17 @@ while [ -z "$(pgrep -P "$kpid")" ] && [ $i -lt 200 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
-switches() {
-	sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$kpid/status"
-}
-sleep 0.3
-sw0=$(switches)
-sleep 1
-sw1=$(switches)
+: > "$tmp/switches"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	sleep 0.25
+	sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$kpid/status" >> "$tmp/switches"
+done
 wait "$kpid"
 is "a 3 s direct netperf sample exits 0" "$?" 0
-check "... and kbench does not wake while it runs ($sw0, then $sw1 switches a second later)" \
-	test "$((${sw1:-99} - ${sw0:-0}))" -le 1
+quiet=$(awk '{ v[NR] = $1 } END { m = 99
+	for (i = 1; i + 4 <= NR; i++) if (v[i + 4] - v[i] < m) m = v[i + 4] - v[i]
+	print m }' "$tmp/switches")
+check "... and kbench does not wake while it runs (fewest switches in a second: $quiet; readings: $(tr '\n' ' ' < "$tmp/switches"))" \
+	test "$quiet" -le 1
 no_workers
 done_testing
