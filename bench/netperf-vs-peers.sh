@@ -179,18 +179,22 @@ stats() {
 		}'
 }
 
-# median of the pair ratios kbench/peer, from two files of equal length
-ratio() {
-	paste "$1" "$2" | awk '$2 > 0 { print $1 / $2 }' | sort -g |
-		awk '{ v[NR] = $1 } END {
-			if (!NR) { print "-"; exit }
-			printf "%.3f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		}'
+# the pair ratios kbench/peer, sorted, from two files of equal length
+ratios() {
+	paste "$1" "$2" | awk '$2 > 0 { print $1 / $2 }' | sort -g
 }
 
-# 95% confidence interval of that median, "lo-hi" or "-"
+# their median, or "-"
+ratio() {
+	ratios "$1" "$2" | awk '{ v[NR] = $1 } END {
+		if (!NR) { print "-"; exit }
+		printf "%.3f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	}'
+}
+
+# the 95% confidence interval of that median, "lo-hi" or "-"
 ratio_ci() {
-	paste "$1" "$2" | awk '$2 > 0 { print $1 / $2 }' | sort -g | awk -f "$BENCH_DIR/median-ci.awk"
+	ratios "$1" "$2" | awk -f "$BENCH_DIR/median-ci.awk"
 }
 
 peers_for() {

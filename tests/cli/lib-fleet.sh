@@ -58,15 +58,6 @@ fleet_need() {
 nginx_dav_ext=/usr/lib/nginx/modules/ngx_http_dav_ext_module.so
 PATH=$PATH:/usr/sbin:/sbin
 
-wait_until() {	# wait_until SECONDS CMD...
-	wu_end=$(( $(date +%s) + $1 ))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -ge "$wu_end" ] && return 1
-		sleep 0.2
-	done
-}
-
 # free_port: a TCP port of the loopback nobody listens on (nor one we took).
 free_port() {
 	while :; do

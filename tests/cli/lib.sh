@@ -303,6 +303,17 @@ no_workers() {
 	done
 }
 
+# wait_until SECONDS CMD...: run CMD (quietly) every 0.2 s until it
+# succeeds; false when SECONDS pass first.
+wait_until() {	# wait_until SECONDS CMD...
+	wu_end=$(( $(date +%s) + $1 ))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -ge "$wu_end" ] && return 1
+		sleep 0.2
+	done
+}
+
 skip() {	# skip WHY: a passing TAP line marked SKIP
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n # SKIP $1"

@@ -178,13 +178,14 @@ is "... and no failure" \
 # A worker's mappings: a sample whose workers run long enough to be seen.
 "$KBENCH" hackbench -g 1 -l 1000000 > /dev/null 2>&1 &
 kpid=$!
-i=0 spid= wpid=
-while [ -z "$wpid" ] && [ $i -lt 200 ]; do
+spid= wpid=
+# find_worker: true once kbench's sample has a worker (spid, wpid set)
+find_worker() {
 	spid=$(pgrep -P "$kpid" | head -1)
 	[ -n "$spid" ] && wpid=$(pgrep -P "$spid" | head -1)
-	[ -z "$wpid" ] && sleep 0.05
-	i=$((i + 1))
-done
+	[ -n "$wpid" ]
+}
+wait_until 10 find_worker
 kmaps=$(wc -l < "/proc/$kpid/maps" 2>/dev/null)
 wmaps=$(wc -l < "/proc/$wpid/maps" 2>/dev/null)
 wcomm=$(cat "/proc/$wpid/comm" 2>/dev/null)
@@ -247,11 +248,7 @@ is "an external workload runs without the sample program" "$?" 0
 # loaded machine.
 "$KBENCH" netperf -t UDP_RR -l 3 > "$tmp/np.out" 2>&1 &
 kpid=$!
-i=0
-while [ -z "$(pgrep -P "$kpid")" ] && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+wait_until 10 pgrep -P "$kpid"
 : > "$tmp/switches"
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	sleep 0.25
