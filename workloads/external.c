@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -636,18 +637,23 @@ static void keep_tail(struct strbuf *sb, size_t limit, size_t *dropped)
 }
 
 /* Read w's output from fd until it ends and w has exited, keeping the
- * last limit bytes in out, from the first whole line; then reap w. The output ends with w's exit
- * even if a process it left behind still holds the pipe. */
+ * last limit bytes in out, from the first whole line; then reap w. The
+ * output ends with w's exit even if a process it left behind still holds
+ * the pipe. The wait is on the pipe and a pidfd of w, so this process
+ * sleeps while the command runs (it is inside the command's measured
+ * time); only where pidfd_open() is missing does it look every 100 ms. */
 static void collect(struct worker *w, int fd, size_t limit, struct strbuf *out,
 		    size_t *dropped)
 {
 	char buf[65536];
+	int pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
 	int eof = 0;
 
 	while (!eof) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
+					 { .fd = pidfd, .events = POLLIN } };
 		int exited = worker_poll(w);
-		int r = poll(&pfd, 1, exited ? 0 : 100);
+		int r = poll(pfd, exited || pidfd < 0 ? 1 : 2, exited ? 0 : pidfd < 0 ? 100 : -1);
 		ssize_t n;
 
 		if (r < 0 && errno != EINTR)
@@ -657,6 +663,8 @@ static void collect(struct worker *w, int fd, size_t limit, struct strbuf *out,
 				break;
 			continue;
 		}
+		if (!pfd[0].revents)
+			continue;	/* w ended: reaped at the top */
 		n = read(fd, buf, sizeof(buf));
 		if (n > 0) {
 			strbuf_add(out, buf, (size_t)n);
@@ -667,6 +675,8 @@ static void collect(struct worker *w, int fd, size_t limit, struct strbuf *out,
 			eof = 1;
 		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	keep_tail(out, limit, dropped);
 	if (*dropped) {
 		/* Start at a whole line: a cut one would match as another. */
