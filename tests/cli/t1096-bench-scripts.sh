@@ -1,12 +1,13 @@
 #!/bin/sh
-# t1096-bench-scripts: the bench/ scripts this suite can run here work at
-# a tiny size: harness-overhead.sh prints its header and one row per
+# t1096-bench-scripts: the bench/ scripts this suite can run here work
+# at a tiny size: harness-overhead.sh prints its header and one row per
 # config with every column filled; hackbench-vs-peers.sh refuses an
 # unknown peer and, where rt-tests' hackbench is installed, prints one
-# row per case, and netperf-vs-peers.sh, where sockperf is installed,
-# one row with its verdict; median-ci.awk, which both *-vs-peers.sh scripts use for
-# the ratio's interval, gives the order statistics a binomial table
-# gives. No timing is judged: that belongs to bench/ itself.
+# row per case (also against rt-tests started by kbench external), and
+# netperf-vs-peers.sh, where sockperf is installed, one row with its
+# verdict; median-ci.awk, which both *-vs-peers.sh scripts use for the
+# ratio's interval, gives the order statistics a binomial table gives.
+# No timing is judged: that belongs to bench/ itself.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 bench=$TOP_SRCDIR/bench
@@ -49,7 +50,7 @@ is "... 100 numbers: ranks 40 and 61" "$(ci 100)" "40.000-61.000"
 is "... whatever order the ranks hold" "$(printf '0.99\n1.02\n0.97\n1.01\n1.00\n0.98\n1.03\n' | sort -g | awk -f "$bench/median-ci.awk")" "0.970-1.030"
 
 PEERS=nonesuch expect_err "hackbench-vs-peers.sh refuses an unknown peer" 2 \
-	"bench: PEERS: unknown peer 'nonesuch' (rt-tests, perf)" \
+	"bench: PEERS: unknown peer 'nonesuch' (rt-tests, perf, rt-tests-kbench)" \
 	bash "$bench/hackbench-vs-peers.sh"
 
 if command -v hackbench > /dev/null 2>&1; then
@@ -60,6 +61,12 @@ if command -v hackbench > /dev/null 2>&1; then
 	check "... prints that case's row" \
 		has "$tmp/hb" "^thread-pipes +1 +[0-9]+ +rt-tests +$num +- +$num +$num +$num +$num +(ok|MISSED)$"
 	is "... and no other" "$(grep -c '^[a-z]*-[a-z]* ' "$tmp/hb")" 1
+	PEERS=rt-tests-kbench MODES=process TRANSPORTS=sockets GROUPS_LIST=1 PAIRS=1 \
+		TARGET_S=0.01 REST=0 bash "$bench/hackbench-vs-peers.sh" > "$tmp/hb" 2> "$tmp/hb.err"
+	is "... against rt-tests started by kbench external, exits 0" "$?" 0
+	is "... says nothing on stderr" "$(cat "$tmp/hb.err")" ""
+	check "... prints that case's row, with no goal" \
+		has "$tmp/hb" "^process-sockets +1 +[0-9]+ +rt-kbench +$num +- +$num +$num +$num +$num +-$"
 else
 	skip "no rt-tests hackbench here"
 fi
