@@ -28,8 +28,9 @@
 # rt-tests), PERF (default perf), PAIRS (default 7), GROUPS_LIST
 # (default "1 2 4"), MODES (default "process thread"), TRANSPORTS
 # (default "sockets pipes"), PEERS (default "rt-tests perf": the peers
-# to pair kbench with, of rt-tests, perf and rt-tests-kbench), TARGET_S (seconds a sample should last, default
-# 0.5), REST (default 0.3; 0: back to back).
+# to pair kbench with, of rt-tests, perf and rt-tests-kbench), TARGET_S
+# (seconds a sample should last, default 0.5), REST (default 0.3; 0:
+# back to back).
 set -u
 BENCH_DIR=$(dirname "$0")
 KBENCH=${KBENCH:-./kbench}
@@ -70,19 +71,19 @@ kb_time() {	# mode transport groups loops
 	[ "$2" = pipes ] && flags="$flags --pipe"
 	"$KBENCH" hackbench $flags -g "$3" -l "$4" --format simple
 }
-rt_time() {
+rt_args() {	# mode transport groups loops: rt-tests hackbench's arguments
 	local flags=""
-	sleep "$REST"
 	[ "$1" = thread ] && flags="$flags -T"
 	[ "$2" = pipes ] && flags="$flags -p"
-	"$HACKBENCH" $flags -g "$3" -l "$4" | sed -n 's/^Time: *//p'
+	echo "$flags -g $3 -l $4"
+}
+rt_time() {
+	sleep "$REST"
+	"$HACKBENCH" $(rt_args "$@") | sed -n 's/^Time: *//p'
 }
 rtkb_time() {	# rt-tests' hackbench as kbench's external workload
-	local flags=""
 	sleep "$REST"
-	[ "$1" = thread ] && flags="$flags -T"
-	[ "$2" = pipes ] && flags="$flags -p"
-	"$KBENCH" external -c "'$RTKB'$flags -g $3 -l $4" -o 'metric.time=^Time: *(?<value>\S+)' \
+	"$KBENCH" external -c "'$RTKB'$(rt_args "$@")" -o 'metric.time=^Time: *(?<value>\S+)' \
 		-o better.time=lower --format simple
 }
 perf_time() {
