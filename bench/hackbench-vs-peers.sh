@@ -26,8 +26,9 @@
 #
 # Variables: KBENCH (default ./kbench), HACKBENCH (default hackbench from
 # rt-tests), PERF (default perf), PAIRS (default 7), GROUPS_LIST
-# (default "1 2 4"), MODES (default "process thread"), TRANSPORTS
-# (default "sockets pipes"), PEERS (default "rt-tests perf": the peers
+# (default "1 2 4", or "1 4 16" where 16 CPUs or more are usable: the
+# goal's group counts for each size), MODES (default "process thread"),
+# TRANSPORTS (default "sockets pipes"), PEERS (default "rt-tests perf": the peers
 # to pair kbench with, of rt-tests, perf and rt-tests-kbench), TARGET_S
 # (seconds a sample should last, default 0.5), REST (default 0.3; 0:
 # back to back).
@@ -37,7 +38,11 @@ KBENCH=${KBENCH:-./kbench}
 HACKBENCH=${HACKBENCH:-$(command -v hackbench || true)}
 PERF=${PERF:-$(command -v perf || true)}
 PAIRS=${PAIRS:-7}
-GROUPS_LIST=${GROUPS_LIST:-"1 2 4"}
+if [ "$(nproc)" -ge 16 ]; then
+	GROUPS_LIST=${GROUPS_LIST:-"1 4 16"}
+else
+	GROUPS_LIST=${GROUPS_LIST:-"1 2 4"}
+fi
 TARGET_S=${TARGET_S:-0.5}
 REST=${REST:-0.3}
 MODES=${MODES:-"process thread"}

@@ -3,7 +3,8 @@
 # at a tiny size: harness-overhead.sh prints its header and one row per
 # config with every column filled; hackbench-vs-peers.sh refuses an
 # unknown peer and, where rt-tests' hackbench is installed, prints one
-# row per case (also against rt-tests started by kbench external), and
+# row per case (also against rt-tests started by kbench external), at
+# groups 1, 4 and 16 by default where 16 CPUs are usable, and
 # netperf-vs-peers.sh, where sockperf is installed, one row with its
 # verdict; median-ci.awk, which both *-vs-peers.sh scripts use for the
 # ratio's interval, gives the order statistics a binomial table gives.
@@ -67,6 +68,17 @@ if command -v hackbench > /dev/null 2>&1; then
 	is "... says nothing on stderr" "$(cat "$tmp/hb.err")" ""
 	check "... prints that case's row, with no goal" \
 		has "$tmp/hb" "^process-sockets +1 +[0-9]+ +rt-kbench +$num +- +$num +$num +$num +$num +-$"
+	# The default group counts follow the CPUs usable: nproc is made to
+	# say 16 by a stand-in earlier in PATH.
+	mkdir "$tmp/cpus16" && printf '#!/bin/sh\necho 16\n' > "$tmp/cpus16/nproc" &&
+		chmod +x "$tmp/cpus16/nproc"
+	PATH=$tmp/cpus16:$PATH PEERS=rt-tests MODES=thread TRANSPORTS=pipes PAIRS=1 \
+		TARGET_S=0.01 REST=0 bash "$bench/hackbench-vs-peers.sh" > "$tmp/hb" 2> "$tmp/hb.err"
+	is "... on 16 CPUs, by default, exits 0" "$?" 0
+	is "... runs groups 1, 4 and 16" "$(awk '/^thread-pipes /{printf "%s ", $2}' "$tmp/hb")" "1 4 16 "
+	PEERS=rt-tests MODES=thread TRANSPORTS=pipes PAIRS=1 TARGET_S=0.01 REST=0 \
+		taskset -c 0 bash "$bench/hackbench-vs-peers.sh" > "$tmp/hb" 2> "$tmp/hb.err"
+	is "... on fewer, groups 1, 2 and 4" "$(awk '/^thread-pipes /{printf "%s ", $2}' "$tmp/hb")" "1 2 4 "
 else
 	skip "no rt-tests hackbench here"
 fi
