@@ -54,20 +54,25 @@ for p in $PEERS; do
 	*) echo "bench: PEERS: unknown peer '$p' (rt-tests, perf, rt-tests-kbench)" >&2; exit 2 ;;
 	esac
 done
-RTKB=""
-case " $PEERS " in *" rt-tests-kbench "*) RTKB=$HACKBENCH ;; esac
-case " $PEERS " in *" rt-tests "*) ;; *) HACKBENCH="" ;; esac
-case " $PEERS " in *" perf "*) ;; *) PERF="" ;; esac
+wanted() { case " $PEERS " in *" $1 "*) return 0 ;; esac; return 1; }
+# The peers to run, each by its key (its *_time function), in row order.
+run_peers=""
+wanted rt-tests && [ -n "$HACKBENCH" ] && run_peers="$run_peers rt"
+wanted perf && [ -n "$PERF" ] && run_peers="$run_peers perf"
+wanted rt-tests-kbench && [ -n "$HACKBENCH" ] && run_peers="$run_peers rtkb"
+peer_label() { case $1 in rt) echo rt-tests ;; rtkb) echo rt-kbench ;; perf) echo perf ;; esac; }
 
 [ -x "$KBENCH" ] || { echo "bench: KBENCH=$KBENCH is not executable (build first)" >&2; exit 2; }
-if [ -z "$HACKBENCH" ] && [ -z "$PERF" ] && [ -z "$RTKB" ]; then
+if [ -z "$run_peers" ]; then
 	echo "bench: neither rt-tests hackbench nor perf found (apt-get install rt-tests linux-perf)" >&2
 	exit 2
 fi
-if [ -n "$PERF" ] && ! "$PERF" bench --format=simple sched messaging -g 1 -l 1 >/dev/null 2>&1; then
-	echo "bench: '$PERF bench' does not run here; comparing with rt-tests only" >&2
-	PERF=""
-fi
+case " $run_peers " in *" perf "*)
+	if ! "$PERF" bench --format=simple sched messaging -g 1 -l 1 >/dev/null 2>&1; then
+		echo "bench: '$PERF bench' does not run here; comparing with rt-tests only" >&2
+		run_peers=$(echo "$run_peers" | sed 's/ perf//')
+	fi ;;
+esac
 
 kb_time() {	# mode transport groups loops
 	local flags=""
@@ -88,7 +93,7 @@ rt_time() {
 }
 rtkb_time() {	# rt-tests' hackbench as kbench's external workload
 	sleep "$REST"
-	"$KBENCH" external -c "'$RTKB'$(rt_args "$@")" -o 'metric.time=^Time: *(?<value>\S+)' \
+	"$KBENCH" external -c "'$HACKBENCH'$(rt_args "$@")" -o 'metric.time=^Time: *(?<value>\S+)' \
 		-o better.time=lower --format simple
 }
 perf_time() {
@@ -120,10 +125,7 @@ for mode in $MODES; do
 				continue
 			fi
 			loops=$(awk -v t="$t" -v want="$TARGET_S" 'BEGIN { l = int(100 * want / t); print (l < 100) ? 100 : l }')
-			for peer in rt perf rtkb; do
-				if [ "$peer" = rt ] && [ -z "$HACKBENCH" ]; then continue; fi
-				if [ "$peer" = perf ] && [ -z "$PERF" ]; then continue; fi
-				if [ "$peer" = rtkb ] && [ -z "$RTKB" ]; then continue; fi
+			for peer in $run_peers; do
 				: > /tmp/kb.$$; : > /tmp/peer.$$; : > /tmp/ratio.$$
 				for i in $(seq "$PAIRS"); do
 					# Alternate who goes first, so neither always runs warm.
@@ -148,7 +150,7 @@ for mode in $MODES; do
 					split(ci, b, "-")
 					print (ci != "-" && b[1] + 0 <= 1.00) ? "MISSED~" : "MISSED" }')
 				printf '%-16s %3s %6s  %-9s %8s %-12s %8s %8s %8s %8s  %s\n' "$mode-$tr" "$g" "$loops" \
-					"$(case $peer in rt) echo rt-tests ;; rtkb) echo rt-kbench ;; *) echo perf ;; esac)" "$rmed" "$ci" "$kmed" "$pmed" "$kcv" "$pcv" "$goal"
+					"$(peer_label "$peer")" "$rmed" "$ci" "$kmed" "$pmed" "$kcv" "$pcv" "$goal"
 			done
 		done
 	done
