@@ -55,24 +55,23 @@ for p in $PEERS; do
 	esac
 done
 wanted() { case " $PEERS " in *" $1 "*) return 0 ;; esac; return 1; }
-# The peers to run, each by its key (its *_time function), in row order.
-run_peers=""
-wanted rt-tests && [ -n "$HACKBENCH" ] && run_peers="$run_peers rt"
-wanted perf && [ -n "$PERF" ] && run_peers="$run_peers perf"
-wanted rt-tests-kbench && [ -n "$HACKBENCH" ] && run_peers="$run_peers rtkb"
+perf_runs() {
+	"$PERF" bench --format=simple sched messaging -g 1 -l 1 >/dev/null 2>&1 && return 0
+	echo "bench: '$PERF bench' does not run here; comparing with rt-tests only" >&2
+	return 1
+}
 peer_label() { case $1 in rt) echo rt-tests ;; rtkb) echo rt-kbench ;; perf) echo perf ;; esac; }
 
 [ -x "$KBENCH" ] || { echo "bench: KBENCH=$KBENCH is not executable (build first)" >&2; exit 2; }
+# The peers to run, each by its key (its *_time function), in row order.
+run_peers=""
+wanted rt-tests && [ -n "$HACKBENCH" ] && run_peers="$run_peers rt"
+wanted perf && [ -n "$PERF" ] && perf_runs && run_peers="$run_peers perf"
+wanted rt-tests-kbench && [ -n "$HACKBENCH" ] && run_peers="$run_peers rtkb"
 if [ -z "$run_peers" ]; then
 	echo "bench: neither rt-tests hackbench nor perf found (apt-get install rt-tests linux-perf)" >&2
 	exit 2
 fi
-case " $run_peers " in *" perf "*)
-	if ! "$PERF" bench --format=simple sched messaging -g 1 -l 1 >/dev/null 2>&1; then
-		echo "bench: '$PERF bench' does not run here; comparing with rt-tests only" >&2
-		run_peers=$(echo "$run_peers" | sed 's/ perf//')
-	fi ;;
-esac
 
 kb_time() {	# mode transport groups loops
 	local flags=""
