@@ -652,7 +652,8 @@ static void collect(struct worker *w, int fd, size_t limit, struct strbuf *out,
 	while (!eof) {
 		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
 					 { .fd = pidfd, .events = POLLIN } };
-		int exited = worker_poll(w);
+		/* Once reaped, w stays ended: worker_poll() says so only once. */
+		int exited = !w->running || worker_poll(w);
 		int r = poll(pfd, exited || pidfd < 0 ? 1 : 2, exited ? 0 : pidfd < 0 ? 100 : -1);
 		ssize_t n;
 

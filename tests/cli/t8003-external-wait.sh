@@ -27,4 +27,19 @@ v: 1
 EOF2
 ! pgrep -f 'sleep 40[.]75' >/dev/null
 ok $? "what the command left behind is killed with the sample"
+
+# The command ends while more output than one read takes is still in
+# the pipe (perl widens it to 1 MiB and fills 200 kB), and something it
+# left holds the pipe: the sample's process is stopped meanwhile, so it
+# first looks once the command has ended and been reaped, and must go on
+# reading to the end of what is there, not wait for the holder.
+expect_transcript "output still in the pipe after the command was reaped is read, then the sample ends" \
+	kb external --shell --timeout 20 -c 'kill -STOP $PPID; perl -e "fcntl(STDOUT, 1031, 1 << 20); print q(x) x 200000, chr(10), q(v=2), chr(10)"; (sleep 0.3; kill -CONT $PPID) & sleep 41.75 &' \
+	-o 'metric.v=v=(?<value>\d+)' -o better.v=higher <<'EOF2'
+$ kb external --shell --timeout 20 -c 'kill -STOP $PPID; perl -e "fcntl(STDOUT, 1031, 1 << 20); print q(x) x 200000, chr(10), q(v=2), chr(10)"; (sleep 0.3; kill -CONT $PPID) & sleep 41.75 &' -o 'metric.v=v=(?<value>\d+)' -o better.v=higher
+v: 2
+[exit 0]
+EOF2
+! pgrep -f 'sleep 41[.]75' >/dev/null
+ok $? "... and what the command left behind is killed with it"
 done_testing
