@@ -23,6 +23,7 @@
 # default ITERATIONS), under other config names, and print a second set
 # of lines labelled "TEST (rounds N)": with 3 rounds or more the default
 # decision takes each run's rounds as its replicates.
+. "$(dirname "$0")/usage.sh"
 set -u
 kbench=${1:-${KBENCH:-./kbench}}
 K=${K:-11}

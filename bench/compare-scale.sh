@@ -5,6 +5,7 @@
 # times compare of two runs and of ten runs, each in every format, best of
 # three. Goal: under 1 s each.
 # Usage: bench/compare-scale.sh [KBENCH]   (default ./kbench; needs sqlite3)
+. "$(dirname "$0")/usage.sh"
 set -e
 kbench=${1:-${KBENCH:-./kbench}}
 command -v sqlite3 >/dev/null || { echo "compare-scale: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 2; }

@@ -7,6 +7,7 @@
 #
 # Corpora grow under _build-fuzz/corpus/, crash inputs land in
 # _build-fuzz/crashes/; rerun one with _build-fuzz/tests/fuzz/TARGET FILE.
+. "$(dirname "$0")/usage.sh"
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build-fuzz

@@ -32,6 +32,7 @@
 # to pair kbench with, of rt-tests, perf and rt-tests-kbench), TARGET_S
 # (seconds a sample should last, default 0.5), REST (default 0.3; 0:
 # back to back).
+. "$(dirname "$0")/usage.sh"
 set -u
 BENCH_DIR=$(dirname "$0")
 KBENCH=${KBENCH:-./kbench}

@@ -42,6 +42,7 @@
 # per netperf sample, default 2 where the configs say 10; the share is
 # given for 10 s), PFT_SIZE (default 5% where the configs say 20%),
 # EXECS (default 200), HACKBENCH (rt-tests hackbench for the peer line).
+. "$(dirname "$0")/usage.sh"
 set -u
 
 KBENCH=${KBENCH:-./kbench}

@@ -9,6 +9,7 @@
 #   regressions over 500 series   goal < 2 s
 #   import of a 100,000-sample bundle (2,000 runs) into a new store: goal < 1 s
 # Usage: bench/history-scale.sh [KBENCH]   (default ./kbench; needs sqlite3)
+. "$(dirname "$0")/usage.sh"
 set -e
 kbench=${1:-${KBENCH:-./kbench}}
 command -v sqlite3 >/dev/null || { echo "history-scale: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 2; }

@@ -8,6 +8,7 @@
 #
 # Variables: KBENCH (default ./kbench), PAIRS (default 7), SAMPLES (samples
 # per side and pair, default 5), GROUPS_N (default 4), LOOPS (default 200).
+. "$(dirname "$0")/usage.sh"
 set -u
 KBENCH=${KBENCH:-./kbench}
 PAIRS=${PAIRS:-7}

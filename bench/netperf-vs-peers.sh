@@ -26,6 +26,7 @@
 # "same-pu cross-core,cross-llc unbound": a pin policy or a preference
 # list of them), TESTS (default "tcp_rr udp_rr tcp_stream"), PEERS (only
 # these of the peers, e.g. "netperf"; default all that apply).
+. "$(dirname "$0")/usage.sh"
 set -u
 
 KBENCH=${KBENCH:-./kbench}

@@ -15,6 +15,7 @@
 # Variables: KBENCH (default ./kbench), PFT (the reference binary; unset:
 # threads vs processes), PAIRS (default 7), COUNTS (worker counts,
 # default "1 2"), SIZE (bytes mapped, default MemTotal/5 as mmtests).
+. "$(dirname "$0")/usage.sh"
 set -u
 KBENCH=${KBENCH:-./kbench}
 PFT=${PFT:-}

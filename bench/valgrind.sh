@@ -10,6 +10,7 @@
 # valgrind). Slow: valgrind runs each process 20-50 times slower, so a
 # test that times its samples may fail for that alone; the verdict is
 # the valgrind logs, the tests' own results are listed beside it.
+. "$(dirname "$0")/usage.sh"
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 build=$(pwd)
 kbench=$build/kbench

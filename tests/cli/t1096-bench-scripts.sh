@@ -8,6 +8,7 @@
 # netperf-vs-peers.sh, where sockperf is installed, one row with its
 # verdict; median-ci.awk, which both *-vs-peers.sh scripts use for the
 # ratio's interval, gives the order statistics a binomial table gives.
+# Every script's --help prints its header comment and runs nothing.
 # No timing is judged: that belongs to bench/ itself.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
@@ -18,6 +19,19 @@ num='[0-9]+(\.[0-9]+)?'
 has() {
 	grep -Eq "$2" "$1" || { echo "no line matches: $2"; cat "$1"; return 1; }
 }
+
+for f in "$bench"/*.sh; do
+	[ "$f" = "$bench/usage.sh" ] && continue
+	name=${f##*/}
+	KBENCH=/nonexistent bash "$f" --help > "$tmp/help" 2> "$tmp/help.err"
+	is "$name --help exits 0" "$?" 0
+	is "... says nothing on stderr" "$(cat "$tmp/help.err")" ""
+	is "... prints the header comment" "$(cat "$tmp/help")" \
+		"$(awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$f")"
+done
+is "compare-scale.sh -h ends with its usage line" \
+	"$(bash "$bench/compare-scale.sh" -h | tail -n 1)" \
+	"Usage: bench/compare-scale.sh [KBENCH]   (default ./kbench; needs sqlite3)"
 
 CONFIGS=quick N=1 EXECS=3 HACKBENCH=/nonexistent TMPDIR=$tmp \
 	sh "$bench/harness-overhead.sh" > "$tmp/ho" 2> "$tmp/ho.err"
