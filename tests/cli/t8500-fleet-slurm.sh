@@ -131,11 +131,13 @@ check "... n2, without fleet-3, is not compared" \
 	test "$(grep -c '^n[12]-Samples:' out)" = 1
 check "... nothing printed on stderr" test ! -s err
 
-# A daily chain, started a few seconds ahead.
+# A daily chain whose first job waits (begin in 10 minutes) until the
+# checks on it pending are done: with a begin a few seconds ahead, a
+# loaded machine let it run and queue its successor before them.
 daily=$(date -d '-1 hour' +%H:%M)
-kb fleet schedule --daily "$daily" --begin now+3 -c hb.conf -n nightly --nodes n1 \
+kb fleet schedule --daily "$daily" --begin now+600 -c hb.conf -n nightly --nodes n1 \
 	--results "$results" --db-dir "$nodes/%n" --node-names >out 2>err
-ok $? "schedule a daily chain on n1, first in 3 s"
+ok $? "schedule a daily chain on n1, first in 10 minutes"
 first=$(sed -n 's/^submitted job \([0-9]*\) (kbench-daily-nightly) to n1$/\1/p' out)
 check "... its first job" test -n "$first"
 check "... and how to end it" grep -q "'kbench fleet unschedule nightly' ends it" out
@@ -147,6 +149,7 @@ expect_err "the same chain is not scheduled twice on a node" 1 \
 	"$KBENCH" fleet schedule --daily "$daily" -c hb.conf -n nightly --nodes n1
 check "... an error when no node is left" \
 	grep -q "chain 'kbench-daily-nightly' is scheduled on every node given already" "$tmp/err"
+check "... its begin time is brought forward" scontrol update JobId="$first" StartTime=now
 wait_until 90 sh -c "[ -f slurm-$first.out ] && ! squeue -h -j $first -o %i 2>/dev/null | grep -q ."
 ok $? "the first job ran"
 next=$(squeue -h -n kbench-daily-nightly -t PENDING -o %i)
