@@ -1,8 +1,8 @@
 #!/bin/sh
 # t8001-external-sysbench: configs/sysbench.conf with the real sysbench
-# (1 s tests or a few events, 1 and 2 threads): each test's figure is stored with its
-# unit and direction, and every stored value is what the same output
-# says, parsed again here with awk.
+# (1 s tests or a few events, 1 and 2 threads): each test's figure is
+# stored with its unit and direction, and every stored value is what the
+# same output says, parsed again here with awk.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 if ! command -v sysbench >/dev/null; then
