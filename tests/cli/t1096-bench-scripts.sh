@@ -8,6 +8,8 @@
 # netperf-vs-peers.sh, where sockperf is installed, one row with its
 # verdict; median-ci.awk, which both *-vs-peers.sh scripts use for the
 # ratio's interval, gives the order statistics a binomial table gives.
+# valgrind.sh, where valgrind is installed and the build has no
+# sanitizers, checks a run whose samples succeed and finds it clean.
 # Every script's --help prints its header comment and runs nothing.
 # No timing is judged: that belongs to bench/ itself.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
@@ -95,6 +97,34 @@ if command -v hackbench > /dev/null 2>&1; then
 	is "... on fewer, groups 1, 2 and 4" "$(awk '/^thread-pipes /{printf "%s ", $2}' "$tmp/hb")" "1 2 4 "
 else
 	skip "no rt-tests hackbench here"
+fi
+# valgrind.sh on a test of its own: a run whose samples must succeed,
+# kbench under memcheck and the sample program beside it (natively when
+# static), the verdict and the test's counts as the script prints them.
+if ! command -v valgrind > /dev/null 2>&1; then
+	skip "no valgrind here"
+elif nm "$KBENCH" 2>/dev/null | grep -q __asan_init; then
+	skip "a sanitizer build does not run under valgrind"
+else
+	cat > "$tmp/vg-run.sh" <<'EOF'
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+printf '[hb]\nworkload = hackbench\niterations = 2\nwarmup = 0\nloops = 2\ngroups = 1\n' \
+	> "$tmp/vg.conf"
+check "a run of two hackbench samples exits 0" kb --quiet run -c "$tmp/vg.conf"
+is "... and stores both" "$(sql 'SELECT count(*) FROM samples')" 2
+is "... and no failure" "$(sql 'SELECT count(*) FROM failures')" 0
+done_testing
+EOF
+	(cd "$(dirname "$KBENCH")" && sh "$bench/valgrind.sh" "$tmp/vg-run.sh") \
+		> "$tmp/vg" 2> "$tmp/vg.err"
+	is "valgrind.sh on a run exits 0" "$?" 0
+	is "... says nothing on stderr" "$(cat "$tmp/vg.err")" ""
+	is "... where the run's samples succeed" "$(grep '^vg-run:' "$tmp/vg" | sed 's/ ([0-9]* s)$//')" \
+		"vg-run: 3 ok, 0 not ok"
+	check "... says how the sample program ran" \
+		has "$tmp/vg" "^valgrind: kbench-sample (runs under memcheck too|is linked statically and runs natively)"
+	check "... and finds the processes clean" \
+		has "$tmp/vg" "^valgrind: clean \([0-9]+ kbench processes checked\)$"
 fi
 if command -v sockperf > /dev/null 2>&1; then
 	DURATION=1 PAIRS=1 TESTS=udp_rr PLACEMENTS=same-pu PEERS=sockperf TMPDIR=$tmp \
