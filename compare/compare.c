@@ -201,32 +201,22 @@ out:
 }
 
 /* The label of column i: its run's name, with the run id appended when
- * another column's (first) run has the same name. */
-static int label_for(struct store *s, const struct column *cols, size_t ncols, size_t i,
-		     const struct run_info *r, struct strbuf *label)
+ * another column's first run has the same name (names[j]: the name of
+ * column j's first run). */
+static void label_for(char *const *names, size_t ncols, size_t i, const struct run_info *r,
+		      struct strbuf *label)
 {
 	strbuf_addstr(label, r->name);
-	for (size_t j = 0; j < ncols; j++) {
-		struct run_info o;
-		int same;
-
-		if (j == i)
-			continue;
-		if (store_get_run(s, cols[j].ids[0], &o))
-			return -1;
-		same = !strcmp(o.name, r->name);
-		run_info_release(&o);
-		if (same) {
+	for (size_t j = 0; j < ncols; j++)
+		if (j != i && !strcmp(names[j], r->name)) {
 			strbuf_addf(label, "#%lld", (long long)r->id);
 			break;
 		}
-	}
-	return 0;
 }
 
 /* Read one run into column col of the model. */
-static int feed_run(struct store *s, const struct column *cols, size_t ncols, size_t col,
-		    size_t k, struct feed *feed)
+static int feed_run(struct store *s, const struct column *cols, char *const *names,
+		    size_t ncols, size_t col, size_t k, struct feed *feed)
 {
 	struct cmp_model *model = feed->model;
 	int64_t id = cols[col].ids[k];
@@ -237,8 +227,8 @@ static int feed_run(struct store *s, const struct column *cols, size_t ncols, si
 	if (store_get_run(s, id, &r))
 		return -1;
 	/* Only the first run of a pooled column names it. */
-	if (k == 0 && label_for(s, cols, ncols, col, &r, &label))
-		goto out;
+	if (k == 0)
+		label_for(names, ncols, col, &r, &label);
 	model_set_run(model, col, label.buf, r.id, r.uuid,
 		      cols[col].hosts ? cols[col].hosts : r.hostname, r.cpu_model, r.cpus,
 		      r.kernel_release, r.kernel_cmdline, r.config_name, r.config_text);
@@ -303,11 +293,17 @@ static int build_columns(struct store *s, const struct column *cols, size_t ncol
 		.last_section = STRBUF_INIT,
 		.last_row = STRBUF_INIT,
 	};
+	/* Each column's first run's name, read once: every label is checked
+	 * against all of them. */
+	char **names = xcalloc(ncols, sizeof(*names));
 	int rc = -1;
 
 	for (size_t i = 0; i < ncols; i++)
+		if (store_run_name(s, cols[i].ids[0], &names[i]))
+			goto out;
+	for (size_t i = 0; i < ncols; i++)
 		for (size_t k = 0; k < cols[i].n; k++)
-			if (feed_run(s, cols, ncols, i, k, &feed))
+			if (feed_run(s, cols, names, ncols, i, k, &feed))
 				goto out;
 	/* One column has nothing to test: no series to read. */
 	if (ncols > 1 && model_uses_noise(model) && add_series(s, cols, ncols, model))
@@ -319,6 +315,9 @@ static int build_columns(struct store *s, const struct column *cols, size_t ncol
 	}
 	rc = 0;
 out:
+	for (size_t i = 0; i < ncols; i++)
+		free(names[i]);
+	free(names);
 	strbuf_release(&feed.last_section);
 	strbuf_release(&feed.last_row);
 	return rc;

@@ -216,6 +216,26 @@ int store_get_run(struct store *s, int64_t run_id, struct run_info *out)
 	return 0;
 }
 
+int store_run_name(struct store *s, int64_t run_id, char **name)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*name = NULL;
+	if (store_prepare(s, "SELECT name FROM runs WHERE id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*name = col_dup(st, 0);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc == SQLITE_DONE)
+		return error("%s: no run #%lld", s->path, (long long)run_id);
+	return store_db_error(s, "cannot read a run's name");
+}
+
 /* Run a query binding one text parameter; collect the integer column 0. */
 static int collect_ids(struct store *s, const char *sql, const char *p1, const char *p2,
 		       int64_t **ids, size_t *n)

@@ -216,6 +216,9 @@ struct run_filter {
 int store_each_run(struct store *s, const struct run_filter *f,
 		   int (*cb)(const struct run_info *r, void *arg), void *arg);
 int store_get_run(struct store *s, int64_t run_id, struct run_info *out);
+/* *name: a copy of run run_id's name (free() it), without what
+ * store_get_run() also reads (machine, counts). Return 0 or -1. */
+int store_run_name(struct store *s, int64_t run_id, char **name);
 
 /* Resolve a selector: "#ID"; NAME, the latest complete run of that name on
  * this host (sysinfo_hostname()); a uuid prefix (4+ hex digits, when no
