@@ -8,24 +8,36 @@
 #   history of one row            goal < 0.2 s
 #   regressions over 500 series   goal < 2 s
 #   import of a 100,000-sample bundle (2,000 runs) into a new store: goal < 1 s
+# Variables: NIGHTS (default 200, at least 10: 50 runs a night; the
+# slowdown starts at three fifths of them, the bundle holds at most 2,000
+# runs).
 # Usage: bench/history-scale.sh [KBENCH]   (default ./kbench; needs sqlite3)
 . "$(dirname "$0")/usage.sh"
+. "$(dirname "$0")/empty-store.sh"
 set -e
 kbench=${1:-${KBENCH:-./kbench}}
+NIGHTS=${NIGHTS:-200}
+case $NIGHTS in
+'' | *[!0-9]*) echo "history-scale: NIGHTS must be a number of nights, 10 or more" >&2; exit 2 ;;
+esac
+[ "$NIGHTS" -ge 10 ] || { echo "history-scale: NIGHTS must be 10 or more" >&2; exit 2; }
+runs=$((NIGHTS * 50))
+slow=$((NIGHTS * 3 / 5))
+bundled=$((runs < 2000 ? runs : 2000))
 command -v sqlite3 >/dev/null || { echo "history-scale: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 2; }
 tmp=$(mktemp -d ./history-scale.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 db=$tmp/scale.db
 
-"$kbench" --db "$db" runs >/dev/null 2>&1 || true	# creates the schema
+empty_store "$kbench" "$db"
 start=$(date +%s.%N)
-sqlite3 "$db" <<'SQL'
+sqlite3 "$db" <<SQL
 PRAGMA synchronous = OFF;
 BEGIN;
 WITH RECURSIVE h(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM h WHERE i < 5)
 INSERT INTO machines (hostname, cpu_model, cpus, fingerprint)
 SELECT 'host-' || i, 'synthetic', 2, 'history-scale-' || i FROM h;
-WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 9999)
+WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < $runs - 1)
 INSERT INTO runs (id, uuid, name, machine_id, kernel_release, config_name, config_text,
 		  started_at, finished_at, status)
 SELECT i + 1, printf('%08x-0000-4000-8000-%012x', i + 1, i + 1),
@@ -39,7 +51,7 @@ WITH RECURSIVE k(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM k WHERE j < 49)
 INSERT INTO samples (run_id, section, workload, row, iteration, value, unit, better)
 SELECT r.id, 'hackbench-process-pipes', 'hackbench', CAST(j / 5 + 1 AS TEXT), j % 5 + 1,
        (j / 5 + 1) * 0.1 *
-       (CASE WHEN r.config_name = 'cfg-3' AND (r.id - 1) / 50 >= 120 THEN 1.05 ELSE 1 END) *
+       (CASE WHEN r.config_name = 'cfg-3' AND (r.id - 1) / 50 >= $slow THEN 1.05 ELSE 1 END) *
        (1 + (((r.id * 7919 + j * 104729) % 10007) / 10007.0 - 0.5) * 0.04),
        's', 'lower'
 FROM runs r, k;
@@ -78,13 +90,13 @@ report() {	# report WHAT "WALL CPU" GOAL
 }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 
-report "runs (10,000 runs)" "$(best "$kbench" --db "$db" runs)" 0.1
-report "history of one row (200 runs)" "$(best "$kbench" --db "$db" history --config cfg-3 \
+report "runs ($runs runs)" "$(best "$kbench" --db "$db" runs)" 0.1
+report "history of one row ($NIGHTS runs)" "$(best "$kbench" --db "$db" history --config cfg-3 \
 	--host host-1 --section hackbench-process-pipes --row 1)" 0.2
 report "regressions (500 series)" "$(best "$kbench" --db "$db" regressions)" 2
 "$kbench" --db "$db" regressions | tail -1
 
-ids=$(seq -f '#%g' 1 2000)
+ids=$(seq -f '#%g' 1 "$bundled")
 # shellcheck disable=SC2086 # one argument a run
 "$kbench" --db "$db" export $ids -o "$tmp/bundle.kbb" >/dev/null
 echo "bundle: $(sqlite3 "$tmp/bundle.kbb" 'SELECT count(*) FROM samples') samples, $(du -k "$tmp/bundle.kbb" | cut -f1) KiB"

@@ -8,8 +8,10 @@
 # netperf-vs-peers.sh, where sockperf is installed, one row with its
 # verdict; median-ci.awk, which both *-vs-peers.sh scripts use for the
 # ratio's interval, gives the order statistics a binomial table gives.
-# valgrind.sh, where valgrind is installed and the build has no
-# sanitizers, checks a run whose samples succeed and finds it clean.
+# compare-scale.sh and history-scale.sh build their stores and time each
+# command at a small size. valgrind.sh, where valgrind is installed and
+# the build has no sanitizers, checks a run whose samples succeed and
+# finds it clean.
 # Every script's --help prints its header comment and runs nothing.
 # No timing is judged: that belongs to bench/ itself.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
@@ -23,7 +25,7 @@ has() {
 }
 
 for f in "$bench"/*.sh; do
-	[ "$f" = "$bench/usage.sh" ] && continue
+	case $f in "$bench"/usage.sh | "$bench"/empty-store.sh) continue ;; esac
 	name=${f##*/}
 	KBENCH=/nonexistent bash "$f" --help > "$tmp/help" 2> "$tmp/help.err"
 	is "$name --help exits 0" "$?" 0
@@ -98,6 +100,36 @@ if command -v hackbench > /dev/null 2>&1; then
 else
 	skip "no rt-tests hackbench here"
 fi
+# The scale checks at a small size: each builds its store (a new one:
+# only 'kbench run' creates a store) and times every command it names.
+# Timings are printed, not judged here; compare-scale.sh exits 1 when one
+# is over its goal.
+(cd "$tmp" && RUNS=10 sh "$bench/compare-scale.sh" "$KBENCH") > "$tmp/cs" 2> "$tmp/cs.err"
+rc=$?
+is "compare-scale.sh at 10 runs exits 0 (or 1: a goal missed)" "$([ "$rc" -le 1 ] && echo "0 or 1" || echo "$rc")" "0 or 1"
+is "... says nothing on stderr" "$(cat "$tmp/cs.err")" ""
+is "... builds a store of 100,000 samples" \
+	"$(sed -n '1s/ built in .*//p' "$tmp/cs")" "database: 100000 samples in 10 runs,"
+is "... times five compares" "$(grep -Ec '^compare (( 2|10) runs \((text|json), [0-9]+ samples\): [0-9.]+ s  (ok|OVER the 1 s goal)|--pool \(text\): [0-9.]+ s)$' "$tmp/cs")" 5
+is "... and no other line" "$(wc -l < "$tmp/cs" | tr -d ' ')" 6
+check "... and leaves no work directory behind" \
+	test -z "$(ls -d "$tmp"/compare-scale.* 2>/dev/null)"
+(cd "$tmp" && NIGHTS=10 sh "$bench/history-scale.sh" "$KBENCH") > "$tmp/hs" 2> "$tmp/hs.err"
+is "history-scale.sh at 10 nights exits 0" "$?" 0
+is "... says nothing on stderr" "$(cat "$tmp/hs.err")" ""
+is "... builds a store of 500 runs" \
+	"$(sed -n '1s/ built in .*//p' "$tmp/hs")" "store: 500 runs, 25000 samples,"
+is "... times four commands" "$(grep -Ec '^(runs \(500 runs\)|history of one row \(10 runs\)|regressions \(500 series\)|import of the bundle \(new store\)) +wall +[0-9.]+ s  cpu +([0-9.]+|-) s  \(goal < [0-9.]+ s\)(  wall over goal)?$' "$tmp/hs")" 4
+is "... finds the slowdown of cfg-3 on every host and row" \
+	"$(grep 'regressions in' "$tmp/hs")" "50 regressions in 500 series"
+is "... and bundles every run" "$(sed -n 's/^bundle: \([0-9]*\) samples, [0-9]* KiB$/\1/p' "$tmp/hs")" 25000
+check "... and leaves no work directory behind" \
+	test -z "$(ls -d "$tmp"/history-scale.* 2>/dev/null)"
+RUNS=9 expect_err "compare-scale.sh refuses fewer than 10 runs" 2 \
+	"compare-scale: RUNS must be 10 or more (it compares ten runs)" sh "$bench/compare-scale.sh" "$KBENCH"
+NIGHTS=x expect_err "history-scale.sh refuses a NIGHTS that is not a number" 2 \
+	"history-scale: NIGHTS must be a number of nights, 10 or more" sh "$bench/history-scale.sh" "$KBENCH"
+
 # valgrind.sh on a test of its own: a run whose samples must succeed,
 # kbench under memcheck and the sample program beside it (natively when
 # static), the verdict and the test's counts as the script prints them.
