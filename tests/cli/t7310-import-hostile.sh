@@ -5,7 +5,7 @@
 # an index that disagrees with its table,
 # with a trigger, view, virtual or extra table, a dropped index, a changed
 # table (ALTER or an edited sqlite_master), two objects on one page, values
-# of the wrong type or size (text for a number, a blob, an infinity, a huge
+# of the wrong type or size (text for a number, a blob, infinities, a huge
 # text, a status the CHECK forbids) and dangling references.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
@@ -102,6 +102,8 @@ bad blob.kbb "UPDATE runs SET name = x'00ff'"
 refused "$tmp/blob.kbb" "not a kbench bundle: runs.name of row 1 is not a value kbench writes"
 bad inf.kbb "UPDATE samples SET value = 9e999 WHERE rowid = 3"
 refused "$tmp/inf.kbb" "not a kbench bundle: samples.value of row 3 is not a value kbench writes"
+bad ninf.kbb "UPDATE samples SET value = -9e999 WHERE rowid = 1"
+refused "$tmp/ninf.kbb" "not a kbench bundle: samples.value of row 1 is not a value kbench writes"
 bad big.kbb "UPDATE runs SET notes = CAST(zeroblob(200000) AS TEXT)"
 refused "$tmp/big.kbb" "not a kbench bundle: runs.notes of row 1 is not a value kbench writes"
 bad huge.kbb "UPDATE runs SET config_text = CAST(zeroblob(20000000) AS TEXT)"
