@@ -12,10 +12,8 @@
 set -e
 kbench=${1:-${KBENCH:-./kbench}}
 RUNS=${RUNS:-100}
-case $RUNS in
-'' | *[!0-9]*) echo "compare-scale: RUNS must be a number of runs, 10 or more" >&2; exit 2 ;;
-esac
-[ "$RUNS" -ge 10 ] || { echo "compare-scale: RUNS must be 10 or more (it compares ten runs)" >&2; exit 2; }
+[ "$RUNS" -ge 10 ] 2>/dev/null ||
+	{ echo "compare-scale: RUNS must be 10 or more (it compares ten runs)" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "compare-scale: needs the sqlite3 CLI (apt-get install sqlite3)" >&2; exit 2; }
 tmp=$(mktemp -d ./compare-scale.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

@@ -8,13 +8,14 @@ empty_store() {
 	es_conf=$(mktemp "${TMPDIR:-/tmp}/empty-store.XXXXXX") || return 1
 	printf '[s]\nworkload = hackbench\niterations = 1\nwarmup = 0\nloops = 1\ngroups = 1\nmonitors = none\n' \
 		> "$es_conf"
-	if ! "$1" --quiet --db "$2" run -c "$es_conf" > "$es_conf.out" 2>&1; then
-		cat "$es_conf.out" >&2
+	# (a list, so that a caller's set -e lets the message through)
+	es_out=$("$1" --quiet --db "$2" run -c "$es_conf" 2>&1) && es_rc=0 || es_rc=$?
+	rm -f "$es_conf"
+	if [ "$es_rc" -ne 0 ]; then
+		printf '%s\n' "$es_out" >&2
 		echo "bench: cannot create the store $2 with '$1 run' (its output above)" >&2
-		rm -f "$es_conf" "$es_conf.out"
 		return 1
 	fi
-	rm -f "$es_conf" "$es_conf.out"
 	sqlite3 "$2" "SELECT 'DELETE FROM \"' || name || '\";' FROM sqlite_master WHERE type = 'table'" |
 		sqlite3 "$2"
 }

@@ -34,23 +34,26 @@ logs=$out/logs
 mkdir "$logs"
 # A copy: a rebuild meanwhile does not change what is checked.
 cp "$kbench" "$out/kbench.bin"
+# wrap NAME: $out/NAME, a script running $out/NAME.bin under memcheck.
 # hwloc's x86 back-end cannot run under valgrind and says so on stderr
 # (which transcripts would show): it is left out by name.
-cat > "$out/kbench" <<WRAP
+wrap() {
+	cat > "$out/$1" <<WRAP
 #!/bin/sh
 HWLOC_COMPONENTS=\${HWLOC_COMPONENTS:+\$HWLOC_COMPONENTS,}-x86
 export HWLOC_COMPONENTS
 exec valgrind --quiet --error-exitcode=99 --leak-check=full \\
 	--show-leak-kinds=definite --errors-for-leak-kinds=definite \\
 	--suppressions="$srcdir/bench/valgrind.supp" \\
-	--log-file="$logs/%p.log" "$out/kbench.bin" "\$@"
+	--log-file="$logs/%p.log" "$out/$1.bin" "\$@"
 WRAP
-chmod +x "$out/kbench"
+	chmod +x "$out/$1"
+}
+wrap kbench
 # kbench runs the kbench-sample next to itself (here: $out's).
 if ldd "$build/kbench-sample" >/dev/null 2>&1; then
 	cp "$build/kbench-sample" "$out/kbench-sample.bin"
-	sed 's/kbench\.bin/kbench-sample.bin/' "$out/kbench" > "$out/kbench-sample"
-	chmod +x "$out/kbench-sample"
+	wrap kbench-sample
 	echo "valgrind: kbench-sample runs under memcheck too"
 else
 	cp "$build/kbench-sample" "$out/kbench-sample"
