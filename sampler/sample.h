@@ -1,6 +1,6 @@
 /* sample: one sample of one row in a process of its own, and the lean
  * program it runs in. The runner either spawns kbench-sample (without
- * copying itself: harness/child.h), handing it a job (sample_job_file)
+ * copying itself: lib/child.h), handing it a job (sample_job_file)
  * from which it rebuilds the workload's options and pin plan and calls
  * sample_run, or, for the external workload, forks a child that calls
  * sample_run itself; either way the parent reads one struct sample_msg

@@ -2,8 +2,8 @@
  * input is parsed as a config file and, when it parses, planned as
  * `kbench run --dry-run` would. Nothing runs and nothing is stored. */
 #include "config.h"
-#include "harness/conf.h"
-#include "harness/plan.h"
+#include "runner/conf.h"
+#include "runner/plan.h"
 #include "lib/xalloc.h"
 
 #include <stdint.h>

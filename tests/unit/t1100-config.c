@@ -2,9 +2,9 @@
  * lines, and rejects what it cannot parse with file:line. */
 #include "config.h"
 #include "../tap.h"
-#include "harness/conf.h"
+#include "runner/conf.h"
 #include "workloads/params.h"
-#include "harness/plan.h"
+#include "runner/plan.h"
 
 #include <stdio.h>
 #include <string.h>

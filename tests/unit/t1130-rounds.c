@@ -3,8 +3,8 @@
  * iterations = auto. */
 #include "config.h"
 #include "../tap.h"
-#include "harness/conf.h"
-#include "harness/plan.h"
+#include "runner/conf.h"
+#include "runner/plan.h"
 #include "lib/strbuf.h"
 
 #include <math.h>

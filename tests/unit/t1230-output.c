@@ -2,7 +2,7 @@
  * their column with '~', padded either side, UTF-8 never split), CSV
  * fields and the format names. */
 #include "config.h"
-#include "harness/output.h"
+#include "cli/output.h"
 #include "lib/strbuf.h"
 #include "tests/tap.h"
 

@@ -3,8 +3,8 @@
  * parent; vmstat agrees; events this machine cannot count become a fact,
  * not a failure; "none" records nothing. */
 #include "config.h"
-#include "harness/child.h"
-#include "harness/monitor.h"
+#include "lib/child.h"
+#include "monitors/monitor.h"
 #include "lib/strbuf.h"
 #include "tests/tap.h"
 

@@ -1,0 +1,865 @@
+/* cmd_fleet: kbench fleet submit|schedule|unschedule|status|collect|upload:
+ * runs on the nodes of a Slurm cluster, their bundles uploaded to a results
+ * location and collected into the store (fleet/fleet.c does the work). */
+#include "config.h"
+#include "cli/cmd.h"
+#include "fleet/fleet.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "fleet/http.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct parse_opt_usage fleet_usage = {
+	.synopsis = "kbench fleet COMMAND [ARGS]",
+	.description =
+		"Run configs on the nodes of a Slurm cluster, one exclusive job a node;\n"
+		"each job runs 'kbench run' into a store on its node, exports the run and\n"
+		"uploads the bundle to a results location (a WebDAV URL or a shared\n"
+		"directory), from which 'collect' imports it into this store.\n\n"
+		"Commands:\n"
+		"  submit      submit one job to each node\n"
+		"  schedule    the same every day at a time, as a chain of jobs\n"
+		"  unschedule  end a chain: cancel its pending jobs\n"
+		"  status      the kbench jobs queued, running and finished\n"
+		"  collect     import the new bundles of a results location\n"
+		"  upload      export a store's new runs and upload them (what jobs run)",
+	.epilogue = "'kbench fleet COMMAND --help' describes a command; docs/fleet.md the setup.",
+};
+
+/* ---- submit and schedule ---- */
+
+struct submit_opts {
+	struct opt_list configs;
+	const char *name, *nodes, *partition, *begin, *results, *kbench, *db_dir, *daily;
+	int all, dry_run, node_names;
+};
+
+static const struct parse_opt_usage submit_usage = {
+	.synopsis = "kbench fleet submit -c CONFIG... [-n NAME] [--nodes LIST | --partition P | --all]\n"
+		    "       [--begin TIME] [--results URL|DIR] [--kbench PATH] [--db-dir DIR]\n"
+		    "       [--node-names] [--dry-run]",
+	.description =
+		"Submit one job to each node (sbatch --exclusive --nodelist=NODE): it runs\n"
+		"the configs (carried in the job's script) with 'kbench run' into the store\n"
+		"DIR/kbench.db on its node, then 'kbench fleet upload' exports the run and\n"
+		"uploads its bundle to RESULTS/HOST/RUN-UUID.kbench. The configs and NAME\n"
+		"are checked here first. Without --nodes or --partition: every node.",
+	.help_column = 24,
+	.epilogue = "Exit status: 0 every job submitted, 1 a submission failed, 2 bad arguments\n"
+		    "or config.",
+};
+
+static const struct parse_opt_usage schedule_usage = {
+	.synopsis = "kbench fleet schedule --daily HH:MM -c CONFIG... [-n NAME] [--nodes LIST |\n"
+		    "       --partition P | --all] [--begin TIME] [--results URL|DIR] [--kbench PATH]\n"
+		    "       [--db-dir DIR] [--node-names] [--dry-run]",
+	.description =
+		"Submit a chain of jobs to each node, as 'submit' does, that runs every day\n"
+		"at HH:MM (the nodes' local time): each job first queues the next one with\n"
+		"--begin=HH:MM, then runs, so that a night that fails or is missed (a node\n"
+		"down) does not end the chain. The chain is named kbench-daily-NAME (NAME,\n"
+		"else the configs' names); 'kbench fleet unschedule NAME' ends it.\n"
+		"The first job starts at the next HH:MM, or at --begin. A node where the\n"
+		"chain has a pending job already is left as it is.",
+	.help_column = 24,
+	.epilogue = "Exit status: 0 every chain started, 1 a submission failed, 2 bad arguments\n"
+		    "or config.",
+};
+
+/* The name a chain or job is known by: NAME, else the configs' names as
+ * kbench run stores them ("a+b"), with what Slurm and a shell would not
+ * take replaced by '_'. */
+static void job_label(const struct submit_opts *o, struct strbuf *out)
+{
+	if (o->name) {
+		strbuf_addstr(out, o->name);
+	} else {
+		for (size_t i = 0; i < o->configs.n; i++) {
+			const char *base = strrchr(o->configs.v[i], '/');
+			size_t len;
+
+			base = base ? base + 1 : o->configs.v[i];
+			len = strlen(base);
+			if (len > 5 && !strcmp(base + len - 5, ".conf"))
+				len -= 5;
+			if (i)
+				strbuf_addch(out, '+');
+			strbuf_add(out, base, len);
+		}
+	}
+	for (size_t i = 0; i < out->len; i++) {
+		char c = out->buf[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      strchr("._+-", c)))
+			out->buf[i] = '_';
+	}
+}
+
+/* Check the configs and the run name as the nodes will: kbench run
+ * --dry-run, whose messages go to stderr. Returns its exit status. */
+static int check_run_args(const struct submit_opts *o)
+{
+	struct strbuf self = STRBUF_INIT, plan = STRBUF_INIT;
+	const char **argv = xcalloc(2 * o->configs.n + 6, sizeof(*argv));
+	size_t n = 0;
+	int status = 1;
+
+	if (fleet_self_path(&self))
+		goto out;
+	argv[n++] = self.buf;
+	argv[n++] = "run";
+	argv[n++] = "--dry-run";
+	if (o->name) {
+		argv[n++] = "-n";
+		argv[n++] = o->name;
+	}
+	for (size_t i = 0; i < o->configs.n; i++) {
+		argv[n++] = "-c";
+		argv[n++] = o->configs.v[i];
+	}
+	status = fleet_command(argv, FLEET_KBENCH_TIMEOUT_S, &plan, NULL);
+	if (status < 0)
+		status = 1;
+out:
+	free(argv);
+	strbuf_release(&self);
+	strbuf_release(&plan);
+	return status;
+}
+
+static void default_db_dir(struct strbuf *out)
+{
+	const struct passwd *pw = getpwuid(geteuid());
+
+	strbuf_addstr(out, "/var/tmp/kbench-fleet");
+	if (pw && pw->pw_name && *pw->pw_name)
+		strbuf_addf(out, "-%s", pw->pw_name);
+}
+
+static int submit_or_schedule(int argc, char **argv, int daily)
+{
+	struct submit_opts o = { .configs = OPT_LIST_INIT };
+	const struct parse_opt options[] = {
+		OPT_STRING(0, "daily", &o.daily, "HH:MM",
+			   "run every day at this time (nodes' local time)"),
+		OPT_STRING_LIST('c', "config", &o.configs, "FILE",
+				"an INI config (repeatable), carried in the job"),
+		OPT_STRING('n', "name", &o.name, "NAME",
+			   "the runs' name (default: each node's uname -r)"),
+		OPT_STRING(0, "nodes", &o.nodes, "LIST",
+			   "these nodes (n1,n2 or Slurm's n[1-4])"),
+		OPT_STRING(0, "partition", &o.partition, "P",
+			   "the nodes of partition P, which the jobs use"),
+		OPT_BOOL(0, "all", &o.all, "every node Slurm knows (the default)"),
+		OPT_STRING(0, "begin", &o.begin, "TIME",
+			   "start no earlier than TIME (sbatch --begin: 02:00,\n"
+			   "now+60, 2026-12-01T02:00, ...)"),
+		OPT_STRING(0, "results", &o.results, "URL|DIR",
+			   "where the nodes upload bundles: a WebDAV URL or a\n"
+			   "shared directory (default: they stay on the nodes)"),
+		OPT_STRING(0, "kbench", &o.kbench, "PATH",
+			   "kbench on the nodes (default: this binary's path)"),
+		OPT_STRING(0, "db-dir", &o.db_dir, "DIR",
+			   "the nodes' directory for the store and outgoing\n"
+			   "bundles (default: /var/tmp/kbench-fleet-USER);\n"
+			   "%n in it stands for the node's name"),
+		OPT_BOOL(0, "node-names", &o.node_names,
+			 "record runs under the Slurm node name, not the\n"
+			 "host name (nodes simulated on one machine)"),
+		OPT_BOOL(0, "dry-run", &o.dry_run,
+			 "print the job's script and the sbatch commands"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	const struct parse_opt *opts = daily ? options : options + 1;
+	const struct parse_opt_usage *usage = daily ? &schedule_usage : &submit_usage;
+	struct strbuf label = STRBUF_INIT, job_name = STRBUF_INIT, script = STRBUF_INIT;
+	struct strbuf kbench = STRBUF_INIT, db_dir = STRBUF_INIT, id = STRBUF_INIT;
+	struct strbuf ids = STRBUF_INIT;
+	struct fleet_names nodes = FLEET_NAMES_INIT, pending = FLEET_NAMES_INIT;
+	struct fleet_names labels = FLEET_NAMES_INIT, on_nodes = FLEET_NAMES_INIT;
+	struct fleet_job job;
+	const char *begin;
+	size_t failed = 0, skipped = 0;
+	int rc = EXIT_USAGE;
+
+	argc = parse_options(argc, argv, opts, usage, 0);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (argc > 0) {
+		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
+		goto out;
+	}
+	if (daily && !o.daily) {
+		error("schedule needs --daily HH:MM");
+		parse_opt_usage_print(usage, opts, stderr);
+		goto out;
+	}
+	if (daily && !fleet_valid_daily(o.daily)) {
+		error("invalid value '%s' for '--daily': expected HH:MM, 00:00 to 23:59", o.daily);
+		goto out;
+	}
+	if (!o.configs.n) {
+		error("no config given: use -c FILE");
+		parse_opt_usage_print(usage, opts, stderr);
+		goto out;
+	}
+	if (o.all && (o.nodes || o.partition)) {
+		error("--all cannot be combined with %s", o.nodes ? "--nodes" : "--partition");
+		goto out;
+	}
+	if (o.results && !*o.results) {
+		error("option '--results' needs a URL or a directory, not an empty string");
+		goto out;
+	}
+	rc = check_run_args(&o);
+	if (rc)
+		goto out;
+	rc = 1;
+	if (o.results) {
+		http_url_redact(&id, o.results);
+		if (strcmp(id.buf, o.results))
+			warning("the credentials in '--results' go into the job's script, which "
+				"Slurm keeps: give them to the nodes in ~/.netrc instead");
+		strbuf_reset(&id);
+	}
+	job_label(&o, &label);
+	strbuf_addf(&job_name, "%s%s", daily ? FLEET_DAILY_PREFIX : FLEET_JOB_PREFIX, label.buf);
+	if (o.kbench)
+		strbuf_addstr(&kbench, o.kbench);
+	else if (fleet_self_path(&kbench))
+		goto out;
+	if (o.db_dir)
+		strbuf_addstr(&db_dir, o.db_dir);
+	else
+		default_db_dir(&db_dir);
+	job = (struct fleet_job) {
+		.job_name = job_name.buf,
+		.run_name = o.name,
+		.configs = o.configs.v,
+		.nconfigs = o.configs.n,
+		.results = o.results,
+		.kbench = kbench.buf,
+		.db_dir = db_dir.buf,
+		.partition = o.partition,
+		.daily = daily ? o.daily : NULL,
+		.node_names = o.node_names,
+	};
+	if (fleet_job_script(&job, &script))
+		goto out;
+	begin = o.begin ? o.begin : daily ? o.daily : NULL;
+	if (o.dry_run && o.nodes && !strchr(o.nodes, '[')) {
+		/* Nothing of Slurm is needed to show what would be submitted. */
+		if (fleet_nodes(o.nodes, NULL, &nodes))
+			goto out;
+	} else if (fleet_nodes(o.nodes, o.partition, &nodes)) {
+		goto out;
+	}
+	if (o.dry_run) {
+		fputs(script.buf, stdout);
+		for (size_t i = 0; i < nodes.n; i++) {
+			strbuf_reset(&id);
+			fleet_submit_cmdline(nodes.v[i], begin, "SCRIPT", &id);
+			printf("# %s\n", id.buf);
+		}
+		rc = fflush(stdout) ? 1 : 0;
+		goto out;
+	}
+	/* A chain twice on a node would run twice a night: a node that has
+	 * one keeps it, so that scheduling again mends the chain of a node
+	 * that lost it and leaves the others alone. */
+	if (daily && fleet_chain_jobs(job_name.buf, "PENDING", &pending, &labels, &on_nodes))
+		goto out;
+	for (size_t i = 0; i < nodes.n; i++) {
+		size_t k;
+
+		for (k = 0; k < on_nodes.n && strcmp(on_nodes.v[k], nodes.v[i]); k++)
+			;
+		if (k < on_nodes.n) {
+			warning("chain '%s' is scheduled on %s already (job %s is pending): left as it is",
+				job_name.buf, nodes.v[i], pending.v[k]);
+			skipped++;
+			continue;
+		}
+		strbuf_reset(&id);
+		if (fleet_submit(script.buf, nodes.v[i], begin, &id)) {
+			failed++;
+			continue;
+		}
+		printf("submitted job %s (%s) to %s\n", id.buf, job_name.buf, nodes.v[i]);
+		strbuf_addf(&ids, "%s%s", ids.len ? ", " : "", id.buf);
+	}
+	if (daily && ids.len)
+		printf("chain '%s' runs daily at %s%s%s; 'kbench fleet unschedule %s' ends it\n",
+		       job_name.buf, o.daily, o.begin ? ", first at " : "", o.begin ? o.begin : "",
+		       label.buf);
+	if (skipped == nodes.n)
+		error("chain '%s' is scheduled on every node given already: 'kbench fleet "
+		      "unschedule %s' ends it", job_name.buf, label.buf);
+	rc = failed || skipped == nodes.n ? 1 : 0;
+	if (fflush(stdout))
+		rc = 1;
+out:
+	opt_list_release(&o.configs);
+	strbuf_release(&label);
+	strbuf_release(&job_name);
+	strbuf_release(&script);
+	strbuf_release(&kbench);
+	strbuf_release(&db_dir);
+	strbuf_release(&id);
+	strbuf_release(&ids);
+	fleet_names_release(&nodes);
+	fleet_names_release(&pending);
+	fleet_names_release(&labels);
+	fleet_names_release(&on_nodes);
+	return rc;
+}
+
+static int cmd_submit(int argc, char **argv)
+{
+	return submit_or_schedule(argc, argv, 0);
+}
+
+static int cmd_schedule(int argc, char **argv)
+{
+	return submit_or_schedule(argc, argv, 1);
+}
+
+/* ---- unschedule ---- */
+
+static const struct parse_opt_usage unschedule_usage = {
+	.synopsis = "kbench fleet unschedule NAME | --all",
+	.description =
+		"End the daily chain NAME (kbench-daily-NAME, as 'schedule' printed it):\n"
+		"cancel its pending jobs on every node. A job running now finishes; it\n"
+		"queued its successor when it started, and that one is cancelled.",
+	.help_column = 22,
+	.epilogue = "Exit status: 0 jobs cancelled, 1 none pending or an error, 2 bad arguments.",
+};
+
+static int cmd_unschedule(int argc, char **argv)
+{
+	int all = 0;
+	const struct parse_opt options[] = {
+		OPT_BOOL(0, "all", &all, "every kbench chain"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	struct strbuf job_name = STRBUF_INIT;
+	size_t n = 0;
+	int rc = EXIT_USAGE;
+
+	argc = parse_options(argc, argv, options, &unschedule_usage, 0);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if ((argc != 1 && !all) || (argc && all)) {
+		error(all ? "unschedule --all takes no NAME" :
+		      argc ? "unschedule takes one NAME" : "unschedule needs the chain's NAME or --all");
+		parse_opt_usage_print(&unschedule_usage, options, stderr);
+		goto out;
+	}
+	rc = 1;
+	if (!all) {
+		struct submit_opts o = { .configs = OPT_LIST_INIT, .name = argv[0] };
+
+		/* NAME as schedule printed it, or as given to it. */
+		if (!strncmp(argv[0], FLEET_DAILY_PREFIX, strlen(FLEET_DAILY_PREFIX)))
+			o.name = argv[0] + strlen(FLEET_DAILY_PREFIX);
+		strbuf_addstr(&job_name, FLEET_DAILY_PREFIX);
+		job_label(&o, &job_name);
+	}
+	if (fleet_cancel_pending(all ? NULL : job_name.buf, &n))
+		goto out;
+	if (!n) {
+		if (all)
+			error("no kbench chain has a pending job");
+		else
+			error("chain '%s' has no pending job (see kbench fleet status)", job_name.buf);
+		goto out;
+	}
+	rc = fflush(stdout) ? 1 : 0;
+out:
+	strbuf_release(&job_name);
+	return rc;
+}
+
+/* ---- status ---- */
+
+static const struct parse_opt_usage status_usage = {
+	.synopsis = "kbench fleet status [--since TIME]",
+	.description =
+		"The kbench jobs (named kbench-...) that wait or run (squeue), and those\n"
+		"that ended since TIME (sacct with accounting, else sacct -c on the\n"
+		"jobcomp log): their nodes, times and results. A finished job's result is\n"
+		"its run in this store once collected, else its exit status.",
+	.help_column = 22,
+};
+
+/* A collected run of a job, known by its note. */
+struct job_run {
+	char *job_id;
+	int64_t run_id;
+	char uuid[9];
+	char *name;
+};
+
+struct job_runs {
+	struct job_run *v;
+	size_t n, alloc;
+};
+
+static int note_job_run(const struct run_info *r, void *arg)
+{
+	static const char prefix[] = "kbench fleet: Slurm job ";
+	struct job_runs *l = arg;
+	const char *p = r->notes ? strstr(r->notes, prefix) : NULL;
+	size_t len;
+
+	if (!p)
+		return 0;
+	p += sizeof(prefix) - 1;
+	len = strspn(p, "0123456789");
+	if (!len || strncmp(p + len, " on node ", 9))
+		return 0;
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n].job_id = xstrndup(p, len);
+	l->v[l->n].run_id = r->id;
+	snprintf(l->v[l->n].uuid, sizeof(l->v[l->n].uuid), "%.8s", r->uuid);
+	l->v[l->n].name = xstrdup(r->name);
+	l->n++;
+	return 0;
+}
+
+/* The runs of fleet jobs in the store, if there is a store. */
+static void read_job_runs(struct job_runs *l)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct store *s = NULL;
+	struct stat st;
+
+	if (global_opts.db)
+		strbuf_addstr(&path, global_opts.db);
+	else
+		store_default_path(&path);
+	if (!stat(path.buf, &st) && !cmd_open_store(&s, CMD_STORE_READ))
+		store_each_run(s, NULL, note_job_run, l);
+	store_close(s);
+	strbuf_release(&path);
+}
+
+static const struct job_run *find_job_run(const struct job_runs *l, const char *job_id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].job_id, job_id))
+			return &l->v[i];
+	return NULL;
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	const char *since = "now-1days";
+	const struct parse_opt options[] = {
+		OPT_STRING(0, "since", &since, "TIME",
+			   "finished jobs that ended since TIME, as sacct -S\n"
+			   "takes it (default: now-1days)"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	struct fleet_job_list jobs = FLEET_JOB_LIST_INIT;
+	struct job_runs runs = { .n = 0 };
+	struct strbuf result = STRBUF_INIT;
+	int wid = 3, wname = 4, wstate = 5, wnode = 4, rc = EXIT_USAGE;
+
+	argc = parse_options(argc, argv, options, &status_usage, 0);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (argc > 0) {
+		error("unexpected argument '%s'", argv[0]);
+		goto out;
+	}
+	rc = 1;
+	if (fleet_list_jobs(since, &jobs))
+		goto out;
+	read_job_runs(&runs);
+	if (!jobs.n) {
+		printf("no kbench job queued, running or finished since %s\n", since);
+	} else {
+		for (size_t i = 0; i < jobs.n; i++) {
+			const struct fleet_job_state *j = &jobs.v[i];
+			int l;
+
+			if ((l = (int)strlen(j->id)) > wid)
+				wid = l;
+			if ((l = (int)strlen(j->name)) > wname)
+				wname = l;
+			if ((l = (int)strlen(j->state)) > wstate)
+				wstate = l;
+			if ((l = (int)strlen(or_dash(j->nodes))) > wnode)
+				wnode = l;
+		}
+		printf("%-*s  %-*s  %-*s  %-*s  %-19s  %-19s  %s\n", wid, "job", wname, "name",
+		       wstate, "state", wnode, "node", "start", "end", "result");
+	}
+	for (size_t i = 0; i < jobs.n; i++) {
+		const struct fleet_job_state *j = &jobs.v[i];
+		const struct job_run *r = find_job_run(&runs, j->id);
+
+		strbuf_reset(&result);
+		if (r)
+			strbuf_addf(&result, "run #%lld %s (%s) collected", (long long)r->run_id,
+				    r->name, r->uuid);
+		else if (!strcmp(j->state, "PENDING"))
+			strbuf_addf(&result, "waits (%s)", or_dash(j->reason));
+		else if (!strcmp(j->state, "RUNNING"))
+			strbuf_addf(&result, "uploads to %s", or_dash(j->comment));
+		else if (*j->exit_code && strcmp(j->exit_code, "0:0"))
+			strbuf_addf(&result, "exit %s", j->exit_code);
+		else if (!strcmp(j->state, "COMPLETED"))
+			strbuf_addstr(&result, "not collected yet");
+		else
+			strbuf_addch(&result, '-');
+		printf("%-*s  %-*s  %-*s  %-*s  %-19s  %-19s  %s\n", wid, j->id, wname, j->name,
+		       wstate, j->state, wnode, or_dash(j->nodes), or_dash(j->start),
+		       or_dash(j->end), result.buf);
+	}
+	if (jobs.no_history)
+		printf("(finished jobs unknown: Slurm keeps neither accounting nor a jobcomp log)\n");
+	rc = fflush(stdout) ? 1 : 0;
+out:
+	for (size_t i = 0; i < runs.n; i++) {
+		free(runs.v[i].job_id);
+		free(runs.v[i].name);
+	}
+	free(runs.v);
+	fleet_job_list_release(&jobs);
+	strbuf_release(&result);
+	return rc;
+}
+
+/* ---- upload (what a job runs on its node) ---- */
+
+static const struct parse_opt_usage upload_usage = {
+	.synopsis = "kbench fleet upload [--tries N] URL|DIR",
+	.description =
+		"Export each run of the store (--db) that was not sent yet into\n"
+		"outbox/HOST/RUN-UUID.kbench beside the store, then upload every bundle of\n"
+		"the outbox to URL|DIR/HOST/RUN-UUID.kbench: a WebDAV PUT under a temporary\n"
+		"name then MOVE, or a copy into the directory then rename. A bundle that\n"
+		"could not be sent stays in the outbox for the next upload; one sent is\n"
+		"removed and remembered in sent/ beside the store. Fleet jobs run this\n"
+		"after their run; run it by hand to retry.",
+	.help_column = 22,
+	.epilogue = "Credentials: KBENCH_UPLOAD_USER and KBENCH_UPLOAD_PASSWORD, else netrc.\n"
+		    "Exit status: 0 everything sent, 1 a bundle is left, 2 bad arguments.",
+};
+
+/* Export the runs of the store at path (none yet: nothing to do) that
+ * were not sent. */
+static int export_new_runs(const char *path, const char *outbox, const char *sent)
+{
+	struct store *s = NULL;
+	struct stat st;
+	int rc;
+
+	if (stat(path, &st))
+		return 0;	/* no run yet */
+	/* As a writer, though nothing is written: store_export may attach its
+	 * new bundle to this connection to fill it. */
+	if (cmd_open_store(&s, CMD_STORE_WRITE))
+		return -1;
+	rc = fleet_export_new_runs(s, outbox, sent);
+	store_close(s);
+	return rc;
+}
+
+static void print_uploaded(const char *host, const char *file, void *arg)
+{
+	printf("uploaded %s/%s to %s\n", host, file, (const char *)arg);
+}
+
+static int cmd_upload(int argc, char **argv)
+{
+	int tries = 0;
+	const struct parse_opt options[] = {
+		OPT_INT_RANGE(0, "tries", &tries, "N",
+			      "tries of each request, with a doubling pause\n"
+			      "from 1 s between them (default 4)", 1, 100),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	struct strbuf store_path = STRBUF_INIT, base = STRBUF_INIT;
+	struct strbuf outbox = STRBUF_INIT, sent = STRBUF_INIT, shown = STRBUF_INIT;
+	const char *slash;
+	int rc = EXIT_USAGE;
+
+	argc = parse_options(argc, argv, options, &upload_usage, 0);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (argc != 1 || !*argv[0]) {
+		error(argc > 1 ? "upload takes one URL or directory" :
+		      "upload needs the results URL or directory");
+		parse_opt_usage_print(&upload_usage, options, stderr);
+		goto out;
+	}
+	rc = 1;
+	if (global_opts.db)
+		strbuf_addstr(&store_path, global_opts.db);
+	else
+		store_default_path(&store_path);
+	slash = strrchr(store_path.buf, '/');
+	if (slash)
+		strbuf_add(&base, store_path.buf, (size_t)(slash - store_path.buf) + 1);
+	strbuf_addf(&outbox, "%soutbox", base.buf);
+	strbuf_addf(&sent, "%ssent", base.buf);
+	/* Both steps always: a run that cannot be exported does not keep
+	 * waiting bundles from leaving. */
+	rc = export_new_runs(store_path.buf, outbox.buf, sent.buf) ? 1 : 0;
+	http_url_redact(&shown, argv[0]);
+	if (fleet_send_outbox(outbox.buf, sent.buf, argv[0], tries, print_uploaded, shown.buf))
+		rc = 1;
+	if (fflush(stdout))
+		rc = 1;
+out:
+	strbuf_release(&store_path);
+	strbuf_release(&base);
+	strbuf_release(&outbox);
+	strbuf_release(&sent);
+	strbuf_release(&shown);
+	return rc;
+}
+
+/* ---- collect ---- */
+
+static const struct parse_opt_usage collect_usage = {
+	.synopsis = "kbench fleet collect [--since DATE] [--report] [--dry-run] URL|DIR",
+	.description =
+		"Import into the store the bundles of URL|DIR/HOST/ not collected before\n"
+		"(a WebDAV PROPFIND listing, or the directory), then print a summary per\n"
+		"host. Imports are idempotent by run uuid; what was collected is recorded\n"
+		"in the store, so each bundle is fetched once.",
+	.help_column = 22,
+	.epilogue = "--report then prints 'kbench regressions' for each host of URL|DIR and\n"
+		    "compares the newest runs with the ones before them on every host.\n"
+		    "Exit status: 0 done, 1 a bundle could not be collected or (--report) a\n"
+		    "regression was found, 2 bad arguments.",
+};
+
+/* DATE (YYYY-MM-DD, optionally THH:MM or THH:MM:SS, UTC) as seconds. */
+static int parse_since(const char *s, int64_t *t)
+{
+	struct tm tm = { 0 }, back;
+	char *end;
+	time_t v;
+
+	end = strptime(s, "%Y-%m-%d", &tm);
+	if (end && (*end == 'T' || *end == ' ') && end[1]) {
+		char *more = strptime(end + 1, "%H:%M:%S", &tm);
+
+		end = more ? more : strptime(end + 1, "%H:%M", &tm);
+	}
+	if (end && *end == 'Z')
+		end++;
+	if (!end || *end)
+		return -1;
+	back = tm;
+	v = timegm(&back);
+	if (v == (time_t)-1 || back.tm_mday != tm.tm_mday)
+		return -1;
+	*t = (int64_t)v;
+	return 0;
+}
+
+static void print_summary(struct store *s, const struct fleet_collect *c)
+{
+	struct fleet_newest n = { .name = NULL };
+	int w = 4;
+
+	for (size_t i = 0; i < c->nhosts; i++)
+		if ((int)strlen(c->hosts[i].host) > w)
+			w = (int)strlen(c->hosts[i].host);
+	printf("%-*s  %7s  %5s  %10s  %s\n", w, "host", "bundles", "new", "runs added",
+	       "newest run");
+	for (size_t i = 0; i < c->nhosts; i++) {
+		const struct fleet_host_count *h = &c->hosts[i];
+
+		fleet_newest_release(&n);
+		fleet_newest_run(s, h->host, NULL, &n);
+		printf("%-*s  %7zu  %5zu  %10zu  %s%s%s\n", w, h->host, h->listed, h->fetched,
+		       h->runs, n.name ? n.name : "-", n.name ? "  " : "",
+		       n.started_at ? n.started_at : "");
+	}
+	fleet_newest_release(&n);
+}
+
+static void print_would_collect(const char *rel, void *arg)
+{
+	(void)arg;
+	printf("would collect %s\n", rel);
+}
+
+static int cmd_collect(int argc, char **argv)
+{
+	const char *since = NULL;
+	int do_report = 0, dry_run = 0;
+	const struct parse_opt options[] = {
+		OPT_STRING(0, "since", &since, "DATE",
+			   "only bundles uploaded at or after DATE\n"
+			   "(YYYY-MM-DD[THH:MM[:SS]], UTC)"),
+		OPT_BOOL(0, "report", &do_report,
+			 "then regressions and comparisons per host"),
+		OPT_BOOL(0, "dry-run", &dry_run, "list what would be collected, change nothing"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	struct fleet_bundle_list bundles = FLEET_BUNDLE_LIST_INIT;
+	struct fleet_collect c = { .would_collect = print_would_collect };
+	struct strbuf key = STRBUF_INIT;
+	struct store *s = NULL;
+	size_t nnew = 0, nfailed = 0, nruns = 0, npresent = 0;
+	int64_t since_t = 0, nsamples = 0;
+	int rc = EXIT_USAGE;
+
+	argc = parse_options(argc, argv, options, &collect_usage, 0);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (argc != 1 || !*argv[0]) {
+		error(argc > 1 ? "collect takes one URL or directory" :
+		      "collect needs the results URL or directory");
+		parse_opt_usage_print(&collect_usage, options, stderr);
+		goto out;
+	}
+	if (since && parse_since(since, &since_t)) {
+		error("invalid value '%s' for '--since': expected YYYY-MM-DD[THH:MM[:SS]]", since);
+		goto out;
+	}
+	rc = 1;
+	if (fleet_results_key(argv[0], &key) || fleet_list_bundles(argv[0], &bundles))
+		goto out;
+	if (dry_run) {
+		/* No store yet: everything would be collected. */
+		struct strbuf path = STRBUF_INIT;
+		struct stat st;
+		int missing;
+
+		if (global_opts.db)
+			strbuf_addstr(&path, global_opts.db);
+		else
+			store_default_path(&path);
+		missing = stat(path.buf, &st) && errno == ENOENT;
+		strbuf_release(&path);
+		if (!missing && cmd_open_store(&s, CMD_STORE_READ))
+			goto out;
+	} else if (cmd_open_store(&s, CMD_STORE_WRITE)) {
+		goto out;
+	}
+	c.results = argv[0];
+	c.key = key.buf;
+	c.since_set = since != NULL;
+	c.since = since_t;
+	c.dry_run = dry_run;
+	if (fleet_collect_bundles(s, &bundles, &c))
+		goto out;
+	for (size_t i = 0; i < c.nhosts; i++) {
+		nnew += c.hosts[i].fetched;
+		nfailed += c.hosts[i].failed;
+		nruns += c.hosts[i].runs;
+		nsamples += c.hosts[i].samples;
+		npresent += c.hosts[i].present;
+	}
+	if (dry_run) {
+		rc = fflush(stdout) ? 1 : 0;
+		goto out;
+	}
+	if (c.nhosts)
+		print_summary(s, &c);
+	printf("%s: %zu new bundle%s, %zu run%s added (%lld samples)", key.buf, nnew,
+	       nnew == 1 ? "" : "s", nruns, nruns == 1 ? "" : "s", (long long)nsamples);
+	if (npresent)
+		printf(", %zu already in the store", npresent);
+	if (nfailed)
+		printf("; %zu bundle%s could not be collected", nfailed, nfailed == 1 ? "" : "s");
+	putchar('\n');
+	rc = nfailed ? 1 : 0;
+	if (do_report) {
+		int r = fleet_report(s, key.buf);
+
+		if (r < 0 || r == 1)
+			rc = 1;
+	}
+	if (fflush(stdout))
+		rc = 1;
+out:
+	fleet_collect_release(&c);
+	fleet_bundle_list_release(&bundles);
+	store_close(s);
+	strbuf_release(&key);
+	return rc;
+}
+
+/* ---- dispatch ---- */
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} subcommands[] = {
+	{ .name = "submit", .fn = cmd_submit },
+	{ .name = "schedule", .fn = cmd_schedule },
+	{ .name = "unschedule", .fn = cmd_unschedule },
+	{ .name = "status", .fn = cmd_status },
+	{ .name = "collect", .fn = cmd_collect },
+	{ .name = "upload", .fn = cmd_upload },
+};
+
+int cmd_fleet(int argc, char **argv)
+{
+	const struct parse_opt options[] = {
+		OPT_HELP(NULL),
+		OPT_END(),
+	};
+
+	if (argc < 2 || argv[1][0] == '-') {
+		int rc = parse_options(argc, argv, options, &fleet_usage,
+				       PARSE_OPT_STOP_AT_NON_OPTION);
+
+		if (rc == PARSE_OPT_HELP)
+			return 0;
+		if (rc >= 0) {
+			error("fleet needs a command");
+			parse_opt_usage_print(&fleet_usage, options, stderr);
+		}
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].fn(argc - 1, argv + 1);
+	}
+	error("'%s' is not a kbench fleet command; see 'kbench fleet --help'", argv[1]);
+	return EXIT_USAGE;
+}

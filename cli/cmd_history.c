@@ -1,0 +1,193 @@
+/* cmd_history: kbench history RUN... | --config C [--section S] [--row R]
+ * [--host H]: the series of a metric over time, one line per run, with its
+ * change points marked and a sparkline. */
+#include "config.h"
+#include "cli/cmd.h"
+#include "cli/output.h"
+#include "compare/history.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/io.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static const struct parse_opt_usage history_usage = {
+	.synopsis = "kbench history [options] RUN...\n"
+		    "   or: kbench history [options] --config CONFIG [--section S] [--row R]\n"
+		    "                      [--host H]",
+	.description =
+		"A metric over time: one series per host, config, section and row, one line\n"
+		"per complete run, oldest first (date, run, kernel, Hmean for higher-is-better\n"
+		"metrics or Amean, its 95% confidence interval, samples), change points\n"
+		"marked (<-) with the change of the mean (+ is better) and their p-value,\n"
+		"then a sparkline of the means. RUN (a name, #ID, uuid prefix or NAME@HOST)\n"
+		"picks the host and config of each series: every row of that run.",
+	.help_column = 25,
+	.epilogue =
+		"Change points: E-Divisive means with a Student t-test (Hunter, Apache Otava),\n"
+		"found on the whole series; --since only hides older runs. The sparkline uses\n"
+		"block characters when LC_ALL, LC_CTYPE or LANG names UTF-8, else ASCII.\n"
+		"The method is in docs/statistics.md.",
+};
+
+int cmd_history_params(const char *pvalue, const char *window,
+		       struct changepoint_params *params)
+{
+	char *end;
+
+	if (pvalue) {
+		double p = strtod(pvalue, &end);
+
+		if (!*pvalue || *end || !(p > 0 && p < 1))
+			return error("invalid --p-value '%s': expected a number between 0 and 1",
+				     pvalue);
+		params->max_pvalue = p;
+	}
+	if (window) {
+		long w = strtol(window, &end, 10);
+
+		if (!*window || *end || w < 2 || w > 100000)
+			return error("invalid --window '%s': expected a whole number of runs, "
+				     "at least 2", window);
+		params->window = (size_t)w;
+	}
+	return 0;
+}
+
+int cmd_utf8_locale(void)
+{
+	static const char *const vars[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && *v)
+			return strcasestr(v, "utf-8") || strcasestr(v, "utf8");
+	}
+	return 0;
+}
+
+/* Add the series of run sel (its host and config) to h. */
+static int read_run_series(struct store *store, const char *sel, const struct series_filter *opt,
+			   struct history *h)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct run_info r;
+	struct series_filter f = *opt;
+	int64_t id;
+	int rc = -1;
+
+	if (store_resolve_run(store, sel, &id, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (store_get_run(store, id, &r))
+		goto out;
+	f.host = r.hostname;
+	f.config = r.config_name;
+	rc = history_read(store, &f, h);
+	run_info_release(&r);
+out:
+	strbuf_release(&err);
+	return rc;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct series_filter f = { .host = NULL };
+	struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
+	struct history_view view = { .since = NULL };
+	const char *format_name = NULL, *pvalue = NULL, *window = NULL, *output = NULL;
+	const struct parse_opt options[] = {
+		OPT_STRING(0, "config", &f.config, "CONFIG",
+			   "the series of this config (its name: configs/quick.conf\n"
+			   "is 'quick'), on every host unless --host"),
+		OPT_STRING(0, "section", &f.section, "SECTION", "only this section"),
+		OPT_STRING(0, "row", &f.row, "ROW", "only this row"),
+		OPT_STRING(0, "host", &f.host, "HOST", "only runs made on this host"),
+		OPT_STRING(0, "since", &view.since, "DATE",
+			   "show only runs started at or after DATE\n"
+			   "(e.g. 2026-11-01)"),
+		OPT_STRING(0, "format", &format_name, "FMT",
+			   "text (default), csv, json or html (one self-contained\n"
+			   "page, a chart per series drawn by gnuplot)"),
+		OPT_STRING('o', "output", &output, "FILE",
+			   "write to FILE instead of the standard output"),
+		OPT_STRING(0, "p-value", &pvalue, "P",
+			   "a change point's p must be below P (default 0.001)"),
+		OPT_STRING(0, "window", &window, "N",
+			   "runs per E-Divisive window (default 50)"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	enum history_format format = HISTORY_FORMAT_TEXT;
+	struct store *store = NULL;
+	struct history h;
+	struct strbuf out = STRBUF_INIT;
+	int rc = EXIT_USAGE;
+
+	history_init(&h, &params);
+	argc = parse_options(argc, argv, options, &history_usage, 0);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (format_name && history_format_parse(format_name, &format)) {
+		error("unknown format '%s' (expected text, csv, json or html)", format_name);
+		goto out;
+	}
+	if (cmd_history_params(pvalue, window, &params))
+		goto out;
+	if (argc && (f.config || f.host)) {
+		error("--config and --host pick series without a run: give runs or them, not both");
+		goto out;
+	}
+	if (!argc && !f.config) {
+		error("history needs runs, or --config (with --section and --row for one series)");
+		parse_opt_usage_print(&history_usage, options, stderr);
+		goto out;
+	}
+	rc = 1;
+	h.params = params;
+	if (cmd_open_store(&store, CMD_STORE_READ))
+		goto out;
+	if (argc) {
+		for (int i = 0; i < argc; i++)
+			if (read_run_series(store, argv[i], &f, &h))
+				goto out;
+	} else if (history_read(store, &f, &h)) {
+		goto out;
+	}
+	if (!h.n) {
+		struct strbuf what = STRBUF_INIT;
+
+		if (!argc)
+			strbuf_addf(&what, ", config '%s'", f.config);
+		if (f.host)
+			strbuf_addf(&what, ", host '%s'", f.host);
+		if (f.section)
+			strbuf_addf(&what, ", section '%s'", f.section);
+		if (f.row)
+			strbuf_addf(&what, ", row '%s'", f.row);
+		error("no complete run %s%s in %s", argc ? "given has samples of" : "matches",
+		      what.buf + 1, store_path(store));
+		strbuf_release(&what);
+		goto out;
+	}
+	history_finish(&h);
+	view.unicode = cmd_utf8_locale();
+	history_render(&h, format, &view, &out);
+	rc = output_write(output, &out) ? 1 : 0;
+out:
+	history_release(&h);
+	strbuf_release(&out);
+	store_close(store);
+	return rc;
+}

@@ -1,0 +1,466 @@
+/* cmd_mail: kbench mail --to ADDR... [options] -- COMPARE-ARGS: runs
+ * `kbench compare COMPARE-ARGS` in a child process, puts what it prints
+ * (after an optional intro) in a plain-text mail and sends it over SMTP,
+ * or writes the mail as mbox with --dry-run. Defaults come from [mail] in
+ * the user's kbench.conf. A mail that cannot be sent is saved, never
+ * lost. */
+#include "config.h"
+#include "cli/cmd.h"
+#include "lib/child.h"
+#include "runner/conf.h"
+#include "lib/error.h"
+#include "lib/io.h"
+#include "lib/mail.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct parse_opt_usage mail_usage = {
+	.synopsis = "kbench mail --to ADDR [--to ADDR...] [--cc ADDR...] [--from ADDR]\n"
+		    "                  [--subject TEXT] [--in-reply-to MSGID] [--smtp URL]\n"
+		    "                  [--intro FILE] [--dry-run] -- COMPARE-ARGS...",
+	.description =
+		"Mail a comparison as plain text, ready for a mailing list: the body is the\n"
+		"intro, if any, then what 'kbench compare COMPARE-ARGS' prints.",
+	.help_column = 24,
+	.epilogue =
+		"Defaults for --from, --to, --cc and --smtp, and cafile (the CA certificates\n"
+		"of a server the system does not trust), come from the [mail] section of\n"
+		"$XDG_CONFIG_HOME/kbench/kbench.conf (~/.config/kbench/kbench.conf).\n"
+		"Credentials come from ~/.netrc, or KBENCH_SMTP_USER and KBENCH_SMTP_PASSWORD;\n"
+		"they are never stored or printed. smtp:// uses STARTTLS, which is required\n"
+		"unless the server is this machine; smtps:// is TLS from the start.\n"
+		"A mail that cannot be sent is saved as mbox in $XDG_DATA_HOME/kbench/unsent/\n"
+		"(~/.local/share/kbench/unsent/) and its path printed; the exit status is 1.\n"
+		"docs/mail.md has a worked example.",
+};
+
+/* The keys of [mail] in the user's kbench.conf. */
+static const char *const mail_keys[] = { "from", "to", "cc", "smtp", "cafile", NULL };
+
+/* What the command line and [mail] say, the command line first. */
+struct mail_opts {
+	struct opt_list to, cc;		/* from the command line */
+	const char *from, *subject, *in_reply_to, *smtp, *intro, *cafile;
+	int dry_run;
+	/* [mail], kept for its strings and for messages. */
+	struct config conf;
+	struct strbuf conf_path;
+	int conf_loaded;
+	char **conf_to, **conf_cc;
+	size_t nconf_to, nconf_cc;
+};
+
+static int user_config_path(struct strbuf *path)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		strbuf_addf(path, "%s/kbench/kbench.conf", xdg);
+	else if (home && *home)
+		strbuf_addf(path, "%s/.config/kbench/kbench.conf", home);
+	else
+		return -1;
+	return 0;
+}
+
+/* Split a [mail] list ("a@x, b@y") into its addresses. */
+static size_t split_list(const char *v, char ***out)
+{
+	char **list = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (const char *p = v; *p;) {
+		size_t len = strcspn(p, ",");
+		const char *b = p, *e = p + len;
+
+		while (b < e && (*b == ' ' || *b == '\t'))
+			b++;
+		while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		if (e > b) {
+			ALLOC_GROW(list, n + 1, alloc);
+			list[n++] = xstrndup(b, (size_t)(e - b));
+		}
+		p += len + (p[len] == ',');
+	}
+	*out = list;
+	return n;
+}
+
+/* Read [mail] from the user's kbench.conf, if there is one. */
+static int load_defaults(struct mail_opts *o)
+{
+	const struct conf_section *s = NULL;
+	struct stat st;
+
+	if (user_config_path(&o->conf_path) || stat(o->conf_path.buf, &st))
+		return 0;
+	if (config_load(&o->conf, o->conf_path.buf))
+		return -1;
+	o->conf_loaded = 1;
+	for (size_t i = 0; i < o->conf.n; i++)
+		if (!strcmp(o->conf.sections[i].name, "mail"))
+			s = &o->conf.sections[i];
+	if (!s)
+		return 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct conf_entry *e = &s->entries[i];
+		size_t k = 0;
+
+		while (mail_keys[k] && strcmp(mail_keys[k], e->key))
+			k++;
+		if (!mail_keys[k])
+			return error("%s:%d: unknown key '%s' in [mail] (expected from, to, cc, "
+				     "smtp or cafile)", e->file, e->line, e->key);
+	}
+	if (!o->from && conf_section_get(s, "from"))
+		o->from = conf_section_get(s, "from")->value;
+	if (!o->smtp && conf_section_get(s, "smtp"))
+		o->smtp = conf_section_get(s, "smtp")->value;
+	if (conf_section_get(s, "cafile"))
+		o->cafile = conf_section_get(s, "cafile")->value;
+	if (conf_section_get(s, "to"))
+		o->nconf_to = split_list(conf_section_get(s, "to")->value, &o->conf_to);
+	if (conf_section_get(s, "cc"))
+		o->nconf_cc = split_list(conf_section_get(s, "cc")->value, &o->conf_cc);
+	return 0;
+}
+
+/* Where a default can be set, for messages. */
+static const char *defaults_hint(const struct mail_opts *o)
+{
+	return o->conf_path.len ? o->conf_path.buf : "~/.config/kbench/kbench.conf";
+}
+
+static void mail_opts_release(struct mail_opts *o)
+{
+	for (size_t i = 0; i < o->nconf_to; i++)
+		free(o->conf_to[i]);
+	free(o->conf_to);
+	for (size_t i = 0; i < o->nconf_cc; i++)
+		free(o->conf_cc[i]);
+	free(o->conf_cc);
+	opt_list_release(&o->to);
+	opt_list_release(&o->cc);
+	config_release(&o->conf);
+	strbuf_release(&o->conf_path);
+}
+
+/* ---- the comparison, by kbench compare in a child process ---- */
+
+struct compare_job {
+	int argc;
+	char **argv;
+};
+
+static int run_compare(void *arg, int fd)
+{
+	struct compare_job *job = arg;
+	int rc;
+
+	if (dup2(fd, STDOUT_FILENO) < 0)
+		_exit(1);
+	close(fd);
+	rc = cmd_compare(job->argc, job->argv);
+	fflush(stdout);
+	_exit(rc);	/* its own status: 2 for a usage error */
+}
+
+/* What `kbench compare args[0..n-1]` prints, into body. Returns 0, or the
+ * exit status to end with (compare said why on stderr). */
+static int compare_text(const char **args, int n, struct strbuf *body)
+{
+	struct compare_job job = { .argc = n + 1 };
+	struct strbuf how = STRBUF_INIT;
+	struct child c;
+	int rc = 1;
+
+	job.argv = xcalloc((size_t)n + 2, sizeof(*job.argv));
+	job.argv[0] = (char *)"compare";
+	for (int i = 0; i < n; i++)
+		job.argv[i + 1] = (char *)args[i];
+	fflush(stdout);
+	if (child_start(&c, run_compare, &job))
+		goto out;
+	if (child_finish(&c, 3600, NULL, body) != CHILD_EXITED) {
+		error("the comparison took more than an hour; it was stopped");
+		goto out;
+	}
+	if (WIFEXITED(c.status)) {
+		rc = WEXITSTATUS(c.status);
+	} else {
+		child_describe_status(c.status, &how);
+		error("the comparison %s", how.buf);
+	}
+out:
+	strbuf_release(&how);
+	free(job.argv);
+	return rc;
+}
+
+/* ---- the message ---- */
+
+static int read_intro(const char *path, struct strbuf *sb)
+{
+	int rc;
+
+	if (!strcmp(path, "-")) {
+		char buf[4096];
+		ssize_t n;
+
+		while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				return error("cannot read the intro from stdin: %s", strerror(errno));
+			strbuf_add(sb, buf, (size_t)n);
+		}
+		rc = 0;
+	} else if ((rc = strbuf_read_file(sb, path))) {
+		return error("cannot read the intro '%s': %s", path, strerror(-rc));
+	}
+	if (memchr(sb->buf, '\0', sb->len))
+		return error("the intro '%s' is not text", path);
+	return 0;
+}
+
+/* The mail's body: the intro, an empty line, the comparison. */
+static void build_body(const struct strbuf *intro, const struct strbuf *cmp,
+		       struct strbuf *body)
+{
+	if (intro->len) {
+		strbuf_add(body, intro->buf, intro->len);
+		strbuf_rtrim(body);
+		strbuf_addstr(body, "\n\n");
+	}
+	strbuf_add(body, cmp->buf, cmp->len);
+}
+
+/* Save an unsent mail in the data directory; the path goes to path. */
+static int save_unsent(const struct strbuf *mbox, time_t date, struct strbuf *path)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	struct tm tm;
+	char *end;
+	int fd;
+
+	if (xdg && *xdg)
+		strbuf_addf(path, "%s/kbench", xdg);
+	else
+		strbuf_addf(path, "%s/.local/share/kbench", home && *home ? home : ".");
+	/* The directories, one level at a time, private (mail may be). */
+	for (end = strchr(path->buf + 1, '/');; end = strchr(end + 1, '/')) {
+		if (end)
+			*end = '\0';
+		if (mkdir(path->buf, 0700) && errno != EEXIST)
+			return error("cannot create '%s': %s", path->buf, strerror(errno));
+		if (!end)
+			break;
+		*end = '/';
+	}
+	strbuf_addstr(path, "/unsent");
+	if (mkdir(path->buf, 0700) && errno != EEXIST)
+		return error("cannot create '%s': %s", path->buf, strerror(errno));
+	localtime_r(&date, &tm);
+	strbuf_addf(path, "/%04d%02d%02d-%02d%02d%02d-XXXXXX.mbox", tm.tm_year + 1900,
+		    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	fd = mkstemps(path->buf, 5);
+	if (fd < 0)
+		return error("cannot create '%s': %s", path->buf, strerror(errno));
+	if (write_full(fd, mbox->buf, mbox->len) || close(fd)) {
+		int e = errno;
+
+		unlink(path->buf);
+		return error("cannot write '%s': %s", path->buf, strerror(e));
+	}
+	return 0;
+}
+
+/* Print the server's last reply, a line at a time. */
+static void print_reply(const struct strbuf *reply)
+{
+	for (const char *p = reply->buf; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		error("the server said: %.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* Every address of a list (validated), appended to addrs. */
+static int add_addresses(const char *what, const char *const *v, size_t n,
+			 struct strbuf *addrs, size_t *count)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (mail_address(v[i], addrs, &err))
+			rc = error("invalid %s: %s", what, err.buf);
+		else
+			strbuf_addch(addrs, '\0');	/* one string each */
+		(*count)++;
+	}
+	strbuf_release(&err);
+	return rc;
+}
+
+int cmd_mail(int argc, char **argv)
+{
+	struct mail_opts o = { .to = OPT_LIST_INIT, .cc = OPT_LIST_INIT,
+			       .conf_path = STRBUF_INIT };
+	const struct parse_opt options[] = {
+		OPT_STRING_LIST(0, "to", &o.to, "ADDR", "a recipient (repeatable)"),
+		OPT_STRING_LIST(0, "cc", &o.cc, "ADDR", "a recipient in copy (repeatable)"),
+		OPT_STRING(0, "from", &o.from, "ADDR", "the sender, e.g. 'Name <me@example.org>'"),
+		OPT_STRING(0, "subject", &o.subject, "TEXT",
+			   "the subject (default: kbench compare COMPARE-ARGS)"),
+		OPT_STRING(0, "in-reply-to", &o.in_reply_to, "MSGID",
+			   "the Message-ID of the mail this one answers, so\n"
+			   "that it joins its thread"),
+		OPT_STRING(0, "smtp", &o.smtp, "URL",
+			   "smtp://HOST[:PORT] (STARTTLS) or smtps://HOST[:PORT]"),
+		OPT_STRING(0, "intro", &o.intro, "FILE",
+			   "text put before the comparison ('-': stdin)"),
+		OPT_BOOL(0, "dry-run", &o.dry_run,
+			 "write the mail in mbox form on stdout, send nothing"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	struct strbuf cmp = STRBUF_INIT, intro = STRBUF_INIT, body = STRBUF_INIT;
+	struct strbuf subject = STRBUF_INIT, msg = STRBUF_INIT, mbox = STRBUF_INIT;
+	struct strbuf from = STRBUF_INIT, rcpt = STRBUF_INIT, id = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, reply = STRBUF_INIT, saved = STRBUF_INIT;
+	const char **to = NULL, **cc = NULL, **rcpts = NULL;
+	size_t nto, ncc, nrcpt = 0;
+	struct mail m = { .date = time(NULL) };
+	struct mail_server srv = { .url = NULL };
+	int rc = EXIT_USAGE;
+
+	config_init(&o.conf);
+	argc = parse_options(argc, argv, options, &mail_usage, 0);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (!argc) {
+		error("mail needs the runs to compare, after '--' (e.g. -- base new)");
+		parse_opt_usage_print(&mail_usage, options, stderr);
+		goto out;
+	}
+	if (load_defaults(&o))
+		goto out;
+	nto = o.to.n ? o.to.n : o.nconf_to;
+	to = o.to.n ? o.to.v : (const char **)o.conf_to;
+	ncc = o.cc.n ? o.cc.n : o.nconf_cc;
+	cc = o.cc.n ? o.cc.v : (const char **)o.conf_cc;
+	if (!nto) {
+		error("no recipient: give --to ADDR (or set 'to' in [mail] of %s)",
+		      defaults_hint(&o));
+		goto out;
+	}
+	if (!o.from) {
+		error("no sender: give --from ADDR (or set 'from' in [mail] of %s)",
+		      defaults_hint(&o));
+		goto out;
+	}
+	if (!o.dry_run && !o.smtp) {
+		error("no SMTP server: give --smtp URL (or set 'smtp' in [mail] of %s), or "
+		      "--dry-run", defaults_hint(&o));
+		goto out;
+	}
+	if (add_addresses("--from", &o.from, 1, &from, &nrcpt))
+		goto out;
+	nrcpt = 0;
+	if (add_addresses("--to", to, nto, &rcpt, &nrcpt) ||
+	    add_addresses("--cc", cc, ncc, &rcpt, &nrcpt))
+		goto out;
+	if (o.intro && read_intro(o.intro, &intro))
+		goto out;
+
+	if ((rc = compare_text((const char **)argv, argc, &cmp)))
+		goto out;
+	rc = 1;
+	build_body(&intro, &cmp, &body);
+	if (o.subject) {
+		strbuf_addstr(&subject, o.subject);
+	} else {
+		strbuf_addstr(&subject, "kbench compare");
+		for (int i = 0; i < argc; i++)
+			strbuf_addf(&subject, " %s", argv[i]);
+	}
+	mail_message_id(o.from, m.date, &id);
+	m.from = o.from;
+	m.to = to;
+	m.nto = nto;
+	m.cc = cc;
+	m.ncc = ncc;
+	m.subject = subject.buf;
+	m.in_reply_to = o.in_reply_to;
+	m.body = body.buf;
+	m.message_id = id.buf;
+	if (mail_format(&m, &msg, &err)) {
+		error("cannot make the mail: %s", err.buf);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	mail_mbox(msg.buf, from.buf, m.date, &mbox);
+	if (o.dry_run) {
+		fwrite(mbox.buf, 1, mbox.len, stdout);
+		rc = fflush(stdout) ? 1 : 0;
+		goto out;
+	}
+
+	rcpts = xcalloc(nrcpt ? nrcpt : 1, sizeof(*rcpts));
+	for (size_t i = 0, off = 0; i < nrcpt; i++, off += strlen(rcpt.buf + off) + 1)
+		rcpts[i] = rcpt.buf + off;
+	srv.url = o.smtp;
+	srv.cafile = o.cafile;
+	srv.user = getenv("KBENCH_SMTP_USER");
+	srv.password = getenv("KBENCH_SMTP_PASSWORD");
+	if (srv.password && !srv.user) {
+		error("KBENCH_SMTP_PASSWORD is set but KBENCH_SMTP_USER is not");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (mail_send(&srv, from.buf, rcpts, nrcpt, &msg, &err, &reply)) {
+		error("cannot send the mail: %s", err.buf);
+		print_reply(&reply);
+		if (save_unsent(&mbox, m.date, &saved)) {
+			error("the mail follows on stdout, so that it is not lost");
+			fwrite(mbox.buf, 1, mbox.len, stdout);
+			fflush(stdout);
+		} else {
+			error("the mail is saved in %s (git send-email can send it)", saved.buf);
+		}
+		goto out;
+	}
+	notice("sent %s to %zu recipient%s", id.buf, nrcpt, nrcpt == 1 ? "" : "s");
+	rc = 0;
+out:
+	free(rcpts);
+	strbuf_release(&cmp);
+	strbuf_release(&intro);
+	strbuf_release(&body);
+	strbuf_release(&subject);
+	strbuf_release(&msg);
+	strbuf_release(&mbox);
+	strbuf_release(&from);
+	strbuf_release(&rcpt);
+	strbuf_release(&id);
+	strbuf_release(&err);
+	strbuf_release(&reply);
+	strbuf_release(&saved);
+	mail_opts_release(&o);
+	return rc;
+}

@@ -1,0 +1,87 @@
+/* cmd_regressions: kbench regressions [--since DATE] [--host H] [--config C]:
+ * for every series, its latest change point for the worse; exit status 1
+ * when there is one, for cron, CI and git bisect run. */
+#include "config.h"
+#include "cli/cmd.h"
+#include "compare/history.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Neither "no regression" (0) nor "regressions" (1): git bisect run stops
+ * on it instead of calling the commit bad. */
+#define EXIT_ERROR 128
+
+static const struct parse_opt_usage regressions_usage = {
+	.synopsis = "kbench regressions [--since DATE] [--host HOST] [--config CONFIG]",
+	.description =
+		"For every series (host, config, section, row) of the complete runs, the\n"
+		"latest change point that made its mean worse: the means either side, the\n"
+		"change (+ is better), its p-value, and the runs either side of it.",
+	.help_column = 22,
+	.epilogue =
+		"Change points are found on the whole series (docs/statistics.md); --since\n"
+		"keeps those whose first run started at or after DATE.\n"
+		"Exit status: 0 no regression, 1 at least one, 2 bad arguments, 128 any\n"
+		"other error.",
+};
+
+int cmd_regressions(int argc, char **argv)
+{
+	struct series_filter f = { .host = NULL };
+	struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
+	const char *since = NULL, *pvalue = NULL, *window = NULL;
+	const struct parse_opt options[] = {
+		OPT_STRING(0, "since", &since, "DATE",
+			   "only change points whose first run started at or after\n"
+			   "DATE (e.g. 2026-11-01)"),
+		OPT_STRING(0, "host", &f.host, "HOST", "only series of this host"),
+		OPT_STRING(0, "config", &f.config, "CONFIG", "only series of this config"),
+		OPT_STRING(0, "p-value", &pvalue, "P",
+			   "a change point's p must be below P (default 0.001)"),
+		OPT_STRING(0, "window", &window, "N",
+			   "runs per E-Divisive window (default 50)"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	struct store *store = NULL;
+	struct history h;
+	struct history_regression *found = NULL;
+	struct strbuf out = STRBUF_INIT;
+	size_t n;
+	int rc = EXIT_USAGE;
+
+	history_init(&h, &params);
+	argc = parse_options(argc, argv, options, &regressions_usage, 0);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (argc > 0) {
+		error("unexpected argument '%s'", argv[0]);
+		goto out;
+	}
+	if (cmd_history_params(pvalue, window, &params))
+		goto out;
+	rc = EXIT_ERROR;
+	h.params = params;
+	if (cmd_open_store(&store, CMD_STORE_READ) || history_read(store, &f, &h))
+		goto out;
+	history_finish(&h);
+	n = history_regressions(&h, since, &found);
+	history_render_regressions(&h, found, n, &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	if (fflush(stdout))
+		goto out;
+	rc = n ? 1 : 0;
+out:
+	free(found);
+	history_release(&h);
+	strbuf_release(&out);
+	store_close(store);
+	return rc;
+}

@@ -1,0 +1,110 @@
+/* cmd_report: what kbench run prints when a run ends: its own table, then
+ * the comparison with the previous complete run on this machine that ran
+ * with the same effective options, or why there is none to compare with. */
+#include "config.h"
+#include "cli/cmd.h"
+#include "runner/effective.h"
+#include "compare/compare.h"
+#include "db/store.h"
+#include "lib/strbuf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* How many earlier runs on this machine are looked at. */
+#define REPORT_RUNS 200
+
+/* The search for the run to compare with. */
+struct previous {
+	struct store *s;
+	const struct run_info *r;	/* the run just made */
+	const struct effective *mine;	/* its effective options */
+	int64_t same;			/* the newest run with the same options; 0: none */
+	int legacy;			/* same: a run stored without its options, matched
+					 * by config name */
+	int64_t named;			/* else the newest of the same config name */
+	struct effective named_opts;	/* its options */
+	int rc;
+};
+
+static int try_previous(int64_t id, const char *config_name, void *arg)
+{
+	struct previous *pv = arg;
+	struct effective have = EFFECTIVE_INIT;
+	int same_name = !strcmp(config_name, pv->r->config_name);
+
+	if (effective_from_run(pv->s, id, &have)) {
+		pv->rc = -1;
+		return 1;
+	}
+	if (effective_equal(pv->mine, &have)) {
+		pv->same = id;
+	} else if (!have.n && same_name) {
+		/* Runs stored before their sections' options were: today's
+		 * config name is all there is to go by. */
+		pv->same = id;
+		pv->legacy = 1;
+	} else if (same_name && !pv->named) {
+		pv->named = id;
+		pv->named_opts = have;
+		return 0;
+	}
+	effective_release(&have);
+	return pv->same != 0;
+}
+
+int cmd_report_run(struct store *s, int64_t run_id)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct effective mine = EFFECTIVE_INIT;
+	struct previous pv = { .s = s, .mine = &mine };
+	struct run_info r, p;
+	int64_t ids[2];
+	int rc = -1;
+
+	if (store_get_run(s, run_id, &r))
+		return -1;
+	pv.r = &r;
+	if (effective_from_run(s, run_id, &mine) ||
+	    store_each_recent_run(s, r.fingerprint, run_id, REPORT_RUNS, try_previous, &pv) ||
+	    pv.rc)
+		goto out;
+	ids[0] = pv.same;
+	ids[1] = run_id;
+	if (compare_runs_text(s, &run_id, 1, &out))
+		goto out;
+	printf("run #%lld '%s': %lld samples (%lld failed) in %s\n\n", (long long)r.id,
+	       r.name, (long long)r.nsamples, (long long)r.nfailures, store_path(s));
+	fputs(out.buf, stdout);
+	if (pv.same && !store_get_run(s, pv.same, &p)) {
+		strbuf_reset(&out);
+		if (pv.legacy)
+			printf("\nCompared with the previous complete run of config '%s' (stored "
+			       "without its effective options): %s (id %lld, %s)\n\n",
+			       r.config_name, p.name, (long long)p.id, p.started_at);
+		else
+			printf("\nCompared with the previous complete run with the same effective "
+			       "options: %s (id %lld, %s)\n\n", p.name, (long long)p.id,
+			       p.started_at);
+		run_info_release(&p);
+		if (compare_runs_text(s, ids, 2, &out))
+			goto out;
+		fputs(out.buf, stdout);
+	} else if (pv.named && !store_get_run(s, pv.named, &p)) {
+		strbuf_reset(&out);
+		effective_diff(&pv.named_opts, &mine, &out);
+		printf("\nNot compared with %s (id %lld, %s), the previous complete run\n"
+		       "of config '%s' here: config differs\n%s", p.name, (long long)p.id,
+		       p.started_at, r.config_name, out.buf);
+		printf("('kbench compare #%lld #%lld' compares them anyway)\n",
+		       (long long)p.id, (long long)r.id);
+		run_info_release(&p);
+	}
+	rc = 0;
+out:
+	effective_release(&pv.named_opts);
+	effective_release(&mine);
+	strbuf_release(&out);
+	run_info_release(&r);
+	return rc;
+}

@@ -1,0 +1,420 @@
+/* cmd_runs: kbench runs [filters] [--format text|json|csv]: the stored runs
+ * that pass every filter given (name pattern, host, config, kernel, status,
+ * start time, the newest N), as a table within 100 columns, JSON or CSV. */
+#include "config.h"
+#include "cli/cmd.h"
+#include "cli/output.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/json.h"
+#include "lib/parse-options.h"
+#include "lib/regex.h"
+#include "lib/strbuf.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The version of the JSON and CSV layouts below. */
+#define RUNS_FORMAT_VERSION 1
+
+static const struct parse_opt_usage runs_usage = {
+	.synopsis = "kbench runs [--name NAME] [--host HOST] [--config CONFIG]\n"
+		"                   [--kernel RELEASE] [--status STATUS] [--since DATE]\n"
+		"                   [--until DATE] [--last N] [--format FMT]",
+	.description =
+		"List stored runs, oldest first: id, name, config, host, kernel, start time\n"
+		"(UTC), status and the number of samples. A run whose writer died is shown\n"
+		"interrupted.\n"
+		"Filters combine. Text stays within 100 columns: a longer value is cut and ends\n"
+		"in '~' (json and csv have every value whole, notes included).",
+	.help_column = 20,
+	.epilogue =
+		"DATE is YYYY-MM-DD, YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS (UTC; a blank may\n"
+		"stand for the T), Nh, Nd or Nw (N hours, days or weeks ago), today or yesterday.\n"
+		"--since takes the start of the day, minute or second named, --until its end.",
+};
+
+static int parse_last(const struct parse_opt *opt, const char *value)
+{
+	char *end;
+	long v = strtol(value, &end, 10);
+
+	if (!*value || *end || v <= 0 || v > INT_MAX)
+		return error("invalid value '%s' for --last: expected a positive integer", value);
+	*(int *)opt->value = (int)v;
+	return 0;
+}
+
+/* ---- dates ---- */
+
+#define DAY_S 86400
+
+/* A stored time, "2026-11-29T23:52:28Z": UTC, so that text order is time
+ * order. */
+struct iso_time {
+	char s[24];
+};
+
+static int all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+static int num(const char *s, size_t n)
+{
+	int v = 0;
+
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
+/* "YYYY-MM-DD", then "THH:MM" (or " HH:MM"), then ":SS", then "Z", each
+ * optional after the date. Sets the period [*start, *end) it names;
+ * returns 0, or -1 when s is not such a date or names no real time. */
+static int parse_iso(const char *s, time_t *start, time_t *end)
+{
+	size_t len = strlen(s);
+	struct tm tm = { .tm_mday = 1 }, back;
+	time_t t, span = DAY_S;
+
+	if (len && s[len - 1] == 'Z' && len > 10)
+		len--;
+	if (len < 10 || !all_digits(s, 4) || s[4] != '-' || !all_digits(s + 5, 2) ||
+	    s[7] != '-' || !all_digits(s + 8, 2))
+		return -1;
+	tm.tm_year = num(s, 4) - 1900;
+	tm.tm_mon = num(s + 5, 2) - 1;
+	tm.tm_mday = num(s + 8, 2);
+	if (len > 10) {
+		if ((s[10] != 'T' && s[10] != ' ') || len < 16 || !all_digits(s + 11, 2) ||
+		    s[13] != ':' || !all_digits(s + 14, 2))
+			return -1;
+		tm.tm_hour = num(s + 11, 2);
+		tm.tm_min = num(s + 14, 2);
+		span = 60;
+	}
+	if (len > 16) {
+		if (len != 19 || s[16] != ':' || !all_digits(s + 17, 2))
+			return -1;
+		tm.tm_sec = num(s + 17, 2);
+		span = 1;
+	}
+	/* timegm normalises 2026-02-30 to March: a date that moved is none. */
+	back = tm;
+	t = timegm(&back);
+	if (t == (time_t)-1 || back.tm_year != tm.tm_year || back.tm_mon != tm.tm_mon ||
+	    back.tm_mday != tm.tm_mday || back.tm_hour != tm.tm_hour ||
+	    back.tm_min != tm.tm_min || back.tm_sec != tm.tm_sec)
+		return -1;
+	*start = t;
+	*end = t + span;
+	return 0;
+}
+
+/* A --since or --until value as the period [*start, *end) it names:
+ * a day, a minute or a second; an instant (start == end) for Nh, Nd, Nw.
+ * Returns 0, or -1 when it is none of the accepted forms. */
+static int parse_when(const char *s, time_t now, time_t *start, time_t *end)
+{
+	time_t midnight = now - now % DAY_S;
+	size_t digits = strspn(s, "0123456789");
+
+	if (!strcmp(s, "today") || !strcmp(s, "yesterday")) {
+		*start = midnight - (s[0] == 'y' ? DAY_S : 0);
+		*end = *start + DAY_S;
+		return 0;
+	}
+	if (digits && digits <= 6 && s[digits] && !s[digits + 1] && strchr("hdw", s[digits])) {
+		long n = strtol(s, NULL, 10);
+		long unit = s[digits] == 'h' ? 3600 : s[digits] == 'd' ? DAY_S : 7 * DAY_S;
+
+		*start = *end = now - (time_t)n * unit;
+		return 0;
+	}
+	return parse_iso(s, start, end);
+}
+
+static void iso_format(time_t t, struct iso_time *out)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out->s, sizeof(out->s), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* --since and --until: the bound goes into the struct iso_time opt->value. */
+static int parse_date_option(const struct parse_opt *opt, const char *value)
+{
+	time_t start, end;
+
+	if (parse_when(value, time(NULL), &start, &end))
+		return error("invalid date '%s' for --%s: expected YYYY-MM-DD, "
+			     "YYYY-MM-DDTHH:MM[:SS], Nh, Nd, Nw, today or yesterday",
+			     value, opt->long_name);
+	iso_format(strcmp(opt->long_name, "until") ? start : end, opt->value);
+	return 0;
+}
+
+static int parse_status(const struct parse_opt *opt, const char *value)
+{
+	static const char *const statuses[] = { "complete", "running", "interrupted", "failed" };
+
+	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
+		if (!strcmp(value, statuses[i])) {
+			*(const char **)opt->value = statuses[i];
+			return 0;
+		}
+	return error("invalid value '%s' for --status: expected complete, running, "
+		     "interrupted or failed", value);
+}
+
+static int parse_format(const struct parse_opt *opt, const char *value)
+{
+	if (output_format_parse(value, opt->value))
+		return error("unknown format '%s' (expected text, json or csv)", value);
+	return 0;
+}
+
+/* ---- the listing ---- */
+
+struct listing {
+	enum output_format format;
+	struct strbuf out;
+	struct json json;
+	long n;
+};
+
+/* The text columns: within 100 with the blanks between them. */
+static const struct text_column {
+	const char *title;
+	int width, right;
+} columns[] = {
+	{ .title = "id", .width = 5, .right = 1 },
+	{ .title = "name", .width = 18 },
+	{ .title = "config", .width = 11 },
+	{ .title = "host", .width = 10 },
+	{ .title = "kernel", .width = 15 },
+	{ .title = "started", .width = 16 },
+	{ .title = "status", .width = 11 },
+	{ .title = "samples", .width = 7, .right = 1 },
+};
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+static void text_line(struct strbuf *out, const char *const *cells)
+{
+	for (size_t i = 0; i < NCOLUMNS; i++) {
+		if (i)
+			strbuf_addch(out, ' ');
+		output_cell(out, cells[i], columns[i].width, columns[i].right);
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void text_run(struct listing *l, const struct run_info *r)
+{
+	char id[24], started[20], samples[24];
+	const char *cells[NCOLUMNS] = {
+		id, r->name, r->config_name, r->hostname, r->kernel_release, started,
+		r->status, samples,
+	};
+
+	if (!l->n) {
+		const char *titles[NCOLUMNS];
+
+		for (size_t i = 0; i < NCOLUMNS; i++)
+			titles[i] = columns[i].title;
+		text_line(&l->out, titles);
+	}
+	snprintf(id, sizeof(id), "%lld", (long long)r->id);
+	/* 2026-11-29T23:52:28Z -> 2026-11-29 23:52 */
+	snprintf(started, sizeof(started), "%.10s %.5s", r->started_at,
+		 strlen(r->started_at) > 11 ? r->started_at + 11 : "");
+	snprintf(samples, sizeof(samples), "%lld", (long long)r->nsamples);
+	text_line(&l->out, cells);
+}
+
+static void key_string(struct json *j, const char *key, const char *v)
+{
+	json_key(j, key);
+	if (v && *v)
+		json_string(j, v);
+	else
+		json_null(j);
+}
+
+static void key_int(struct json *j, const char *key, long long v)
+{
+	json_key(j, key);
+	json_int(j, v);
+}
+
+static void json_run(struct listing *l, const struct run_info *r)
+{
+	struct json *j = &l->json;
+
+	json_newline(j);
+	json_object_begin(j);
+	key_int(j, "id", r->id);
+	key_string(j, "uuid", r->uuid);
+	key_string(j, "name", r->name);
+	key_string(j, "hostname", r->hostname);
+	key_string(j, "cpu_model", r->cpu_model);
+	key_int(j, "cpus", r->cpus);
+	key_string(j, "kernel_release", r->kernel_release);
+	key_string(j, "kernel_version", r->kernel_version);
+	key_string(j, "config_name", r->config_name);
+	key_string(j, "kbench_version", r->kbench_version);
+	key_string(j, "started_at", r->started_at);
+	key_string(j, "finished_at", r->finished_at);
+	key_string(j, "status", r->status);
+	key_int(j, "samples", r->nsamples);
+	key_int(j, "failures", r->nfailures);
+	key_string(j, "notes", r->notes);
+	json_object_end(j);
+}
+
+static void csv_run(struct listing *l, const struct run_info *r)
+{
+	const char *fields[] = {
+		r->uuid, r->name, r->hostname, r->config_name, r->kernel_release,
+		r->started_at, r->finished_at, r->status,
+	};
+
+	strbuf_addf(&l->out, "%lld,", (long long)r->id);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		output_csv_field(&l->out, fields[i]);
+		strbuf_addch(&l->out, ',');
+	}
+	strbuf_addf(&l->out, "%lld,%lld,", (long long)r->nsamples, (long long)r->nfailures);
+	output_csv_field(&l->out, r->notes ? r->notes : "");
+	strbuf_addch(&l->out, '\n');
+}
+
+static int list_run(const struct run_info *r, void *arg)
+{
+	struct listing *l = arg;
+
+	switch (l->format) {
+	case OUTPUT_TEXT: text_run(l, r); break;
+	case OUTPUT_JSON: json_run(l, r); break;
+	case OUTPUT_CSV: csv_run(l, r); break;
+	case OUTPUT_NFORMATS: break;
+	}
+	l->n++;
+	return 0;
+}
+
+static void listing_begin(struct listing *l)
+{
+	if (l->format == OUTPUT_JSON) {
+		json_init(&l->json, &l->out);
+		json_object_begin(&l->json);
+		key_string(&l->json, "format", "kbench-runs");
+		key_int(&l->json, "format_version", RUNS_FORMAT_VERSION);
+		json_key(&l->json, "runs");
+		json_array_begin(&l->json);
+	} else if (l->format == OUTPUT_CSV) {
+		strbuf_addf(&l->out, "# kbench runs csv %d\n", RUNS_FORMAT_VERSION);
+		strbuf_addstr(&l->out, "id,uuid,name,hostname,config_name,kernel_release,"
+			      "started_at,finished_at,status,samples,failures,notes\n");
+	}
+}
+
+static void listing_end(struct listing *l)
+{
+	if (l->format != OUTPUT_JSON)
+		return;
+	json_array_end(&l->json);
+	json_object_end(&l->json);
+	json_finish(&l->json);
+	strbuf_addch(&l->out, '\n');
+}
+
+/* Nothing listed: say whether the store is empty or the filters left
+ * nothing. Returns 0, or -1 after printing why not. */
+static int say_none(struct store *store)
+{
+	int64_t total;
+
+	if (store_count_runs(store, &total))
+		return -1;
+	if (!total)
+		fprintf(stderr, "kbench: no runs in %s\n", store_path(store));
+	else
+		fprintf(stderr, "kbench: no runs match (%s holds %lld run%s)\n",
+			store_path(store), (long long)total, total == 1 ? "" : "s");
+	return 0;
+}
+
+int cmd_runs(int argc, char **argv)
+{
+	struct run_filter f = { 0 };
+	struct iso_time since = { "" }, until = { "" };
+	struct listing l = { .format = OUTPUT_TEXT, .out = STRBUF_INIT };
+	const char *name = NULL;
+	const struct parse_opt options[] = {
+		OPT_STRING(0, "name", &name, "NAME",
+			   "only runs of this name\n"
+			   "(a PCRE2 pattern, matched anywhere: '^base$' for\n"
+			   "exactly base)"),
+		OPT_STRING(0, "host", &f.host, "HOST", "only runs made on this host"),
+		OPT_STRING(0, "config", &f.config, "CONFIG",
+			   "only runs of this config (its name: configs/quick.conf\n"
+			   "is 'quick')"),
+		OPT_STRING(0, "kernel", &f.kernel, "RELEASE",
+			   "only runs of this kernel release (a glob: '6.18*')"),
+		OPT_CALLBACK(0, "status", &f.status, "STATUS",
+			     "only runs with this status: complete, running, interrupted\n"
+			     "or failed", parse_status),
+		OPT_CALLBACK(0, "since", &since, "DATE",
+			     "only runs started at or after DATE (e.g. 2026-11-01)",
+			     parse_date_option),
+		OPT_CALLBACK(0, "until", &until, "DATE",
+			     "only runs started at or before DATE (up to its end)",
+			     parse_date_option),
+		OPT_CALLBACK(0, "last", &f.limit, "N", "only the N most recent runs\n"
+			     "(of those the other filters let through)", parse_last),
+		OPT_CALLBACK(0, "format", &l.format, "FMT",
+			     "text (default), json or csv", parse_format),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	struct kb_regex *name_re = NULL;
+	struct store *store = NULL;
+	int failed, rc = EXIT_USAGE;
+
+	argc = parse_options(argc, argv, options, &runs_usage, 0);
+	if (argc < 0)
+		return argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (argc > 0) {
+		error("unexpected argument '%s'", argv[0]);
+		return EXIT_USAGE;
+	}
+	if (name && !(name_re = kb_regex_new(name, "--name")))
+		goto out;
+	f.name_re = name_re;
+	f.since = *since.s ? since.s : NULL;
+	f.until = *until.s ? until.s : NULL;
+	rc = 1;
+	if (cmd_open_store(&store, CMD_STORE_READ))
+		goto out;
+	listing_begin(&l);
+	failed = store_each_run(store, &f, list_run, &l);
+	listing_end(&l);
+	if (failed || (!l.n && say_none(store)))
+		goto out;
+	fwrite(l.out.buf, 1, l.out.len, stdout);
+	rc = fflush(stdout) ? 1 : 0;
+out:
+	strbuf_release(&l.out);
+	kb_regex_free(name_re);
+	store_close(store);
+	return rc;
+}

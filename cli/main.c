@@ -1,0 +1,202 @@
+/* main: the kbench command table and dispatch (git-style subcommands). */
+#include "config.h"
+#include "cli/cmd.h"
+#include "lib/child.h"
+#include "lib/error.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/suggest.h"
+#include "db/store.h"
+#include "workloads/workload.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+struct global_opts global_opts;
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ .name = "run", .fn = cmd_run,
+	  .summary = "run the sections of one or more configs and store every sample" },
+	{ .name = "runs", .fn = cmd_runs, .summary = "list stored runs" },
+	{ .name = "show", .fn = cmd_show,
+	  .summary = "show one run: machine, kernel, config, samples, failures" },
+	{ .name = "compare", .fn = cmd_compare,
+	  .summary = "compare runs in mmtests' table layout, with significance" },
+	{ .name = "topology", .fn = cmd_topology,
+	  .summary = "the machine as hwloc sees it and the CPUs each pin policy picks" },
+	{ .name = "note", .fn = cmd_note, .summary = "write the note of a run" },
+	{ .name = "query", .fn = cmd_query, .summary = "run read-only SQL on the store" },
+	{ .name = "history", .fn = cmd_history,
+	  .summary = "a metric over runs in time order, change points marked" },
+	{ .name = "regressions", .fn = cmd_regressions,
+	  .summary = "the latest change for the worse of every series; exit 1 if any" },
+	{ .name = "export", .fn = cmd_export,
+	  .summary = "write runs into a bundle file to import elsewhere" },
+	{ .name = "import", .fn = cmd_import,
+	  .summary = "add the runs of bundle files to the store" },
+	{ .name = "mail", .fn = cmd_mail,
+	  .summary = "mail a comparison as plain text (SMTP), or write it as mbox" },
+	{ .name = "fleet", .fn = cmd_fleet,
+	  .summary = "run configs on the nodes of a Slurm cluster, collect the results" },
+	{ .name = "recover", .fn = cmd_recover,
+	  .summary = "load what a run could not store (its recovery file) into the store" },
+	{ .name = "calibrate", .fn = cmd_calibrate,
+	  .summary = "run a config N times and print each row's between-run noise" },
+	{ .name = "configs", .fn = cmd_configs,
+	  .summary = "list the shipped configs, for 'kbench run -c NAME'" },
+	{ .name = NULL }
+};
+
+/* The usage text above the global options: the commands and workloads. */
+static void describe(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "Benchmark the booted kernel, store every sample, compare runs.\n\n"
+		      "Commands:");
+	for (const struct command *c = commands; c->name; c++)
+		strbuf_addf(sb, "\n  %-11s %s", c->name, c->summary);
+	strbuf_addstr(sb, "\n\nWorkloads, run directly (one sample, printed like the peer tool):");
+	for (int i = 0; workloads[i]; i++) {
+		strbuf_addf(sb, "\n  %-11s ", workloads[i]->name);
+		usage_add_wrapped(sb, workloads[i]->summary, 14, 79);
+	}
+}
+
+/* The last line of the usage: where the whole manual is, installed or in
+ * the source tree this kbench was built from. */
+static void epilogue(struct strbuf *sb)
+{
+	const char *src = cmd_source_tree();
+
+	if (src)
+		strbuf_addf(sb, "'kbench COMMAND --help' describes a command; this kbench is not\n"
+			    "installed: 'man -l %s/docs/kbench.1' has it all.", src);
+	else
+		strbuf_addstr(sb, "'kbench COMMAND --help' describes a command; 'man kbench' has "
+			      "it all.");
+}
+
+int cmd_open_store(struct store **out, enum cmd_store_access access)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc;
+
+	if (global_opts.db)
+		strbuf_addstr(&path, global_opts.db);
+	else
+		store_default_path(&path);
+	if (access == CMD_STORE_WRITE)
+		rc = store_open(path.buf, out);
+	else
+		rc = store_open_readonly(path.buf, out);
+	strbuf_release(&path);
+	return rc;
+}
+
+/* --db: an empty name would be SQLite's private temporary database: the
+ * run would be measured and then lost. */
+static int set_db(const struct parse_opt *opt, const char *value)
+{
+	(void)opt;
+	if (!*value)
+		return error("option '--db' needs a file name, not an empty string");
+	global_opts.db = value;
+	return 0;
+}
+
+/* The global options a command accepts after its name as well. */
+static const struct parse_opt anywhere_options[] = {
+	OPT_CALLBACK(0, "db", NULL, "FILE", NULL, set_db),
+	OPT_BOOL(0, "quiet", &kb_quiet, NULL),
+	OPT_BOOL('q', NULL, &kb_quiet, NULL),
+	OPT_END(),
+};
+
+/* An unknown command: say so, with the closest command or workload. */
+static void unknown_command(const char *name)
+{
+	struct suggest s = SUGGEST_INIT(name);
+
+	for (const struct command *c = commands; c->name; c++)
+		suggest_add(&s, c->name);
+	for (int i = 0; workloads[i]; i++)
+		suggest_add(&s, workloads[i]->name);
+	suggest_add(&s, "help");
+	if (s.best)
+		error("'%s' is not a kbench command (did you mean '%s'?); see 'kbench --help'",
+		      name, s.best);
+	else
+		error("'%s' is not a kbench command; see 'kbench --help'", name);
+}
+
+int main(int argc, char **argv)
+{
+	struct strbuf description = STRBUF_INIT, epilogue_text = STRBUF_INIT;
+	int version = 0, rc;
+	const struct parse_opt options[] = {
+		OPT_CALLBACK(0, "db", NULL, "FILE",
+			     "results database (default: $KBENCH_DB, else\n"
+			     "$XDG_DATA_HOME/kbench/kbench.db)", set_db),
+		OPT_BOOL(0, "quiet", &kb_quiet, "no progress or notices"),
+		OPT_BOOL('q', NULL, &kb_quiet, NULL),	/* -q is in the man page only */
+		OPT_BOOL(0, "version", &version, "print the version"),
+		OPT_HELP(NULL),
+		OPT_END(),
+	};
+	struct parse_opt_usage usage = {
+		.synopsis = "kbench [--db FILE] [--quiet] COMMAND [ARGS]",
+		.options_title = "Global options:",
+		.help_column = 14,
+	};
+	const struct command *c;
+
+	/* Numbers are parsed and printed in the C locale, always. */
+	setlocale(LC_ALL, "C");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	child_reaper_init();
+	describe(&description);
+	usage.description = description.buf;
+	epilogue(&epilogue_text);
+	usage.epilogue = epilogue_text.buf;
+	argc = parse_options(argc, argv, options, &usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (version) {
+		printf("kbench %s\n", PACKAGE_VERSION);
+		rc = 0;
+		goto out;
+	}
+	if (!argc) {
+		parse_opt_usage_print(&usage, options, stderr);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (!strcmp(argv[0], "help")) {
+		parse_opt_usage_print(&usage, options, stdout);
+		rc = 0;
+		goto out;
+	}
+	parse_options_set_global(anywhere_options);
+	for (c = commands; c->name && strcmp(argv[0], c->name); c++)
+		;
+	if (c->name)
+		rc = c->fn(argc, argv);
+	else if (workload_find(argv[0]))
+		rc = cmd_direct(argc, argv);
+	else {
+		unknown_command(argv[0]);
+		rc = EXIT_USAGE;
+	}
+out:
+	strbuf_release(&description);
+	strbuf_release(&epilogue_text);
+	return rc;
+}

@@ -1,0 +1,491 @@
+/* record: the run row, facts, monitor values, samples and failures of a
+ * run, each committed as soon as it is known, so a crash loses at most the
+ * sample in flight. */
+#include "config.h"
+#include "runner/record.h"
+#include "lib/child.h"
+#include "runner/conf.h"
+#include "monitors/monitor.h"
+#include "runner/plan.h"
+#include "db/store.h"
+#include "lib/clock.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "machine/pin.h"
+#include "machine/sysinfo.h"
+#include "workloads/params.h"
+#include "workloads/workload.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+static void iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void make_uuid(char out[37])
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		uint64_t x = (uint64_t)clock_ns(CLOCK_REALTIME) ^ ((uint64_t)getpid() << 32);
+
+		for (int i = 0; i < 16; i++, x = x * 6364136223846793005ULL + 1442695040888963407ULL)
+			b[i] = (unsigned char)(x >> 56);
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+		 b[12], b[13], b[14], b[15]);
+}
+
+/* The monitors of a section, stored with the run. */
+static int record_monitor_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+
+	monitor_set_describe(ps->monitors, &sb);
+	rc = store_add_meta(s, run_id, ps->cs->name, "monitors", sb.buf);
+	if (!rc && monitor_set_has(ps->monitors, "perf"))
+		rc = store_add_meta(s, run_id, ps->cs->name, "perf_events",
+				    ps->perf_events_key ? ps->perf_events_key->value :
+				    MONITOR_DEFAULT_PERF_EVENTS);
+	strbuf_release(&sb);
+	return rc;
+}
+
+/* Find what each section's monitors cannot measure here, store why (s
+ * NULL: a resumed run, which holds it already), and say so once per run
+ * however many sections share the problem. */
+static int record_prepare_monitors(struct store *s, int64_t run_id, const struct plan *p)
+{
+	struct strbuf said = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addch(&said, '\n');
+	for (size_t i = 0; i < p->n && !rc; i++) {
+		struct monitor_facts mf = { 0 };
+
+		monitor_set_prepare(p->sections[i].monitors, &mf);
+		for (size_t j = 0; j < mf.n && !rc; j++) {
+			const char *note = mf.f[j].notice;
+
+			if (s)
+				rc = store_add_meta(s, run_id, p->sections[i].cs->name,
+						    mf.f[j].key, mf.f[j].value);
+			if (note && !strstr(said.buf, note)) {
+				notice("%s", note);
+				strbuf_addf(&said, "%s\n", note);
+			}
+		}
+		monitor_facts_release(&mf);
+	}
+	strbuf_release(&said);
+	return rc;
+}
+
+/* Per-section monitor figures (the slab caches before the first sample
+ * and after the last), stored as row `when`, iteration 0. */
+int record_section_monitors(struct store *s, int64_t run_id, const struct plan_section *ps,
+			    const char *when, const struct monitor_values *mv)
+{
+	struct monitor_record *mon;
+	struct sample_set set = { 0 };
+	int rc;
+
+	if (!mv->n)
+		return 0;
+	mon = xcalloc(mv->n, sizeof(*mon));
+	for (size_t i = 0; i < mv->n; i++) {
+		mon[i].row = when;
+		mon[i].source = mv->v[i].source;
+		mon[i].key = mv->v[i].key;
+		mon[i].kind = mv->v[i].kind;
+		mon[i].value = mv->v[i].value;
+	}
+	set.section = ps->cs->name;
+	set.workload = ps->ops->name;
+	set.monitors = mon;
+	set.nmonitors = mv->n;
+	rc = store_add_sample_set(s, run_id, &set);
+	free(mon);
+	return rc;
+}
+
+/* What rounds, sample_order and iterations = auto left of a section: only
+ * what differs from the defaults, so that a plain run's facts stay as
+ * they were. */
+static int record_round_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
+{
+	const char *sec = ps->cs->name;
+	char buf[64];
+
+	if (ps->auto_iterations) {
+		snprintf(buf, sizeof(buf), "%g%%", ps->ci_target * 100);
+		if (store_add_meta(s, run_id, sec, "ci_target", buf))
+			return -1;
+		snprintf(buf, sizeof(buf), "%d", ps->min_iterations);
+		if (store_add_meta(s, run_id, sec, "min_iterations", buf))
+			return -1;
+		snprintf(buf, sizeof(buf), "%d", ps->max_iterations);
+		if (store_add_meta(s, run_id, sec, "max_iterations", buf))
+			return -1;
+	}
+	snprintf(buf, sizeof(buf), "%d", ps->rounds);
+	if (ps->rounds > 1 && store_add_meta(s, run_id, sec, "rounds", buf))
+		return -1;
+	if (ps->order != ORDER_ROWS &&
+	    store_add_meta(s, run_id, sec, "sample_order", plan_order_name(ps->order)))
+		return -1;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)ps->seed);
+	if (ps->order == ORDER_SHUFFLE && store_add_meta(s, run_id, sec, "seed", buf))
+		return -1;
+	return 0;
+}
+
+struct option_fact {
+	struct store *s;
+	int64_t run_id;
+	const char *section;
+};
+
+static int record_option(const char *key, const char *text, void *arg)
+{
+	const struct option_fact *f = arg;
+
+	return store_add_meta(f->s, f->run_id, f->section, key, text) ? -1 : 0;
+}
+
+/* The effective options of each section, stored with the run. */
+static int record_section_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
+{
+	struct option_fact f = { .s = s, .run_id = run_id, .section = ps->cs->name };
+	char buf[64];
+
+	if (store_add_meta(s, run_id, ps->cs->name, "workload", ps->ops->name))
+		return -1;
+	if (wl_params_each(ps->params, record_option, &f))
+		return -1;
+	if (ps->pin) {
+		struct strbuf pin = STRBUF_INIT;
+		int rc;
+
+		pin_plan_describe(ps->pin, &pin);
+		rc = store_add_meta(s, run_id, ps->cs->name, "pin_cpus", pin.buf);
+		strbuf_release(&pin);
+		if (rc)
+			return -1;
+	}
+	if (ps->auto_iterations)
+		snprintf(buf, sizeof(buf), "auto");
+	else
+		snprintf(buf, sizeof(buf), "%d", ps->iterations);
+	if (store_add_meta(s, run_id, ps->cs->name, "iterations", buf))
+		return -1;
+	if (record_round_facts(s, run_id, ps))
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", ps->warmup);
+	if (store_add_meta(s, run_id, ps->cs->name, "warmup", buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%g", ps->timeout_s);
+	if (store_add_meta(s, run_id, ps->cs->name, "timeout", buf))
+		return -1;
+	return record_monitor_facts(s, run_id, ps);
+}
+
+/* The run's order seed, when some section shuffles. */
+static int record_seed(struct store *s, int64_t run_id, const struct plan *p)
+{
+	char buf[32];
+
+	if (!p->shuffled)
+		return 0;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)p->seed);
+	return store_add_meta(s, run_id, "", "order-seed", buf);
+}
+
+int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps,
+		  int round, int iteration, const struct wl_sample *smp, const struct child *c,
+		  const struct monitor_values *mv)
+{
+	struct sample_record rec[WL_MAX_RESULTS];
+	struct monitor_record *mon;
+	struct sample_set set = { 0 };
+	char row0[WL_ROW_LEN];
+	int rc;
+
+	for (int i = 0; i < smp->nresults; i++) {
+		const struct wl_metric *m = &ps->params->metrics[smp->results[i].metric];
+
+		rec[i].row = smp->results[i].row;
+		rec[i].value = smp->results[i].value;
+		rec[i].unit = m->unit;
+		rec[i].higher_better = m->better == WL_HIGHER;
+	}
+	snprintf(row0, sizeof(row0), "%s", smp->results[0].row);
+	mon = xcalloc((size_t)smp->nextras + mv->n + 1, sizeof(*mon));
+	for (int i = 0; i < smp->nextras; i++) {
+		mon[i].row = row0;
+		mon[i].source = "workload";
+		mon[i].key = smp->extras[i].key;
+		mon[i].value = smp->extras[i].value;
+	}
+	/* A sample's monitor values belong to its first row, as its extras do. */
+	for (size_t i = 0; i < mv->n; i++) {
+		struct monitor_record *m = &mon[(size_t)smp->nextras + i];
+
+		m->row = row0;
+		m->source = mv->v[i].source;
+		m->key = mv->v[i].key;
+		m->kind = mv->v[i].kind;
+		m->value = mv->v[i].value;
+	}
+	set.section = ps->cs->name;
+	set.workload = ps->ops->name;
+	set.iteration = iteration;
+	set.round = round;
+	set.started_ns = c->started_ns;
+	set.duration_ns = c->duration_ns;
+	set.user_ns = (int64_t)c->ru.ru_utime.tv_sec * 1000000000 + c->ru.ru_utime.tv_usec * 1000;
+	set.sys_ns = (int64_t)c->ru.ru_stime.tv_sec * 1000000000 + c->ru.ru_stime.tv_usec * 1000;
+	set.flag = smp->flag[0] ? smp->flag : NULL;
+	set.samples = rec;
+	set.nsamples = (size_t)smp->nresults;
+	set.monitors = mon;
+	set.nmonitors = (size_t)smp->nextras + mv->n;
+	rc = store_add_sample_set(s, run_id, &set);
+	free(mon);
+	return rc;
+}
+
+
+int record_failure(struct store *s, int64_t run_id, const struct plan_section *ps,
+		   long long row, int iteration, const char *reason)
+{
+	char rowtxt[WL_ROW_LEN];
+
+	wl_params_row_label(ps->params, row, rowtxt, sizeof(rowtxt));
+	return store_add_failure(s, run_id, ps->cs->name, rowtxt, iteration, reason);
+}
+
+int record_row_result(struct store *s, int64_t run_id, const struct plan_section *ps,
+		      long long row, int round, int iterations, double ci_reached, int met)
+{
+	char rowtxt[WL_ROW_LEN];
+	struct row_result r = {
+		.section = ps->cs->name,
+		.row = rowtxt,
+		.round = round,
+		.iterations = iterations,
+		.ci_target = ps->ci_target,
+		.ci_reached = ci_reached,
+		.met = met,
+	};
+
+	wl_params_row_label(ps->params, row, rowtxt, sizeof(rowtxt));
+	return store_add_row_result(s, run_id, &r);
+}
+
+struct begin_facts {
+	const struct plan *p;
+	const struct config *c;	/* NULL: no -o overrides to record */
+};
+
+/* What a run holds from its start, written with its runs row in one
+ * transaction: a kill between them would leave a run whose resume sees
+ * only some of its sections or overrides. */
+static int write_begin_facts(struct store *s, int64_t run_id, void *arg)
+{
+	const struct begin_facts *bf = arg;
+
+	for (size_t i = 0; i < bf->p->n; i++)
+		if (record_section_facts(s, run_id, &bf->p->sections[i]))
+			return -1;
+	if (record_seed(s, run_id, bf->p))
+		return -1;
+	return bf->c ? record_overrides(s, run_id, bf->c) : 0;
+}
+
+int record_begin_run(struct store *s, const struct plan *p, const struct config *c,
+		     const char *name, int64_t *run_id)
+{
+	struct begin_facts bf = { .p = p, .c = c };
+	struct machine_info mi;
+	struct kernel_info ki;
+	struct run_record rr = { 0 };
+	struct run_writer writer;
+	char uuid[37], started[32];
+	int rc = -1;
+
+	if (machine_info_load(&mi))
+		return -1;
+	if (kernel_info_load(&ki)) {
+		machine_info_release(&mi);
+		return -1;
+	}
+	make_uuid(uuid);
+	iso_now(started, sizeof(started));
+	rr.uuid = uuid;
+	rr.name = name ? name : ki.release;
+	rr.config_name = c->name.buf;
+	rr.config_text = c->text.buf;
+	rr.kbench_version = PACKAGE_VERSION;
+	rr.started_at = started;
+	run_writer_self(&writer);
+	rr.writer = &writer;
+	rr.facts = write_begin_facts;
+	rr.facts_arg = &bf;
+	if (store_begin_run(s, &mi, &ki, &rr, run_id))
+		goto out;
+	notice("run #%lld '%s' (%s) into %s", (long long)*run_id, rr.name, uuid, store_path(s));
+	if (record_prepare_monitors(s, *run_id, p))
+		goto out;
+	rc = 0;
+out:
+	machine_info_release(&mi);
+	kernel_info_release(&ki);
+	return rc;
+}
+
+int record_finish_run(struct store *s, int64_t run_id, const char *status)
+{
+	char finished[32];
+
+	iso_now(finished, sizeof(finished));
+	return store_finish_run(s, run_id, status, finished);
+}
+
+int record_resume_run(struct store *s, const struct plan *p, int64_t run_id)
+{
+	if (store_resume_run(s, run_id))
+		return -1;
+	notice("run #%lld resumed in %s", (long long)run_id, store_path(s));
+	return record_prepare_monitors(NULL, run_id, p);
+}
+
+/* Make a unique recovery file name in dir and create it empty. */
+static int recovery_file(const char *dir, const char *uuid, struct strbuf *path)
+{
+	int fd;
+
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/kbench-recover-%.8s-XXXXXX.db", dir, uuid);
+	fd = mkstemps(path->buf, 3);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/* Fill the recovery file rec->s: the run's row as ri has it, with this
+ * machine and kernel, and the effective options of every section. */
+static int recovery_begin(struct record_recovery *rec, const struct run_info *ri,
+			  const struct plan *p)
+{
+	struct begin_facts bf = { .p = p, .c = NULL };
+	struct machine_info mi;
+	struct kernel_info ki;
+	struct run_record rr = {
+		.uuid = ri->uuid,
+		.name = ri->name,
+		.config_name = ri->config_name,
+		.config_text = ri->config_text,
+		.kbench_version = ri->kbench_version,
+		.started_at = ri->started_at,
+		.facts = write_begin_facts,
+		.facts_arg = &bf,
+	};
+	int rc = -1;
+
+	if (machine_info_load(&mi))
+		return -1;
+	if (kernel_info_load(&ki)) {
+		machine_info_release(&mi);
+		return -1;
+	}
+	if (store_begin_run(rec->s, &mi, &ki, &rr, &rec->run_id))
+		goto out;
+	rc = 0;
+out:
+	machine_info_release(&mi);
+	kernel_info_release(&ki);
+	return rc;
+}
+
+int record_recovery_open(const char *store_path, const struct run_info *ri,
+			 const struct plan *p, struct record_recovery *rec)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *slash = strrchr(store_path, '/');
+	const char *tmp = getenv("TMPDIR");
+	int rc = -1;
+
+	memset(rec, 0, sizeof(*rec));
+	strbuf_init(&rec->path);
+	/* Beside the store; where that fails too (a full disk), $TMPDIR. */
+	for (int attempt = 0; attempt < 2 && rc; attempt++) {
+		strbuf_reset(&dir);
+		if (!attempt && slash)
+			strbuf_add(&dir, store_path, slash > store_path ? (size_t)(slash - store_path) : 1);
+		else if (!attempt)
+			strbuf_addch(&dir, '.');
+		else
+			strbuf_addstr(&dir, tmp && *tmp ? tmp : "/tmp");
+		if (recovery_file(dir.buf, ri->uuid, &rec->path)) {
+			error("cannot create a recovery file in '%s': %s", dir.buf, strerror(errno));
+			continue;
+		}
+		if (!store_create_recovery(rec->path.buf, &rec->s) &&
+		    !recovery_begin(rec, ri, p)) {
+			rc = 0;
+			break;
+		}
+		store_close(rec->s);
+		rec->s = NULL;
+		unlink(rec->path.buf);
+	}
+	strbuf_release(&dir);
+	if (rc)
+		strbuf_reset(&rec->path);
+	return rc;
+}
+
+int record_recovery_close(struct record_recovery *rec, const char *status)
+{
+	int rc = 0;
+
+	if (rec->s) {
+		rc = record_finish_run(rec->s, rec->run_id, status);
+		store_close(rec->s);
+		rec->s = NULL;
+	}
+	return rc;
+}
+
+void record_recovery_release(struct record_recovery *rec)
+{
+	store_close(rec->s);
+	rec->s = NULL;
+	strbuf_release(&rec->path);
+}
+
+int record_overrides(struct store *s, int64_t run_id, const struct config *c)
+{
+	for (size_t i = 0; i < c->noverrides; i++)
+		if (store_add_meta(s, run_id, "", "override", c->overrides[i]))
+			return -1;
+	return 0;
+}

@@ -1,0 +1,832 @@
+/* runner: run a plan: every sample in the lean kbench-sample (sampler/),
+ * forked by one such program serving the run (lib/child.c), or in a
+ * forked child for the external workload, with a timeout, recorded
+ * as it arrives (runner/record.c). SIGINT/SIGTERM
+ * stop the sample in flight, kill its process group and mark the run
+ * interrupted; nothing measured is lost. */
+#include "config.h"
+#include "runner/runner.h"
+#include "lib/child.h"
+#include "runner/conf.h"
+#include "monitors/monitor.h"
+#include "runner/plan.h"
+#include "runner/progress.h"
+#include "runner/record.h"
+#include "db/store.h"
+#include "sampler/sample.h"
+#include "lib/error.h"
+#include "lib/io.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "workloads/params.h"
+#include "workloads/workload.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_signal;
+
+/* While a plan runs, its samples are forked by one kbench-sample serving
+ * them all (child_serve_held), not each spawned: a fork of that small
+ * process instead of an exec per sample. Direct mode spawns its one. */
+static struct child_server server = CHILD_SERVER_INIT;
+static int serving;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* ---- one sample ---- */
+
+struct sample_job_arg {
+	const struct wl_params *params;
+	long long row;
+};
+
+/* In the forked child: the external workload runs here (its patterns
+ * need PCRE2, which kbench-sample does not link). */
+static int sample_child(void *arg, int fd)
+{
+	const struct sample_job_arg *job = arg;
+
+	return sample_run(job->params, job->row, fd) ? 1 : 0;
+}
+
+/* Start the sample's process held through the run's server, started
+ * (again) as needed: as child_serve_held() returns, 0, 2 (it cannot
+ * serve here: spawn instead) or -1 with the reason in reason. */
+static int serve_sample(const char *prog, int jfd, struct child *c, struct strbuf *reason)
+{
+	for (int tries = 0; tries < 2; tries++) {
+		int rc;
+
+		if (server.fd < 0 && child_server_start(&server, prog, reason))
+			return -1;
+		/* From its start: a sample that failed on the way may have
+		 * read it (the offset is shared). */
+		lseek(jfd, 0, SEEK_SET);
+		rc = child_serve_held(c, &server, jfd, reason);
+		if (rc == 0 || rc == -1)
+			return rc;
+		child_server_stop(&server);
+		if (rc == 2)
+			return 2;
+	}
+	strbuf_addf(reason, "the sample program '%s' stopped serving samples", prog);
+	return -1;
+}
+
+/* Start the sample's process held: kbench-sample spawned with the job for
+ * the drivers it has (so that the sample and its workers carry none of
+ * kbench's libraries, and kbench is not copied), else a forked child.
+ * Return 0, or -1 with the reason in reason. */
+static int start_sample(const struct workload_ops *ops, struct sample_job_arg *job,
+			struct child *c, struct strbuf *reason)
+{
+	char job_arg[32], *args[] = { (char *)sample_program_name(), job_arg, NULL };
+	const char *prog;
+	int jfd, rc;
+
+	if (!sample_execs(ops)) {
+		if (!child_start_held(c, sample_child, job))
+			return 0;
+		strbuf_addstr(reason, "cannot start the sample's process");
+		return -1;
+	}
+	if (!(prog = sample_program(reason)))
+		return -1;
+	if ((jfd = sample_job_file(job->params, job->row, reason)) < 0)
+		return -1;
+	if (serving) {
+		rc = serve_sample(prog, jfd, c, reason);
+		if (rc != 2) {
+			close(jfd);
+			return rc;
+		}
+		/* It cannot serve here: spawn this sample and the rest. */
+		notice("%s; each sample is spawned instead", reason->buf);
+		strbuf_reset(reason);
+		serving = 0;
+		lseek(jfd, 0, SEEK_SET);
+	}
+	snprintf(job_arg, sizeof(job_arg), "--job-fd=%d", jfd);
+	rc = child_spawn_held(c, prog, args, &jfd, 1, reason);
+	close(jfd);
+	return rc;
+}
+
+int run_sample(const struct workload_ops *ops, const struct wl_params *params,
+	       long long row, double timeout_s, struct wl_sample *out,
+	       struct child *c, struct strbuf *reason)
+{
+	return run_sample_monitored(ops, params, row, timeout_s, NULL, NULL, out, c, reason);
+}
+
+int run_sample_monitored(const struct workload_ops *ops, const struct wl_params *params,
+			 long long row, double timeout_s, struct monitor_set *ms,
+			 struct monitor_values *mv, struct wl_sample *out,
+			 struct child *c, struct strbuf *reason)
+{
+	struct sample_job_arg job = { .params = params, .row = row };
+	struct strbuf buf = STRBUF_INIT;
+	struct monitor_values scratch = MONITOR_VALUES_INIT;
+	const struct sample_msg *msg;
+	int end, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	/* Monitors bracket the whole life of the sample's process; the
+	 * workload's timed window lies inside it. */
+	monitor_set_before(ms);
+	if (start_sample(ops, &job, c, reason)) {
+		monitor_set_after(ms, NULL, &scratch);
+		monitor_values_release(&scratch);
+		return -1;
+	}
+	if (monitor_set_wants_attach(ms))
+		monitor_set_attach(ms, c->pid);
+	child_release(c);
+	end = child_finish(c, timeout_s, &stop_signal, &buf);
+	monitor_set_after(ms, end == CHILD_EXITED ? &c->ru : NULL, mv ? mv : &scratch);
+	monitor_values_release(&scratch);
+	if (end == CHILD_TIMEOUT) {
+		strbuf_addf(reason, "timed out after %g s (timeout = %g); its process group "
+			    "was killed", timeout_s, timeout_s);
+		goto out;
+	}
+	if (end == CHILD_STOPPED) {
+		strbuf_addf(reason, "interrupted by signal %d", (int)stop_signal);
+		goto out;
+	}
+	if (end < 0) {
+		strbuf_addstr(reason, "lost track of the sample's process");
+		goto out;
+	}
+	if (buf.len != sizeof(*msg)) {
+		strbuf_addstr(reason, "the sample's process ");
+		if (WIFSIGNALED(c->status))
+			strbuf_addstr(reason, "was ");
+		child_describe_status(c->status, reason);
+		strbuf_addstr(reason, " before reporting a result");
+		goto out;
+	}
+	msg = (const struct sample_msg *)buf.buf;
+	if (msg->rc) {
+		strbuf_addstr(reason, msg->err);
+		goto out;
+	}
+	*out = msg->sample;
+	if (out->nresults <= 0) {
+		strbuf_addstr(reason, "the workload reported no result");
+		goto out;
+	}
+	rc = 0;
+out:
+	strbuf_release(&buf);
+	return rc;
+}
+
+static void format_result(const struct wl_params *params, const struct wl_sample *smp,
+			  struct strbuf *sb)
+{
+	for (int i = 0; i < smp->nresults && i < 3; i++) {
+		const struct wl_result *r = &smp->results[i];
+		const struct wl_metric *m = &params->metrics[r->metric];
+
+		if (m->name[0])
+			strbuf_addf(sb, "%s%s %.4g %s", i ? ", " : "", r->row, r->value, m->unit);
+		else
+			strbuf_addf(sb, "%s%.4g %s", i ? ", " : "", r->value, m->unit);
+	}
+	if (smp->nresults > 3)
+		strbuf_addf(sb, ", ... (%d values)", smp->nresults);
+	if (smp->flag[0])
+		strbuf_addf(sb, " [%s]", smp->flag);
+}
+
+/* Start what the samples of ps need around them (an external workload's
+ * server). Return 0 to run them; 1 when it failed, recorded as one failed
+ * sample of the section's first row, so that the section is skipped; -1
+ * when the store failed. */
+static int section_begin(struct store *s, int64_t run_id, const struct plan_section *ps)
+{
+	struct strbuf err = STRBUF_INIT, reason = STRBUF_INIT;
+	int rc;
+
+	if (!ps->ops->section_begin || !ps->ops->section_begin(ps->params, &err))
+		return 0;
+	strbuf_addf(&reason, "no sample of [%s] ran: %s", ps->cs->name, err.buf);
+	warning("%s", reason.buf);
+	rc = record_failure(s, run_id, ps, ps->rows[0], 1, reason.buf) ? -1 : 1;
+	strbuf_release(&err);
+	strbuf_release(&reason);
+	return rc;
+}
+
+/* One row of a section in one round: how far it got. */
+struct row_round {
+	long n;			/* samples stored */
+	long failed;		/* samples of it that failed in this process */
+	double mean, m2;	/* iterations = auto: of their first results */
+	int finished;		/* iterations = auto: its row result is stored */
+};
+
+struct section_state {
+	struct row_round *rr;	/* rounds x rows, round-major */
+	unsigned char *have;	/* fixed iterations: rows x (rounds x iterations),
+				 * 1 where the store holds that sample */
+	int *next_iter;		/* iterations = auto: per row, the next number */
+};
+
+/* A run being executed: where it goes and how far it got. */
+struct run_exec {
+	struct plan *p;
+	struct store *s;
+	int64_t run_id;
+	struct run_info info;		/* as stored: what a recovery file copies */
+	struct progress prog;
+	struct monitor_values mv;
+	struct section_state *st;	/* per section of the plan */
+	long stored, failed;		/* samples stored and failed by this process */
+	long before;			/* samples of the plan stored before a resume */
+	struct record_recovery rec;	/* made when the store fails */
+	int rec_tried;			/* rec was made, or could not be */
+	int saved;			/* things written to the recovery file */
+};
+
+/* The store failed: make the recovery file (once) for what it could not
+ * take. Return the file's store, or NULL when none could be made. */
+static struct store *recovery(struct run_exec *x)
+{
+	if (!x->rec_tried) {
+		x->rec_tried = 1;
+		if (record_recovery_open(store_path(x->s), &x->info, x->p, &x->rec))
+			return NULL;
+	}
+	return x->rec.s;
+}
+
+/* Set the run's final status; when the store cannot take even that, the
+ * recovery file carries it. Return 0 when the store took it. */
+static int finish(struct run_exec *x, const char *status)
+{
+	if (!record_finish_run(x->s, x->run_id, status))
+		return 0;
+	if (recovery(x))
+		x->saved++;
+	return -1;
+}
+
+/* Stored results name their row last, after any "name-" (workload.h):
+ * "4", "send-64", "system-2", "tput-clients-4". Whether text is a result
+ * of the row labelled label. */
+static int row_matches(const char *text, const char *label)
+{
+	size_t n = strlen(text), l = strlen(label);
+
+	return n == l ? !strcmp(text, label) :
+	       n > l && text[n - l - 1] == '-' && !strcmp(text + n - l, label);
+}
+
+static struct row_round *row_round(const struct run_exec *x, size_t i, int round, size_t r)
+{
+	return &x->st[i].rr[(size_t)(round - 1) * x->p->sections[i].nrows + r];
+}
+
+/* Fixed iterations: whether the store holds iteration `iteration` of row
+ * r of section i (numbered on across rounds: round k holds (k - 1) *
+ * iterations + 1 to k * iterations). */
+static unsigned char *have(const struct run_exec *x, size_t i, size_t r, int iteration)
+{
+	const struct plan_section *ps = &x->p->sections[i];
+
+	return &x->st[i].have[r * (size_t)ps->rounds * (size_t)ps->iterations +
+			      (size_t)iteration - 1];
+}
+
+/* Welford's update of a row's round with one value. */
+static void row_round_add(struct row_round *rr, double v)
+{
+	double d = v - rr->mean;
+
+	rr->n++;
+	rr->mean += d / (double)rr->n;
+	rr->m2 += d * (v - rr->mean);
+}
+
+struct stored_sample {
+	struct run_exec *x;
+	size_t i, r;		/* the last sample seen: one sample may store */
+	int iteration;		/* several result rows, one after another */
+	int seen;
+};
+
+static int mark_done(const char *section, const char *rowtext, int round, int iteration,
+		     double value, void *arg)
+{
+	struct stored_sample *ss = arg;
+	struct run_exec *x = ss->x;
+
+	for (size_t i = 0; i < x->p->n; i++) {
+		const struct plan_section *ps = &x->p->sections[i];
+
+		if (strcmp(ps->cs->name, section) || iteration < 1 || round < 1 ||
+		    round > ps->rounds)
+			continue;
+		for (size_t r = 0; r < ps->nrows; r++) {
+			char label[WL_ROW_LEN + 64];
+
+			wl_params_row_label(ps->params, ps->rows[r], label, sizeof(label));
+			if (!row_matches(rowtext, label) ||
+			    (ss->seen && ss->i == i && ss->r == r && ss->iteration == iteration))
+				continue;
+			ss->seen = 1;
+			ss->i = i;
+			ss->r = r;
+			ss->iteration = iteration;
+			if (ps->auto_iterations) {
+				/* The first result of a sample is the one the stop
+				 * rule reads. */
+				row_round_add(row_round(x, i, round, r), value);
+				if (iteration >= x->st[i].next_iter[r])
+					x->st[i].next_iter[r] = iteration + 1;
+				x->before++;
+			} else if (iteration <= ps->rounds * ps->iterations &&
+				   !*have(x, i, r, iteration)) {
+				*have(x, i, r, iteration) = 1;
+				row_round(x, i, round, r)->n++;
+				x->before++;
+			}
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int mark_finished(const struct row_result *res, void *arg)
+{
+	struct run_exec *x = arg;
+
+	for (size_t i = 0; i < x->p->n; i++) {
+		const struct plan_section *ps = &x->p->sections[i];
+
+		if (strcmp(ps->cs->name, res->section) || res->round < 1 || res->round > ps->rounds)
+			continue;
+		for (size_t r = 0; r < ps->nrows; r++) {
+			char label[WL_ROW_LEN + 64];
+
+			wl_params_row_label(ps->params, ps->rows[r], label, sizeof(label));
+			if (!strcmp(label, res->row))
+				row_round(x, i, res->round, r)->finished = 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether round `round` of row r of section i needs no more samples. */
+static int row_round_done(const struct run_exec *x, size_t i, int round, size_t r)
+{
+	const struct plan_section *ps = &x->p->sections[i];
+	const struct row_round *rr = row_round(x, i, round, r);
+	int met;
+
+	if (round > ps->rounds)
+		return 1;
+	/* A failed sample is not run again before a resume. */
+	if (!ps->auto_iterations)
+		return rr->n + rr->failed >= ps->iterations;
+	return rr->finished || rr->n + rr->failed >= ps->max_iterations ||
+	       plan_row_done(ps, rr->n, rr->mean, rr->m2, &met);
+}
+
+/* Samples left to run in round `round` of row r of section i (with auto
+ * iterations, at most). */
+static int row_round_left(const struct run_exec *x, size_t i, int round, size_t r)
+{
+	const struct row_round *rr = row_round(x, i, round, r);
+
+	if (row_round_done(x, i, round, r))
+		return 0;
+	return x->p->sections[i].iterations - (int)(rr->n + rr->failed);
+}
+
+/* Whether section i has anything left to run from round `from` on. */
+static int section_left(const struct run_exec *x, size_t i, int from)
+{
+	for (int k = from; k <= x->p->sections[i].rounds; k++)
+		for (size_t r = 0; r < x->p->sections[i].nrows; r++)
+			if (!row_round_done(x, i, k, r))
+				return 1;
+	return 0;
+}
+
+/* A resumed run shuffles as it began: the seeds it stored. */
+static int restore_seed(const char *section, const char *key, const char *value, void *arg)
+{
+	struct plan *p = arg;
+	uint64_t seed = (uint64_t)strtoull(value ? value : "0", NULL, 10);
+
+	if (!*section && !strcmp(key, "order-seed"))
+		p->seed = seed;
+	for (size_t i = 0; *section && !strcmp(key, "seed") && i < p->n; i++)
+		if (!strcmp(p->sections[i].cs->name, section))
+			p->sections[i].seed = seed;
+	return 0;
+}
+
+/* The per-section state of the run, and what the store holds of it when
+ * it is resumed. */
+static int load_done(struct run_exec *x, int resumed)
+{
+	struct stored_sample ss = { .x = x };
+
+	x->st = xcalloc(x->p->n, sizeof(*x->st));
+	for (size_t i = 0; i < x->p->n; i++) {
+		const struct plan_section *ps = &x->p->sections[i];
+		size_t nrr = (size_t)ps->rounds * ps->nrows;
+
+		x->st[i].rr = xcalloc(nrr, sizeof(*x->st[i].rr));
+		x->st[i].have = xcalloc(nrr * (size_t)ps->iterations + 1, 1);
+		x->st[i].next_iter = xcalloc(ps->nrows, sizeof(*x->st[i].next_iter));
+		for (size_t r = 0; r < ps->nrows; r++)
+			x->st[i].next_iter[r] = 1;
+	}
+	if (!resumed)
+		return 0;
+	return store_each_meta(x->s, x->run_id, restore_seed, x->p) ||
+	       store_each_sample_round(x->s, x->run_id, mark_done, &ss) ||
+	       store_each_row_result(x->s, x->run_id, mark_finished, x);
+}
+
+/* Samples this process will run, warm-up included (with auto iterations,
+ * at most): a row's round with nothing left is skipped whole, one with
+ * samples left runs its warm-up again. */
+static int64_t samples_to_run(const struct run_exec *x)
+{
+	int64_t total = 0;
+
+	for (size_t i = 0; i < x->p->n; i++)
+		for (int k = 1; k <= x->p->sections[i].rounds; k++)
+			for (size_t r = 0; r < x->p->sections[i].nrows; r++) {
+				int left = row_round_left(x, i, k, r);
+
+				if (left)
+					total += (int64_t)left + x->p->sections[i].warmup;
+			}
+	return total;
+}
+
+/* Run one sample (warm-up when warm) of row r of ps: k of kn as progress
+ * shows it, stored as iteration `iteration` of round `round`. On success
+ * *value is its first result. Return 0 (stored or failed and recorded), 1
+ * when the store failed, or when a signal stopped it with stop_signal set
+ * (*ok 0 then, as after a failure). */
+static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int round,
+		   int iteration, int k, int kn, int warm, double *value, int *ok)
+{
+	long long row = ps->rows[r];
+	struct wl_sample smp;
+	struct child ch = { .duration_ns = 0 };
+	struct strbuf reason = STRBUF_INIT, res = STRBUF_INIT;
+	struct store *rs;
+	char rowtext[WL_ROW_LEN + 64];
+	int rc = 0;
+
+	*ok = 0;
+	wl_params_row_text(ps->params, row, rowtext, sizeof(rowtext));
+	progress_start(&x->prog, ps->cs->name, rowtext, k, kn, warm);
+	monitor_values_reset(&x->mv);
+	if (run_sample_monitored(ps->ops, ps->params, row, ps->timeout_s,
+				 warm ? NULL : ps->monitors, &x->mv, &smp, &ch, &reason)) {
+		if (stop_signal)
+			goto out;
+		/* The warning has it all; one line here. */
+		strbuf_addf(&res, "failed: %.*s", (int)strcspn(reason.buf, "\n"), reason.buf);
+		progress_clear(&x->prog);
+		warning("[%s] %s sample %d: %s", ps->cs->name, rowtext, k, reason.buf);
+		if (record_failure(x->s, x->run_id, ps, row, warm ? -k : iteration, reason.buf)) {
+			if ((rs = recovery(x)) &&
+			    !record_failure(rs, x->rec.run_id, ps, row, warm ? -k : iteration,
+					    reason.buf))
+				x->saved++;
+			rc = 1;
+			goto out;
+		}
+		x->failed++;
+	} else {
+		format_result(ps->params, &smp, &res);
+		/* The sample in hand goes to the recovery file when the
+		 * store cannot take it. */
+		if (!warm && record_sample(x->s, x->run_id, ps, round, iteration, &smp, &ch,
+					   &x->mv)) {
+			if ((rs = recovery(x)) &&
+			    !record_sample(rs, x->rec.run_id, ps, round, iteration, &smp, &ch,
+					   &x->mv))
+				x->saved++;
+			rc = 1;
+			goto out;
+		}
+		x->stored += !warm;
+		*value = smp.results[0].value;
+		*ok = 1;
+	}
+	progress_end(&x->prog, ps->cs->name, rowtext, k, kn, warm, res.buf, ch.duration_ns);
+out:
+	strbuf_release(&reason);
+	strbuf_release(&res);
+	return rc;
+}
+
+/* Store how round `round` of row r ended (iterations = auto), into the
+ * recovery file when the store cannot take it. Return 0, or 1 when the
+ * store failed. */
+static int row_round_finish(struct run_exec *x, size_t i, int round, size_t r)
+{
+	struct plan_section *ps = &x->p->sections[i];
+	struct row_round *rr = row_round(x, i, round, r);
+	double ci = plan_ci_relative(rr->n, rr->mean, rr->m2);
+	int met;
+	struct store *rs;
+
+	plan_row_done(ps, rr->n, rr->mean, rr->m2, &met);
+	rr->finished = 1;
+	if (!record_row_result(x->s, x->run_id, ps, ps->rows[r], round, (int)rr->n, ci, met))
+		return 0;
+	if ((rs = recovery(x)) &&
+	    !record_row_result(rs, x->rec.run_id, ps, ps->rows[r], round, (int)rr->n, ci, met))
+		x->saved++;
+	return 1;
+}
+
+/* Run what round `round` of section i lacks, in the section's sample
+ * order; each row's warm-up runs before its first sample of the round.
+ * Return 0, or 1 when the store failed, or when a signal stopped it with
+ * stop_signal set. */
+static int run_round(struct run_exec *x, size_t i, int round)
+{
+	struct plan_section *ps = &x->p->sections[i];
+	size_t nslots = ps->nrows * (size_t)ps->iterations;
+	size_t *slots = xcalloc(nslots ? nslots : 1, sizeof(*slots));
+	int *seen = xcalloc(ps->nrows, sizeof(*seen));
+	unsigned char *warmed = xcalloc(ps->nrows, 1);
+	int rc = 0;
+
+	plan_round_order(ps, round, slots);
+	for (size_t q = 0; q < nslots && !stop_signal && !rc; q++) {
+		size_t r = slots[q];
+		struct row_round *rr = row_round(x, i, round, r);
+		int j = ++seen[r], iteration, ok;
+		double v = 0;
+
+		if (row_round_done(x, i, round, r))
+			continue;
+		if (ps->auto_iterations) {
+			iteration = x->st[i].next_iter[r];
+			j = (int)(rr->n + rr->failed) + 1;
+		} else {
+			iteration = (round - 1) * ps->iterations + j;
+			if (*have(x, i, r, iteration))
+				continue;
+		}
+		for (int w = 1; !warmed[r] && w <= ps->warmup && !stop_signal && !rc; w++)
+			rc = run_one(x, ps, r, round, 0, w, ps->warmup, 1, &v, &ok);
+		warmed[r] = 1;
+		if (rc || stop_signal)
+			break;
+		rc = run_one(x, ps, r, round, iteration, j,
+			     ps->auto_iterations ? -ps->iterations : ps->iterations, 0, &v, &ok);
+		if (rc || stop_signal)
+			break;
+		if (!ok)
+			rr->failed++;
+		if (ps->auto_iterations) {
+			x->st[i].next_iter[r]++;
+			if (ok)
+				row_round_add(rr, v);
+			if (row_round_done(x, i, round, r))
+				rc = row_round_finish(x, i, round, r);
+		} else if (ok) {
+			*have(x, i, r, iteration) = 1;
+			rr->n++;
+		}
+	}
+	free(slots);
+	free(seen);
+	free(warmed);
+	return rc;
+}
+
+/* Section monitor figures `when` ("before", "after"), into the recovery
+ * file when the store cannot take them. Return 0, or 1 when the store
+ * failed. */
+static int section_monitors(struct run_exec *x, const struct plan_section *ps, const char *when)
+{
+	struct store *rs;
+
+	if (!record_section_monitors(x->s, x->run_id, ps, when, &x->mv))
+		return 0;
+	if ((rs = recovery(x)) && !record_section_monitors(rs, x->rec.run_id, ps, when, &x->mv))
+		x->saved++;
+	return 1;
+}
+
+/* With iterations = auto: record how each row of round `round` of section
+ * i that needs no more samples ended, unless it is recorded. Return 0, or
+ * 1 when the store failed. */
+static int finish_rows(struct run_exec *x, size_t i, int round)
+{
+	const struct plan_section *ps = &x->p->sections[i];
+	int rc = 0;
+
+	for (size_t r = 0; !rc && ps->auto_iterations && round <= ps->rounds && r < ps->nrows;
+	     r++)
+		if (!row_round(x, i, round, r)->finished && row_round_done(x, i, round, r))
+			rc = row_round_finish(x, i, round, r);
+	return rc;
+}
+
+/* Run every round of every section of the plan with samples left: round
+ * 1 of each section, then round 2... Return 0, or 1 when the store failed
+ * (a signal leaves stop_signal set). */
+static int run_sections(struct run_exec *x)
+{
+	unsigned char *begun = xcalloc(x->p->n + 1, 1);
+	int rc = 0;
+
+	for (int k = 1; k <= x->p->rounds && !stop_signal && !rc; k++)
+		for (size_t i = 0; i < x->p->n && !stop_signal && !rc; i++) {
+			struct plan_section *ps = &x->p->sections[i];
+			int left = 0;
+
+			/* A resumed round whose rows the stored samples
+			 * finish already says how they ended. */
+			rc = finish_rows(x, i, k);
+			for (size_t r = 0; !rc && r < ps->nrows && k <= ps->rounds; r++)
+				left |= !row_round_done(x, i, k, r);
+			if (rc || !left)
+				continue;
+			if (!begun[i]) {
+				int fresh = 1;
+
+				for (int kk = 1; kk <= ps->rounds; kk++)
+					for (size_t r = 0; r < ps->nrows; r++)
+						fresh &= !row_round(x, i, kk, r)->n &&
+							 !row_round(x, i, kk, r)->finished;
+				begun[i] = 1;
+				monitor_values_reset(&x->mv);
+				monitor_set_section_begin(ps->monitors, &x->mv);
+				/* A section resumed part way keeps the figures
+				 * from before its first sample. */
+				if (fresh && section_monitors(x, ps, "before")) {
+					rc = 1;
+					break;
+				}
+			}
+			progress_clear(&x->prog);	/* section_begin may warn */
+			switch (section_begin(x->s, x->run_id, ps)) {
+			case -1:
+				rc = 1;
+				continue;
+			case 1:
+				x->failed++;
+				continue;
+			}
+			rc = run_round(x, i, k);
+			/* A row stopped by the cap with failures among its
+			 * samples still says how it ended. */
+			if (!rc && !stop_signal)
+				rc = finish_rows(x, i, k);
+			if (ps->ops->section_end)
+				ps->ops->section_end(ps->params);
+			if (rc || stop_signal || section_left(x, i, k + 1))
+				continue;
+			monitor_values_reset(&x->mv);
+			monitor_set_section_end(ps->monitors, &x->mv);
+			if (section_monitors(x, ps, "after"))
+				rc = 1;
+		}
+	free(begun);
+	return rc;
+}
+
+/* The store failed: keep what it holds, say what became of the rest. */
+static void report_store_failure(struct run_exec *x)
+{
+	int marked = !record_finish_run(x->s, x->run_id, "failed");
+
+	record_recovery_close(&x->rec, "failed");
+	error("run #%lld stopped because its store failed; the %ld samples stored before "
+	      "are kept", (long long)x->run_id, x->stored + x->before);
+	if (x->saved)
+		error("what it could not store is saved in %s: load it with 'kbench recover %s'",
+		      x->rec.path.buf, x->rec.path.buf);
+	else
+		error("what it could not store is lost: no recovery file could be written");
+	if (marked)
+		error("run #%lld is marked failed; 'kbench run --resume #%lld' runs the rest",
+		      (long long)x->run_id, (long long)x->run_id);
+	else
+		error("run #%lld could not be marked failed: it reads as interrupted once this "
+		      "process has ended", (long long)x->run_id);
+}
+
+/* Where nothing measured is at stake (the end of the run), the status the
+ * store could not take is in the recovery file. */
+static void report_unfinished(struct run_exec *x, const char *status)
+{
+	record_recovery_close(&x->rec, status);
+	if (x->saved)
+		error("run #%lld keeps its samples but its status could not be set to %s; "
+		      "'kbench recover %s' sets it", (long long)x->run_id, status, x->rec.path.buf);
+}
+
+int plan_execute(struct plan *p, struct config *c, struct store *s,
+		 const struct run_request *req, int64_t *run_id)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct run_exec x = { .p = p, .s = s, .mv = MONITOR_VALUES_INIT };
+	int rc = -1;
+
+	strbuf_init(&x.rec.path);
+	*run_id = req->resume;
+	if (req->resume) {
+		if (record_resume_run(s, p, req->resume))
+			return -1;
+	} else if (record_begin_run(s, p, c, req->name, run_id)) {
+		/* The run row and its facts are stored together or not at
+		 * all; a later step may have failed with the row stored: do
+		 * not leave it running. */
+		if (!*run_id)
+			error("the run could not be started; nothing of it was stored");
+		else if (!record_finish_run(s, *run_id, "failed"))
+			error("run #%lld could not be started; it is marked failed",
+			      (long long)*run_id);
+		return -1;
+	}
+	x.run_id = *run_id;
+	if (store_get_run(s, x.run_id, &x.info) || load_done(&x, req->resume != 0)) {
+		record_finish_run(s, x.run_id, "failed");
+		goto out;
+	}
+
+	stop_signal = 0;
+	serving = 1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	/* plan_build bounds the plan: the count fits progress's int. */
+	progress_init(&x.prog, (int)samples_to_run(&x));
+	if (req->resume)
+		notice("run #%lld holds %ld of the plan's samples; %d to run, warm-up included",
+		       (long long)x.run_id, x.before, x.prog.total);
+	if (run_sections(&x)) {
+		progress_clear(&x.prog);
+		report_store_failure(&x);
+		rc = -1;
+		goto out_signals;
+	}
+	progress_clear(&x.prog);
+	if (stop_signal) {
+		if (finish(&x, "interrupted"))
+			report_unfinished(&x, "interrupted");
+		error("interrupted by signal %d: run #%lld kept %ld samples and is marked "
+		      "interrupted", (int)stop_signal, (long long)x.run_id, x.stored + x.before);
+		rc = 128 + stop_signal;
+	} else if (!x.stored && !x.before && x.failed) {
+		if (finish(&x, "failed"))
+			report_unfinished(&x, "failed");
+		error("run #%lld failed: every sample failed (see 'kbench show #%lld')",
+		      (long long)x.run_id, (long long)x.run_id);
+		rc = 1;
+	} else {
+		if (finish(&x, "complete")) {
+			report_unfinished(&x, "complete");
+			goto out_signals;
+		}
+		if (x.failed)
+			warning("%ld samples failed; they are recorded (see 'kbench show #%lld')",
+				x.failed, (long long)x.run_id);
+		rc = 0;
+	}
+out_signals:
+	serving = 0;
+	child_server_stop(&server);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+out:
+	for (size_t i = 0; x.st && i < p->n; i++) {
+		free(x.st[i].rr);
+		free(x.st[i].have);
+		free(x.st[i].next_iter);
+	}
+	free(x.st);
+	record_recovery_release(&x.rec);
+	run_info_release(&x.info);
+	monitor_values_release(&x.mv);
+	return rc;
+}

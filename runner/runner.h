@@ -1,0 +1,49 @@
+/* runner: runs a plan (runner/plan.h) as a new run, each sample in a
+ * forked child with a timeout, committing what it measured at once; and
+ * one sample alone, for direct mode. */
+#ifndef KBENCH_RUNNER_H
+#define KBENCH_RUNNER_H
+
+#include <stdint.h>
+
+struct child;
+struct config;
+struct monitor_set;
+struct monitor_values;
+struct plan;
+struct store;
+struct strbuf;
+struct wl_params;
+struct wl_sample;
+struct workload_ops;
+
+struct run_request {
+	const char *name;	/* run name; NULL: the kernel release */
+	int64_t resume;		/* a run of this plan to resume in place; 0: a new run */
+};
+
+/* Run the plan into s as a new run, or into the run req->resume, running
+ * only the (section, row, iteration) samples it does not hold yet (a row
+ * with samples left runs its warm-up again); *run_id is set as soon as the
+ * run is recorded. When the store fails the run stops, keeps what it
+ * stored, and what was in hand goes to a recovery file (record.h) whose
+ * path is printed. Return 0 when the run completed, 1 when it finished
+ * with failed samples only, 128+signal when interrupted, -1 when the
+ * store failed or on a setup error. */
+int plan_execute(struct plan *p, struct config *c, struct store *s,
+		 const struct run_request *req, int64_t *run_id);
+
+/* One sample of one row, in a forked child with a timeout, for direct mode
+ * and the runner alike. On failure reason says why and -1 is returned. */
+int run_sample(const struct workload_ops *ops, const struct wl_params *params,
+	       long long row, double timeout_s, struct wl_sample *out,
+	       struct child *c, struct strbuf *reason);
+/* run_sample() with the monitors of ms around it (NULL: none): they are
+ * read before the fork, attached to the held child, and read after the
+ * reap; their values are added to mv. */
+int run_sample_monitored(const struct workload_ops *ops, const struct wl_params *params,
+			 long long row, double timeout_s, struct monitor_set *ms,
+			 struct monitor_values *mv, struct wl_sample *out,
+			 struct child *c, struct strbuf *reason);
+
+#endif
