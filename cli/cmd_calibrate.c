@@ -117,11 +117,8 @@ int cmd_calibrate(int argc, char **argv)
 	int rc = EXIT_USAGE, done = 0;
 
 	config_init(&conf);
-	argc = parse_options(argc, argv, options, &calibrate_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &calibrate_usage, &rc))
 		goto out;
-	}
 	if (argc > 0) {
 		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
 		goto out;

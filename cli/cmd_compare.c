@@ -222,13 +222,10 @@ int cmd_compare(int argc, char **argv)
 	struct store *store = NULL;
 	struct cmp_model model;
 	struct strbuf out = STRBUF_INIT;
-	int nsel, rc = EXIT_USAGE, have_model = 0;
+	int nsel = argc, rc = EXIT_USAGE, have_model = 0;
 
-	nsel = parse_options(argc, argv, options, &compare_usage, 0);
-	if (nsel < 0) {
-		rc = nsel == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&nsel, argv, options, &compare_usage, &rc))
 		goto out;
-	}
 	if (nsel < 2) {
 		error("compare needs a baseline and at least one run to compare with it");
 		parse_opt_usage_print(&compare_usage, options, stderr);

@@ -1,5 +1,5 @@
 /* kbench configs: the shipped configs by name, each with the first line
- * of its leading comment; and the lookup that lets 'run -c NAME' find them. */
+ * of its leading comment (setup.c finds them for 'run -c NAME'). */
 #include "config.h"
 #include "cli/cmd.h"
 #include "lib/error.h"
@@ -9,58 +9,9 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-const char *cmd_source_tree(void)
-{
-	char exe[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	return strcmp(exe, KBENCH_BUILDDIR) ? NULL : KBENCH_SRCDIR;
-}
-
-/* The directory of the shipped configs, into dir. */
-static void S_shipped_dir(struct strbuf *dir)
-{
-	const char *src = cmd_source_tree();
-
-	if (src)
-		strbuf_addf(dir, "%s/configs", src);
-	else
-		strbuf_addstr(dir, KBENCH_DATADIR);
-}
-
-void cmd_find_config(const char *name, struct strbuf *path)
-{
-	struct strbuf dir = STRBUF_INIT;
-
-	strbuf_reset(path);
-	if (!access(name, F_OK) || strchr(name, '/') || !*name)
-		goto as_given;
-	S_shipped_dir(&dir);
-	strbuf_addf(path, "%s/%s", dir.buf, name);
-	if (!access(path->buf, R_OK))
-		goto out;
-	strbuf_addstr(path, ".conf");
-	if (!access(path->buf, R_OK))
-		goto out;
-as_given:
-	strbuf_reset(path);
-	strbuf_addstr(path, name);
-out:
-	strbuf_release(&dir);
-}
 
 /* The first comment line of the config at path, without its "# " and a
  * leading "NAME: ", into out (empty when the file starts otherwise). */
@@ -107,16 +58,13 @@ int cmd_configs(int argc, char **argv)
 	DIR *d = NULL;
 	int rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &usage, &rc))
 		goto out;
-	}
 	if (argc > 0) {
 		error("unexpected argument '%s'", argv[0]);
 		goto out;
 	}
-	S_shipped_dir(&dir);
+	cmd_shipped_configs_dir(&dir);
 	if (!(d = opendir(dir.buf))) {
 		error("cannot list configs in '%s': %s", dir.buf, strerror(errno));
 		rc = 1;

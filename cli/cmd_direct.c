@@ -244,18 +244,15 @@ int cmd_direct(int argc, char **argv)
 	struct pin_plan *pin = NULL;
 	struct wl_sample sample;
 	struct child ch;
-	int nargs, rc = EXIT_USAGE;
+	int rc = EXIT_USAGE;
 	long long row;
 	size_t nrows;
 	const long long *rows;
 
 	direct_usage(ops, &usage, &synopsis, &description, &epilogue);
-	nargs = parse_options(argc, argv, options, &usage, 0);
-	if (nargs < 0) {
-		rc = nargs == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &usage, &rc))
 		goto out;
-	}
-	if (nargs > 0) {
+	if (argc > 0) {
 		error("unexpected argument '%s'", argv[0]);
 		goto out;
 	}

@@ -35,11 +35,8 @@ int cmd_export(int argc, char **argv)
 	size_t n = 0;
 	int rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &export_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &export_usage, &rc))
 		goto out;
-	}
 	if (!argc || !output || !*output) {
 		error(!argc ? "export needs the runs to write" : "export needs -o FILE");
 		parse_opt_usage_print(&export_usage, options, stderr);

@@ -195,11 +195,8 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	size_t failed = 0, skipped = 0;
 	int rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, opts, usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, opts, usage, &rc))
 		goto out;
-	}
 	if (argc > 0) {
 		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
 		goto out;
@@ -363,11 +360,8 @@ static int cmd_unschedule(int argc, char **argv)
 	size_t n = 0;
 	int rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &unschedule_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &unschedule_usage, &rc))
 		goto out;
-	}
 	if ((argc != 1 && !all) || (argc && all)) {
 		error(all ? "unschedule --all takes no NAME" :
 		      argc ? "unschedule takes one NAME" : "unschedule needs the chain's NAME or --all");
@@ -453,10 +447,7 @@ static void read_job_runs(struct job_runs *l)
 	struct store *s = NULL;
 	struct stat st;
 
-	if (global_opts.db)
-		strbuf_addstr(&path, global_opts.db);
-	else
-		store_default_path(&path);
+	cmd_store_path(&path);
 	if (!stat(path.buf, &st) && !cmd_open_store(&s, CMD_STORE_READ))
 		store_each_run(s, NULL, note_job_run, l);
 	store_close(s);
@@ -491,11 +482,8 @@ static int cmd_status(int argc, char **argv)
 	struct strbuf result = STRBUF_INIT;
 	int wid = 3, wname = 4, wstate = 5, wnode = 4, rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &status_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &status_usage, &rc))
 		goto out;
-	}
 	if (argc > 0) {
 		error("unexpected argument '%s'", argv[0]);
 		goto out;
@@ -615,11 +603,8 @@ static int cmd_upload(int argc, char **argv)
 	const char *slash;
 	int rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &upload_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &upload_usage, &rc))
 		goto out;
-	}
 	if (argc != 1 || !*argv[0]) {
 		error(argc > 1 ? "upload takes one URL or directory" :
 		      "upload needs the results URL or directory");
@@ -627,10 +612,7 @@ static int cmd_upload(int argc, char **argv)
 		goto out;
 	}
 	rc = 1;
-	if (global_opts.db)
-		strbuf_addstr(&store_path, global_opts.db);
-	else
-		store_default_path(&store_path);
+	cmd_store_path(&store_path);
 	slash = strrchr(store_path.buf, '/');
 	if (slash)
 		strbuf_add(&base, store_path.buf, (size_t)(slash - store_path.buf) + 1);
@@ -744,11 +726,8 @@ static int cmd_collect(int argc, char **argv)
 	int64_t since_t = 0, nsamples = 0;
 	int rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &collect_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &collect_usage, &rc))
 		goto out;
-	}
 	if (argc != 1 || !*argv[0]) {
 		error(argc > 1 ? "collect takes one URL or directory" :
 		      "collect needs the results URL or directory");
@@ -768,10 +747,7 @@ static int cmd_collect(int argc, char **argv)
 		struct stat st;
 		int missing;
 
-		if (global_opts.db)
-			strbuf_addstr(&path, global_opts.db);
-		else
-			store_default_path(&path);
+		cmd_store_path(&path);
 		missing = stat(path.buf, &st) && errno == ENOENT;
 		strbuf_release(&path);
 		if (!missing && cmd_open_store(&s, CMD_STORE_READ))

@@ -37,31 +37,9 @@ static const struct parse_opt_usage history_usage = {
 		"The method is in docs/statistics.md.",
 };
 
-int cmd_history_params(const char *pvalue, const char *window,
-		       struct changepoint_params *params)
-{
-	char *end;
-
-	if (pvalue) {
-		double p = strtod(pvalue, &end);
-
-		if (!*pvalue || *end || !(p > 0 && p < 1))
-			return error("invalid --p-value '%s': expected a number between 0 and 1",
-				     pvalue);
-		params->max_pvalue = p;
-	}
-	if (window) {
-		long w = strtol(window, &end, 10);
-
-		if (!*window || *end || w < 2 || w > 100000)
-			return error("invalid --window '%s': expected a whole number of runs, "
-				     "at least 2", window);
-		params->window = (size_t)w;
-	}
-	return 0;
-}
-
-int cmd_utf8_locale(void)
+/* Whether the locale named by LC_ALL, LC_CTYPE or LANG is UTF-8 (kbench
+ * runs in the C locale itself). */
+static int utf8_locale(void)
 {
 	static const char *const vars[] = { "LC_ALL", "LC_CTYPE", "LANG" };
 
@@ -134,16 +112,13 @@ int cmd_history(int argc, char **argv)
 	int rc = EXIT_USAGE;
 
 	history_init(&h, &params);
-	argc = parse_options(argc, argv, options, &history_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &history_usage, &rc))
 		goto out;
-	}
 	if (format_name && history_format_parse(format_name, &format)) {
 		error("unknown format '%s' (expected text, csv, json or html)", format_name);
 		goto out;
 	}
-	if (cmd_history_params(pvalue, window, &params))
+	if (history_params_parse(pvalue, window, &params))
 		goto out;
 	if (argc && (f.config || f.host)) {
 		error("--config and --host pick series without a run: give runs or them, not both");
@@ -182,7 +157,7 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	}
 	history_finish(&h);
-	view.unicode = cmd_utf8_locale();
+	view.unicode = utf8_locale();
 	history_render(&h, format, &view, &out);
 	rc = output_write(output, &out) ? 1 : 0;
 out:

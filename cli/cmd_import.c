@@ -49,11 +49,8 @@ int cmd_import(int argc, char **argv)
 	struct import_counts c;
 	int rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &import_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &import_usage, &rc))
 		goto out;
-	}
 	if (!argc) {
 		error("import needs bundle files");
 		parse_opt_usage_print(&import_usage, options, stderr);

@@ -348,11 +348,8 @@ int cmd_mail(int argc, char **argv)
 	int rc = EXIT_USAGE;
 
 	config_init(&o.conf);
-	argc = parse_options(argc, argv, options, &mail_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &mail_usage, &rc))
 		goto out;
-	}
 	if (!argc) {
 		error("mail needs the runs to compare, after '--' (e.g. -- base new)");
 		parse_opt_usage_print(&mail_usage, options, stderr);

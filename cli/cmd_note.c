@@ -8,7 +8,6 @@
 #include "lib/strbuf.h"
 
 #include <stdio.h>
-#include <string.h>
 
 static const struct parse_opt_usage note_usage = {
 	.synopsis = "kbench note [--append] RUN TEXT",
@@ -19,22 +18,6 @@ static const struct parse_opt_usage note_usage = {
 		"this host), #ID, a uuid prefix, NAME@HOST or NAME@*.",
 	.help_column = 14,
 };
-
-int cmd_check_note(const char *text)
-{
-	size_t len = strlen(text);
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)text[i];
-
-		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-			return error("invalid note: it must not contain control characters other "
-				     "than newline and tab (byte 0x%02x at offset %zu)", c, i);
-	}
-	if (len > NOTE_MAX)
-		return error("invalid note: it is %zu bytes long, the limit is %d", len, NOTE_MAX);
-	return 0;
-}
 
 int cmd_note(int argc, char **argv)
 {
@@ -49,9 +32,8 @@ int cmd_note(int argc, char **argv)
 	int64_t id;
 	int rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &note_usage, 0);
-	if (argc < 0)
-		return argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &note_usage, &rc))
+		return rc;
 	if (argc != 2) {
 		error("note takes a run and a text");
 		parse_opt_usage_print(&note_usage, options, stderr);

@@ -294,9 +294,8 @@ int cmd_query(int argc, char **argv)
 	struct strbuf path = STRBUF_INIT, sql = STRBUF_INIT;
 	int rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &query_usage, 0);
-	if (argc < 0)
-		return argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &query_usage, &rc))
+		return rc;
 	if (argc != 1) {
 		error("query takes one SQL text (quote it, or give '-' to read it from stdin)");
 		parse_opt_usage_print(&query_usage, options, stderr);
@@ -316,10 +315,7 @@ int cmd_query(int argc, char **argv)
 	} else {
 		strbuf_addstr(&sql, argv[0]);
 	}
-	if (global_opts.db)
-		strbuf_addstr(&path, global_opts.db);
-	else
-		store_default_path(&path);
+	cmd_store_path(&path);
 	if (q.format == OUTPUT_CSV)
 		strbuf_addf(&q.out, "# kbench query csv %d\n", QUERY_FORMAT_VERSION);
 	if (q.format == OUTPUT_JSON) {

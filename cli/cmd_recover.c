@@ -30,11 +30,8 @@ int cmd_recover(int argc, char **argv)
 	struct store *store = NULL;
 	int rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &recover_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &recover_usage, &rc))
 		goto out;
-	}
 	if (!argc) {
 		error("no recovery file given");
 		parse_opt_usage_print(&recover_usage, options, stderr);

@@ -56,16 +56,13 @@ int cmd_regressions(int argc, char **argv)
 	int rc = EXIT_USAGE;
 
 	history_init(&h, &params);
-	argc = parse_options(argc, argv, options, &regressions_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &regressions_usage, &rc))
 		goto out;
-	}
 	if (argc > 0) {
 		error("unexpected argument '%s'", argv[0]);
 		goto out;
 	}
-	if (cmd_history_params(pvalue, window, &params))
+	if (history_params_parse(pvalue, window, &params))
 		goto out;
 	rc = EXIT_ERROR;
 	h.params = params;

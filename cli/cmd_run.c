@@ -36,31 +36,6 @@ static const struct parse_opt_usage run_usage = {
 		"store failed, 2 bad arguments or config, 128+N interrupted by signal N.",
 };
 
-/* The longest run name, in bytes: names head tables and columns. */
-#define RUN_NAME_MAX 128
-
-int cmd_check_run_name(const char *name)
-{
-	size_t len = strlen(name);
-
-	if (!len)
-		return error("the run name must not be empty");
-	if (name[0] == '#')
-		return error("invalid run name '%s': it must not start with '#' "
-			     "(#ID selects a run by id)", name);
-	if (strchr(name, '@'))
-		return error("invalid run name '%s': it must not contain '@' "
-			     "(NAME@HOST selects a run by host)", name);
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-			return error("invalid run name: it must not contain control characters "
-				     "(byte 0x%02x at offset %zu)", (unsigned char)name[i], i);
-	if (len > RUN_NAME_MAX)
-		return error("invalid run name: it is %zu bytes long, the limit is %d",
-			     len, RUN_NAME_MAX);
-	return 0;
-}
-
 /* The sections a run began with (its "workload" facts), and the -o
  * overrides it was started with. */
 struct section_names {
@@ -271,10 +246,7 @@ static int dry_run_report(const struct plan *p, const struct config *c)
 	struct store *s = NULL;
 	int rc;
 
-	if (global_opts.db)
-		strbuf_addstr(&path, global_opts.db);
-	else
-		store_default_path(&path);
+	cmd_store_path(&path);
 	if (!access(path.buf, F_OK) && cmd_open_store(&s, CMD_STORE_READ))
 		s = NULL;
 	rc = dryrun_print(p, c, s) ? 1 : 0;
@@ -326,11 +298,8 @@ int cmd_run(int argc, char **argv)
 	int rc = EXIT_USAGE;	/* also the status of a bad config */
 
 	config_init(&conf);
-	argc = parse_options(argc, argv, options, &run_usage, 0);
-	if (argc < 0) {
-		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &run_usage, &rc))
 		goto out;
-	}
 	if (argc > 0) {
 		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
 		goto out;

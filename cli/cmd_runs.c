@@ -390,9 +390,8 @@ int cmd_runs(int argc, char **argv)
 	struct store *store = NULL;
 	int failed, rc = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, options, &runs_usage, 0);
-	if (argc < 0)
-		return argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &runs_usage, &rc))
+		return rc;
 	if (argc > 0) {
 		error("unexpected argument '%s'", argv[0]);
 		return EXIT_USAGE;

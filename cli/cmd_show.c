@@ -634,9 +634,8 @@ int cmd_show(int argc, char **argv)
 	int64_t id;
 	int nfail = 0, shown = 0, rc = 1;
 
-	argc = parse_options(argc, argv, options, &show_usage, 0);
-	if (argc < 0)
-		return argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &show_usage, &rc))
+		return rc;
 	if (config_only + monitors + slab > 1) {
 		error("--config, --monitors and --slab cannot be combined");
 		return EXIT_USAGE;

@@ -163,9 +163,8 @@ int cmd_topology(int argc, char **argv)
 	hwloc_obj_t root;
 	const char *model;
 
-	argc = parse_options(argc, argv, options, &topology_usage, 0);
-	if (argc < 0)
-		return argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (cmd_parse_options(&argc, argv, options, &topology_usage, &rc))
+		return rc;
 	if (argc > 0) {
 		error("unexpected argument '%s'", argv[0]);
 		return EXIT_USAGE;

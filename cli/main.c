@@ -6,14 +6,11 @@
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/suggest.h"
-#include "db/store.h"
 #include "workloads/workload.h"
 
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
-
-struct global_opts global_opts;
 
 struct command {
 	const char *name;
@@ -80,23 +77,6 @@ static void epilogue(struct strbuf *sb)
 	else
 		strbuf_addstr(sb, "'kbench COMMAND --help' describes a command; 'man kbench' has "
 			      "it all.");
-}
-
-int cmd_open_store(struct store **out, enum cmd_store_access access)
-{
-	struct strbuf path = STRBUF_INIT;
-	int rc;
-
-	if (global_opts.db)
-		strbuf_addstr(&path, global_opts.db);
-	else
-		store_default_path(&path);
-	if (access == CMD_STORE_WRITE)
-		rc = store_open(path.buf, out);
-	else
-		rc = store_open_readonly(path.buf, out);
-	strbuf_release(&path);
-	return rc;
 }
 
 /* --db: an empty name would be SQLite's private temporary database: the

@@ -321,6 +321,30 @@ int history_change_worse(const struct history_series *hs, const struct changepoi
 				 : cp->mean_after > cp->mean_before;
 }
 
+int history_params_parse(const char *pvalue, const char *window,
+			 struct changepoint_params *params)
+{
+	char *end;
+
+	if (pvalue) {
+		double p = strtod(pvalue, &end);
+
+		if (!*pvalue || *end || !(p > 0 && p < 1))
+			return error("invalid --p-value '%s': expected a number between 0 and 1",
+				     pvalue);
+		params->max_pvalue = p;
+	}
+	if (window) {
+		long w = strtol(window, &end, 10);
+
+		if (!*window || *end || w < 2 || w > 100000)
+			return error("invalid --window '%s': expected a whole number of runs, "
+				     "at least 2", window);
+		params->window = (size_t)w;
+	}
+	return 0;
+}
+
 int history_format_parse(const char *name, enum history_format *f)
 {
 	static const char *const names[] = {

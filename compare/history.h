@@ -51,6 +51,11 @@ struct history {
 
 /* Start an empty history whose change points will be found with params. */
 void history_init(struct history *h, const struct changepoint_params *params);
+/* The change point parameters kbench history and regressions take as
+ * option text, --p-value and --window (NULL: not given), into params.
+ * Returns 0, or -1 after printing why. */
+int history_params_parse(const char *pvalue, const char *window,
+			 struct changepoint_params *params);
 /* Add the series matching f from the store (a series read before is not
  * read twice). Returns 0, or -1 after printing why. */
 int history_read(struct store *s, const struct series_filter *f, struct history *h);

@@ -1,0 +1,137 @@
+/* setup: what the commands share before they do their own work: their
+ * options parsed, the store opened, run names and notes checked, shipped
+ * configs found by name. */
+#include "config.h"
+#include "cli/setup.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The longest run name, in bytes: names head tables and columns. */
+#define RUN_NAME_MAX 128
+
+struct global_opts global_opts;
+
+int cmd_parse_options(int *argc, char **argv, const struct parse_opt *options,
+		      const struct parse_opt_usage *usage, int *status)
+{
+	int n = parse_options(*argc, argv, options, usage, 0);
+
+	if (n < 0) {
+		*status = n == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		return -1;
+	}
+	*argc = n;
+	return 0;
+}
+
+void cmd_store_path(struct strbuf *path)
+{
+	if (global_opts.db)
+		strbuf_addstr(path, global_opts.db);
+	else
+		store_default_path(path);
+}
+
+int cmd_open_store(struct store **out, enum cmd_store_access access)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc;
+
+	cmd_store_path(&path);
+	if (access == CMD_STORE_WRITE)
+		rc = store_open(path.buf, out);
+	else
+		rc = store_open_readonly(path.buf, out);
+	strbuf_release(&path);
+	return rc;
+}
+
+int cmd_check_note(const char *text)
+{
+	size_t len = strlen(text);
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			return error("invalid note: it must not contain control characters other "
+				     "than newline and tab (byte 0x%02x at offset %zu)", c, i);
+	}
+	if (len > NOTE_MAX)
+		return error("invalid note: it is %zu bytes long, the limit is %d", len, NOTE_MAX);
+	return 0;
+}
+
+int cmd_check_run_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len)
+		return error("the run name must not be empty");
+	if (name[0] == '#')
+		return error("invalid run name '%s': it must not start with '#' "
+			     "(#ID selects a run by id)", name);
+	if (strchr(name, '@'))
+		return error("invalid run name '%s': it must not contain '@' "
+			     "(NAME@HOST selects a run by host)", name);
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+			return error("invalid run name: it must not contain control characters "
+				     "(byte 0x%02x at offset %zu)", (unsigned char)name[i], i);
+	if (len > RUN_NAME_MAX)
+		return error("invalid run name: it is %zu bytes long, the limit is %d",
+			     len, RUN_NAME_MAX);
+	return 0;
+}
+
+const char *cmd_source_tree(void)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return strcmp(exe, KBENCH_BUILDDIR) ? NULL : KBENCH_SRCDIR;
+}
+
+void cmd_shipped_configs_dir(struct strbuf *dir)
+{
+	const char *src = cmd_source_tree();
+
+	if (src)
+		strbuf_addf(dir, "%s/configs", src);
+	else
+		strbuf_addstr(dir, KBENCH_DATADIR);
+}
+
+void cmd_find_config(const char *name, struct strbuf *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+
+	strbuf_reset(path);
+	if (!access(name, F_OK) || strchr(name, '/') || !*name)
+		goto as_given;
+	cmd_shipped_configs_dir(&dir);
+	strbuf_addf(path, "%s/%s", dir.buf, name);
+	if (!access(path->buf, R_OK))
+		goto out;
+	strbuf_addstr(path, ".conf");
+	if (!access(path->buf, R_OK))
+		goto out;
+as_given:
+	strbuf_reset(path);
+	strbuf_addstr(path, name);
+out:
+	strbuf_release(&dir);
+}

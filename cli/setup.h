@@ -1,0 +1,64 @@
+/* setup: what the commands share before they do their own work: their
+ * options parsed, the store opened, run names and notes checked, shipped
+ * configs found by name. */
+#ifndef KBENCH_SETUP_H
+#define KBENCH_SETUP_H
+
+struct parse_opt;
+struct parse_opt_usage;
+struct store;
+struct strbuf;
+
+/* Options every command takes (parsed by main, before or after the
+ * command's name). */
+struct global_opts {
+	const char *db;		/* --db FILE, or NULL for the default */
+};
+extern struct global_opts global_opts;
+
+/* Parse a command's options from argv (argv[0] names the command) with
+ * parse_options(), leaving in *argc the number of arguments after them,
+ * moved to argv[0..*argc-1]. Return 0; or -1 when the command ends here,
+ * with *status its exit status: 0 after --help printed the usage,
+ * EXIT_USAGE after a bad option was reported. *status is left alone on 0. */
+int cmd_parse_options(int *argc, char **argv, const struct parse_opt *options,
+		      const struct parse_opt_usage *usage, int *status);
+
+/* The store's file: --db, else store_default_path(), into path. */
+void cmd_store_path(struct strbuf *path);
+
+/* How a command uses the store. */
+enum cmd_store_access {
+	CMD_STORE_READ,		/* read only: the file must exist and is not written,
+				 * but for a one-time upgrade of an older schema */
+	CMD_STORE_WRITE,	/* created if missing, migrated, written */
+};
+
+/* Open the store cmd_store_path() names for access; return 0, or -1 after
+ * printing why not. */
+int cmd_open_store(struct store **out, enum cmd_store_access access);
+
+/* The longest note, in bytes. */
+#define NOTE_MAX 65536
+/* Whether text may be a run's note (kbench note, run --note): no control
+ * characters but newline and tab, at most NOTE_MAX bytes. Returns 0, or
+ * -1 after saying why. */
+int cmd_check_note(const char *text);
+
+/* A run name must not read as another selector (#ID, NAME@HOST) nor carry
+ * bytes that would garble a table (kbench run and calibrate). Returns 0,
+ * or -1 after saying which rule name breaks. */
+int cmd_check_run_name(const char *name);
+
+/* The source tree when this kbench runs from its build tree (not
+ * installed), else NULL. */
+const char *cmd_source_tree(void);
+/* The directory of the shipped configs, into dir: the source tree's
+ * configs/ when not installed, else the data directory. */
+void cmd_shipped_configs_dir(struct strbuf *dir);
+/* The config file that name stands for, into path: name itself when it
+ * exists; else, for a name without '/', NAME or NAME.conf among the
+ * shipped configs; else name itself, for the caller's error. */
+void cmd_find_config(const char *name, struct strbuf *path);
+
+#endif
