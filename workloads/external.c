@@ -91,50 +91,17 @@ struct external_opts {
 
 /* ---- param lists ---- */
 
-/* term := INT | cpus | INT*cpus */
-static int count_term(const char **sp, long long *v)
-{
-	const char *s = *sp;
-	long long k = 1;
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (isdigit((unsigned char)*s)) {
-		errno = 0;
-		k = strtoll(s, &end, 10);
-		if (errno)
-			return -1;
-		s = end;
-		while (isspace((unsigned char)*s))
-			s++;
-		if (*s != '*') {
-			*v = k;
-			*sp = s;
-			return 0;
-		}
-		s++;
-		while (isspace((unsigned char)*s))
-			s++;
-	}
-	if (strncmp(s, "cpus", 4))
-		return -1;
-	*v = k * sysinfo_cpus_allowed();
-	*sp = s + 4;
-	return 0;
-}
-
 /* "doubling:MIN..MAX": MIN, 2*MIN, 4*MIN, ... up to MAX, and MAX itself. */
 static int doubling(const char *spec, long long **out, size_t *n, struct strbuf *err)
 {
 	const char *s = spec + strlen("doubling:");
-	long long min, max;
+	long long cpus = sysinfo_cpus_allowed(), min, max;
 	size_t alloc = 0;
 
-	if (count_term(&s, &min) || strncmp(s, "..", 2))
+	if (stride_term(&s, cpus, &min) || strncmp(s, "..", 2))
 		goto bad;
 	s += 2;
-	if (count_term(&s, &max))
+	if (stride_term(&s, cpus, &max))
 		goto bad;
 	while (isspace((unsigned char)*s))
 		s++;

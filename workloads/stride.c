@@ -93,8 +93,7 @@ size_t stride_large(long long min, long long max, long long *out, size_t cap)
 	return n < cap ? (size_t)n : cap;
 }
 
-/* term := INT | INT*cpus | cpus */
-static int parse_term(const char **sp, long long cpus, long long *v)
+int stride_term(const char **sp, long long cpus, long long *v)
 {
 	const char *s = *sp;
 	long long k = 1;
@@ -136,10 +135,10 @@ int stride_parse(const char *spec, long long cpus, long long **out,
 	if (strncmp(s, "stride:", 7))
 		goto bad;
 	s += 7;
-	if (parse_term(&s, cpus, &min) || strncmp(s, "..", 2))
+	if (stride_term(&s, cpus, &min) || strncmp(s, "..", 2))
 		goto bad;
 	s += 2;
-	if (parse_term(&s, cpus, &max))
+	if (stride_term(&s, cpus, &max))
 		goto bad;
 	while (isspace((unsigned char)*s))
 		s++;
@@ -150,7 +149,7 @@ int stride_parse(const char *spec, long long cpus, long long **out,
 		if (strncmp(s, "max=", 4))
 			goto bad;
 		s += 4;
-		if (parse_term(&s, cpus, &cap))
+		if (stride_term(&s, cpus, &cap))
 			goto bad;
 	}
 	while (isspace((unsigned char)*s))

@@ -14,6 +14,12 @@ struct strbuf;
  * it wrote. */
 size_t stride_large(long long min, long long max, long long *out, size_t cap);
 
+/* Parse one count at *sp: INT, "cpus" or "INT*cpus" (blanks before it and
+ * around '*' allowed), cpus being the CPU count to use. Return 0 with *v
+ * set and *sp past it; or -1 when there is none there, or its value does
+ * not fit a long long. The stride: and doubling: lists share it. */
+int stride_term(const char **sp, long long cpus, long long *v);
+
 /* Parse "stride:MIN..MAX[,max=CAP]" where MIN and MAX are integers or
  * expressions "K*cpus" / "cpus"; cpus is the CPU count to use. On success
  * *out is malloc'd with the whole sequence and *n set; on error (a bad

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
+#include "machine/sysinfo.h"
 #include "tests/tap.h"
 #include "workloads/params.h"
 #include "workloads/workload.h"
@@ -298,6 +299,14 @@ static void check_errors(void)
 	is_error((const char *const[]){ "param.n=doubling:x..4", NULL },
 		 "cannot parse 'doubling:x..4': expected doubling:MIN..MAX with MIN and MAX "
 		 "integers or K*cpus", NULL);
+	/* K*cpus past LLONG_MAX is refused, not wrapped (one CPU cannot
+	 * overflow it). */
+	if (sysinfo_cpus_allowed() > 1)
+		is_error((const char *const[]){ "param.n=doubling:1..9223372036854775807*cpus",
+			 NULL }, "cannot parse 'doubling:1..9223372036854775807*cpus': expected "
+			 "doubling:MIN..MAX with MIN and MAX integers or K*cpus", NULL);
+	else
+		skip("one CPU: K*cpus cannot overflow");
 	is_error((const char *const[]){ "param.n= , ", NULL },
 		 "an empty list: expected values separated by blanks or commas, stride:MIN..MAX "
 		 "or doubling:MIN..MAX", NULL);
