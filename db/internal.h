@@ -34,6 +34,13 @@ int store_db_error(struct store *s, const char *what);
 int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st);
 /* Bind v to parameter i, NULL as SQL NULL. */
 void store_bind_text(sqlite3_stmt *st, int i, const char *v);
+/* The loop of every store_each_*() iterator: step st through its rows,
+ * handing each to row(s, st, ctx), which returns 0 to go on, 1 to stop
+ * there (the iterator's callback asked to) or -1 to stop after printing
+ * an error; then finalize st. Return 0, or -1 after row's error or
+ * SQLite's, printed as store_db_error(s, what). */
+int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
+		    int (*row)(struct store *s, sqlite3_stmt *st, void *ctx), void *ctx);
 
 /* Whether the writer of a run still marked running may still be at work:
  * 0 when it is surely gone (its pid, boot or process start time says so),

@@ -153,49 +153,55 @@ static int prepare_runs(struct store *s, const struct run_filter *f, int newest_
 	return 0;
 }
 
+/* store_each_run()'s walk: runs that pass the filters go to the caller's
+ * callback, or with a limit are kept (the newest first) until it is met. */
+struct run_walk {
+	const struct run_filter *f;
+	int (*cb)(const struct run_info *r, void *arg);
+	void *arg;
+	struct run_info *last;	/* with a limit: the newest matches, newest first */
+	size_t nlast, alloc;
+	int stopped;		/* the callback asked to stop */
+};
+
+static int run_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	struct run_walk *w = ctx;
+	struct run_info r;
+
+	fill_run(s, st, &r);
+	if (!run_matches(w->f, &r)) {
+		run_info_release(&r);
+		return 0;
+	}
+	if (w->f->limit > 0) {
+		ALLOC_GROW(w->last, w->nlast + 1, w->alloc);
+		w->last[w->nlast++] = r;
+		return w->nlast == (size_t)w->f->limit;
+	}
+	w->stopped = w->cb(&r, w->arg) != 0;
+	run_info_release(&r);
+	return w->stopped;
+}
+
 int store_each_run(struct store *s, const struct run_filter *filter,
 		   int (*cb)(const struct run_info *r, void *arg), void *arg)
 {
 	static const struct run_filter all = { .limit = 0 };
-	const struct run_filter *f = filter ? filter : &all;
-	struct run_info *last = NULL;	/* with a limit: the newest matches, newest first */
-	size_t nlast = 0, alloc = 0;
+	struct run_walk w = { .f = filter ? filter : &all, .cb = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc, failed, stopped = 0;
+	int failed;
 
-	if (prepare_runs(s, f, f->limit > 0, &st))
+	if (prepare_runs(s, w.f, w.f->limit > 0, &st))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct run_info r;
-
-		fill_run(s, st, &r);
-		if (!run_matches(f, &r)) {
-			run_info_release(&r);
-			continue;
-		}
-		if (f->limit > 0) {
-			ALLOC_GROW(last, nlast + 1, alloc);
-			last[nlast++] = r;
-			if (nlast == (size_t)f->limit)
-				break;
-			continue;
-		}
-		stopped = cb(&r, arg);
-		run_info_release(&r);
-		if (stopped)
-			break;
-	}
-	failed = rc != SQLITE_ROW && rc != SQLITE_DONE;
-	if (failed)
-		store_db_error(s, "cannot list runs");
-	sqlite3_finalize(st);
+	failed = store_step_rows(s, st, "cannot list runs", run_row, &w) != 0;
 	/* The newest matches, listed oldest first like every listing. */
-	for (size_t i = nlast; i-- > 0;) {
-		if (!failed && !stopped)
-			stopped = cb(&last[i], arg);
-		run_info_release(&last[i]);
+	for (size_t i = w.nlast; i-- > 0;) {
+		if (!failed && !w.stopped)
+			w.stopped = cb(&w.last[i], arg) != 0;
+		run_info_release(&w.last[i]);
 	}
-	free(last);
+	free(w.last);
 	return failed ? -1 : 0;
 }
 
@@ -440,42 +446,64 @@ int store_previous_run(struct store *s, int64_t run_id, int64_t *prev, int *foun
 	return 0;
 }
 
+/* An iterator's callback and its argument, as its row function gets
+ * them: the member named for the iterator is set. */
+struct row_cb {
+	union {
+		int (*sample)(const struct sample_row *r, void *arg);
+		int (*monitor)(const struct monitor_row *r, void *arg);
+		int (*monitor_summary)(const struct monitor_summary *m, void *arg);
+		int (*section_count)(const struct section_count *c, void *arg);
+		int (*failure)(const struct failure_row *r, void *arg);
+		int (*meta)(const char *section, const char *key, const char *value,
+			    void *arg);
+		int (*series_sample)(const struct series_sample *r, void *arg);
+		int (*collected)(const struct fleet_collected *c, void *arg);
+		int (*run_row_summary)(const struct run_row_summary *r, void *arg);
+		int (*row_result)(const struct row_result *r, void *arg);
+		int (*sample_round)(const char *section, const char *row, int round,
+				    int iteration, double value, void *arg);
+		int (*recent_run)(int64_t id, const char *config_name, void *arg);
+	} fn;
+	void *arg;
+};
+
+static int sample_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	struct sample_row r;
+	const unsigned char *better = sqlite3_column_text(st, 6);
+
+	(void)s;
+	r.section = (const char *)sqlite3_column_text(st, 0);
+	r.workload = (const char *)sqlite3_column_text(st, 1);
+	r.row = (const char *)sqlite3_column_text(st, 2);
+	r.iteration = sqlite3_column_int(st, 3);
+	r.value = sqlite3_column_double(st, 4);
+	r.unit = (const char *)sqlite3_column_text(st, 5);
+	r.higher_better = better && !strcmp((const char *)better, "higher");
+	r.duration_ns = sqlite3_column_int64(st, 7);
+	r.user_ns = sqlite3_column_int64(st, 8);
+	r.sys_ns = sqlite3_column_int64(st, 9);
+	r.flag = (const char *)sqlite3_column_text(st, 10);
+	r.round = sqlite3_column_int(st, 11);
+	if (!r.unit)
+		r.unit = "";
+	return c->fn.sample(&r, c->arg) != 0;
+}
+
 int store_each_sample(struct store *s, int64_t run_id,
 		      int (*cb)(const struct sample_row *r, void *arg), void *arg)
 {
+	struct row_cb c = { .fn.sample = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (store_prepare(s, "SELECT section, workload, row, iteration, value, unit, better, "
 		    "duration_ns, user_ns, sys_ns, flag, round FROM samples WHERE run_id = ? "
 		    "ORDER BY rowid", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct sample_row r;
-		const unsigned char *better = sqlite3_column_text(st, 6);
-
-		r.section = (const char *)sqlite3_column_text(st, 0);
-		r.workload = (const char *)sqlite3_column_text(st, 1);
-		r.row = (const char *)sqlite3_column_text(st, 2);
-		r.iteration = sqlite3_column_int(st, 3);
-		r.value = sqlite3_column_double(st, 4);
-		r.unit = (const char *)sqlite3_column_text(st, 5);
-		r.higher_better = better && !strcmp((const char *)better, "higher");
-		r.duration_ns = sqlite3_column_int64(st, 7);
-		r.user_ns = sqlite3_column_int64(st, 8);
-		r.sys_ns = sqlite3_column_int64(st, 9);
-		r.flag = (const char *)sqlite3_column_text(st, 10);
-		r.round = sqlite3_column_int(st, 11);
-		if (!r.unit)
-			r.unit = "";
-		if (cb(&r, arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read samples");
-	return 0;
+	return store_step_rows(s, st, "cannot read samples", sample_row, &c);
 }
 
 /* The kind stored in column i; returns 0, or -1 after printing why (the
@@ -492,147 +520,142 @@ static int column_kind(struct store *s, sqlite3_stmt *st, int i, enum monitor_ki
 	return error("%s: unknown monitor value kind '%s'", s->path, name ? name : "(null)");
 }
 
+static int monitor_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	struct monitor_row r;
+
+	r.section = (const char *)sqlite3_column_text(st, 0);
+	r.row = (const char *)sqlite3_column_text(st, 1);
+	r.iteration = sqlite3_column_int(st, 2);
+	r.source = (const char *)sqlite3_column_text(st, 3);
+	r.key = (const char *)sqlite3_column_text(st, 4);
+	if (column_kind(s, st, 5, &r.kind))
+		return -1;
+	r.value = sqlite3_column_double(st, 6);
+	return c->fn.monitor(&r, c->arg) != 0;
+}
+
 int store_each_monitor(struct store *s, int64_t run_id,
 		       int (*cb)(const struct monitor_row *r, void *arg), void *arg)
 {
+	struct row_cb c = { .fn.monitor = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc, bad = 0;
 
 	if (store_prepare(s, "SELECT section, row, iteration, source, key, kind, value "
 		    "FROM monitor_values WHERE run_id = ? ORDER BY rowid", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct monitor_row r;
+	return store_step_rows(s, st, "cannot read monitor values", monitor_row, &c);
+}
 
-		r.section = (const char *)sqlite3_column_text(st, 0);
-		r.row = (const char *)sqlite3_column_text(st, 1);
-		r.iteration = sqlite3_column_int(st, 2);
-		r.source = (const char *)sqlite3_column_text(st, 3);
-		r.key = (const char *)sqlite3_column_text(st, 4);
-		if ((bad = column_kind(s, st, 5, &r.kind)))
-			break;
-		r.value = sqlite3_column_double(st, 6);
-		if (cb(&r, arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (bad)
+static int monitor_summary_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	struct monitor_summary m;
+
+	m.section = (const char *)sqlite3_column_text(st, 0);
+	m.row = (const char *)sqlite3_column_text(st, 1);
+	m.source = (const char *)sqlite3_column_text(st, 2);
+	m.key = (const char *)sqlite3_column_text(st, 3);
+	if (column_kind(s, st, 4, &m.kind))
 		return -1;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read monitor values");
-	return 0;
+	m.mean = sqlite3_column_double(st, 5);
+	m.min = sqlite3_column_double(st, 6);
+	m.max = sqlite3_column_double(st, 7);
+	m.n = sqlite3_column_int64(st, 8);
+	return c->fn.monitor_summary(&m, c->arg) != 0;
 }
 
 int store_each_monitor_summary(struct store *s, int64_t run_id,
 			       int (*cb)(const struct monitor_summary *m, void *arg),
 			       void *arg)
 {
+	struct row_cb c = { .fn.monitor_summary = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc, bad = 0;
 
 	if (store_prepare(s, "SELECT section, row, source, key, kind, avg(value), min(value), "
 		    "max(value), count(*) FROM monitor_values WHERE run_id = ? AND iteration > 0 "
 		    "GROUP BY section, row, source, key, kind ORDER BY min(rowid)", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct monitor_summary m;
+	return store_step_rows(s, st, "cannot summarise monitor values", monitor_summary_row,
+			       &c);
+}
 
-		m.section = (const char *)sqlite3_column_text(st, 0);
-		m.row = (const char *)sqlite3_column_text(st, 1);
-		m.source = (const char *)sqlite3_column_text(st, 2);
-		m.key = (const char *)sqlite3_column_text(st, 3);
-		if ((bad = column_kind(s, st, 4, &m.kind)))
-			break;
-		m.mean = sqlite3_column_double(st, 5);
-		m.min = sqlite3_column_double(st, 6);
-		m.max = sqlite3_column_double(st, 7);
-		m.n = sqlite3_column_int64(st, 8);
-		if (cb(&m, arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (bad)
-		return -1;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot summarise monitor values");
-	return 0;
+static int section_count_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	struct section_count n;
+
+	(void)s;
+	n.section = (const char *)sqlite3_column_text(st, 0);
+	n.samples = sqlite3_column_int64(st, 1);
+	n.flagged = sqlite3_column_int64(st, 2);
+	return c->fn.section_count(&n, c->arg) != 0;
 }
 
 int store_each_section_count(struct store *s, int64_t run_id,
 			     int (*cb)(const struct section_count *c, void *arg), void *arg)
 {
+	struct row_cb c = { .fn.section_count = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (store_prepare(s, "SELECT section, count(*), count(nullif(flag, '')) FROM samples "
 		    "WHERE run_id = ? GROUP BY section ORDER BY min(rowid)", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct section_count c;
+	return store_step_rows(s, st, "cannot count samples", section_count_row, &c);
+}
 
-		c.section = (const char *)sqlite3_column_text(st, 0);
-		c.samples = sqlite3_column_int64(st, 1);
-		c.flagged = sqlite3_column_int64(st, 2);
-		if (cb(&c, arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot count samples");
-	return 0;
+static int failure_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	struct failure_row r;
+
+	(void)s;
+	r.section = (const char *)sqlite3_column_text(st, 0);
+	r.row = (const char *)sqlite3_column_text(st, 1);
+	r.iteration = sqlite3_column_int(st, 2);
+	r.reason = (const char *)sqlite3_column_text(st, 3);
+	return c->fn.failure(&r, c->arg) != 0;
 }
 
 int store_each_failure(struct store *s, int64_t run_id,
 		       int (*cb)(const struct failure_row *r, void *arg), void *arg)
 {
+	struct row_cb c = { .fn.failure = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (store_prepare(s, "SELECT section, row, iteration, reason FROM failures "
 		    "WHERE run_id = ? ORDER BY rowid", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct failure_row r;
+	return store_step_rows(s, st, "cannot read failures", failure_row, &c);
+}
 
-		r.section = (const char *)sqlite3_column_text(st, 0);
-		r.row = (const char *)sqlite3_column_text(st, 1);
-		r.iteration = sqlite3_column_int(st, 2);
-		r.reason = (const char *)sqlite3_column_text(st, 3);
-		if (cb(&r, arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read failures");
-	return 0;
+static int meta_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	const unsigned char *v = sqlite3_column_text(st, 2);
+
+	(void)s;
+	return c->fn.meta((const char *)sqlite3_column_text(st, 0),
+			  (const char *)sqlite3_column_text(st, 1),
+			  v ? (const char *)v : "", c->arg) != 0;
 }
 
 int store_each_meta(struct store *s, int64_t run_id,
 		    int (*cb)(const char *section, const char *key, const char *value, void *arg),
 		    void *arg)
 {
+	struct row_cb c = { .fn.meta = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (store_prepare(s, "SELECT section, key, value FROM run_meta WHERE run_id = ? ORDER BY rowid", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const unsigned char *v = sqlite3_column_text(st, 2);
-
-		if (cb((const char *)sqlite3_column_text(st, 0),
-		       (const char *)sqlite3_column_text(st, 1),
-		       v ? (const char *)v : "", arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read run facts");
-	return 0;
+	return store_step_rows(s, st, "cannot read run facts", meta_row, &c);
 }
 
 int store_runs_named_on(struct store *s, const char *name, const char *host,
@@ -915,9 +938,36 @@ out:
 	return rc;
 }
 
+static int series_sample_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	const char *better = (const char *)sqlite3_column_text(st, 10);
+	const char *unit = (const char *)sqlite3_column_text(st, 9);
+	const char *config = (const char *)sqlite3_column_text(st, 4);
+	const char *kernel = (const char *)sqlite3_column_text(st, 5);
+	struct series_sample r = {
+		.run_id = sqlite3_column_int64(st, 0),
+		.uuid = (const char *)sqlite3_column_text(st, 1),
+		.run_name = (const char *)sqlite3_column_text(st, 2),
+		.hostname = (const char *)sqlite3_column_text(st, 3),
+		.config_name = config ? config : "",
+		.kernel_release = kernel ? kernel : "",
+		.started_at = (const char *)sqlite3_column_text(st, 6),
+		.section = (const char *)sqlite3_column_text(st, 7),
+		.row = (const char *)sqlite3_column_text(st, 8),
+		.unit = unit ? unit : "",
+		.higher_better = better && !strcmp(better, "higher"),
+		.value = sqlite3_column_double(st, 11),
+	};
+
+	(void)s;
+	return c->fn.series_sample(&r, c->arg) != 0;
+}
+
 int store_each_series_sample(struct store *s, const struct series_filter *f,
 			     int (*cb)(const struct series_sample *r, void *arg), void *arg)
 {
+	struct row_cb c = { .fn.series_sample = cb, .arg = arg };
 	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -947,33 +997,7 @@ int store_each_series_sample(struct store *s, const struct series_filter *f,
 		store_bind_text(st, sqlite3_bind_parameter_index(st, ":section"), f->section);
 	if (f->row)
 		store_bind_text(st, sqlite3_bind_parameter_index(st, ":row"), f->row);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *better = (const char *)sqlite3_column_text(st, 10);
-		const char *unit = (const char *)sqlite3_column_text(st, 9);
-		const char *config = (const char *)sqlite3_column_text(st, 4);
-		const char *kernel = (const char *)sqlite3_column_text(st, 5);
-		struct series_sample r = {
-			.run_id = sqlite3_column_int64(st, 0),
-			.uuid = (const char *)sqlite3_column_text(st, 1),
-			.run_name = (const char *)sqlite3_column_text(st, 2),
-			.hostname = (const char *)sqlite3_column_text(st, 3),
-			.config_name = config ? config : "",
-			.kernel_release = kernel ? kernel : "",
-			.started_at = (const char *)sqlite3_column_text(st, 6),
-			.section = (const char *)sqlite3_column_text(st, 7),
-			.row = (const char *)sqlite3_column_text(st, 8),
-			.unit = unit ? unit : "",
-			.higher_better = better && !strcmp(better, "higher"),
-			.value = sqlite3_column_double(st, 11),
-		};
-
-		if (cb(&r, arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the series");
-	return 0;
+	return store_step_rows(s, st, "cannot read the series", series_sample_row, &c);
 }
 
 int store_fleet_is_collected(struct store *s, const char *source, const char *path,
@@ -995,35 +1019,35 @@ int store_fleet_is_collected(struct store *s, const char *source, const char *pa
 	return 0;
 }
 
+static int collected_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	struct fleet_collected fc = {
+		.source = (const char *)sqlite3_column_text(st, 0),
+		.path = (const char *)sqlite3_column_text(st, 1),
+		.size_bytes = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 :
+			      sqlite3_column_int64(st, 2),
+		.modified_at = (const char *)sqlite3_column_text(st, 3),
+		.collected_at = (const char *)sqlite3_column_text(st, 4),
+		.runs_added = sqlite3_column_int64(st, 5),
+	};
+
+	(void)s;
+	return c->fn.collected(&fc, c->arg) != 0;
+}
+
 int store_fleet_each_collected(struct store *s, const char *source,
 			       int (*cb)(const struct fleet_collected *c, void *arg), void *arg)
 {
+	struct row_cb c = { .fn.collected = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (store_prepare(s, "SELECT source, path, size_bytes, modified_at, collected_at, "
 		    "runs_added FROM fleet_collected WHERE ?1 IS NULL OR source = ?1 ORDER BY id",
 		    &st))
 		return -1;
 	store_bind_text(st, 1, source);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct fleet_collected c = {
-			.source = (const char *)sqlite3_column_text(st, 0),
-			.path = (const char *)sqlite3_column_text(st, 1),
-			.size_bytes = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 :
-				      sqlite3_column_int64(st, 2),
-			.modified_at = (const char *)sqlite3_column_text(st, 3),
-			.collected_at = (const char *)sqlite3_column_text(st, 4),
-			.runs_added = sqlite3_column_int64(st, 5),
-		};
-
-		if (cb(&c, arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the collected bundles");
-	return 0;
+	return store_step_rows(s, st, "cannot read the collected bundles", collected_row, &c);
 }
 
 /* A column that may be NULL, as a double (NaN for NULL). */
@@ -1032,10 +1056,35 @@ static double col_double(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
+static int run_row_summary_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	struct run_row_summary r = {
+		.run_id = sqlite3_column_int64(st, 0),
+		.group = sqlite3_column_int64(st, 1),
+		.calibration = sqlite3_column_int(st, 2),
+		.section = (const char *)sqlite3_column_text(st, 3),
+		.row = (const char *)sqlite3_column_text(st, 4),
+		.unit = (const char *)sqlite3_column_text(st, 5),
+		.higher_better = sqlite3_column_int(st, 6),
+		.n = sqlite3_column_int64(st, 7),
+		.mean = col_double(st, 8),
+		.m2 = col_double(st, 9),
+		.inv_mean = col_double(st, 10),
+		.inv_m2 = col_double(st, 11),
+	};
+
+	(void)s;
+	if (!r.unit)
+		r.unit = "";
+	return c->fn.run_row_summary(&r, c->arg) != 0;
+}
+
 int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n,
 			       int series_runs,
 			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg)
 {
+	struct row_cb c = { .fn.run_row_summary = cb, .arg = arg };
 	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -1082,83 +1131,63 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		sqlite3_bind_int64(st, (int)i + 1, run_ids[i]);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct run_row_summary r = {
-			.run_id = sqlite3_column_int64(st, 0),
-			.group = sqlite3_column_int64(st, 1),
-			.calibration = sqlite3_column_int(st, 2),
-			.section = (const char *)sqlite3_column_text(st, 3),
-			.row = (const char *)sqlite3_column_text(st, 4),
-			.unit = (const char *)sqlite3_column_text(st, 5),
-			.higher_better = sqlite3_column_int(st, 6),
-			.n = sqlite3_column_int64(st, 7),
-			.mean = col_double(st, 8),
-			.m2 = col_double(st, 9),
-			.inv_mean = col_double(st, 10),
-			.inv_m2 = col_double(st, 11),
-		};
+	return store_step_rows(s, st, "cannot summarise the runs of a series",
+			       run_row_summary_row, &c);
+}
 
-		if (!r.unit)
-			r.unit = "";
-		if (cb(&r, arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot summarise the runs of a series");
-	return 0;
+static int row_result_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	struct row_result r = {
+		.section = (const char *)sqlite3_column_text(st, 0),
+		.row = (const char *)sqlite3_column_text(st, 1),
+		.round = sqlite3_column_int(st, 2),
+		.iterations = sqlite3_column_int(st, 3),
+		.ci_target = sqlite3_column_double(st, 4),
+		.ci_reached = col_double(st, 5),
+		.met = sqlite3_column_int(st, 6),
+	};
+
+	(void)s;
+	return c->fn.row_result(&r, c->arg) != 0;
 }
 
 int store_each_row_result(struct store *s, int64_t run_id,
 			  int (*cb)(const struct row_result *r, void *arg), void *arg)
 {
+	struct row_cb c = { .fn.row_result = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (store_prepare(s, "SELECT section, row, round, iterations, ci_target, ci_reached, met "
 			  "FROM row_results WHERE run_id = ? ORDER BY rowid", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct row_result r = {
-			.section = (const char *)sqlite3_column_text(st, 0),
-			.row = (const char *)sqlite3_column_text(st, 1),
-			.round = sqlite3_column_int(st, 2),
-			.iterations = sqlite3_column_int(st, 3),
-			.ci_target = sqlite3_column_double(st, 4),
-			.ci_reached = col_double(st, 5),
-			.met = sqlite3_column_int(st, 6),
-		};
+	return store_step_rows(s, st, "cannot read the run's row results", row_result_row, &c);
+}
 
-		if (cb(&r, arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the run's row results");
-	return 0;
+static int sample_round_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+
+	(void)s;
+	return c->fn.sample_round((const char *)sqlite3_column_text(st, 0),
+				  (const char *)sqlite3_column_text(st, 1),
+				  sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
+				  sqlite3_column_double(st, 4), c->arg) != 0;
 }
 
 int store_each_sample_round(struct store *s, int64_t run_id,
 			    int (*cb)(const char *section, const char *row, int round,
 				      int iteration, double value, void *arg), void *arg)
 {
+	struct row_cb c = { .fn.sample_round = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (store_prepare(s, "SELECT section, row, round, iteration, value FROM samples "
 			  "WHERE run_id = ? ORDER BY rowid", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (cb((const char *)sqlite3_column_text(st, 0),
-		       (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
-		       sqlite3_column_int(st, 3), sqlite3_column_double(st, 4), arg))
-			break;
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the run's samples");
-	return 0;
+	return store_step_rows(s, st, "cannot read the run's samples", sample_round_row, &c);
 }
 
 int store_run_rounds(struct store *s, int64_t run_id, int *rounds)
@@ -1179,11 +1208,21 @@ int store_run_rounds(struct store *s, int64_t run_id, int *rounds)
 	return 0;
 }
 
+static int recent_run_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	const unsigned char *name = sqlite3_column_text(st, 1);
+
+	(void)s;
+	return c->fn.recent_run(sqlite3_column_int64(st, 0), name ? (const char *)name : "",
+				c->arg) != 0;
+}
+
 int store_each_recent_run(struct store *s, const char *fingerprint, int64_t before, int limit,
 			  int (*cb)(int64_t id, const char *config_name, void *arg), void *arg)
 {
+	struct row_cb c = { .fn.recent_run = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (store_prepare(s, "SELECT r.id, r.config_name FROM runs r, machines m "
 		    "WHERE r.machine_id = m.id AND m.fingerprint = ?1 AND r.status = 'complete' "
@@ -1192,16 +1231,7 @@ int store_each_recent_run(struct store *s, const char *fingerprint, int64_t befo
 	sqlite3_bind_text(st, 1, fingerprint, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, before);
 	sqlite3_bind_int(st, 3, limit);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const unsigned char *name = sqlite3_column_text(st, 1);
-
-		if (cb(sqlite3_column_int64(st, 0), name ? (const char *)name : "", arg))
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot look up the previous runs");
-	return 0;
+	return store_step_rows(s, st, "cannot look up the previous runs", recent_run_row, &c);
 }
 
 int store_section_time(struct store *s, int64_t run_id, const char *section,

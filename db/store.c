@@ -559,6 +559,21 @@ void store_bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
+int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
+		    int (*row)(struct store *s, sqlite3_stmt *st, void *ctx), void *ctx)
+{
+	int rc, stop = 0;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !(stop = row(s, st, ctx)))
+		;
+	sqlite3_finalize(st);
+	if (stop < 0)
+		return -1;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, what);
+	return 0;
+}
+
 /* Step a write statement to completion, then reset it. */
 static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
 {
