@@ -37,11 +37,6 @@ struct bundle {
 	sqlite3 *db;	/* on the copy */
 };
 
-const char *bundle_path(const struct bundle *b)
-{
-	return b->name;
-}
-
 static int exec_on(sqlite3 *db, const char *name, const char *sql)
 {
 	char *msg = NULL;

@@ -268,7 +268,9 @@ static int collect_ids(struct store *s, const char *sql, const char *p1, const c
 	return 0;
 }
 
-int store_runs_named(struct store *s, const char *name, int64_t **ids, size_t *n)
+/* Every run of that name (complete ones), for pooling; *ids malloc'd
+ * (NULL when there is none). */
+static int store_runs_named(struct store *s, const char *name, int64_t **ids, size_t *n)
 {
 	return collect_ids(s, "SELECT id FROM runs WHERE name = ? AND status = 'complete' "
 			   "ORDER BY id", name, NULL, ids, n);

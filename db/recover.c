@@ -272,33 +272,3 @@ int store_latest_run_named(struct store *s, const char *name, int64_t *run_id, i
 		return store_db_error(s, "cannot look up runs");
 	return 0;
 }
-
-/* store_each_sample_key()'s callback and its argument. */
-struct sample_key_cb {
-	int (*fn)(const char *section, const char *row, int iteration, void *arg);
-	void *arg;
-};
-
-static int sample_key_row(struct store *s, sqlite3_stmt *st, void *ctx)
-{
-	const struct sample_key_cb *c = ctx;
-
-	(void)s;
-	return c->fn((const char *)sqlite3_column_text(st, 0),
-		     (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
-		     c->arg) != 0;
-}
-
-int store_each_sample_key(struct store *s, int64_t run_id,
-			  int (*cb)(const char *section, const char *row, int iteration,
-				    void *arg), void *arg)
-{
-	struct sample_key_cb c = { .fn = cb, .arg = arg };
-	sqlite3_stmt *st = NULL;
-
-	if (store_prepare(s, "SELECT DISTINCT section, row, iteration FROM samples "
-			  "WHERE run_id = ?", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	return store_step_rows(s, st, "cannot read the run's samples", sample_key_row, &c);
-}

@@ -228,9 +228,6 @@ int store_run_name(struct store *s, int64_t run_id, char **name);
  * NAME@HOST choices) and -1 is returned without printing. */
 int store_resolve_run(struct store *s, const char *selector, int64_t *run_id,
 		      struct strbuf *err);
-/* Every run of that name (complete ones), for pooling; *ids malloc'd
- * (NULL when there is none). */
-int store_runs_named(struct store *s, const char *name, int64_t **ids, size_t *n);
 /* The latest complete run before run_id with the same config name on the
  * same machine; *found set to 0 when none. */
 int store_previous_run(struct store *s, int64_t run_id, int64_t *prev, int *found);
@@ -423,7 +420,6 @@ int bundle_open(const char *path, struct bundle **out);
  * fetched into a scratch file is named by where it came from). */
 int bundle_open_as(const char *path, const char *name, struct bundle **out);
 void bundle_close(struct bundle *b);
-const char *bundle_path(const struct bundle *b);
 
 /* One run of a bundle, as import sees it. */
 struct bundle_run {
@@ -506,11 +502,6 @@ int store_recover(struct store *s, const char *path, struct store_recovered *out
 int store_resume_run(struct store *s, int64_t run_id);
 /* The latest run named name, whatever its status; *found 0 when none. */
 int store_latest_run_named(struct store *s, const char *name, int64_t *run_id, int *found);
-/* cb once per distinct (section, row, iteration) of run_id's samples;
- * cb returning non-zero stops. */
-int store_each_sample_key(struct store *s, int64_t run_id,
-			  int (*cb)(const char *section, const char *row, int iteration,
-				    void *arg), void *arg);
 
 /* Every row result of run_id in the order recorded; cb returning non-zero
  * stops. The strings last until cb returns. Return 0 or -1. */

@@ -299,6 +299,16 @@ int record_row_result(struct store *s, int64_t run_id, const struct plan_section
 	return store_add_row_result(s, run_id, &r);
 }
 
+/* The -o overrides of c, in the order given, as run_meta rows ('',
+ * 'override'): what --resume applies again. Return 0 or -1. */
+static int record_overrides(struct store *s, int64_t run_id, const struct config *c)
+{
+	for (size_t i = 0; i < c->noverrides; i++)
+		if (store_add_meta(s, run_id, "", "override", c->overrides[i]))
+			return -1;
+	return 0;
+}
+
 struct begin_facts {
 	const struct plan *p;
 	const struct config *c;	/* NULL: no -o overrides to record */
@@ -480,12 +490,4 @@ void record_recovery_release(struct record_recovery *rec)
 	store_close(rec->s);
 	rec->s = NULL;
 	strbuf_release(&rec->path);
-}
-
-int record_overrides(struct store *s, int64_t run_id, const struct config *c)
-{
-	for (size_t i = 0; i < c->noverrides; i++)
-		if (store_add_meta(s, run_id, "", "override", c->overrides[i]))
-			return -1;
-	return 0;
 }

@@ -71,8 +71,4 @@ int record_recovery_open(const char *store_path, const struct run_info *ri,
 int record_recovery_close(struct record_recovery *rec, const char *status);
 void record_recovery_release(struct record_recovery *rec);
 
-/* The -o overrides of c, in the order given, as run_meta rows ('',
- * 'override'): what --resume applies again. Return 0 or -1. */
-int record_overrides(struct store *s, int64_t run_id, const struct config *c);
-
 #endif

@@ -121,17 +121,13 @@ static int start_sample(const struct workload_ops *ops, struct sample_job_arg *j
 	return rc;
 }
 
-int run_sample(const struct workload_ops *ops, const struct wl_params *params,
-	       long long row, double timeout_s, struct wl_sample *out,
-	       struct child *c, struct strbuf *reason)
-{
-	return run_sample_monitored(ops, params, row, timeout_s, NULL, NULL, out, c, reason);
-}
-
-int run_sample_monitored(const struct workload_ops *ops, const struct wl_params *params,
-			 long long row, double timeout_s, struct monitor_set *ms,
-			 struct monitor_values *mv, struct wl_sample *out,
-			 struct child *c, struct strbuf *reason)
+/* run_sample() with the monitors of ms around it (NULL: none): they are
+ * read before the fork, attached to the held child, and read after the
+ * reap; their values are added to mv. */
+static int run_sample_monitored(const struct workload_ops *ops,
+				const struct wl_params *params, long long row, double timeout_s,
+				struct monitor_set *ms, struct monitor_values *mv,
+				struct wl_sample *out, struct child *c, struct strbuf *reason)
 {
 	struct sample_job_arg job = { .params = params, .row = row };
 	struct strbuf buf = STRBUF_INIT;
@@ -189,6 +185,13 @@ int run_sample_monitored(const struct workload_ops *ops, const struct wl_params 
 out:
 	strbuf_release(&buf);
 	return rc;
+}
+
+int run_sample(const struct workload_ops *ops, const struct wl_params *params,
+	       long long row, double timeout_s, struct wl_sample *out,
+	       struct child *c, struct strbuf *reason)
+{
+	return run_sample_monitored(ops, params, row, timeout_s, NULL, NULL, out, c, reason);
 }
 
 static void format_result(const struct wl_params *params, const struct wl_sample *smp,

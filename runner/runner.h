@@ -8,8 +8,6 @@
 
 struct child;
 struct config;
-struct monitor_set;
-struct monitor_values;
 struct plan;
 struct store;
 struct strbuf;
@@ -38,12 +36,5 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 int run_sample(const struct workload_ops *ops, const struct wl_params *params,
 	       long long row, double timeout_s, struct wl_sample *out,
 	       struct child *c, struct strbuf *reason);
-/* run_sample() with the monitors of ms around it (NULL: none): they are
- * read before the fork, attached to the held child, and read after the
- * reap; their values are added to mv. */
-int run_sample_monitored(const struct workload_ops *ops, const struct wl_params *params,
-			 long long row, double timeout_s, struct monitor_set *ms,
-			 struct monitor_values *mv, struct wl_sample *out,
-			 struct child *c, struct strbuf *reason);
 
 #endif
