@@ -5,6 +5,7 @@
  * within noise on. */
 #include "config.h"
 #include "compare/compare.h"
+#include "compare/render.h"
 #include "compare/render_util.h"
 #include "db/store.h"
 #include "lib/error.h"

@@ -1,6 +1,7 @@
 /* render_csv: the comparison as one CSV record per section, row, statistic
  * and run (RFC 4180 quoting), preceded by a format-version comment line. */
 #include "config.h"
+#include "compare/render.h"
 #include "compare/model.h"
 #include "compare/render_util.h"
 #include "lib/strbuf.h"

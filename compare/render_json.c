@@ -4,6 +4,7 @@
  * noise and minimum detectable effect, the raw samples, and the blocks.
  * NaN and infinities are written as null. */
 #include "config.h"
+#include "compare/render.h"
 #include "compare/model.h"
 #include "compare/render_util.h"
 #include "lib/json.h"
@@ -55,12 +56,12 @@ static void runs(const struct cmp_model *m, struct json *j)
 		for (size_t i = 0; i < r->nruns; i++)
 			json_string(j, r->uuids[i]);
 		json_array_end(j);
-		key_string(j, "hostname", r->hostname);
-		key_string(j, "cpu_model", r->cpu_model);
-		key_int(j, "cpus", r->cpus);
-		key_string(j, "kernel_release", r->kernel_release);
-		key_string(j, "kernel_cmdline", r->kernel_cmdline);
-		key_string(j, "config_name", r->config_name);
+		key_string(j, "hostname", r->facts.hostname);
+		key_string(j, "cpu_model", r->facts.cpu_model);
+		key_int(j, "cpus", r->facts.cpus);
+		key_string(j, "kernel_release", r->facts.kernel_release);
+		key_string(j, "kernel_cmdline", r->facts.kernel_cmdline);
+		key_string(j, "config_name", r->facts.config_name);
 		/* Only runs with repeat rounds or iterations = auto say so. */
 		if (r->rounds > 1)
 			key_int(j, "rounds", r->rounds);

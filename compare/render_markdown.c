@@ -1,6 +1,7 @@
 /* render_markdown: the comparison as Markdown tables (one per section, then
  * its Duration block), for issues, wikis and review comments. */
 #include "config.h"
+#include "compare/render.h"
 #include "compare/model.h"
 #include "compare/render_util.h"
 #include "lib/strbuf.h"

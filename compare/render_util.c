@@ -437,24 +437,6 @@ void render_footer_parts(const struct cmp_model *m, size_t width, unsigned parts
 	strbuf_release(&sb);
 }
 
-const struct renderer renderers[COMPARE_NFORMATS + 1] = {
-	[COMPARE_FORMAT_TEXT] = { .name = "text", .render = render_text },
-	[COMPARE_FORMAT_MARKDOWN] = { .name = "markdown", .render = render_markdown },
-	[COMPARE_FORMAT_CSV] = { .name = "csv", .render = render_csv },
-	[COMPARE_FORMAT_JSON] = { .name = "json", .render = render_json },
-	[COMPARE_FORMAT_BRIEF] = { .name = "brief", .render = render_brief },
-	[COMPARE_FORMAT_HTML] = { .name = "html", .render = render_html },
-	[COMPARE_NFORMATS] = { .name = NULL },
-};
-
-const struct renderer *renderer_find(const char *name)
-{
-	for (const struct renderer *r = renderers; r->name; r++)
-		if (!strcmp(r->name, name))
-			return r;
-	return NULL;
-}
-
 void render_html_escape(struct strbuf *out, const char *s)
 {
 	for (; *s; s++) {

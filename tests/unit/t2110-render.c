@@ -4,6 +4,7 @@
  * the diff before committing it). */
 #include "config.h"
 #include "compare/model.h"
+#include "compare/render.h"
 #include "compare/render_util.h"
 #include "db/store.h"
 #include "lib/strbuf.h"
