@@ -1,12 +1,14 @@
 /* render: the renderers of compare/, each formatting a finished result
  * and querying nothing: the comparison's formats, registered in one
- * table (render.c). */
+ * table (render.c), and those of a history and its regressions. */
 #ifndef KBENCH_RENDER_H
 #define KBENCH_RENDER_H
 
 #include <stddef.h>
 
 struct cmp_model;
+struct history;
+struct history_regression;
 struct strbuf;
 
 /* The formats a comparison renders to (kbench compare --format). */
@@ -64,5 +66,41 @@ int render_text_layout(const struct cmp_model *m, const struct text_layout *l,
 
 /* The JSON and CSV format version. */
 #define CMP_FORMAT_VERSION 1
+
+/* ---- history (render_history.c) ---- */
+
+enum history_format {
+	HISTORY_FORMAT_TEXT,
+	HISTORY_FORMAT_CSV,
+	HISTORY_FORMAT_JSON,
+	HISTORY_FORMAT_HTML,
+};
+
+/* The format named name ("text", "csv", "json", "html"); 0, or -1 when
+ * none. */
+int history_format_parse(const char *name, enum history_format *f);
+
+/* How a history is shown. */
+struct history_view {
+	const char *since;	/* only runs started at or after it (ISO prefix
+				 * comparison); NULL: all */
+	int unicode;		/* text: block characters and +- as one glyph */
+};
+
+/* Append h to out in format f: per series, one line per run (date, name,
+ * kernel, mean, 95% CI, samples) with its change points marked, then a
+ * sparkline of the means (text); a record per run (csv); everything
+ * (json); one self-contained page with a chart per series drawn by
+ * gnuplot (the means and their CIs over time, change points marked, the
+ * run and kernel of each point on hover) and its table (html). The
+ * machine-readable formats carry HISTORY_FORMAT_VERSION. */
+void history_render(const struct history *h, enum history_format f,
+		    const struct history_view *v, struct strbuf *out);
+
+#define HISTORY_FORMAT_VERSION 1
+
+/* Append the regressions found in h (n of them) and a summary line. */
+void history_render_regressions(const struct history *h, const struct history_regression *r,
+				size_t n, struct strbuf *out);
 
 #endif
