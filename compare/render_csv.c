@@ -3,7 +3,7 @@
 #include "config.h"
 #include "compare/render.h"
 #include "compare/model.h"
-#include "compare/render_util.h"
+#include "compare/render_common.h"
 #include "lib/strbuf.h"
 
 #include <math.h>

@@ -5,7 +5,7 @@
 #include "compare/render_facts.h"
 #include "compare/facts.h"
 #include "compare/model.h"
-#include "compare/render_util.h"
+#include "compare/render_common.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 

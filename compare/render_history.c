@@ -5,7 +5,7 @@
 #include "compare/render.h"
 #include "compare/history.h"
 #include "compare/plot.h"
-#include "compare/render_util.h"
+#include "compare/render_page.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
 

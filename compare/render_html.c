@@ -7,7 +7,8 @@
 #include "compare/model.h"
 #include "compare/render_facts.h"
 #include "compare/plot.h"
-#include "compare/render_util.h"
+#include "compare/render_common.h"
+#include "compare/render_page.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 

@@ -11,7 +11,7 @@
 #include "compare/render.h"
 #include "compare/model.h"
 #include "compare/render_facts.h"
-#include "compare/render_util.h"
+#include "compare/render_common.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
