@@ -5,6 +5,7 @@
 #include "cli/cmd.h"
 #include "cli/output.h"
 #include "db/store.h"
+#include "lib/csv.h"
 #include "lib/error.h"
 #include "lib/json.h"
 #include "lib/parse-options.h"
@@ -124,7 +125,7 @@ static int q_begin(void *arg, int statement, int ncols, const char *const *names
 		for (int c = 0; c < ncols; c++) {
 			if (c)
 				strbuf_addch(&q->out, ',');
-			output_csv_field(&q->out, names[c]);
+			csv_field(&q->out, names[c]);
 		}
 		strbuf_addch(&q->out, '\n');
 		break;
@@ -177,7 +178,7 @@ static int q_row(void *arg, int ncols, const struct store_sql_value *values)
 			if (c)
 				strbuf_addch(&q->out, ',');
 			value_text(v, 1, &sb);
-			output_csv_field(&q->out, sb.buf);
+			csv_field(&q->out, sb.buf);
 			break;
 		case OUTPUT_JSON:
 			switch (v->type) {

@@ -5,6 +5,7 @@
 #include "cli/cmd.h"
 #include "cli/output.h"
 #include "db/store.h"
+#include "lib/csv.h"
 #include "lib/error.h"
 #include "lib/json.h"
 #include "lib/parse-options.h"
@@ -289,11 +290,11 @@ static void csv_run(struct listing *l, const struct run_info *r)
 
 	strbuf_addf(&l->out, "%lld,", (long long)r->id);
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		output_csv_field(&l->out, fields[i]);
+		csv_field(&l->out, fields[i]);
 		strbuf_addch(&l->out, ',');
 	}
 	strbuf_addf(&l->out, "%lld,%lld,", (long long)r->nsamples, (long long)r->nfailures);
-	output_csv_field(&l->out, r->notes ? r->notes : "");
+	csv_field(&l->out, r->notes ? r->notes : "");
 	strbuf_addch(&l->out, '\n');
 }
 

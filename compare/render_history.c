@@ -6,6 +6,7 @@
 #include "compare/history.h"
 #include "compare/plot.h"
 #include "compare/render_page.h"
+#include "lib/csv.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
 
@@ -162,26 +163,13 @@ static void history_text(const struct history *h, const struct history_view *v,
 			    h->params.max_pvalue, h->params.window);
 }
 
-static void csv_field(struct strbuf *out, const char *s)
+/* Fields each followed by its comma. */
+static void csv_fields(struct strbuf *out, const char *const *fields, size_t n)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(out, s);
-	} else {
-		strbuf_addch(out, '"');
-		for (; *s; s++) {
-			if (*s == '"')
-				strbuf_addch(out, '"');
-			strbuf_addch(out, *s);
-		}
-		strbuf_addch(out, '"');
+	for (size_t i = 0; i < n; i++) {
+		csv_field(out, fields[i]);
+		strbuf_addch(out, ',');
 	}
-	strbuf_addch(out, ',');
-}
-
-static void csv_number(struct strbuf *out, double v)
-{
-	if (isfinite(v))
-		strbuf_addf(out, "%.17g", v);
 }
 
 static void history_csv(const struct history *h, const struct history_view *v,
@@ -193,25 +181,21 @@ static void history_csv(const struct history *h, const struct history_view *v,
 		      "started_at,n,mean,ci95,change_pct,change_p\n");
 	for (size_t i = 0; i < h->n; i++) {
 		const struct history_series *hs = &h->series[i];
+		const char *series[] = {
+			hs->host, hs->config, hs->section, hs->row, hs->unit,
+			hs->higher_better ? "higher" : "lower", mean_name(hs),
+		};
 
 		for (size_t k = 0; k < hs->npoints; k++) {
 			const struct history_point *p = &hs->points[k];
 			const struct changepoint *cp = change_at(hs, k);
+			const char *run[] = { p->uuid, p->run_name, p->kernel_release, p->started_at };
 
 			if (!shown(v, p))
 				continue;
-			csv_field(out, hs->host);
-			csv_field(out, hs->config);
-			csv_field(out, hs->section);
-			csv_field(out, hs->row);
-			csv_field(out, hs->unit);
-			csv_field(out, hs->higher_better ? "higher" : "lower");
-			csv_field(out, mean_name(hs));
+			csv_fields(out, series, sizeof(series) / sizeof(series[0]));
 			strbuf_addf(out, "%lld,", (long long)p->run_id);
-			csv_field(out, p->uuid);
-			csv_field(out, p->run_name);
-			csv_field(out, p->kernel_release);
-			csv_field(out, p->started_at);
+			csv_fields(out, run, sizeof(run) / sizeof(run[0]));
 			strbuf_addf(out, "%zu,", p->n);
 			csv_number(out, p->mean);
 			strbuf_addch(out, ',');
