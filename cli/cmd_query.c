@@ -132,8 +132,7 @@ static int q_begin(void *arg, int statement, int ncols, const char *const *names
 	case OUTPUT_JSON:
 		json_newline(j);
 		json_object_begin(j);
-		json_key(j, "statement");
-		json_int(j, statement);
+		json_key_int(j, "statement", statement);
 		json_key(j, "columns");
 		json_array_begin(j);
 		for (int c = 0; c < ncols; c++)
@@ -326,10 +325,8 @@ int cmd_query(int argc, char **argv)
 	if (q.format == OUTPUT_JSON) {
 		json_init(&q.json, &q.out);
 		json_object_begin(&q.json);
-		json_key(&q.json, "format");
-		json_string(&q.json, "kbench-query");
-		json_key(&q.json, "format_version");
-		json_int(&q.json, QUERY_FORMAT_VERSION);
+		json_key_string(&q.json, "format", "kbench-query");
+		json_key_int(&q.json, "format_version", QUERY_FORMAT_VERSION);
 		json_key(&q.json, "results");
 		json_array_begin(&q.json);
 	}

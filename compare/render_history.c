@@ -213,55 +213,37 @@ static void history_csv(const struct history *h, const struct history_view *v,
 	}
 }
 
-static void json_kstr(struct json *j, const char *key, const char *value)
-{
-	json_key(j, key);
-	json_string(j, value);
-}
-
-static void json_kdouble(struct json *j, const char *key, double value)
-{
-	json_key(j, key);
-	json_double(j, value);
-}
-
-static void json_kint(struct json *j, const char *key, long long value)
-{
-	json_key(j, key);
-	json_int(j, value);
-}
-
 static void json_change(struct json *j, const struct history_series *hs,
 			const struct changepoint *cp)
 {
 	const struct history_point *p = &hs->points[cp->index];
 
 	json_object_begin(j);
-	json_kint(j, "index", (long long)cp->index);
-	json_kint(j, "run_id", p->run_id);
-	json_kstr(j, "run", p->run_name);
-	json_kstr(j, "started_at", p->started_at);
-	json_kdouble(j, "mean_before", cp->mean_before);
-	json_kdouble(j, "mean_after", cp->mean_after);
-	json_kint(j, "runs_before", (long long)cp->n_before);
-	json_kint(j, "runs_after", (long long)cp->n_after);
-	json_kdouble(j, "change_pct", history_change_pct(hs, cp));
-	json_kstr(j, "direction", history_change_worse(hs, cp) ? "worse" : "better");
-	json_kdouble(j, "magnitude", cp->magnitude);
-	json_kdouble(j, "t", cp->t);
-	json_kdouble(j, "p", cp->p);
+	json_key_int(j, "index", (long long)cp->index);
+	json_key_int(j, "run_id", p->run_id);
+	json_key_string(j, "run", p->run_name);
+	json_key_string(j, "started_at", p->started_at);
+	json_key_double(j, "mean_before", cp->mean_before);
+	json_key_double(j, "mean_after", cp->mean_after);
+	json_key_int(j, "runs_before", (long long)cp->n_before);
+	json_key_int(j, "runs_after", (long long)cp->n_after);
+	json_key_double(j, "change_pct", history_change_pct(hs, cp));
+	json_key_string(j, "direction", history_change_worse(hs, cp) ? "worse" : "better");
+	json_key_double(j, "magnitude", cp->magnitude);
+	json_key_double(j, "t", cp->t);
+	json_key_double(j, "p", cp->p);
 	json_object_end(j);
 }
 
 static void json_series_head(struct json *j, const struct history_series *hs)
 {
-	json_kstr(j, "host", hs->host);
-	json_kstr(j, "config", hs->config);
-	json_kstr(j, "section", hs->section);
-	json_kstr(j, "row", hs->row);
-	json_kstr(j, "unit", hs->unit);
-	json_kstr(j, "better", hs->higher_better ? "higher" : "lower");
-	json_kstr(j, "stat", mean_name(hs));
+	json_key_string(j, "host", hs->host);
+	json_key_string(j, "config", hs->config);
+	json_key_string(j, "section", hs->section);
+	json_key_string(j, "row", hs->row);
+	json_key_string(j, "unit", hs->unit);
+	json_key_string(j, "better", hs->higher_better ? "higher" : "lower");
+	json_key_string(j, "stat", mean_name(hs));
 }
 
 static void history_json(const struct history *h, const struct history_view *v,
@@ -271,13 +253,13 @@ static void history_json(const struct history *h, const struct history_view *v,
 
 	json_init(&j, out);
 	json_object_begin(&j);
-	json_kint(&j, "format_version", HISTORY_FORMAT_VERSION);
+	json_key_int(&j, "format_version", HISTORY_FORMAT_VERSION);
 	json_key(&j, "method");
 	json_object_begin(&j);
-	json_kstr(&j, "name", "e-divisive means, t-test");
-	json_kint(&j, "window", (long long)h->params.window);
-	json_kdouble(&j, "max_pvalue", h->params.max_pvalue);
-	json_kdouble(&j, "min_magnitude", h->params.min_magnitude);
+	json_key_string(&j, "name", "e-divisive means, t-test");
+	json_key_int(&j, "window", (long long)h->params.window);
+	json_key_double(&j, "max_pvalue", h->params.max_pvalue);
+	json_key_double(&j, "min_magnitude", h->params.min_magnitude);
 	json_object_end(&j);
 	json_key(&j, "series");
 	json_array_begin(&j);
@@ -296,14 +278,14 @@ static void history_json(const struct history *h, const struct history_view *v,
 				continue;
 			json_newline(&j);
 			json_object_begin(&j);
-			json_kint(&j, "run_id", p->run_id);
-			json_kstr(&j, "uuid", p->uuid);
-			json_kstr(&j, "run", p->run_name);
-			json_kstr(&j, "kernel_release", p->kernel_release);
-			json_kstr(&j, "started_at", p->started_at);
-			json_kint(&j, "n", (long long)p->n);
-			json_kdouble(&j, "mean", p->mean);
-			json_kdouble(&j, "ci95", p->ci95);
+			json_key_int(&j, "run_id", p->run_id);
+			json_key_string(&j, "uuid", p->uuid);
+			json_key_string(&j, "run", p->run_name);
+			json_key_string(&j, "kernel_release", p->kernel_release);
+			json_key_string(&j, "started_at", p->started_at);
+			json_key_int(&j, "n", (long long)p->n);
+			json_key_double(&j, "mean", p->mean);
+			json_key_double(&j, "ci95", p->ci95);
 			json_object_end(&j);
 		}
 		json_array_end(&j);
