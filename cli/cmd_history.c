@@ -5,6 +5,7 @@
 #include "cli/cmd.h"
 #include "cli/output.h"
 #include "compare/history.h"
+#include "compare/render.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/io.h"

@@ -5,6 +5,7 @@
 #include "cli/cmd.h"
 #include "cli/output.h"
 #include "db/store.h"
+#include "lib/csv.h"
 #include "lib/error.h"
 #include "lib/json.h"
 #include "lib/parse-options.h"
@@ -124,15 +125,14 @@ static int q_begin(void *arg, int statement, int ncols, const char *const *names
 		for (int c = 0; c < ncols; c++) {
 			if (c)
 				strbuf_addch(&q->out, ',');
-			output_csv_field(&q->out, names[c]);
+			csv_field(&q->out, names[c]);
 		}
 		strbuf_addch(&q->out, '\n');
 		break;
 	case OUTPUT_JSON:
 		json_newline(j);
 		json_object_begin(j);
-		json_key(j, "statement");
-		json_int(j, statement);
+		json_key_int(j, "statement", statement);
 		json_key(j, "columns");
 		json_array_begin(j);
 		for (int c = 0; c < ncols; c++)
@@ -177,7 +177,7 @@ static int q_row(void *arg, int ncols, const struct store_sql_value *values)
 			if (c)
 				strbuf_addch(&q->out, ',');
 			value_text(v, 1, &sb);
-			output_csv_field(&q->out, sb.buf);
+			csv_field(&q->out, sb.buf);
 			break;
 		case OUTPUT_JSON:
 			switch (v->type) {
@@ -321,10 +321,8 @@ int cmd_query(int argc, char **argv)
 	if (q.format == OUTPUT_JSON) {
 		json_init(&q.json, &q.out);
 		json_object_begin(&q.json);
-		json_key(&q.json, "format");
-		json_string(&q.json, "kbench-query");
-		json_key(&q.json, "format_version");
-		json_int(&q.json, QUERY_FORMAT_VERSION);
+		json_key_string(&q.json, "format", "kbench-query");
+		json_key_int(&q.json, "format_version", QUERY_FORMAT_VERSION);
 		json_key(&q.json, "results");
 		json_array_begin(&q.json);
 	}

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "cli/cmd.h"
 #include "compare/history.h"
+#include "compare/render.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"

@@ -5,6 +5,7 @@
 #include "cli/cmd.h"
 #include "cli/output.h"
 #include "db/store.h"
+#include "lib/csv.h"
 #include "lib/error.h"
 #include "lib/json.h"
 #include "lib/parse-options.h"
@@ -240,19 +241,10 @@ static void text_run(struct listing *l, const struct run_info *r)
 	text_line(&l->out, cells);
 }
 
-static void key_string(struct json *j, const char *key, const char *v)
+/* A value the store left empty is written as null, as one never set. */
+static const char *or_null(const char *v)
 {
-	json_key(j, key);
-	if (v && *v)
-		json_string(j, v);
-	else
-		json_null(j);
-}
-
-static void key_int(struct json *j, const char *key, long long v)
-{
-	json_key(j, key);
-	json_int(j, v);
+	return v && *v ? v : NULL;
 }
 
 static void json_run(struct listing *l, const struct run_info *r)
@@ -261,22 +253,22 @@ static void json_run(struct listing *l, const struct run_info *r)
 
 	json_newline(j);
 	json_object_begin(j);
-	key_int(j, "id", r->id);
-	key_string(j, "uuid", r->uuid);
-	key_string(j, "name", r->name);
-	key_string(j, "hostname", r->hostname);
-	key_string(j, "cpu_model", r->cpu_model);
-	key_int(j, "cpus", r->cpus);
-	key_string(j, "kernel_release", r->kernel_release);
-	key_string(j, "kernel_version", r->kernel_version);
-	key_string(j, "config_name", r->config_name);
-	key_string(j, "kbench_version", r->kbench_version);
-	key_string(j, "started_at", r->started_at);
-	key_string(j, "finished_at", r->finished_at);
-	key_string(j, "status", r->status);
-	key_int(j, "samples", r->nsamples);
-	key_int(j, "failures", r->nfailures);
-	key_string(j, "notes", r->notes);
+	json_key_int(j, "id", r->id);
+	json_key_string(j, "uuid", or_null(r->uuid));
+	json_key_string(j, "name", or_null(r->name));
+	json_key_string(j, "hostname", or_null(r->hostname));
+	json_key_string(j, "cpu_model", or_null(r->cpu_model));
+	json_key_int(j, "cpus", r->cpus);
+	json_key_string(j, "kernel_release", or_null(r->kernel_release));
+	json_key_string(j, "kernel_version", or_null(r->kernel_version));
+	json_key_string(j, "config_name", or_null(r->config_name));
+	json_key_string(j, "kbench_version", or_null(r->kbench_version));
+	json_key_string(j, "started_at", or_null(r->started_at));
+	json_key_string(j, "finished_at", or_null(r->finished_at));
+	json_key_string(j, "status", or_null(r->status));
+	json_key_int(j, "samples", r->nsamples);
+	json_key_int(j, "failures", r->nfailures);
+	json_key_string(j, "notes", or_null(r->notes));
 	json_object_end(j);
 }
 
@@ -289,11 +281,11 @@ static void csv_run(struct listing *l, const struct run_info *r)
 
 	strbuf_addf(&l->out, "%lld,", (long long)r->id);
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		output_csv_field(&l->out, fields[i]);
+		csv_field(&l->out, fields[i]);
 		strbuf_addch(&l->out, ',');
 	}
 	strbuf_addf(&l->out, "%lld,%lld,", (long long)r->nsamples, (long long)r->nfailures);
-	output_csv_field(&l->out, r->notes ? r->notes : "");
+	csv_field(&l->out, r->notes ? r->notes : "");
 	strbuf_addch(&l->out, '\n');
 }
 
@@ -316,8 +308,8 @@ static void listing_begin(struct listing *l)
 	if (l->format == OUTPUT_JSON) {
 		json_init(&l->json, &l->out);
 		json_object_begin(&l->json);
-		key_string(&l->json, "format", "kbench-runs");
-		key_int(&l->json, "format_version", RUNS_FORMAT_VERSION);
+		json_key_string(&l->json, "format", "kbench-runs");
+		json_key_int(&l->json, "format_version", RUNS_FORMAT_VERSION);
 		json_key(&l->json, "runs");
 		json_array_begin(&l->json);
 	} else if (l->format == OUTPUT_CSV) {

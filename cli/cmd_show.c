@@ -333,36 +333,15 @@ out:
 
 /* ---- --format json ---- */
 
-static void key_string(struct json *j, const char *key, const char *v)
-{
-	json_key(j, key);
-	if (v)
-		json_string(j, v);
-	else
-		json_null(j);
-}
-
-static void key_int(struct json *j, const char *key, long long v)
-{
-	json_key(j, key);
-	json_int(j, v);
-}
-
-static void key_double(struct json *j, const char *key, double v)
-{
-	json_key(j, key);
-	json_double(j, v);
-}
-
 static int json_count(const struct section_count *c, void *arg)
 {
 	struct json *j = arg;
 
 	json_newline(j);
 	json_object_begin(j);
-	key_string(j, "section", c->section);
-	key_int(j, "samples", c->samples);
-	key_int(j, "flagged", c->flagged);
+	json_key_string(j, "section", c->section);
+	json_key_int(j, "samples", c->samples);
+	json_key_int(j, "flagged", c->flagged);
 	json_object_end(j);
 	return 0;
 }
@@ -375,12 +354,12 @@ static int json_flagged(const struct sample_row *r, void *arg)
 		return 0;
 	json_newline(j);
 	json_object_begin(j);
-	key_string(j, "section", r->section);
-	key_string(j, "row", r->row);
-	key_int(j, "iteration", r->iteration);
-	key_double(j, "value", r->value);
-	key_string(j, "unit", r->unit);
-	key_string(j, "flag", r->flag);
+	json_key_string(j, "section", r->section);
+	json_key_string(j, "row", r->row);
+	json_key_int(j, "iteration", r->iteration);
+	json_key_double(j, "value", r->value);
+	json_key_string(j, "unit", r->unit);
+	json_key_string(j, "flag", r->flag);
 	json_object_end(j);
 	return 0;
 }
@@ -391,13 +370,13 @@ static int json_failure(const struct failure_row *r, void *arg)
 
 	json_newline(j);
 	json_object_begin(j);
-	key_string(j, "section", r->section);
-	key_string(j, "row", r->row);
+	json_key_string(j, "section", r->section);
+	json_key_string(j, "row", r->row);
 	/* Stored negative for a warm-up sample. */
-	key_int(j, "iteration", r->iteration < 0 ? -r->iteration : r->iteration);
+	json_key_int(j, "iteration", r->iteration < 0 ? -r->iteration : r->iteration);
 	json_key(j, "warmup");
 	json_bool(j, r->iteration < 0);
-	key_string(j, "reason", r->reason);
+	json_key_string(j, "reason", r->reason);
 	json_object_end(j);
 	return 0;
 }
@@ -408,9 +387,9 @@ static int json_meta(const char *section, const char *key, const char *value, vo
 
 	json_newline(j);
 	json_object_begin(j);
-	key_string(j, "section", section);
-	key_string(j, "key", key);
-	key_string(j, "value", value);
+	json_key_string(j, "section", section);
+	json_key_string(j, "key", key);
+	json_key_string(j, "value", value);
 	json_object_end(j);
 	return 0;
 }
@@ -421,15 +400,15 @@ static int json_monitor(const struct monitor_summary *m, void *arg)
 
 	json_newline(j);
 	json_object_begin(j);
-	key_string(j, "section", m->section);
-	key_string(j, "row", m->row);
-	key_string(j, "source", m->source);
-	key_string(j, "key", m->key);
-	key_string(j, "kind", monitor_kind_name(m->kind));
-	key_double(j, "mean", m->mean);
-	key_double(j, "min", m->min);
-	key_double(j, "max", m->max);
-	key_int(j, "n", m->n);
+	json_key_string(j, "section", m->section);
+	json_key_string(j, "row", m->row);
+	json_key_string(j, "source", m->source);
+	json_key_string(j, "key", m->key);
+	json_key_string(j, "kind", monitor_kind_name(m->kind));
+	json_key_double(j, "mean", m->mean);
+	json_key_double(j, "min", m->min);
+	json_key_double(j, "max", m->max);
+	json_key_int(j, "n", m->n);
 	json_object_end(j);
 	return 0;
 }
@@ -443,8 +422,8 @@ static void json_slab(struct json *j, const struct slab_state *ss)
 
 		json_newline(j);
 		json_object_begin(j);
-		key_string(j, "section", c->section);
-		key_string(j, "cache", c->name);
+		json_key_string(j, "section", c->section);
+		json_key_string(j, "cache", c->name);
 		for (int f = 0; f < 3; f++)
 			for (int w = 0; w < 2; w++) {
 				char key[32];
@@ -462,32 +441,32 @@ static void json_slab(struct json *j, const struct slab_state *ss)
 
 static void json_run(struct json *j, const struct run_info *r)
 {
-	key_int(j, "id", r->id);
-	key_string(j, "uuid", r->uuid);
-	key_string(j, "name", r->name);
-	key_string(j, "status", r->status);
-	key_string(j, "started_at", r->started_at);
-	key_string(j, "finished_at", *r->finished_at ? r->finished_at : NULL);
-	key_string(j, "config_name", r->config_name);
-	key_string(j, "kbench_version", r->kbench_version);
-	key_string(j, "notes", r->notes);
+	json_key_int(j, "id", r->id);
+	json_key_string(j, "uuid", r->uuid);
+	json_key_string(j, "name", r->name);
+	json_key_string(j, "status", r->status);
+	json_key_string(j, "started_at", r->started_at);
+	json_key_string(j, "finished_at", *r->finished_at ? r->finished_at : NULL);
+	json_key_string(j, "config_name", r->config_name);
+	json_key_string(j, "kbench_version", r->kbench_version);
+	json_key_string(j, "notes", r->notes);
 	json_key(j, "host");
 	json_object_begin(j);
-	key_string(j, "hostname", r->hostname);
-	key_string(j, "cpu_model", r->cpu_model);
-	key_int(j, "cpus", r->cpus);
-	key_int(j, "cores", r->cores);
-	key_int(j, "mem_bytes", (long long)r->mem_bytes);
-	key_string(j, "fingerprint", r->fingerprint);
+	json_key_string(j, "hostname", r->hostname);
+	json_key_string(j, "cpu_model", r->cpu_model);
+	json_key_int(j, "cpus", r->cpus);
+	json_key_int(j, "cores", r->cores);
+	json_key_int(j, "mem_bytes", (long long)r->mem_bytes);
+	json_key_string(j, "fingerprint", r->fingerprint);
 	json_object_end(j);
 	json_key(j, "kernel");
 	json_object_begin(j);
-	key_string(j, "release", r->kernel_release);
-	key_string(j, "version", r->kernel_version);
-	key_string(j, "cmdline", r->kernel_cmdline);
+	json_key_string(j, "release", r->kernel_release);
+	json_key_string(j, "version", r->kernel_version);
+	json_key_string(j, "cmdline", r->kernel_cmdline);
 	json_object_end(j);
-	key_int(j, "samples", r->nsamples);
-	key_int(j, "failed_samples", r->nfailures);
+	json_key_int(j, "samples", r->nsamples);
+	json_key_int(j, "failed_samples", r->nfailures);
 }
 
 /* Open an array under key; the caller fills and closes it. */
@@ -507,11 +486,11 @@ static void json_row_results(struct json *j, const struct row_results *rs)
 
 		json_newline(j);
 		json_object_begin(j);
-		key_string(j, "section", r->section);
-		key_string(j, "row", r->row);
-		key_int(j, "round", r->round);
-		key_int(j, "samples", r->iterations);
-		key_double(j, "ci_target", r->ci_target);
+		json_key_string(j, "section", r->section);
+		json_key_string(j, "row", r->row);
+		json_key_int(j, "round", r->round);
+		json_key_int(j, "samples", r->iterations);
+		json_key_double(j, "ci_target", r->ci_target);
 		json_key(j, "ci_reached");
 		if (isnan(r->ci_reached))
 			json_null(j);
@@ -538,8 +517,8 @@ static int show_json(struct store *store, int64_t id)
 		goto out_run;
 	json_init(&j, &out);
 	json_object_begin(&j);
-	key_string(&j, "format", "kbench-show");
-	key_int(&j, "format_version", SHOW_FORMAT_VERSION);
+	json_key_string(&j, "format", "kbench-show");
+	json_key_int(&j, "format_version", SHOW_FORMAT_VERSION);
 	json_run(&j, &r);
 	array_key(&j, "sections");
 	rc = store_each_section_count(store, id, json_count, &j);
@@ -566,7 +545,7 @@ static int show_json(struct store *store, int64_t id)
 		json_array_end(&j);
 	}
 	json_newline(&j);
-	key_string(&j, "config_text", r.config_text);
+	json_key_string(&j, "config_text", r.config_text);
 	json_object_end(&j);
 	json_finish(&j);
 	strbuf_addch(&out, '\n');

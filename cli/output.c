@@ -1,5 +1,5 @@
-/* output: format names, text cells cut to their column, CSV fields, and
- * a command's output written to a file or the standard output. */
+/* output: format names, text cells cut to their column, and a command's
+ * output written to a file or the standard output. */
 #include "config.h"
 #include "cli/output.h"
 #include "lib/error.h"
@@ -63,21 +63,6 @@ void output_cell(struct strbuf *out, const char *s, int width, int right)
 	strbuf_add(out, s, len);
 	if (!right)
 		strbuf_addf(out, "%*s", (int)(w - cols), "");
-}
-
-void output_csv_field(struct strbuf *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(out, s);
-		return;
-	}
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(out, '"');
-		strbuf_addch(out, *s);
-	}
-	strbuf_addch(out, '"');
 }
 
 int output_write(const char *path, const struct strbuf *out)

@@ -1,5 +1,6 @@
 /* output: what the listing commands (runs, show, query) share to print
- * their results: the format names, cells cut to a column and CSV fields. */
+ * their results: the format names and cells cut to a column (CSV fields
+ * are lib/csv.h's). */
 #ifndef KBENCH_OUTPUT_H
 #define KBENCH_OUTPUT_H
 
@@ -21,10 +22,6 @@ int output_format_parse(const char *name, enum output_format *f);
  * after it (right == 0) or before it (right != 0). A UTF-8 sequence counts
  * as one column and is never split. Appended to out. */
 void output_cell(struct strbuf *out, const char *s, int width, int right);
-
-/* s as one CSV field (RFC 4180: quoted when it holds a comma, a quote or
- * a line break, quotes doubled), appended to out. */
-void output_csv_field(struct strbuf *out, const char *s);
 
 /* Write out to the file at path (made or emptied), or to stdout when path
  * is NULL. Returns 0, or -1 after printing why (nothing printed when

@@ -5,6 +5,7 @@
 #define KBENCH_COMPARE_H
 
 #include "compare/model.h"
+#include "compare/render.h"
 
 #include <stddef.h>
 #include <stdint.h>

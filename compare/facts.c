@@ -1,36 +1,40 @@
 /* facts: the facts of the compared runs: which differ (for every format),
  * how a cmdline or a config text differs from the baseline's, the config
- * checksum, and the header block that the text formats print first. */
+ * checksum, and what the header block of the text formats says of each
+ * run (its renderer, render_facts.c, lays it out). */
 #include "config.h"
 #include "compare/facts.h"
-#include "compare/model.h"
-#include "compare/render_util.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
 /* ---- facts that differ, for every format ---- */
 
-/* Takes ownership of values, one per column. */
-static void add_fact(struct cmp_model *m, const char *what, char **values)
+struct differing {
+	struct cmp_fact *v;
+	size_t n, alloc;
+	size_t nruns;
+};
+
+/* Takes ownership of values, one per run. */
+static void add_fact(struct differing *d, const char *what, char **values)
 {
-	ALLOC_GROW(m->facts, m->nfacts + 1, m->facts_alloc);
-	m->facts[m->nfacts++] = (struct cmp_fact){ .what = what, .values = values };
+	ALLOC_GROW(d->v, d->n + 1, d->alloc);
+	d->v[d->n++] = (struct cmp_fact){ .what = what, .values = values };
 }
 
-/* Each column's value of one fact; added to the model only when two
- * columns differ. Takes ownership of values. */
-static void consider_fact(struct cmp_model *m, const char *what, char **values)
+/* Each run's value of one fact; kept only when two runs differ. Takes
+ * ownership of values. */
+static void consider_fact(struct differing *d, const char *what, char **values)
 {
-	for (size_t c = 1; c < m->nruns; c++)
+	for (size_t c = 1; c < d->nruns; c++)
 		if (strcmp(values[c], values[0])) {
-			add_fact(m, what, values);
+			add_fact(d, what, values);
 			return;
 		}
-	for (size_t c = 0; c < m->nruns; c++)
+	for (size_t c = 0; c < d->nruns; c++)
 		free(values[c]);
 	free(values);
 }
@@ -52,7 +56,7 @@ void facts_cpu_model(const char *model, struct strbuf *out)
 	}
 }
 
-static char *fmt_machine(const struct cmp_run *r)
+static char *fmt_machine(const struct run_facts *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -120,38 +124,40 @@ static const char *const fact_names[NFACT_KINDS] = {
 /* Config texts are long: when one differs from the baseline's, show where
  * each departs from it (and the baseline where it departs from the first
  * that differs). */
-static void config_fact(struct cmp_model *m)
+static void config_fact(struct differing *d, const struct run_facts *const *runs)
 {
-	const char *base = m->runs[0].config_text;
+	const char *base = runs[0]->config_text;
 	size_t other = 1;
-	char **d;
+	char **v;
 
-	while (other < m->nruns && !strcmp(m->runs[other].config_text, base))
+	while (other < d->nruns && !strcmp(runs[other]->config_text, base))
 		other++;
-	if (other == m->nruns)
+	if (other == d->nruns)
 		return;
-	d = xcalloc(m->nruns, sizeof(*d));
-	for (size_t c = 0; c < m->nruns; c++) {
-		const char *text = m->runs[c].config_text;
+	v = xcalloc(d->nruns, sizeof(*v));
+	for (size_t c = 0; c < d->nruns; c++) {
+		const char *text = runs[c]->config_text;
 
 		if (c == 0)
-			d[c] = first_difference(m->runs[other].config_text, base,
-						m->runs[0].config_name);
+			v[c] = first_difference(runs[other]->config_text, base,
+						runs[0]->config_name);
 		else if (!strcmp(text, base))
-			d[c] = xstrdup("same as the baseline");
+			v[c] = xstrdup("same as the baseline");
 		else
-			d[c] = first_difference(base, text, m->runs[c].config_name);
+			v[c] = first_difference(base, text, runs[c]->config_name);
 	}
-	add_fact(m, fact_names[FACT_CONFIG], d);
+	add_fact(d, fact_names[FACT_CONFIG], v);
 }
 
-void facts_finish(struct cmp_model *m)
+size_t facts_differing(const struct run_facts *const *runs, size_t n, struct cmp_fact **out)
 {
-	for (int f = 0; f < FACT_CONFIG; f++) {
-		char **v = xcalloc(m->nruns, sizeof(*v));
+	struct differing d = { .nruns = n };
 
-		for (size_t c = 0; c < m->nruns; c++) {
-			const struct cmp_run *r = &m->runs[c];
+	for (int f = 0; n && f < FACT_CONFIG; f++) {
+		char **v = xcalloc(n, sizeof(*v));
+
+		for (size_t c = 0; c < n; c++) {
+			const struct run_facts *r = runs[c];
 
 			switch (f) {
 			case FACT_KERNEL: v[c] = xstrdup(r->kernel_release); break;
@@ -160,9 +166,12 @@ void facts_finish(struct cmp_model *m)
 			case FACT_CMDLINE: v[c] = xstrdup(r->kernel_cmdline); break;
 			}
 		}
-		consider_fact(m, fact_names[f], v);
+		consider_fact(&d, fact_names[f], v);
 	}
-	config_fact(m);
+	if (n)
+		config_fact(&d, runs);
+	*out = d.v;
+	return d.n;
 }
 
 /* ---- cmdline and config differences ---- */
@@ -426,81 +435,21 @@ uint32_t facts_cksum(const char *text, size_t len)
 	return ~crc;
 }
 
-/* ---- the header block of the text formats ---- */
+/* ---- what the header block says of each run ---- */
 
-/* "Samples:  " */
-#define KEY_WIDTH 10
-/* The config lines shown per run, at most. */
-#define MAX_CONFIG_LINES 12
-
-static void newline_indent(struct strbuf *out, size_t indent, size_t *col)
+static void value_kernel(const struct run_facts *r, struct strbuf *sb)
 {
-	strbuf_addch(out, '\n');
-	strbuf_addf(out, "%*s", (int)indent, "");
-	*col = indent;
+	strbuf_addstr(sb, r->kernel_release);
 }
 
-/* Append text's words at column col, wrapped before width columns into
- * lines indented by indent; a word longer than a line is cut. Ends the
- * line, without trailing blanks. */
-static void add_wrapped(struct strbuf *out, size_t col, size_t indent, size_t width,
-			const char *text)
+static void value_host(const struct run_facts *r, struct strbuf *sb)
 {
-	int first = 1;
-
-	if (width < indent + 16)
-		width = indent + 16;	/* overflow rather than loop */
-	for (const char *p = text; *p;) {
-		size_t len;
-
-		if (*p == ' ') {
-			p++;
-			continue;
-		}
-		len = strcspn(p, " ");
-		if (!first) {
-			if (col + 1 + len > width && col > indent) {
-				newline_indent(out, indent, &col);
-			} else {
-				strbuf_addch(out, ' ');
-				col++;
-			}
-		}
-		while (col + len > width) {
-			size_t fit = col < width ? width - col : 0;
-
-			strbuf_add(out, p, fit);
-			p += fit;
-			len -= fit;
-			newline_indent(out, indent, &col);
-		}
-		strbuf_add(out, p, len);
-		col += len;
-		p += len;
-		first = 0;
-	}
-	while (out->len && out->buf[out->len - 1] == ' ')
-		out->len--;
-	out->buf[out->len] = '\0';
-	strbuf_addch(out, '\n');
+	strbuf_addstr(sb, r->hostname);
 }
 
-static char *value_kernel(const struct cmp_run *r)
+static void value_cpu(const struct run_facts *r, struct strbuf *sb)
 {
-	return xstrdup(r->kernel_release);
-}
-
-static char *value_host(const struct cmp_run *r)
-{
-	return xstrdup(r->hostname);
-}
-
-static char *value_cpu(const struct cmp_run *r)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	facts_cpu_model(r->cpu_model, &sb);
-	return strbuf_detach(&sb);
+	facts_cpu_model(r->cpu_model, sb);
 }
 
 static void add_count(struct strbuf *sb, long long n, const char *what)
@@ -508,194 +457,82 @@ static void add_count(struct strbuf *sb, long long n, const char *what)
 	strbuf_addf(sb, "%s%lld %s%s", sb->len ? ", " : "", n, what, n == 1 ? "" : "s");
 }
 
-static char *value_machine(const struct cmp_run *r)
+static void value_machine(const struct run_facts *r, struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
-
 	if (r->cpus > 0)
-		add_count(&sb, r->cpus, "CPU");
+		add_count(sb, r->cpus, "CPU");
 	if (r->cores > 0)
-		add_count(&sb, r->cores, "core");
+		add_count(sb, r->cores, "core");
 	if (r->nodes > 0)
-		add_count(&sb, r->nodes, "node");
+		add_count(sb, r->nodes, "node");
 	if (r->mem_bytes)
-		strbuf_addf(&sb, "%s%.1f GiB", sb.len ? ", " : "",
+		strbuf_addf(sb, "%s%.1f GiB", sb->len ? ", " : "",
 			    (double)r->mem_bytes / (1 << 30));
-	return strbuf_detach(&sb);
 }
 
-static char *value_config(const struct cmp_run *r)
+static void value_config(const struct run_facts *r, struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s%scksum %lu", r->config_name, *r->config_name ? ", " : "",
+	strbuf_addf(sb, "%s%scksum %lu", r->config_name, *r->config_name ? ", " : "",
 		    (unsigned long)facts_cksum(r->config_text, strlen(r->config_text)));
-	return strbuf_detach(&sb);
 }
 
-/* The facts of the header, in order. */
-enum header_kind {
-	HEADER_VALUE,		/* one value per run */
-	HEADER_CMDLINE,		/* the parameters each run changed */
-	HEADER_CONFIG,		/* a value per run, then the lines it changed */
-	HEADER_SAMPLES,		/* the sample counts of every run */
+static void (*const item_value[FACTS_NITEMS])(const struct run_facts *r, struct strbuf *sb) = {
+	[FACTS_KERNEL] = value_kernel,
+	[FACTS_HOST] = value_host,
+	[FACTS_CPU] = value_cpu,
+	[FACTS_MACHINE] = value_machine,
+	[FACTS_CONFIG] = value_config,
 };
 
-static const struct header_fact {
-	const char *key;
-	enum header_kind kind;
-	char *(*value)(const struct cmp_run *r);
-} header_facts[] = {
-	{ .key = "Kernel:", .kind = HEADER_VALUE, .value = value_kernel },
-	{ .key = "Cmdline:", .kind = HEADER_CMDLINE },
-	{ .key = "Host:", .kind = HEADER_VALUE, .value = value_host },
-	{ .key = "CPU:", .kind = HEADER_VALUE, .value = value_cpu },
-	{ .key = "Machine:", .kind = HEADER_VALUE, .value = value_machine },
-	{ .key = "Config:", .kind = HEADER_CONFIG, .value = value_config },
-	{ .key = "Samples:", .kind = HEADER_SAMPLES },
-};
-
-struct header {
-	const struct cmp_model *m;
-	struct strbuf *out;
-	size_t width;
-	size_t labelw;		/* the widest column label */
-	int own_line;		/* labels too wide: values go on the next line */
-	int keyed;		/* the current fact's key is printed */
-};
-
-/* Start a line of the current fact: its key on the first line only. */
-static size_t start_line(struct header *h, const char *key)
+void facts_header_build(struct facts_header *h, const struct run_facts *const *runs, size_t n)
 {
-	strbuf_addf(h->out, "%-*s", KEY_WIDTH, h->keyed ? "" : key);
-	h->keyed = 1;
-	return KEY_WIDTH;
-}
+	memset(h, 0, sizeof(*h));
+	h->n = n;
+	for (int i = 0; i < FACTS_NITEMS; i++) {
+		struct facts_value *fv = &h->items[i];
 
-/* A line of fact key for column c (every column when c is -1). */
-static void value_line(struct header *h, const char *key, ssize_t c, const char *value)
-{
-	size_t col = start_line(h, key);
+		fv->values = xcalloc(n ? n : 1, sizeof(*fv->values));
+		fv->shared = 1;
+		for (size_t c = 0; c < n; c++) {
+			struct strbuf sb = STRBUF_INIT;
 
-	if (!*value)
-		value = "-";
-	if (c < 0) {
-		add_wrapped(h->out, col, KEY_WIDTH, h->width, value);
-		return;
-	}
-	strbuf_addstr(h->out, h->m->runs[c].label);
-	if (h->own_line) {
-		strbuf_addch(h->out, '\n');
-		strbuf_addf(h->out, "%*s", KEY_WIDTH + 2, "");
-		add_wrapped(h->out, KEY_WIDTH + 2, KEY_WIDTH + 2, h->width, value);
-		return;
-	}
-	strbuf_addf(h->out, "%*s", (int)(h->labelw + 2 - strlen(h->m->runs[c].label)), "");
-	col = KEY_WIDTH + h->labelw + 2;
-	add_wrapped(h->out, col, col, h->width, value);
-}
-
-static void header_values(struct header *h, const struct header_fact *f)
-{
-	const struct cmp_model *m = h->m;
-	char **v = xcalloc(m->nruns, sizeof(*v));
-	int same = 1, any = 0;
-
-	for (size_t c = 0; c < m->nruns; c++) {
-		v[c] = f->value(&m->runs[c]);
-		if (*v[c])
-			any = 1;
-		if (c && strcmp(v[c], v[0]))
-			same = 0;
-	}
-	if (!any)
-		goto out;
-	if (same) {
-		value_line(h, f->key, -1, v[0]);
-		goto out;
-	}
-	for (size_t c = 0; c < m->nruns; c++) {
-		value_line(h, f->key, (ssize_t)c, v[c]);
-		if (f->kind == HEADER_CONFIG && c &&
-		    strcmp(m->runs[c].config_text, m->runs[0].config_text)) {
-			struct strbuf d = STRBUF_INIT;
-			const char *p;
-
-			facts_config_diff(m->runs[0].config_text, m->runs[c].config_text,
-					  MAX_CONFIG_LINES, &d);
-			if (!d.len)
-				strbuf_addstr(&d, "(comments or blank lines only)\n");
-			for (p = d.buf; *p; p += strcspn(p, "\n") + 1) {
-				struct strbuf line = STRBUF_INIT;
-
-				strbuf_add(&line, p, strcspn(p, "\n"));
-				strbuf_addf(h->out, "%*s", KEY_WIDTH + 2, "");
-				add_wrapped(h->out, KEY_WIDTH + 2, KEY_WIDTH + 4, h->width, line.buf);
-				strbuf_release(&line);
-			}
-			strbuf_release(&d);
+			item_value[i](runs[c], &sb);
+			fv->values[c] = strbuf_detach(&sb);
+			if (*fv->values[c])
+				fv->known = 1;
+			if (c && strcmp(fv->values[c], fv->values[0]))
+				fv->shared = 0;
 		}
 	}
-out:
-	for (size_t c = 0; c < m->nruns; c++)
-		free(v[c]);
-	free(v);
-}
-
-static void header_cmdline(struct header *h, const struct header_fact *f)
-{
-	const struct cmp_model *m = h->m;
-
-	for (size_t c = 1; c < m->nruns; c++) {
+	h->cmdline_diff = xcalloc(n ? n : 1, sizeof(*h->cmdline_diff));
+	h->config_diff = xcalloc(n ? n : 1, sizeof(*h->config_diff));
+	for (size_t c = 1; c < n; c++) {
 		struct strbuf d = STRBUF_INIT;
 
-		facts_cmdline_diff(m->runs[0].kernel_cmdline, m->runs[c].kernel_cmdline, &d);
-		if (d.len)
-			value_line(h, f->key, (ssize_t)c, d.buf);
-		strbuf_release(&d);
+		facts_cmdline_diff(runs[0]->kernel_cmdline, runs[c]->kernel_cmdline, &d);
+		h->cmdline_diff[c] = strbuf_detach(&d);
+		if (!strcmp(runs[c]->config_text, runs[0]->config_text))
+			continue;
+		facts_config_diff(runs[0]->config_text, runs[c]->config_text,
+				  FACTS_CONFIG_LINES, &d);
+		if (!d.len)
+			strbuf_addstr(&d, "(comments or blank lines only)\n");
+		h->config_diff[c] = strbuf_detach(&d);
 	}
 }
 
-static void header_samples(struct header *h, const struct header_fact *f)
+void facts_header_release(struct facts_header *h)
 {
-	const struct cmp_model *m = h->m;
-	struct strbuf sb = STRBUF_INIT;
-
-	for (size_t c = 0; c < m->nruns; c++) {
-		if (m->nruns > 1)
-			strbuf_addf(&sb, "%s ", m->runs[c].label);
-		render_samples(m, c, &sb);
-		if (c + 1 < m->nruns)
-			strbuf_addstr(&sb, ", ");
+	for (int i = 0; i < FACTS_NITEMS; i++) {
+		for (size_t c = 0; h->items[i].values && c < h->n; c++)
+			free(h->items[i].values[c]);
+		free(h->items[i].values);
 	}
-	value_line(h, f->key, -1, sb.buf);
-	strbuf_release(&sb);
-}
-
-void facts_header(const struct cmp_model *m, size_t width, struct strbuf *out)
-{
-	struct header h = { .m = m, .out = out, .width = width };
-
-	for (size_t c = 0; c < m->nruns; c++)
-		if (strlen(m->runs[c].label) > h.labelw)
-			h.labelw = strlen(m->runs[c].label);
-	h.own_line = KEY_WIDTH + h.labelw + 2 > width / 2;
-	for (size_t i = 0; i < sizeof(header_facts) / sizeof(header_facts[0]); i++) {
-		const struct header_fact *f = &header_facts[i];
-
-		h.keyed = 0;
-		switch (f->kind) {
-		case HEADER_VALUE:
-		case HEADER_CONFIG:
-			header_values(&h, f);
-			break;
-		case HEADER_CMDLINE:
-			header_cmdline(&h, f);
-			break;
-		case HEADER_SAMPLES:
-			header_samples(&h, f);
-			break;
-		}
+	for (size_t c = 0; c < h->n; c++) {
+		free(h->cmdline_diff ? h->cmdline_diff[c] : NULL);
+		free(h->config_diff ? h->config_diff[c] : NULL);
 	}
-	strbuf_addch(out, '\n');
+	free(h->cmdline_diff);
+	free(h->config_diff);
+	memset(h, 0, sizeof(*h));
 }

@@ -1,20 +1,75 @@
 /* facts: what the compared runs were (kernel, host, CPU, machine size,
- * cmdline, config): the facts that differ between columns, recorded in
- * the model for every format, and the header block of the text formats,
- * where a fact shared by every run is printed once and one that differs
- * is printed per run, as a diff where the values are long. */
+ * cmdline, config) and what they share and where they differ: the facts
+ * that differ between columns, for every format, and the facts the header
+ * block of the text formats shows, computed for its renderer. */
 #ifndef KBENCH_FACTS_H
 #define KBENCH_FACTS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct cmp_model;
 struct strbuf;
 
-/* Record in m->facts each fact whose value is not the same in every
- * column (model_finish calls it when there are two columns or more). */
-void facts_finish(struct cmp_model *m);
+/* What is known of one compared run; strings are never NULL ("" when not
+ * known), numbers 0 when not known. */
+struct run_facts {
+	char *hostname, *cpu_model, *kernel_release, *kernel_cmdline;
+	char *config_name, *config_text;
+	int cpus;
+	int cores, nodes;
+	uint64_t mem_bytes;
+};
+
+/* A fact that is not the same in every column. */
+struct cmp_fact {
+	const char *what;	/* "machine", "CPU count", ... */
+	char **values;		/* one per column */
+};
+
+/* The facts that are not the same in every one of the n runs, in a
+ * malloc'd array (*out; NULL when none): kernel release, machine (host
+ * and CPU model), CPU count, kernel cmdline and config text (where each
+ * departs from the baseline's, runs[0]). Returns how many; the caller
+ * owns them and frees each one's values (n of them) with it. */
+size_t facts_differing(const struct run_facts *const *runs, size_t n, struct cmp_fact **out);
+
+/* The facts of the header block, each with a value per run. */
+enum facts_item {
+	FACTS_KERNEL,		/* the kernel release */
+	FACTS_HOST,		/* the hostname */
+	FACTS_CPU,		/* the CPU model, as facts_cpu_model makes it */
+	FACTS_MACHINE,		/* "8 CPUs, 4 cores, 1 node, 15.5 GiB": what is known */
+	FACTS_CONFIG,		/* "NAME, cksum N" */
+	FACTS_NITEMS
+};
+
+struct facts_value {
+	char **values;		/* one per run; "" when not known */
+	int shared;		/* every run has the same value */
+	int known;		/* some run has a value */
+};
+
+/* The config lines recorded per run that changed, at most. */
+#define FACTS_CONFIG_LINES 12
+
+/* What the header block says about n runs, the first the baseline. */
+struct facts_header {
+	size_t n;
+	struct facts_value items[FACTS_NITEMS];
+	/* Per run, against the baseline (NULL for the baseline itself): the
+	 * kernel parameters it changed (facts_cmdline_diff; "" when none),
+	 * and the lines its config text changed (facts_config_diff, at most
+	 * FACTS_CONFIG_LINES, one a line; NULL when its text is the
+	 * baseline's, "(comments or blank lines only)\n" when those are all
+	 * that differ). */
+	char **cmdline_diff;
+	char **config_diff;
+};
+
+/* Compute the header's facts of runs[0..n-1] into h; release it with
+ * facts_header_release. */
+void facts_header_build(struct facts_header *h, const struct run_facts *const *runs, size_t n);
+void facts_header_release(struct facts_header *h);
 
 /* The CPU model as shown: blanks trimmed at both ends and each run of
  * blanks inside made one space. Appended to out. */
@@ -45,12 +100,5 @@ int facts_config_value(const char *text, const char *section, const char *key,
  * cksum(1) prints it for the same bytes: `kbench show --config RUN | cksum`
  * gives a run's config checksum. */
 uint32_t facts_cksum(const char *text, size_t len);
-
-/* The header block of the text formats, appended to out, lines at most
- * width columns: kernel release, host, CPU model, machine size, cmdline
- * changes, config name and checksum (and its changes), samples per run.
- * A fact every run shares is one line; one that differs has a line per
- * run, labelled with the run's column label. Ends with an empty line. */
-void facts_header(const struct cmp_model *m, size_t width, struct strbuf *out);
 
 #endif

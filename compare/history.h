@@ -1,7 +1,7 @@
 /* history: metrics over time. A series is one row of one section of one
  * config on one host, a point per complete run (its mean and 95% CI); the
- * change points of each series, its regressions, and their renderings
- * (kbench history, kbench regressions). */
+ * change points of each series and its regressions (kbench history,
+ * kbench regressions); render.h declares how they are shown. */
 #ifndef KBENCH_HISTORY_H
 #define KBENCH_HISTORY_H
 
@@ -10,8 +10,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-struct strbuf;
 
 /* One run of a series. The strings belong to the history, shared by the
  * points of one run. */
@@ -69,36 +67,6 @@ double history_change_pct(const struct history_series *hs, const struct changepo
 /* Whether a change point makes the metric worse. */
 int history_change_worse(const struct history_series *hs, const struct changepoint *cp);
 
-enum history_format {
-	HISTORY_FORMAT_TEXT,
-	HISTORY_FORMAT_CSV,
-	HISTORY_FORMAT_JSON,
-	HISTORY_FORMAT_HTML,
-};
-
-/* The format named name ("text", "csv", "json", "html"); 0, or -1 when
- * none. */
-int history_format_parse(const char *name, enum history_format *f);
-
-/* How a history is shown. */
-struct history_view {
-	const char *since;	/* only runs started at or after it (ISO prefix
-				 * comparison); NULL: all */
-	int unicode;		/* text: block characters and +- as one glyph */
-};
-
-/* Append h to out in format f: per series, one line per run (date, name,
- * kernel, mean, 95% CI, samples) with its change points marked, then a
- * sparkline of the means (text); a record per run (csv); everything
- * (json); one self-contained page with a chart per series drawn by
- * gnuplot (the means and their CIs over time, change points marked, the
- * run and kernel of each point on hover) and its table (html). The
- * machine-readable formats carry HISTORY_FORMAT_VERSION. */
-void history_render(const struct history *h, enum history_format f,
-		    const struct history_view *v, struct strbuf *out);
-
-#define HISTORY_FORMAT_VERSION 1
-
 /* A series whose metric got worse: its latest change point for the worse. */
 struct history_regression {
 	const struct history_series *series;
@@ -110,9 +78,5 @@ struct history_regression {
  * (malloc'd; NULL when none); returns how many. */
 size_t history_regressions(const struct history *h, const char *since,
 			   struct history_regression **out);
-
-/* Append the regressions found in h (n of them) and a summary line. */
-void history_render_regressions(const struct history *h, const struct history_regression *r,
-				size_t n, struct strbuf *out);
 
 #endif

@@ -74,12 +74,12 @@ static void run_release(struct cmp_run *r)
 	for (size_t i = 0; i < r->nruns; i++)
 		free(r->uuids[i]);
 	free(r->uuids);
-	free(r->hostname);
-	free(r->cpu_model);
-	free(r->kernel_release);
-	free(r->kernel_cmdline);
-	free(r->config_name);
-	free(r->config_text);
+	free(r->facts.hostname);
+	free(r->facts.cpu_model);
+	free(r->facts.kernel_release);
+	free(r->facts.kernel_cmdline);
+	free(r->facts.config_name);
+	free(r->facts.config_text);
 }
 
 static void block_release(struct cmp_block *b)
@@ -181,13 +181,13 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 	if (r->label)
 		return;		/* a pooled run: the first one names the column */
 	r->label = dup_or_empty(label);
-	r->hostname = dup_or_empty(hostname);
-	r->cpu_model = dup_or_empty(cpu_model);
-	r->kernel_release = dup_or_empty(kernel_release);
-	r->kernel_cmdline = dup_or_empty(kernel_cmdline);
-	r->config_name = dup_or_empty(config_name);
-	r->config_text = dup_or_empty(config_text);
-	r->cpus = cpus;
+	r->facts.hostname = dup_or_empty(hostname);
+	r->facts.cpu_model = dup_or_empty(cpu_model);
+	r->facts.kernel_release = dup_or_empty(kernel_release);
+	r->facts.kernel_cmdline = dup_or_empty(kernel_cmdline);
+	r->facts.config_name = dup_or_empty(config_name);
+	r->facts.config_text = dup_or_empty(config_text);
+	r->facts.cpus = cpus;
 	model_split_name(r->label, &r->head1, &r->head2);
 }
 
@@ -198,9 +198,9 @@ void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,
 
 	if (r->nruns > 1)
 		return;		/* a pooled run: the first one describes the column */
-	r->cores = cores;
-	r->nodes = nodes;
-	r->mem_bytes = mem_bytes;
+	r->facts.cores = cores;
+	r->facts.nodes = nodes;
+	r->facts.mem_bytes = mem_bytes;
 }
 
 void model_begin_run(struct cmp_model *m)
@@ -745,8 +745,8 @@ static int config_order(const struct cmp_model *m, const struct cmp_section *s)
 	int keep = 0;
 
 	/* A comment may follow the value (" ; ..."). */
-	if (m->runs[0].config_text &&
-	    !facts_config_value(m->runs[0].config_text, s->name, "order", &v))
+	if (m->runs[0].facts.config_text &&
+	    !facts_config_value(m->runs[0].facts.config_text, s->name, "order", &v))
 		keep = !strcmp(v.buf, "config") || !strncmp(v.buf, "config ", 7);
 	strbuf_release(&v);
 	return keep;
@@ -768,8 +768,14 @@ void model_finish(struct cmp_model *m)
 	m->last_section = NULL;
 	m->last_row = NULL;
 	m->last_set.section = NULL;
-	if (m->nruns > 1)
-		facts_finish(m);
+	if (m->nruns > 1) {
+		const struct run_facts **runs = xcalloc(m->nruns, sizeof(*runs));
+
+		for (size_t c = 0; c < m->nruns; c++)
+			runs[c] = &m->runs[c].facts;
+		m->nfacts = facts_differing(runs, m->nruns, &m->facts);
+		free(runs);
+	}
 }
 
 /* ---- the statistic rows shown ---- */

@@ -4,6 +4,7 @@
 #ifndef KBENCH_MODEL_H
 #define KBENCH_MODEL_H
 
+#include "compare/facts.h"
 #include "compare/noise.h"
 #include "compare/stats.h"
 
@@ -14,7 +15,6 @@ struct monitor_row;
 struct row_result;
 struct run_row_summary;
 struct sample_row;
-struct strbuf;
 
 /* The statistic rows of a section, in mmtests' block order. */
 enum cmp_stat {
@@ -49,11 +49,7 @@ struct cmp_run {
 	char **uuids;
 	size_t ids_alloc, uuids_alloc;
 	/* Facts of the (first) run, compared in the header. */
-	char *hostname, *cpu_model, *kernel_release, *kernel_cmdline;
-	char *config_name, *config_text;
-	int cpus;
-	int cores, nodes;	/* 0: not known */
-	uint64_t mem_bytes;	/* 0: not known */
+	struct run_facts facts;
 	int rounds;		/* the most repeat rounds of its runs (1: none) */
 	/* iterations = auto: rows (and rounds) that stopped, those that met
 	 * their target, the targets and the sample counts reached. */
@@ -147,19 +143,13 @@ struct cmp_section {
 	size_t nmons, mons_alloc, monhint;
 };
 
-/* A fact that is not the same in every column. */
-struct cmp_fact {
-	const char *what;	/* "machine", "CPU count", ... */
-	char **values;		/* one per column */
-};
-
 struct cmp_model {
 	struct cmp_run *runs;
 	size_t nruns;		/* columns; runs[0] is the baseline */
 	struct cmp_section *sections;
 	size_t nsections, alloc;
-	struct cmp_fact *facts;
-	size_t nfacts, facts_alloc;
+	struct cmp_fact *facts;	/* those not the same in every column */
+	size_t nfacts;
 	const struct stats_test_desc *test;
 	double alpha;
 	enum cmp_monitors monitors;	/* set before adding monitor values */
@@ -270,61 +260,5 @@ void model_add_history(struct cmp_model *m, const struct run_row_summary *r);
  * the version ("6.1.0-rc3-vanilla" -> "6.1.0-rc3" + "vanilla"). The
  * results are malloc'd. */
 void model_split_name(const char *name, char **head1, char **head2);
-
-/* The formats a comparison renders to (kbench compare --format). */
-enum compare_format {
-	COMPARE_FORMAT_TEXT,
-	COMPARE_FORMAT_MARKDOWN,
-	COMPARE_FORMAT_CSV,
-	COMPARE_FORMAT_JSON,
-	COMPARE_FORMAT_BRIEF,
-	COMPARE_FORMAT_HTML,
-	COMPARE_NFORMATS
-};
-
-/* The renderers: each formats a finished model into out. */
-struct renderer {
-	const char *name;	/* as given to --format */
-	int (*render)(const struct cmp_model *m, struct strbuf *out);
-};
-
-/* Indexed by enum compare_format, then a NULL name. */
-extern const struct renderer renderers[];
-/* The renderer named name, or NULL. */
-const struct renderer *renderer_find(const char *name);
-
-int render_text(const struct cmp_model *m, struct strbuf *out);
-int render_markdown(const struct cmp_model *m, struct strbuf *out);
-int render_csv(const struct cmp_model *m, struct strbuf *out);
-int render_json(const struct cmp_model *m, struct strbuf *out);
-int render_brief(const struct cmp_model *m, struct strbuf *out);
-/* One self-contained page: tables, charts drawn by gnuplot (when there is
- * one; the page says so when not), everything from the store escaped. */
-int render_html(const struct cmp_model *m, struct strbuf *out);
-/* render_brief, with the closing note on the verdicts only if note_too
- * (what a + verdict means is said whenever one is printed). */
-int render_brief_layout(const struct cmp_model *m, int note_too, struct strbuf *out);
-
-/* How render_text_layout lays a comparison out. */
-enum text_footer {
-	TEXT_FOOTER_ALL,	/* what the stars and signs mean, and footnotes */
-	TEXT_FOOTER_NOTES,	/* the footnotes only (rows left untested, the
-				 * noise between runs, noisy means) */
-	TEXT_FOOTER_NONE,
-};
-
-struct text_layout {
-	size_t width;			/* columns a line may take */
-	enum text_footer footer;
-};
-
-/* The text format (render_text is this with 80 columns and every footer
- * line): the header block, then each section's table in column groups
- * that fit width, its blocks, and the footer. */
-int render_text_layout(const struct cmp_model *m, const struct text_layout *l,
-		       struct strbuf *out);
-
-/* The JSON and CSV format version. */
-#define CMP_FORMAT_VERSION 1
 
 #endif

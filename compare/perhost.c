@@ -5,7 +5,8 @@
  * within noise on. */
 #include "config.h"
 #include "compare/compare.h"
-#include "compare/render_util.h"
+#include "compare/render.h"
+#include "compare/render_common.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"

@@ -4,7 +4,7 @@
  * escaped). */
 #include "config.h"
 #include "compare/plot.h"
-#include "compare/render_util.h"
+#include "compare/render_page.h"
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"

@@ -5,9 +5,10 @@
  * significance decision of the mean row ("worse+" when it saw within-run
  * variance only, as the text table's + marks). */
 #include "config.h"
-#include "compare/facts.h"
+#include "compare/render.h"
 #include "compare/model.h"
-#include "compare/render_util.h"
+#include "compare/render_facts.h"
+#include "compare/render_common.h"
 #include "lib/strbuf.h"
 
 #include <ctype.h>
@@ -131,7 +132,7 @@ int render_brief_layout(const struct cmp_model *m, int note_too, struct strbuf *
 		b.nstats = sizeof(brief_stats) / sizeof(brief_stats[0]);
 		memcpy(b.stats, brief_stats, sizeof(brief_stats));
 	}
-	facts_header(m, BRIEF_WIDTH, out);
+	render_facts_header(m, BRIEF_WIDTH, out);
 	for (size_t i = 0; i < m->nsections; i++)
 		for (size_t c = m->nruns > 1; c < m->nruns; c++) {
 			if (!first)

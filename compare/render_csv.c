@@ -1,49 +1,27 @@
 /* render_csv: the comparison as one CSV record per section, row, statistic
  * and run (RFC 4180 quoting), preceded by a format-version comment line. */
 #include "config.h"
+#include "compare/render.h"
 #include "compare/model.h"
-#include "compare/render_util.h"
+#include "compare/render_common.h"
+#include "lib/csv.h"
 #include "lib/strbuf.h"
-
-#include <math.h>
-#include <string.h>
-
-static void field(struct strbuf *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(out, s);
-		return;
-	}
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(out, '"');
-		strbuf_addch(out, *s);
-	}
-	strbuf_addch(out, '"');
-}
-
-static void number(struct strbuf *out, double v)
-{
-	if (isfinite(v))
-		strbuf_addf(out, "%.17g", v);
-}
 
 static void record(struct strbuf *out, const char *section, const char *row,
 		   const char *stat, const char *unit, const char *better,
 		   const char *run)
 {
-	field(out, section);
+	csv_field(out, section);
 	strbuf_addch(out, ',');
-	field(out, row);
+	csv_field(out, row);
 	strbuf_addch(out, ',');
-	field(out, stat);
+	csv_field(out, stat);
 	strbuf_addch(out, ',');
-	field(out, unit);
+	csv_field(out, unit);
 	strbuf_addch(out, ',');
-	field(out, better);
+	csv_field(out, better);
 	strbuf_addch(out, ',');
-	field(out, run);
+	csv_field(out, run);
 	strbuf_addch(out, ',');
 }
 
@@ -69,16 +47,16 @@ int render_csv(const struct cmp_model *m, struct strbuf *out)
 					       row->higher_better ? "higher" : "lower",
 					       m->runs[c].label);
 					strbuf_addf(out, "%zu,", cell->n);
-					number(out, cmp_stat_value(&cell->s, st));
+					csv_number(out, cmp_stat_value(&cell->s, st));
 					strbuf_addch(out, ',');
 					if (cell->n)
-						number(out, render_pct(cell->pct[st]));
+						csv_number(out, render_pct(cell->pct[st]));
 					strbuf_addch(out, ',');
 					if (tested)
 						strbuf_addstr(out, cell->test.significant ? "1" : "0");
 					strbuf_addch(out, ',');
 					if (tested)
-						number(out, cell->test.p);
+						csv_number(out, cell->test.p);
 					strbuf_addch(out, '\n');
 				}
 			}
@@ -94,7 +72,7 @@ int render_csv(const struct cmp_model *m, struct strbuf *out)
 					record(out, s->name, "", stat.buf, blk->unit, "",
 					       m->runs[c].label);
 					strbuf_addstr(out, ",");
-					number(out, blk->values[k * m->nruns + c]);
+					csv_number(out, blk->values[k * m->nruns + c]);
 					strbuf_addstr(out, ",,,\n");
 				}
 				strbuf_release(&stat);

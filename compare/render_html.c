@@ -3,10 +3,12 @@
  * direction), its charts (each row's mean with its 95% CI per run, and
  * the samples as dots, drawn by gnuplot) and its blocks, then the footer. */
 #include "config.h"
-#include "compare/facts.h"
+#include "compare/render.h"
 #include "compare/model.h"
+#include "compare/render_facts.h"
 #include "compare/plot.h"
-#include "compare/render_util.h"
+#include "compare/render_common.h"
+#include "compare/render_page.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -447,7 +449,7 @@ int render_html(const struct cmp_model *m, struct strbuf *out)
 	render_html_escape(out, sb.buf);
 	strbuf_addstr(out, "</h1>\n");
 	strbuf_reset(&sb);
-	facts_header(m, 80, &sb);
+	render_facts_header(m, 80, &sb);
 	strbuf_rtrim(&sb);
 	strbuf_addstr(out, "<pre class=\"facts\">");
 	render_html_escape(out, sb.buf);

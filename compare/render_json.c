@@ -4,37 +4,14 @@
  * noise and minimum detectable effect, the raw samples, and the blocks.
  * NaN and infinities are written as null. */
 #include "config.h"
+#include "compare/render.h"
 #include "compare/model.h"
-#include "compare/render_util.h"
+#include "compare/render_common.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
 
 #include <math.h>
 #include <stddef.h>
-
-static void key_string(struct json *j, const char *key, const char *value)
-{
-	json_key(j, key);
-	json_string(j, value);
-}
-
-static void key_double(struct json *j, const char *key, double value)
-{
-	json_key(j, key);
-	json_double(j, value);
-}
-
-static void key_int(struct json *j, const char *key, long long value)
-{
-	json_key(j, key);
-	json_int(j, value);
-}
-
-static void key_bool(struct json *j, const char *key, int value)
-{
-	json_key(j, key);
-	json_bool(j, value);
-}
 
 static void runs(const struct cmp_model *m, struct json *j)
 {
@@ -44,7 +21,7 @@ static void runs(const struct cmp_model *m, struct json *j)
 		const struct cmp_run *r = &m->runs[c];
 
 		json_object_begin(j);
-		key_string(j, "label", r->label);
+		json_key_string(j, "label", r->label);
 		json_key(j, "ids");
 		json_array_begin(j);
 		for (size_t i = 0; i < r->nruns; i++)
@@ -55,18 +32,18 @@ static void runs(const struct cmp_model *m, struct json *j)
 		for (size_t i = 0; i < r->nruns; i++)
 			json_string(j, r->uuids[i]);
 		json_array_end(j);
-		key_string(j, "hostname", r->hostname);
-		key_string(j, "cpu_model", r->cpu_model);
-		key_int(j, "cpus", r->cpus);
-		key_string(j, "kernel_release", r->kernel_release);
-		key_string(j, "kernel_cmdline", r->kernel_cmdline);
-		key_string(j, "config_name", r->config_name);
+		json_key_string(j, "hostname", r->facts.hostname);
+		json_key_string(j, "cpu_model", r->facts.cpu_model);
+		json_key_int(j, "cpus", r->facts.cpus);
+		json_key_string(j, "kernel_release", r->facts.kernel_release);
+		json_key_string(j, "kernel_cmdline", r->facts.kernel_cmdline);
+		json_key_string(j, "config_name", r->facts.config_name);
 		/* Only runs with repeat rounds or iterations = auto say so. */
 		if (r->rounds > 1)
-			key_int(j, "rounds", r->rounds);
+			json_key_int(j, "rounds", r->rounds);
 		if (r->adaptive_rows) {
-			key_int(j, "adaptive_rows", (long long)r->adaptive_rows);
-			key_int(j, "adaptive_met", (long long)r->adaptive_met);
+			json_key_int(j, "adaptive_rows", (long long)r->adaptive_rows);
+			json_key_int(j, "adaptive_met", (long long)r->adaptive_met);
 		}
 		json_object_end(j);
 	}
@@ -77,18 +54,18 @@ static void test(const struct stats_test_result *t, struct json *j)
 {
 	json_key(j, "test");
 	json_object_begin(j);
-	key_bool(j, "done", t->done);
+	json_key_bool(j, "done", t->done);
 	if (!t->done) {
-		key_string(j, "reason", t->reason ? t->reason : "");
+		json_key_string(j, "reason", t->reason ? t->reason : "");
 	} else {
-		key_double(j, "statistic", t->statistic);
-		key_double(j, "df", t->df);
-		key_double(j, "p", t->p);
+		json_key_double(j, "statistic", t->statistic);
+		json_key_double(j, "df", t->df);
+		json_key_double(j, "p", t->p);
 		if (t->method)
-			key_string(j, "method", t->method);
+			json_key_string(j, "method", t->method);
 		if (t->reason)
-			key_string(j, "note", t->reason);
-		key_bool(j, "significant", t->significant);
+			json_key_string(j, "note", t->reason);
+		json_key_bool(j, "significant", t->significant);
 	}
 }
 
@@ -97,7 +74,7 @@ static void cell_test(const struct cmp_cell *c, struct json *j)
 {
 	test(&c->test, j);
 	if (c->test.done)
-		key_string(j, "basis", c->between_run ? "between-run" : "within-run");
+		json_key_string(j, "basis", c->between_run ? "between-run" : "within-run");
 	json_object_end(j);
 }
 
@@ -109,19 +86,19 @@ static void noise(const struct cmp_model *m, const struct cmp_row *r, struct jso
 
 	json_key(j, "noise");
 	json_object_begin(j);
-	key_string(j, "source", !model_uses_noise(m) ? "not used" :
+	json_key_string(j, "source", !model_uses_noise(m) ? "not used" :
 		   e->known ? "between-run" : "unknown");
 	if (model_uses_noise(m) && e->runs) {
-		key_int(j, "runs", (long long)e->runs);
-		key_int(j, "kernels", (long long)e->groups);
-		key_int(j, "calibration_runs", (long long)e->calibration);
-		key_double(j, "df", e->df);
-		key_double(j, "run_mean_coeffvar", e->run_cv);
-		key_double(j, "between_coeffvar", e->between_cv);
-		key_double(j, "within_coeffvar", e->within_cv);
+		json_key_int(j, "runs", (long long)e->runs);
+		json_key_int(j, "kernels", (long long)e->groups);
+		json_key_int(j, "calibration_runs", (long long)e->calibration);
+		json_key_double(j, "df", e->df);
+		json_key_double(j, "run_mean_coeffvar", e->run_cv);
+		json_key_double(j, "between_coeffvar", e->between_cv);
+		json_key_double(j, "within_coeffvar", e->within_cv);
 	}
-	key_double(j, "mde_pct", r->mde_pct);
-	key_double(j, "mde_power", NOISE_POWER);
+	json_key_double(j, "mde_pct", r->mde_pct);
+	json_key_double(j, "mde_power", NOISE_POWER);
 	json_object_end(j);
 }
 
@@ -138,20 +115,21 @@ static void cell(const struct cmp_cell *c, size_t col, struct json *j)
 	};
 
 	json_object_begin(j);
-	key_int(j, "n", (long long)c->n);
+	json_key_int(j, "n", (long long)c->n);
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		key_double(j, all[i].name, *(const double *)((const char *)&c->s + all[i].off));
+		json_key_double(j, all[i].name,
+				*(const double *)((const char *)&c->s + all[i].off));
 	json_key(j, "pct");
 	json_object_begin(j);
 	for (int st = 0; st < CMP_NSTATS; st++)
-		key_double(j, cmp_stats[st].key, c->n ? render_pct(c->pct[st]) : NAN);
+		json_key_double(j, cmp_stats[st].key, c->n ? render_pct(c->pct[st]) : NAN);
 	json_object_end(j);
-	key_bool(j, "noisy", c->noisy);
+	json_key_bool(j, "noisy", c->noisy);
 	if (c->adaptive) {
 		json_key(j, "adaptive");
 		json_object_begin(j);
-		key_int(j, "reached", c->adaptive_n);
-		key_bool(j, "met", c->adaptive_met);
+		json_key_int(j, "reached", c->adaptive_n);
+		json_key_bool(j, "met", c->adaptive_met);
 		json_object_end(j);
 	}
 	if (col > 0)
@@ -167,8 +145,8 @@ static void cell(const struct cmp_cell *c, size_t col, struct json *j)
 static void section(const struct cmp_model *m, const struct cmp_section *s, struct json *j)
 {
 	json_object_begin(j);
-	key_string(j, "name", s->name);
-	key_string(j, "workload", s->workload);
+	json_key_string(j, "name", s->name);
+	json_key_string(j, "workload", s->workload);
 	json_key(j, "rows");
 	json_array_begin(j);
 	for (size_t r = 0; r < s->nrows; r++) {
@@ -176,10 +154,10 @@ static void section(const struct cmp_model *m, const struct cmp_section *s, stru
 
 		json_newline(j);
 		json_object_begin(j);
-		key_string(j, "label", row->label);
-		key_string(j, "unit", row->unit);
-		key_string(j, "better", row->higher_better ? "higher" : "lower");
-		key_string(j, "mean", row->higher_better ? "hmean" : "amean");
+		json_key_string(j, "label", row->label);
+		json_key_string(j, "unit", row->unit);
+		json_key_string(j, "better", row->higher_better ? "higher" : "lower");
+		json_key_string(j, "mean", row->higher_better ? "hmean" : "amean");
 		noise(m, row, j);
 		json_key(j, "runs");
 		json_array_begin(j);
@@ -195,13 +173,13 @@ static void section(const struct cmp_model *m, const struct cmp_section *s, stru
 		const struct cmp_block *blk = &s->blocks[b];
 
 		json_object_begin(j);
-		key_string(j, "name", blk->name);
-		key_string(j, "unit", blk->unit);
+		json_key_string(j, "name", blk->name);
+		json_key_string(j, "unit", blk->unit);
 		json_key(j, "rows");
 		json_array_begin(j);
 		for (size_t k = 0; k < blk->nkeys; k++) {
 			json_object_begin(j);
-			key_string(j, "key", blk->keys[k]);
+			json_key_string(j, "key", blk->keys[k]);
 			json_key(j, "values");
 			json_array_begin(j);
 			for (size_t c = 0; c < m->nruns; c++)
@@ -222,25 +200,25 @@ int render_json(const struct cmp_model *m, struct strbuf *out)
 
 	json_init(&j, out);
 	json_object_begin(&j);
-	key_string(&j, "format", "kbench-compare");
-	key_int(&j, "format_version", CMP_FORMAT_VERSION);
+	json_key_string(&j, "format", "kbench-compare");
+	json_key_int(&j, "format_version", CMP_FORMAT_VERSION);
 	json_key(&j, "test");
 	json_object_begin(&j);
-	key_string(&j, "name", m->test->name);
-	key_string(&j, "title", m->test->title);
-	key_double(&j, "alpha", m->alpha);
-	key_int(&j, "min_samples", STATS_MIN_SAMPLES);
-	key_bool(&j, "positive_is_better", 1);
-	key_string(&j, "decision", model_uses_noise(m) ? "between-run noise when known" :
+	json_key_string(&j, "name", m->test->name);
+	json_key_string(&j, "title", m->test->title);
+	json_key_double(&j, "alpha", m->alpha);
+	json_key_int(&j, "min_samples", STATS_MIN_SAMPLES);
+	json_key_bool(&j, "positive_is_better", 1);
+	json_key_string(&j, "decision", model_uses_noise(m) ? "between-run noise when known" :
 		   "within-run");
-	key_double(&j, "noise_threshold_pct", m->noise_threshold);
+	json_key_double(&j, "noise_threshold_pct", m->noise_threshold);
 	json_object_end(&j);
 	runs(m, &j);
 	json_key(&j, "differs");
 	json_array_begin(&j);
 	for (size_t f = 0; f < m->nfacts; f++) {
 		json_object_begin(&j);
-		key_string(&j, "fact", m->facts[f].what);
+		json_key_string(&j, "fact", m->facts[f].what);
 		json_key(&j, "values");
 		json_array_begin(&j);
 		for (size_t c = 0; c < m->nruns; c++)

@@ -1,8 +1,9 @@
 /* render_markdown: the comparison as Markdown tables (one per section, then
  * its Duration block), for issues, wikis and review comments. */
 #include "config.h"
+#include "compare/render.h"
 #include "compare/model.h"
-#include "compare/render_util.h"
+#include "compare/render_common.h"
 #include "lib/strbuf.h"
 
 #include <math.h>

@@ -8,9 +8,10 @@
  * repeating the label column; one run prints its statistics alone. ASCII
  * only, no trailing blanks. */
 #include "config.h"
-#include "compare/facts.h"
+#include "compare/render.h"
 #include "compare/model.h"
-#include "compare/render_util.h"
+#include "compare/render_facts.h"
+#include "compare/render_common.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -369,7 +370,7 @@ int render_text_layout(const struct cmp_model *m, const struct text_layout *l,
 	unsigned parts = 0;
 
 	t.nstats = cmp_stats_shown(m, t.stats);
-	facts_header(m, t.width, out);
+	render_facts_header(m, t.width, out);
 	for (size_t i = 0; i < m->nsections; i++) {
 		if (i)
 			strbuf_addch(out, '\n');

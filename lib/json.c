@@ -183,6 +183,33 @@ void json_null(struct json *j)
 	end_value(j);
 }
 
+void json_key_string(struct json *j, const char *key, const char *s)
+{
+	json_key(j, key);
+	if (s)
+		json_string(j, s);
+	else
+		json_null(j);
+}
+
+void json_key_int(struct json *j, const char *key, long long v)
+{
+	json_key(j, key);
+	json_int(j, v);
+}
+
+void json_key_double(struct json *j, const char *key, double v)
+{
+	json_key(j, key);
+	json_double(j, v);
+}
+
+void json_key_bool(struct json *j, const char *key, int v)
+{
+	json_key(j, key);
+	json_bool(j, v);
+}
+
 void json_newline(struct json *j)
 {
 	if (!j->depth)

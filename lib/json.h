@@ -49,6 +49,13 @@ void json_int(struct json *j, long long v);
 void json_bool(struct json *j, int v);
 void json_null(struct json *j);
 
+/* A key and its value in one call: json_key, then the value as above.
+ * json_key_string writes null for a NULL s. */
+void json_key_string(struct json *j, const char *key, const char *s);
+void json_key_int(struct json *j, const char *key, long long v);
+void json_key_double(struct json *j, const char *key, double v);
+void json_key_bool(struct json *j, const char *key, int v);
+
 /* Start the next element of the innermost container on a new line (after
  * its comma), for output meant to be read or diffed line by line. */
 void json_newline(struct json *j);

@@ -1,6 +1,7 @@
 /* t0200-json: the JSON writer escapes strings, nests containers, places
- * commas and newlines, writes numbers as compare's JSON always has, and
- * aborts on misuse (checked in a forked child). */
+ * commas and newlines, writes numbers as compare's JSON always has, writes
+ * a key and its value in one call, and aborts on misuse (checked in a
+ * forked child). */
 #include "config.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
@@ -100,6 +101,55 @@ static void test_numbers(void)
 	strbuf_release(&sb);
 }
 
+/* The keyed calls write what json_key and the value write, and a NULL
+ * string as null. */
+static void test_keyed(void)
+{
+	struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT;
+	struct json j;
+
+	json_init(&j, &sb);
+	json_object_begin(&j);
+	json_key_string(&j, "s", "a \"b\"\n");
+	json_key_string(&j, "none", NULL);
+	json_key_string(&j, "empty", "");
+	json_key_int(&j, "i", -42);
+	json_key_double(&j, "d", 0.1);
+	json_key_double(&j, "nan", NAN);
+	json_key_bool(&j, "t", 1);
+	json_key_bool(&j, "f", 0);
+	json_object_end(&j);
+	json_finish(&j);
+	expect(&sb, "{\"s\":\"a \\\"b\\\"\\n\",\"none\":null,\"empty\":\"\",\"i\":-42,"
+	       "\"d\":0.10000000000000001,\"nan\":null,\"t\":true,\"f\":false}",
+	       "keyed strings (NULL as null), integers, doubles and booleans");
+
+	/* The same document written a key and a value at a time. */
+	json_init(&j, &want);
+	json_object_begin(&j);
+	json_key(&j, "s");
+	json_string(&j, "a \"b\"\n");
+	json_key(&j, "none");
+	json_null(&j);
+	json_key(&j, "empty");
+	json_string(&j, "");
+	json_key(&j, "i");
+	json_int(&j, -42);
+	json_key(&j, "d");
+	json_double(&j, 0.1);
+	json_key(&j, "nan");
+	json_double(&j, NAN);
+	json_key(&j, "t");
+	json_bool(&j, 1);
+	json_key(&j, "f");
+	json_bool(&j, 0);
+	json_object_end(&j);
+	json_finish(&j);
+	expect(&sb, want.buf, "keyed calls write what a key and its value write");
+	strbuf_release(&sb);
+	strbuf_release(&want);
+}
+
 static void test_newlines(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -140,6 +190,7 @@ enum misuse {
 	SECOND_DOCUMENT,
 	UNFINISHED,
 	EMPTY,
+	KEYED_IN_ARRAY,
 	NMISUSES
 };
 
@@ -154,6 +205,7 @@ static const char *const misuse_names[NMISUSES] = {
 	[SECOND_DOCUMENT] = "a second top-level value",
 	[UNFINISHED] = "finishing with a container open",
 	[EMPTY] = "finishing an empty document",
+	[KEYED_IN_ARRAY] = "a keyed value in an array",
 };
 
 static void misuse(enum misuse what)
@@ -203,6 +255,10 @@ static void misuse(enum misuse what)
 	case EMPTY:
 		json_finish(&j);
 		break;
+	case KEYED_IN_ARRAY:
+		json_array_begin(&j);
+		json_key_int(&j, "k", 1);
+		break;
 	case NMISUSES:
 		break;
 	}
@@ -241,6 +297,7 @@ int main(void)
 	test_escaping();
 	test_nesting();
 	test_numbers();
+	test_keyed();
 	test_newlines();
 	for (int i = 0; i < NMISUSES; i++)
 		test_misuse(i);

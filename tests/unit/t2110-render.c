@@ -4,7 +4,8 @@
  * the diff before committing it). */
 #include "config.h"
 #include "compare/model.h"
-#include "compare/render_util.h"
+#include "compare/render.h"
+#include "compare/render_common.h"
 #include "db/store.h"
 #include "lib/strbuf.h"
 #include "tests/tap.h"

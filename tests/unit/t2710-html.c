@@ -6,7 +6,7 @@
  * gnuplot the chart tests skip (fail when CI=true). */
 #include "config.h"
 #include "compare/plot.h"
-#include "compare/render_util.h"
+#include "compare/render_page.h"
 #include "lib/strbuf.h"
 #include "tests/tap.h"
 

@@ -1,8 +1,8 @@
-/* render_util: what every renderer of a comparison shares: the footer
- * (test, alpha, sign convention, samples per side, footnotes) and number
- * clean-up. */
-#ifndef KBENCH_RENDER_UTIL_H
-#define KBENCH_RENDER_UTIL_H
+/* render_common: what every renderer of a comparison shares: the footer
+ * (test, alpha, sign convention, samples per side, footnotes), the verdict
+ * of a cell, line wrapping and number clean-up. */
+#ifndef KBENCH_RENDER_COMMON_H
+#define KBENCH_RENDER_COMMON_H
 
 #include <stddef.h>
 
@@ -59,19 +59,5 @@ const char *render_test_title(const struct cmp_model *m);
 /* Whether a cell's mean row is significant on within-run variance only,
  * the between-run noise unknown (marked + instead of *). */
 int render_within_only(const struct cmp_cell *cell);
-
-/* Append s to out with &, <, >, " and ' as character references and
- * other control characters but tab and newline as '?': the one way text
- * from a store (run names, notes, config text, labels) enters a page, in
- * element content and in quoted attribute values alike. */
-void render_html_escape(struct strbuf *out, const char *s);
-
-/* Start a self-contained HTML page titled title (escaped): the style is
- * inline, and its content security policy forbids scripts and every
- * fetch, so that the page shows the same offline and nothing in it can
- * run. Leaves the body open. */
-void render_html_begin(struct strbuf *out, const char *title);
-/* Close the page render_html_begin opened. */
-void render_html_end(struct strbuf *out);
 
 #endif

@@ -1,0 +1,220 @@
+/* render_facts: the header block of the text formats: a fact shared by
+ * every run printed once, one that differs printed per run, as a diff
+ * where the values are long. What it says comes from facts.c. */
+#include "config.h"
+#include "compare/render_facts.h"
+#include "compare/facts.h"
+#include "compare/model.h"
+#include "compare/render_common.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+/* "Samples:  " */
+#define KEY_WIDTH 10
+
+static void newline_indent(struct strbuf *out, size_t indent, size_t *col)
+{
+	strbuf_addch(out, '\n');
+	strbuf_addf(out, "%*s", (int)indent, "");
+	*col = indent;
+}
+
+/* Append text's words at column col, wrapped before width columns into
+ * lines indented by indent; a word longer than a line is cut. Ends the
+ * line, without trailing blanks. */
+static void add_wrapped(struct strbuf *out, size_t col, size_t indent, size_t width,
+			const char *text)
+{
+	int first = 1;
+
+	if (width < indent + 16)
+		width = indent + 16;	/* overflow rather than loop */
+	for (const char *p = text; *p;) {
+		size_t len;
+
+		if (*p == ' ') {
+			p++;
+			continue;
+		}
+		len = strcspn(p, " ");
+		if (!first) {
+			if (col + 1 + len > width && col > indent) {
+				newline_indent(out, indent, &col);
+			} else {
+				strbuf_addch(out, ' ');
+				col++;
+			}
+		}
+		while (col + len > width) {
+			size_t fit = col < width ? width - col : 0;
+
+			strbuf_add(out, p, fit);
+			p += fit;
+			len -= fit;
+			newline_indent(out, indent, &col);
+		}
+		strbuf_add(out, p, len);
+		col += len;
+		p += len;
+		first = 0;
+	}
+	while (out->len && out->buf[out->len - 1] == ' ')
+		out->len--;
+	out->buf[out->len] = '\0';
+	strbuf_addch(out, '\n');
+}
+
+/* The lines of the header, in order. */
+enum line_kind {
+	LINE_VALUE,		/* one value per run */
+	LINE_CMDLINE,		/* the parameters each run changed */
+	LINE_CONFIG,		/* a value per run, then the lines it changed */
+	LINE_SAMPLES,		/* the sample counts of every run */
+};
+
+static const struct header_line {
+	const char *key;
+	enum line_kind kind;
+	enum facts_item item;	/* LINE_VALUE and LINE_CONFIG */
+} header_lines[] = {
+	{ .key = "Kernel:", .kind = LINE_VALUE, .item = FACTS_KERNEL },
+	{ .key = "Cmdline:", .kind = LINE_CMDLINE },
+	{ .key = "Host:", .kind = LINE_VALUE, .item = FACTS_HOST },
+	{ .key = "CPU:", .kind = LINE_VALUE, .item = FACTS_CPU },
+	{ .key = "Machine:", .kind = LINE_VALUE, .item = FACTS_MACHINE },
+	{ .key = "Config:", .kind = LINE_CONFIG, .item = FACTS_CONFIG },
+	{ .key = "Samples:", .kind = LINE_SAMPLES },
+};
+
+struct header {
+	const struct cmp_model *m;
+	const struct facts_header *facts;
+	struct strbuf *out;
+	size_t width;
+	size_t labelw;		/* the widest column label */
+	int own_line;		/* labels too wide: values go on the next line */
+	int keyed;		/* the current fact's key is printed */
+};
+
+/* Start a line of the current fact: its key on the first line only. */
+static size_t start_line(struct header *h, const char *key)
+{
+	strbuf_addf(h->out, "%-*s", KEY_WIDTH, h->keyed ? "" : key);
+	h->keyed = 1;
+	return KEY_WIDTH;
+}
+
+/* A line of fact key for column c (every column when c is -1). */
+static void value_line(struct header *h, const char *key, ssize_t c, const char *value)
+{
+	size_t col = start_line(h, key);
+
+	if (!*value)
+		value = "-";
+	if (c < 0) {
+		add_wrapped(h->out, col, KEY_WIDTH, h->width, value);
+		return;
+	}
+	strbuf_addstr(h->out, h->m->runs[c].label);
+	if (h->own_line) {
+		strbuf_addch(h->out, '\n');
+		strbuf_addf(h->out, "%*s", KEY_WIDTH + 2, "");
+		add_wrapped(h->out, KEY_WIDTH + 2, KEY_WIDTH + 2, h->width, value);
+		return;
+	}
+	strbuf_addf(h->out, "%*s", (int)(h->labelw + 2 - strlen(h->m->runs[c].label)), "");
+	col = KEY_WIDTH + h->labelw + 2;
+	add_wrapped(h->out, col, col, h->width, value);
+}
+
+/* The lines a config text changed, under its run's line. */
+static void config_lines(struct header *h, const char *diff)
+{
+	for (const char *p = diff; *p; p += strcspn(p, "\n") + 1) {
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_add(&line, p, strcspn(p, "\n"));
+		strbuf_addf(h->out, "%*s", KEY_WIDTH + 2, "");
+		add_wrapped(h->out, KEY_WIDTH + 2, KEY_WIDTH + 4, h->width, line.buf);
+		strbuf_release(&line);
+	}
+}
+
+static void header_values(struct header *h, const struct header_line *l)
+{
+	const struct facts_value *fv = &h->facts->items[l->item];
+
+	if (!fv->known)
+		return;
+	if (fv->shared) {
+		value_line(h, l->key, -1, fv->values[0]);
+		return;
+	}
+	for (size_t c = 0; c < h->m->nruns; c++) {
+		value_line(h, l->key, (ssize_t)c, fv->values[c]);
+		if (l->kind == LINE_CONFIG && h->facts->config_diff[c])
+			config_lines(h, h->facts->config_diff[c]);
+	}
+}
+
+static void header_cmdline(struct header *h, const struct header_line *l)
+{
+	for (size_t c = 1; c < h->m->nruns; c++)
+		if (*h->facts->cmdline_diff[c])
+			value_line(h, l->key, (ssize_t)c, h->facts->cmdline_diff[c]);
+}
+
+static void header_samples(struct header *h, const struct header_line *l)
+{
+	const struct cmp_model *m = h->m;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t c = 0; c < m->nruns; c++) {
+		if (m->nruns > 1)
+			strbuf_addf(&sb, "%s ", m->runs[c].label);
+		render_samples(m, c, &sb);
+		if (c + 1 < m->nruns)
+			strbuf_addstr(&sb, ", ");
+	}
+	value_line(h, l->key, -1, sb.buf);
+	strbuf_release(&sb);
+}
+
+void render_facts_header(const struct cmp_model *m, size_t width, struct strbuf *out)
+{
+	struct facts_header facts;
+	struct header h = { .m = m, .facts = &facts, .out = out, .width = width };
+	const struct run_facts **runs = xcalloc(m->nruns ? m->nruns : 1, sizeof(*runs));
+
+	for (size_t c = 0; c < m->nruns; c++) {
+		runs[c] = &m->runs[c].facts;
+		if (strlen(m->runs[c].label) > h.labelw)
+			h.labelw = strlen(m->runs[c].label);
+	}
+	facts_header_build(&facts, runs, m->nruns);
+	h.own_line = KEY_WIDTH + h.labelw + 2 > width / 2;
+	for (size_t i = 0; i < sizeof(header_lines) / sizeof(header_lines[0]); i++) {
+		const struct header_line *l = &header_lines[i];
+
+		h.keyed = 0;
+		switch (l->kind) {
+		case LINE_VALUE:
+		case LINE_CONFIG:
+			header_values(&h, l);
+			break;
+		case LINE_CMDLINE:
+			header_cmdline(&h, l);
+			break;
+		case LINE_SAMPLES:
+			header_samples(&h, l);
+			break;
+		}
+	}
+	strbuf_addch(out, '\n');
+	facts_header_release(&facts);
+	free(runs);
+}

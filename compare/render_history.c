@@ -1,0 +1,535 @@
+/* render_history: kbench history's series in text (a line per run and a
+ * sparkline), CSV, JSON and a self-contained HTML page, and the report of
+ * kbench regressions. */
+#include "config.h"
+#include "compare/render.h"
+#include "compare/history.h"
+#include "compare/plot.h"
+#include "compare/render_page.h"
+#include "lib/csv.h"
+#include "lib/json.h"
+#include "lib/strbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+int history_format_parse(const char *name, enum history_format *f)
+{
+	static const char *const names[] = {
+		[HISTORY_FORMAT_TEXT] = "text",
+		[HISTORY_FORMAT_CSV] = "csv",
+		[HISTORY_FORMAT_JSON] = "json",
+		[HISTORY_FORMAT_HTML] = "html",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i], name)) {
+			*f = (enum history_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int shown(const struct history_view *v, const struct history_point *p)
+{
+	return !v->since || strcmp(p->started_at, v->since) >= 0;
+}
+
+/* The change point that starts at point i, or NULL. */
+static const struct changepoint *change_at(const struct history_series *hs, size_t i)
+{
+	for (size_t k = 0; k < hs->ncps; k++)
+		if (hs->cps[k].index == i)
+			return &hs->cps[k];
+	return NULL;
+}
+
+static int decimals(const struct history_series *hs)
+{
+	return !strcmp(hs->unit, "s") ? 4 : 2;
+}
+
+static const char *mean_name(const struct history_series *hs)
+{
+	return hs->higher_better ? "Hmean" : "Amean";
+}
+
+/* "2026-11-29T23:52:28Z" -> "2026-11-29 23:52" */
+static void short_date(char *buf, size_t len, const char *iso)
+{
+	snprintf(buf, len, "%.10s %.5s", iso, strlen(iso) > 11 ? iso + 11 : "");
+}
+
+/* Append s right-aligned in width columns (UTF-8 characters). */
+static void pad_left(struct strbuf *out, const char *s, int width)
+{
+	int cols = 0;
+
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	for (; cols < width; cols++)
+		strbuf_addch(out, ' ');
+	strbuf_addstr(out, s);
+}
+
+static void sparkline(const struct history_series *hs, const struct history_view *v,
+		      struct strbuf *out)
+{
+	static const char *const blocks[] = { "\u2581", "\u2582", "\u2583", "\u2584",
+					      "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char ascii[] = "_.-~=+*#";
+	double lo = INFINITY, hi = -INFINITY;
+	int d = decimals(hs);
+
+	for (size_t i = 0; i < hs->npoints; i++)
+		if (shown(v, &hs->points[i]) && isfinite(hs->points[i].mean)) {
+			lo = fmin(lo, hs->points[i].mean);
+			hi = fmax(hi, hs->points[i].mean);
+		}
+	if (lo > hi)
+		return;
+	strbuf_addstr(out, "trend ");
+	for (size_t i = 0; i < hs->npoints; i++) {
+		const struct history_point *p = &hs->points[i];
+		int level = 0;
+
+		if (!shown(v, p))
+			continue;
+		if (!isfinite(p->mean)) {
+			strbuf_addch(out, ' ');
+			continue;
+		}
+		if (hi > lo)
+			level = (int)((p->mean - lo) / (hi - lo) * 7 + 0.5);
+		if (v->unicode)
+			strbuf_addstr(out, blocks[level]);
+		else
+			strbuf_addch(out, ascii[level]);
+	}
+	strbuf_addf(out, "  (oldest first; min %.*f, max %.*f)\n", d, lo, d, hi);
+}
+
+static void text_series(const struct history_series *hs, const struct history_view *v,
+			       struct strbuf *out)
+{
+	const char *pm = v->unicode ? "\u00b1" : "+-";
+	int d = decimals(hs);
+	struct strbuf cell = STRBUF_INIT;
+
+	strbuf_addf(out, "%s %s on %s, config %s: %s%s%s%s, %s is better\n", hs->section,
+		    hs->row, hs->host, hs->config, mean_name(hs), *hs->unit ? " (" : "",
+		    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
+	strbuf_addf(out, "%-16s  %-24s %-22s %12s %11s %4s\n", "date", "run", "kernel",
+		    mean_name(hs), "95% CI", "n");
+	for (size_t i = 0; i < hs->npoints; i++) {
+		const struct history_point *p = &hs->points[i];
+		const struct changepoint *cp = change_at(hs, i);
+		char date[32];
+
+		if (!shown(v, p))
+			continue;
+		short_date(date, sizeof(date), p->started_at);
+		strbuf_addf(out, "%-16s  %-24s %-22s %12.*f ", date, p->run_name,
+			    p->kernel_release, d, p->mean);
+		strbuf_reset(&cell);
+		if (isnan(p->ci95))
+			strbuf_addstr(&cell, "-");
+		else
+			strbuf_addf(&cell, "%s%.*f", pm, d, p->ci95);
+		pad_left(out, cell.buf, 11);
+		strbuf_addf(out, " %4zu", p->n);
+		if (cp)
+			strbuf_addf(out, "  <- %+.2f%% %s, p %.2g", history_change_pct(hs, cp),
+				    history_change_worse(hs, cp) ? "worse" : "better", cp->p);
+		strbuf_addch(out, '\n');
+	}
+	sparkline(hs, v, out);
+	strbuf_release(&cell);
+}
+
+static void history_text(const struct history *h, const struct history_view *v,
+			struct strbuf *out)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		if (i)
+			strbuf_addch(out, '\n');
+		text_series(&h->series[i], v, out);
+	}
+	if (h->n)
+		strbuf_addf(out, "\nChange points (<-): E-Divisive means with a t-test, "
+			    "p < %g, window %zu; %% is the change of the mean, + is better.\n",
+			    h->params.max_pvalue, h->params.window);
+}
+
+/* Fields each followed by its comma. */
+static void csv_fields(struct strbuf *out, const char *const *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		csv_field(out, fields[i]);
+		strbuf_addch(out, ',');
+	}
+}
+
+static void history_csv(const struct history *h, const struct history_view *v,
+		       struct strbuf *out)
+{
+	strbuf_addf(out, "# kbench history csv %d; e-divisive p %g window %zu\n",
+		    HISTORY_FORMAT_VERSION, h->params.max_pvalue, h->params.window);
+	strbuf_addstr(out, "host,config,section,row,unit,better,stat,run_id,uuid,run,kernel,"
+		      "started_at,n,mean,ci95,change_pct,change_p\n");
+	for (size_t i = 0; i < h->n; i++) {
+		const struct history_series *hs = &h->series[i];
+		const char *series[] = {
+			hs->host, hs->config, hs->section, hs->row, hs->unit,
+			hs->higher_better ? "higher" : "lower", mean_name(hs),
+		};
+
+		for (size_t k = 0; k < hs->npoints; k++) {
+			const struct history_point *p = &hs->points[k];
+			const struct changepoint *cp = change_at(hs, k);
+			const char *run[] = { p->uuid, p->run_name, p->kernel_release, p->started_at };
+
+			if (!shown(v, p))
+				continue;
+			csv_fields(out, series, sizeof(series) / sizeof(series[0]));
+			strbuf_addf(out, "%lld,", (long long)p->run_id);
+			csv_fields(out, run, sizeof(run) / sizeof(run[0]));
+			strbuf_addf(out, "%zu,", p->n);
+			csv_number(out, p->mean);
+			strbuf_addch(out, ',');
+			csv_number(out, p->ci95);
+			strbuf_addch(out, ',');
+			if (cp) {
+				csv_number(out, history_change_pct(hs, cp));
+				strbuf_addch(out, ',');
+				csv_number(out, cp->p);
+			} else {
+				strbuf_addch(out, ',');
+			}
+			strbuf_addch(out, '\n');
+		}
+	}
+}
+
+static void json_change(struct json *j, const struct history_series *hs,
+			const struct changepoint *cp)
+{
+	const struct history_point *p = &hs->points[cp->index];
+
+	json_object_begin(j);
+	json_key_int(j, "index", (long long)cp->index);
+	json_key_int(j, "run_id", p->run_id);
+	json_key_string(j, "run", p->run_name);
+	json_key_string(j, "started_at", p->started_at);
+	json_key_double(j, "mean_before", cp->mean_before);
+	json_key_double(j, "mean_after", cp->mean_after);
+	json_key_int(j, "runs_before", (long long)cp->n_before);
+	json_key_int(j, "runs_after", (long long)cp->n_after);
+	json_key_double(j, "change_pct", history_change_pct(hs, cp));
+	json_key_string(j, "direction", history_change_worse(hs, cp) ? "worse" : "better");
+	json_key_double(j, "magnitude", cp->magnitude);
+	json_key_double(j, "t", cp->t);
+	json_key_double(j, "p", cp->p);
+	json_object_end(j);
+}
+
+static void json_series_head(struct json *j, const struct history_series *hs)
+{
+	json_key_string(j, "host", hs->host);
+	json_key_string(j, "config", hs->config);
+	json_key_string(j, "section", hs->section);
+	json_key_string(j, "row", hs->row);
+	json_key_string(j, "unit", hs->unit);
+	json_key_string(j, "better", hs->higher_better ? "higher" : "lower");
+	json_key_string(j, "stat", mean_name(hs));
+}
+
+static void history_json(const struct history *h, const struct history_view *v,
+			struct strbuf *out)
+{
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j);
+	json_key_int(&j, "format_version", HISTORY_FORMAT_VERSION);
+	json_key(&j, "method");
+	json_object_begin(&j);
+	json_key_string(&j, "name", "e-divisive means, t-test");
+	json_key_int(&j, "window", (long long)h->params.window);
+	json_key_double(&j, "max_pvalue", h->params.max_pvalue);
+	json_key_double(&j, "min_magnitude", h->params.min_magnitude);
+	json_object_end(&j);
+	json_key(&j, "series");
+	json_array_begin(&j);
+	for (size_t i = 0; i < h->n; i++) {
+		const struct history_series *hs = &h->series[i];
+
+		json_newline(&j);
+		json_object_begin(&j);
+		json_series_head(&j, hs);
+		json_key(&j, "points");
+		json_array_begin(&j);
+		for (size_t k = 0; k < hs->npoints; k++) {
+			const struct history_point *p = &hs->points[k];
+
+			if (!shown(v, p))
+				continue;
+			json_newline(&j);
+			json_object_begin(&j);
+			json_key_int(&j, "run_id", p->run_id);
+			json_key_string(&j, "uuid", p->uuid);
+			json_key_string(&j, "run", p->run_name);
+			json_key_string(&j, "kernel_release", p->kernel_release);
+			json_key_string(&j, "started_at", p->started_at);
+			json_key_int(&j, "n", (long long)p->n);
+			json_key_double(&j, "mean", p->mean);
+			json_key_double(&j, "ci95", p->ci95);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_key(&j, "change_points");
+		json_array_begin(&j);
+		for (size_t k = 0; k < hs->ncps; k++)
+			if (shown(v, &hs->points[hs->cps[k].index]))
+				json_change(&j, hs, &hs->cps[k]);
+		json_array_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+	strbuf_addch(out, '\n');
+}
+
+static void history_html(const struct history *h, const struct history_view *v,
+			struct strbuf *out);
+
+void history_render(const struct history *h, enum history_format f,
+		    const struct history_view *v, struct strbuf *out)
+{
+	switch (f) {
+	case HISTORY_FORMAT_TEXT:
+		history_text(h, v, out);
+		break;
+	case HISTORY_FORMAT_CSV:
+		history_csv(h, v, out);
+		break;
+	case HISTORY_FORMAT_JSON:
+		history_json(h, v, out);
+		break;
+	case HISTORY_FORMAT_HTML:
+		history_html(h, v, out);
+		break;
+	}
+}
+
+static void run_line(struct strbuf *out, const char *what, const struct history_point *p)
+{
+	char date[32];
+
+	short_date(date, sizeof(date), p->started_at);
+	strbuf_addf(out, "  %s #%lld %s (%s) %s\n", what, (long long)p->run_id, p->run_name,
+		    p->kernel_release, date);
+}
+
+void history_render_regressions(const struct history *h, const struct history_regression *r,
+				size_t n, struct strbuf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct history_series *hs = r[i].series;
+		const struct changepoint *cp = r[i].cp;
+		int d = decimals(hs);
+
+		strbuf_addf(out, "%s %s on %s, config %s: %s %.*f -> %.*f%s%s (%+.2f%%), p %.2g\n",
+			    hs->section, hs->row, hs->host, hs->config, mean_name(hs), d,
+			    cp->mean_before, d, cp->mean_after, *hs->unit ? " " : "", hs->unit,
+			    history_change_pct(hs, cp), cp->p);
+		run_line(out, "last run before:", &hs->points[cp->index - 1]);
+		run_line(out, "first run after:", &hs->points[cp->index]);
+	}
+	strbuf_addf(out, "%zu regression%s in %zu series\n", n, n == 1 ? "" : "s", h->n);
+}
+
+/* ---- html ---- */
+
+#define HTML_LINE_RGB 0x0072b2
+#define HTML_WORSE_RGB 0xc62828
+#define HTML_BETTER_RGB 0x2e7d32
+
+/* "2026-10-20T02:00:00Z" as seconds since the epoch; NaN when it is not
+ * such a time. */
+static double epoch_s(const char *iso)
+{
+	struct tm tm = { .tm_isdst = 0 };
+	int n = 0;
+
+	if (sscanf(iso, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || !n)
+		return NAN;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm);
+}
+
+static void series_title(const struct history_series *hs, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s %s on %s, config %s", hs->section, hs->row, hs->host, hs->config);
+}
+
+static void html_chart(const struct history_series *hs, const struct history_view *v,
+		       struct plot_page *pg, struct strbuf *out)
+{
+	struct plot p;
+	struct plot_series *ps;
+	struct strbuf sb = STRBUF_INIT, caption = STRBUF_INIT;
+	double lo = INFINITY, hi = -INFINITY, prev = NAN;
+	int d = decimals(hs);
+
+	plot_init(&p);
+	p.xaxis = PLOT_X_TIME;
+	strbuf_addf(&sb, "%s%s%s%s", mean_name(hs), *hs->unit ? " (" : "", hs->unit,
+		    *hs->unit ? ")" : "");
+	plot_set_ylabel(&p, sb.buf);
+	series_title(hs, &caption);
+	ps = plot_add_series(&p, PLOT_ERRORLINES, HTML_LINE_RGB, caption.buf);
+	for (size_t i = 0; i < hs->npoints; i++) {
+		const struct history_point *pt = &hs->points[i];
+		const struct changepoint *cp = change_at(hs, i);
+		double t = epoch_s(pt->started_at);
+		char date[32];
+
+		if (!shown(v, pt) || !isfinite(t))
+			continue;
+		short_date(date, sizeof(date), pt->started_at);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s, kernel %s, %s: %s %.*f", pt->run_name, pt->kernel_release,
+			    date, mean_name(hs), d, pt->mean);
+		if (isfinite(pt->ci95))
+			strbuf_addf(&sb, " +- %.*f", d, pt->ci95);
+		strbuf_addf(&sb, "%s%s, %zu sample%s", *hs->unit ? " " : "", hs->unit, pt->n,
+			    pt->n == 1 ? "" : "s");
+		if (isfinite(pt->mean)) {
+			plot_add_point(ps, t, pt->mean, pt->mean - pt->ci95, pt->mean + pt->ci95,
+				       sb.buf);
+			lo = fmin(lo, t);
+			hi = fmax(hi, t);
+		}
+		if (cp) {
+			/* Between the last run before the change and the first after. */
+			double at = isfinite(prev) ? (prev + t) / 2 : t;
+			int worse = history_change_worse(hs, cp);
+
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%+.2f%% %s", history_change_pct(hs, cp),
+				    worse ? "worse" : "better");
+			plot_add_marker(&p, at, worse ? HTML_WORSE_RGB : HTML_BETTER_RGB, sb.buf);
+		}
+		prev = t;
+	}
+	if (!ps->n)
+		goto out;
+	/* A day either side of a lone run; else a little room. */
+	p.xmin = hi > lo ? lo - (hi - lo) * 0.03 : lo - 86400;
+	p.xmax = hi > lo ? hi + (hi - lo) * 0.03 : hi + 86400;
+	strbuf_addf(&caption, ": %s over time, %s is better", mean_name(hs),
+		    hs->higher_better ? "higher" : "lower");
+	plot_figure(pg, &p, caption.buf, out);
+out:
+	plot_release(&p);
+	strbuf_release(&sb);
+	strbuf_release(&caption);
+}
+
+static void html_cell(struct strbuf *out, const char *cls, const char *text)
+{
+	strbuf_addf(out, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+	render_html_escape(out, text);
+	strbuf_addstr(out, "</td>");
+}
+
+static void html_table(const struct history_series *hs, const struct history_view *v,
+		       struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int d = decimals(hs);
+
+	strbuf_addf(out, "<table class=\"history\">\n<thead><tr><th>date</th><th>run</th>"
+		    "<th>kernel</th><th>%s</th><th>95%% CI</th><th>n</th><th>change</th>"
+		    "</tr></thead>\n<tbody>\n", mean_name(hs));
+	for (size_t i = 0; i < hs->npoints; i++) {
+		const struct history_point *p = &hs->points[i];
+		const struct changepoint *cp = change_at(hs, i);
+		const char *cls = cp ? history_change_worse(hs, cp) ? "worse" : "better" : NULL;
+		char date[32];
+
+		if (!shown(v, p))
+			continue;
+		short_date(date, sizeof(date), p->started_at);
+		strbuf_addstr(out, "<tr>");
+		html_cell(out, NULL, date);
+		html_cell(out, NULL, p->run_name);
+		html_cell(out, NULL, p->kernel_release);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.*f", d, p->mean);
+		html_cell(out, "num", sb.buf);
+		strbuf_reset(&sb);
+		if (isnan(p->ci95))
+			strbuf_addch(&sb, '-');
+		else
+			strbuf_addf(&sb, "+-%.*f", d, p->ci95);
+		html_cell(out, "num", sb.buf);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%zu", p->n);
+		html_cell(out, "num", sb.buf);
+		strbuf_reset(&sb);
+		if (cp)
+			strbuf_addf(&sb, "%+.2f%% %s, p %.2g", history_change_pct(hs, cp), cls,
+				    cp->p);
+		html_cell(out, cls, sb.buf);
+		strbuf_addstr(out, "</tr>\n");
+	}
+	strbuf_addstr(out, "</tbody>\n</table>\n");
+	strbuf_release(&sb);
+}
+
+static void history_html(const struct history *h, const struct history_view *v,
+			struct strbuf *out)
+{
+	struct plot_page pg = PLOT_PAGE_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "kbench history: ");
+	if (h->n == 1)
+		series_title(&h->series[0], &sb);
+	else
+		strbuf_addf(&sb, "%zu series", h->n);
+	render_html_begin(out, sb.buf);
+	strbuf_addstr(out, "<h1>");
+	render_html_escape(out, sb.buf);
+	strbuf_addstr(out, "</h1>\n");
+	strbuf_addf(out, "<p>One point per complete run: its mean (Hmean when higher is "
+		    "better, else Amean) with the 95%% confidence interval. Change points "
+		    "(dashed lines, and the change column): E-Divisive means with a t-test, "
+		    "p &lt; %g, window %zu; %% is the change of the mean, + is better. Hover "
+		    "over a point for its run and kernel.</p>\n",
+		    h->params.max_pvalue, h->params.window);
+	plot_page_note(&pg, out);
+	for (size_t i = 0; i < h->n; i++) {
+		const struct history_series *hs = &h->series[i];
+
+		strbuf_addf(out, "<section id=\"series%zu\">\n<h2>", i + 1);
+		strbuf_reset(&sb);
+		series_title(hs, &sb);
+		strbuf_addf(&sb, ": %s%s%s%s, %s is better", mean_name(hs), *hs->unit ? " (" : "",
+			    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
+		render_html_escape(out, sb.buf);
+		strbuf_addstr(out, "</h2>\n");
+		html_chart(hs, v, &pg, out);
+		html_table(hs, v, out);
+		strbuf_addstr(out, "</section>\n");
+	}
+	render_html_end(out);
+	strbuf_release(&sb);
+}
