@@ -7,6 +7,7 @@
 #include "lib/strbuf.h"
 #include "lib/suggest.h"
 #include "db/store.h"
+#include "runner/knob.h"
 #include "workloads/workload.h"
 
 #include <locale.h>
@@ -47,6 +48,8 @@ static const struct command commands[] = {
 	  .summary = "run configs on the nodes of a Slurm cluster, collect the results" },
 	{ .name = "recover", .fn = cmd_recover,
 	  .summary = "load what a run could not store (its recovery file) into the store" },
+	{ .name = "ab", .fn = cmd_ab,
+	  .summary = "an interleaved A/B experiment over knobs and options, paired verdict" },
 	{ .name = "calibrate", .fn = cmd_calibrate,
 	  .summary = "run a config N times and print each row's between-run noise" },
 	{ .name = "configs", .fn = cmd_configs,
@@ -95,6 +98,9 @@ int cmd_open_store(struct store **out, enum cmd_store_access access)
 		rc = store_open(path.buf, out);
 	else
 		rc = store_open_readonly(path.buf, out);
+	/* Knobs a killed experiment left changed go back first. */
+	if (!rc)
+		knob_recover(*out, access == CMD_STORE_WRITE);
 	strbuf_release(&path);
 	return rc;
 }
