@@ -97,7 +97,8 @@ static void cell_test(const struct cmp_cell *c, struct json *j)
 {
 	test(&c->test, j);
 	if (c->test.done)
-		key_string(j, "basis", c->between_run ? "between-run" : "within-run");
+		key_string(j, "basis", c->paired ? "paired-rounds" :
+			   c->between_run ? "between-run" : "within-run");
 	json_object_end(j);
 }
 
