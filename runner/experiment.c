@@ -509,7 +509,7 @@ int experiment_dry_run(const struct experiment *e, struct store *s)
 		int differs = i == 0;
 
 		for (size_t k = 0; k < a->nkeys; k++)
-			differs |= !a->keys[k].nfiles;
+			differs |= !a->keys[k].nfiles && strcmp(a->keys[k].key, "description");
 		if (!differs)
 			continue;
 		printf("\nPlan of arm %s:\n", a->name);
