@@ -39,6 +39,7 @@ static int report(const struct experiment *e, const char *format)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char **argv = xcalloc(e->narms + 4, sizeof(*argv));
+	char **own = xcalloc(e->narms + 4, sizeof(*own));
 	int argc = 0, rc;
 
 	argv[argc++] = xstrdup("compare");
@@ -52,9 +53,12 @@ static int report(const struct experiment *e, const char *format)
 		argv[argc++] = strbuf_detach(&sb);
 	}
 	fflush(stderr);
+	/* The option parser reorders argv: free what was allocated. */
+	memcpy(own, argv, (size_t)argc * sizeof(*own));
 	rc = cmd_compare(argc, argv);
 	for (int i = 0; i < argc; i++)
-		free(argv[i]);
+		free(own[i]);
+	free(own);
 	free(argv);
 	strbuf_release(&sb);
 	return rc;
