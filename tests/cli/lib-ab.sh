@@ -5,7 +5,9 @@
 #
 #   ab_knobs                 the knob files the tests touch, one a line
 #   ab_need_knobs            skip the whole test unless root may write them
-#   ab_save                  save their values (and restore them on EXIT)
+#   ab_save                  take the knob tests' lock (they change the same
+#                            files: one at a time, even under make -j),
+#                            save the values (and restore them on EXIT)
 #   ab_values                their values now, "path=value" a line
 #   ab_conf FILE ARM-KEYS... a small two-arm config: arm base changes
 #                            nothing, arm test sets ARM-KEYS (lines)
@@ -55,6 +57,12 @@ ab_restore() {
 }
 
 ab_save() {
+	# Bounded: a test holding it runs for well under a minute.
+	exec 9>"${TMPDIR:-/tmp}/kbench-knob-tests.lock"
+	if command -v flock >/dev/null && ! flock -w 300 9; then
+		echo "Bail out! another knob test held the lock for 300 s"
+		exit 1
+	fi
 	ab_values > "$tmp/knobs.saved"
 	trap 'ab_restore; rm -rf "$tmp"' EXIT
 	trap 'ab_restore; rm -rf "$tmp"; exit 130' INT TERM
