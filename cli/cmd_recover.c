@@ -5,11 +5,12 @@
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
+#include "runner/knob.h"
 
 #include <stdio.h>
 
 static const struct parse_opt_usage recover_usage = {
-	.synopsis = "kbench recover FILE...",
+	.synopsis = "kbench recover [FILE...]",
 	.description = "Load recovery files into the store: the samples, monitor values, failures\n"
 		       "and final status a run could not store when its store failed.",
 	.help_column = 14,
@@ -18,7 +19,10 @@ static const struct parse_opt_usage recover_usage = {
 		"held too long, a full disk) and prints its path. Loading adds to that run\n"
 		"(found by uuid; created when the store lacks it) only what it does not\n"
 		"hold, so a file may be loaded twice. 'kbench run --resume RUN' then runs\n"
-		"what is left. Exit status: 0 loaded, 1 a file could not be loaded.",
+		"what is left. Without FILE (and with one) it restores the knobs an\n"
+		"experiment (kbench ab) killed before it could left changed, from their\n"
+		"journal in the store, as any command opening the store does. Exit status:\n"
+		"0 loaded, 1 a file could not be loaded or a knob could not be restored.",
 };
 
 int cmd_recover(int argc, char **argv)
@@ -32,15 +36,10 @@ int cmd_recover(int argc, char **argv)
 
 	if (cmd_parse_options(&argc, argv, options, &recover_usage, &rc))
 		goto out;
-	if (!argc) {
-		error("no recovery file given");
-		parse_opt_usage_print(&recover_usage, options, stderr);
-		goto out;
-	}
 	rc = 1;
 	if (cmd_open_store(&store, CMD_STORE_WRITE))
 		goto out;
-	rc = 0;
+	rc = knob_left(store) ? 1 : 0;
 	for (int i = 0; i < argc; i++) {
 		struct store_recovered r;
 

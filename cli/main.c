@@ -44,6 +44,8 @@ static const struct command commands[] = {
 	  .summary = "run configs on the nodes of a Slurm cluster, collect the results" },
 	{ .name = "recover", .fn = cmd_recover,
 	  .summary = "load what a run could not store (its recovery file) into the store" },
+	{ .name = "ab", .fn = cmd_ab,
+	  .summary = "an A/B experiment over knobs and options, interleaved in rounds" },
 	{ .name = "calibrate", .fn = cmd_calibrate,
 	  .summary = "run a config N times and print each row's between-run noise" },
 	{ .name = "configs", .fn = cmd_configs,

@@ -7,6 +7,7 @@
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
+#include "runner/knob.h"
 
 #include <limits.h>
 #include <string.h>
@@ -48,6 +49,9 @@ int cmd_open_store(struct store **out, enum cmd_store_access access)
 		rc = store_open(path.buf, out);
 	else
 		rc = store_open_readonly(path.buf, out);
+	/* Knobs a killed experiment left changed go back first. */
+	if (!rc)
+		knob_recover(*out, access == CMD_STORE_WRITE);
 	strbuf_release(&path);
 	return rc;
 }

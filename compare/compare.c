@@ -215,6 +215,25 @@ static void label_for(char *const *names, size_t ncols, size_t i, const struct r
 		}
 }
 
+/* The A/B experiment a run is an arm of (kbench ab), from its facts. */
+struct run_experiment {
+	int64_t id;
+	char *uuid;
+};
+
+static int experiment_fact(const char *section, const char *key, const char *value, void *arg)
+{
+	struct run_experiment *x = arg;
+
+	if (*section)
+		return 0;
+	if (!strcmp(key, "experiment"))
+		x->id = strtoll(value, NULL, 10);
+	else if (!strcmp(key, "experiment-uuid") && !x->uuid)
+		x->uuid = xstrdup(value);
+	return 0;
+}
+
 /* Read one run into column col of the model. */
 static int feed_run(struct store *s, const struct column *cols, char *const *names,
 		    size_t ncols, size_t col, size_t k, struct feed *feed)
@@ -244,6 +263,14 @@ static int feed_run(struct store *s, const struct column *cols, char *const *nam
 	if (store_run_rounds(s, id, &rounds))
 		goto out;
 	model_set_rounds(model, col, rounds);
+	if (k == 0) {
+		struct run_experiment x = { .id = 0 };
+
+		if (store_each_meta(s, id, experiment_fact, &x))
+			goto out;
+		model_set_experiment(model, col, x.id, x.uuid);
+		free(x.uuid);
+	}
 	if (store_each_sample(s, id, feed_sample, feed) || feed->failed)
 		goto out;
 	if (store_each_row_result(s, id, feed_row_result, feed))

@@ -4,6 +4,7 @@
  * (monitor) blocks, and the facts that differ between runs (facts.c). */
 #include "config.h"
 #include "compare/model.h"
+#include "compare/paired.h"
 #include "compare/facts.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -74,6 +75,7 @@ static void run_release(struct cmp_run *r)
 	for (size_t i = 0; i < r->nruns; i++)
 		free(r->uuids[i]);
 	free(r->uuids);
+	free(r->experiment_uuid);
 	free(r->facts.hostname);
 	free(r->facts.cpu_model);
 	free(r->facts.kernel_release);
@@ -99,6 +101,7 @@ static void section_release(struct cmp_section *s, size_t ncols)
 		for (size_t c = 0; c < ncols; c++) {
 			free(r->cells[c].samples);
 			free(r->cells[c].rep_end);
+			free(r->cells[c].rounds);
 		}
 		free(r->cells);
 		free(r->hist);
@@ -137,6 +140,7 @@ void model_release(struct cmp_model *m)
 	for (size_t i = 0; m->runs && i < m->nruns; i++)
 		run_release(&m->runs[i]);
 	free(m->runs);
+	free(m->paired_title);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -320,6 +324,8 @@ void model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *
 	struct cmp_cell *c = &r->cells[col];
 
 	ALLOC_GROW(c->samples, c->n + 1, c->alloc);
+	ALLOC_GROW(c->rounds, c->n + 1, c->rounds_alloc);
+	c->rounds[c->n] = sr->round;
 	c->samples[c->n++] = sr->value;
 	/* A run's samples are one replicate of the row; with 3 rounds or
 	 * more, each round's are. */
@@ -467,6 +473,8 @@ static void finish_row(struct cmp_model *m, struct cmp_row *r)
 		}
 		stats_test(m->test->kind, base->samples, base->n, cell->samples, cell->n,
 			   r->higher_better, m->alpha, &cell->test);
+		if (m->paired_title && cell->test.done && paired_decide(m, r, base, cell))
+			continue;
 		if (!cell->test.done || !model_uses_noise(m))
 			continue;
 		if (r->noise.known)
@@ -752,8 +760,39 @@ static int config_order(const struct cmp_model *m, const struct cmp_section *s)
 	return keep;
 }
 
+void model_set_experiment(struct cmp_model *m, size_t col, int64_t id, const char *uuid)
+{
+	struct cmp_run *r = &m->runs[col];
+
+	free(r->experiment_uuid);
+	r->experiment_uuid = uuid ? xstrdup(uuid) : NULL;
+	r->experiment_id = id;
+}
+
+/* The footer's name of the paired test, when the columns are the arms of
+ * one experiment. */
+static void paired_setup(struct cmp_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rounds = m->runs[0].rounds;
+
+	if (!paired_applies(m))
+		return;
+	for (size_t c = 1; c < m->nruns; c++)
+		if (m->runs[c].rounds < rounds)
+			rounds = m->runs[c].rounds;
+	strbuf_addf(&sb, "a paired t-test on %d rounds' mean differences (interleaved A/B, "
+		    "experiment ", rounds);
+	if (m->runs[0].experiment_id > 0)
+		strbuf_addf(&sb, "#%lld)", (long long)m->runs[0].experiment_id);
+	else
+		strbuf_addf(&sb, "%.8s)", m->runs[0].experiment_uuid);
+	m->paired_title = strbuf_detach(&sb);
+}
+
 void model_finish(struct cmp_model *m)
 {
+	paired_setup(m);
 	for (size_t i = 0; i < m->nsections; i++) {
 		struct cmp_section *s = &m->sections[i];
 

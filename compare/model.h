@@ -56,6 +56,10 @@ struct cmp_run {
 	size_t adaptive_rows, adaptive_met;
 	double ci_target_lo, ci_target_hi;	/* fractions */
 	int adaptive_n_lo, adaptive_n_hi;
+	/* The A/B experiment (kbench ab) the run is an arm of: its uuid
+	 * (NULL: none) and its id in the store it was read from. */
+	char *experiment_uuid;
+	int64_t experiment_id;
 };
 
 struct cmp_cell {
@@ -81,6 +85,12 @@ struct cmp_cell {
 	/* CoeffVar above the model's threshold, or fewer than 3 samples:
 	 * the mean is marked ~. */
 	int noisy;
+	/* The round of each sample (samples[i] was measured in round
+	 * rounds[i]), and whether the test paired the rounds of an A/B
+	 * experiment's arms (compare/paired.h). */
+	int *rounds;
+	size_t rounds_alloc;
+	int paired;
 };
 
 struct cmp_row {
@@ -169,6 +179,9 @@ struct cmp_model {
 	/* The run being fed has 3 rounds or more: each round of a row is a
 	 * replicate of it (model_set_rounds). */
 	int split_rounds;
+	/* The columns are the arms of one A/B experiment: the mean rows are
+	 * tested paired by round, as paired_title says (NULL: not). */
+	char *paired_title;
 	struct {		/* the row model_add_history found last */
 		struct cmp_section *section;
 		size_t row;
@@ -211,6 +224,10 @@ void model_begin_run(struct cmp_model *m);
  * through its plan `rounds` times: with 3 or more, its rounds are the
  * replicates of its rows. */
 void model_set_rounds(struct cmp_model *m, size_t col, int rounds);
+
+/* Column col's run is an arm of the A/B experiment uuid (id in its
+ * store); uuid NULL: none. */
+void model_set_experiment(struct cmp_model *m, size_t col, int64_t id, const char *uuid);
 
 /* How a row of column col's run stopped with iterations = auto. */
 void model_add_row_result(struct cmp_model *m, size_t col, const struct row_result *rr);

@@ -267,6 +267,8 @@ int render_within_only(const struct cmp_cell *cell)
 
 const char *render_test_title(const struct cmp_model *m)
 {
+	if (m->paired_title)
+		return m->paired_title;
 	if (model_uses_noise(m) && any_cell(m, between_run))
 		return "a t-test of run means with between-run noise";
 	return m->test->title;

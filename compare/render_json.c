@@ -74,7 +74,8 @@ static void cell_test(const struct cmp_cell *c, struct json *j)
 {
 	test(&c->test, j);
 	if (c->test.done)
-		json_key_string(j, "basis", c->between_run ? "between-run" : "within-run");
+		json_key_string(j, "basis", c->paired ? "paired-rounds" :
+				c->between_run ? "between-run" : "within-run");
 	json_object_end(j);
 }
 

@@ -31,7 +31,7 @@ _kbench()
 
 	local kb=${words[0]} db= cmd= i
 	local commands="run runs show compare topology note query history regressions
-		export import mail fleet configs help"
+		export import mail fleet configs ab recover calibrate help"
 	local workloads="hackbench netperf pft external"
 
 	for ((i = 1; i < cword; i++)); do
@@ -49,7 +49,7 @@ _kbench()
 		return
 		;;
 	-c | --config)
-		if [[ $cmd == run || $cmd == fleet ]]; then
+		if [[ $cmd == run || $cmd == fleet || $cmd == ab ]]; then
 			_filedir conf
 			COMPREPLY+=($(compgen -W "$("$kb" configs 2>/dev/null |
 				awk '{ print $1 }')" -- "$cur"))

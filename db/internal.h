@@ -42,6 +42,12 @@ void store_bind_text(sqlite3_stmt *st, int i, const char *v);
 int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
 		    int (*row)(struct store *s, sqlite3_stmt *st, void *ctx), void *ctx);
 
+/* Run sql (one or more statements); on failure print "WHAT in PATH: why"
+ * and return -1. store_exec_locking is for one statement that takes a
+ * lock (BEGIN IMMEDIATE): tried again while the store is busy. */
+int store_exec(struct store *s, const char *sql, const char *what);
+int store_exec_locking(struct store *s, const char *sql, const char *what);
+
 /* Whether the writer of a run still marked running may still be at work:
  * 0 when it is surely gone (its pid, boot or process start time says so),
  * 1 otherwise (also when it ran on another host, which cannot be told).

@@ -29,6 +29,7 @@ extern const char store_migration_v2[];
 extern const char store_migration_v3[];
 extern const char store_migration_v4[];
 extern const char store_migration_v5[];
+extern const char store_migration_v6[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
@@ -37,6 +38,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[2] = store_migration_v3,
 	[3] = store_migration_v4,
 	[4] = store_migration_v5,
+	[5] = store_migration_v6,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 
@@ -191,6 +193,16 @@ static int exec_locking(struct store *s, const char *sql, const char *what)
 	if (rc == SQLITE_OK)
 		return 0;
 	return store_db_error(s, what);
+}
+
+int store_exec(struct store *s, const char *sql, const char *what)
+{
+	return exec_sql(s, sql, what);
+}
+
+int store_exec_locking(struct store *s, const char *sql, const char *what)
+{
+	return exec_locking(s, sql, what);
 }
 
 /* Give up a transaction after a failure already reported: quietly, as

@@ -162,7 +162,8 @@ void progress_start(struct progress *p, const char *section, const char *row,
 
 	if (kb_quiet || !p->tty)
 		return;
-	snprintf(head, sizeof(head), "[%s] %s:", section, row);
+	snprintf(head, sizeof(head), "%s%s[%s] %s:", p->tag ? p->tag : "", p->tag ? " " : "",
+		 section, row);
 	/* The last value is of this row's samples only. */
 	if (strcmp(head, p->head))
 		p->last[0] = '\0';
@@ -189,7 +190,8 @@ void progress_end(struct progress *p, const char *section, const char *row,
 	}
 	if (!strncmp(result, "failed: ", 8))
 		return;
-	fprintf(stderr, "kbench: [%s] %s: %s %d/%s%d: %s (%d/%d)\n", section, row,
+	fprintf(stderr, "kbench: %s%s[%s] %s: %s %d/%s%d: %s (%d/%d)\n", p->tag ? p->tag : "",
+		p->tag ? " " : "", section, row,
 		warmup ? "warm-up" : "sample", i, n < 0 ? "<=" : "", abs(n), result, p->done,
 		p->total);
 }

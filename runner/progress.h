@@ -21,6 +21,7 @@ struct progress {
 	char what[64];			/* "sample 3/8" */
 	char what_short[64];		/* "3/8", "w1/1" for a warm-up */
 	char last[128];			/* the last sample's result */
+	const char *tag;		/* before the head ("round 2/6 base"); NULL: none */
 };
 
 /* Start reporting a plan of total samples; on a terminal, watch SIGWINCH

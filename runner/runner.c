@@ -257,6 +257,7 @@ struct run_exec {
 	struct section_state *st;	/* per section of the plan */
 	long stored, failed;		/* samples stored and failed by this process */
 	long before;			/* samples of the plan stored before a resume */
+	int round;			/* the only round to run; 0: all */
 	struct record_recovery rec;	/* made when the store fails */
 	int rec_tried;			/* rec was made, or could not be */
 	int saved;			/* things written to the recovery file */
@@ -476,7 +477,8 @@ static int64_t samples_to_run(const struct run_exec *x)
 	for (size_t i = 0; i < x->p->n; i++)
 		for (int k = 1; k <= x->p->sections[i].rounds; k++)
 			for (size_t r = 0; r < x->p->sections[i].nrows; r++) {
-				int left = row_round_left(x, i, k, r);
+				int left = x->round && k != x->round ? 0 :
+					   row_round_left(x, i, k, r);
 
 				if (left)
 					total += (int64_t)left + x->p->sections[i].warmup;
@@ -666,6 +668,8 @@ static int run_sections(struct run_exec *x)
 			struct plan_section *ps = &x->p->sections[i];
 			int left = 0;
 
+			if (x->round && k != x->round)
+				continue;
 			/* A resumed round whose rows the stored samples
 			 * finish already says how they ended. */
 			rc = finish_rows(x, i, k);
@@ -752,12 +756,16 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		 const struct run_request *req, int64_t *run_id)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	struct run_exec x = { .p = p, .s = s, .mv = MONITOR_VALUES_INIT };
+	struct run_exec x = { .p = p, .s = s, .mv = MONITOR_VALUES_INIT, .round = req->round };
 	int rc = -1;
 
 	strbuf_init(&x.rec.path);
 	*run_id = req->resume;
-	if (req->resume) {
+	if (req->resume && req->round > 1) {
+		/* The next round of an experiment's arm: quietly. */
+		if (store_resume_run(s, req->resume))
+			return -1;
+	} else if (req->resume) {
 		if (record_resume_run(s, p, req->resume))
 			return -1;
 	} else if (record_begin_run(s, p, c, req->name, run_id)) {
@@ -772,7 +780,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		return -1;
 	}
 	x.run_id = *run_id;
-	if (store_get_run(s, x.run_id, &x.info) || load_done(&x, req->resume != 0)) {
+	if (store_get_run(s, x.run_id, &x.info) || load_done(&x, req->resume != 0) ||
+	    (!req->resume && req->facts && req->facts(s, x.run_id, req->facts_arg))) {
 		record_finish_run(s, x.run_id, "failed");
 		goto out;
 	}
@@ -784,7 +793,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	sigaction(SIGTERM, &sa, &old_term);
 	/* plan_build bounds the plan: the count fits progress's int. */
 	progress_init(&x.prog, (int)samples_to_run(&x));
-	if (req->resume)
+	x.prog.tag = req->tag;
+	if (req->resume && !req->round)
 		notice("run #%lld holds %ld of the plan's samples; %d to run, warm-up included",
 		       (long long)x.run_id, x.before, x.prog.total);
 	if (run_sections(&x)) {
@@ -800,6 +810,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		error("interrupted by signal %d: run #%lld kept %ld samples and is marked "
 		      "interrupted", (int)stop_signal, (long long)x.run_id, x.stored + x.before);
 		rc = 128 + stop_signal;
+	} else if (req->keep_running) {
+		rc = 0;
 	} else if (!x.stored && !x.before && x.failed) {
 		if (finish(&x, "failed"))
 			report_unfinished(&x, "failed");

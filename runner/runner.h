@@ -18,6 +18,17 @@ struct workload_ops;
 struct run_request {
 	const char *name;	/* run name; NULL: the kernel release */
 	int64_t resume;		/* a run of this plan to resume in place; 0: a new run */
+	/* An experiment (runner/experiment.h) runs each arm's plan one round
+	 * at a time into the arm's run, resumed for each round after the
+	 * first. */
+	int round;		/* run only this round (from 1); 0: every round */
+	int keep_running;	/* leave the run marked running: rounds follow */
+	const char *tag;	/* before each progress line ("round 2/6 base"); NULL: none */
+	/* Called once a new run is recorded, before its first sample (NULL:
+	 * none): facts of the run that must be there whatever happens next.
+	 * Non-zero (after saying why) fails the run before any sample. */
+	int (*facts)(struct store *s, int64_t run_id, void *arg);
+	void *facts_arg;
 };
 
 /* Run the plan into s as a new run, or into the run req->resume, running

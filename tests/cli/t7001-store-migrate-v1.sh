@@ -52,7 +52,7 @@ else
 fi
 
 v=$(sql 'PRAGMA user_version')
-check "the store is now at schema version 5 ($v)" test "$v" = 5
+check "the store is now at schema version 6 ($v)" test "$v" = 6
 got=$(sql "SELECT count(*) || ' ' || total(value) FROM monitor_values")
 check "no monitor value is lost or changed ($got)" test "$got" = "$values"
 got=$(sql "SELECT count(*) || ' ' || total(round = 1) FROM samples")
@@ -80,6 +80,6 @@ check "every other value is a delta ($n left over)" test "$n" = 0
 
 kb runs >/dev/null 2>"$tmp/err"
 ok $? "the migrated store opens again"
-check "and stays at version 5" test "$(sql 'PRAGMA user_version')" = 5
+check "and stays at version 6" test "$(sql 'PRAGMA user_version')" = 6
 
 done_testing

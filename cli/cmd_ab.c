@@ -1,0 +1,165 @@
+/* cmd_ab: kbench ab -c CONF [--rounds N] [--order abba|shuffle] [--seed S]
+ * [-n NAME] [--dry-run]: an interleaved A/B experiment over the arms a
+ * config declares, then the paired comparison of its arms. */
+#include "config.h"
+#include "cli/cmd.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "runner/experiment.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct parse_opt_usage ab_usage = {
+	.synopsis = "kbench ab -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...] [-n NAME]\n"
+		    "                 [--rounds N] [--iterations N] [--order abba|shuffle]\n"
+		    "                 [--seed S] [--only REGEX] [--dry-run]",
+	.description =
+		"Run an A/B experiment: the arms the configs declare ([arm:NAME] sections:\n"
+		"sysctl and sysfs knobs, workload options, environment, a command prefix),\n"
+		"interleaved in rounds (ABBA...), each arm stored as the run NAME/ARM, then\n"
+		"compare the arms with a paired test over the rounds.",
+	.help_column = 24,
+	.epilogue =
+		"Every knob's original value is journalled in the store before it is first\n"
+		"written; the knobs go back on every exit, and the next kbench command (or\n"
+		"'kbench recover') restores what a killed kbench left. A knob that cannot be\n"
+		"set or restored stops the experiment before any sample. See kbench.conf(5)\n"
+		"for the arm keys and docs/ab.md for the design. Exit status: 0 complete,\n"
+		"1 failed, 2 bad arguments or config, or a knob refused, 128+N signal N.",
+};
+
+/* The comparison of the arms' runs, in format (NULL: text). */
+static int report(const struct experiment *e, const char *format)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char **argv = xcalloc(e->narms + 4, sizeof(*argv));
+	char **own = xcalloc(e->narms + 4, sizeof(*own));
+	int argc = 0, rc;
+
+	argv[argc++] = xstrdup("compare");
+	if (format) {
+		strbuf_addf(&sb, "--format=%s", format);
+		argv[argc++] = strbuf_detach(&sb);
+	}
+	for (size_t i = 0; i < e->narms; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "#%lld", (long long)e->arms[i].run_id);
+		argv[argc++] = strbuf_detach(&sb);
+	}
+	fflush(stderr);
+	/* The option parser reorders argv: free what was allocated. */
+	memcpy(own, argv, (size_t)argc * sizeof(*own));
+	rc = cmd_compare(argc, argv);
+	for (int i = 0; i < argc; i++)
+		free(own[i]);
+	free(own);
+	free(argv);
+	strbuf_release(&sb);
+	return rc;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
+	struct experiment_options eo = { .name = NULL };
+	const char *format = NULL;
+	int dry_run = 0, no_report = 0;
+	const struct parse_opt options[] = {
+		OPT_STRING_LIST('c', "config", &configs, "FILE",
+				"a config with [arm:NAME] sections (repeatable);\n"
+				"see kbench.conf(5)"),
+		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
+				"set KEY in every section that takes it, in every arm\n"
+				"(-o SECTION.KEY=VALUE: that section only)"),
+		OPT_STRING('n', "name", &eo.name, "NAME",
+			   "the experiment's name (default: the config's);\n"
+			   "each arm is stored as the run NAME/ARM"),
+		OPT_INT_RANGE(0, "rounds", &eo.rounds, "N",
+			      "rounds of every arm (default: [experiment] rounds, else 6)",
+			      1, EXPERIMENT_MAX_ROUNDS),
+		OPT_INT_RANGE(0, "iterations", &eo.iterations, "N",
+			      "samples per row of each arm in each round\n"
+			      "(default: the sections' iterations)", 1, 100000),
+		OPT_STRING(0, "order", &eo.order, "ORDER",
+			   "abba (default: AB BA AB ...) or shuffle (seeded)"),
+		OPT_STRING(0, "seed", &eo.seed, "S", "the seed of --order shuffle"),
+		OPT_STRING(0, "only", &eo.only, "REGEX",
+			   "run only the sections whose name matches (PCRE2)"),
+		OPT_BOOL(0, "dry-run", &dry_run,
+			 "print the design, the knobs with their current values\n"
+			 "and each arm's plan; change and run nothing"),
+		OPT_STRING(0, "format", &format, "FORMAT",
+			   "of the comparison after the experiment (as compare)"),
+		OPT_BOOL(0, "no-report", &no_report, "do not compare the arms afterwards"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	struct strbuf path = STRBUF_INIT;
+	char **paths = NULL;
+	struct experiment e;
+	struct store *store = NULL;
+	int rc = EXIT_USAGE;
+
+	memset(&e, 0, sizeof(e));
+	if (cmd_parse_options(&argc, argv, options, &ab_usage, &rc))
+		goto out;
+	if (argc > 0) {
+		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
+		goto out;
+	}
+	if (!configs.n) {
+		error("no config given: use -c FILE (e.g. ab-slub-cpu-partial)");
+		parse_opt_usage_print(&ab_usage, options, stderr);
+		goto out;
+	}
+	if (eo.name && cmd_check_run_name(eo.name))
+		goto out;
+	paths = xcalloc(configs.n, sizeof(*paths));
+	for (size_t i = 0; i < configs.n; i++) {
+		cmd_find_config(configs.v[i], &path);
+		paths[i] = strbuf_detach(&path);
+	}
+	eo.configs = paths;
+	eo.nconfigs = configs.n;
+	eo.overrides = (char *const *)overrides.v;
+	eo.noverrides = overrides.n;
+	if (experiment_load(&e, &eo))
+		goto out;
+	for (size_t i = 0; i < e.narms; i++)
+		if (cmd_check_run_name(e.arms[i].run_name))
+			goto out;
+	if (dry_run) {
+		strbuf_reset(&path);
+		cmd_store_path(&path);
+		if (!access(path.buf, F_OK) && cmd_open_store(&store, CMD_STORE_READ))
+			store = NULL;
+		rc = experiment_dry_run(&e, store) ? 1 : 0;
+		goto out;
+	}
+	if (cmd_open_store(&store, CMD_STORE_WRITE)) {
+		rc = 1;
+		goto out;
+	}
+	rc = experiment_run(&e, store);
+	if (rc == 0 && !no_report) {
+		store_close(store);
+		store = NULL;
+		rc = report(&e, format) ? 1 : 0;
+	}
+out:
+	store_close(store);
+	experiment_release(&e);
+	for (size_t i = 0; paths && i < configs.n; i++)
+		free(paths[i]);
+	free(paths);
+	opt_list_release(&configs);
+	opt_list_release(&overrides);
+	strbuf_release(&path);
+	return rc;
+}

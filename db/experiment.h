@@ -1,0 +1,68 @@
+/* experiment: the store's side of A/B experiments (kbench ab): the
+ * experiment row its arms' runs point to, and the journal of the knobs
+ * it changes, written before the first change so that a knob left
+ * changed by a writer that died can be put back. */
+#ifndef KBENCH_DB_EXPERIMENT_H
+#define KBENCH_DB_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct run_writer;
+struct store;
+
+struct experiment_record {
+	const char *uuid;
+	const char *name;
+	const char *config_name;
+	const char *arms;		/* arm names, separated by blanks */
+	int rounds;
+	const char *arm_order;		/* "abba" or "shuffle" */
+	int has_seed;
+	uint64_t seed;
+	const char *started_at;		/* UTC, ISO 8601 */
+};
+
+/* Record a new experiment, status running. Return 0 with *id set, or -1. */
+int store_begin_experiment(struct store *s, const struct experiment_record *e, int64_t *id);
+/* Close experiment id with status ("complete", "interrupted", "failed").
+ * Return 0 or -1. */
+int store_finish_experiment(struct store *s, int64_t id, const char *status,
+			    const char *finished_at);
+
+/* Experiment id still marked running has lost its writer: mark it
+ * interrupted at finished_at. Return 0 or -1. */
+int store_experiment_abandoned(struct store *s, int64_t id, const char *finished_at);
+
+/* A knob's original value, as journalled. */
+struct knob_original {
+	const char *path;
+	const char *original;
+};
+
+/* Journal the original values k[0..n-1] of experiment id, written by w on
+ * hostname, in one transaction committed before this returns (a path
+ * journalled already for id keeps its first value). Return 0 or -1. */
+int store_journal_knobs(struct store *s, int64_t id, const struct knob_original *k, size_t n,
+			const char *hostname, const struct run_writer *w, const char *written_at);
+/* Drop the journal row of path for experiment id (path NULL: all of its
+ * rows): the knob holds its original value again. Return 0 or -1. */
+int store_journal_forget(struct store *s, int64_t id, const char *path);
+
+/* One journal row, as read. */
+struct journal_row {
+	int64_t experiment_id;
+	const char *path;
+	const char *original;
+	const char *hostname;
+	int64_t pid;
+	int alive;		/* its writer may still be at work (liveness.c) */
+	int here;		/* written on this host */
+};
+
+/* Call cb for every journal row, by experiment then path; a non-zero
+ * return stops the walk and is returned. Return 0 or -1 after an error. */
+int store_each_journal(struct store *s, int (*cb)(const struct journal_row *r, void *arg),
+		       void *arg);
+
+#endif

@@ -1,0 +1,838 @@
+/* experiment: kbench ab's arms, their rounds and their knobs. Each arm's
+ * plan is an ordinary plan (runner/plan.c) run one round at a time by the
+ * ordinary runner into the arm's run; between rounds this file switches
+ * the arms' changes in and out. The knobs' original values are in the
+ * store before the first write (runner/knob.c, db/experiment.c). */
+#include "config.h"
+#include "runner/experiment.h"
+#include "db/experiment.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "machine/sysinfo.h"
+#include "runner/dryrun.h"
+#include "runner/knob.h"
+#include "runner/runner.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t ab_stop;
+
+static void on_signal(int sig)
+{
+	ab_stop = sig;
+}
+
+static void iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void make_uuid(char out[37])
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		uint64_t x = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+
+		for (int i = 0; i < 16; i++, x = x * 6364136223846793005ULL + 1442695040888963407ULL)
+			b[i] = (unsigned char)(x >> 56);
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+		 b[12], b[13], b[14], b[15]);
+}
+
+/* ---- reading the design ---- */
+
+static int is_arm_section(const char *name)
+{
+	return !strncmp(name, "arm:", 4);
+}
+
+static int valid_arm_name(const char *name)
+{
+	if (!*name || strlen(name) > 32)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.-+", *p))
+			return 0;
+	return 1;
+}
+
+static int parse_int(const char *text, int lo, int hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_order(const char *text, const char *where, enum arm_order *out)
+{
+	if (!strcmp(text, "abba"))
+		*out = ARM_ORDER_ABBA;
+	else if (!strcmp(text, "shuffle"))
+		*out = ARM_ORDER_SHUFFLE;
+	else
+		return error("%s: order = '%s': expected abba or shuffle", where, text);
+	return 0;
+}
+
+static int parse_seed(const char *text, const char *where, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || end == text || *end || *text == '-')
+		return error("%s: seed = '%s': expected an integer from 0 to "
+			     "18446744073709551615", where, text);
+	*out = (uint64_t)v;
+	return 0;
+}
+
+/* [experiment]: rounds, order, seed. */
+static int read_design(struct experiment *e, const struct conf_section *cs)
+{
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct conf_entry *c = &cs->entries[i];
+
+		if (!strcmp(c->key, "rounds")) {
+			if (parse_int(c->value, 1, EXPERIMENT_MAX_ROUNDS, &e->rounds))
+				return error("%s: rounds = '%s' in [experiment]: expected an "
+					     "integer from 1 to %d", c->where, c->value,
+					     EXPERIMENT_MAX_ROUNDS);
+		} else if (!strcmp(c->key, "order")) {
+			if (parse_order(c->value, c->where, &e->order))
+				return -1;
+		} else if (!strcmp(c->key, "seed")) {
+			if (parse_seed(c->value, c->where, &e->seed))
+				return -1;
+			e->has_seed = 1;
+		} else {
+			return error("%s: unknown key '%s' in [experiment] (it takes rounds, "
+				     "order, seed)", c->where, c->key);
+		}
+	}
+	return 0;
+}
+
+static int valid_env_name(const char *name)
+{
+	if (!*name || isdigit((unsigned char)*name))
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return 0;
+	return 1;
+}
+
+/* The keys of [arm:NAME] into a. */
+static int read_arm(struct experiment *e, struct arm *a)
+{
+	for (size_t i = 0; i < a->cs->n; i++) {
+		const struct conf_entry *c = &a->cs->entries[i];
+		struct arm_key *k;
+
+		if (strchr(c->value, '\n') || strchr(c->value, '\r'))
+			return error("%s: %s in [%s]: a value is one line", c->where, c->key,
+				     a->cs->name);
+		ALLOC_GROW(a->keys, a->nkeys + 1, a->keys_alloc);
+		k = &a->keys[a->nkeys++];
+		*k = (struct arm_key){ .key = c->key, .value = c->value };
+		if (knob_key(c->key)) {
+			size_t *idx, n;
+
+			if (!*c->value)
+				return error("%s: %s in [%s] has no value", c->where, c->key,
+					     a->cs->name);
+			if (knob_expand(c->key, c->where, &e->files, &idx, &n))
+				return -1;
+			for (size_t j = 0; j < n; j++) {
+				size_t at;
+
+				/* The last key naming a file wins, as in configs. */
+				for (at = 0; at < a->nknobs && a->knobs[at].file != idx[j]; at++)
+					;
+				if (at == a->nknobs) {
+					ALLOC_GROW(a->knobs, a->nknobs + 1, a->knobs_alloc);
+					a->nknobs++;
+				}
+				a->knobs[at] = (struct arm_knob){ .file = idx[j], .value = c->value };
+			}
+			k->nfiles = n;
+			free(idx);
+		} else if (!strncmp(c->key, "option.", 7) && c->key[7]) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addf(&sb, "%s=%s", c->key + 7, c->value);
+			ALLOC_GROW(a->overrides, a->noverrides + 1, a->overrides_alloc);
+			a->overrides[a->noverrides++] = strbuf_detach(&sb);
+		} else if (!strncmp(c->key, "env.", 4)) {
+			struct strbuf sb = STRBUF_INIT;
+
+			if (!valid_env_name(c->key + 4))
+				return error("%s: '%s' in [%s]: an environment variable's name is "
+					     "letters, digits and '_'", c->where, c->key,
+					     a->cs->name);
+			strbuf_addf(&sb, "%s=%s", c->key + 4, c->value);
+			ALLOC_GROW(a->env, a->nenv + 1, a->env_alloc);
+			a->env[a->nenv++] = strbuf_detach(&sb);
+		} else if (!strcmp(c->key, "prefix")) {
+			a->prefix = *c->value ? c->value : NULL;
+		} else if (strcmp(c->key, "description")) {
+			return error("%s: unknown key '%s' in [%s] (an arm takes sysctl.NAME, "
+				     "sysfs.PATH, option.KEY, env.NAME, prefix, description)",
+				     c->where, c->key, a->cs->name);
+		}
+	}
+	return 0;
+}
+
+/* The sections of c an arm runs: every one but [experiment] and the
+ * arms, and of those the ones only matches. */
+static char *section_pattern(const char *only)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "^(?!arm:|experiment$)");
+	if (only)
+		strbuf_addf(&sb, ".*?(?:%s)", only);
+	return strbuf_detach(&sb);
+}
+
+/* Arm a's configs: the files again, with its options, its prefix on the
+ * external workloads' commands, the -o given, and the design's rounds. */
+static int arm_config(struct experiment *e, struct arm *a, const struct experiment_options *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *pattern = NULL;
+	int rc = -1;
+
+	config_init(&a->conf);
+	for (size_t i = 0; i < o->nconfigs; i++)
+		if (config_load(&a->conf, o->configs[i]))
+			goto out;
+	for (size_t i = 0; i < a->noverrides; i++)
+		if (config_add_override(&a->conf, a->overrides[i]))
+			goto out;
+	for (size_t i = 0; a->prefix && i < e->conf.n; i++) {
+		const struct conf_section *cs = &e->conf.sections[i];
+		const struct conf_entry *w = conf_section_get(cs, "workload");
+		const struct conf_entry *cmd = conf_section_get(cs, "command");
+
+		if (is_arm_section(cs->name) || !w || strcmp(w->value, "external") || !cmd)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s.command=%s %s", cs->name, a->prefix, cmd->value);
+		if (config_add_override(&a->conf, sb.buf))
+			goto out;
+	}
+	for (size_t i = 0; i < o->noverrides; i++)
+		if (config_add_override(&a->conf, o->overrides[i]))
+			goto out;
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "rounds=%d", e->rounds);
+	if (config_add_override(&a->conf, sb.buf))
+		goto out;
+	if (o->iterations) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "iterations=%d", o->iterations);
+		if (config_add_override(&a->conf, sb.buf))
+			goto out;
+	}
+	pattern = section_pattern(o->only);
+	if (plan_build(&a->conf, pattern, &a->plan))
+		goto out;
+	rc = 0;
+out:
+	free(pattern);
+	strbuf_release(&sb);
+	return rc;
+}
+
+int experiment_load(struct experiment *e, const struct experiment_options *o)
+{
+	const struct conf_section *design = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int rc = -1;
+
+	memset(e, 0, sizeof(*e));
+	config_init(&e->conf);
+	e->rounds = EXPERIMENT_DEFAULT_ROUNDS;
+	for (size_t i = 0; i < o->nconfigs; i++)
+		if (config_load(&e->conf, o->configs[i]))
+			goto out;
+	for (size_t i = 0; i < e->conf.n; i++) {
+		const struct conf_section *cs = &e->conf.sections[i];
+
+		if (!strcmp(cs->name, "experiment")) {
+			design = cs;
+			continue;
+		}
+		if (!is_arm_section(cs->name))
+			continue;
+		if (!valid_arm_name(cs->name + 4)) {
+			error("%s:%d: invalid arm name '%s': 1 to 32 letters, digits, '_', '.', "
+			      "'-', '+'", cs->file, cs->line, cs->name + 4);
+			goto out;
+		}
+		if (e->narms == EXPERIMENT_MAX_ARMS) {
+			error("%s:%d: more than %d arms", cs->file, cs->line, EXPERIMENT_MAX_ARMS);
+			goto out;
+		}
+		e->arms = xrealloc(e->arms, (e->narms + 1) * sizeof(*e->arms));
+		memset(&e->arms[e->narms], 0, sizeof(*e->arms));
+		e->arms[e->narms].name = xstrdup(cs->name + 4);
+		e->arms[e->narms].cs = cs;
+		config_init(&e->arms[e->narms].conf);
+		e->narms++;
+	}
+	if (e->narms < 2) {
+		error("%s: an experiment needs two arms or more, [arm:NAME] sections (it has %zu); "
+		      "see kbench.conf(5)", e->conf.nfiles ? e->conf.files[0] : "config", e->narms);
+		goto out;
+	}
+	if (design && read_design(e, design))
+		goto out;
+	if (o->rounds)
+		e->rounds = o->rounds;
+	if (o->order && parse_order(o->order, "--order", &e->order))
+		goto out;
+	if (o->seed) {
+		if (parse_seed(o->seed, "--seed", &e->seed))
+			goto out;
+		e->has_seed = 1;
+	}
+	if (e->order == ARM_ORDER_SHUFFLE && !e->has_seed) {
+		if (getrandom(&e->seed, sizeof(e->seed), 0) != (ssize_t)sizeof(e->seed))
+			e->seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
+		e->has_seed = 1;
+	}
+	if (e->order == ARM_ORDER_ABBA)
+		e->has_seed = 0;
+	for (size_t i = 0; i < e->narms; i++)
+		if (read_arm(e, &e->arms[i]))
+			goto out;
+	e->name = xstrdup(o->name ? o->name : e->conf.name.buf);
+	for (size_t i = 0; i < e->narms; i++) {
+		struct arm *a = &e->arms[i];
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", e->name, a->name);
+		a->run_name = strbuf_detach(&sb);
+		if (arm_config(e, a, o))
+			goto out;
+	}
+	rc = 0;
+out:
+	strbuf_release(&sb);
+	return rc;
+}
+
+void experiment_release(struct experiment *e)
+{
+	for (size_t i = 0; i < e->narms; i++) {
+		struct arm *a = &e->arms[i];
+
+		free(a->name);
+		free(a->knobs);
+		free(a->keys);
+		for (size_t j = 0; j < a->noverrides; j++)
+			free(a->overrides[j]);
+		free(a->overrides);
+		for (size_t j = 0; j < a->nenv; j++)
+			free(a->env[j]);
+		free(a->env);
+		plan_release(&a->plan);
+		config_release(&a->conf);
+		free(a->run_name);
+	}
+	free(e->arms);
+	knob_files_release(&e->files);
+	config_release(&e->conf);
+	free(e->name);
+	memset(e, 0, sizeof(*e));
+}
+
+void experiment_round_order(const struct experiment *e, int round, size_t *order)
+{
+	uint64_t state;
+
+	for (size_t i = 0; i < e->narms; i++)
+		order[i] = round % 2 || e->order != ARM_ORDER_ABBA ? i : e->narms - 1 - i;
+	if (e->order != ARM_ORDER_SHUFFLE)
+		return;
+	state = e->seed ^ ((uint64_t)round * 0xd1b54a32d192ed03ULL);
+	for (size_t i = e->narms - 1; i > 0; i--) {
+		size_t j = (size_t)(plan_splitmix64(&state) % (i + 1)), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+static const char *order_name(enum arm_order o)
+{
+	return o == ARM_ORDER_SHUFFLE ? "shuffle" : "abba";
+}
+
+/* The setting arm a gives file f: its own value, else the original. */
+static const char *arm_value(const struct experiment *e, const struct arm *a, size_t f)
+{
+	for (size_t i = 0; i < a->nknobs; i++)
+		if (a->knobs[i].file == f)
+			return a->knobs[i].value;
+	return e->files.v[f].original;
+}
+
+/* ---- the dry run ---- */
+
+/* The current values of the files of an arm's knob key, counted. */
+static void describe_now(const struct experiment *e, const struct arm *a, const char *value,
+			 struct strbuf *sb)
+{
+	struct strbuf now = STRBUF_INIT, seen = STRBUF_INIT, err = STRBUF_INIT;
+	size_t shown = 0, unwritable = 0;
+
+	strbuf_addch(&seen, '\n');
+	for (size_t i = 0; i < a->nknobs; i++) {
+		const struct knob_file *f = &e->files.v[a->knobs[i].file];
+		size_t count = 0;
+
+		if (strcmp(a->knobs[i].value, value))
+			continue;
+		if (!knob_writable(f->path, &err))
+			unwritable++;
+		strbuf_reset(&now);
+		strbuf_addf(&now, "\n%s\n", f->original);
+		if (strstr(seen.buf, now.buf))
+			continue;
+		strbuf_addstr(&seen, now.buf + 1);
+		for (size_t j = 0; j < a->nknobs; j++)
+			count += !strcmp(a->knobs[j].value, value) &&
+				 !strcmp(e->files.v[a->knobs[j].file].original, f->original);
+		if (shown < 4)
+			strbuf_addf(sb, "%s%s%s", shown ? ", " : "now ", f->original,
+				    count > 1 ? "" : "");
+		if (shown < 4 && count > 1)
+			strbuf_addf(sb, " (%zu files)", count);
+		shown++;
+	}
+	if (shown > 4)
+		strbuf_addf(sb, ", ... (%zu values)", shown);
+	if (unwritable)
+		strbuf_addf(sb, "; %zu not writable by this process%s", unwritable,
+			    geteuid() ? " (kbench ab must run as root)" : "");
+	strbuf_release(&now);
+	strbuf_release(&seen);
+	strbuf_release(&err);
+}
+
+int experiment_dry_run(const struct experiment *e, struct store *s)
+{
+	size_t *order = xcalloc(e->narms, sizeof(*order));
+	struct strbuf sb = STRBUF_INIT;
+	int64_t per_round = 0;
+	int rc = 0;
+
+	printf("Experiment %s: %zu arms, %d rounds, order %s", e->name, e->narms, e->rounds,
+	       order_name(e->order));
+	if (e->has_seed)
+		printf(" (seed %llu)", (unsigned long long)e->seed);
+	printf("\nRounds:");
+	for (int r = 1; r <= e->rounds && r <= 8; r++) {
+		experiment_round_order(e, r, order);
+		printf(" ");
+		for (size_t i = 0; i < e->narms; i++)
+			printf("%s%s", i ? "," : "", e->arms[order[i]].name);
+	}
+	printf("%s\n\nArms (each stored as a run of its own):\n", e->rounds > 8 ? " ..." : "");
+	for (size_t i = 0; i < e->narms; i++) {
+		const struct arm *a = &e->arms[i];
+
+		printf("  %s -> run '%s'\n", a->name, a->run_name);
+		if (!a->nkeys)
+			printf("    (no change: the knobs as they are)\n");
+		for (size_t k = 0; k < a->nkeys; k++) {
+			const struct arm_key *key = &a->keys[k];
+
+			printf("    %s = %s", key->key, key->value);
+			if (key->nfiles) {
+				strbuf_reset(&sb);
+				describe_now(e, a, key->value, &sb);
+				printf("  [%zu file%s, %s]", key->nfiles, key->nfiles == 1 ? "" : "s",
+				       sb.buf);
+			}
+			printf("\n");
+		}
+	}
+	if (e->files.n) {
+		printf("\nKnobs journalled in the store before the first write, and restored "
+		       "after (%zu files):\n", e->files.n);
+		for (size_t f = 0; f < e->files.n && f < 12; f++) {
+			strbuf_reset(&sb);
+			printf("  %s = %s%s\n", e->files.v[f].path, e->files.v[f].original,
+			       knob_writable(e->files.v[f].path, &sb) ? "" : "  (not writable)");
+		}
+		if (e->files.n > 12)
+			printf("  ... and %zu more\n", e->files.n - 12);
+	}
+	for (size_t i = 0; i < e->narms; i++)
+		per_round += plan_total_samples(&e->arms[i].plan);
+	printf("\nSamples: %lld over every arm and round, warm-up included (each arm's "
+	       "warm-up runs again whenever it is switched in)\n", (long long)per_round);
+	for (size_t i = 0; i < e->narms; i++) {
+		const struct arm *a = &e->arms[i];
+		int differs = i == 0;
+
+		for (size_t k = 0; k < a->nkeys; k++)
+			differs |= !a->keys[k].nfiles && strcmp(a->keys[k].key, "description");
+		if (!differs)
+			continue;
+		printf("\nPlan of arm %s:\n", a->name);
+		if (dryrun_print(&a->plan, &a->conf, s))
+			rc = -1;
+	}
+	strbuf_release(&sb);
+	free(order);
+	return rc;
+}
+
+/* ---- running it ---- */
+
+/* Every knob file to arm a's setting (the original where a sets none),
+ * each read back. Return 0, or -1 after saying which did not take. */
+static int switch_in(struct experiment *e, const struct arm *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t f = 0; f < e->files.n; f++) {
+		if (!knob_write(e->files.v[f].path, arm_value(e, a, f), &err))
+			continue;
+		error("arm %s: %s", a->name, err.buf);
+		rc = -1;
+		break;
+	}
+	strbuf_release(&err);
+	return rc;
+}
+
+/* Every knob back to its original value; each one restored leaves the
+ * journal. Return the count that could not be restored. */
+static int restore_all(struct experiment *e, struct store *s)
+{
+	struct strbuf err = STRBUF_INIT;
+	int bad = 0;
+
+	for (size_t f = 0; f < e->files.n; f++) {
+		strbuf_reset(&err);
+		if (knob_write(e->files.v[f].path, e->files.v[f].original, &err)) {
+			error("cannot restore %s to '%s': %s; 'kbench recover' tries again",
+			      e->files.v[f].path, e->files.v[f].original, err.buf);
+			bad++;
+		} else if (e->id && store_journal_forget(s, e->id, e->files.v[f].path)) {
+			bad++;
+		}
+	}
+	strbuf_release(&err);
+	return bad;
+}
+
+struct busy_knob {
+	const struct experiment *e;
+	int busy;
+};
+
+static int check_busy(const struct journal_row *r, void *arg)
+{
+	struct busy_knob *b = arg;
+
+	if (!r->here || !r->alive || knob_files_find(&b->e->files, r->path) < 0)
+		return 0;
+	error("%s is being changed by experiment #%lld (pid %lld), which is still at work",
+	      r->path, (long long)r->experiment_id, (long long)r->pid);
+	b->busy = 1;
+	return 1;
+}
+
+/* Record the experiment and journal every knob's original value. */
+static int journal(struct experiment *e, struct store *s)
+{
+	struct experiment_record er = { .name = e->name };
+	struct knob_original *ko = xcalloc(e->files.n + 1, sizeof(*ko));
+	struct busy_knob busy = { .e = e };
+	struct run_writer w;
+	struct strbuf arms = STRBUF_INIT;
+	char started[32], *host = sysinfo_hostname();
+	int rc = -1;
+
+	if (store_each_journal(s, check_busy, &busy) < 0 || busy.busy)
+		goto out;
+	make_uuid(e->uuid);
+	iso_now(started, sizeof(started));
+	for (size_t i = 0; i < e->narms; i++)
+		strbuf_addf(&arms, "%s%s", i ? " " : "", e->arms[i].name);
+	er.uuid = e->uuid;
+	er.config_name = e->conf.name.buf;
+	er.arms = arms.buf;
+	er.rounds = e->rounds;
+	er.arm_order = order_name(e->order);
+	er.has_seed = e->has_seed;
+	er.seed = e->seed;
+	er.started_at = started;
+	if (store_begin_experiment(s, &er, &e->id))
+		goto out;
+	for (size_t f = 0; f < e->files.n; f++)
+		ko[f] = (struct knob_original){ .path = e->files.v[f].path,
+						.original = e->files.v[f].original };
+	run_writer_self(&w);
+	rc = store_journal_knobs(s, e->id, ko, e->files.n, host, &w, started);
+out:
+	free(host);
+	free(ko);
+	strbuf_release(&arms);
+	return rc;
+}
+
+struct arm_facts {
+	struct experiment *e;
+	struct arm *a;
+	size_t index;
+};
+
+/* The facts of an arm's run: the experiment, the arm, its keys and the
+ * value every knob file read back after the arm was switched in. */
+static int arm_facts(struct store *s, int64_t run_id, void *arg)
+{
+	struct arm_facts *af = arg;
+	struct strbuf k = STRBUF_INIT, v = STRBUF_INIT;
+	int rc = -1;
+
+	strbuf_addf(&v, "%lld", (long long)af->e->id);
+	if (store_add_meta(s, run_id, "", "experiment", v.buf) ||
+	    store_add_meta(s, run_id, "", "experiment-uuid", af->e->uuid) ||
+	    store_add_meta(s, run_id, "", "arm", af->a->name) ||
+	    store_add_meta(s, run_id, "", "arm-order", order_name(af->e->order)))
+		goto out;
+	for (size_t i = 0; i < af->a->nkeys; i++) {
+		strbuf_reset(&k);
+		strbuf_addf(&k, "arm %s", af->a->keys[i].key);
+		if (store_add_meta(s, run_id, "", k.buf, af->a->keys[i].value))
+			goto out;
+	}
+	for (size_t f = 0; f < af->e->files.n; f++) {
+		const char *path = af->e->files.v[f].path;
+
+		strbuf_reset(&k);
+		strbuf_addf(&k, "knob %s", path);
+		if (knob_read(path, &v)) {
+			error("cannot read %s back: %s", path, strerror(errno));
+			goto out;
+		}
+		if (store_add_meta(s, run_id, "", k.buf, v.buf))
+			goto out;
+	}
+	af->a->run_id = run_id;
+	rc = 0;
+out:
+	strbuf_release(&k);
+	strbuf_release(&v);
+	return rc;
+}
+
+/* Set (set 1) or unset the environment of arm a; the values it replaces
+ * are kept in saved (one per variable, NULL when unset). */
+static void arm_env(const struct arm *a, int set, char **saved)
+{
+	for (size_t i = 0; i < a->nenv; i++) {
+		const char *eq = strchr(a->env[i], '=');
+		char *name = xstrndup(a->env[i], (size_t)(eq - a->env[i]));
+
+		if (set) {
+			const char *old = getenv(name);
+
+			saved[i] = old ? xstrdup(old) : NULL;
+			setenv(name, eq + 1, 1);
+		} else {
+			if (saved[i])
+				setenv(name, saved[i], 1);
+			else
+				unsetenv(name);
+			free(saved[i]);
+			saved[i] = NULL;
+		}
+		free(name);
+	}
+}
+
+/* Run round r of arm a (its knobs switched in already). Return the
+ * runner's status (0, 1, 128+N, -1). */
+static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
+{
+	struct arm *a = &e->arms[i];
+	struct arm_facts af = { .e = e, .a = a, .index = i };
+	struct strbuf tag = STRBUF_INIT;
+	char **saved = xcalloc(a->nenv + 1, sizeof(*saved));
+	struct run_request req = {
+		.name = a->run_name,
+		.resume = a->run_id,
+		.round = r,
+		.keep_running = r < e->rounds,
+		.facts = arm_facts,
+		.facts_arg = &af,
+	};
+	int64_t run_id = 0;
+	int rc;
+
+	strbuf_addf(&tag, "round %d/%d %s", r, e->rounds, a->name);
+	req.tag = tag.buf;
+	arm_env(a, 1, saved);
+	rc = plan_execute(&a->plan, &a->conf, s, &req, &run_id);
+	arm_env(a, 0, saved);
+	if (run_id > 0)
+		a->run_id = run_id;
+	free(saved);
+	strbuf_release(&tag);
+	return rc;
+}
+
+/* Mark the runs of arms left running (an experiment stopped part way). */
+static void close_runs(struct experiment *e, struct store *s, const char *status)
+{
+	char at[32];
+
+	iso_now(at, sizeof(at));
+	for (size_t i = 0; i < e->narms; i++) {
+		struct run_info ri = { .id = 0 };
+
+		if (!e->arms[i].run_id || store_get_run(s, e->arms[i].run_id, &ri))
+			continue;
+		if (!strcmp(ri.status, "running"))
+			store_finish_run(s, e->arms[i].run_id, status, at);
+		run_info_release(&ri);
+	}
+}
+
+int experiment_run(struct experiment *e, struct store *s)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	size_t *order = xcalloc(e->narms, sizeof(*order));
+	struct strbuf err = STRBUF_INIT;
+	char at[32];
+	int rc = 1, bad;
+	const char *status = "failed";
+
+	/* A knob this process may not write stops it before anything. */
+	for (size_t f = 0; f < e->files.n; f++)
+		if (!knob_writable(e->files.v[f].path, &err)) {
+			error("%s; nothing was changed or run", err.buf);
+			rc = 2;
+			goto out_free;
+		}
+	ab_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	if (journal(e, s))
+		goto out;
+	notice("experiment #%lld '%s' (%s): %zu arms, %d rounds, order %s; %zu knob files "
+	       "journalled", (long long)e->id, e->name, e->uuid, e->narms, e->rounds,
+	       order_name(e->order), e->files.n);
+	/* Every arm's knobs must take, and go back, before any sample. */
+	if (e->files.n) {
+		int refused = 0;
+
+		for (size_t i = 0; i < e->narms && !refused; i++)
+			refused = switch_in(e, &e->arms[i]) != 0;
+		bad = 0;
+		for (size_t f = 0; f < e->files.n; f++) {
+			strbuf_reset(&err);
+			if (knob_write(e->files.v[f].path, e->files.v[f].original, &err)) {
+				error("cannot restore %s to '%s': %s", e->files.v[f].path,
+				      e->files.v[f].original, err.buf);
+				bad++;
+			}
+		}
+		if (refused || bad) {
+			error("experiment #%lld stopped before any sample: a knob cannot be %s",
+			      (long long)e->id, bad ? "restored" : "set");
+			rc = 2;
+			goto out;
+		}
+	}
+	rc = 0;
+	for (int r = 1; r <= e->rounds && !rc && !ab_stop; r++) {
+		experiment_round_order(e, r, order);
+		for (size_t k = 0; k < e->narms && !rc && !ab_stop; k++) {
+			struct arm *a = &e->arms[order[k]];
+
+			if (switch_in(e, a)) {
+				rc = 1;
+				break;
+			}
+			rc = run_arm_round(e, s, order[k], r);
+			if (rc < 0)
+				rc = 1;
+			else if (rc == 1 && r < e->rounds)
+				rc = 0;	/* failed samples are recorded; go on */
+		}
+	}
+	if (ab_stop && !rc)
+		rc = 128 + ab_stop;
+	status = rc == 0 ? "complete" : rc >= 128 ? "interrupted" : "failed";
+out:
+	bad = restore_all(e, s);
+	if (bad) {
+		error("%d knob%s could not be restored; their original values stay journalled",
+		      bad, bad == 1 ? "" : "s");
+		if (!rc)
+			rc = 1;
+	} else if (e->files.n && e->id) {
+		notice("restored %zu knob file%s to their original values", e->files.n,
+		       e->files.n == 1 ? "" : "s");
+	}
+	if (e->id) {
+		if (rc && !strcmp(status, "complete"))
+			status = "failed";
+		if (rc == 2)
+			status = "failed";
+		close_runs(e, s, rc >= 128 ? "interrupted" : "failed");
+		iso_now(at, sizeof(at));
+		store_finish_experiment(s, e->id, status, at);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	if (rc >= 128)
+		error("experiment #%lld interrupted by signal %d; every knob is restored",
+		      (long long)e->id, rc - 128);
+out_free:
+	strbuf_release(&err);
+	free(order);
+	return rc;
+}

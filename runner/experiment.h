@@ -1,0 +1,114 @@
+/* experiment: an interleaved A/B experiment (kbench ab): two or more arms,
+ * each a set of changes (runtime knobs, workload options, environment, a
+ * command prefix) applied before its samples and undone after, run in
+ * rounds of every arm in a balanced order, each arm stored as a run of its
+ * own (NAME/ARM) tied to one experiment; every knob journalled in the
+ * store before it is first written and restored on every way out. */
+#ifndef KBENCH_EXPERIMENT_H
+#define KBENCH_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runner/conf.h"
+#include "runner/knob.h"
+#include "runner/plan.h"
+
+struct store;
+
+/* The default rounds of an experiment: six rounds give the paired test
+ * 5 degrees of freedom, enough to find a 10% change at the noise of this
+ * project's small workloads (docs/statistics.md). */
+#define EXPERIMENT_DEFAULT_ROUNDS 6
+/* The most arms and rounds: far beyond any real design. */
+#define EXPERIMENT_MAX_ARMS 26
+#define EXPERIMENT_MAX_ROUNDS 1000
+
+enum arm_order {
+	ARM_ORDER_ABBA,		/* AB BA AB ...: forward, then backward */
+	ARM_ORDER_SHUFFLE,	/* a seeded random order each round */
+};
+
+/* One value an arm gives a knob file (an index into the experiment's
+ * files). */
+struct arm_knob {
+	size_t file;
+	const char *value;	/* owned by the config */
+};
+
+/* A key of an arm, as written (for facts and the dry run). */
+struct arm_key {
+	const char *key, *value;	/* owned by the config */
+	size_t nfiles;			/* files a knob key names; 0: not a knob */
+};
+
+struct arm {
+	char *name;
+	const struct conf_section *cs;	/* [arm:NAME] of the experiment's config */
+	struct arm_knob *knobs;
+	size_t nknobs, knobs_alloc;
+	struct arm_key *keys;
+	size_t nkeys, keys_alloc;
+	char **overrides;		/* option.KEY = V as "KEY=V" */
+	size_t noverrides, overrides_alloc;
+	char **env;			/* env.NAME = V as "NAME=V" */
+	size_t nenv, env_alloc;
+	const char *prefix;		/* before an external workload's command */
+	struct config conf;		/* the configs with the arm's options */
+	struct plan plan;
+	int64_t run_id;			/* 0: not recorded yet */
+	char *run_name;
+};
+
+struct experiment_options {
+	char *const *configs;		/* paths */
+	size_t nconfigs;
+	char *const *overrides;		/* -o, over every arm */
+	size_t noverrides;
+	const char *name;		/* NULL: the config's name */
+	int rounds;			/* 0: [experiment] rounds, else the default */
+	int iterations;			/* 0: as the configs say */
+	const char *order;		/* "abba", "shuffle"; NULL: [experiment] order */
+	const char *seed;		/* NULL: [experiment] seed, else drawn */
+	const char *only;		/* PCRE2 over section names; NULL: all */
+};
+
+struct experiment {
+	struct config conf;		/* the configs as given */
+	struct arm *arms;
+	size_t narms;
+	struct knob_files files;	/* every knob file of every arm */
+	int rounds;
+	enum arm_order order;
+	uint64_t seed;
+	int has_seed;			/* seed given (shuffle) */
+	char *name;
+	int64_t id;			/* in the store; 0: not recorded */
+	char uuid[37];
+};
+
+/* Read the configs, their [experiment] section and [arm:NAME] sections,
+ * find every knob file (with its current value) and build each arm's
+ * plan. Nothing is written. Return 0, or -1 after saying why (file,
+ * line, section and key). */
+int experiment_load(struct experiment *e, const struct experiment_options *o);
+void experiment_release(struct experiment *e);
+
+/* The arms of round `round` (from 1) in the order they run: indexes into
+ * order[0..narms-1]. */
+void experiment_round_order(const struct experiment *e, int round, size_t *order);
+
+/* What --dry-run prints: the design, the arms, the knobs with their
+ * current values and whether this process may write them, then each
+ * arm's plan (estimates from s when not NULL). Return 0, or -1. */
+int experiment_dry_run(const struct experiment *e, struct store *s);
+
+/* Run the experiment into s: journal every knob, check that every arm's
+ * knobs can be set and restored (else stop before any sample), then run
+ * the rounds, switching the arms' changes in and out, and restore every
+ * knob whatever happens. Return 0 when complete, 1 after a failure, 2
+ * when a knob cannot be changed or restored (nothing measured), 128+N
+ * when stopped by signal N. */
+int experiment_run(struct experiment *e, struct store *s);
+
+#endif

@@ -1,0 +1,61 @@
+#!/bin/sh
+# kbench compare of an experiment's arms decides the mean row by a paired
+# t-test on the rounds: its p-value and decision equal scipy's ttest_rel
+# on the per-round arm means computed from the stored samples
+# (tests/ab_ref.py), for a lower- and a higher-is-better row. The arms
+# differ by a workload option only, so no knob (and no root) is needed.
+# Needs python3-scipy.
+if ! /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
+	echo "1..0 # SKIP python3-scipy is not installed (apt-get install python3-scipy)"
+	exit 0
+fi
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+cat > "$tmp/x.conf" <<'CONF'
+[experiment]
+rounds = 6
+
+[arm:base]
+
+[arm:more]
+option.loops = 14
+
+[global]
+iterations = 3
+warmup = 1
+loops = 10
+groups = 1
+timeout = 60
+
+[hackbench-process-pipes]
+mode = process
+transport = pipes
+CONF
+
+kb -q ab -c "$tmp/x.conf" -n p > "$tmp/out" 2>&1
+ok $? "the experiment runs"
+check "the footer names the paired test" \
+	grep -q 'a paired t-test on 6 rounds' "$tmp/out"
+kb compare --format brief p/base p/more > "$tmp/brief" 2>&1
+ok $? "compare --format brief of the arms"
+check "brief says before/after with the verdict" \
+	grep -Eq '^amean +before [0-9.]+ after [0-9.]+ \(-?[0-9.]+%, (better|worse|within noise)\)$' \
+	"$tmp/brief"
+
+/usr/bin/python3 "$TOP_SRCDIR/tests/ab_ref.py" "$KBENCH" "$db" p/base p/more > "$tmp/ref" 2>&1
+ok $? "the paired verdict equals scipy's (lower is better)"
+comment "$tmp/ref"
+
+# The same samples read as a higher-is-better metric: tested on 1/x.
+sql_write "UPDATE samples SET better = 'higher'"
+/usr/bin/python3 "$TOP_SRCDIR/tests/ab_ref.py" "$KBENCH" "$db" p/base p/more > "$tmp/ref" 2>&1
+ok $? "the paired verdict equals scipy's (higher is better, on 1/x)"
+comment "$tmp/ref"
+
+# A run that is no arm of the experiment is compared as before.
+kb -q run -c "$tmp/x.conf" --only hackbench -n plain -o rounds=3 --no-report >/dev/null 2>&1
+kb compare --format json p/base plain > "$tmp/json" 2>&1
+check "a run outside the experiment is not tested paired" \
+	sh -c "! grep -q paired-rounds '$tmp/json'"
+
+done_testing
