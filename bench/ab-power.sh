@@ -20,6 +20,7 @@
 # Variables: REPS (default 20), ROUNDS (default 6), ITERATIONS (default
 # 3), LOOPS (default 200). Needs python3 (to read the json). No knob is
 # changed: no root needed. Run it on a machine left alone.
+. "$(dirname "$0")/usage.sh"
 set -u
 kbench=${1:-${KBENCH:-./kbench}}
 REPS=${REPS:-20}

@@ -5,6 +5,10 @@
 
 expect_transcript "configs lists the shipped configs with a line each" kb configs <<'T'
 $ kb configs
+ab-pcp-high          the page allocator's per-cpu lists at their default size
+ab-slub-cpu-partial  SLUB's per-cpu partial lists on and off, in one
+ab-slub-min-partial  SLUB's per-node partial list floor at its default
+ab-thp               transparent huge pages never and always, under pft: the region
 hackbench            mmtests' config-scheduler-hackbench matrix. Four variants,
 netperf-rr           request/response over loopback as mmtests'
 netperf-rr-pinned    TCP_RR and UDP_RR as in netperf-rr.conf, with the

@@ -40,7 +40,8 @@ complete_line() {
 		sh "$bc" "$TOP_SRCDIR/completion/kbench.bash" "$@"
 }
 
-is "commands and workloads" "$(complete_line kbench c)" "compare
+is "commands and workloads" "$(complete_line kbench c)" "calibrate
+compare
 configs"
 is "a prefix of a workload" "$(complete_line kbench ne)" "netperf"
 is "global options" "$(complete_line kbench --)" "--db
