@@ -5,6 +5,7 @@
 #include "compare/stats.h"
 #include "lib/xalloc.h"
 
+#include <assert.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
@@ -185,6 +186,7 @@ static double variance(const double *x, size_t n, double mean)
 {
 	double ss = 0;
 
+	assert(n >= 2);
 	for (size_t i = 0; i < n; i++)
 		ss += (x[i] - mean) * (x[i] - mean);
 	return ss / (n - 1);
@@ -230,12 +232,19 @@ static int cmp_ranked(const void *a, const void *b)
 	return cmp_ascending(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
 }
 
+/* The most samples a side may hold for the exact U distribution. */
+#define MWU_EXACT_LIMIT 50
+
 /* Probability that U >= u under H0 for sizes (m, n) without ties: the
  * counts of U are the coefficients of the Gaussian binomial [m+n, m]_q. */
 static double mwu_exact_sf(size_t m, size_t n, double u)
 {
 	size_t top = m * n, k;
-	double *c = xcalloc(top + 1, sizeof(*c)), total = 0, tail = 0;
+	double *c, total = 0, tail = 0;
+
+	/* The exact distribution takes m * n + 1 counts: small sides only. */
+	assert(m <= MWU_EXACT_LIMIT && n <= MWU_EXACT_LIMIT);
+	c = xcalloc(top + 1, sizeof(*c));
 
 	c[0] = 1;
 	for (size_t i = 1; i <= m; i++) {
@@ -255,10 +264,8 @@ static double mwu_exact_sf(size_t m, size_t n, double u)
 }
 
 /* Mann-Whitney U, two-sided. Exact distribution when there are no ties
- * and both sides hold at most 50 samples; otherwise the normal
- * approximation with tie and continuity corrections. */
-#define MWU_EXACT_LIMIT 50
-
+ * and both sides hold at most MWU_EXACT_LIMIT samples; otherwise the
+ * normal approximation with tie and continuity corrections. */
 int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 		       double *u, double *p, const char **method)
 {

@@ -3,6 +3,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
@@ -64,6 +65,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
 	strbuf_grow(sb, len);
+	assert(sb->len + len < sb->alloc);
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
@@ -82,7 +84,7 @@ void strbuf_addch(struct strbuf *sb, char c)
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
-	int n;
+	int n, m;
 
 	va_copy(cp, ap);
 	n = vsnprintf(NULL, 0, fmt, cp);
@@ -90,7 +92,11 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	if (n < 0)
 		return;
 	strbuf_grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	/* Both passes format the same arguments: a second length that
+	 * differs would leave len past what was written. */
+	m = vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	assert(m == n);
+	(void)m;
 	sb->len += (size_t)n;
 }
 

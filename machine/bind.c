@@ -5,6 +5,7 @@
 #include "machine/pin.h"
 #include "lib/strbuf.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ void pin_plan_describe(const struct pin_plan *plan, struct strbuf *out)
 	}
 	strbuf_addf(out, "%s:", plan->policy);
 	if (plan->kind == PIN_TWO) {
+		assert(plan->nslots == 2);	/* server, client */
 		strbuf_addf(out, " server P#%d (L#%d), client P#%d (L#%d)",
 			    plan->slots[0].os_index, plan->slots[0].logical_index,
 			    plan->slots[1].os_index, plan->slots[1].logical_index);

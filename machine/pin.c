@@ -6,6 +6,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <hwloc.h>
 #include <stdlib.h>
@@ -392,6 +393,7 @@ static int plan_many(struct pin_topo *pt, int nworkers, struct pin_plan *plan,
 		for (n = 0; n < npu; n++)
 			order[n] = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, (unsigned)n);
 	}
+	assert(n > 0 && n <= npu);	/* the slots below take order[i % n] */
 	plan->nslots = nworkers > 0 ? nworkers : n;
 	plan->slots = xcalloc((size_t)plan->nslots, sizeof(*plan->slots));
 	for (int i = 0; i < plan->nslots; i++)

@@ -14,6 +14,7 @@
 #include "workloads/params.h"
 #include "workloads/workload.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <gsl/gsl_cdf.h>
@@ -516,6 +517,7 @@ static int plan_build_where(struct config *c, int (*want)(const char *name, void
 			goto fail;
 		if (!keep)
 			continue;
+		assert(out->n < c->n);	/* sections holds one per config section */
 		if (plan_section_init(&out->sections[out->n], &c->sections[i], c, &out->topo)) {
 			wl_params_free(out->sections[out->n].params);
 			monitor_set_free(out->sections[out->n].monitors);
@@ -644,6 +646,7 @@ void plan_round_order(const struct plan_section *ps, int round, size_t *slots)
 		for (int it = 0; it < ps->iterations; it++)
 			for (size_t r = 0; r < ps->nrows; r++)
 				slots[k++] = r;
+	assert(k == n);
 	if (ps->order != ORDER_SHUFFLE)
 		return;
 	state = ps->seed ^ name_hash(ps->cs->name) ^ ((uint64_t)round * 0xd1b54a32d192ed03ULL);
@@ -680,5 +683,6 @@ const char *plan_order_name(enum sample_order order)
 		[ORDER_ROWS] = "rows", [ORDER_ROUNDS] = "rounds", [ORDER_SHUFFLE] = "shuffle",
 	};
 
+	assert((size_t)order < sizeof(names) / sizeof(names[0]));
 	return names[order];
 }

@@ -17,6 +17,7 @@
 #include "workloads/params.h"
 #include "workloads/workload.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +228,10 @@ int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps
 	char row0[WL_ROW_LEN];
 	int rc;
 
+	/* run_sample_monitored refuses a sample whose counts are not
+	 * within these bounds. */
+	assert(smp->nresults >= 1 && smp->nresults <= WL_MAX_RESULTS);
+	assert(smp->nextras >= 0 && smp->nextras <= WL_MAX_EXTRAS);
 	for (int i = 0; i < smp->nresults; i++) {
 		const struct wl_metric *m = &ps->params->metrics[smp->results[i].metric];
 

@@ -21,6 +21,7 @@
 #include "workloads/params.h"
 #include "workloads/workload.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -181,6 +182,16 @@ static int run_sample_monitored(const struct workload_ops *ops,
 		strbuf_addstr(reason, "the workload reported no result");
 		goto out;
 	}
+	/* The record comes from another program (KBENCH_SAMPLE may name
+	 * one of another build): counts past the arrays are refused here,
+	 * so that what reads the sample may rely on them. */
+	if (out->nresults > WL_MAX_RESULTS || out->nextras < 0 ||
+	    out->nextras > WL_MAX_EXTRAS) {
+		strbuf_addf(reason, "the sample's result record holds %d results and %d "
+			    "extras (at most %d and %d): is kbench-sample of another build?",
+			    out->nresults, out->nextras, WL_MAX_RESULTS, WL_MAX_EXTRAS);
+		goto out;
+	}
 	rc = 0;
 out:
 	strbuf_release(&buf);
@@ -299,6 +310,8 @@ static int row_matches(const char *text, const char *label)
 
 static struct row_round *row_round(const struct run_exec *x, size_t i, int round, size_t r)
 {
+	assert(i < x->p->n && round >= 1 && round <= x->p->sections[i].rounds &&
+	       r < x->p->sections[i].nrows);
 	return &x->st[i].rr[(size_t)(round - 1) * x->p->sections[i].nrows + r];
 }
 
@@ -309,6 +322,7 @@ static unsigned char *have(const struct run_exec *x, size_t i, size_t r, int ite
 {
 	const struct plan_section *ps = &x->p->sections[i];
 
+	assert(r < ps->nrows && iteration >= 1 && iteration <= ps->rounds * ps->iterations);
 	return &x->st[i].have[r * (size_t)ps->rounds * (size_t)ps->iterations +
 			      (size_t)iteration - 1];
 }
@@ -588,6 +602,7 @@ static int run_round(struct run_exec *x, size_t i, int round)
 		int j = ++seen[r], iteration, ok;
 		double v = 0;
 
+		assert(j <= ps->iterations);	/* each row holds iterations slots */
 		if (row_round_done(x, i, round, r))
 			continue;
 		if (ps->auto_iterations) {

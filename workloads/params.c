@@ -9,6 +9,7 @@
 #include "workloads/stride.h"
 #include "machine/sysinfo.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -501,6 +502,29 @@ int wl_params_set(struct wl_params *p, const char *name, const char *text,
 	return 0;
 }
 
+/* The size of the field an option of type t is stored in. */
+static inline size_t field_size(enum wl_opt_type t)
+{
+	switch (t) {
+	case WL_INT:
+	case WL_ENUM:
+		return sizeof(int);
+	case WL_DOUBLE:
+		return sizeof(double);
+	case WL_SIZE:
+		return sizeof(uint64_t);
+	case WL_BOOL:
+		return sizeof(bool);
+	case WL_STRING:
+		return sizeof(const char *);
+	case WL_LIST:
+		return sizeof(struct wl_list);
+	case WL_KEYS:
+		return sizeof(struct wl_keys);
+	}
+	return 0;
+}
+
 /* Store option i's value in its field of p->opts; an unset option
  * leaves its field zero. */
 static void store(struct wl_params *p, int i)
@@ -508,6 +532,10 @@ static void store(struct wl_params *p, int i)
 	const struct wl_option *o = &p->ops->options[i];
 	const struct wl_value *v = &p->v[i];
 	char *field = (char *)p->opts + o->offset;
+
+	/* The table's offsets are those of the workload's options struct
+	 * (WL_*_FIELD checks the types, not which struct). */
+	assert(o->offset + field_size(o->type) <= p->ops->opts_size);
 
 	if (o->type == WL_KEYS) {
 		((struct wl_keys *)field)->v = v->keys;

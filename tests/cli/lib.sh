@@ -2,8 +2,13 @@
 # directory $tmp under the build tree and a store path $db in it.
 #
 #   ok STATUS DESC           a TAP line, passing when STATUS is 0
-#   check DESC CMD...        run CMD; on failure print the command, its exit
-#                            status and its output (stdout and stderr)
+#   check DESC CMD... ['&&' CMD...]...
+#                            run CMD, then each further CMD after a '&&'
+#                            word while they succeed, as sh's && would;
+#                            pass when all exit 0. On failure print the
+#                            command that failed, its exit status and its
+#                            output. The last command's stdout and stderr
+#                            stay in $tmp/check.out and $tmp/check.err
 #   is DESC GOT WANT         pass when GOT and WANT are the same text; on
 #                            failure print both
 #   expect_err DESC STATUS TEXT CMD...
@@ -35,7 +40,12 @@
 #                            through kb-sql), to check that a store in WAL
 #                            mode is unchanged (its file alone does not say)
 #   no_workers               no process of the test's store is left
+#   no_process PATTERN       no process's command line matches PATTERN
+#                            (pgrep -f); else list those that do
 #   skip WHY, diag TEXT, done_testing
+#
+# With KBENCH_TEST_STOP=1 in the environment a test stops at its first
+# failure: the helper that failed prints what it saw, then "Bail out!".
 #
 # A transcript is what a reader of the terminal would need to see:
 #
@@ -78,15 +88,30 @@
 set -u
 tap_n=0
 tap_failed=0
+tap_stopping=
 
 ok() {	# ok STATUS DESCRIPTION
+	tap_stop
 	tap_n=$((tap_n + 1))
 	if [ "$1" -eq 0 ]; then
 		echo "ok $tap_n - $2"
 	else
 		echo "not ok $tap_n - $2"
 		tap_failed=$((tap_failed + 1))
+		case ${KBENCH_TEST_STOP:-0} in
+		'' | 0) ;;
+		*) tap_stopping=1 ;;
+		esac
 	fi
+}
+
+# tap_stop: after a failure, with KBENCH_TEST_STOP set, end the test. A
+# helper calls it once it has printed what it saw; ok, skip and
+# done_testing call it too, for a test's own diagnostics after an ok.
+tap_stop() {
+	[ -z "$tap_stopping" ] && return 0
+	echo "Bail out! stopped at the first failure (KBENCH_TEST_STOP)"
+	exit 1
 }
 
 # sq WORD: WORD as the shell would need it quoted (as is when plain).
@@ -113,19 +138,47 @@ comment() {
 	sed 's/^/#   /' "$@"
 }
 
-check() {	# check DESCRIPTION COMMAND...
+# check_step COMMAND...: one command of check.
+check_step() {
+	"$@" >"$tmp/check.out" 2>"$tmp/check.err"
+	ck_st=$?
+	[ "$ck_st" -eq 0 ] && return 0
+	ck_failed=$(cmdline "$@")
+	return "$ck_st"
+}
+
+check() {	# check DESCRIPTION COMMAND... ['&&' COMMAND...]...
 	ck_desc=$1
 	shift
-	"$@" >"$tmp/check.out" 2>&1
-	ck_st=$?
+	# Each command is run through eval from its words' positions ("${3}"
+	# "${4}"), so that every word reaches it as given.
+	ck_i=0 ck_words='' ck_st=0 ck_failed=''
+	for ck_w; do
+		ck_i=$((ck_i + 1))
+		if [ "$ck_w" = '&&' ]; then
+			eval "check_step$ck_words" || break
+			ck_words=
+		else
+			ck_words="$ck_words \"\${$ck_i}\""
+		fi
+	done
+	[ "$ck_st" -eq 0 ] && eval "check_step$ck_words"
 	ok "$ck_st" "$ck_desc"
 	if [ "$ck_st" -ne 0 ]; then
-		echo "# command: $(cmdline "$@")"
+		echo "# command: $ck_failed"
 		echo "# exit status: $ck_st"
 		if [ -s "$tmp/check.out" ]; then
-			echo "# output:"
+			echo "# stdout:"
 			comment "$tmp/check.out"
 		fi
+		if [ -s "$tmp/check.err" ]; then
+			echo "# stderr:"
+			comment "$tmp/check.err"
+		fi
+		if [ ! -s "$tmp/check.out" ] && [ ! -s "$tmp/check.err" ]; then
+			echo "# (no output)"
+		fi
+		tap_stop
 	fi
 	return 0
 }
@@ -139,6 +192,7 @@ is() {	# is DESCRIPTION GOT WANT
 		printf '%s\n' "$2" | comment
 		echo "# want:"
 		printf '%s\n' "$3" | comment
+		tap_stop
 	fi
 }
 
@@ -157,6 +211,7 @@ expect_err() {
 		comment "$tmp/err"
 		echo "# stdout:"
 		comment "$tmp/out"
+		tap_stop
 	fi
 }
 
@@ -287,6 +342,7 @@ expect_transcript() {
 		ok 1 "$tr_desc"
 		echo "# transcript differs (-expected +got):"
 		sed -e '1s/.*/--- expected/' -e '2s/.*/+++ got/' "$tmp/tr.diff" | comment
+		tap_stop
 	fi
 }
 
@@ -303,6 +359,13 @@ no_workers() {
 	done
 }
 
+# no_process PATTERN: true when no process's command line matches PATTERN
+# (an extended regular expression, as pgrep -f takes it); else those that
+# do are listed, for check to print.
+no_process() {
+	! pgrep -af -- "$1"
+}
+
 # wait_until SECONDS CMD...: run CMD (quietly) every 0.2 s until it
 # succeeds; false when SECONDS pass first.
 wait_until() {	# wait_until SECONDS CMD...
@@ -315,6 +378,7 @@ wait_until() {	# wait_until SECONDS CMD...
 }
 
 skip() {	# skip WHY: a passing TAP line marked SKIP
+	tap_stop
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n # SKIP $1"
 }
@@ -322,6 +386,7 @@ skip() {	# skip WHY: a passing TAP line marked SKIP
 diag() { echo "# $*"; }
 
 done_testing() {
+	tap_stop
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
 }

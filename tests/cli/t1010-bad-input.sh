@@ -5,8 +5,7 @@
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 1\n' > "$tmp/good.conf"
-kb --quiet run -c "$tmp/good.conf" -n keep >/dev/null 2>&1
-ok $? "a good run is stored first"
+check "a good run is stored first" kb --quiet run -c "$tmp/good.conf" -n keep
 sum_before=$(sql 'SELECT count(*), sum(value) FROM samples')
 
 expect_transcript "a missing config is named" kb run -c "$tmp/nope.conf" <<'T'

@@ -37,8 +37,7 @@ workers = 1
 mapping_size = 8M
 iterations = 3
 CONF
-kb --quiet run -c "$tmp/r.conf" -n clean --no-report >/dev/null 2>&1
-ok $? "a clean run completes"
+check "a clean run completes" kb --quiet run -c "$tmp/r.conf" -n clean --no-report
 clean=$(count "$(id_of clean)")
 diag "a clean run stores $clean samples"
 

@@ -128,8 +128,7 @@ res=$(sql "SELECT max(id) FROM runs")
 sql_write "DELETE FROM samples WHERE run_id = $res AND ((row = 'row-2' AND round = 3) OR
 	(row = 'row-1' AND iteration = 4)); UPDATE runs SET status = 'interrupted' WHERE id = $res"
 : >"$tmp/log"
-kb run -q --resume res >/dev/null 2>&1
-ok $? "a run of 3 rounds resumes"
+check "a run of 3 rounds resumes" kb run -q --resume res
 is "only the missing samples run, round by round" "$(log)" "1 2 2"
 is "the run holds each (row, round, iteration) once, as a clean run does" \
 	"$(sql "SELECT count(*) || ' ' || count(DISTINCT row || round || '.' || iteration) || ' ' ||
@@ -147,8 +146,7 @@ sql_write "DELETE FROM row_results WHERE run_id = $ares AND round = 2;
 	iteration = (SELECT max(iteration) FROM samples WHERE run_id = $ares AND row = 'row-3');
 	UPDATE runs SET status = 'interrupted' WHERE id = $ares"
 : >"$tmp/log"
-kb run -q --resume ares >/dev/null 2>&1
-ok $? "a run with iterations = auto resumes"
+check "a run with iterations = auto resumes" kb run -q --resume ares
 is "the stop rule reads the stored samples: only row 3 takes one more" "$(log)" "3"
 is "... and every round of every row says how it ended" \
 	"$(sql "SELECT count(*) || ' ' || (SELECT count(*) FROM samples WHERE run_id = $ares)
@@ -157,19 +155,16 @@ is "... and every round of every row says how it ended" \
 sql_write "DELETE FROM row_results WHERE run_id = $ares AND round = 2;
 	UPDATE runs SET status = 'interrupted' WHERE id = $ares"
 : >"$tmp/log"
-kb run -q --resume ares >/dev/null 2>&1
-ok $? "a run whose samples are all there resumes"
+check "a run whose samples are all there resumes" kb run -q --resume ares
 is "... runs nothing and records how its rows ended, with their stored counts" \
 	"$(log)|$(sql "SELECT count(*) FROM row_results r WHERE run_id = $ares AND
 		iterations = (SELECT count(*) FROM samples s WHERE s.run_id = r.run_id AND
 		s.round = r.round AND s.row = r.row)")" "|6"
 
 # ---- bundles ----
-kb export -o "$tmp/r.kbb" res auto >/dev/null 2>&1
-ok $? "runs with rounds and row results export"
+check "runs with rounds and row results export" kb export -o "$tmp/r.kbb" res auto
 db2=$tmp/other.db
-"$KBENCH" --db "$db2" import "$tmp/r.kbb" >/dev/null 2>&1
-ok $? "... and import"
+check "... and import" "$KBENCH" --db "$db2" import "$tmp/r.kbb"
 is "the rounds and row results travel with them" \
 	"$("$KB_SQL" "$db2" "SELECT group_concat(DISTINCT round) || ' ' ||
 		(SELECT count(*) FROM row_results) FROM samples")" "1,2,3 3"

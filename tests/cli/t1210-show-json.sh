@@ -18,8 +18,7 @@ transport = pipes
 CONF
 kb() { "$KBENCH" --db "$db" --quiet "$@"; }
 
-kb run -c "$tmp/tiny.conf" -n base --no-report --note 'json, "quoted"' >/dev/null 2>&1
-ok $? "a tiny run with rusage and slab monitors"
+check "a tiny run with rusage and slab monitors" kb run -c "$tmp/tiny.conf" -n base --no-report --note 'json, "quoted"'
 # A flagged sample and a failed warm-up, as the runner would store them.
 sql_write "UPDATE samples SET flag = 'samples ran while the machine was busy' WHERE rowid = (SELECT min(rowid) FROM samples);
 INSERT INTO failures(run_id, section, row, iteration, reason) VALUES (1, 'hackbench-process-pipes', '1', -1, 'timed out')"

@@ -17,11 +17,9 @@ CONF
 kb() { "$KBENCH" --db "$db" --quiet "$@"; }
 notes() { sql "SELECT coalesce(notes, '(null)') FROM runs WHERE id = $1"; }
 
-kb run -c "$tmp/tiny.conf" -n base --no-report --note 'THP off, governor performance' >/dev/null 2>&1
-ok $? "a run with --note"
+check "a run with --note" kb run -c "$tmp/tiny.conf" -n base --no-report --note 'THP off, governor performance'
 check "run --note stores the note" test "$(notes 1)" = "THP off, governor performance"
-kb run -c "$tmp/tiny.conf" -n new --no-report >/dev/null 2>&1
-ok $? "a run without"
+check "a run without" kb run -c "$tmp/tiny.conf" -n new --no-report
 check "no --note, no note" test "$(notes 2)" = "(null)"
 
 kb show base > "$tmp/out"

@@ -4,12 +4,12 @@
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 1\n' > "$tmp/good.conf"
-"$KBENCH" run -c "$tmp/good.conf" -n first --db "$db" -q >/dev/null 2>"$tmp/err"
-ok $? "run takes --db and -q after the command name"
-is "run -q after the command prints no progress or notices" "$(cat "$tmp/err")" ""
-"$KBENCH" run --quiet -c "$tmp/good.conf" -n second --db="$db" >/dev/null 2>"$tmp/err"
-ok $? "run takes --quiet and --db=FILE after the command name"
-is "run --quiet after the command prints no progress or notices" "$(cat "$tmp/err")" ""
+check "run takes --db and -q after the command name" \
+	"$KBENCH" run -c "$tmp/good.conf" -n first --db "$db" -q
+is "run -q after the command prints no progress or notices" "$(cat "$tmp/check.err")" ""
+check "run takes --quiet and --db=FILE after the command name" \
+	"$KBENCH" run --quiet -c "$tmp/good.conf" -n second --db="$db"
+is "run --quiet after the command prints no progress or notices" "$(cat "$tmp/check.err")" ""
 expect_transcript -e 's/^([^,]*),[^,]*,([^,]*),.*/\1,\2/' "runs takes --db after the command" \
 	"$KBENCH" runs --format csv --db "$db" <<'T'
 $ kbench runs --format csv --db TMP/k.db

@@ -35,8 +35,7 @@ $ kb hackbench --pin=compcat
 T
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 1\n' > "$tmp/good.conf"
-kb --quiet run -c "$tmp/good.conf" -n baseline >/dev/null 2>&1
-ok $? "a run named baseline is stored"
+check "a run named baseline is stored" kb --quiet run -c "$tmp/good.conf" -n baseline
 expect_transcript "a run name in a selector gets the closest" kb compare basline baseline <<'T'
 $ kb compare basline baseline
 2> kbench: no run named 'basline' in TMP/k.db (see kbench runs) (did you mean 'baseline'?)

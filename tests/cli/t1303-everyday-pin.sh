@@ -44,8 +44,7 @@ for policy in $(echo $list | tr , ' '); do
 done
 printf '[netperf-a]\ntest = TCP_RR\nduration = 0.2\niterations = 1\npin = %s\n' "$list" \
 	> "$tmp/list.conf"
-kb --quiet run -c "$tmp/list.conf" >/dev/null 2>"$tmp/err"
-ok $? "a run with a pin list: $(cat "$tmp/err")"
+check "a run with a pin list" kb --quiet run -c "$tmp/list.conf"
 kb show '#1' >"$tmp/show" 2>&1
 is "the run stores the policy used ($used), not the list" \
 	"$(awk '$1 == "pin" { print $2 }' "$tmp/show")" "$used"

@@ -26,8 +26,7 @@ mkdir "$tmp/bin"
 ln -s "$KBENCH" "$tmp/bin/kbench"
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 1\n' > "$tmp/good.conf"
 printf '[global]\nloops = 3\n[hackbench-one]\n[hackbench-two]\n' > "$tmp/two.conf"
-kb --quiet run -c "$tmp/good.conf" -n baseline >/dev/null 2>&1
-ok $? "a run named baseline is stored"
+check "a run named baseline is stored" kb --quiet run -c "$tmp/good.conf" -n baseline
 
 # complete WORD...: what the completion offers for the last word, sorted.
 complete_line() {

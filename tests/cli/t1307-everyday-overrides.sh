@@ -68,9 +68,8 @@ bad hackbench-a.=3 "kbench: -o 'hackbench-a.=3': expected KEY=VALUE or SECTION.K
 check "nothing was stored" test ! -e "$db"
 
 # A run stores its -o list in order; show prints it.
-kb --quiet run -c "$tmp/o.conf" -o iterations=1 -o hackbench-a.loops=3 -n over --no-report \
-	>/dev/null 2>&1
-ok $? "a run with -o"
+check "a run with -o" \
+	kb --quiet run -c "$tmp/o.conf" -o iterations=1 -o hackbench-a.loops=3 -n over --no-report
 is "the -o list is stored with the run, in order" \
 	"$(sql "SELECT section, key, value FROM run_meta WHERE key = 'override' ORDER BY rowid")" \
 	"|override|iterations=1
@@ -100,8 +99,7 @@ $ kb run --resume over -o iterations=2 --no-report
 2> kbench: the -o overrides differ from those run #1 was started with (-o 'iterations=1' -o 'hackbench-a.loops=3'): give the same ones, none (the run's own are used), or --force
 [exit 2]
 T
-kb --quiet run --resume over --no-report >/dev/null 2>&1
-ok $? "a resume without -o uses the run's own"
+check "a resume without -o uses the run's own" kb --quiet run --resume over --no-report
 is "it ran the missing samples with them (one iteration)" \
 	"$(sql "SELECT section, iteration FROM samples WHERE run_id = $id ORDER BY section")" \
 	"hackbench-a|1
@@ -109,8 +107,7 @@ hackbench-b.v2|1"
 is "the run is complete" "$(sql "SELECT status FROM runs WHERE id = $id")" complete
 sql_write "UPDATE runs SET status = 'interrupted', finished_at = NULL WHERE id = $id;
 	DELETE FROM samples WHERE run_id = $id AND section = 'hackbench-b.v2'"
-kb --quiet run --resume over -o iterations=1 -o hackbench-a.loops=3 --no-report >/dev/null 2>&1
-ok $? "a resume with the same -o list runs"
+check "a resume with the same -o list runs" kb --quiet run --resume over -o iterations=1 -o hackbench-a.loops=3 --no-report
 sql_write "UPDATE runs SET status = 'interrupted', finished_at = NULL WHERE id = $id;
 	DELETE FROM samples WHERE run_id = $id AND section = 'hackbench-b.v2'"
 expect_transcript -e '/^2> kbench: (notice|\[)/d' "--force resumes with other -o overrides, saying so" \

@@ -28,8 +28,8 @@ CONF
 report() {
 	desc=$1
 	shift
-	kb --quiet run "$@" >"$tmp/out" 2>"$tmp/err"
-	ok $? "$desc" || cat "$tmp/err"
+	check "$desc" kb --quiet run "$@"
+	cp "$tmp/check.out" "$tmp/out"
 }
 after_table() { sed -n '/^\(Compared with\|Not compared\)/,/^$/p' "$tmp/out" |
 	sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z/DATE/'; }

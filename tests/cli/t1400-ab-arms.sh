@@ -63,8 +63,8 @@ is "the arms ran in ABBA order" "$order" ABBAAB
 check "progress names the round and the arm" grep -q 'round 2/3 test \[hackbench' "$tmp/out"
 
 # --order shuffle with a seed: stored with the experiment.
-kb -q ab -c "$tmp/x.conf" -n shuf --order shuffle --seed 7 --rounds 3 --no-report >/dev/null 2>&1
-ok $? "--order shuffle --seed runs"
+check "--order shuffle --seed runs" \
+	kb -q ab -c "$tmp/x.conf" -n shuf --order shuffle --seed 7 --rounds 3 --no-report
 is "the shuffle and its seed are stored" \
 	"$(sql "SELECT arm_order || ' ' || seed FROM experiments WHERE name = 'shuf'")" "shuffle 7"
 is "every knob reads its original value after the shuffle" "$(ab_values)" "$before"

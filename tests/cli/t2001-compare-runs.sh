@@ -20,11 +20,11 @@ transport = sockets
 CONF
 sed 's/loops = 10/loops = 12/' "$tmp/small.conf" > "$tmp/other.conf"
 kb() { "$KBENCH" --db "$db" --quiet "$@"; }
-kb run -c "$tmp/small.conf" -n base-x >/dev/null 2>&1 &&
-kb run -c "$tmp/small.conf" -n new-x >/dev/null 2>&1 &&
-kb run -c "$tmp/small.conf" -n base-x >/dev/null 2>&1 &&
-kb run -c "$tmp/other.conf" -n other-y >/dev/null 2>&1
-ok $? "four tiny hackbench runs stored"
+check "four tiny hackbench runs stored" \
+	kb run -c "$tmp/small.conf" -n base-x '&&' \
+	kb run -c "$tmp/small.conf" -n new-x '&&' \
+	kb run -c "$tmp/small.conf" -n base-x '&&' \
+	kb run -c "$tmp/other.conf" -n other-y
 
 expect_transcript -m -e "$header_sed" -f t2001-compare.txt \
 	"compare of two runs: the header block, mmtests' layout, the footer" \

@@ -5,8 +5,8 @@
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 5\ngroups = 1\n' > "$tmp/one.conf"
 kb() { "$KBENCH" --db "$db" --quiet "$@"; }
-kb run -c "$tmp/one.conf" -n a-1 >/dev/null 2>&1 && kb run -c "$tmp/one.conf" -n b-1 >/dev/null 2>&1
-ok $? "two one-sample runs stored"
+check "two one-sample runs stored" \
+	kb run -c "$tmp/one.conf" -n a-1 '&&' kb run -c "$tmp/one.conf" -n b-1
 
 expect_transcript "an unknown format" kb compare --format xml a-1 b-1 <<'T'
 $ kb compare --format xml a-1 b-1

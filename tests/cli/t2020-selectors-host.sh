@@ -23,12 +23,12 @@ on() {	# on HOST COMMAND...: kbench as if on HOST
 	KBENCH_HOSTNAME=$host kb "$@"
 }
 
-on alpha run -c "$tmp/tiny.conf" -n base --no-report >/dev/null 2>&1 &&
-on beta run -c "$tmp/tiny.conf" -n base --no-report >/dev/null 2>&1 &&
-on beta run -c "$tmp/tiny.conf" -n base --no-report >/dev/null 2>&1 &&
-on alpha run -c "$tmp/tiny.conf" -n new --no-report >/dev/null 2>&1 &&
-on beta run -c "$tmp/tiny.conf" -n only-beta --no-report >/dev/null 2>&1
-ok $? "five tiny runs stored, as made on hosts alpha and beta"
+check "five tiny runs stored, as made on hosts alpha and beta" \
+	on alpha run -c "$tmp/tiny.conf" -n base --no-report '&&' \
+	on beta run -c "$tmp/tiny.conf" -n base --no-report '&&' \
+	on beta run -c "$tmp/tiny.conf" -n base --no-report '&&' \
+	on alpha run -c "$tmp/tiny.conf" -n new --no-report '&&' \
+	on beta run -c "$tmp/tiny.conf" -n only-beta --no-report
 check "the runs carry their host" \
 	test "$(sql "SELECT group_concat(m.hostname, ' ') FROM runs r JOIN machines m ON m.id = r.machine_id ORDER BY r.id")" = "alpha beta beta alpha beta"
 

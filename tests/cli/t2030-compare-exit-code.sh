@@ -9,11 +9,12 @@
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
-kb --quiet run -c "$tmp/hb.conf" -n seed --no-report >/dev/null 2>&1 &&
-	runs=$(awk -v first=1 -v last=4 -v step_at=3 -v base=0.5 -v step_to=0.55 -v config=hb \
-		-v tag=0 -f "$TOP_SRCDIR/tests/data/nightly-runs.awk") &&
+runs=$(awk -v first=1 -v last=4 -v step_at=3 -v base=0.5 -v step_to=0.55 -v config=hb \
+	-v tag=0 -f "$TOP_SRCDIR/tests/data/nightly-runs.awk")
+check "runs nightly-01..04, row 1 10% slower from nightly-03" \
+	test "$?" -eq 0 '&&' \
+	kb --quiet run -c "$tmp/hb.conf" -n seed --no-report '&&' \
 	sql_write "$runs"
-ok $? "runs nightly-01..04, row 1 10% slower from nightly-03"
 
 status() {	# status WANT ARGS...
 	want=$1

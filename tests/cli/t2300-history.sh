@@ -7,8 +7,7 @@
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
-kb --quiet run -c "$tmp/hb.conf" -n seed --no-report >/dev/null 2>&1
-ok $? "a real run to clone"
+check "a real run to clone" kb --quiet run -c "$tmp/hb.conf" -n seed --no-report
 host=$(sql "SELECT hostname FROM machines")
 runs=$(awk -v first=1 -v last=30 -v step_at=20 -v base=0.5 -v step_to=0.55 -v config=hb -v tag=0 \
 	-f "$TOP_SRCDIR/tests/data/nightly-runs.awk") &&

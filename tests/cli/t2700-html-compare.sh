@@ -14,9 +14,9 @@
 new='new<script>alert(1)</script>'
 printf '[global]\niterations = 3\nloops = 10\ngroups = 1 2\n[hackbench-process-pipes]\n[hackbench-thread-pipes]\nmode = thread\n' \
 	>"$tmp/h.conf"
-kb --quiet run -c "$tmp/h.conf" -n base --no-report >/dev/null 2>&1 &&
-	kb --quiet run -c "$tmp/h.conf" -n "$new" --no-report >/dev/null 2>&1
-ok $? "two small runs, the second named $new"
+check "two small runs, the second named $new" \
+	kb --quiet run -c "$tmp/h.conf" -n base --no-report '&&' \
+	kb --quiet run -c "$tmp/h.conf" -n "$new" --no-report
 
 # Three samples a row and run: throughput rows send-N and recv-N, N 1 to
 # 4096, and latency rows without a number.

@@ -21,8 +21,7 @@ CONF
 
 run_id() { sql "SELECT id FROM runs WHERE name = '$1'"; }
 
-kb --quiet run -c "$tmp/base.conf" -n dflt >/dev/null 2>&1
-ok $? "a run with the default monitors exits 0"
+check "a run with the default monitors exits 0" kb --quiet run -c "$tmp/base.conf" -n dflt
 r=$(run_id dflt)
 is "the default sources are rusage, perf and vmstat" \
 	"$(sql "SELECT group_concat(source) FROM (SELECT DISTINCT source FROM monitor_values WHERE run_id = $r ORDER BY source)")" "perf,rusage,vmstat"
@@ -45,8 +44,7 @@ is "show --monitors prints perf page-faults per row: mean, min, max and count of
 
 printf '[global]\nmonitors = none\n' > "$tmp/none.conf"
 cat "$tmp/base.conf" >> "$tmp/none.conf"
-kb --quiet run -c "$tmp/none.conf" -n off >/dev/null 2>&1
-ok $? "a run with monitors = none exits 0"
+check "a run with monitors = none exits 0" kb --quiet run -c "$tmp/none.conf" -n off
 r=$(run_id off)
 is "monitors = none stores samples and no monitor rows" \
 	"$(sql "SELECT (SELECT count(*) FROM samples WHERE run_id = $r) || ',' || (SELECT count(*) FROM monitor_values WHERE run_id = $r)")" "8,0"
@@ -83,8 +81,7 @@ is "show lists the perf events in effect, for each section" "$(grep '^  perf_eve
   perf_events      cycles,instructions,page-faults"
 
 printf '[global]\nmonitors = slab\niterations = 1\nloops = 10\ngroups = 1\n[hackbench-process-pipes]\n' > "$tmp/slab.conf"
-kb --quiet run -c "$tmp/slab.conf" -n slab >/dev/null 2>&1
-ok $? "a run with the slab monitor exits 0"
+check "a run with the slab monitor exits 0" kb --quiet run -c "$tmp/slab.conf" -n slab
 r=$(run_id slab)
 is "slab totals are stored per sample, before and after" \
 	"$(sql "SELECT count(*) FROM monitor_values WHERE run_id = $r AND source = 'slab' AND key IN ('Slab:before', 'Slab:after') AND value > 0")" 2

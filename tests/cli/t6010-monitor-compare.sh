@@ -4,9 +4,9 @@
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[global]\niterations = 2\nloops = 10\ngroups = 1\n[hackbench-process-pipes]\ntransport = pipes\n' > "$tmp/c.conf"
-kb --quiet run -c "$tmp/c.conf" -n v618-base >/dev/null 2>&1 &&
-kb --quiet run -c "$tmp/c.conf" -n v618-new >/dev/null 2>&1
-ok $? "two tiny runs are stored"
+check "two tiny runs are stored" \
+	kb --quiet run -c "$tmp/c.conf" -n v618-base '&&' \
+	kb --quiet run -c "$tmp/c.conf" -n v618-new
 
 expect_transcript -m -e "$header_sed" "the summary Ops block follows the Duration block" \
 	kb compare v618-base v618-new <<'T'

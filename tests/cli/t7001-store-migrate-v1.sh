@@ -78,8 +78,7 @@ n=$(sql "SELECT count(*) FROM monitor_values WHERE kind = 'delta' AND
 	(key GLOB '*:*' OR key = 'max-rss-bytes' OR source = 'slabcache')")
 check "every other value is a delta ($n left over)" test "$n" = 0
 
-kb runs >/dev/null 2>"$tmp/err"
-ok $? "the migrated store opens again"
+check "the migrated store opens again" kb runs
 check "and stays at version 6" test "$(sql 'PRAGMA user_version')" = 6
 
 done_testing

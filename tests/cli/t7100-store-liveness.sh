@@ -13,8 +13,7 @@ if [ ! -r /proc/sys/kernel/random/boot_id ] || [ ! -r /proc/$$/stat ]; then
 fi
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 1\n' > "$tmp/tiny.conf"
-kb --quiet run -c "$tmp/tiny.conf" -n live --no-report >/dev/null 2>&1
-ok $? "a run is stored"
+check "a run is stored" kb --quiet run -c "$tmp/tiny.conf" -n live --no-report
 
 boot=$(cat /proc/sys/kernel/random/boot_id)
 got=$(sql "SELECT boot_id FROM runs WHERE name = 'live'")

@@ -11,9 +11,9 @@ printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 3\n' > "$tmp/tiny.co
 ro=$tmp/ro
 rdb=$ro/k.db
 mkdir "$ro"
-"$KBENCH" --db "$rdb" --quiet run -c "$tmp/tiny.conf" -n base --no-report >/dev/null 2>&1 &&
-	"$KBENCH" --db "$rdb" --quiet run -c "$tmp/tiny.conf" -n new --no-report >/dev/null 2>&1
-ok $? "two runs are stored"
+check "two runs are stored" \
+	"$KBENCH" --db "$rdb" --quiet run -c "$tmp/tiny.conf" -n base --no-report '&&' \
+	"$KBENCH" --db "$rdb" --quiet run -c "$tmp/tiny.conf" -n new --no-report
 
 # The three readers, one a line.
 readers() {
@@ -39,8 +39,7 @@ check "the default database is not created by runs either ($st)" \
 sum=$(cksum < "$rdb")
 while read -r cmd; do
 	# shellcheck disable=SC2086
-	"$KBENCH" --db "$rdb" $cmd >/dev/null 2>"$tmp/err"
-	ok $? "$cmd reads the store"
+	check "$cmd reads the store" "$KBENCH" --db "$rdb" $cmd
 done < "$tmp/readers"
 check "and the file is byte for byte as it was" test "$(cksum < "$rdb")" = "$sum"
 rm -f "$rdb-wal" "$rdb-shm"

@@ -17,8 +17,7 @@ transport = pipes
 CONF
 kb() { "$KBENCH" --db "$db" --quiet "$@"; }
 
-kb run -c "$tmp/tiny.conf" -n base --no-report >/dev/null 2>&1
-ok $? "a tiny run to query"
+check "a tiny run to query" kb run -c "$tmp/tiny.conf" -n base --no-report
 
 # expect_out DESCRIPTION WANT ARGS...: kbench query ARGS prints WANT, exit 0
 expect_out() {

@@ -10,12 +10,12 @@
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
 db1=$tmp/host1.db db2=$tmp/host2.db db3=$tmp/central.db
 kbd() { d=$1; shift; "$KBENCH" --db "$d" --quiet "$@"; }
-kbd "$db1" run -c "$tmp/hb.conf" -n a-1 --no-report >/dev/null 2>&1 &&
-	kbd "$db1" run -c "$tmp/hb.conf" -n a-2 --no-report >/dev/null 2>&1 &&
-	"$KB_SQL" --write "$db1" "UPDATE machines SET hostname = 'host1', fingerprint = 'f1f1f1f1f1f1f1f1'" &&
-	kbd "$db2" run -c "$tmp/hb.conf" -n b-1 --no-report >/dev/null 2>&1 &&
+check "runs a-1, a-2 on host1 and b-1 on host2" \
+	kbd "$db1" run -c "$tmp/hb.conf" -n a-1 --no-report '&&' \
+	kbd "$db1" run -c "$tmp/hb.conf" -n a-2 --no-report '&&' \
+	"$KB_SQL" --write "$db1" "UPDATE machines SET hostname = 'host1', fingerprint = 'f1f1f1f1f1f1f1f1'" '&&' \
+	kbd "$db2" run -c "$tmp/hb.conf" -n b-1 --no-report '&&' \
 	"$KB_SQL" --write "$db2" "UPDATE machines SET hostname = 'host2', fingerprint = 'f2f2f2f2f2f2f2f2'"
-ok $? "runs a-1, a-2 on host1 and b-1 on host2"
 
 # A run's content, by uuid, the same wherever it is stored.
 content() {	# content DB UUID
@@ -112,10 +112,10 @@ is "... and the header says the machines differ: a Host line per run" \
 check "runs lists the hosts" test "$(kbd "$db3" runs --host host2 | grep -c ' b-1 ')" = 1
 
 # Machines merge by fingerprint: a later run of host1 joins its machine.
-kbd "$db1" run -c "$tmp/hb.conf" -n a-3 --no-report >/dev/null 2>&1 &&
-	"$KB_SQL" --write "$db1" "UPDATE runs SET machine_id = 1; DELETE FROM machines WHERE id <> 1" &&
-	kbd "$db1" export a-3@host1 a-1@host1 -o "$tmp/later.kbb" >/dev/null
-ok $? "a later run of host1 exported with an old one"
+check "a later run of host1 exported with an old one" \
+	kbd "$db1" run -c "$tmp/hb.conf" -n a-3 --no-report '&&' \
+	"$KB_SQL" --write "$db1" "UPDATE runs SET machine_id = 1; DELETE FROM machines WHERE id <> 1" '&&' \
+	kbd "$db1" export a-3@host1 a-1@host1 -o "$tmp/later.kbb"
 kbd "$db3" import "$tmp/later.kbb" > "$tmp/out"
 check "it joins host1's machine" test "$(cat "$tmp/out")" = \
 	"$tmp/later.kbb: imported 1 run (3 samples), 0 new machines; 1 already present"

@@ -10,12 +10,10 @@
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
-kb --quiet run -c "$tmp/hb.conf" -n a --no-report >/dev/null 2>&1 &&
-	kb export a -o "$tmp/good.kbb" >/dev/null
-ok $? "a run and a good bundle of it"
+check "a run and a good bundle of it" \
+	kb --quiet run -c "$tmp/hb.conf" -n a --no-report '&&' kb export a -o "$tmp/good.kbb"
 store=$tmp/store.db
-"$KBENCH" --db "$store" --quiet run -c "$tmp/hb.conf" -n mine --no-report >/dev/null 2>&1
-ok $? "a store to import into"
+check "a store to import into" "$KBENCH" --db "$store" --quiet run -c "$tmp/hb.conf" -n mine --no-report
 before=$(store_digest "$store")
 version=$(sql 'PRAGMA user_version')
 

@@ -49,8 +49,8 @@ for name in slab slub; do
 	kb --quiet run -c "$TOP_SRCDIR/configs/tbench.conf" -c "$tmp/short.conf" -n "$name" \
 		--no-report >"$tmp/out" 2>"$tmp/err"
 	ok $? "configs/tbench.conf runs with 2 s samples ($name): $(cat "$tmp/err")"
-	! ss -ltn 2>/dev/null | grep -q ':7003 '
-	ok $? "tbench_srv is stopped after the section ($name)"
+	check "tbench_srv is stopped after the section ($name)" \
+		sh -c "! ss -ltn 2>/dev/null | grep ':7003 '"
 done
 
 got=$(sql "SELECT row || '|' || printf('%.6f', value) || '|' || unit || '|' || better FROM samples ORDER BY rowid")

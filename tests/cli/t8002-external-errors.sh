@@ -102,8 +102,7 @@ is "the section is skipped, the server's output tail shown" "$(failures '#2')" \
 "Failures:
   [srv] row v sample 1: no sample of [srv] ran: the server was not ready after 0.3 s (server_timeout): its output did not match '^ready' (server_ready); the output ended with:
   | starting up"
-! pgrep -f 'sleep 31[.]5' >/dev/null
-ok $? "the server is killed"
+check "the server is killed" no_process 'sleep 31[.]5'
 
 conf '[global]' 'workload = external' 'iterations = 1' 'better.v = higher' '' \
 	'[hung]' "command = sh -c 'sleep 32.5 & exec sleep 33.5'" 'metric.v = ^v=(?<value>\S+)' \
@@ -112,8 +111,8 @@ kb --quiet run -c "$tmp/x.conf" -n hung --no-report >"$tmp/out" 2>"$tmp/err"
 is "a hung command fails its sample" "$(failures '#3')" \
 "Failures:
   [hung] row v sample 1: timed out after 0.3 s (timeout = 0.3); its process group was killed"
-! pgrep -f 'sleep 3[23][.]5' >/dev/null
-ok $? "the command and what it started are killed with the sample's process group"
+check "the command and what it started are killed with the sample's process group" \
+	no_process 'sleep 3[23][.]5'
 
 expect_transcript "direct mode runs one sample and prints each metric" \
 	kb external -c 'echo v=42 w=7' -o 'metric.v=v=(?<value>\d+)' -o better.v=higher \

@@ -25,8 +25,7 @@ $ kb external --shell --timeout 20 -c 'sleep 40.75 & echo v=1' -o 'metric.v=v=(?
 v: 1
 [exit 0]
 EOF2
-! pgrep -f 'sleep 40[.]75' >/dev/null
-ok $? "what the command left behind is killed with the sample"
+check "what the command left behind is killed with the sample" no_process 'sleep 40[.]75'
 
 # The command ends while more output than one read takes is still in
 # the pipe (perl widens it to 1 MiB and fills 200 kB), and something it
@@ -40,6 +39,5 @@ $ kb external --shell --timeout 20 -c 'kill -STOP $PPID; perl -e "fcntl(STDOUT, 
 v: 2
 [exit 0]
 EOF2
-! pgrep -f 'sleep 41[.]75' >/dev/null
-ok $? "... and what the command left behind is killed with it"
+check "... and what the command left behind is killed with it" no_process 'sleep 41[.]75'
 done_testing

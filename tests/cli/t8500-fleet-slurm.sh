@@ -43,8 +43,8 @@ ok $? "submit to n1 and n2"
 check "... one job a node, named after the run" \
 	grep -Eq '^submitted job [0-9]+ \(kbench-fleet-1\) to n1$' out
 check "... and n2" grep -Eq '^submitted job [0-9]+ \(kbench-fleet-1\) to n2$' out
-wait_until 90 sh -c '! squeue -h -o %j | grep -q "^kbench-"'
-ok $? "both jobs ran to their end within 90 s"
+check "both jobs ran to their end within 90 s" \
+	wait_until 90 sh -c '! squeue -h -o %j | grep -q "^kbench-"'
 kb fleet status >status 2>&1
 check "status lists both as completed, on their nodes" \
 	test "$(awk '$2 == "kbench-fleet-1" && $3 == "COMPLETED" { print $4 }' status | sort | tr '\n' ' ')" = "n1 n2 "
@@ -89,8 +89,7 @@ is "... and the store has each run once" "$(sql 'SELECT count(*) FROM runs')" 2
 stop_nginx
 submit fleet-2 n1 >out 2>err
 ok $? "with nginx stopped, a job submitted to n1"
-wait_until 90 sh -c '! squeue -h -o %j | grep -q "^kbench-"'
-ok $? "... ran to its end"
+check "... ran to its end" wait_until 90 sh -c '! squeue -h -o %j | grep -q "^kbench-"'
 kept=$(ls "$nodes/n1/outbox/n1")
 check "... its bundle stays in n1's outbox" test "$(echo "$kept" | wc -w)" = 1
 job=$(sed -n 's/^submitted job \([0-9]*\) .*/\1/p' out)
@@ -105,8 +104,7 @@ check "... and status shows it failed, exit 1" \
 start_nginx
 submit fleet-3 n1 >out 2>err
 ok $? "nginx back, the next job submitted to n1"
-wait_until 90 sh -c '! squeue -h -o %j | grep -q "^kbench-"'
-ok $? "... ran to its end"
+check "... ran to its end" wait_until 90 sh -c '! squeue -h -o %j | grep -q "^kbench-"'
 job=$(sed -n 's/^submitted job \([0-9]*\) .*/\1/p' out)
 check "... and uploaded both bundles" test "$(grep -c '^uploaded n1/' "slurm-$job.out")" = 2
 check "... n1's outbox is empty" test -z "$(ls "$nodes/n1/outbox/n1")"
@@ -150,8 +148,8 @@ expect_err "the same chain is not scheduled twice on a node" 1 \
 check "... an error when no node is left" \
 	grep -q "chain 'kbench-daily-nightly' is scheduled on every node given already" "$tmp/err"
 check "... its begin time is brought forward" scontrol update JobId="$first" StartTime=now
-wait_until 90 sh -c "[ -f slurm-$first.out ] && ! squeue -h -j $first -o %i 2>/dev/null | grep -q ."
-ok $? "the first job ran"
+check "the first job ran" \
+	wait_until 90 sh -c "[ -f slurm-$first.out ] && ! squeue -h -j $first -o %i 2>/dev/null | grep -q ."
 next=$(squeue -h -n kbench-daily-nightly -t PENDING -o %i)
 check "... and queued its successor first" \
 	grep -qx "kbench fleet: queued job $next for the next $daily on n1" "slurm-$first.out"

@@ -10,9 +10,8 @@ cd "$tmp" || exit 1
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' >hb.conf
 node=$tmp/node.db
 for n in old new; do
-	KBENCH_HOSTNAME=h1 "$KBENCH" --db "$node" run --no-report -n "$n" -c hb.conf \
-		>run.out 2>&1
-	ok $? "run '$n' on the node"
+	check "run '$n' on the node" \
+		env KBENCH_HOSTNAME=h1 "$KBENCH" --db "$node" run --no-report -n "$n" -c hb.conf
 done
 # Both started in the same second; 'new' finished after 'old'.
 "$KB_SQL" --write "$node" "UPDATE runs SET started_at = '2026-01-02T03:04:05Z';
@@ -20,8 +19,7 @@ done
 	UPDATE runs SET finished_at = '2026-01-02T03:04:07Z' WHERE name = 'new'"
 ok $? "the node's runs share a start time"
 for n in old new; do
-	"$KBENCH" --db "$node" export "$n@h1" -o "$n.kbench" >/dev/null
-	ok $? "export '$n'"
+	check "export '$n'" "$KBENCH" --db "$node" export "$n@h1" -o "$n.kbench"
 done
 
 # results-a: bad, new, old in name order; results-b: old, new, bad.

@@ -36,8 +36,7 @@ timeout = 10
 CONF
 
 t0=$(now_ms)
-"$KBENCH" --db "$db" run -c "$tmp/fi.conf" -n clean --no-report >/dev/null 2>&1
-ok $? "a clean run completes"
+check "a clean run completes" "$KBENCH" --db "$db" run -c "$tmp/fi.conf" -n clean --no-report
 clean_ms=$(( $(now_ms) - t0 ))
 clean=$(sets "$(run_id clean)")
 seed=${T9100_SEED:-$(date +%s)}

@@ -16,14 +16,7 @@
 
 static int expect(const struct strbuf *got, const char *want, const char *what)
 {
-	int good = !strcmp(got->buf, want);
-
-	ok(good, "%s", what);
-	if (!good) {
-		diag("want: %s", want);
-		diag("got:  %s", got->buf);
-	}
-	return good;
+	return ok_text(got->buf, want, "%s", what);
 }
 
 static void test_escaping(void)

@@ -20,17 +20,7 @@
 
 static int expect(const char *got, const char *want, const char *what)
 {
-	int good = !strcmp(got, want);
-
-	ok(good, "%s", what);
-	if (!good) {
-		diag("want:");
-		fputs(want, stdout);
-		diag("got:");
-		fputs(got, stdout);
-		putchar('\n');
-	}
-	return good;
+	return ok_text(got, want, "%s", what);
 }
 
 /* msg holds want; else show msg. */

@@ -136,7 +136,7 @@ static int run_case(const char *top, const struct render_case *c, int regen)
 	struct strbuf path = STRBUF_INIT, got = STRBUF_INIT, want = STRBUF_INIT;
 	const struct stats_test_desc *t = stats_test_find(c->test);
 	struct cmp_model m;
-	int good = 0;
+	int good = 0, compared = 0;
 
 	strbuf_addf(&path, "%s/tests/data/compare-%s.samples", top, c->data);
 	if (load(path.buf, &m, t, c->alpha ? c->alpha : t->default_alpha)) {
@@ -155,16 +155,15 @@ static int run_case(const char *top, const struct render_case *c, int regen)
 	} else if (strbuf_read_file(&want, path.buf) < 0) {
 		diag("cannot read %s", path.buf);
 	} else {
-		good = got.len == want.len && !memcmp(got.buf, want.buf, got.len);
-		if (!good) {
-			diag("got:");
-			fputs(got.buf, stdout);
-		}
+		good = ok_text(got.buf, want.buf, "%s as %s (--test %s) matches compare-%s",
+			       c->data, c->format, c->test, c->golden);
+		compared = 1;
 	}
 	model_release(&m);
 out:
-	ok(good, "%s as %s (--test %s) matches compare-%s", c->data, c->format, c->test,
-	   c->golden);
+	if (!compared)
+		ok(good, "%s as %s (--test %s) matches compare-%s", c->data, c->format, c->test,
+		   c->golden);
 	strbuf_release(&path);
 	strbuf_release(&got);
 	strbuf_release(&want);

@@ -10,13 +10,7 @@
 
 static void check_text(const struct strbuf *got, const char *want, const char *what)
 {
-	int good = !strcmp(got->buf, want);
-
-	ok(good, "%s", what);
-	if (!good) {
-		diag("want: '%s'", want);
-		diag("got:  '%s'", got->buf);
-	}
+	ok_text(got->buf, want, "%s", what);
 }
 
 static void cmdline(const char *a, const char *b, const char *want, const char *what)
