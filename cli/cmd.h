@@ -27,6 +27,7 @@ enum cmd_store_access {
 int cmd_open_store(struct store **out, enum cmd_store_access access);
 
 int cmd_run(int argc, char **argv);
+int cmd_vm(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

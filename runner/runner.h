@@ -4,22 +4,42 @@
 #ifndef KBENCH_RUNNER_H
 #define KBENCH_RUNNER_H
 
+#include <signal.h>
 #include <stdint.h>
 
 struct child;
 struct config;
+struct kernel_info;
 struct monitor_set;
 struct monitor_values;
 struct plan;
+struct plan_section;
 struct store;
 struct strbuf;
 struct wl_params;
 struct wl_sample;
 struct workload_ops;
 
+/* Where a run's samples go when not to this machine's kernel: a guest
+ * booted under QEMU (runner/vm.h). */
+struct sample_executor {
+	/* Run one sample of row of ps, as run_sample() does: 0 with out and
+	 * c's times filled, -1 with the reason in reason, or -2 when the
+	 * executor is gone (the reason says how): the run stops there and
+	 * is marked failed. *stop set (a signal) ends the wait. */
+	int (*run)(void *arg, const struct plan_section *ps, long long row,
+		   struct wl_sample *out, struct child *c, struct strbuf *reason,
+		   volatile sig_atomic_t *stop);
+	/* Facts stored with the run's row, in its transaction (may be NULL). */
+	int (*facts)(void *arg, struct store *s, int64_t run_id);
+	const struct kernel_info *kernel;	/* recorded instead of this machine's */
+	void *arg;
+};
+
 struct run_request {
 	const char *name;	/* run name; NULL: the kernel release */
 	int64_t resume;		/* a run of this plan to resume in place; 0: a new run */
+	const struct sample_executor *exec;	/* NULL: samples run here */
 };
 
 /* Run the plan into s as a new run, or into the run req->resume, running
