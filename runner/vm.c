@@ -341,6 +341,16 @@ static void console_tail(const struct vm *vm, int n, struct strbuf *out)
 	for (start = text.len; start > 0; start--)
 		if (text.buf[start - 1] == '\n' && ++lines == n)
 			break;
+	/* A panic's first line says more than its stack trace: from there,
+	 * however long. */
+	{
+		const char *panic = strstr(text.buf, "Kernel panic - not syncing");
+
+		while (panic && panic > text.buf && panic[-1] != '\n')
+			panic--;
+		if (panic && (size_t)(panic - text.buf) < start)
+			start = (size_t)(panic - text.buf);
+	}
 	for (const char *s = text.buf + start; *s;) {
 		size_t len = strcspn(s, "\n");
 
@@ -381,8 +391,10 @@ static void qemu_version(struct vm *vm)
 		child_finish(&c, 10, &never, &out);
 		while ((n = read(sv[0], buf, sizeof(buf))) > 0)
 			strbuf_add(&vm->version, buf, (size_t)n);
-		vm->version.buf[strcspn(vm->version.buf, "\n")] = '\0';
-		vm->version.len = strlen(vm->version.buf);
+		if (vm->version.len) {
+			vm->version.len = strcspn(vm->version.buf, "\n");
+			vm->version.buf[vm->version.len] = '\0';
+		}
 		strbuf_release(&out);
 	}
 	close(sv[0]);
