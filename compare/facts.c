@@ -524,6 +524,11 @@ static char *value_machine(const struct cmp_run *r)
 	return strbuf_detach(&sb);
 }
 
+static char *value_vm(const struct cmp_run *r)
+{
+	return xstrdup(r->vm ? r->vm : "");
+}
+
 static char *value_config(const struct cmp_run *r)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -551,6 +556,7 @@ static const struct header_fact {
 	{ .key = "Host:", .kind = HEADER_VALUE, .value = value_host },
 	{ .key = "CPU:", .kind = HEADER_VALUE, .value = value_cpu },
 	{ .key = "Machine:", .kind = HEADER_VALUE, .value = value_machine },
+	{ .key = "VM:", .kind = HEADER_VALUE, .value = value_vm },	/* kbench vm's runs only */
 	{ .key = "Config:", .kind = HEADER_CONFIG, .value = value_config },
 	{ .key = "Samples:", .kind = HEADER_SAMPLES },
 };

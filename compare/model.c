@@ -78,6 +78,7 @@ static void run_release(struct cmp_run *r)
 	free(r->cpu_model);
 	free(r->kernel_release);
 	free(r->kernel_cmdline);
+	free(r->vm);
 	free(r->config_name);
 	free(r->config_text);
 }
@@ -189,6 +190,16 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 	r->config_text = dup_or_empty(config_text);
 	r->cpus = cpus;
 	model_split_name(r->label, &r->head1, &r->head2);
+}
+
+void model_set_vm(struct cmp_model *m, size_t col, const char *vm)
+{
+	struct cmp_run *r = &m->runs[col];
+
+	if (r->nruns > 1)
+		return;		/* a pooled run: the first one describes the column */
+	free(r->vm);
+	r->vm = vm && *vm ? xstrdup(vm) : NULL;
 }
 
 void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,

@@ -32,6 +32,8 @@ rt=$(basename "$vm_rt" | sed 's/^vmlinuz-//')
 cloud=$(basename "$vm_cloud" | sed 's/^vmlinuz-//')
 grep -q "^Kernel: *cloud *$cloud$" "$tmp/out" && grep -q "^ *rt *$rt$" "$tmp/out"
 ok $? "the header names both kernels"
+grep -q "^VM: *\(KVM\|TCG\), 2 vCPUs, 384 MiB$" "$tmp/out"
+ok $? "the header says how the guests ran"
 grep -q "^Amean *1 " "$tmp/out"
 ok $? "the table has hackbench's row"
 [ $? -eq 0 ] || show
