@@ -1,17 +1,22 @@
 /* cmd_vm: kbench vm -k IMAGE -c CONF [-c CONF...] [-o ...] [-n NAME]: run
  * the configs inside a kernel booted under QEMU (runner/vm.h), storing
- * each sample as a native run does. */
+ * each sample as a native run does. With two or more kernels (or
+ * command lines) and --rounds N, each is an arm with a run of its own,
+ * and the arms' boots alternate round by round (ABBA...), each boot
+ * running one round of every section. */
 #include "config.h"
 #include "cli/cmd.h"
 #include "runner/conf.h"
 #include "runner/dryrun.h"
 #include "runner/plan.h"
+#include "runner/record.h"
 #include "runner/runner.h"
 #include "runner/vm.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 #include "machine/pin.h"
 
 #include <stdint.h>
@@ -23,7 +28,9 @@
 static const struct parse_opt_usage vm_usage = {
 	.synopsis = "kbench vm -k IMAGE -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...]\n"
 		    "                 [--append TEXT] [--initrd FILE] [--vcpus N] [--memory MIB]\n"
-		    "                 [--accel auto|kvm|tcg] [-n NAME] [--only REGEX] [--dry-run]",
+		    "                 [--accel auto|kvm|tcg] [-n NAME] [--only REGEX] [--dry-run]\n"
+		    "   or: kbench vm -k A [-k B...] [--append TEXT...] [-n NAME...] --rounds N\n"
+		    "                 -c CONFIG...",
 	.description = "Boot a kernel under QEMU and run the configs inside it, storing every\n"
 		       "sample as it is measured, as 'kbench run' does on this kernel.",
 	.help_column = 24,
@@ -36,7 +43,12 @@ static const struct parse_opt_usage vm_usage = {
 		"failed, keeping what it sent, with its last console lines. Hackbench, pft\n"
 		"and netperf's loopback tests run in the guest; the external workload does\n"
 		"not. Exit status: 0 complete, 1 failed (or the guest did not boot), 2 bad\n"
-		"arguments or config, 128+N interrupted by signal N. See docs/vm.md.",
+		"arguments or config, 128+N interrupted by signal N.\n"
+		"\n"
+		"Arms: several -k (or --append) make arms, the i-th -k, --append and -n going\n"
+		"together (one given serves all). Each arm is a run of its own; with\n"
+		"--rounds N their boots alternate, ABBA..., each boot running one round of\n"
+		"every section, the boot outside every sample. See docs/vm.md.",
 };
 
 static int check_accel(const char *a)
@@ -44,6 +56,43 @@ static int check_accel(const char *a)
 	if (!strcmp(a, "auto") || !strcmp(a, "kvm") || !strcmp(a, "tcg"))
 		return 0;
 	return error("--accel must be auto, kvm or tcg, not '%s'", a);
+}
+
+/* One kernel of an alternation: its image, command line and run. */
+struct arm {
+	struct vm_config vc;
+	const char *name;	/* NULL: the guest's release */
+	int64_t run_id;		/* 0: not begun */
+};
+
+static const char *nth(const struct opt_list *l, size_t i)
+{
+	return !l->n ? NULL : l->v[i < l->n ? i : l->n - 1];
+}
+
+/* Boot arm a, run round k of the plan into its run, power it off.
+ * Return plan_execute's status, or 1 when the guest did not boot. */
+static int run_arm_round(struct arm *a, struct plan *p, struct config *c, struct store *s,
+			 int k, int rounds, int last)
+{
+	struct run_request req = { .name = a->name, .resume = a->run_id };
+	struct vm *vm = NULL;
+	int rc;
+
+	if (rounds > 1)
+		notice("round %d/%d: %s%s%s", k, rounds, a->vc.kernel,
+		       a->vc.append ? " " : "", a->vc.append ? a->vc.append : "");
+	/* Round k alone: the run holds rounds 1..k-1 already. */
+	for (size_t i = 0; i < p->n; i++)
+		p->sections[i].rounds = k;
+	p->rounds = k;
+	if (vm_boot(&a->vc, &vm))
+		return 1;
+	req.exec = vm_executor(vm);
+	req.keep_running = !last;
+	rc = plan_execute(p, c, s, &req, &a->run_id);
+	vm_stop(vm);
+	return rc < 0 ? 1 : rc;
 }
 
 /* --dry-run: the QEMU command line, then the plan. */
@@ -76,22 +125,26 @@ static int dry_run(const struct vm_config *vc, const struct plan *p, const struc
 int cmd_vm(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
+	struct opt_list kernels = OPT_LIST_INIT, appends = OPT_LIST_INIT, names = OPT_LIST_INIT;
+	struct arm *arms = NULL;
+	size_t narms = 0;
+	int rounds = 1;
 	struct strbuf config_path = STRBUF_INIT, err = STRBUF_INIT;
 	struct vm_config vc = VM_CONFIG_INIT;
-	struct run_request req = { .name = NULL };
 	const char *only = NULL, *note = NULL;
 	int dry = 0, no_report = 0;
 	const struct parse_opt options[] = {
-		OPT_STRING('k', "kernel", &vc.kernel, "IMAGE",
-			   "the kernel to boot: a bzImage (a tree's\n"
-			   "arch/x86/boot/bzImage) or a /boot/vmlinuz"),
+		OPT_STRING_LIST('k', "kernel", &kernels, "IMAGE",
+				"the kernel to boot: a bzImage (a tree's\n"
+				"arch/x86/boot/bzImage) or a /boot/vmlinuz;\n"
+				"repeated: the arms of an alternation"),
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
 				"an INI config (repeatable); see kbench.conf(5)"),
 		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
 				"set KEY over the configs, as for kbench run"),
-		OPT_STRING(0, "append", &vc.append, "TEXT",
-			   "more of the kernel command line (console=ttyS0\n"
-			   "panic=-1 come first)"),
+		OPT_STRING_LIST(0, "append", &appends, "TEXT",
+				"more of the kernel command line (console=ttyS0\n"
+				"panic=-1 come first); repeated: one an arm"),
 		OPT_STRING(0, "initrd", &vc.initrd, "FILE",
 			   "an initramfs unpacked before kbench's own (modules,\n"
 			   "firmware); kbench's /init wins"),
@@ -109,8 +162,12 @@ int cmd_vm(int argc, char **argv)
 			   "the default), compact or unbound"),
 		OPT_DOUBLE(0, "boot-timeout", &vc.boot_timeout_s, "SECONDS",
 			   "how long the guest may take to come up (default 60)"),
-		OPT_STRING('n', "name", &req.name, "NAME",
-			   "the run's name (default: the guest's uname -r)"),
+		OPT_STRING_LIST('n', "name", &names, "NAME",
+				"the run's name (default: the guest's uname -r);\n"
+				"repeated: one an arm"),
+		OPT_INT_RANGE(0, "rounds", &rounds, "N",
+			      "rounds of every section, each arm booted once a\n"
+			      "round, in ABBA order (default 1)", 1, 1000),
 		OPT_STRING(0, "only", &only, "REGEX",
 			   "run only the sections whose name matches (PCRE2)"),
 		OPT_BOOL(0, "dry-run", &dry,
@@ -124,8 +181,6 @@ int cmd_vm(int argc, char **argv)
 	struct plan plan = { .n = 0 };
 	struct pin_topo *topo = NULL;
 	struct store *store = NULL;
-	struct vm *vm = NULL;
-	int64_t run_id = 0;
 	int rc = EXIT_USAGE;
 
 	config_init(&conf);
@@ -139,16 +194,37 @@ int cmd_vm(int argc, char **argv)
 		      argv[0]);
 		goto out;
 	}
-	if (!vc.kernel) {
+	if (!kernels.n) {
 		error("no kernel given: use -k IMAGE (e.g. arch/x86/boot/bzImage)");
 		goto out;
 	}
+	narms = kernels.n > appends.n ? kernels.n : appends.n;
+	if ((kernels.n > 1 && kernels.n != narms) || (appends.n > 1 && appends.n != narms) ||
+	    (names.n > 1 && names.n != narms) || (names.n == 1 && narms > 1)) {
+		error("%zu arms: give one -k, --append and -n for all or one for each arm, and "
+		      "a name for each arm", narms);
+		goto out;
+	}
+	arms = xcalloc(narms, sizeof(*arms));
+	for (size_t i = 0; i < narms; i++) {
+		arms[i].vc = vc;
+		arms[i].vc.kernel = nth(&kernels, i);
+		arms[i].vc.append = nth(&appends, i);
+		arms[i].name = names.n ? names.v[i] : NULL;
+		if (arms[i].name && cmd_check_run_name(arms[i].name))
+			goto out;
+		for (size_t j = 0; arms[i].name && j < i; j++)
+			if (!strcmp(arms[i].name, arms[j].name)) {
+				error("two arms are named '%s'", arms[i].name);
+				goto out;
+			}
+	}
+	vc = arms[0].vc;
 	if (!configs.n) {
 		error("no config given: use -c FILE (e.g. configs/quick.conf)");
 		goto out;
 	}
-	if (check_accel(vc.accel) || (req.name && cmd_check_run_name(req.name)) ||
-	    (note && cmd_check_note(note)))
+	if (check_accel(vc.accel) || (note && cmd_check_note(note)))
 		goto out;
 	if (!(vc.boot_timeout_s > 0)) {
 		error("--boot-timeout must be more than 0 seconds");
@@ -174,23 +250,50 @@ int cmd_vm(int argc, char **argv)
 		rc = dry_run(&vc, &plan, &conf);
 		goto out;
 	}
+	if (narms > 1 && !names.n)
+		notice("the arms' runs are named after each guest's release; -n names them");
 	rc = 1;
 	if (cmd_open_store(&store, CMD_STORE_WRITE))
 		goto out;
-	if (vm_boot(&vc, &vm))
-		goto out;
-	req.exec = vm_executor(vm);
-	rc = plan_execute(&plan, &conf, store, &req, &run_id);
-	vm_stop(vm);
-	vm = NULL;
-	if (rc < 0)
-		rc = 1;
-	if (note && run_id > 0 && store_set_note(store, run_id, note, 0) && !rc)
-		rc = 1;
-	if (rc == 0 && !no_report)
-		rc = cmd_report_run(store, run_id) ? 1 : 0;
+	rc = 0;
+	/* ABBA...: odd rounds in the order given, even rounds reversed. */
+	for (int k = 1; k <= rounds && !rc; k++)
+		for (size_t j = 0; j < narms && !rc; j++) {
+			struct arm *a = &arms[k % 2 ? j : narms - 1 - j];
+
+			/* A run completes after its last round. */
+			rc = run_arm_round(a, &plan, &conf, store, k, rounds, k == rounds);
+		}
+	/* A stop leaves the other arms' runs marked running: end them. */
+	for (size_t j = 0; rc && j < narms; j++) {
+		struct run_info ri;
+
+		if (arms[j].run_id <= 0 || store_get_run(store, arms[j].run_id, &ri))
+			continue;
+		if (!strcmp(ri.status, "running"))
+			record_finish_run(store, arms[j].run_id, rc >= 128 ? "interrupted" : "failed");
+		run_info_release(&ri);
+	}
+	for (size_t j = 0; j < narms; j++) {
+		if (note && arms[j].run_id > 0 && store_set_note(store, arms[j].run_id, note, 0) &&
+		    !rc)
+			rc = 1;
+		if (rc == 0 && !no_report && narms == 1)
+			rc = cmd_report_run(store, arms[j].run_id) ? 1 : 0;
+	}
+	if (rc == 0 && narms > 1) {
+		struct strbuf cmp = STRBUF_INIT;
+
+		for (size_t j = 0; j < narms; j++)
+			strbuf_addf(&cmp, " '#%lld'", (long long)arms[j].run_id);
+		notice("%zu arms, %d rounds: kbench compare%s", narms, rounds, cmp.buf);
+		strbuf_release(&cmp);
+	}
 out:
-	vm_stop(vm);
+	free(arms);
+	opt_list_release(&kernels);
+	opt_list_release(&appends);
+	opt_list_release(&names);
 	store_close(store);
 	plan_release(&plan);
 	config_release(&conf);

@@ -823,7 +823,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		      (long long)x.run_id, (long long)x.run_id);
 		rc = 1;
 	} else {
-		if (finish(&x, "complete")) {
+		/* More rounds follow into this run: it stays running. */
+		if (!req->keep_running && finish(&x, "complete")) {
 			report_unfinished(&x, "complete");
 			goto out_signals;
 		}

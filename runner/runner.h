@@ -40,6 +40,8 @@ struct run_request {
 	const char *name;	/* run name; NULL: the kernel release */
 	int64_t resume;		/* a run of this plan to resume in place; 0: a new run */
 	const struct sample_executor *exec;	/* NULL: samples run here */
+	int keep_running;	/* leave a run that completes marked running: more
+				 * rounds follow, resumed into it */
 };
 
 /* Run the plan into s as a new run, or into the run req->resume, running
