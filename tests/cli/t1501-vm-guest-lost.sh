@@ -2,8 +2,9 @@
 # t1501-vm-guest-lost: a guest kernel that panics before kbench's init
 # speaks is a clear error with its console's last lines (the panic's
 # first line among them) and stores nothing; a guest killed in the middle
-# of a run ends the run failed, keeping every sample it sent, with the
-# console's tail in the failure; SIGINT ends it interrupted. No QEMU is
+# of a run, or one that stops answering, ends the run failed, keeping
+# every sample it sent, with the console's tail in the failure; SIGINT
+# ends it interrupted. No QEMU is
 # left in any case.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
@@ -64,17 +65,34 @@ no_qemu
 ok $? "no QEMU is left"
 rm -rf "$tmp"/kbench-vm-*
 
+# A guest that stops answering (QEMU stopped): killed once the sample's
+# timeout and 30 s more have passed.
+timeout 300 "$KBENCH" --db "$db" vm -k "$vm_cloud" -c "$tmp/long.conf" --accel tcg \
+	--vcpus 1 --memory 256 --no-report -o timeout=2 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+wait_until 120 stored 1 2
+pkill -STOP -f -- "$tmp/kbench-vm-.*/initramfs.cpio"
+wait $pid
+rc=$?
+ok $((rc != 1)) "a guest that stops answering fails the run (exit 1)"
+sql "SELECT reason FROM failures WHERE run_id = 2" | grep -q "the guest stopped answering"
+ok $? "... saying so"
+[ $? -eq 0 ] || show
+no_qemu
+ok $? "no QEMU is left"
+rm -rf "$tmp"/kbench-vm-*
+
 # SIGINT: interrupted, as a native run.
 timeout 300 "$KBENCH" --db "$db" vm -k "$vm_cloud" -c "$tmp/long.conf" --accel tcg \
 	--vcpus 1 --memory 256 --no-report >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-wait_until 120 stored 1 2
+wait_until 120 stored 1 3
 kill -INT $pid
 wait $pid
 rc=$?
 ok $((rc != 130)) "SIGINT interrupts the run (exit 130)"
 [ $rc -eq 130 ] || show
-is "the run is marked interrupted" "$(sql "SELECT status FROM runs WHERE id = 2")" "interrupted"
+is "the run is marked interrupted" "$(sql "SELECT status FROM runs WHERE id = 3")" "interrupted"
 no_qemu
 ok $? "no QEMU is left"
 is "the guest's scratch files are gone" "$(ls "$tmp" | grep -c kbench-vm)" "0"
