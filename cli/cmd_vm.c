@@ -72,8 +72,8 @@ static const char *nth(const struct opt_list *l, size_t i)
 
 /* Boot arm a, run round k of the plan into its run, power it off.
  * Return plan_execute's status, or 1 when the guest did not boot. */
-static int run_arm_round(struct arm *a, struct plan *p, struct config *c, struct store *s,
-			 int k, int rounds, int last)
+static int run_arm_round(struct arm *arms, size_t narms, struct arm *a, struct plan *p,
+			 struct config *c, struct store *s, int k, int rounds, int last)
 {
 	struct run_request req = { .name = a->name, .resume = a->run_id };
 	struct vm *vm = NULL;
@@ -88,6 +88,11 @@ static int run_arm_round(struct arm *a, struct plan *p, struct config *c, struct
 	p->rounds = k;
 	if (vm_boot(&a->vc, &vm))
 		return 1;
+	/* What auto found holds for the boots that follow: KVM is not
+	 * probed again where it failed. */
+	for (size_t i = 0; i < narms; i++)
+		if (!strcmp(arms[i].vc.accel, "auto"))
+			arms[i].vc.accel = vm_accel(vm);
 	req.exec = vm_executor(vm);
 	req.keep_running = !last;
 	rc = plan_execute(p, c, s, &req, &a->run_id);
@@ -262,7 +267,8 @@ int cmd_vm(int argc, char **argv)
 			struct arm *a = &arms[k % 2 ? j : narms - 1 - j];
 
 			/* A run completes after its last round. */
-			rc = run_arm_round(a, &plan, &conf, store, k, rounds, k == rounds);
+			rc = run_arm_round(arms, narms, a, &plan, &conf, store, k, rounds,
+					   k == rounds);
 		}
 	/* A stop leaves the other arms' runs marked running: end them. */
 	for (size_t j = 0; rc && j < narms; j++) {

@@ -787,6 +787,11 @@ out:
 	return rc;
 }
 
+const char *vm_accel(const struct vm *vm)
+{
+	return vm->accel;
+}
+
 const struct sample_executor *vm_executor(struct vm *vm)
 {
 	return &vm->exec;

@@ -53,6 +53,8 @@ void vm_describe_command(const struct vm_config *cfg, const char *accel,
  * guest in *out, or -1 after an error message (with the console's last
  * lines when the kernel did not come up). */
 int vm_boot(const struct vm_config *cfg, struct vm **out);
+/* The accelerator vm booted with: "kvm" or "tcg". */
+const char *vm_accel(const struct vm *vm);
 /* The executor that runs samples in vm (valid until vm_stop). */
 const struct sample_executor *vm_executor(struct vm *vm);
 /* Power the guest off (QEMU killed if it does not go within seconds),
