@@ -10,6 +10,7 @@
 struct store;
 
 int cmd_run(int argc, char **argv);
+int cmd_vm(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -21,6 +21,8 @@ struct command {
 static const struct command commands[] = {
 	{ .name = "run", .fn = cmd_run,
 	  .summary = "run the sections of one or more configs and store every sample" },
+	{ .name = "vm", .fn = cmd_vm,
+	  .summary = "run configs inside a kernel booted under QEMU" },
 	{ .name = "runs", .fn = cmd_runs, .summary = "list stored runs" },
 	{ .name = "show", .fn = cmd_show,
 	  .summary = "show one run: machine, kernel, config, samples, failures" },

@@ -234,6 +234,23 @@ static int experiment_fact(const char *section, const char *key, const char *val
 	return 0;
 }
 
+/* The vm.* facts of a run in a guest (kbench vm) as one line:
+ * "TCG, 2 vCPUs, 512 MiB". */
+static int vm_fact(const char *section, const char *key, const char *value, void *arg)
+{
+	struct strbuf *sb = arg;
+
+	if (*section || !value)
+		return 0;
+	if (!strcmp(key, "vm.accel"))
+		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", !strcmp(value, "kvm") ? "KVM" : "TCG");
+	else if (!strcmp(key, "vm.vcpus"))
+		strbuf_addf(sb, "%s%s vCPUs", sb->len ? ", " : "", value);
+	else if (!strcmp(key, "vm.memory_mib"))
+		strbuf_addf(sb, "%s%s MiB", sb->len ? ", " : "", value);
+	return 0;
+}
+
 /* Read one run into column col of the model. */
 static int feed_run(struct store *s, const struct column *cols, char *const *names,
 		    size_t ncols, size_t col, size_t k, struct feed *feed)
@@ -253,6 +270,16 @@ static int feed_run(struct store *s, const struct column *cols, char *const *nam
 		      cols[col].hosts ? cols[col].hosts : r.hostname, r.cpu_model, r.cpus,
 		      r.kernel_release, r.kernel_cmdline, r.config_name, r.config_text);
 	model_set_machine(model, col, r.cores, r.numa_nodes, r.mem_bytes);
+	{
+		struct strbuf vm = STRBUF_INIT;
+
+		if (store_each_meta(s, id, vm_fact, &vm)) {
+			strbuf_release(&vm);
+			goto out;
+		}
+		model_set_vm(model, col, vm.buf);
+		strbuf_release(&vm);
+	}
 	feed->col = col;
 	model_begin_run(model);
 	/* A fresh run may repeat the last (section, row) pair: forget it. */

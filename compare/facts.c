@@ -470,6 +470,11 @@ static void value_machine(const struct run_facts *r, struct strbuf *sb)
 			    (double)r->mem_bytes / (1 << 30));
 }
 
+static void value_vm(const struct run_facts *r, struct strbuf *sb)
+{
+	strbuf_addstr(sb, r->vm);
+}
+
 static void value_config(const struct run_facts *r, struct strbuf *sb)
 {
 	strbuf_addf(sb, "%s%scksum %lu", r->config_name, *r->config_name ? ", " : "",
@@ -481,6 +486,7 @@ static void (*const item_value[FACTS_NITEMS])(const struct run_facts *r, struct 
 	[FACTS_HOST] = value_host,
 	[FACTS_CPU] = value_cpu,
 	[FACTS_MACHINE] = value_machine,
+	[FACTS_VM] = value_vm,
 	[FACTS_CONFIG] = value_config,
 };
 

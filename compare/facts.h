@@ -18,6 +18,7 @@ struct run_facts {
 	int cpus;
 	int cores, nodes;
 	uint64_t mem_bytes;
+	char *vm;		/* how a guest ran it ("TCG, 2 vCPUs, 512 MiB"); "": natively */
 };
 
 /* A fact that is not the same in every column. */
@@ -39,6 +40,7 @@ enum facts_item {
 	FACTS_HOST,		/* the hostname */
 	FACTS_CPU,		/* the CPU model, as facts_cpu_model makes it */
 	FACTS_MACHINE,		/* "8 CPUs, 4 cores, 1 node, 15.5 GiB": what is known */
+	FACTS_VM,		/* how kbench vm's guest ran; "" for a native run */
 	FACTS_CONFIG,		/* "NAME, cksum N" */
 	FACTS_NITEMS
 };

@@ -82,6 +82,7 @@ static void run_release(struct cmp_run *r)
 	free(r->facts.kernel_cmdline);
 	free(r->facts.config_name);
 	free(r->facts.config_text);
+	free(r->facts.vm);
 }
 
 static void block_release(struct cmp_block *b)
@@ -191,8 +192,19 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 	r->facts.kernel_cmdline = dup_or_empty(kernel_cmdline);
 	r->facts.config_name = dup_or_empty(config_name);
 	r->facts.config_text = dup_or_empty(config_text);
+	r->facts.vm = dup_or_empty(NULL);
 	r->facts.cpus = cpus;
 	model_split_name(r->label, &r->head1, &r->head2);
+}
+
+void model_set_vm(struct cmp_model *m, size_t col, const char *vm)
+{
+	struct cmp_run *r = &m->runs[col];
+
+	if (r->nruns > 1)
+		return;		/* a pooled run: the first one describes the column */
+	free(r->facts.vm);
+	r->facts.vm = xstrdup(vm ? vm : "");
 }
 
 void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,

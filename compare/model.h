@@ -212,6 +212,9 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 		   const char *kernel_cmdline, const char *config_name,
 		   const char *config_text);
 
+/* How column col's (first) run was run in a guest under QEMU (kbench
+ * vm): "TCG, 2 vCPUs, 512 MiB"; NULL or "": natively. */
+void model_set_vm(struct cmp_model *m, size_t col, const char *vm);
 /* The machine of column col's (first) run: its cores, NUMA nodes and
  * memory (0: not known). */
 void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,

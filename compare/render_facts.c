@@ -86,6 +86,7 @@ static const struct header_line {
 	{ .key = "Host:", .kind = LINE_VALUE, .item = FACTS_HOST },
 	{ .key = "CPU:", .kind = LINE_VALUE, .item = FACTS_CPU },
 	{ .key = "Machine:", .kind = LINE_VALUE, .item = FACTS_MACHINE },
+	{ .key = "VM:", .kind = LINE_VALUE, .item = FACTS_VM },	/* kbench vm's runs only */
 	{ .key = "Config:", .kind = LINE_CONFIG, .item = FACTS_CONFIG },
 	{ .key = "Samples:", .kind = LINE_SAMPLES },
 };

@@ -30,7 +30,7 @@ _kbench()
 	_init_completion || return
 
 	local kb=${words[0]} db= cmd= i
-	local commands="run runs show compare topology note query history regressions
+	local commands="run vm runs show compare topology note query history regressions
 		export import mail fleet configs ab recover calibrate help"
 	local workloads="hackbench netperf pft external"
 
@@ -49,7 +49,7 @@ _kbench()
 		return
 		;;
 	-c | --config)
-		if [[ $cmd == run || $cmd == fleet || $cmd == ab ]]; then
+		if [[ $cmd == run || $cmd == vm || $cmd == fleet || $cmd == ab ]]; then
 			_filedir conf
 			COMPREPLY+=($(compgen -W "$("$kb" configs 2>/dev/null |
 				awk '{ print $1 }')" -- "$cur"))
@@ -58,7 +58,7 @@ _kbench()
 		;;
 	-o | --option)
 		local keys= w
-		if [[ $cmd == run ]]; then
+		if [[ $cmd == run || $cmd == vm ]]; then
 			for w in $workloads; do
 				keys+=" $(_kbench_keys "$kb" "$w")"
 			done
@@ -88,6 +88,18 @@ _kbench()
 		fi
 		compopt -o nospace
 		COMPREPLY=($(compgen -W "$keys" -- "$cur"))
+		return
+		;;
+	-k | --kernel | --initrd)
+		_filedir
+		return
+		;;
+	--accel)
+		COMPREPLY=($(compgen -W "auto kvm tcg" -- "$cur"))
+		return
+		;;
+	--vcpu-pin)
+		COMPREPLY=($(compgen -W "spread compact unbound" -- "$cur"))
 		return
 		;;
 	--only)

@@ -30,6 +30,8 @@
 #ifndef KBENCH_PIN_H
 #define KBENCH_PIN_H
 
+#include <sys/types.h>
+
 struct strbuf;
 struct pin_topo;
 
@@ -100,6 +102,10 @@ void pin_plan_free(struct pin_plan *plan);
  * topo nor hwloc (machine/bind.c): a sample process rebuilds the plan
  * from its slots. Return 0, or -1 with err. */
 int pin_apply(const struct pin_plan *plan, int slot, struct strbuf *err);
+/* Bind thread tid (of any process) to slot (modulo nslots) of plan, a
+ * plan of this machine, through hwloc; an unbound plan binds nothing.
+ * Return 0, or -1 with err. */
+int pin_bind_task(const struct pin_plan *plan, int slot, pid_t tid, struct strbuf *err);
 /* The OS index of slot (modulo nslots), or -1 when unbound. */
 int pin_plan_cpu(const struct pin_plan *plan, int slot);
 /* One line for the store and the terminal: "cross-core: server P#0,

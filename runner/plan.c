@@ -506,9 +506,10 @@ static void plan_seed(const struct config *c, struct plan *p)
  * section, -1 is an error it printed; all when want is NULL). Return 0, or -1 after an error; *out is empty when no section
  * was kept. */
 static int plan_build_where(struct config *c, int (*want)(const char *name, void *arg),
-			    void *arg, struct plan *out)
+			    void *arg, struct pin_topo *topo, struct plan *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->topo = topo;
 	out->sections = xcalloc(c->n ? c->n : 1, sizeof(*out->sections));
 	for (size_t i = 0; i < c->n; i++) {
 		int keep = want ? want(c->sections[i].name, arg) : 1;
@@ -541,13 +542,20 @@ static int matches(const char *name, void *re)
 
 int plan_build(struct config *c, const char *only, struct plan *out)
 {
+	return plan_build_on(c, only, NULL, out);
+}
+
+int plan_build_on(struct config *c, const char *only, struct pin_topo *topo, struct plan *out)
+{
 	struct kb_regex *re = NULL;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (only && !(re = kb_regex_new(only, "--only")))
+	if (only && !(re = kb_regex_new(only, "--only"))) {
+		pin_topo_free(topo);
 		return -1;
-	rc = plan_build_where(c, re ? matches : NULL, re, out);
+	}
+	rc = plan_build_where(c, re ? matches : NULL, re, topo, out);
 	kb_regex_free(re);
 	if (rc)
 		return -1;
@@ -582,7 +590,7 @@ int plan_build_sections(struct config *c, const char *const *names, size_t n,
 {
 	struct name_list l = { .names = names, .n = n };
 
-	if (plan_build_where(c, listed, &l, out))
+	if (plan_build_where(c, listed, &l, NULL, out))
 		return -1;
 	if (!out->n) {
 		error("%s: none of the sections to run is in it",

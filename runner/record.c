@@ -317,6 +317,8 @@ static int record_overrides(struct store *s, int64_t run_id, const struct config
 struct begin_facts {
 	const struct plan *p;
 	const struct config *c;	/* NULL: no -o overrides to record */
+	int (*more)(void *arg, struct store *s, int64_t run_id);	/* or NULL */
+	void *more_arg;
 };
 
 /* What a run holds from its start, written with its runs row in one
@@ -331,15 +333,25 @@ static int write_begin_facts(struct store *s, int64_t run_id, void *arg)
 			return -1;
 	if (record_seed(s, run_id, bf->p))
 		return -1;
+	if (bf->more && bf->more(bf->more_arg, s, run_id))
+		return -1;
 	return bf->c ? record_overrides(s, run_id, bf->c) : 0;
 }
 
 int record_begin_run(struct store *s, const struct plan *p, const struct config *c,
 		     const char *name, int64_t *run_id)
 {
-	struct begin_facts bf = { .p = p, .c = c };
+	return record_begin_run_on(s, p, c, name, NULL, NULL, NULL, run_id);
+}
+
+int record_begin_run_on(struct store *s, const struct plan *p, const struct config *c,
+			const char *name, const struct kernel_info *guest,
+			int (*facts)(void *arg, struct store *s, int64_t run_id), void *arg,
+			int64_t *run_id)
+{
+	struct begin_facts bf = { .p = p, .c = c, .more = facts, .more_arg = arg };
 	struct machine_info mi;
-	struct kernel_info ki;
+	struct kernel_info ki = { 0 };
 	struct run_record rr = { 0 };
 	struct run_writer writer;
 	char uuid[37], started[32];
@@ -347,13 +359,15 @@ int record_begin_run(struct store *s, const struct plan *p, const struct config 
 
 	if (machine_info_load(&mi))
 		return -1;
-	if (kernel_info_load(&ki)) {
+	if (!guest && kernel_info_load(&ki)) {
 		machine_info_release(&mi);
 		return -1;
 	}
 	make_uuid(uuid);
 	iso_now(started, sizeof(started));
 	rr.uuid = uuid;
+	if (guest)
+		guest = memcpy(&ki, guest, sizeof(ki));
 	rr.name = name ? name : ki.release;
 	rr.config_name = c->name.buf;
 	rr.config_text = c->text.buf;
@@ -371,7 +385,8 @@ int record_begin_run(struct store *s, const struct plan *p, const struct config 
 	rc = 0;
 out:
 	machine_info_release(&mi);
-	kernel_info_release(&ki);
+	if (!guest)
+		kernel_info_release(&ki);
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 
 struct child;
 struct config;
+struct kernel_info;
 struct monitor_values;
 struct plan;
 struct plan_section;
@@ -23,6 +24,14 @@ struct wl_sample;
  * as soon as the row exists. Return 0, or -1 after printing why. */
 int record_begin_run(struct store *s, const struct plan *p, const struct config *c,
 		     const char *name, int64_t *run_id);
+/* record_begin_run() of a run whose samples run elsewhere (a guest):
+ * the kernel facts are ki's, not this machine's, the name defaults to
+ * ki's release, and facts(arg, s, run_id) adds the run's own facts in
+ * the same transaction. */
+int record_begin_run_on(struct store *s, const struct plan *p, const struct config *c,
+			const char *name, const struct kernel_info *ki,
+			int (*facts)(void *arg, struct store *s, int64_t run_id), void *arg,
+			int64_t *run_id);
 /* Close the run with status ("complete", "interrupted", "failed") and the
  * time now. Return 0 or -1. */
 int record_finish_run(struct store *s, int64_t run_id, const char *status);

@@ -272,6 +272,7 @@ struct run_exec {
 	struct record_recovery rec;	/* made when the store fails */
 	int rec_tried;			/* rec was made, or could not be */
 	int saved;			/* things written to the recovery file */
+	const struct sample_executor *exec;	/* NULL: samples run here */
 };
 
 /* The store failed: make the recovery file (once) for what it could not
@@ -514,14 +515,21 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 	struct strbuf reason = STRBUF_INIT, res = STRBUF_INIT;
 	struct store *rs;
 	char rowtext[WL_ROW_LEN + 64];
-	int rc = 0;
+	int rc = 0, failed, lost = 0;
 
 	*ok = 0;
 	wl_params_row_text(ps->params, row, rowtext, sizeof(rowtext));
 	progress_start(&x->prog, ps->cs->name, rowtext, k, kn, warm);
 	monitor_values_reset(&x->mv);
-	if (run_sample_monitored(ps->ops, ps->params, row, ps->timeout_s,
-				 warm ? NULL : ps->monitors, &x->mv, &smp, &ch, &reason)) {
+	if (x->exec) {
+		failed = x->exec->run(x->exec->arg, ps, row, &smp, &ch, &reason, &stop_signal);
+		lost = failed == -2;
+	} else {
+		failed = run_sample_monitored(ps->ops, ps->params, row, ps->timeout_s,
+					      warm ? NULL : ps->monitors, &x->mv, &smp, &ch,
+					      &reason);
+	}
+	if (failed) {
 		if (stop_signal)
 			goto out;
 		/* The warning has it all; one line here. */
@@ -537,6 +545,9 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 			goto out;
 		}
 		x->failed++;
+		/* Where the samples ran is gone: the run ends here, failed. */
+		if (lost)
+			stop_signal = -1;
 	} else {
 		format_result(ps->params, &smp, &res);
 		/* The sample in hand goes to the recovery file when the
@@ -771,7 +782,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		 const struct run_request *req, int64_t *run_id)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	struct run_exec x = { .p = p, .s = s, .mv = MONITOR_VALUES_INIT, .round = req->round };
+	struct run_exec x = { .p = p, .s = s, .mv = MONITOR_VALUES_INIT, .round = req->round,
+			      .exec = req->exec };
 	int rc = -1;
 
 	strbuf_init(&x.rec.path);
@@ -783,7 +795,9 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	} else if (req->resume) {
 		if (record_resume_run(s, p, req->resume))
 			return -1;
-	} else if (record_begin_run(s, p, c, req->name, run_id)) {
+	} else if (req->exec ? record_begin_run_on(s, p, c, req->name, req->exec->kernel,
+						   req->exec->facts, req->exec->arg, run_id) :
+		   record_begin_run(s, p, c, req->name, run_id)) {
 		/* The run row and its facts are stored together or not at
 		 * all; a later step may have failed with the row stored: do
 		 * not leave it running. */
@@ -819,14 +833,18 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		goto out_signals;
 	}
 	progress_clear(&x.prog);
-	if (stop_signal) {
+	if (stop_signal < 0) {
+		if (finish(&x, "failed"))
+			report_unfinished(&x, "failed");
+		error("run #%lld stopped because its guest is gone: it kept %ld samples and is "
+		      "marked failed", (long long)x.run_id, x.stored + x.before);
+		rc = 1;
+	} else if (stop_signal) {
 		if (finish(&x, "interrupted"))
 			report_unfinished(&x, "interrupted");
 		error("interrupted by signal %d: run #%lld kept %ld samples and is marked "
 		      "interrupted", (int)stop_signal, (long long)x.run_id, x.stored + x.before);
 		rc = 128 + stop_signal;
-	} else if (req->keep_running) {
-		rc = 0;
 	} else if (!x.stored && !x.before && x.failed) {
 		if (finish(&x, "failed"))
 			report_unfinished(&x, "failed");
@@ -834,7 +852,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		      (long long)x.run_id, (long long)x.run_id);
 		rc = 1;
 	} else {
-		if (finish(&x, "complete")) {
+		/* More rounds follow into this run: it stays running. */
+		if (!req->keep_running && finish(&x, "complete")) {
 			report_unfinished(&x, "complete");
 			goto out_signals;
 		}

@@ -4,16 +4,37 @@
 #ifndef KBENCH_RUNNER_H
 #define KBENCH_RUNNER_H
 
+#include <signal.h>
 #include <stdint.h>
 
 struct child;
 struct config;
+struct kernel_info;
+struct monitor_set;
+struct monitor_values;
 struct plan;
+struct plan_section;
 struct store;
 struct strbuf;
 struct wl_params;
 struct wl_sample;
 struct workload_ops;
+
+/* Where a run's samples go when not to this machine's kernel: a guest
+ * booted under QEMU (runner/vm.h). */
+struct sample_executor {
+	/* Run one sample of row of ps, as run_sample() does: 0 with out and
+	 * c's times filled, -1 with the reason in reason, or -2 when the
+	 * executor is gone (the reason says how): the run stops there and
+	 * is marked failed. *stop set (a signal) ends the wait. */
+	int (*run)(void *arg, const struct plan_section *ps, long long row,
+		   struct wl_sample *out, struct child *c, struct strbuf *reason,
+		   volatile sig_atomic_t *stop);
+	/* Facts stored with the run's row, in its transaction (may be NULL). */
+	int (*facts)(void *arg, struct store *s, int64_t run_id);
+	const struct kernel_info *kernel;	/* recorded instead of this machine's */
+	void *arg;
+};
 
 struct run_request {
 	const char *name;	/* run name; NULL: the kernel release */
@@ -22,13 +43,15 @@ struct run_request {
 	 * at a time into the arm's run, resumed for each round after the
 	 * first. */
 	int round;		/* run only this round (from 1); 0: every round */
-	int keep_running;	/* leave the run marked running: rounds follow */
+	int keep_running;	/* leave a run that completes marked running: more
+				 * rounds follow, resumed into it */
 	const char *tag;	/* before each progress line ("round 2/6 base"); NULL: none */
 	/* Called once a new run is recorded, before its first sample (NULL:
 	 * none): facts of the run that must be there whatever happens next.
 	 * Non-zero (after saying why) fails the run before any sample. */
 	int (*facts)(struct store *s, int64_t run_id, void *arg);
 	void *facts_arg;
+	const struct sample_executor *exec;	/* NULL: samples run here */
 };
 
 /* Run the plan into s as a new run, or into the run req->resume, running

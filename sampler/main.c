@@ -9,9 +9,12 @@
  * that is kbench's child, not its own (CLONE_PARENT: kbench waits for
  * it, takes its rusage and kills its group as it would a spawned one),
  * and answers with its pid. A sample then costs a fork of this small
- * process, not an exec. EOF on N ends it. */
+ * process, not an exec. EOF on N ends it.
+ *
+ * As pid 1 it is the init of a guest booted by `kbench vm` (guest.c). */
 #include "config.h"
 #include "sampler/sample.h"
+#include "sampler/guest.h"
 #include "lib/clock.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
@@ -203,6 +206,8 @@ int main(int argc, char **argv)
 	enum { JOB, RESULT, GO, SERVE, TIME_FORKS, NARGS };
 	int v[] = { -1, -1, -1, -1, -1 }, bad = 0;
 
+	if (getpid() == 1)
+		return guest_main();
 	for (int i = 1; i < argc && !bad; i++) {
 		int k, n = -1;
 

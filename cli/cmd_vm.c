@@ -1,0 +1,311 @@
+/* cmd_vm: kbench vm -k IMAGE -c CONF [-c CONF...] [-o ...] [-n NAME]: run
+ * the configs inside a kernel booted under QEMU (runner/vm.h), storing
+ * each sample as a native run does. With two or more kernels (or
+ * command lines) and --rounds N, each is an arm with a run of its own,
+ * and the arms' boots alternate round by round (ABBA...), each boot
+ * running one round of every section. */
+#include "config.h"
+#include "cli/cmd.h"
+#include "runner/conf.h"
+#include "runner/dryrun.h"
+#include "runner/plan.h"
+#include "runner/record.h"
+#include "runner/runner.h"
+#include "runner/vm.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "machine/pin.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct parse_opt_usage vm_usage = {
+	.synopsis = "kbench vm -k IMAGE -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...]\n"
+		    "                 [--append TEXT] [--initrd FILE] [--vcpus N] [--memory MIB]\n"
+		    "                 [--accel auto|kvm|tcg] [-n NAME] [--only REGEX] [--dry-run]\n"
+		    "   or: kbench vm -k A [-k B...] [--append TEXT...] [-n NAME...] --rounds N\n"
+		    "                 -c CONFIG...",
+	.description = "Boot a kernel under QEMU and run the configs inside it, storing every\n"
+		       "sample as it is measured, as 'kbench run' does on this kernel.",
+	.help_column = 24,
+	.epilogue =
+		"The guest runs from an initramfs kbench builds (its init is kbench-sample):\n"
+		"no disk image, no network device. Samples come back over the guest's second\n"
+		"serial port as each is measured. KVM is used when it boots the guest, else\n"
+		"TCG (said which). The run's kernel facts are the guest's; vm.* and guest.*\n"
+		"facts say how it ran. A guest that panics, hangs or is killed ends the run\n"
+		"failed, keeping what it sent, with its last console lines. Hackbench, pft\n"
+		"and netperf's loopback tests run in the guest; the external workload does\n"
+		"not. Exit status: 0 complete, 1 failed (or the guest did not boot), 2 bad\n"
+		"arguments or config, 128+N interrupted by signal N.\n"
+		"\n"
+		"Arms: several -k (or --append) make arms, the i-th -k, --append and -n going\n"
+		"together (one given serves all). Each arm is a run of its own; with\n"
+		"--rounds N their boots alternate, ABBA..., each boot running one round of\n"
+		"every section, the boot outside every sample. See docs/vm.md.",
+};
+
+static int check_accel(const char *a)
+{
+	if (!strcmp(a, "auto") || !strcmp(a, "kvm") || !strcmp(a, "tcg"))
+		return 0;
+	return error("--accel must be auto, kvm or tcg, not '%s'", a);
+}
+
+/* One kernel of an alternation: its image, command line and run. */
+struct arm {
+	struct vm_config vc;
+	const char *name;	/* NULL: the guest's release */
+	int64_t run_id;		/* 0: not begun */
+};
+
+static const char *nth(const struct opt_list *l, size_t i)
+{
+	return !l->n ? NULL : l->v[i < l->n ? i : l->n - 1];
+}
+
+/* Boot arm a, run round k of the plan into its run, power it off.
+ * Return plan_execute's status, or 1 when the guest did not boot. */
+static int run_arm_round(struct arm *arms, size_t narms, struct arm *a, struct plan *p,
+			 struct config *c, struct store *s, int k, int rounds, int last)
+{
+	struct run_request req = { .name = a->name, .resume = a->run_id };
+	struct vm *vm = NULL;
+	int rc;
+
+	if (rounds > 1)
+		notice("round %d/%d: %s%s%s", k, rounds, a->vc.kernel,
+		       a->vc.append ? " " : "", a->vc.append ? a->vc.append : "");
+	/* Round k alone: the run holds rounds 1..k-1 already. */
+	for (size_t i = 0; i < p->n; i++)
+		p->sections[i].rounds = k;
+	p->rounds = k;
+	if (vm_boot(&a->vc, &vm))
+		return 1;
+	/* What auto found holds for the boots that follow: KVM is not
+	 * probed again where it failed. */
+	for (size_t i = 0; i < narms; i++)
+		if (!strcmp(arms[i].vc.accel, "auto"))
+			arms[i].vc.accel = vm_accel(vm);
+	req.exec = vm_executor(vm);
+	req.keep_running = !last;
+	rc = plan_execute(p, c, s, &req, &a->run_id);
+	vm_stop(vm);
+	return rc < 0 ? 1 : rc;
+}
+
+/* --dry-run: the QEMU command line, then the plan. */
+static int dry_run(const struct vm_config *vc, const struct plan *p, const struct config *c)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct store *s = NULL;
+	struct strbuf path = STRBUF_INIT;
+	int rc;
+
+	vm_describe_command(vc, !strcmp(vc->accel, "kvm") ? "kvm" : "tcg", "INITRAMFS", &cmd);
+	printf("QEMU command line%s:\n%s", !strcmp(vc->accel, "auto") ?
+	       " (TCG; KVM with -accel kvm -cpu host when it boots the guest)" : "", cmd.buf);
+	printf("INITRAMFS: kbench-sample as /init%s%s%s\n\n", vc->initrd ? ", after '" : "",
+	       vc->initrd ? vc->initrd : "", vc->initrd ? "'" : "");
+	fflush(stdout);
+	if (global_opts.db)
+		strbuf_addstr(&path, global_opts.db);
+	else
+		store_default_path(&path);
+	if (!access(path.buf, F_OK) && cmd_open_store(&s, CMD_STORE_READ))
+		s = NULL;
+	rc = dryrun_print(p, c, s) ? 1 : 0;
+	store_close(s);
+	strbuf_release(&path);
+	strbuf_release(&cmd);
+	return rc;
+}
+
+int cmd_vm(int argc, char **argv)
+{
+	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
+	struct opt_list kernels = OPT_LIST_INIT, appends = OPT_LIST_INIT, names = OPT_LIST_INIT;
+	struct arm *arms = NULL;
+	size_t narms = 0;
+	int rounds = 1;
+	struct strbuf config_path = STRBUF_INIT, err = STRBUF_INIT;
+	struct vm_config vc = VM_CONFIG_INIT;
+	const char *only = NULL, *note = NULL;
+	int dry = 0, no_report = 0;
+	const struct parse_opt options[] = {
+		OPT_STRING_LIST('k', "kernel", &kernels, "IMAGE",
+				"the kernel to boot: a bzImage (a tree's\n"
+				"arch/x86/boot/bzImage) or a /boot/vmlinuz;\n"
+				"repeated: the arms of an alternation"),
+		OPT_STRING_LIST('c', "config", &configs, "FILE",
+				"an INI config (repeatable); see kbench.conf(5)"),
+		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
+				"set KEY over the configs, as for kbench run"),
+		OPT_STRING_LIST(0, "append", &appends, "TEXT",
+				"more of the kernel command line (console=ttyS0\n"
+				"panic=-1 come first); repeated: one an arm"),
+		OPT_STRING(0, "initrd", &vc.initrd, "FILE",
+			   "an initramfs unpacked before kbench's own (modules,\n"
+			   "firmware); kbench's /init wins"),
+		OPT_INT_RANGE(0, "vcpus", &vc.vcpus, "N", "vCPUs (default 2)", 1, 288),
+		OPT_INT_RANGE(0, "memory", &vc.mem_mib, "MIB", "guest memory in MiB (default 512)",
+			      64, 1 << 22),
+		OPT_STRING(0, "accel", &vc.accel, "auto|kvm|tcg",
+			   "KVM, TCG, or KVM when it boots the guest and\n"
+			   "TCG otherwise (default auto)"),
+		OPT_STRING(0, "cpu", &vc.cpu, "MODEL",
+			   "QEMU's -cpu (default: host under KVM, QEMU's\n"
+			   "own under TCG)"),
+		OPT_STRING(0, "vcpu-pin", &vc.vcpu_pin, "POLICY",
+			   "host PUs of the vCPU threads: spread (one a core,\n"
+			   "the default), compact or unbound"),
+		OPT_DOUBLE(0, "boot-timeout", &vc.boot_timeout_s, "SECONDS",
+			   "how long the guest may take to come up (default 60)"),
+		OPT_STRING_LIST('n', "name", &names, "NAME",
+				"the run's name (default: the guest's uname -r);\n"
+				"repeated: one an arm"),
+		OPT_INT_RANGE(0, "rounds", &rounds, "N",
+			      "rounds of every section, each arm booted once a\n"
+			      "round, in ABBA order (default 1)", 1, 1000),
+		OPT_STRING(0, "only", &only, "REGEX",
+			   "run only the sections whose name matches (PCRE2)"),
+		OPT_BOOL(0, "dry-run", &dry,
+			 "print the QEMU command line and the plan, run nothing"),
+		OPT_BOOL(0, "no-report", &no_report, "do not print the table after the run"),
+		OPT_STRING(0, "note", &note, "TEXT", "the run's note"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	struct config conf;
+	struct plan plan = { .n = 0 };
+	struct pin_topo *topo = NULL;
+	struct store *store = NULL;
+	int rc = EXIT_USAGE;
+
+	config_init(&conf);
+	argc = parse_options(argc, argv, options, &vm_usage, 0);
+	if (argc < 0) {
+		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (argc > 0) {
+		error("unexpected argument '%s' (the kernel is given with -k, configs with -c)",
+		      argv[0]);
+		goto out;
+	}
+	if (!kernels.n) {
+		error("no kernel given: use -k IMAGE (e.g. arch/x86/boot/bzImage)");
+		goto out;
+	}
+	narms = kernels.n > appends.n ? kernels.n : appends.n;
+	if ((kernels.n > 1 && kernels.n != narms) || (appends.n > 1 && appends.n != narms) ||
+	    (names.n > 1 && names.n != narms) || (names.n == 1 && narms > 1)) {
+		error("%zu arms: give one -k, --append and -n for all or one for each arm, and "
+		      "a name for each arm", narms);
+		goto out;
+	}
+	arms = xcalloc(narms, sizeof(*arms));
+	for (size_t i = 0; i < narms; i++) {
+		arms[i].vc = vc;
+		arms[i].vc.kernel = nth(&kernels, i);
+		arms[i].vc.append = nth(&appends, i);
+		arms[i].name = names.n ? names.v[i] : NULL;
+		if (arms[i].name && cmd_check_run_name(arms[i].name))
+			goto out;
+		for (size_t j = 0; arms[i].name && j < i; j++)
+			if (!strcmp(arms[i].name, arms[j].name)) {
+				error("two arms are named '%s'", arms[i].name);
+				goto out;
+			}
+	}
+	vc = arms[0].vc;
+	if (!configs.n) {
+		error("no config given: use -c FILE (e.g. configs/quick.conf)");
+		goto out;
+	}
+	if (check_accel(vc.accel) || (note && cmd_check_note(note)))
+		goto out;
+	if (!(vc.boot_timeout_s > 0)) {
+		error("--boot-timeout must be more than 0 seconds");
+		goto out;
+	}
+	for (size_t i = 0; i < configs.n; i++) {
+		cmd_find_config(configs.v[i], &config_path);
+		if (config_load(&conf, config_path.buf))
+			goto out;
+	}
+	for (size_t i = 0; i < overrides.n; i++)
+		if (config_add_override(&conf, overrides.v[i]))
+			goto out;
+	/* Pin policies are computed on the guest's topology: a row the
+	 * guest cannot honour is refused here, before it boots. */
+	if (vm_guest_topology(&vc, &topo, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (plan_build_on(&conf, only, topo, &plan) || vm_plan_for_guest(&plan))
+		goto out;
+	if (dry) {
+		rc = dry_run(&vc, &plan, &conf);
+		goto out;
+	}
+	if (narms > 1 && !names.n)
+		notice("the arms' runs are named after each guest's release; -n names them");
+	rc = 1;
+	if (cmd_open_store(&store, CMD_STORE_WRITE))
+		goto out;
+	rc = 0;
+	/* ABBA...: odd rounds in the order given, even rounds reversed. */
+	for (int k = 1; k <= rounds && !rc; k++)
+		for (size_t j = 0; j < narms && !rc; j++) {
+			struct arm *a = &arms[k % 2 ? j : narms - 1 - j];
+
+			/* A run completes after its last round. */
+			rc = run_arm_round(arms, narms, a, &plan, &conf, store, k, rounds,
+					   k == rounds);
+		}
+	/* A stop leaves the other arms' runs marked running: end them. */
+	for (size_t j = 0; rc && j < narms; j++) {
+		struct run_info ri;
+
+		if (arms[j].run_id <= 0 || store_get_run(store, arms[j].run_id, &ri))
+			continue;
+		if (!strcmp(ri.status, "running"))
+			record_finish_run(store, arms[j].run_id, rc >= 128 ? "interrupted" : "failed");
+		run_info_release(&ri);
+	}
+	for (size_t j = 0; j < narms; j++) {
+		if (note && arms[j].run_id > 0 && store_set_note(store, arms[j].run_id, note, 0) &&
+		    !rc)
+			rc = 1;
+		if (rc == 0 && !no_report && narms == 1)
+			rc = cmd_report_run(store, arms[j].run_id) ? 1 : 0;
+	}
+	if (rc == 0 && narms > 1) {
+		struct strbuf cmp = STRBUF_INIT;
+
+		for (size_t j = 0; j < narms; j++)
+			strbuf_addf(&cmp, " '#%lld'", (long long)arms[j].run_id);
+		notice("%zu arms, %d rounds: kbench compare%s", narms, rounds, cmp.buf);
+		strbuf_release(&cmp);
+	}
+out:
+	free(arms);
+	opt_list_release(&kernels);
+	opt_list_release(&appends);
+	opt_list_release(&names);
+	store_close(store);
+	plan_release(&plan);
+	config_release(&conf);
+	opt_list_release(&configs);
+	opt_list_release(&overrides);
+	strbuf_release(&config_path);
+	strbuf_release(&err);
+	return rc;
+}

@@ -1,0 +1,1004 @@
+/* vm: boot a kernel under QEMU with an initramfs of kbench's own (its
+ * init is kbench-sample), talk to the guest over its second serial
+ * port, and run a plan's samples there. The guest has no disk and no
+ * network device: QEMU gets no drive, no NIC and no monitor. */
+#include "config.h"
+#include "runner/vm.h"
+#include "runner/conf.h"
+#include "runner/plan.h"
+#include "runner/runner.h"
+#include "db/store.h"
+#include "lib/child.h"
+#include "lib/clock.h"
+#include "lib/cpio.h"
+#include "lib/error.h"
+#include "lib/io.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "machine/pin.h"
+#include "machine/sysinfo.h"
+#include "monitors/monitor.h"
+#include "sampler/guest.h"
+#include "sampler/sample.h"
+#include "workloads/params.h"
+#include "workloads/workload.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* How long a guest may take beyond a sample's own timeout to answer
+ * (TCG runs the guest's kernel several times slower than the host). */
+#define VM_ANSWER_GRACE_S 30.0
+/* How long a KVM boot may take before kbench gives up on KVM. */
+#define VM_KVM_PROBE_S 20.0
+/* How long a guest may take to power off before QEMU is killed. */
+#define VM_QUIT_S 5.0
+/* Console lines shown when the guest fails. */
+#define VM_CONSOLE_TAIL 20
+
+struct vm {
+	struct vm_config cfg;
+	const char *accel;		/* "kvm" or "tcg": what booted */
+	struct child qemu;		/* stderr on qemu.fd */
+	int sock;			/* our end of the guest's ttyS1 */
+	struct strbuf dir;		/* scratch directory: initramfs, console */
+	struct strbuf in;		/* bytes from the guest not yet framed */
+	struct strbuf err;		/* QEMU's stderr */
+	struct strbuf version;		/* QEMU's --version, first line */
+	struct kernel_info kernel;	/* the guest's */
+	char *cpu_model;
+	int cpus, numa_nodes;
+	unsigned long long mem_bytes;
+	double boot_s;
+	struct strbuf pinned;		/* "CPU 0 -> P#0, CPU 1 -> P#1" */
+	struct sample_executor exec;
+	int gone;			/* QEMU ended or stopped answering */
+	int keep_dir;			/* the console log is wanted after us */
+};
+
+static const char *qemu_program(const struct vm_config *cfg)
+{
+	const char *env = getenv("KBENCH_QEMU");
+
+	if (cfg->qemu)
+		return cfg->qemu;
+	return env && *env ? env : "qemu-system-x86_64";
+}
+
+int vm_guest_topology(const struct vm_config *cfg, struct pin_topo **out, struct strbuf *err)
+{
+	char desc[64];
+
+	snprintf(desc, sizeof(desc), "pack:1 l3:1 core:%d pu:1", cfg->vcpus);
+	return pin_topo_load(desc, NULL, out, err);
+}
+
+int vm_plan_for_guest(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct plan_section *ps = &p->sections[i];
+
+		if (!sample_execs(ps->ops))
+			return error("%s:%d: [%s] workload '%s' cannot run in the guest: only "
+				     "kbench-sample's drivers (hackbench, netperf, pft) are in its "
+				     "initramfs, not the program and libraries an external "
+				     "workload runs", ps->cs->file, ps->cs->line, ps->cs->name,
+				     ps->ops->name);
+		/* The guest's PUs are numbered as the synthetic topology's. */
+		if (ps->pin)
+			ps->pin->binds = 1;
+		/* Host counters would count the host, not the guest. */
+		monitor_set_free(ps->monitors);
+		ps->monitors = NULL;
+	}
+	return 0;
+}
+
+/* ---- the command line ---- */
+
+struct words {
+	char **v;
+	size_t n, alloc;
+};
+
+static void word(struct words *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void word(struct words *w, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(w->v, w->n + 2, w->alloc);
+	w->v[w->n++] = strbuf_detach(&sb);
+	w->v[w->n] = NULL;
+}
+
+static void words_release(struct words *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->v[i]);
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
+static void command_words(const struct vm_config *cfg, const char *accel,
+			  const char *initramfs, const char *console, struct words *w)
+{
+	const char *cpu = cfg->cpu ? cfg->cpu : !strcmp(accel, "kvm") ? "host" : NULL;
+
+	word(w, "%s", qemu_program(cfg));
+	word(w, "-name");
+	word(w, "kbench-guest,debug-threads=on");	/* vCPU threads named "CPU N/..." */
+	word(w, "-nodefaults");
+	word(w, "-no-user-config");
+	word(w, "-display");
+	word(w, "none");
+	word(w, "-monitor");
+	word(w, "none");
+	word(w, "-nic");
+	word(w, "none");
+	word(w, "-no-reboot");
+	word(w, "-accel");
+	word(w, "%s", !strcmp(accel, "tcg") ? "tcg,thread=multi" : accel);
+	if (cpu) {
+		word(w, "-cpu");
+		word(w, "%s", cpu);
+	}
+	word(w, "-smp");
+	word(w, "%d,sockets=1,cores=%d,threads=1", cfg->vcpus, cfg->vcpus);
+	word(w, "-m");
+	word(w, "%dM", cfg->mem_mib);
+	word(w, "-chardev");
+	word(w, "file,id=console,path=%s", console);
+	word(w, "-serial");
+	word(w, "chardev:console");
+	/* ttyS1: the frames, on QEMU's stdin and stdout (our socket). */
+	word(w, "-chardev");
+	word(w, "stdio,id=link,signal=off");
+	word(w, "-serial");
+	word(w, "chardev:link");
+	word(w, "-kernel");
+	word(w, "%s", cfg->kernel);
+	word(w, "-initrd");
+	word(w, "%s", initramfs);
+	word(w, "-append");
+	/* panic=-1 with -no-reboot: a panicking guest ends QEMU at once. */
+	word(w, "console=ttyS0 panic=-1%s%s", cfg->append && *cfg->append ? " " : "",
+	     cfg->append ? cfg->append : "");
+}
+
+static void sh_quote(struct strbuf *out, const char *s)
+{
+	if (*s && !s[strcspn(s, " \t\n'\"\\$`*?[]{}()<>|&;!#~")]) {
+		strbuf_addstr(out, s);
+		return;
+	}
+	strbuf_addch(out, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(out, "'\\''");
+		else
+			strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '\'');
+}
+
+void vm_describe_command(const struct vm_config *cfg, const char *accel,
+			 const char *initramfs, struct strbuf *out)
+{
+	struct words w = { 0 };
+
+	command_words(cfg, accel, initramfs, "CONSOLE.log", &w);
+	for (size_t i = 0; i < w.n; i++) {
+		int opt = i + 1 < w.n && w.v[i][0] == '-' && w.v[i + 1][0] != '-';
+
+		sh_quote(out, w.v[i]);
+		if (opt) {
+			strbuf_addch(out, ' ');
+			sh_quote(out, w.v[++i]);
+		}
+		strbuf_addstr(out, i + 1 < w.n ? " \\\n    " : "\n");
+	}
+	words_release(&w);
+}
+
+/* ---- the initramfs ---- */
+
+/* Whether the ELF file at path asks for a program interpreter (is
+ * linked dynamically): the guest has no libraries. -1: unreadable. */
+static int elf_dynamic(const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		goto out;
+	rc = 0;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (Elf64_Off)i * eh.e_phentsize)) !=
+		    (ssize_t)sizeof(ph)) {
+			rc = -1;
+			break;
+		}
+		if (ph.p_type == PT_INTERP)
+			rc = 1;
+	}
+out:
+	close(fd);
+	return rc;
+}
+
+/* Write the guest's initramfs to path: the user's initrd first (the
+ * kernel unpacks concatenated archives in turn), then ours, whose /init
+ * is kbench-sample. Return 0, or -1 after an error message. */
+static int write_initramfs(const struct vm_config *cfg, const char *path)
+{
+	struct strbuf cpio = STRBUF_INIT, prog_text = STRBUF_INIT, err = STRBUF_INIT;
+	const char *prog = sample_program(&err);
+	int fd = -1, rc = -1, dyn;
+
+	if (!prog) {
+		error("%s", err.buf);
+		goto out;
+	}
+	dyn = elf_dynamic(prog);
+	if (dyn) {
+		error(dyn < 0 ? "cannot read '%s' as an x86-64 ELF program" :
+		      "'%s' is linked dynamically and the guest has no libraries: build kbench "
+		      "without --disable-static-sample and without the sanitizers", prog);
+		goto out;
+	}
+	if (cfg->initrd && strbuf_read_file(&cpio, cfg->initrd) < 0) {
+		error("cannot read the initrd '%s': %s", cfg->initrd, strerror(errno));
+		goto out;
+	}
+	while (cpio.len % 4)
+		strbuf_addch(&cpio, '\0');
+	if (strbuf_read_file(&prog_text, prog) < 0) {
+		error("cannot read '%s': %s", prog, strerror(errno));
+		goto out;
+	}
+	cpio_add(&cpio, "dev", S_IFDIR | 0755, NULL, 0, 0, 0);
+	cpio_add(&cpio, "dev/console", S_IFCHR | 0600, NULL, 0, 5, 1);
+	cpio_add(&cpio, "dev/null", S_IFCHR | 0666, NULL, 0, 1, 3);
+	cpio_add(&cpio, "dev/ttyS1", S_IFCHR | 0600, NULL, 0, 4, 65);
+	cpio_add(&cpio, "proc", S_IFDIR | 0555, NULL, 0, 0, 0);
+	cpio_add(&cpio, "sys", S_IFDIR | 0555, NULL, 0, 0, 0);
+	cpio_add(&cpio, "tmp", S_IFDIR | 01777, NULL, 0, 0, 0);
+	cpio_add(&cpio, "init", S_IFREG | 0755, prog_text.buf, prog_text.len, 0, 0);
+	cpio_finish(&cpio);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write_full(fd, cpio.buf, cpio.len)) {
+		error("cannot write the initramfs '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&cpio);
+	strbuf_release(&prog_text);
+	strbuf_release(&err);
+	return rc;
+}
+
+/* ---- QEMU ---- */
+
+struct qemu_start {
+	char **argv;
+	int sock;
+};
+
+/* In the forked child: the guest's ttyS1 on stdin and stdout, stderr
+ * to the parent, then QEMU. */
+static int exec_qemu(void *arg, int fd)
+{
+	const struct qemu_start *qs = arg;
+
+	if (dup2(qs->sock, 0) < 0 || dup2(qs->sock, 1) < 0 || dup2(fd, 2) < 0)
+		return 1;
+	execvp(qs->argv[0], qs->argv);
+	dprintf(2, "cannot run '%s': %s\n", qs->argv[0], strerror(errno));
+	return 1;
+}
+
+static void console_path(const struct vm *vm, struct strbuf *out)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/console.log", vm->dir.buf);
+}
+
+/* The last n lines of the guest's console, each indented, into out. */
+static void console_tail(const struct vm *vm, int n, struct strbuf *out)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	size_t start;
+	int lines = 0;
+
+	console_path(vm, &path);
+	if (strbuf_read_file(&text, path.buf) < 0 || !text.len) {
+		strbuf_addstr(out, "    (the console is empty)\n");
+		goto out;
+	}
+	strbuf_rtrim(&text);
+	for (start = text.len; start > 0; start--)
+		if (text.buf[start - 1] == '\n' && ++lines == n)
+			break;
+	/* A panic's first line says more than its stack trace: from there,
+	 * however long. */
+	{
+		const char *panic = strstr(text.buf, "Kernel panic - not syncing");
+
+		while (panic && panic > text.buf && panic[-1] != '\n')
+			panic--;
+		if (panic && (size_t)(panic - text.buf) < start)
+			start = (size_t)(panic - text.buf);
+	}
+	for (const char *s = text.buf + start; *s;) {
+		size_t len = strcspn(s, "\n");
+
+		/* Carriage returns and other controls stay out of messages. */
+		strbuf_addstr(out, "    ");
+		for (size_t i = 0; i < len; i++)
+			if ((unsigned char)s[i] >= 0x20 && s[i] != 0x7f)
+				strbuf_addch(out, s[i]);
+		strbuf_addch(out, '\n');
+		s += len + (s[len] == '\n');
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
+static void qemu_version(struct vm *vm)
+{
+	struct words w = { 0 };
+	struct qemu_start qs;
+	struct child c = { .pid = 0 };
+	volatile sig_atomic_t never = 0;
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return;
+	word(&w, "%s", qemu_program(&vm->cfg));
+	word(&w, "--version");
+	qs.argv = w.v;
+	qs.sock = sv[1];
+	if (!child_start(&c, exec_qemu, &qs)) {
+		struct strbuf out = STRBUF_INIT;
+		char buf[512];
+		ssize_t n;
+
+		close(sv[1]);
+		sv[1] = -1;
+		child_finish(&c, 10, &never, &out);
+		while ((n = read(sv[0], buf, sizeof(buf))) > 0)
+			strbuf_add(&vm->version, buf, (size_t)n);
+		if (vm->version.len) {
+			vm->version.len = strcspn(vm->version.buf, "\n");
+			vm->version.buf[vm->version.len] = '\0';
+		}
+		strbuf_release(&out);
+	}
+	close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	words_release(&w);
+}
+
+/* Kill QEMU (if it runs) and reap it, its stderr added to vm->err. */
+static void qemu_end(struct vm *vm, double grace_s)
+{
+	volatile sig_atomic_t stop = grace_s <= 0;
+	double t;
+
+	if (!vm->qemu.pid)
+		return;
+	t = (double)(clock_ns(CLOCK_MONOTONIC) - vm->qemu.mono_start_ns) / 1e9 + grace_s;
+	child_finish(&vm->qemu, t, &stop, &vm->err);
+	vm->qemu.pid = 0;
+	if (vm->sock >= 0)
+		close(vm->sock);
+	vm->sock = -1;
+}
+
+static int qemu_start(struct vm *vm, const char *accel)
+{
+	struct strbuf initramfs = STRBUF_INIT, console = STRBUF_INIT;
+	struct words w = { 0 };
+	struct qemu_start qs;
+	int sv[2], rc = -1;
+
+	strbuf_addf(&initramfs, "%s/initramfs.cpio", vm->dir.buf);
+	console_path(vm, &console);
+	unlink(console.buf);
+	command_words(&vm->cfg, accel, initramfs.buf, console.buf, &w);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		error("cannot make the guest's link: %s", strerror(errno));
+		goto out;
+	}
+	qs.argv = w.v;
+	qs.sock = sv[1];
+	memset(&vm->qemu, 0, sizeof(vm->qemu));
+	if (child_start(&vm->qemu, exec_qemu, &qs)) {
+		close(sv[0]);
+		close(sv[1]);
+		goto out;
+	}
+	close(sv[1]);
+	vm->sock = sv[0];
+	vm->accel = !strcmp(accel, "kvm") ? "kvm" : "tcg";
+	strbuf_reset(&vm->in);
+	strbuf_reset(&vm->err);
+	rc = 0;
+out:
+	words_release(&w);
+	strbuf_release(&initramfs);
+	strbuf_release(&console);
+	return rc;
+}
+
+enum wait_end {
+	WAIT_FRAME,	/* a frame arrived */
+	WAIT_TIMEOUT,
+	WAIT_EXITED,	/* QEMU ended (or closed the link) */
+	WAIT_STOPPED,	/* *stop was set */
+	WAIT_BROKEN,	/* KVM said it cannot run the guest */
+};
+
+/* Wait up to timeout_s for the next frame from the guest, keeping QEMU's
+ * stderr. */
+static enum wait_end wait_frame(struct vm *vm, double timeout_s, volatile sig_atomic_t *stop,
+				int *type, struct strbuf *payload)
+{
+	int64_t deadline = clock_ns(CLOCK_MONOTONIC) + (int64_t)(timeout_s * 1e9);
+	size_t dropped = 0;
+
+	for (;;) {
+		struct pollfd pfd[3] = {
+			{ .fd = vm->sock, .events = POLLIN },
+			{ .fd = vm->qemu.fd, .events = POLLIN },
+			{ .fd = vm->qemu.pidfd, .events = POLLIN },
+		};
+		int64_t left;
+		char buf[4096];
+		ssize_t n;
+
+		if (wire_take(&vm->in, type, payload, &dropped))
+			return WAIT_FRAME;
+		if (stop && *stop)
+			return WAIT_STOPPED;
+		if (strstr(vm->err.buf, "KVM internal error") ||
+		    strstr(vm->err.buf, "failed to set MSR"))
+			return WAIT_BROKEN;
+		left = (deadline - clock_ns(CLOCK_MONOTONIC)) / 1000000;
+		if (left <= 0)
+			return WAIT_TIMEOUT;
+		/* A signal handler sets *stop; 250 ms bounds how late it is seen. */
+		if (poll(pfd, pfd[2].fd >= 0 ? 3 : 2, left > 250 ? 250 : (int)left) < 0 &&
+		    errno != EINTR)
+			return WAIT_EXITED;
+		if (pfd[1].revents && vm->qemu.fd >= 0) {
+			n = read(vm->qemu.fd, buf, sizeof(buf));
+			if (n > 0)
+				strbuf_add(&vm->err, buf, (size_t)n);
+		}
+		if (pfd[0].revents) {
+			n = read(vm->sock, buf, sizeof(buf));
+			if (n > 0)
+				strbuf_add(&vm->in, buf, (size_t)n);
+			else if (n == 0 || errno != EINTR)
+				return WAIT_EXITED;
+		}
+		if (pfd[2].revents && !pfd[0].revents)
+			return WAIT_EXITED;
+	}
+}
+
+/* ---- the guest's facts ---- */
+
+static void take_facts(struct vm *vm, const struct strbuf *p)
+{
+	for (const char *r = p->buf; r < p->buf + p->len; r += strlen(r) + 1) {
+		const char *v = strchr(r, '=');
+
+		if (!v++)
+			continue;
+		if (!strncmp(r, "release=", 8))
+			vm->kernel.release = xstrdup(v);
+		else if (!strncmp(r, "version=", 8))
+			vm->kernel.version = xstrdup(v);
+		else if (!strncmp(r, "cmdline=", 8))
+			vm->kernel.cmdline = xstrdup(v);
+		else if (!strncmp(r, "cpu_model=", 10))
+			vm->cpu_model = xstrdup(v);
+		else if (!strncmp(r, "cpus=", 5))
+			vm->cpus = atoi(v);
+		else if (!strncmp(r, "numa_nodes=", 11))
+			vm->numa_nodes = atoi(v);
+		else if (!strncmp(r, "mem_bytes=", 10))
+			vm->mem_bytes = strtoull(v, NULL, 10);
+	}
+	if (!vm->kernel.release)
+		vm->kernel.release = xstrdup("unknown");
+	if (!vm->kernel.version)
+		vm->kernel.version = xstrdup("");
+	if (!vm->kernel.cmdline)
+		vm->kernel.cmdline = xstrdup("");
+}
+
+static int fact(struct store *s, int64_t run_id, const char *key, const char *value)
+{
+	return store_add_meta(s, run_id, "", key, value ? value : "");
+}
+
+static int vm_facts(void *arg, struct store *s, int64_t run_id)
+{
+	struct vm *vm = arg;
+	char buf[64];
+
+	if (fact(s, run_id, "vm.accel", vm->accel) ||
+	    fact(s, run_id, "vm.qemu", vm->version.buf) ||
+	    fact(s, run_id, "vm.kernel_image", vm->cfg.kernel) ||
+	    fact(s, run_id, "vm.initrd", vm->cfg.initrd) ||
+	    fact(s, run_id, "vm.append", vm->cfg.append) ||
+	    fact(s, run_id, "vm.vcpu_pin", vm->pinned.buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", vm->cfg.vcpus);
+	if (fact(s, run_id, "vm.vcpus", buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", vm->cfg.mem_mib);
+	if (fact(s, run_id, "vm.memory_mib", buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%.2f", vm->boot_s);
+	if (fact(s, run_id, "vm.boot_s", buf))
+		return -1;
+	if (fact(s, run_id, "guest.cpu_model", vm->cpu_model))
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", vm->cpus);
+	if (fact(s, run_id, "guest.cpus", buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", vm->numa_nodes);
+	if (fact(s, run_id, "guest.numa_nodes", buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%llu", vm->mem_bytes);
+	return fact(s, run_id, "guest.mem_bytes", buf);
+}
+
+/* ---- pinning the vCPU threads ---- */
+
+/* Bind each vCPU thread ("CPU N/TCG", "CPU N/KVM") of QEMU to slot N of
+ * a plan of the host's PUs. Return 0, or -1 after an error message. */
+static int pin_vcpus(struct vm *vm)
+{
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT, comm = STRBUF_INIT;
+	struct pin_plan *plan = NULL;
+	DIR *d = NULL;
+	struct dirent *e;
+	int rc = -1, found = 0;
+
+	if (pin_plan_compute(vm->cfg.vcpu_pin, vm->cfg.vcpus, &plan, &err)) {
+		error("--vcpu-pin: %s", err.buf);
+		goto out;
+	}
+	if (plan->kind == PIN_ANY || !plan->nslots) {
+		strbuf_addstr(&vm->pinned, "unbound");
+		rc = 0;
+		goto out;
+	}
+	if (plan->kind != PIN_MANY) {
+		error("--vcpu-pin: '%s' is a policy for two parties; use spread, compact or "
+		      "unbound", vm->cfg.vcpu_pin);
+		goto out;
+	}
+	strbuf_addf(&path, "/proc/%d/task", (int)vm->qemu.pid);
+	d = opendir(path.buf);
+	while (d && (e = readdir(d))) {
+		int cpu;
+
+		if (e->d_name[0] == '.')
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "/proc/%d/task/%s/comm", (int)vm->qemu.pid, e->d_name);
+		strbuf_reset(&comm);
+		if (strbuf_read_file(&comm, path.buf) < 0 || sscanf(comm.buf, "CPU %d/", &cpu) != 1 ||
+		    cpu < 0 || cpu >= vm->cfg.vcpus)
+			continue;
+		if (pin_bind_task(plan, cpu, (pid_t)atoi(e->d_name), &err)) {
+			error("cannot pin vCPU %d: %s", cpu, err.buf);
+			goto out;
+		}
+		found++;
+	}
+	if (found != vm->cfg.vcpus) {
+		error("found %d of the guest's %d vCPU threads in QEMU to pin", found,
+		      vm->cfg.vcpus);
+		goto out;
+	}
+	strbuf_addf(&vm->pinned, "%s:", plan->policy);
+	for (int i = 0; i < vm->cfg.vcpus; i++)
+		strbuf_addf(&vm->pinned, " vCPU%d P#%d", i, pin_plan_cpu(plan, i));
+	rc = 0;
+out:
+	if (d)
+		closedir(d);
+	pin_plan_free(plan);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	strbuf_release(&comm);
+	return rc;
+}
+
+/* ---- boot ---- */
+
+/* Boot under accel and wait for the guest's facts. Return 0; 1 when KVM
+ * did not work (QEMU is gone, the reason in why); -1 after an error
+ * message with the console's tail. */
+static int boot_once(struct vm *vm, const char *accel, double timeout_s, struct strbuf *why)
+{
+	struct strbuf payload = STRBUF_INIT, tail = STRBUF_INIT;
+	int64_t t0 = clock_ns(CLOCK_MONOTONIC);
+	int probing = !strcmp(accel, "kvm") && !strcmp(vm->cfg.accel, "auto");
+	int type = 0, rc = -1;
+	enum wait_end end;
+
+	if (qemu_start(vm, accel))
+		return -1;
+	do
+		end = wait_frame(vm, timeout_s, NULL, &type, &payload);
+	while (end == WAIT_FRAME && type != WIRE_HELLO);
+	if (end == WAIT_FRAME) {
+		vm->boot_s = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
+		take_facts(vm, &payload);
+		rc = 0;
+		goto out;
+	}
+	qemu_end(vm, 0);
+	strbuf_rtrim(&vm->err);
+	if (probing) {
+		if (end == WAIT_TIMEOUT)
+			strbuf_addf(why, "no word from the guest within %g s", timeout_s);
+		else
+			strbuf_addf(why, "%.*s", (int)strcspn(vm->err.buf, "\n"),
+				    vm->err.len ? vm->err.buf : "QEMU ended");
+		rc = 1;
+		goto out;
+	}
+	vm->keep_dir = 1;
+	console_tail(vm, VM_CONSOLE_TAIL, &tail);
+	if (end == WAIT_TIMEOUT)
+		error("the guest did not come up within %g s (--boot-timeout) under %s; QEMU "
+		      "was killed", timeout_s, accel);
+	else if (vm->err.len)
+		error("QEMU ended before the guest came up under %s: %s", accel, vm->err.buf);
+	else
+		error("the guest kernel ended before kbench's init spoke (a panic, or a "
+		      "command line it cannot boot with) under %s", accel);
+	error("the guest's last console lines (all of it in %s/console.log):\n%s",
+	      vm->dir.buf, tail.buf);
+out:
+	strbuf_release(&payload);
+	strbuf_release(&tail);
+	return rc;
+}
+
+static int kvm_usable(struct strbuf *why)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		strbuf_addf(why, errno == ENOENT ? "there is no /dev/kvm" :
+			    "/dev/kvm cannot be opened for writing: %s", strerror(errno));
+		return 0;
+	}
+	close(fd);
+	return 1;
+}
+
+static int sample_executor_run(void *arg, const struct plan_section *ps, long long row,
+			       struct wl_sample *out, struct child *c, struct strbuf *reason,
+			       volatile sig_atomic_t *stop);
+
+int vm_boot(const struct vm_config *cfg, struct vm **out)
+{
+	struct vm *vm = xcalloc(1, sizeof(*vm));
+	struct strbuf why = STRBUF_INIT, path = STRBUF_INIT;
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+	int rc = -1;
+
+	*out = NULL;
+	vm->cfg = *cfg;
+	vm->sock = -1;
+	strbuf_init(&vm->dir);
+	strbuf_init(&vm->in);
+	strbuf_init(&vm->err);
+	strbuf_init(&vm->version);
+	strbuf_init(&vm->pinned);
+	if (stat(cfg->kernel, &st) || !S_ISREG(st.st_mode)) {
+		error("cannot use the kernel image '%s': %s", cfg->kernel,
+		      errno ? strerror(errno) : "not a regular file");
+		goto out;
+	}
+	qemu_version(vm);
+	if (!vm->version.len) {
+		error("cannot run '%s': install QEMU (Debian: apt-get install qemu-system-x86) "
+		      "or name the program with KBENCH_QEMU", qemu_program(cfg));
+		goto out;
+	}
+	strbuf_addf(&vm->dir, "%s/kbench-vm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(vm->dir.buf)) {
+		error("cannot make a directory for the guest's files: %s", strerror(errno));
+		strbuf_reset(&vm->dir);
+		goto out;
+	}
+	strbuf_addf(&path, "%s/initramfs.cpio", vm->dir.buf);
+	if (write_initramfs(cfg, path.buf))
+		goto out;
+	if (!strcmp(cfg->accel, "kvm") || (!strcmp(cfg->accel, "auto") && kvm_usable(&why))) {
+		rc = boot_once(vm, "kvm", strcmp(cfg->accel, "auto") ? cfg->boot_timeout_s :
+			       (cfg->boot_timeout_s < VM_KVM_PROBE_S ? cfg->boot_timeout_s :
+				VM_KVM_PROBE_S), &why);
+		if (rc < 0)
+			goto out;
+		if (rc > 0)
+			notice("KVM does not run this guest here (%s); booting with TCG instead",
+			       why.buf);
+	} else if (!strcmp(cfg->accel, "auto")) {
+		notice("%s: booting with TCG, much slower than KVM", why.buf);
+		rc = 1;
+	} else {
+		rc = 1;
+	}
+	if (rc > 0 && boot_once(vm, "tcg", cfg->boot_timeout_s, &why))
+		goto out;
+	notice("booted %s under %s (%d vCPUs, %d MiB) in %.1f s", vm->kernel.release,
+	       !strcmp(vm->accel, "kvm") ? "KVM" : "TCG", cfg->vcpus, cfg->mem_mib, vm->boot_s);
+	if (pin_vcpus(vm))
+		goto out;
+	vm->exec.run = sample_executor_run;
+	vm->exec.facts = vm_facts;
+	vm->exec.kernel = &vm->kernel;
+	vm->exec.arg = vm;
+	*out = vm;
+	vm = NULL;
+	rc = 0;
+out:
+	vm_stop(vm);
+	strbuf_release(&why);
+	strbuf_release(&path);
+	return rc;
+}
+
+const char *vm_accel(const struct vm *vm)
+{
+	return vm->accel;
+}
+
+const struct sample_executor *vm_executor(struct vm *vm)
+{
+	return &vm->exec;
+}
+
+/* ---- samples ---- */
+
+static int metric_count(const struct wl_params *p)
+{
+	int n = 0;
+
+	while (p->metrics && p->metrics[n].name)
+		n++;
+	return n;
+}
+
+/* A result's records into out and c. Return 0, or -1 with reason. */
+static int take_result(const struct strbuf *p, const struct plan_section *ps,
+		       struct wl_sample *out, struct child *c, struct strbuf *reason)
+{
+	int rc = -1, have_rc = 0;
+
+	for (const char *r = p->buf; r < p->buf + p->len; r += strlen(r) + 1) {
+		const char *v = strchr(r, '=');
+		int n = 0;
+
+		if (!v++)
+			continue;
+		if (!strncmp(r, "rc=", 3)) {
+			rc = atoi(v);
+			have_rc = 1;
+		} else if (!strncmp(r, "err=", 4)) {
+			strbuf_addstr(reason, v);
+		} else if (!strncmp(r, "duration_ns=", 12)) {
+			c->duration_ns = strtoll(v, NULL, 10);
+		} else if (!strncmp(r, "user_ns=", 8)) {
+			long long ns = strtoll(v, NULL, 10);
+
+			c->ru.ru_utime.tv_sec = ns / 1000000000;
+			c->ru.ru_utime.tv_usec = ns % 1000000000 / 1000;
+		} else if (!strncmp(r, "sys_ns=", 7)) {
+			long long ns = strtoll(v, NULL, 10);
+
+			c->ru.ru_stime.tv_sec = ns / 1000000000;
+			c->ru.ru_stime.tv_usec = ns % 1000000000 / 1000;
+		} else if (!strncmp(r, "r=", 2) && out->nresults < WL_MAX_RESULTS) {
+			struct wl_result *res = &out->results[out->nresults];
+
+			if (sscanf(v, "%d %lf %n", &res->metric, &res->value, &n) < 2 || !n ||
+			    res->metric < 0 || res->metric >= metric_count(ps->params))
+				goto bad;
+			snprintf(res->row, sizeof(res->row), "%s", v + n);
+			out->nresults++;
+		} else if (!strncmp(r, "x=", 2) && out->nextras < WL_MAX_EXTRAS) {
+			struct wl_extra *x = &out->extras[out->nextras];
+
+			if (sscanf(v, "%lf %n", &x->value, &n) < 1 || !n)
+				goto bad;
+			snprintf(x->key, sizeof(x->key), "%s", v + n);
+			out->nextras++;
+		} else if (!strncmp(r, "flag=", 5)) {
+			snprintf(out->flag, sizeof(out->flag), "%s", v);
+		}
+	}
+	if (!have_rc)
+		goto bad;
+	if (rc && !reason->len)
+		strbuf_addstr(reason, "the workload failed in the guest without saying why");
+	if (!rc && out->nresults <= 0) {
+		strbuf_addstr(reason, "the workload reported no result");
+		rc = -1;
+	}
+	return rc ? -1 : 0;
+bad:
+	strbuf_addstr(reason, "the guest sent a malformed result");
+	return -1;
+}
+
+/* The guest is gone: why, with the console's last lines, into reason. */
+static void guest_lost(struct vm *vm, const char *what, struct strbuf *reason)
+{
+	struct strbuf tail = STRBUF_INIT;
+
+	vm->gone = 1;
+	vm->keep_dir = 1;
+	qemu_end(vm, 0);
+	strbuf_rtrim(&vm->err);
+	console_tail(vm, VM_CONSOLE_TAIL, &tail);
+	strbuf_addstr(reason, what);
+	if (vm->err.len)
+		strbuf_addf(reason, " (QEMU: %.*s)", (int)strcspn(vm->err.buf, "\n"), vm->err.buf);
+	strbuf_addf(reason, "; the guest's last console lines (all of it in %s/console.log):\n%s",
+		    vm->dir.buf, tail.buf);
+	strbuf_rtrim(reason);
+	strbuf_release(&tail);
+}
+
+static int sample_executor_run(void *arg, const struct plan_section *ps, long long row,
+			       struct wl_sample *out, struct child *c, struct strbuf *reason,
+			       volatile sig_atomic_t *stop)
+{
+	struct vm *vm = arg;
+	struct strbuf job = STRBUF_INIT, frame = STRBUF_INIT, payload = STRBUF_INIT;
+	int fd = -1, type = 0, rc = -1;
+	enum wait_end end;
+
+	memset(out, 0, sizeof(*out));
+	if (vm->gone) {
+		strbuf_addstr(reason, "the guest is gone");
+		return -2;
+	}
+	if ((fd = sample_job_file(ps->params, row, reason)) < 0)
+		goto out;
+	strbuf_addf(&job, "timeout_ms=%lld", (long long)(ps->timeout_s * 1000));
+	strbuf_addch(&job, '\0');
+	{
+		char buf[4096];
+		ssize_t n;
+
+		while ((n = read_upto(fd, buf, sizeof(buf))) > 0)
+			strbuf_add(&job, buf, (size_t)n);
+	}
+	wire_frame(&frame, WIRE_JOB, job.buf, job.len);
+	c->started_ns = clock_ns(CLOCK_REALTIME);
+	c->mono_start_ns = clock_ns(CLOCK_MONOTONIC);
+	if (write_full(vm->sock, frame.buf, frame.len)) {
+		guest_lost(vm, "the guest's link broke", reason);
+		rc = -2;
+		goto out;
+	}
+	do
+		end = wait_frame(vm, ps->timeout_s + VM_ANSWER_GRACE_S, stop, &type, &payload);
+	while (end == WAIT_FRAME && type != WIRE_RESULT);
+	switch (end) {
+	case WAIT_FRAME:
+		rc = take_result(&payload, ps, out, c, reason);
+		break;
+	case WAIT_STOPPED:
+		/* The guest is mid-sample: it goes with the run. */
+		qemu_end(vm, 0);
+		vm->gone = 1;
+		strbuf_addstr(reason, "interrupted");
+		break;
+	case WAIT_TIMEOUT:
+		guest_lost(vm, "the guest stopped answering", reason);
+		strbuf_addf(reason, "\n(no answer within the sample's timeout of %g s and %g s "
+			    "more; QEMU was killed)", ps->timeout_s, VM_ANSWER_GRACE_S);
+		rc = -2;
+		break;
+	default:
+		guest_lost(vm, "the guest ended during the sample (a panic, or QEMU killed)",
+			   reason);
+		rc = -2;
+		break;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&job);
+	strbuf_release(&frame);
+	strbuf_release(&payload);
+	return rc;
+}
+
+static void remove_dir(const char *dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	static const char *const files[] = { "initramfs.cpio", "console.log" };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", dir, files[i]);
+		unlink(p.buf);
+	}
+	rmdir(dir);
+	strbuf_release(&p);
+}
+
+void vm_stop(struct vm *vm)
+{
+	if (!vm)
+		return;
+	if (vm->qemu.pid && vm->sock >= 0) {
+		struct strbuf f = STRBUF_INIT;
+
+		wire_frame(&f, WIRE_QUIT, "", 0);
+		/* A link already broken: QEMU is killed below anyway. */
+		(void)!write_full(vm->sock, f.buf, f.len);
+		strbuf_release(&f);
+	}
+	qemu_end(vm, VM_QUIT_S);
+	if (vm->dir.len) {
+		struct strbuf p = STRBUF_INIT;
+
+		strbuf_addf(&p, "%s/initramfs.cpio", vm->dir.buf);
+		if (vm->keep_dir)
+			unlink(p.buf);
+		else
+			remove_dir(vm->dir.buf);
+		strbuf_release(&p);
+	}
+	strbuf_release(&vm->dir);
+	strbuf_release(&vm->in);
+	strbuf_release(&vm->err);
+	strbuf_release(&vm->version);
+	strbuf_release(&vm->pinned);
+	kernel_info_release(&vm->kernel);
+	free(vm->cpu_model);
+	free(vm);
+}

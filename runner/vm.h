@@ -1,0 +1,64 @@
+/* vm: a plan run inside a kernel booted under QEMU. kbench builds an
+ * initramfs whose init is kbench-sample (sampler/guest.c), boots the
+ * kernel with KVM when it works and TCG otherwise, pins each vCPU
+ * thread to a host PU, and runs the plan's samples in the guest one at
+ * a time, each sent as a job on the guest's second serial port and
+ * stored as soon as its result comes back (runner.c, through struct
+ * sample_executor). QEMU is killed on every way out. */
+#ifndef KBENCH_VM_H
+#define KBENCH_VM_H
+
+#include <stdint.h>
+
+struct config;
+struct plan;
+struct pin_topo;
+struct sample_executor;
+struct strbuf;
+
+struct vm_config {
+	const char *kernel;	/* bzImage / vmlinuz path */
+	const char *initrd;	/* NULL: none; unpacked before kbench's own */
+	const char *append;	/* more of the kernel command line, or NULL */
+	const char *qemu;	/* NULL: $KBENCH_QEMU, else qemu-system-x86_64 */
+	const char *accel;	/* "auto" (KVM when it boots, else TCG), "kvm", "tcg" */
+	const char *cpu;	/* -cpu; NULL: "host" under KVM, QEMU's default under TCG */
+	const char *vcpu_pin;	/* host pin policy of the vCPU threads: "spread", "unbound"... */
+	int vcpus;
+	int mem_mib;
+	double boot_timeout_s;	/* from QEMU's start to the guest's first word */
+};
+
+#define VM_CONFIG_INIT { .accel = "auto", .vcpu_pin = "spread", .vcpus = 2, \
+			 .mem_mib = 512, .boot_timeout_s = 60 }
+
+struct vm;
+
+/* The guest's topology as QEMU presents it (one package, one core a
+ * vCPU), on which the plan's pin policies are computed. Return 0, or -1
+ * with the reason in err. */
+int vm_guest_topology(const struct vm_config *cfg, struct pin_topo **out, struct strbuf *err);
+/* Make plan p, built on vm_guest_topology(), one for the guest: its pin
+ * plans bind there, and host monitors are dropped (they would measure
+ * the host). A section the guest cannot run (the external workload) is
+ * an error. Return 0, or -1 after an error message. */
+int vm_plan_for_guest(struct plan *p);
+/* The QEMU command line for cfg under accel ("kvm", "tcg"), the
+ * initramfs at initramfs, into out, one word a line quoted as sh needs. */
+void vm_describe_command(const struct vm_config *cfg, const char *accel,
+			 const char *initramfs, struct strbuf *out);
+
+/* Boot cfg's kernel and wait for the guest to say what it is. Prints
+ * which accelerator ran and how long the boot took. Return 0 with the
+ * guest in *out, or -1 after an error message (with the console's last
+ * lines when the kernel did not come up). */
+int vm_boot(const struct vm_config *cfg, struct vm **out);
+/* The accelerator vm booted with: "kvm" or "tcg". */
+const char *vm_accel(const struct vm *vm);
+/* The executor that runs samples in vm (valid until vm_stop). */
+const struct sample_executor *vm_executor(struct vm *vm);
+/* Power the guest off (QEMU killed if it does not go within seconds),
+ * remove its files, and free vm. NULL is fine. */
+void vm_stop(struct vm *vm);
+
+#endif
