@@ -147,7 +147,9 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 	sqlite3_busy_timeout(db, s->busy_timeout_ms > INT_MAX ? INT_MAX : (int)s->busy_timeout_ms);
 	if (exec_on(db, s->path, "PRAGMA journal_mode = DELETE"))
 		goto out;
-	file_uri(&uri, s->path, "mode=ro");
+	/* A store its reader could only open as immutable (a read-only
+	 * mount, a directory this user cannot write) is attached so too. */
+	file_uri(&uri, s->path, s->immutable ? "mode=ro&immutable=1" : "mode=ro");
 	if (sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS store", -1, &st_attach, NULL) !=
 	    SQLITE_OK) {
 		error("%s: %s", s->path, sqlite3_errmsg(db));
