@@ -8,6 +8,7 @@
 #include "db/store.h"
 #include "db/internal.h"
 #include "lib/error.h"
+#include "lib/name.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -492,7 +493,7 @@ static const struct column_rule {
 	const char *table, *column, *check;
 } column_rules[] = {
 	{ "machines", "id", INTEGER },
-	{ "machines", "hostname", NONEMPTY(255) },
+	{ "machines", "hostname", "kbench_name_ok(X, 'host')" },
 	{ "machines", "cpu_model", TEXT_OR_NULL(1024) },
 	{ "machines", "cpus", COUNT_OR_NULL },
 	{ "machines", "cores", COUNT_OR_NULL },
@@ -504,12 +505,12 @@ static const struct column_rule {
 	{ "runs", "id", INTEGER },
 	{ "runs", "uuid", "typeof(X) = 'text' AND X GLOB '" HEX4 HEX4 "-" HEX4 "-" HEX4 "-" HEX4
 	  "-" HEX4 HEX4 HEX4 "'" },
-	{ "runs", "name", NONEMPTY(255) },
+	{ "runs", "name", "kbench_name_ok(X, 'run')" },
 	{ "runs", "machine_id", INTEGER },
 	{ "runs", "kernel_release", TEXT_OR_NULL(255) },
 	{ "runs", "kernel_version", TEXT_OR_NULL(1024) },
 	{ "runs", "kernel_cmdline", TEXT_OR_NULL(65536) },
-	{ "runs", "config_name", TEXT_OR_NULL(255) },
+	{ "runs", "config_name", "typeof(X) = 'null' OR kbench_name_ok(X, 'label')" },
 	{ "runs", "config_text", TEXT_OR_NULL(1048576) },
 	{ "runs", "kbench_version", TEXT_OR_NULL(64) },
 	{ "runs", "started_at", ISO_TIME },
@@ -519,9 +520,9 @@ static const struct column_rule {
 	{ "runs", "notes", TEXT_OR_NULL(65536) },
 	{ "runs", "pid", INTEGER_OR_NULL },
 	{ "samples", "run_id", INTEGER },
-	{ "samples", "section", TEXT_MAX(255) },
-	{ "samples", "workload", TEXT_MAX(255) },
-	{ "samples", "row", TEXT_MAX(255) },
+	{ "samples", "section", "kbench_name_ok(X, 'label')" },
+	{ "samples", "workload", "kbench_name_ok(X, 'label')" },
+	{ "samples", "row", "kbench_name_ok(X, 'label')" },
 	{ "samples", "iteration", INTEGER },
 	{ "samples", "value", NUMBER },
 	{ "samples", "unit", TEXT_OR_NULL(64) },
@@ -533,27 +534,27 @@ static const struct column_rule {
 	{ "samples", "flag", TEXT_OR_NULL(1024) },
 	{ "samples", "round", INTEGER },
 	{ "monitor_values", "run_id", INTEGER },
-	{ "monitor_values", "section", TEXT_MAX(255) },
-	{ "monitor_values", "row", TEXT_MAX(255) },
+	{ "monitor_values", "section", "kbench_name_ok(X, 'label')" },
+	{ "monitor_values", "row", "kbench_name_ok(X, 'label')" },
 	{ "monitor_values", "iteration", INTEGER },
-	{ "monitor_values", "source", TEXT_MAX(255) },
-	{ "monitor_values", "key", TEXT_MAX(255) },
+	{ "monitor_values", "source", "kbench_name_ok(X, 'label')" },
+	{ "monitor_values", "key", "kbench_name_ok(X, 'label')" },
 	{ "monitor_values", "value", "typeof(X) = 'null' OR (" NUMBER ")" },
 	{ "monitor_values", "kind", "typeof(X) = 'text' AND X IN ('delta', 'max', 'fraction', "
 	  "'before', 'after')" },
 	{ "failures", "run_id", INTEGER },
-	{ "failures", "section", TEXT_MAX(255) },
-	{ "failures", "row", TEXT_MAX(255) },
+	{ "failures", "section", "kbench_name_ok(X, 'label')" },
+	{ "failures", "row", "kbench_name_ok(X, 'label')" },
 	{ "failures", "iteration", INTEGER },
 	{ "failures", "reason", TEXT_MAX(65536) },
 	{ "failures", "at", TEXT_OR_NULL(64) },
 	{ "run_meta", "run_id", INTEGER },
-	{ "run_meta", "section", TEXT_MAX(255) },
-	{ "run_meta", "key", TEXT_MAX(255) },
+	{ "run_meta", "section", "kbench_name_ok(X, 'label')" },
+	{ "run_meta", "key", "kbench_name_ok(X, 'label')" },
 	{ "run_meta", "value", TEXT_OR_NULL(1048576) },
 	{ "row_results", "run_id", INTEGER },
-	{ "row_results", "section", TEXT_MAX(255) },
-	{ "row_results", "row", TEXT_MAX(255) },
+	{ "row_results", "section", "kbench_name_ok(X, 'label')" },
+	{ "row_results", "row", "kbench_name_ok(X, 'label')" },
 	{ "row_results", "round", INTEGER },
 	{ "row_results", "iterations", INTEGER },
 	{ "row_results", "ci_target", NUMBER },
@@ -621,6 +622,29 @@ out:
 	return rc;
 }
 
+/* kbench_name_ok(X, KIND): 1 when X is a text that name_invalid() takes
+ * as a name of KIND ('run', 'host', 'label'), else 0: the names a bundle
+ * brings pass the check run -n does. */
+static void sql_name_ok(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *kind = (const char *)sqlite3_value_text(argv[1]);
+	enum name_kind k = NAME_LABEL;
+	const char *name;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) != SQLITE_TEXT || !kind) {
+		sqlite3_result_int(ctx, 0);
+		return;
+	}
+	if (!strcmp(kind, "run"))
+		k = NAME_RUN;
+	else if (!strcmp(kind, "host"))
+		k = NAME_HOST;
+	name = (const char *)sqlite3_value_text(argv[0]);
+	sqlite3_result_int(ctx, name && !name_invalid(k, name,
+						      (size_t)sqlite3_value_bytes(argv[0]), NULL));
+}
+
 static int check_copy(struct bundle *b)
 {
 	static const char *const tables[] = { "machines", "runs", "samples", "monitor_values",
@@ -634,6 +658,10 @@ static int check_copy(struct bundle *b)
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
 	sqlite3_limit(b->db, SQLITE_LIMIT_LENGTH, BUNDLE_MAX_VALUE);
+	if (sqlite3_create_function_v2(b->db, "kbench_name_ok", 2,
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
+				       NULL, sql_name_ok, NULL, NULL, NULL) != SQLITE_OK)
+		return copy_error(b, "cannot check it");
 	if (sqlite3_prepare_v2(b->db, "PRAGMA integrity_check(1)", -1, &st, NULL) != SQLITE_OK)
 		return copy_error(b, "cannot check it");
 	rc = sqlite3_step(st);
