@@ -456,7 +456,8 @@ static int check_none(struct bundle *b, const char *sql, const char *fmt)
 		const unsigned char *c1 = sqlite3_column_text(st, 1);
 		struct strbuf msg = STRBUF_INIT;
 
-		strbuf_addf(&msg, fmt, c0 ? (const char *)c0 : "", c1 ? (const char *)c1 : "");
+		strbuf_addf(&msg, fmt, c0 ? name_printable((const char *)c0) : "",
+			    c1 ? name_printable((const char *)c1) : "");
 		bundle_error(b, "not a kbench bundle: %s", msg.buf);
 		strbuf_release(&msg);
 		sqlite3_finalize(st);
@@ -477,6 +478,13 @@ static int check_none(struct bundle *b, const char *sql, const char *fmt)
 	D2 D2 "-" D2 "-" D2 "T" D2 ":" D2 ":" D2 "*'"
 #define INTEGER "typeof(X) = 'integer'"
 #define INTEGER_OR_NULL "typeof(X) IN ('integer', 'null')"
+/* The bounds run puts on its plans (runner/plan.c): iterations up to a
+ * million, warm-up samples (whose failures are stored as -1..-1000) up to
+ * a thousand, rounds up to a thousand, at most ten million samples. */
+#define ITERATION "typeof(X) = 'integer' AND X BETWEEN 0 AND 1000000"
+#define ITERATION_OR_WARMUP "typeof(X) = 'integer' AND X BETWEEN -1000 AND 1000000"
+#define ROUND "typeof(X) = 'integer' AND X BETWEEN 0 AND 1000"
+#define BUNDLE_MAX_RUN_SAMPLES "10000000"
 #define COUNT_OR_NULL "typeof(X) = 'null' OR (typeof(X) = 'integer' AND X BETWEEN 0 AND 1000000)"
 /* A finite number: 9e999 is an infinity (an overflow) however SQLite
  * parses it, where DBL_MAX written out parses to one when its long double
@@ -523,7 +531,7 @@ static const struct column_rule {
 	{ "samples", "section", "kbench_name_ok(X, 'label')" },
 	{ "samples", "workload", "kbench_name_ok(X, 'label')" },
 	{ "samples", "row", "kbench_name_ok(X, 'label')" },
-	{ "samples", "iteration", INTEGER },
+	{ "samples", "iteration", ITERATION },
 	{ "samples", "value", NUMBER },
 	{ "samples", "unit", TEXT_OR_NULL(64) },
 	{ "samples", "better", "typeof(X) = 'text' AND X IN ('higher', 'lower')" },
@@ -532,11 +540,11 @@ static const struct column_rule {
 	{ "samples", "user_ns", INTEGER_OR_NULL },
 	{ "samples", "sys_ns", INTEGER_OR_NULL },
 	{ "samples", "flag", TEXT_OR_NULL(1024) },
-	{ "samples", "round", INTEGER },
+	{ "samples", "round", ROUND },
 	{ "monitor_values", "run_id", INTEGER },
 	{ "monitor_values", "section", "kbench_name_ok(X, 'label')" },
 	{ "monitor_values", "row", "kbench_name_ok(X, 'label')" },
-	{ "monitor_values", "iteration", INTEGER },
+	{ "monitor_values", "iteration", ITERATION_OR_WARMUP },
 	{ "monitor_values", "source", "kbench_name_ok(X, 'label')" },
 	{ "monitor_values", "key", "kbench_name_ok(X, 'label')" },
 	{ "monitor_values", "value", "typeof(X) = 'null' OR (" NUMBER ")" },
@@ -545,7 +553,7 @@ static const struct column_rule {
 	{ "failures", "run_id", INTEGER },
 	{ "failures", "section", "kbench_name_ok(X, 'label')" },
 	{ "failures", "row", "kbench_name_ok(X, 'label')" },
-	{ "failures", "iteration", INTEGER },
+	{ "failures", "iteration", ITERATION_OR_WARMUP },
 	{ "failures", "reason", TEXT_MAX(65536) },
 	{ "failures", "at", TEXT_OR_NULL(64) },
 	{ "run_meta", "run_id", INTEGER },
@@ -555,8 +563,8 @@ static const struct column_rule {
 	{ "row_results", "run_id", INTEGER },
 	{ "row_results", "section", "kbench_name_ok(X, 'label')" },
 	{ "row_results", "row", "kbench_name_ok(X, 'label')" },
-	{ "row_results", "round", INTEGER },
-	{ "row_results", "iterations", INTEGER },
+	{ "row_results", "round", ROUND },
+	{ "row_results", "iterations", ITERATION },
 	{ "row_results", "ci_target", NUMBER },
 	{ "row_results", "ci_reached", "typeof(X) = 'null' OR (" NUMBER ")" },
 	{ "row_results", "met", "typeof(X) = 'integer' AND X IN (0, 1)" },
@@ -710,7 +718,10 @@ static int check_copy(struct bundle *b)
 	    check_none(b, "SELECT uuid, '' FROM runs GROUP BY uuid HAVING count(*) > 1",
 		       "two runs have uuid '%s'%s") ||
 	    check_none(b, "SELECT id, machine_id FROM runs WHERE machine_id NOT IN "
-		       "(SELECT id FROM machines)", "run #%s names machine #%s, which it lacks"))
+		       "(SELECT id FROM machines)", "run #%s names machine #%s, which it lacks") ||
+	    check_none(b, "SELECT run_id, count(*) FROM samples GROUP BY run_id HAVING count(*) > "
+		       BUNDLE_MAX_RUN_SAMPLES " LIMIT 1", "run #%s holds %s samples, more than "
+		       "run stores (" BUNDLE_MAX_RUN_SAMPLES ")"))
 		return -1;
 	for (size_t i = 0; i < NRUN_TABLES; i++) {
 		struct strbuf sql = STRBUF_INIT, msg = STRBUF_INIT;
