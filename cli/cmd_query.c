@@ -13,6 +13,7 @@
 #include "lib/xalloc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +23,16 @@
 #define QUERY_FORMAT_VERSION 1
 
 static const struct parse_opt_usage query_usage = {
-	.synopsis = "kbench query [--format FMT] SQL",
+	.synopsis = "kbench query [--format FMT] [--timeout S] [--max-memory MIB]\n"
+		    "                    [--max-rows N] SQL",
 	.description =
 		"Run SQL on the store, read-only: the store is opened read-only and a\n"
 		"statement that would write (INSERT, UPDATE, DELETE, CREATE, DROP, ALTER,\n"
 		"ATTACH, a PRAGMA that sets something, a transaction) is refused before\n"
 		"anything runs. SQL may hold several statements; '-' reads it from stdin.\n"
-		"The tables and columns are described in docs/schema.md.",
-	.help_column = 16,
+		"A query is bounded in time, memory and rows: past a limit it stops and\n"
+		"says which. The tables and columns are described in docs/schema.md.",
+	.help_column = 20,
 	.epilogue =
 		"Example: kbench query \"SELECT kernel_release, count(*) FROM runs GROUP BY 1\"",
 };
@@ -281,6 +284,9 @@ static const struct store_sql_sink query_sink = {
 int cmd_query(int argc, char **argv)
 {
 	struct query_out q = { .format = OUTPUT_TEXT, .out = STRBUF_INIT };
+	double timeout_s = STORE_SQL_TIMEOUT_MS / 1000.0;
+	int max_mib = (int)(STORE_SQL_HEAP_BYTES >> 20), max_rows = STORE_SQL_MAX_ROWS;
+	struct store_sql_limits lim;
 	const struct parse_opt options[] = {
 		OPT_CALLBACK(0, "format", &q.format, "FMT",
 			     "text (default): a table per statement; csv: a header\n"
@@ -288,6 +294,13 @@ int cmd_query(int argc, char **argv)
 			     "statements; json: the columns and rows of each\n"
 			     "statement, values typed. csv and json carry a format\n"
 			     "version", parse_format),
+		OPT_DOUBLE(0, "timeout", &timeout_s, "S",
+			   "stop the query after S seconds (default 60; 0: never)"),
+		OPT_INT_RANGE(0, "max-memory", &max_mib, "MIB",
+			      "SQLite may use at most MIB MiB, one value a quarter\n"
+			      "of it (default 512)", 1, 1 << 20),
+		OPT_INT_RANGE(0, "max-rows", &max_rows, "N",
+			      "stop after N rows (default 1000000; 0: no limit)", 0, INT_MAX),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -296,6 +309,15 @@ int cmd_query(int argc, char **argv)
 
 	if (cmd_parse_options(&argc, argv, options, &query_usage, &rc))
 		return rc;
+	if (!(timeout_s >= 0 && timeout_s <= 1e6)) {
+		error("invalid --timeout %g: seconds from 0 (no limit) to 1000000", timeout_s);
+		return EXIT_USAGE;
+	}
+	lim = (struct store_sql_limits){
+		.timeout_ms = (int64_t)(timeout_s * 1000 + 0.5),
+		.heap_bytes = (int64_t)max_mib << 20,
+		.max_rows = max_rows,
+	};
 	if (argc != 1) {
 		error("query takes one SQL text (quote it, or give '-' to read it from stdin)");
 		parse_opt_usage_print(&query_usage, options, stderr);
@@ -326,7 +348,7 @@ int cmd_query(int argc, char **argv)
 		json_key(&q.json, "results");
 		json_array_begin(&q.json);
 	}
-	rc = store_sql_query(path.buf, sql.buf, &query_sink, &q) ? 1 : 0;
+	rc = store_sql_query(path.buf, sql.buf, &lim, &query_sink, &q) ? 1 : 0;
 	if (q.format == OUTPUT_JSON) {
 		/* Closed even after an error, then not printed. */
 		if (q.in_result) {

@@ -7,6 +7,7 @@
 #include "db/store.h"
 #include "lib/csv.h"
 #include "lib/error.h"
+#include "lib/name.h"
 #include "lib/json.h"
 #include "lib/parse-options.h"
 #include "lib/regex.h"
@@ -222,7 +223,8 @@ static void text_run(struct listing *l, const struct run_info *r)
 {
 	char id[24], started[20], samples[24];
 	const char *cells[NCOLUMNS] = {
-		id, r->name, r->config_name, r->hostname, r->kernel_release, started,
+		id, name_printable(r->name), name_printable(r->config_name),
+		name_printable(r->hostname), name_printable(r->kernel_release), started,
 		r->status, samples,
 	};
 

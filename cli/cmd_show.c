@@ -6,6 +6,7 @@
 #include "cli/output.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/name.h"
 #include "lib/json.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
@@ -651,16 +652,17 @@ int cmd_show(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	printf("run #%lld  %s\n", (long long)r.id, r.name);
+	printf("run #%lld  %s\n", (long long)r.id, name_printable(r.name));
 	printf("  uuid        %s\n", r.uuid);
 	printf("  status      %s\n", r.status);
 	printf("  started     %s\n", r.started_at);
 	printf("  finished    %s\n", *r.finished_at ? r.finished_at : "-");
-	printf("  config      %s\n", r.config_name);
-	printf("  host        %s (%s, %d CPUs, %d cores, %.1f GiB)\n", r.hostname, r.cpu_model,
+	printf("  config      %s\n", name_printable(r.config_name));
+	printf("  host        %s (%s, %d CPUs, %d cores, %.1f GiB)\n", name_printable(r.hostname), name_printable(r.cpu_model),
 	       r.cpus, r.cores, (double)r.mem_bytes / (1 << 30));
-	printf("  kernel      %s %s\n", r.kernel_release, r.kernel_version);
-	printf("  cmdline     %s\n", r.kernel_cmdline);
+	printf("  kernel      %s %s\n", name_printable(r.kernel_release),
+	       name_printable(r.kernel_version));
+	printf("  cmdline     %s\n", name_printable(r.kernel_cmdline));
 	printf("  kbench      %s\n", r.kbench_version);
 	printf("  samples     %lld (%lld failed)\n", (long long)r.nsamples, (long long)r.nfailures);
 	if (store_each_meta(store, id, add_override, &overrides)) {

@@ -5,6 +5,7 @@
 #include "cli/setup.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/name.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "runner/knob.h"
@@ -12,9 +13,6 @@
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
-
-/* The longest run name, in bytes: names head tables and columns. */
-#define RUN_NAME_MAX 128
 
 struct global_opts global_opts;
 
@@ -74,24 +72,20 @@ int cmd_check_note(const char *text)
 
 int cmd_check_run_name(const char *name)
 {
-	size_t len = strlen(name);
+	size_t len = strlen(name), at;
+	const char *why = name_invalid(NAME_RUN, name, len, &at);
 
+	if (!why)
+		return 0;
 	if (!len)
 		return error("the run name must not be empty");
-	if (name[0] == '#')
-		return error("invalid run name '%s': it must not start with '#' "
-			     "(#ID selects a run by id)", name);
-	if (strchr(name, '@'))
-		return error("invalid run name '%s': it must not contain '@' "
-			     "(NAME@HOST selects a run by host)", name);
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-			return error("invalid run name: it must not contain control characters "
-				     "(byte 0x%02x at offset %zu)", (unsigned char)name[i], i);
-	if (len > RUN_NAME_MAX)
+	if (strstr(why, "control"))
+		return error("invalid run name: %s (byte 0x%02x at offset %zu)", why,
+			     (unsigned char)name[at], at);
+	if (len > NAME_RUN_MAX)
 		return error("invalid run name: it is %zu bytes long, the limit is %d",
-			     len, RUN_NAME_MAX);
-	return 0;
+			     len, NAME_RUN_MAX);
+	return error("invalid run name '%s': %s", name, why);
 }
 
 const char *cmd_source_tree(void)

@@ -8,6 +8,7 @@
 #include "db/store.h"
 #include "db/internal.h"
 #include "lib/error.h"
+#include "lib/name.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -147,7 +148,9 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 	sqlite3_busy_timeout(db, s->busy_timeout_ms > INT_MAX ? INT_MAX : (int)s->busy_timeout_ms);
 	if (exec_on(db, s->path, "PRAGMA journal_mode = DELETE"))
 		goto out;
-	file_uri(&uri, s->path, "mode=ro");
+	/* A store its reader could only open as immutable (a read-only
+	 * mount, a directory this user cannot write) is attached so too. */
+	file_uri(&uri, s->path, s->immutable ? "mode=ro&immutable=1" : "mode=ro");
 	if (sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS store", -1, &st_attach, NULL) !=
 	    SQLITE_OK) {
 		error("%s: %s", s->path, sqlite3_errmsg(db));
@@ -453,7 +456,8 @@ static int check_none(struct bundle *b, const char *sql, const char *fmt)
 		const unsigned char *c1 = sqlite3_column_text(st, 1);
 		struct strbuf msg = STRBUF_INIT;
 
-		strbuf_addf(&msg, fmt, c0 ? (const char *)c0 : "", c1 ? (const char *)c1 : "");
+		strbuf_addf(&msg, fmt, c0 ? name_printable((const char *)c0) : "",
+			    c1 ? name_printable((const char *)c1) : "");
 		bundle_error(b, "not a kbench bundle: %s", msg.buf);
 		strbuf_release(&msg);
 		sqlite3_finalize(st);
@@ -474,6 +478,13 @@ static int check_none(struct bundle *b, const char *sql, const char *fmt)
 	D2 D2 "-" D2 "-" D2 "T" D2 ":" D2 ":" D2 "*'"
 #define INTEGER "typeof(X) = 'integer'"
 #define INTEGER_OR_NULL "typeof(X) IN ('integer', 'null')"
+/* The bounds run puts on its plans (runner/plan.c): iterations up to a
+ * million, warm-up samples (whose failures are stored as -1..-1000) up to
+ * a thousand, rounds up to a thousand, at most ten million samples. */
+#define ITERATION "typeof(X) = 'integer' AND X BETWEEN 0 AND 1000000"
+#define ITERATION_OR_WARMUP "typeof(X) = 'integer' AND X BETWEEN -1000 AND 1000000"
+#define ROUND "typeof(X) = 'integer' AND X BETWEEN 0 AND 1000"
+#define BUNDLE_MAX_RUN_SAMPLES "10000000"
 #define COUNT_OR_NULL "typeof(X) = 'null' OR (typeof(X) = 'integer' AND X BETWEEN 0 AND 1000000)"
 /* A finite number: 9e999 is an infinity (an overflow) however SQLite
  * parses it, where DBL_MAX written out parses to one when its long double
@@ -490,7 +501,7 @@ static const struct column_rule {
 	const char *table, *column, *check;
 } column_rules[] = {
 	{ "machines", "id", INTEGER },
-	{ "machines", "hostname", NONEMPTY(255) },
+	{ "machines", "hostname", "kbench_name_ok(X, 'host')" },
 	{ "machines", "cpu_model", TEXT_OR_NULL(1024) },
 	{ "machines", "cpus", COUNT_OR_NULL },
 	{ "machines", "cores", COUNT_OR_NULL },
@@ -502,12 +513,12 @@ static const struct column_rule {
 	{ "runs", "id", INTEGER },
 	{ "runs", "uuid", "typeof(X) = 'text' AND X GLOB '" HEX4 HEX4 "-" HEX4 "-" HEX4 "-" HEX4
 	  "-" HEX4 HEX4 HEX4 "'" },
-	{ "runs", "name", NONEMPTY(255) },
+	{ "runs", "name", "kbench_name_ok(X, 'run')" },
 	{ "runs", "machine_id", INTEGER },
 	{ "runs", "kernel_release", TEXT_OR_NULL(255) },
 	{ "runs", "kernel_version", TEXT_OR_NULL(1024) },
 	{ "runs", "kernel_cmdline", TEXT_OR_NULL(65536) },
-	{ "runs", "config_name", TEXT_OR_NULL(255) },
+	{ "runs", "config_name", "typeof(X) = 'null' OR kbench_name_ok(X, 'label')" },
 	{ "runs", "config_text", TEXT_OR_NULL(1048576) },
 	{ "runs", "kbench_version", TEXT_OR_NULL(64) },
 	{ "runs", "started_at", ISO_TIME },
@@ -517,10 +528,10 @@ static const struct column_rule {
 	{ "runs", "notes", TEXT_OR_NULL(65536) },
 	{ "runs", "pid", INTEGER_OR_NULL },
 	{ "samples", "run_id", INTEGER },
-	{ "samples", "section", TEXT_MAX(255) },
-	{ "samples", "workload", TEXT_MAX(255) },
-	{ "samples", "row", TEXT_MAX(255) },
-	{ "samples", "iteration", INTEGER },
+	{ "samples", "section", "kbench_name_ok(X, 'label')" },
+	{ "samples", "workload", "kbench_name_ok(X, 'label')" },
+	{ "samples", "row", "kbench_name_ok(X, 'label')" },
+	{ "samples", "iteration", ITERATION },
 	{ "samples", "value", NUMBER },
 	{ "samples", "unit", TEXT_OR_NULL(64) },
 	{ "samples", "better", "typeof(X) = 'text' AND X IN ('higher', 'lower')" },
@@ -529,31 +540,31 @@ static const struct column_rule {
 	{ "samples", "user_ns", INTEGER_OR_NULL },
 	{ "samples", "sys_ns", INTEGER_OR_NULL },
 	{ "samples", "flag", TEXT_OR_NULL(1024) },
-	{ "samples", "round", INTEGER },
+	{ "samples", "round", ROUND },
 	{ "monitor_values", "run_id", INTEGER },
-	{ "monitor_values", "section", TEXT_MAX(255) },
-	{ "monitor_values", "row", TEXT_MAX(255) },
-	{ "monitor_values", "iteration", INTEGER },
-	{ "monitor_values", "source", TEXT_MAX(255) },
-	{ "monitor_values", "key", TEXT_MAX(255) },
+	{ "monitor_values", "section", "kbench_name_ok(X, 'label')" },
+	{ "monitor_values", "row", "kbench_name_ok(X, 'label')" },
+	{ "monitor_values", "iteration", ITERATION_OR_WARMUP },
+	{ "monitor_values", "source", "kbench_name_ok(X, 'label')" },
+	{ "monitor_values", "key", "kbench_name_ok(X, 'label')" },
 	{ "monitor_values", "value", "typeof(X) = 'null' OR (" NUMBER ")" },
 	{ "monitor_values", "kind", "typeof(X) = 'text' AND X IN ('delta', 'max', 'fraction', "
 	  "'before', 'after')" },
 	{ "failures", "run_id", INTEGER },
-	{ "failures", "section", TEXT_MAX(255) },
-	{ "failures", "row", TEXT_MAX(255) },
-	{ "failures", "iteration", INTEGER },
+	{ "failures", "section", "kbench_name_ok(X, 'label')" },
+	{ "failures", "row", "kbench_name_ok(X, 'label')" },
+	{ "failures", "iteration", ITERATION_OR_WARMUP },
 	{ "failures", "reason", TEXT_MAX(65536) },
 	{ "failures", "at", TEXT_OR_NULL(64) },
 	{ "run_meta", "run_id", INTEGER },
-	{ "run_meta", "section", TEXT_MAX(255) },
-	{ "run_meta", "key", TEXT_MAX(255) },
+	{ "run_meta", "section", "kbench_name_ok(X, 'label')" },
+	{ "run_meta", "key", "kbench_name_ok(X, 'label')" },
 	{ "run_meta", "value", TEXT_OR_NULL(1048576) },
 	{ "row_results", "run_id", INTEGER },
-	{ "row_results", "section", TEXT_MAX(255) },
-	{ "row_results", "row", TEXT_MAX(255) },
-	{ "row_results", "round", INTEGER },
-	{ "row_results", "iterations", INTEGER },
+	{ "row_results", "section", "kbench_name_ok(X, 'label')" },
+	{ "row_results", "row", "kbench_name_ok(X, 'label')" },
+	{ "row_results", "round", ROUND },
+	{ "row_results", "iterations", ITERATION },
 	{ "row_results", "ci_target", NUMBER },
 	{ "row_results", "ci_reached", "typeof(X) = 'null' OR (" NUMBER ")" },
 	{ "row_results", "met", "typeof(X) = 'integer' AND X IN (0, 1)" },
@@ -619,6 +630,29 @@ out:
 	return rc;
 }
 
+/* kbench_name_ok(X, KIND): 1 when X is a text that name_invalid() takes
+ * as a name of KIND ('run', 'host', 'label'), else 0: the names a bundle
+ * brings pass the check run -n does. */
+static void sql_name_ok(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *kind = (const char *)sqlite3_value_text(argv[1]);
+	enum name_kind k = NAME_LABEL;
+	const char *name;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) != SQLITE_TEXT || !kind) {
+		sqlite3_result_int(ctx, 0);
+		return;
+	}
+	if (!strcmp(kind, "run"))
+		k = NAME_RUN;
+	else if (!strcmp(kind, "host"))
+		k = NAME_HOST;
+	name = (const char *)sqlite3_value_text(argv[0]);
+	sqlite3_result_int(ctx, name && !name_invalid(k, name,
+						      (size_t)sqlite3_value_bytes(argv[0]), NULL));
+}
+
 static int check_copy(struct bundle *b)
 {
 	static const char *const tables[] = { "machines", "runs", "samples", "monitor_values",
@@ -632,6 +666,10 @@ static int check_copy(struct bundle *b)
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
 	sqlite3_limit(b->db, SQLITE_LIMIT_LENGTH, BUNDLE_MAX_VALUE);
+	if (sqlite3_create_function_v2(b->db, "kbench_name_ok", 2,
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
+				       NULL, sql_name_ok, NULL, NULL, NULL) != SQLITE_OK)
+		return copy_error(b, "cannot check it");
 	if (sqlite3_prepare_v2(b->db, "PRAGMA integrity_check(1)", -1, &st, NULL) != SQLITE_OK)
 		return copy_error(b, "cannot check it");
 	rc = sqlite3_step(st);
@@ -680,7 +718,10 @@ static int check_copy(struct bundle *b)
 	    check_none(b, "SELECT uuid, '' FROM runs GROUP BY uuid HAVING count(*) > 1",
 		       "two runs have uuid '%s'%s") ||
 	    check_none(b, "SELECT id, machine_id FROM runs WHERE machine_id NOT IN "
-		       "(SELECT id FROM machines)", "run #%s names machine #%s, which it lacks"))
+		       "(SELECT id FROM machines)", "run #%s names machine #%s, which it lacks") ||
+	    check_none(b, "SELECT run_id, count(*) FROM samples GROUP BY run_id HAVING count(*) > "
+		       BUNDLE_MAX_RUN_SAMPLES " LIMIT 1", "run #%s holds %s samples, more than "
+		       "run stores (" BUNDLE_MAX_RUN_SAMPLES ")"))
 		return -1;
 	for (size_t i = 0; i < NRUN_TABLES; i++) {
 		struct strbuf sql = STRBUF_INIT, msg = STRBUF_INIT;

@@ -100,6 +100,28 @@ static int pid_exists(int64_t pid)
 	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
 }
 
+/* The rule for runs stored without boot id and start time: alive while
+ * a kbench process has that pid. A run written before those facts were
+ * stored, by a process long gone, would otherwise show as running for as
+ * long as any process (pid 1 always) has its pid. A process this reader
+ * may not look at (/proc mounted with hidepid) is judged by its pid. */
+static int pid_is_kbench(int64_t pid)
+{
+	char path[64], comm[64];
+	char state;
+	uint64_t ticks;
+
+	if (!pid_exists(pid))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%" PRId64 "/comm", pid);
+	if (read_proc(path, comm, sizeof(comm)) < 0)
+		return errno == ENOENT ? 0 : 1;
+	comm[strcspn(comm, "\n")] = '\0';
+	if (strcmp(comm, "kbench"))
+		return 0;
+	return read_proc_start(pid, &state, &ticks) || (state != 'Z' && state != 'X');
+}
+
 int run_writer_alive(struct store *s, const char *hostname, int64_t pid,
 		     const char *boot_id, uint64_t start_ticks)
 {
@@ -115,7 +137,7 @@ int run_writer_alive(struct store *s, const char *hostname, int64_t pid,
 	if (other)
 		return 1;	/* cannot tell for another host */
 	if (!boot_id || !*boot_id || !start_ticks)
-		return pid_exists(pid);
+		return pid_is_kbench(pid);
 	if (!s->boot_id_read) {
 		read_boot_id(s->boot_id, sizeof(s->boot_id));
 		s->boot_id_read = 1;

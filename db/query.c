@@ -4,12 +4,14 @@
 #include "config.h"
 #include "db/store.h"
 #include "db/internal.h"
+#include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
+#include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -703,11 +705,19 @@ static const char *const value_pragmas[] = {
 	"page_count", "page_size", "schema_version", "user_version", NULL,
 };
 
+/* Functions query never calls: fts3_tokenizer() returns the address of a
+ * tokenizer (and with two arguments would call one at an address given),
+ * load_extension() runs code from a file. */
+static const char *const refused_functions[] = {
+	"fts3_tokenizer", "load_extension", NULL,
+};
+
 /* Why the authorizer refused a statement: its first refusal, or what it
  * let pass but noted (see guard_authorize). */
 struct sql_guard {
 	int denied;
 	int noted;
+	int function;		/* the refusal is of a function */
 	struct strbuf why;
 };
 
@@ -744,9 +754,16 @@ static int guard_authorize(void *arg, int action, const char *a1, const char *a2
 		return SQLITE_OK;
 	}
 	switch (action) {
+	case SQLITE_FUNCTION:
+		if (!listed(refused_functions, a2))
+			return SQLITE_OK;
+		if (!g->denied)
+			g->function = 1;
+		what = "function";
+		a1 = a2;
+		break;
 	case SQLITE_SELECT:
 	case SQLITE_READ:
-	case SQLITE_FUNCTION:
 	case SQLITE_RECURSIVE:
 		return SQLITE_OK;
 	case SQLITE_PRAGMA:
@@ -793,29 +810,47 @@ static int guard_authorize(void *arg, int action, const char *a1, const char *a2
 	return SQLITE_DENY;
 }
 
-/* The schema version of a read-only connection; -1 after printing why
- * (not an SQLite file, no kbench schema). */
-static int readonly_version(sqlite3 *db, const char *path)
-{
-	sqlite3_stmt *st = NULL;
-	int v = -1;
+/* What bounds a query while it runs: the progress handler's deadline and
+ * the row count, with the limits for the messages. */
+struct sql_bounds {
+	const struct store_sql_limits *lim;
+	int64_t deadline_ns;	/* CLOCK_MONOTONIC; 0: none */
+	int timed_out;
+	int64_t rows;		/* rows returned, all statements */
+};
 
-	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	if (v < 0 && sqlite3_errcode(db) == SQLITE_NOTADB)
-		return error("%s: not a kbench database (not an SQLite file)", path);
-	if (v < 0)
-		return error("%s: cannot read the schema version: %s", path, sqlite3_errmsg(db));
-	if (v == 0)
-		return error("%s: not a kbench database (no kbench schema version)", path);
-	return v;
+/* The progress handler: non-zero interrupts the statement. */
+static int sql_progress(void *arg)
+{
+	struct sql_bounds *b = arg;
+
+	if (b->deadline_ns && clock_ns(CLOCK_MONOTONIC) >= b->deadline_ns)
+		b->timed_out = 1;
+	return b->timed_out;
+}
+
+/* Say why statement number stopped: a limit by name, else SQLite's words. */
+static void statement_error(sqlite3 *db, const char *path, int number,
+			    const struct sql_bounds *b)
+{
+	const struct store_sql_limits *l = b->lim;
+
+	if (b->timed_out)
+		error("query stopped: statement %d ran past the time limit of %lld ms "
+		      "(--timeout)", number, (long long)l->timeout_ms);
+	else if (sqlite3_errcode(db) == SQLITE_NOMEM)
+		error("query stopped: statement %d needs more than the memory limit of "
+		      "%lld MiB (--max-memory)", number, (long long)(l->heap_bytes >> 20));
+	else if (sqlite3_errcode(db) == SQLITE_TOOBIG)
+		error("query stopped: statement %d makes a value larger than %lld bytes "
+		      "(a quarter of --max-memory)", number, (long long)(l->heap_bytes / 4));
+	else
+		error("%s: statement %d: %s", path, number, sqlite3_errmsg(db));
 }
 
 /* Step st to its end, its rows to sink. Returns 0, or -1 (printed). */
 static int run_statement(sqlite3 *db, const char *path, sqlite3_stmt *st, int number,
-			 const struct store_sql_sink *sink, void *arg)
+			 struct sql_bounds *b, const struct store_sql_sink *sink, void *arg)
 {
 	int ncols = sqlite3_column_count(st), rc;
 	const char **names = NULL;
@@ -832,6 +867,12 @@ static int run_statement(sqlite3 *db, const char *path, sqlite3_stmt *st, int nu
 		}
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (b->lim->max_rows && ++b->rows > b->lim->max_rows) {
+			error("query stopped: more than %lld rows (--max-rows)",
+			      (long long)b->lim->max_rows);
+			rc = SQLITE_ABORT;
+			goto out;
+		}
 		for (int c = 0; c < ncols; c++) {
 			struct store_sql_value *v = &values[c];
 
@@ -865,35 +906,57 @@ static int run_statement(sqlite3 *db, const char *path, sqlite3_stmt *st, int nu
 		rc = SQLITE_ABORT;
 out:
 	if (rc != SQLITE_DONE && rc != SQLITE_ABORT)
-		error("%s: statement %d: %s", path, number, sqlite3_errmsg(db));
+		statement_error(db, path, number, b);
 	free(names);
 	free(values);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int store_sql_query(const char *path, const char *sql, const struct store_sql_sink *sink,
-		    void *arg)
+int store_sql_query(const char *path, const char *sql, const struct store_sql_limits *lim,
+		    const struct store_sql_sink *sink, void *arg)
 {
 	struct sql_guard guard = { .why = STRBUF_INIT };
+	struct sql_bounds bounds = { .lim = lim };
 	sqlite3_stmt **stmts = NULL;
 	size_t n = 0, alloc = 0;
+	struct store *s = NULL;
 	sqlite3 *db = NULL;
 	const char *tail = sql;
+	sqlite3_int64 old_heap = sqlite3_hard_heap_limit64(-1);
 	int rc = -1;
 
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		error("cannot open database '%s': %s", path,
-		      db ? sqlite3_errmsg(db) : "out of memory");
+	/* The readers' open: missing files refused, another program's file
+	 * refused, a store on a read-only mount or in a directory this user
+	 * cannot write read all the same. */
+	if (store_open_readonly(path, &s))
 		goto out;
-	}
-	sqlite3_busy_timeout(db, 10000);
+	db = s->db;
 	sqlite3_extended_result_codes(db, 0);
-	if (readonly_version(db, path) < 0)
-		goto out;
 	/* Belt and braces: the connection itself refuses to write. */
 	if (sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK) {
 		error("%s: cannot make the connection read-only: %s", path, sqlite3_errmsg(db));
 		goto out;
+	}
+	/* Sorts and temporary tables in memory, under the heap limit, rather
+	 * than in files that could fill the disk. */
+	if (sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL) != SQLITE_OK) {
+		error("%s: cannot keep temporary data in memory: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	if (lim->heap_bytes > 0) {
+		sqlite3_hard_heap_limit64(lim->heap_bytes);
+		/* One value may take a quarter of it: zeroblob(1e9) is refused
+		 * at once rather than after the allocation. */
+		sqlite3_limit(db, SQLITE_LIMIT_LENGTH,
+			      lim->heap_bytes / 4 > INT_MAX ? INT_MAX : (int)(lim->heap_bytes / 4));
+	}
+	if (lim->timeout_ms > 0) {
+		bounds.deadline_ns = clock_ns(CLOCK_MONOTONIC) + lim->timeout_ms * 1000000;
+		sqlite3_progress_handler(db, 1000, sql_progress, &bounds);
 	}
 	sqlite3_set_authorizer(db, guard_authorize, &guard);
 	/* Check every statement before running any. */
@@ -901,10 +964,15 @@ int store_sql_query(const char *path, const char *sql, const struct store_sql_si
 		sqlite3_stmt *st = NULL;
 		int prc;
 
-		guard.denied = guard.noted = 0;
+		guard.denied = guard.noted = guard.function = 0;
 		strbuf_reset(&guard.why);
 		prc = sqlite3_prepare_v2(db, tail, -1, &st, &tail);
 
+		if (prc != SQLITE_OK && guard.denied && guard.function) {
+			error("query does not allow %s (statement %zu): it reveals or runs code "
+			      "at memory addresses", guard.why.buf, n + 1);
+			goto out;
+		}
 		if (prc != SQLITE_OK && guard.denied) {
 			error("query is read-only: statement %zu would %s", n + 1, guard.why.buf);
 			goto out;
@@ -928,7 +996,7 @@ int store_sql_query(const char *path, const char *sql, const struct store_sql_si
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (run_statement(db, path, stmts[i], (int)i + 1, sink, arg))
+		if (run_statement(db, path, stmts[i], (int)i + 1, &bounds, sink, arg))
 			goto out;
 	rc = 0;
 out:
@@ -936,7 +1004,12 @@ out:
 		sqlite3_finalize(stmts[i]);
 	free(stmts);
 	strbuf_release(&guard.why);
-	sqlite3_close(db);
+	if (db) {
+		sqlite3_set_authorizer(db, NULL, NULL);
+		sqlite3_progress_handler(db, 0, NULL, NULL);
+	}
+	store_close(s);
+	sqlite3_hard_heap_limit64(old_heap);
 	return rc;
 }
 

@@ -265,6 +265,7 @@ static void close_db(struct store *s)
 	if (s->db)
 		sqlite3_close(s->db);
 	s->db = NULL;
+	s->immutable = 0;
 }
 
 /* Whether the tables and key columns of a kbench store are there: a file
@@ -432,6 +433,7 @@ static int open_readonly(struct store *s)
 	close_db(s);
 	immutable_uri(s->path, &uri);
 	rc = open_db(s, uri.buf, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+	s->immutable = !rc;
 out:
 	strbuf_release(&wal);
 	strbuf_release(&uri);

@@ -351,16 +351,30 @@ struct store_sql_sink {
 	int (*end)(void *arg);
 };
 
-/* Run the statements of sql on the store at path, opened read-only
- * (SQLITE_OPEN_READONLY, query_only): a file that is missing is not
- * created, and one that is not a kbench store is refused. Every statement
- * is prepared and checked before any runs: one that would write or
- * change the connection (INSERT, UPDATE, DELETE, CREATE, DROP, ALTER,
- * ATTACH, a PRAGMA that sets or does more than read, a transaction) is
- * refused, by an authorizer and sqlite3_stmt_readonly(), and nothing runs.
- * Results go to sink. Returns 0, or -1 after printing why. */
-int store_sql_query(const char *path, const char *sql, const struct store_sql_sink *sink,
-		    void *arg);
+/* What bounds kbench query; 0 in a field: no bound. */
+struct store_sql_limits {
+	int64_t timeout_ms;	/* all statements together */
+	int64_t heap_bytes;	/* SQLite's heap (one value: a quarter of it) */
+	int64_t max_rows;	/* rows returned, all statements together */
+};
+#define STORE_SQL_TIMEOUT_MS 60000
+#define STORE_SQL_HEAP_BYTES (512LL << 20)
+#define STORE_SQL_MAX_ROWS 1000000
+
+/* Run the statements of sql on the store at path, opened as
+ * store_open_readonly() opens it (a missing file is not created, a file
+ * that is not a kbench store is refused, a store on a read-only mount is
+ * read) and made query_only. Every statement is prepared and checked
+ * before any runs: one that would write or change the connection (INSERT,
+ * UPDATE, DELETE, CREATE, DROP, ALTER, ATTACH, a PRAGMA that sets or does
+ * more than read, a transaction) is refused, by an authorizer and
+ * sqlite3_stmt_readonly(), and nothing runs; so is one calling
+ * fts3_tokenizer() or load_extension(). Running, it is bounded by lim: a
+ * statement past the time, memory or row limit stops with a message
+ * naming the limit. Results go to sink. Returns 0, or -1 after printing
+ * why. */
+int store_sql_query(const char *path, const char *sql, const struct store_sql_limits *lim,
+		    const struct store_sql_sink *sink, void *arg);
 
 /* ---- series over time (query.c): kbench history and regressions ---- */
 

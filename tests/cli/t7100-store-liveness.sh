@@ -49,7 +49,16 @@ expect_status "the pid alive but in another boot" interrupted "$me" \
 expect_status "the pid alive but started at another time (reused)" interrupted "$me" \
 	"'$boot'" "$((start + 1))"
 expect_status "pid 1 of a pid namespace, alive on the host" interrupted 1 "'$boot'" "$start"
-expect_status "a run stored before boot ids, its pid alive" running "$me" NULL NULL
+# A run stored before boot ids: alive only while a kbench process has
+# its pid (a copy of sleep named kbench stands in for one).
+cp "$(command -v sleep)" "$tmp/kbench"
+"$tmp/kbench" 60 &
+kbpid=$!
+expect_status "a run stored before boot ids, a kbench process has its pid" running "$kbpid" NULL NULL
+kill "$kbpid"
+wait "$kbpid" 2>/dev/null
+expect_status "a run stored before boot ids, pid 1 (not kbench)" interrupted 1 NULL NULL
+expect_status "a run stored before boot ids, its pid alive but not kbench" interrupted "$me" NULL NULL
 expect_status "a run stored before boot ids, its pid gone" interrupted 2147483646 NULL NULL
 kb show '#1' >"$tmp/out" 2>&1
 check "show agrees" grep -q '^  status      interrupted$' "$tmp/out"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# t7104-store-readonly: runs, show and compare open the store read-only:
+# t7104-store-readonly: runs, show, compare, query and export open the
+# store read-only, the same way:
 # they refuse a database that does not exist (naming it) instead of
 # creating an empty one, never change the file, and work in a directory
 # the user cannot write and on a read-only mount. A store of an older
@@ -21,6 +22,7 @@ readers() {
 	runs
 	show base
 	compare base new
+	query select*from(runs)
 	EOF
 }
 
@@ -74,6 +76,8 @@ else
 			sed 's/^/#   /' "$tmp/err"
 		fi
 	done < "$tmp/readers"
+	mkdir "$tmp/out.d" && chmod 0777 "$tmp/out.d"
+	check "export reads it too" as_reader "$KBENCH" --db "$rdb" export -o "$tmp/out.d/b.kbench" base
 	check "and nothing is left beside the store" test "$(ls "$ro")" = k.db
 	check "which is byte for byte as it was" test "$(cksum < "$rdb")" = "$sum"
 
@@ -108,6 +112,17 @@ then
 		diag "exit $st; stderr:"
 		sed 's/^/#   /' "$tmp/err"
 	fi
+	# The store was closed cleanly: no -wal or -shm, which a reader
+	# there cannot create.
+	check "no -wal or -shm is beside the store" test "$(ls "$ro")" = k.db
+	# shellcheck disable=SC2016
+	check "query works on a read-only mount" unshare -m sh -c \
+		'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
+		"$2" --db "$1/k.db" query "SELECT name FROM runs" | grep -qx base' sh "$ro" "$KBENCH"
+	# shellcheck disable=SC2016
+	check "export works on a read-only mount" unshare -m sh -c \
+		'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
+		"$2" --db "$1/k.db" export -o "$3" base' sh "$ro" "$KBENCH" "$tmp/mount.kbench"
 else
 	skip "cannot mount read-only here (needs root and mount namespaces)"
 fi

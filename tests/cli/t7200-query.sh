@@ -130,8 +130,45 @@ expect_err "a file that is not SQLite is refused" 1 \
 	"$KBENCH" --db "$tmp/text.db" query "SELECT 1"
 "$KB_SQL" --write "$tmp/other.db" "CREATE TABLE x(a)"
 expect_err "an SQLite file that is not a kbench store is refused" 1 \
-	"kbench: $tmp/other.db: not a kbench database (no kbench schema version)" \
+	"kbench: $tmp/other.db: not a kbench database (it has tables but no kbench schema version)" \
 	"$KBENCH" --db "$tmp/other.db" query "SELECT * FROM x"
+# Another program's file with a schema version is refused as every other
+# command refuses it, not read.
+"$KB_SQL" --write "$tmp/v1.db" "CREATE TABLE t(a); PRAGMA user_version = 1"
+expect_err "a foreign file with user_version 1 is refused" 1 \
+	"kbench: $tmp/v1.db: not a kbench database (schema version 1, but not kbench's tables)" \
+	"$KBENCH" --db "$tmp/v1.db" query "SELECT 1"
+expect_err "... as runs refuses it" 1 \
+	"kbench: $tmp/v1.db: not a kbench database (schema version 1, but not kbench's tables)" \
+	"$KBENCH" --db "$tmp/v1.db" runs
+
+# A query is bounded: time, memory, rows; and no function that reveals
+# addresses. Each stops with a message naming the limit, promptly.
+forever="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+t0=$(date +%s)
+expect_err "an endless recursive query stops at --timeout" 1 \
+	"kbench: query stopped: statement 1 ran past the time limit of 500 ms (--timeout)" \
+	kb query --timeout 0.5 "$forever"
+t1=$(date +%s)
+check "... within seconds ($((t1 - t0)) s)" test $((t1 - t0)) -le 10
+expect_err "--timeout takes seconds" 2 "kbench: invalid --timeout -1" kb query --timeout -1 "SELECT 1"
+expect_err "zeroblob(1e9) is refused at once, not allocated" 1 \
+	"kbench: query stopped: statement 1 makes a value larger than 134217728 bytes (a quarter of --max-memory)" \
+	kb query "SELECT length(zeroblob(1e9))"
+expect_err "a query past --max-memory stops" 1 "(--max-memory)" \
+	kb query --max-memory 4 "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c
+		LIMIT 400000) SELECT count(DISTINCT x || 'some padding to take memory') FROM c"
+expect_err "rows past --max-rows stop the query" 1 "kbench: query stopped: more than 5 rows (--max-rows)" \
+	kb query --max-rows 5 "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c
+		LIMIT 10) SELECT x FROM c"
+check "... and as many are fine" kb query --max-rows 10 "WITH RECURSIVE c(x) AS (SELECT 1
+	UNION ALL SELECT x + 1 FROM c LIMIT 10) SELECT x FROM c"
+expect_err "fts3_tokenizer (an address) is refused" 1 \
+	"kbench: query does not allow function 'fts3_tokenizer' (statement 1)" \
+	kb query "SELECT hex(fts3_tokenizer('simple'))"
+expect_err "load_extension is refused" 1 \
+	"kbench: query does not allow function 'load_extension' (statement 1)" \
+	kb query "SELECT load_extension('/nonexistent')"
 
 # Every example of docs/schema.md runs and returns rows.
 awk -v dir="$tmp" '/^```sql$/ { n++; f = dir "/example" n ".sql"; next }

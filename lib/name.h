@@ -1,0 +1,38 @@
+/* name: the one check of the names kbench stores and prints (runs, hosts,
+ * sections and rows), whichever way they come in (run -n, import, fleet
+ * collect), and the one way such a name is printed. */
+#ifndef KBENCH_NAME_H
+#define KBENCH_NAME_H
+
+#include "lib/strbuf.h"
+
+#include <stddef.h>
+
+enum name_kind {
+	NAME_RUN,	/* a run's name: 1..NAME_RUN_MAX bytes, no leading '#', no '@' */
+	NAME_HOST,	/* a host name: letters, digits, '.', '_', '-'; not '.' or '..' */
+	NAME_LABEL,	/* a section, row, key or config name: up to 255 bytes */
+};
+
+/* The longest run name, in bytes: names head tables and columns. */
+#define NAME_RUN_MAX 128
+#define NAME_HOST_MAX 255
+#define NAME_LABEL_MAX 255
+
+/* Whether name (len bytes, which may hold NUL) is acceptable as a name of
+ * kind: NULL when it is, else why not, as a phrase ("it must not contain
+ * control characters") with the offending byte's offset in *at (when
+ * at is not NULL). No name holds a control character: C0, DEL, or C1
+ * written in UTF-8 (U+0080..U+009F), which terminals obey. */
+const char *name_invalid(enum name_kind kind, const char *name, size_t len, size_t *at);
+
+/* Append s to out with every control character written as \xNN (and a
+ * backslash as \\), so that text from a store or a bundle cannot move the
+ * cursor, set a title, ring or break a line when printed. */
+void name_escape(struct strbuf *out, const char *s);
+
+/* s escaped as name_escape() does, in one of four rotating static buffers
+ * (for the arguments of one printf); s itself when it needs no escaping. */
+const char *name_printable(const char *s);
+
+#endif
