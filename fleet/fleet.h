@@ -1,9 +1,9 @@
-/* fleet: kbench on a Slurm cluster. The batch script of a fleet job; the
- * Slurm commands that submit, list and cancel such jobs (sbatch, squeue,
- * scancel, sacct, sinfo), their output parsed; the results location
- * that jobs upload bundles to and collect reads (a WebDAV URL through
- * lib/http, or a shared directory); a node's outbox, collect into the
- * store and its report. */
+/* fleet: kbench on a Slurm cluster, one idea to a file: the batch script
+ * of a fleet job and the Slurm commands that submit, list and cancel such
+ * jobs (slurm.c); the results location that jobs upload bundles to and
+ * collect reads, a WebDAV URL through fleet/http or a shared directory
+ * (results.c); a node's outbox (outbox.c); collect into the store and its
+ * report (collect.c); and what they share (fleet.c). */
 #ifndef KBENCH_FLEET_H
 #define KBENCH_FLEET_H
 
