@@ -36,54 +36,6 @@ void fleet_names_release(struct fleet_names *l)
 
 /* ---- running a command ---- */
 
-/* Whether prog can be run as execvp would find it. */
-static int in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	struct strbuf sb = STRBUF_INIT;
-	int found = 0;
-
-	if (strchr(prog, '/'))
-		return !access(prog, X_OK);
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (!found) {
-		size_t len = strcspn(path, ":");
-
-		strbuf_reset(&sb);
-		if (len)
-			strbuf_add(&sb, path, len);
-		else
-			strbuf_addch(&sb, '.');
-		strbuf_addf(&sb, "/%s", prog);
-		found = !access(sb.buf, X_OK);
-		if (!path[len])
-			break;
-		path += len + 1;
-	}
-	strbuf_release(&sb);
-	return found;
-}
-
-struct exec_arg {
-	const char *const *argv;
-	int capture_stdout;
-	int err_fd;		/* stderr goes here; -1: left as it is */
-};
-
-static int exec_command(void *arg, int fd)
-{
-	const struct exec_arg *x = arg;
-
-	if (x->capture_stdout && dup2(fd, STDOUT_FILENO) < 0)
-		return -1;
-	if (x->err_fd >= 0 && dup2(x->err_fd, STDERR_FILENO) < 0)
-		return -1;
-	execvp(x->argv[0], (char *const *)x->argv);
-	fprintf(stderr, "cannot run '%s': %s\n", x->argv[0], strerror(errno));
-	return -1;
-}
-
 /* argv as one line, for messages. */
 void fleet_add_cmdline(struct strbuf *sb, const char *const *argv)
 {
@@ -94,57 +46,40 @@ void fleet_add_cmdline(struct strbuf *sb, const char *const *argv)
 int fleet_command(const char *const *argv, double timeout_s, struct strbuf *out,
 		  struct strbuf *err)
 {
-	const char *dir = getenv("TMPDIR");
-	struct exec_arg x = { .argv = argv, .capture_stdout = out != NULL, .err_fd = -1 };
-	struct strbuf tmp = STRBUF_INIT, cmd = STRBUF_INIT;
-	struct child c;
+	struct child_program p = CHILD_PROGRAM_INIT;
+	struct child_io io = { .out = out, .err = err, .timeout_s = timeout_s };
+	struct strbuf found = STRBUF_INIT, why = STRBUF_INIT, cmd = STRBUF_INIT;
 	int rc = -1, end;
 
-	fleet_add_cmdline(&cmd, argv);
-	if (!in_path(argv[0])) {
+	if (child_find_program(argv[0], NULL, &found)) {
 		error("cannot run '%s': no such program in PATH", argv[0]);
 		goto out;
 	}
-	if (err) {
-		/* stderr apart from stdout, in an unlinked scratch file. */
-		strbuf_addf(&tmp, "%s/kbench-stderr-XXXXXX", dir && *dir ? dir : "/tmp");
-		x.err_fd = mkstemp(tmp.buf);
-		if (x.err_fd < 0) {
-			error("cannot create a file in '%s': %s", dir && *dir ? dir : "/tmp",
-			      strerror(errno));
-			goto out;
-		}
-		unlink(tmp.buf);
-	}
+	/* In a group of its own, so that nothing it starts outlives it. */
+	p.argv = argv;
+	p.new_group = 1;
+	/* What kbench printed goes before what the command prints. */
 	fflush(stdout);
 	fflush(stderr);
-	if (child_start(&c, exec_command, &x))
+	end = child_program_run(&p, &io, &why);
+	if (end < 0) {
+		error("%s", why.buf);
 		goto out;
-	end = child_finish(&c, timeout_s, NULL, out);
-	if (end < 0)
-		goto out;
+	}
 	if (end == CHILD_TIMEOUT) {
+		fleet_add_cmdline(&cmd, argv);
 		error("'%s' did not finish within %.0f s", cmd.buf, timeout_s);
 		goto out;
 	}
-	if (err && x.err_fd >= 0) {
-		char buf[4096];
-		ssize_t n;
-
-		lseek(x.err_fd, 0, SEEK_SET);
-		while ((n = read(x.err_fd, buf, sizeof(buf))) > 0)
-			strbuf_add(err, buf, (size_t)n);
-	}
-	if (WIFEXITED(c.status))
-		rc = WEXITSTATUS(c.status);
-	else if (WIFSIGNALED(c.status))
-		rc = 128 + WTERMSIG(c.status);
+	if (WIFEXITED(p.w.status))
+		rc = WEXITSTATUS(p.w.status);
+	else if (WIFSIGNALED(p.w.status))
+		rc = 128 + WTERMSIG(p.w.status);
 	else
 		rc = 128;
 out:
-	if (x.err_fd >= 0)
-		close(x.err_fd);
-	strbuf_release(&tmp);
+	strbuf_release(&found);
+	strbuf_release(&why);
 	strbuf_release(&cmd);
 	return rc;
 }
