@@ -3,6 +3,8 @@
  * was collected (regressions, and the newest runs compared). */
 #include "config.h"
 #include "fleet/fleet.h"
+#include "compare/compare.h"
+#include "compare/history.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
@@ -186,44 +188,71 @@ int fleet_newest_run(struct store *s, const char *host, const char *status,
 	return store_each_run(s, &f, keep_newest, out);
 }
 
-/* Run this kbench with args on the store (stdout and stderr passed
- * through); its exit status, or -1. */
-static int run_kbench(struct store *s, const char *const *args)
+/* Print out on stdout, at once: what comes next may be an error on
+ * stderr. Return 0, or -1 after an error message. */
+static int print_now(const struct strbuf *out)
 {
-	struct strbuf self = STRBUF_INIT;
-	const char *argv[16];
-	size_t n = 0;
-	int status = -1;
-
-	if (fleet_self_path(&self))
-		goto out;
-	argv[n++] = self.buf;
-	argv[n++] = "--db";
-	argv[n++] = store_path(s);
-	for (; *args && n < 15; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	status = fleet_command(argv, FLEET_KBENCH_TIMEOUT_S, NULL, NULL);
-out:
-	strbuf_release(&self);
-	return status;
+	fwrite(out->buf, 1, out->len, stdout);
+	if (fflush(stdout))
+		return error("cannot write the report: %s", strerror(errno));
+	return 0;
 }
 
-/* Whether this kbench's compare takes --per-host. */
-static int compare_has_per_host(void)
+/* What kbench regressions --host HOST prints, on stdout. Return 1 when
+ * it found a regression, 0 when none, or -1 after an error message. */
+static int report_regressions(struct store *s, const char *host)
 {
-	struct strbuf self = STRBUF_INIT, out = STRBUF_INIT;
-	int has = 0;
+	const struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
+	const struct series_filter f = { .host = host };
+	struct history_regression *found = NULL;
+	struct strbuf out = STRBUF_INIT;
+	struct history h;
+	size_t n;
+	int rc = -1;
 
-	if (!fleet_self_path(&self)) {
-		const char *argv[] = { self.buf, "compare", "--help", NULL };
-
-		if (!fleet_command(argv, FLEET_KBENCH_TIMEOUT_S, &out, &out))
-			has = strstr(out.buf, "--per-host") != NULL;
-	}
-	strbuf_release(&self);
+	history_init(&h, &params);
+	if (history_read(s, &f, &h))
+		goto out;
+	history_finish(&h);
+	n = history_regressions(&h, NULL, &found);
+	history_render_regressions(&h, found, n, &out);
+	if (print_now(&out))
+		goto out;
+	rc = n ? 1 : 0;
+out:
+	free(found);
+	history_release(&h);
 	strbuf_release(&out);
-	return has;
+	return rc;
+}
+
+/* What kbench compare BASE NEW (per_host: compare --per-host) prints,
+ * with compare's defaults, on stdout. Return 0, or -1 after an error
+ * message. */
+static int report_compare(struct store *s, const char *base, const char *new_name,
+			  int per_host)
+{
+	const struct compare_options opt = { .monitors = CMP_MONITORS_SUMMARY };
+	const char *const selectors[] = { base, new_name };
+	struct strbuf out = STRBUF_INIT;
+	struct cmp_model model;
+	int rc = -1;
+
+	if (per_host) {
+		if (compare_per_host(s, base, new_name, &opt, COMPARE_FORMAT_TEXT, &out))
+			goto out;
+	} else {
+		if (compare_build(s, selectors, 2, &opt, &model))
+			goto out;
+		rc = compare_render(&model, COMPARE_FORMAT_TEXT, &out);
+		model_release(&model);
+		if (rc)
+			goto out;
+	}
+	rc = print_now(&out);
+out:
+	strbuf_release(&out);
+	return rc;
 }
 
 /* The hosts collected from key, in name order. */
@@ -271,18 +300,6 @@ static int keep_other_name(const struct run_info *r, void *arg)
 	return 0;
 }
 
-/* Whether host has a complete run named name: 1, 0, or -1 after an error. */
-static int has_run_named(struct store *s, const char *name, const char *host)
-{
-	int64_t *ids = NULL;
-	size_t n = 0;
-
-	if (store_runs_named_on(s, name, host, &ids, &n))
-		return -1;
-	free(ids);
-	return n > 0;
-}
-
 int fleet_report(struct store *s, const char *key)
 {
 	struct fleet_names hosts = FLEET_NAMES_INIT;
@@ -296,12 +313,11 @@ int fleet_report(struct store *s, const char *key)
 	if (hosts.n)
 		qsort(hosts.v, hosts.n, sizeof(*hosts.v), by_name);
 	for (size_t i = 0; i < hosts.n; i++) {
-		const char *args[] = { "regressions", "--host", hosts.v[i], NULL };
 		int status;
 
 		printf("\nRegressions on %s:\n", hosts.v[i]);
-		status = run_kbench(s, args);
-		if (status < 0 || status > 1)
+		status = report_regressions(s, hosts.v[i]);
+		if (status < 0)
 			goto out;
 		found |= status == 1;
 		if (fleet_newest_run(s, hosts.v[i], "complete", &newest))
@@ -312,62 +328,41 @@ int fleet_report(struct store *s, const char *key)
 		rc = found;
 		goto out;
 	}
-	/* The newest name against the name run before it, per host. */
+	/* The newest name against the name run before it, per host. A
+	 * comparison that fails says why and the report goes on: the
+	 * regressions decide its outcome. */
 	base.name = newest.name;
 	base.hosts = &hosts;
 	if (store_each_run(s, NULL, keep_other_name, &base))
 		goto out;
-	if (base.found && compare_has_per_host()) {
-		const char *args[] = { "compare", "--per-host", base.found, newest.name, NULL };
-
+	if (base.found) {
 		printf("\n%s against %s on each host:\n", newest.name, base.found);
-		if (run_kbench(s, args) < 0)
-			goto out;
+		report_compare(s, base.found, newest.name, 1);
 		rc = found;
 		goto out;
 	}
 	for (size_t i = 0; i < hosts.n; i++) {
 		int64_t prev = 0;
-		int have_prev = 0, status;
+		int have_prev = 0;
 
 		fleet_newest_release(&host_new);
 		if (fleet_newest_run(s, hosts.v[i], "complete", &host_new))
 			goto out;
 		if (!host_new.name)
 			continue;
+		if (store_previous_run(s, host_new.id, &prev, &have_prev))
+			goto out;
+		if (!have_prev) {
+			printf("\n%s: one complete run of its config, nothing to compare\n",
+			       hosts.v[i]);
+			continue;
+		}
 		strbuf_reset(&a);
 		strbuf_reset(&b);
-		if (base.found) {
-			/* Each host's latest run of both names, as --per-host does. */
-			int both = has_run_named(s, base.found, hosts.v[i]);
-
-			if (both > 0)
-				both = has_run_named(s, newest.name, hosts.v[i]);
-			if (both < 0)
-				goto out;
-			if (!both)
-				continue;
-			strbuf_addf(&a, "%s@%s", base.found, hosts.v[i]);
-			strbuf_addf(&b, "%s@%s", newest.name, hosts.v[i]);
-		} else {
-			if (store_previous_run(s, host_new.id, &prev, &have_prev))
-				goto out;
-			if (!have_prev) {
-				printf("\n%s: one complete run of its config, nothing to compare\n",
-				       hosts.v[i]);
-				continue;
-			}
-			strbuf_addf(&a, "#%lld", (long long)prev);
-			strbuf_addf(&b, "#%lld", (long long)host_new.id);
-		}
+		strbuf_addf(&a, "#%lld", (long long)prev);
+		strbuf_addf(&b, "#%lld", (long long)host_new.id);
 		printf("\n%s:\n", hosts.v[i]);
-		{
-			const char *args[] = { "compare", a.buf, b.buf, NULL };
-
-			status = run_kbench(s, args);
-		}
-		if (status < 0)
-			goto out;
+		report_compare(s, a.buf, b.buf, 0);
 	}
 	rc = found;
 out:
