@@ -1,12 +1,14 @@
-/* cmd_mail: kbench mail --to ADDR... [options] -- COMPARE-ARGS: runs
- * `kbench compare COMPARE-ARGS` in a child process, puts what it prints
+/* cmd_mail: kbench mail --to ADDR... [options] -- COMPARE-ARGS: has
+ * compare/ make what `kbench compare COMPARE-ARGS` prints, puts it
  * (after an optional intro) in a plain-text mail and sends it over SMTP,
  * or writes the mail as mbox with --dry-run. Defaults come from [mail] in
  * the user's kbench.conf. A mail that cannot be sent is saved, never
  * lost. */
 #include "config.h"
 #include "cli/cmd.h"
-#include "lib/child.h"
+#include "cli/output.h"
+#include "compare/cmdline.h"
+#include "db/store.h"
 #include "runner/conf.h"
 #include "lib/error.h"
 #include "lib/io.h"
@@ -20,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -156,55 +157,55 @@ static void mail_opts_release(struct mail_opts *o)
 	strbuf_release(&o->conf_path);
 }
 
-/* ---- the comparison, by kbench compare in a child process ---- */
+/* ---- the comparison ---- */
 
-struct compare_job {
-	int argc;
-	char **argv;
-};
+/* Neither "no worse row" (0) nor "worse" (1), as kbench compare says it. */
+#define EXIT_ERROR 128
 
-static int run_compare(void *arg, int fd)
+/* What `kbench compare args[0..n-1]` prints, appended to body, and 0 to
+ * go on; or -1 with the status to end with in *status (compare's own:
+ * 0 after its --help, 2 for a usage error, 1 or 128 after an error, 1
+ * when --exit-code finds a worse row), after saying why on stderr. */
+static int compare_text(const char **args, int n, struct strbuf *body, int *status)
 {
-	struct compare_job *job = arg;
-	int rc;
+	char **argv = xcalloc((size_t)n + 2, sizeof(*argv));
+	struct compare_cmdline c;
+	struct store *store = NULL;
+	struct strbuf out = STRBUF_INIT;
+	int r, rc = -1;
 
-	if (dup2(fd, STDOUT_FILENO) < 0)
-		_exit(1);
-	close(fd);
-	rc = cmd_compare(job->argc, job->argv);
-	fflush(stdout);
-	_exit(rc);	/* its own status: 2 for a usage error */
-}
-
-/* What `kbench compare args[0..n-1]` prints, into body. Returns 0, or the
- * exit status to end with (compare said why on stderr). */
-static int compare_text(const char **args, int n, struct strbuf *body)
-{
-	struct compare_job job = { .argc = n + 1 };
-	struct strbuf how = STRBUF_INIT;
-	struct child c;
-	int rc = 1;
-
-	job.argv = xcalloc((size_t)n + 2, sizeof(*job.argv));
-	job.argv[0] = (char *)"compare";
+	argv[0] = (char *)"compare";
 	for (int i = 0; i < n; i++)
-		job.argv[i + 1] = (char *)args[i];
-	fflush(stdout);
-	if (child_start(&c, run_compare, &job))
-		goto out;
-	if (child_finish(&c, 3600, NULL, body) != CHILD_EXITED) {
-		error("the comparison took more than an hour; it was stopped");
+		argv[i + 1] = (char *)args[i];
+	r = compare_cmdline_parse(&c, n + 1, argv);
+	if (r) {
+		*status = r == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
 		goto out;
 	}
-	if (WIFEXITED(c.status)) {
-		rc = WEXITSTATUS(c.status);
-	} else {
-		child_describe_status(c.status, &how);
-		error("the comparison %s", how.buf);
+	*status = c.exit_code ? EXIT_ERROR : 1;
+	if (cmd_open_store(&store, CMD_STORE_READ))
+		goto out;
+	r = compare_cmdline_run(store, &c, &out);
+	if (r < 0)
+		goto out;
+	/* With -o the comparison goes to the file, as compare puts it. */
+	if (c.output && output_write(c.output, &out)) {
+		if (c.per_host)
+			*status = 1;
+		goto out;
 	}
+	if (r) {
+		*status = r;
+		goto out;
+	}
+	if (!c.output)
+		strbuf_add(body, out.buf, out.len);
+	rc = 0;
 out:
-	strbuf_release(&how);
-	free(job.argv);
+	strbuf_release(&out);
+	compare_cmdline_release(&c);
+	store_close(store);
+	free(argv);
 	return rc;
 }
 
@@ -385,7 +386,7 @@ int cmd_mail(int argc, char **argv)
 	if (o.intro && read_intro(o.intro, &intro))
 		goto out;
 
-	if ((rc = compare_text((const char **)argv, argc, &cmp)))
+	if (compare_text((const char **)argv, argc, &cmp, &rc))
 		goto out;
 	rc = 1;
 	build_body(&intro, &cmp, &body);

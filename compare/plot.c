@@ -5,22 +5,16 @@
 #include "config.h"
 #include "compare/plot.h"
 #include "compare/render_page.h"
-#include "lib/clock.h"
+#include "lib/child.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/worker.h"
 #include "lib/xalloc.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 /* gnuplot draws a chart in milliseconds; one that hangs is given up. */
 #define GNUPLOT_TIMEOUT_S 60
@@ -106,27 +100,9 @@ void plot_set_ylabel(struct plot *p, const char *label)
 
 int plot_have_gnuplot(void)
 {
-	const char *dirs = getenv("PATH");
 	struct strbuf path = STRBUF_INIT;
-	int found = 0;
+	int found = !child_find_program("gnuplot", NULL, &path);
 
-	if (!dirs)
-		dirs = "/usr/local/bin:/usr/bin:/bin";
-	while (!found && *dirs) {
-		size_t len = strcspn(dirs, ":");
-		struct stat sb;
-
-		strbuf_reset(&path);
-		if (len)
-			strbuf_add(&path, dirs, len);
-		else
-			strbuf_addch(&path, '.');
-		strbuf_addstr(&path, "/gnuplot");
-		found = !access(path.buf, X_OK) && !stat(path.buf, &sb) && S_ISREG(sb.st_mode);
-		dirs += len;
-		if (*dirs == ':')
-			dirs++;
-	}
 	strbuf_release(&path);
 	return found;
 }
@@ -257,48 +233,6 @@ static void plot_script(const struct plot *p, struct strbuf *sb, struct texts *t
 
 /* ---- running gnuplot ---- */
 
-/* The child's ends of the three pipes. */
-struct gnuplot_fds {
-	int in, out, err;
-};
-
-static int exec_gnuplot(void *arg)
-{
-	const struct gnuplot_fds *x = arg;
-	/* Out of the way of 0-2 first: a pipe may have been given one of
-	 * them when kbench was started with it closed. */
-	int in = fcntl(x->in, F_DUPFD_CLOEXEC, 3);
-	int out = fcntl(x->out, F_DUPFD_CLOEXEC, 3);
-	int err = fcntl(x->err, F_DUPFD_CLOEXEC, 3);
-
-	if (in < 0 || out < 0 || err < 0 || dup2(in, STDIN_FILENO) < 0 ||
-	    dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
-		return -1;
-	signal(SIGPIPE, SIG_DFL);	/* kbench ignores it while it plots */
-	execlp("gnuplot", "gnuplot", (char *)NULL);
-	fprintf(stderr, "cannot run gnuplot: %s\n", strerror(errno));
-	return -1;
-}
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
-/* Read what fd has into sb; close it at its end. */
-static void drain(int *fd, struct strbuf *sb)
-{
-	char buf[65536];
-	ssize_t n = read(*fd, buf, sizeof(buf));
-
-	if (n > 0)
-		strbuf_add(sb, buf, (size_t)n);
-	else if (!n || (errno != EINTR && errno != EAGAIN))
-		close_fd(fd);
-}
-
 /* The last line of gnuplot's messages that says something. */
 static void last_message(const struct strbuf *msgs, struct strbuf *err)
 {
@@ -314,104 +248,34 @@ static void last_message(const struct strbuf *msgs, struct strbuf *err)
 		strbuf_addf(err, ": %.*s", (int)(end - start), start);
 }
 
-/* Write what the pipe to gnuplot takes of the script from *off on; close
- * it once the script is written (gnuplot ends at its end) or gnuplot
- * stopped reading. */
-static void feed(int *fd, const struct strbuf *script, size_t *off)
-{
-	ssize_t k = write(*fd, script->buf + *off, script->len - *off);
-
-	if (k > 0)
-		*off += (size_t)k;
-	else if (k < 0 && errno != EINTR && errno != EAGAIN)
-		close_fd(fd);
-	if (*off == script->len)
-		close_fd(fd);
-}
-
 /* Run gnuplot on script, its standard output into svg. Returns 0, or -1
  * with why in err. */
 static int run_gnuplot(const struct strbuf *script, struct strbuf *svg, struct strbuf *err)
 {
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, msg[2] = { -1, -1 };
-	int *ends[3] = { &in[1], &out[0], &msg[0] };	/* ours, polled */
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
+	const char *argv[] = { "gnuplot", NULL };
+	struct child_program p = CHILD_PROGRAM_INIT;
+	struct child_io io = { .input = script->buf, .input_len = script->len, .out = svg,
+			       .timeout_s = GNUPLOT_TIMEOUT_S };
 	struct strbuf msgs = STRBUF_INIT;
-	struct gnuplot_fds fds;
-	struct worker w = { .running = 0 };
-	int64_t deadline = clock_ns(CLOCK_MONOTONIC) + GNUPLOT_TIMEOUT_S * NSEC_PER_SEC;
-	size_t off = 0;
-	int rc = -1, ignoring = 0;
+	int end, rc = -1;
 
-	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(msg, O_CLOEXEC)) {
-		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+	p.argv = argv;
+	io.err = &msgs;
+	end = child_program_run(&p, &io, err);
+	if (end < 0)
+		goto out;
+	if (end == CHILD_TIMEOUT) {
+		strbuf_addf(err, "gnuplot took more than %d s", GNUPLOT_TIMEOUT_S);
 		goto out;
 	}
-	fds = (struct gnuplot_fds){ .in = in[0], .out = out[1], .err = msg[1] };
-	/* A gnuplot that stops reading must not kill kbench. */
-	sigaction(SIGPIPE, &ignore, &old);
-	ignoring = 1;
-	if (worker_start(&w, exec_gnuplot, &fds)) {
-		strbuf_addf(err, "cannot fork: %s", strerror(errno));
-		goto out;
-	}
-	close_fd(&in[0]);
-	close_fd(&out[1]);
-	close_fd(&msg[1]);
-	fcntl(in[1], F_SETFL, O_NONBLOCK);
-	if (!script->len)
-		close_fd(&in[1]);
-	while (out[0] >= 0 || msg[0] >= 0) {
-		struct pollfd pfd[3];
-		int *which[3];
-		nfds_t n = 0;
-		int64_t left = deadline - clock_ns(CLOCK_MONOTONIC);
-
-		if (left <= 0) {
-			strbuf_addf(err, "gnuplot took more than %d s", GNUPLOT_TIMEOUT_S);
-			goto out;
-		}
-		for (size_t i = 0; i < 3; i++)
-			if (*ends[i] >= 0) {
-				pfd[n] = (struct pollfd){ .fd = *ends[i],
-							  .events = i ? POLLIN : POLLOUT };
-				which[n++] = ends[i];
-			}
-		if (poll(pfd, n, (int)(left / 1000000) + 1) < 0) {
-			if (errno == EINTR)
-				continue;
-			strbuf_addf(err, "cannot wait for gnuplot: %s", strerror(errno));
-			goto out;
-		}
-		for (nfds_t i = 0; i < n; i++) {
-			if (!pfd[i].revents)
-				continue;
-			if (which[i] == &in[1])
-				feed(&in[1], script, &off);
-			else
-				drain(which[i], which[i] == &out[0] ? svg : &msgs);
-		}
-	}
-	if (worker_wait(&w)) {
-		strbuf_addf(err, "cannot wait for gnuplot: %s", strerror(w.wait_errno));
-		goto out;
-	}
-	if (WIFEXITED(w.status) && !WEXITSTATUS(w.status)) {
+	if (WIFEXITED(p.w.status) && !WEXITSTATUS(p.w.status)) {
 		rc = 0;
 		goto out;
 	}
 	strbuf_addstr(err, "gnuplot ");
-	worker_describe_status(w.status, err);
+	worker_describe_status(p.w.status, err);
 	last_message(&msgs, err);
 out:
-	worker_kill(&w);	/* nothing once it was reaped */
-	if (ignoring)
-		sigaction(SIGPIPE, &old, NULL);
-	for (int i = 0; i < 2; i++) {
-		close_fd(&in[i]);
-		close_fd(&out[i]);
-		close_fd(&msg[i]);
-	}
 	strbuf_release(&msgs);
 	return rc;
 }

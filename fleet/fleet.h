@@ -1,9 +1,9 @@
-/* fleet: kbench on a Slurm cluster. The batch script of a fleet job; the
- * Slurm commands that submit, list and cancel such jobs (sbatch, squeue,
- * scancel, sacct, sinfo), their output parsed; the results location
- * that jobs upload bundles to and collect reads (a WebDAV URL through
- * lib/http, or a shared directory); a node's outbox, collect into the
- * store and its report. */
+/* fleet: kbench on a Slurm cluster, one idea to a file: the batch script
+ * of a fleet job and the Slurm commands that submit, list and cancel such
+ * jobs (slurm.c); the results location that jobs upload bundles to and
+ * collect reads, a WebDAV URL through fleet/http or a shared directory
+ * (results.c); a node's outbox (outbox.c); collect into the store and its
+ * report (collect.c); and what they share (fleet.c). */
 #ifndef KBENCH_FLEET_H
 #define KBENCH_FLEET_H
 
@@ -158,8 +158,7 @@ int fleet_results_key(const char *results, struct strbuf *out);
 
 /* ---- outbox, collect and report ---- */
 
-/* How long kbench's own commands run by fleet (run --dry-run, compare,
- * regressions) may take. */
+/* How long kbench's own commands run by fleet (run --dry-run) may take. */
 #define FLEET_KBENCH_TIMEOUT_S 600
 
 /* The path of the running kbench (/proc/self/exe), for the nodes and for
@@ -229,10 +228,12 @@ int fleet_newest_run(struct store *s, const char *host, const char *status,
 		     struct fleet_newest *out);
 void fleet_newest_release(struct fleet_newest *n);
 
-/* collect --report: 'kbench regressions' for each host collected from
- * key, then the newest runs compared with those before them (kbench
- * compare, --per-host where this kbench has it), printed on stdout.
- * Return 1 when a regression was found, 0 when none, -1 after an error. */
+/* collect --report: what 'kbench regressions --host HOST' prints for each
+ * host collected from key, then the newest run name compared with the
+ * name run before it on each host that has both (as 'kbench compare
+ * --per-host' prints it), or where there is no such name each host's
+ * newest run with the one before it, all on stdout. Return 1 when a
+ * regression was found, 0 when none, -1 after an error. */
 int fleet_report(struct store *s, const char *key);
 
 #endif

@@ -1,5 +1,6 @@
 /* child: fork a piece of work into its own process group, collect its
- * output, enforce a timeout, and never leave anything behind. */
+ * output, enforce a timeout, and never leave anything behind; and run a
+ * program, found by the one PATH lookup, with its output captured. */
 #include "config.h"
 #include "lib/child.h"
 #include "lib/clock.h"
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -447,4 +449,352 @@ int child_finish(struct child *c, double timeout_s,
 void child_describe_status(int status, struct strbuf *sb)
 {
 	worker_describe_status(status, sb);
+}
+
+/* ---- programs ---- */
+
+#define CHILD_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
+int child_find_program(const char *name, const char *path, struct strbuf *found)
+{
+	struct strbuf file = STRBUF_INIT;
+	int rc = -1;
+
+	if (strchr(name, '/')) {
+		if (access(name, X_OK))
+			return -1;
+		strbuf_addstr(found, name);
+		return 0;
+	}
+	if (!path)
+		path = getenv("PATH");
+	if (!path)
+		path = CHILD_DEFAULT_PATH;
+	while (rc && *path) {
+		size_t len = strcspn(path, ":");
+		struct stat st;
+
+		strbuf_reset(&file);
+		if (len)
+			strbuf_add(&file, path, len);
+		else
+			strbuf_addch(&file, '.');
+		strbuf_addf(&file, "/%s", name);
+		if (!access(file.buf, X_OK) && !stat(file.buf, &st) && S_ISREG(st.st_mode)) {
+			strbuf_add(found, file.buf, file.len);
+			rc = 0;
+		}
+		path += len;
+		if (*path == ':')
+			path++;
+	}
+	strbuf_release(&file);
+	if (rc)
+		errno = ENOENT;
+	return rc;
+}
+
+/* What the child of child_program_start() sends back when the program
+ * does not start. */
+struct start_failure {
+	int in_dir;		/* the chdir failed, else the lookup or exec */
+	int errnum;
+};
+
+struct exec_args {
+	const struct child_program *p;
+	int report;		/* close-on-exec: a struct start_failure */
+};
+
+/* The child of child_program_start(): returns only on a failure, sent. */
+static int exec_program(void *arg)
+{
+	const struct exec_args *x = arg;
+	const struct child_program *p = x->p;
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct start_failure f = { .in_dir = 0 };
+	struct strbuf file = STRBUF_INIT;
+	int fds[3] = { p->in, p->out, p->err };
+	int report;
+
+	if (p->new_group)
+		setpgid(0, 0);
+	/* Everything out of the way of 0-2 first: one of ours may be one of
+	 * them when kbench was started with it closed. */
+	report = fcntl(x->report, F_DUPFD_CLOEXEC, 3);
+	for (int i = 0; i < 3; i++) {
+		if (fds[i] == CHILD_FD_NULL)
+			fds[i] = open("/dev/null", (i ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+		if (fds[i] >= 0)
+			fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
+	}
+	for (int i = 0; i < 3; i++)
+		if (fds[i] >= 0 && dup2(fds[i], i) < 0) {
+			f.errnum = errno;
+			goto fail;
+		}
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGPIPE, &dfl, NULL);
+	if (p->dir && chdir(p->dir)) {
+		f.in_dir = 1;
+		f.errnum = errno;
+		goto fail;
+	}
+	for (size_t i = 0; p->env && p->env[i]; i++) {
+		const char *eq = strchr(p->env[i], '=');
+
+		if (!eq) {
+			unsetenv(p->env[i]);
+		} else {
+			char *name = strndup(p->env[i], (size_t)(eq - p->env[i]));
+
+			if (name)
+				setenv(name, eq + 1, 1);
+			free(name);
+		}
+	}
+	/* Looked up after the chdir and with env's PATH, as execvp would;
+	 * a path found holds a '/', so execvp only runs it (and hands a
+	 * script without "#!" to /bin/sh, as it does). */
+	if (child_find_program(p->argv[0], NULL, &file)) {
+		f.errnum = errno;
+		goto fail;
+	}
+	execvp(file.buf, (char *const *)p->argv);
+	f.errnum = errno;
+fail:
+	if (report >= 0)
+		(void)!write(report, &f, sizeof(f));
+	strbuf_release(&file);
+	return -1;
+}
+
+int child_program_start(struct child_program *p, struct strbuf *err)
+{
+	struct exec_args x = { .p = p };
+	struct start_failure f;
+	int rp[2];
+	ssize_t n;
+
+	memset(&p->w, 0, sizeof(p->w));
+	p->failed_errno = p->failed_dir = 0;
+	if (pipe2(rp, O_CLOEXEC)) {
+		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	x.report = rp[1];
+	if (worker_start(&p->w, exec_program, &x)) {
+		int e = errno;
+
+		close(rp[0]);
+		close(rp[1]);
+		strbuf_addf(err, "cannot fork: %s", strerror(e));
+		return -1;
+	}
+	if (p->new_group)
+		setpgid(p->w.pid, p->w.pid);	/* both sides, so no race */
+	close(rp[1]);
+	while ((n = read(rp[0], &f, sizeof(f))) < 0 && errno == EINTR)
+		;
+	close(rp[0]);
+	if (n != (ssize_t)sizeof(f))
+		return 0;	/* the pipe closed on exec */
+	worker_wait(&p->w);
+	p->failed_errno = f.errnum;
+	p->failed_dir = f.in_dir;
+	if (f.in_dir)
+		strbuf_addf(err, "cannot change to directory '%s': %s", p->dir, strerror(f.errnum));
+	else if (f.errnum == ENOENT && !strchr(p->argv[0], '/'))
+		strbuf_addf(err, "cannot run '%s': command not found", p->argv[0]);
+	else
+		strbuf_addf(err, "cannot run '%s': %s", p->argv[0], strerror(f.errnum));
+	return -1;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Keep at most limit bytes of sb, the last ones; count what went. */
+static void keep_tail(struct strbuf *sb, size_t limit, size_t *dropped)
+{
+	size_t cut;
+
+	if (!limit || sb->len <= limit)
+		return;
+	cut = sb->len - limit;
+	memmove(sb->buf, sb->buf + cut, limit);
+	sb->len = limit;
+	sb->buf[limit] = '\0';
+	*dropped += cut;
+}
+
+/* Read what *fd has into sb (io->out is held to its limit); close *fd
+ * at its end. With now, only what is there already, without waiting. */
+static void read_output(int *fd, struct strbuf *sb, struct child_io *io, int now)
+{
+	char buf[65536];
+	struct pollfd q = { .fd = *fd, .events = POLLIN };
+
+	while (*fd >= 0 && (!now || poll(&q, 1, 0) > 0)) {
+		ssize_t n = read(*fd, buf, sizeof(buf));
+
+		if (n > 0) {
+			strbuf_add(sb, buf, (size_t)n);
+			/* Trimmed now and then, not on every read. */
+			if (sb == io->out && io->out_limit && sb->len > 2 * io->out_limit)
+				keep_tail(sb, io->out_limit, &io->out_dropped);
+		} else if (!n || (errno != EINTR && errno != EAGAIN)) {
+			close_fd(fd);
+		}
+		if (!now)
+			break;
+	}
+}
+
+/* Write what the pipe takes of io->input from *off on; close it once all
+ * is written (the program sees its end) or the program stopped reading. */
+static void feed(int *fd, const struct child_io *io, size_t *off)
+{
+	ssize_t k = write(*fd, io->input + *off, io->input_len - *off);
+
+	if (k > 0)
+		*off += (size_t)k;
+	else if (k < 0 && errno != EINTR && errno != EAGAIN)
+		close_fd(fd);
+	if (*off == io->input_len)
+		close_fd(fd);
+}
+
+int child_program_run(struct child_program *p, struct child_io *io, struct strbuf *err)
+{
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, msg[2] = { -1, -1 };
+	int keep[3] = { p->in, p->out, p->err };
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
+	int64_t deadline = 0;
+	int pidfd = -1, ignoring = 0, started, end = CHILD_EXITED, rc = -1;
+	size_t off = 0;
+
+	io->out_dropped = 0;
+	if ((io->input && pipe2(in, O_CLOEXEC)) || (io->out && pipe2(out, O_CLOEXEC)) ||
+	    (io->err && io->err != io->out && pipe2(msg, O_CLOEXEC))) {
+		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+		goto out;
+	}
+	if (io->input) {
+		p->in = in[0];
+		sigaction(SIGPIPE, &ignore, &old);
+		ignoring = 1;
+	}
+	if (io->out)
+		p->out = out[1];
+	if (io->err)
+		p->err = io->err == io->out ? out[1] : msg[1];
+	started = !child_program_start(p, err);
+	p->in = keep[0];
+	p->out = keep[1];
+	p->err = keep[2];
+	close_fd(&in[0]);
+	close_fd(&out[1]);
+	close_fd(&msg[1]);
+	if (!started)
+		goto out;
+	if (io->timeout_s > 0)
+		deadline = clock_ns(CLOCK_MONOTONIC) + (int64_t)(io->timeout_s * 1e9);
+	pidfd = (int)syscall(SYS_pidfd_open, p->w.pid, 0);
+	if (in[1] >= 0) {
+		fcntl(in[1], F_SETFL, O_NONBLOCK);
+		if (!io->input_len)
+			close_fd(&in[1]);
+	}
+	for (;;) {
+		struct pollfd pfd[4];
+		int *which[4];
+		nfds_t n = 0;
+		int ms = -1;
+
+		if (child_exited(p->w.pid)) {
+			/* A process it left may still hold the pipes: its
+			 * exit ends the output. */
+			if (out[0] >= 0)
+				read_output(&out[0], io->out, io, 1);
+			if (msg[0] >= 0)
+				read_output(&msg[0], io->err, io, 1);
+			break;
+		}
+		if (deadline) {
+			int64_t left = deadline - clock_ns(CLOCK_MONOTONIC);
+
+			if (left <= 0) {
+				end = CHILD_TIMEOUT;
+				break;
+			}
+			ms = (int)(left / 1000000) + 1;
+		}
+		/* Without a pidfd its end is looked for every 100 ms. */
+		if (pidfd < 0 && (ms < 0 || ms > 100))
+			ms = 100;
+		if (in[1] >= 0) {
+			pfd[n] = (struct pollfd){ .fd = in[1], .events = POLLOUT };
+			which[n++] = &in[1];
+		}
+		if (out[0] >= 0) {
+			pfd[n] = (struct pollfd){ .fd = out[0], .events = POLLIN };
+			which[n++] = &out[0];
+		}
+		if (msg[0] >= 0) {
+			pfd[n] = (struct pollfd){ .fd = msg[0], .events = POLLIN };
+			which[n++] = &msg[0];
+		}
+		if (pidfd >= 0) {
+			pfd[n] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+			which[n++] = &pidfd;
+		}
+		if (poll(pfd, n, ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			strbuf_addf(err, "cannot wait for '%s': %s", p->argv[0], strerror(errno));
+			end = -1;
+			break;
+		}
+		for (nfds_t i = 0; i < n; i++) {
+			if (!pfd[i].revents || which[i] == &pidfd)
+				continue;	/* its end: seen at the top */
+			if (which[i] == &in[1])
+				feed(&in[1], io, &off);
+			else
+				read_output(which[i], which[i] == &out[0] ? io->out : io->err, io, 0);
+		}
+	}
+	/* Its group goes with it, killed while the leader's zombie keeps the
+	 * group's id reserved; or it alone, at the timeout. */
+	if (p->new_group)
+		worker_kill_group(&p->w);
+	else if (end != CHILD_EXITED)
+		worker_kill(&p->w);
+	else
+		worker_wait(&p->w);
+	if (p->w.wait_errno) {
+		strbuf_addf(err, "cannot wait for '%s': %s", p->argv[0], strerror(p->w.wait_errno));
+		goto out;
+	}
+	if (end < 0)
+		goto out;
+	if (io->out)
+		keep_tail(io->out, io->out_limit, &io->out_dropped);
+	rc = end;
+out:
+	if (ignoring)
+		sigaction(SIGPIPE, &old, NULL);
+	close_fd(&pidfd);
+	for (int i = 0; i < 2; i++) {
+		close_fd(&in[i]);
+		close_fd(&out[i]);
+		close_fd(&msg[i]);
+	}
+	return rc;
 }

@@ -11,7 +11,22 @@
  * child_start_held() is child_start() with a handshake: the child waits
  * before running fn until the parent calls child_release(), so the parent
  * can attach to it first (perf counters opened on its pid count fn and
- * everything it starts, but none of the harness). */
+ * everything it starts, but none of the harness).
+ *
+ * A program (Slurm's commands, gnuplot, an external workload's command
+ * and server) is run with child_program_run(), its output captured, or
+ * started with child_program_start() to run beside kbench; its name is
+ * looked up in PATH by child_find_program(), the one PATH search:
+ *
+ *	const char *argv[] = { "sbatch", "--parsable", path, NULL };
+ *	struct child_program p = CHILD_PROGRAM_INIT;
+ *	struct child_io io = { .out = &out, .err = &err, .timeout_s = 120 };
+ *
+ *	p.argv = argv;
+ *	p.new_group = 1;
+ *	end = child_program_run(&p, &io, &why);
+ *	(-1: it did not run, why says why; CHILD_TIMEOUT: killed;
+ *	 CHILD_EXITED: p.w.status says how it ended) */
 #ifndef KBENCH_CHILD_H
 #define KBENCH_CHILD_H
 
@@ -20,6 +35,8 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
+
+#include "lib/worker.h"
 
 struct strbuf;
 
@@ -87,5 +104,74 @@ int child_finish(struct child *c, double timeout_s,
 /* Describe c->status: "exited with status 3", "killed by signal 9
  * (Killed)"; the wording of worker_describe_status(), which it uses. */
 void child_describe_status(int status, struct strbuf *sb);
+
+/* ---- programs ---- */
+
+/* Look name up as execvp() would: a name with a '/' is that file, when
+ * it may be executed; any other is the first executable regular file
+ * DIR/name for DIR in path, a ':'-separated list in which an empty entry
+ * is the current directory (path NULL: $PATH, or where that is unset
+ * "/usr/local/bin:/usr/bin:/bin"). Return 0 with the file's path
+ * appended to found, or -1 with errno set (ENOENT: none in path). */
+int child_find_program(const char *name, const char *path, struct strbuf *found);
+
+/* A descriptor of a program's stdin, stdout or stderr that is not one of
+ * ours: kbench's own, or /dev/null. */
+#define CHILD_FD_KEEP (-1)
+#define CHILD_FD_NULL (-2)
+
+/* A program to run, and once started, the process that runs it. */
+struct child_program {
+	const char *const *argv;	/* argv[0] looked up with child_find_program() */
+	const char *dir;		/* it runs there; NULL: here */
+	const char *const *env;		/* "NAME=VALUE" set for it (and its lookup),
+					 * NULL-terminated; NULL: none */
+	int new_group;			/* it leads a process group of its own */
+	int in, out, err;		/* its stdin, stdout and stderr: a descriptor,
+					 * CHILD_FD_KEEP or CHILD_FD_NULL */
+	/* Set by child_program_start(): */
+	struct worker w;		/* it, running (a lib/worker: it dies with us) */
+	int failed_errno;		/* it did not start: the errno of its chdir or
+					 * exec (ENOENT: not found); 0: see err */
+	int failed_dir;			/* ... it was the chdir to dir */
+};
+#define CHILD_PROGRAM_INIT { .in = CHILD_FD_KEEP, .out = CHILD_FD_KEEP, .err = CHILD_FD_KEEP }
+
+/* Start p: fork; in the child, put its descriptors in place, restore the
+ * default handling of SIGINT, SIGTERM and SIGPIPE, change to p->dir, set
+ * p->env, look argv[0] up in the PATH that results and exec it. A failure
+ * of the child's comes back through a close-on-exec pipe. Return 0 once
+ * the program runs, p->w running (the caller reaps or kills it with
+ * lib/worker); or -1, nothing left running, with why in err: "cannot
+ * change to directory 'DIR': ...", "cannot run 'NAME': command not found",
+ * "cannot run 'NAME': ..." (p->failed_errno and failed_dir say which), or
+ * the pipe or fork that failed (failed_errno 0). kbench's own buffered
+ * output is not flushed first: a caller whose program writes where
+ * kbench does flushes it (a forked sample must not, or what its parent
+ * had buffered would be written twice). */
+int child_program_start(struct child_program *p, struct strbuf *err);
+
+/* What child_program_run() feeds a program and collects from it. */
+struct child_io {
+	const char *input;	/* written to its stdin, which then ends; NULL: p->in */
+	size_t input_len;
+	struct strbuf *out;	/* its stdout, appended; NULL: p->out */
+	struct strbuf *err;	/* its stderr, appended; NULL: p->err; out: into out
+				 * with stdout, as it was written */
+	size_t out_limit;	/* keep only the last out_limit bytes of out; 0: all */
+	size_t out_dropped;	/* set to the bytes dropped from out's start */
+	double timeout_s;	/* it is killed after this long; 0: never */
+};
+
+/* Run p to its end: start it (child_program_start), feed io->input and
+ * collect its output while waiting for it. The output ends when it
+ * exits, even while something it left behind holds the pipes; then the
+ * rest of its process group (p->new_group) is killed, and it is reaped.
+ * SIGPIPE is ignored while input is fed, so that a program that stops
+ * reading does not kill kbench. Return CHILD_EXITED with p->w.status
+ * set; CHILD_TIMEOUT once it was killed (with its group: new_group) at
+ * io->timeout_s; or -1 with why in err (it did not start, p->failed_*
+ * as child_program_start sets them; or it could not be waited for). */
+int child_program_run(struct child_program *p, struct child_io *io, struct strbuf *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "workloads/workload.h"
 #include "lib/argv.h"
+#include "lib/child.h"
 #include "lib/clock.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
@@ -22,14 +23,11 @@
 #include <limits.h>
 #include <math.h>
 #include <netinet/in.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -465,7 +463,7 @@ static const char *env_value(const struct external_opts *o, const char *name)
  * given, a path with a slash from cwd)? Return 0, or -1 with why in err. */
 static int find_program(const struct external_opts *o, const char *prog, struct strbuf *err)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, found = STRBUF_INIT;
 	const char *dirs = env_value(o, "PATH");
 	int rc = -1;
 
@@ -473,189 +471,67 @@ static int find_program(const struct external_opts *o, const char *prog, struct 
 		if (*prog != '/' && o->cwd)
 			strbuf_addf(&path, "%s/", o->cwd);
 		strbuf_addstr(&path, prog);
-		if (access(path.buf, X_OK))
+		if (child_find_program(path.buf, NULL, &found))
 			strbuf_addf(err, "cannot run '%s': %s", prog, strerror(errno));
 		else
 			rc = 0;
-		goto out;
-	}
-	if (!dirs)
-		dirs = EXT_DEFAULT_PATH;
-	while (rc && *dirs) {
-		size_t len = strcspn(dirs, ":");
-		struct stat sb;
-
-		strbuf_reset(&path);
-		if (len)
-			strbuf_add(&path, dirs, len);
-		else
-			strbuf_addch(&path, '.');
-		strbuf_addf(&path, "/%s", prog);
-		if (!access(path.buf, X_OK) && !stat(path.buf, &sb) && S_ISREG(sb.st_mode))
-			rc = 0;
-		dirs += len;
-		if (*dirs == ':')
-			dirs++;
-	}
-	if (rc)
+	} else if (child_find_program(prog, dirs ? dirs : EXT_DEFAULT_PATH, &found)) {
 		strbuf_addf(err, "cannot run '%s': command not found", prog);
-out:
+	} else {
+		rc = 0;
+	}
 	strbuf_release(&path);
+	strbuf_release(&found);
 	return rc;
 }
 
 /* ---- running a program ---- */
 
-/* What the child reports when it cannot start the program. */
-struct exec_failure {
-	int chdir_failed;	/* else execvp did */
-	int err;		/* errno */
-};
-
-struct exec_spec {
-	char *const *argv;
-	const struct external_opts *o;
-	int out_fd;		/* its stdout and stderr */
-	int report_fd;		/* close-on-exec: a struct exec_failure on failure */
-	int new_group;		/* the server: a process group of its own */
-};
-
-static int exec_main(void *arg)
+/* The program of argv as the options say it runs: in cwd, with env set
+ * (env.v filled with "NAME=VALUE", released by the caller) and stdin
+ * from /dev/null. */
+static void program_of(struct child_program *prog, const struct argv_list *argv,
+		       const struct external_opts *o, struct argv_list *env)
 {
-	const struct exec_spec *x = arg;
-	struct exec_failure f = { 0 };
-	int in = open("/dev/null", O_RDONLY);
+	struct strbuf kv = STRBUF_INIT;
 
-	if (x->new_group)
-		setpgid(0, 0);
-	if (in >= 0 && in != STDIN_FILENO) {
-		dup2(in, STDIN_FILENO);
-		close(in);
+	for (size_t i = 0; i < o->env.n; i++) {
+		strbuf_reset(&kv);
+		strbuf_addf(&kv, "%s=%s", o->env.v[i].name, o->env.v[i].text);
+		argv_list_push(env, kv.buf);
 	}
-	dup2(x->out_fd, STDOUT_FILENO);
-	dup2(x->out_fd, STDERR_FILENO);
-	if (x->o->cwd && chdir(x->o->cwd)) {
-		f.chdir_failed = 1;
-		f.err = errno;
-	} else {
-		for (size_t i = 0; i < x->o->env.n; i++)
-			setenv(x->o->env.v[i].name, x->o->env.v[i].text, 1);
-		execvp(x->argv[0], x->argv);
-		f.err = errno;
-	}
-	(void)!write(x->report_fd, &f, sizeof(f));
-	return -1;
+	strbuf_release(&kv);
+	prog->argv = (const char *const *)argv->v;
+	prog->dir = o->cwd;
+	prog->env = (const char *const *)env->v;
+	prog->in = CHILD_FD_NULL;
 }
 
-/* Start argv with its output on out_fd; return 0 once it runs, or -1
- * with why it could not start in err (nothing left running). */
-static int start_program(struct worker *w, const struct argv_list *argv,
-			 const struct external_opts *o, int out_fd, int new_group,
+/* Why prog did not start, from what child_program_start() said (why). */
+static void start_failed(const struct child_program *prog, const struct strbuf *why,
 			 struct strbuf *err)
 {
-	struct exec_failure f;
-	struct exec_spec x = { .argv = argv->v, .o = o, .out_fd = out_fd,
-			       .new_group = new_group };
-	int rp[2];
-	ssize_t n;
-
-	if (pipe2(rp, O_CLOEXEC)) {
-		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
-		return -1;
-	}
-	x.report_fd = rp[1];
-	if (worker_start(w, exec_main, &x)) {
-		strbuf_addf(err, "cannot fork: %s", strerror(errno));
-		close(rp[0]);
-		close(rp[1]);
-		return -1;
-	}
-	if (new_group)
-		setpgid(w->pid, w->pid);	/* both sides, so no race */
-	close(rp[1]);
-	while ((n = read(rp[0], &f, sizeof(f))) < 0 && errno == EINTR)
-		;
-	close(rp[0]);
-	if (n != (ssize_t)sizeof(f))
-		return 0;	/* the pipe closed on exec */
-	worker_wait(w);
-	if (f.chdir_failed)
-		strbuf_addf(err, "cannot change to directory '%s' (cwd): %s", o->cwd,
-			    strerror(f.err));
-	else if (f.err == ENOENT && !strchr(argv->v[0], '/'))
-		strbuf_addf(err, "cannot run '%s': command not found", argv->v[0]);
+	if (prog->failed_dir)
+		strbuf_addf(err, "cannot change to directory '%s' (cwd): %s", prog->dir,
+			    strerror(prog->failed_errno));
 	else
-		strbuf_addf(err, "cannot run '%s': %s", argv->v[0], strerror(f.err));
-	return -1;
+		strbuf_addstr(err, why->buf);
 }
 
-/* Keep at most limit bytes of sb, the last ones; count what went. */
-static void keep_tail(struct strbuf *sb, size_t limit, size_t *dropped)
+/* When the output's start was dropped (output_limit), start at a whole
+ * line: a cut one would match as another. */
+static void whole_lines(struct strbuf *out, size_t *dropped)
 {
+	const char *nl;
 	size_t cut;
 
-	if (sb->len <= limit)
+	if (!*dropped)
 		return;
-	cut = sb->len - limit;
-	memmove(sb->buf, sb->buf + cut, limit);
-	sb->len = limit;
-	sb->buf[limit] = '\0';
+	nl = memchr(out->buf, '\n', out->len);
+	cut = nl ? (size_t)(nl - out->buf) + 1 : 0;
+	memmove(out->buf, out->buf + cut, out->len - cut + 1);
+	out->len -= cut;
 	*dropped += cut;
-}
-
-/* Read w's output from fd until it ends and w has exited, keeping the
- * last limit bytes in out, from the first whole line; then reap w. The
- * output ends with w's exit even if a process it left behind still holds
- * the pipe. The wait is on the pipe and a pidfd of w, so this process
- * sleeps while the command runs (it is inside the command's measured
- * time); only where pidfd_open() is missing does it look every 100 ms. */
-static void collect(struct worker *w, int fd, size_t limit, struct strbuf *out,
-		    size_t *dropped)
-{
-	char buf[65536];
-	int pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
-	int eof = 0;
-
-	while (!eof) {
-		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
-					 { .fd = pidfd, .events = POLLIN } };
-		/* Once reaped, w stays ended: worker_poll() says so only once. */
-		int exited = !w->running || worker_poll(w);
-		int r = poll(pfd, exited || pidfd < 0 ? 1 : 2, exited ? 0 : pidfd < 0 ? 100 : -1);
-		ssize_t n;
-
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r <= 0) {
-			if (exited)
-				break;
-			continue;
-		}
-		if (!pfd[0].revents)
-			continue;	/* w ended: reaped at the top */
-		n = read(fd, buf, sizeof(buf));
-		if (n > 0) {
-			strbuf_add(out, buf, (size_t)n);
-			/* Trim now and then, not on every read. */
-			if (out->len > 2 * limit)
-				keep_tail(out, limit, dropped);
-		} else if (n == 0 || errno != EINTR) {
-			eof = 1;
-		}
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-	keep_tail(out, limit, dropped);
-	if (*dropped) {
-		/* Start at a whole line: a cut one would match as another. */
-		const char *nl = memchr(out->buf, '\n', out->len);
-		size_t cut = nl ? (size_t)(nl - out->buf) + 1 : 0;
-
-		memmove(out->buf, out->buf + cut, out->len - cut + 1);
-		out->len -= cut;
-		*dropped += cut;
-	}
-	worker_wait(w);
 }
 
 /* Append "; the output ended with:" and its last lines (each prefixed
@@ -760,28 +636,32 @@ static int ext_run_one(const struct wl_params *p, long long row, struct wl_sampl
 	const struct external_opts *o = p->opts;
 	const struct ext_state *st = o->st;
 	const char **v = xcalloc(st->nparams + 1, sizeof(*v));
-	struct argv_list argv = ARGV_LIST_INIT;
+	struct argv_list argv = ARGV_LIST_INIT, env = ARGV_LIST_INIT;
 	struct strbuf output = STRBUF_INIT, cmd = STRBUF_INIT, srow = STRBUF_INIT;
-	struct worker w;
-	size_t dropped = 0;
-	int pfd[2] = { -1, -1 };
+	struct strbuf why = STRBUF_INIT;
+	struct child_program prog = CHILD_PROGRAM_INIT;
+	/* stdout and stderr in one pipe, in the order written. The wait is
+	 * on the pipe and a pidfd, so this process sleeps while the command
+	 * runs (it is inside the command's measured time); no timeout: the
+	 * runner kills the sample's process group, this command with it. */
+	struct child_io io = { .out = &output, .err = &output,
+			       .out_limit = (size_t)o->output_limit };
+	size_t dropped;
 	int rc = -1;
 
 	row_values(st, row, v);
 	build_argv(st, &st->command, o->shell, v, &argv);
 	describe_argv(&argv, o->shell, &cmd);
-	if (pipe2(pfd, O_CLOEXEC)) {
-		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+	program_of(&prog, &argv, o, &env);
+	if (child_program_run(&prog, &io, &why) < 0) {
+		start_failed(&prog, &why, err);
 		goto out;
 	}
-	if (start_program(&w, &argv, o, pfd[1], 0, err))
-		goto out;
-	close(pfd[1]);
-	pfd[1] = -1;
-	collect(&w, pfd[0], (size_t)o->output_limit, &output, &dropped);
-	if (!WIFEXITED(w.status) || WEXITSTATUS(w.status)) {
+	dropped = io.out_dropped;
+	whole_lines(&output, &dropped);
+	if (!WIFEXITED(prog.w.status) || WEXITSTATUS(prog.w.status)) {
 		strbuf_addstr(err, "the command ");
-		worker_describe_status(w.status, err);
+		worker_describe_status(prog.w.status, err);
 		strbuf_addf(err, " (%s)", cmd.buf);
 		add_tail(err, output.buf, output.len);
 		goto out;
@@ -802,14 +682,12 @@ static int ext_run_one(const struct wl_params *p, long long row, struct wl_sampl
 	}
 	rc = 0;
 out:
-	if (pfd[0] >= 0)
-		close(pfd[0]);
-	if (pfd[1] >= 0)
-		close(pfd[1]);
 	argv_list_release(&argv);
+	argv_list_release(&env);
 	strbuf_release(&output);
 	strbuf_release(&cmd);
 	strbuf_release(&srow);
+	strbuf_release(&why);
 	free(v);
 	return rc;
 }
@@ -883,8 +761,9 @@ static int ext_section_begin(struct wl_params *p, struct strbuf *err)
 	struct external_opts *o = p->opts;
 	struct ext_state *st = o->st;
 	const char **v;
-	struct argv_list argv = ARGV_LIST_INIT;
-	struct strbuf cmd = STRBUF_INIT, log = STRBUF_INIT;
+	struct argv_list argv = ARGV_LIST_INIT, env = ARGV_LIST_INIT;
+	struct strbuf cmd = STRBUF_INIT, log = STRBUF_INIT, why = STRBUF_INIT;
+	struct child_program prog = CHILD_PROGRAM_INIT;
 	int64_t deadline;
 	int rc = -1;
 
@@ -902,10 +781,15 @@ static int ext_section_begin(struct wl_params *p, struct strbuf *err)
 	st->srv_log = log_file(err);
 	if (st->srv_log < 0)
 		goto out;
-	if (start_program(&st->srv, &argv, o, st->srv_log, 1, err)) {
+	program_of(&prog, &argv, o, &env);
+	prog.out = prog.err = st->srv_log;
+	prog.new_group = 1;	/* stopped with everything it started */
+	if (child_program_start(&prog, &why)) {
+		start_failed(&prog, &why, err);
 		strbuf_addstr(err, " (server)");
 		goto out;
 	}
+	st->srv = prog.w;
 	deadline = clock_ns(CLOCK_MONOTONIC) + (int64_t)(o->server_timeout * 1e9);
 	for (;;) {
 		struct timespec ts = { .tv_nsec = 20 * 1000 * 1000 };
@@ -945,8 +829,10 @@ out:
 	if (rc)
 		stop_server(st);
 	argv_list_release(&argv);
+	argv_list_release(&env);
 	strbuf_release(&cmd);
 	strbuf_release(&log);
+	strbuf_release(&why);
 	free(v);
 	return rc;
 }

@@ -1,0 +1,259 @@
+/* cmdline: kbench compare's options, parsed for compare and for mail,
+ * and the comparison they ask for. */
+#include "config.h"
+#include "compare/cmdline.h"
+#include "compare/compare.h"
+#include "lib/error.h"
+#include "lib/parse-options.h"
+#include "lib/regex.h"
+#include "lib/strbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct parse_opt_usage compare_usage = {
+	.synopsis = "kbench compare [options] BASE NEW [NEW...]",
+	.description =
+		"Compare runs side by side in mmtests' table layout. BASE is the baseline;\n"
+		"each run is a name (its latest complete run), #ID, a uuid prefix or\n"
+		"NAME@HOST (the latest complete run of NAME on HOST).\n"
+		"Per section: Min, Amean or Hmean, Stddev, CoeffVar, Max and the mean of\n"
+		"the best 95% of samples, with the change against BASE in percent.\n"
+		"Positive % = better. A significant change of the mean row prints\n"
+		"*  x.xx%* instead of (  x.xx%); fewer than 3 samples a side: no star.\n"
+		"The default test weighs the change of the run means against the noise\n"
+		"between stored runs of the same host, config and kernel; while that is\n"
+		"unknown, a change significant within the runs prints +  x.xx%+.",
+	.help_column = 25,
+	.epilogue = "The formulas are in docs/statistics.md.",
+};
+
+/* The values of --monitors. */
+static const struct {
+	const char *name;
+	enum cmp_monitors monitors;
+} monitor_choices[] = {
+	{ .name = "none", .monitors = CMP_MONITORS_NONE },
+	{ .name = "summary", .monitors = CMP_MONITORS_SUMMARY },
+	{ .name = "all", .monitors = CMP_MONITORS_ALL },
+};
+
+/* --only: the last pattern given, compiled as it is parsed. */
+struct only_opt {
+	struct kb_regex *re;
+	const char *pattern;
+};
+
+static int parse_format(const struct parse_opt *opt, const char *value)
+{
+	if (compare_format_parse(value, opt->value))
+		return error("unknown format '%s' "
+			     "(expected text, brief, markdown, csv, json or html)", value);
+	return 0;
+}
+
+static int parse_test(const struct parse_opt *opt, const char *value)
+{
+	const struct stats_test_desc **test = opt->value;
+
+	if (!(*test = stats_test_find(value)))
+		return error("unknown test '%s' (expected welch, mwu, ci or ttest)", value);
+	return 0;
+}
+
+static int parse_alpha(const struct parse_opt *opt, const char *value)
+{
+	char *end;
+	double a = strtod(value, &end);
+
+	if (!*value || *end || !(a > 0 && a < 1))
+		return error("invalid --alpha '%s': expected a number between 0 and 1", value);
+	*(double *)opt->value = a;
+	return 0;
+}
+
+static int parse_noise_threshold(const struct parse_opt *opt, const char *value)
+{
+	char *end;
+	double pct = strtod(value, &end);
+
+	if (!*value || *end || !(pct > 0) || !isfinite(pct))
+		return error("invalid --noise-threshold '%s': expected a percentage above 0",
+			     value);
+	*(double *)opt->value = pct;
+	return 0;
+}
+
+static int parse_only(const struct parse_opt *opt, const char *value)
+{
+	struct only_opt *only = opt->value;
+
+	kb_regex_free(only->re);
+	only->pattern = value;
+	return (only->re = kb_regex_new(value, "--only")) ? 0 : -1;
+}
+
+static int parse_monitors(const struct parse_opt *opt, const char *value)
+{
+	for (size_t i = 0; i < sizeof(monitor_choices) / sizeof(monitor_choices[0]); i++)
+		if (!strcmp(value, monitor_choices[i].name)) {
+			*(enum cmp_monitors *)opt->value = monitor_choices[i].monitors;
+			return 0;
+		}
+	return error("invalid --monitors '%s': expected none, summary or all", value);
+}
+
+static int parse_stats(const struct parse_opt *opt, const char *value)
+{
+	struct compare_options *copt = opt->value;
+	int n = cmp_stats_parse(value, copt->stats);
+
+	if (n < 0)
+		return -1;
+	copt->nstats = (size_t)n;
+	return 0;
+}
+
+static int parse_order(const struct parse_opt *opt, const char *value)
+{
+	int *order_config = opt->value;
+
+	if (!strcmp(value, "numeric"))
+		*order_config = 0;
+	else if (!strcmp(value, "config"))
+		*order_config = 1;
+	else
+		return error("invalid --order '%s': expected numeric or config", value);
+	return 0;
+}
+
+/* Whether a run compared with the baseline has a significant mean row
+ * that is worse: a negative percentage marked * or + (+: significant on
+ * within-run variance, the between-run noise unknown, as for every
+ * comparison of kernels without calibration or history). */
+static int any_worse(const struct cmp_model *m)
+{
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++)
+			for (size_t c = 1; c < m->nruns; c++) {
+				const struct cmp_cell *cell = &m->sections[i].rows[r].cells[c];
+
+				if (cell->test.done && cell->test.significant &&
+				    cell->pct[CMP_MEAN] < 0)
+					return 1;
+			}
+	return 0;
+}
+
+int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
+{
+	struct only_opt only = { .re = NULL };
+	const struct parse_opt options[] = {
+		OPT_CALLBACK(0, "format", &c->format, "FMT",
+			     "text (default: ready to mail, within 80 columns),\n"
+			     "brief (a few lines per section: mean and spread\n"
+			     "before and after, the change and its verdict),\n"
+			     "markdown, csv or json (every statistic, p-values,\n"
+			     "each row's noise and raw samples; carries a format\n"
+			     "version), html (one self-contained page with plots\n"
+			     "drawn by gnuplot)", parse_format),
+		OPT_STRING('o', "output", &c->output, "FILE",
+			   "write to FILE instead of the standard output"),
+		OPT_CALLBACK(0, "test", &c->opt.test, "TEST",
+			     "welch: Welch's t-test, on 1/x for Hmean rows,\n"
+			     "with between-run noise when known (default)\n"
+			     "mwu: Mann-Whitney U, two-sided (exact for small\n"
+			     "     samples without ties, else normal approx.)\n"
+			     "ci: mmtests' rule, mean +- 1.96 sd intervals apart\n"
+			     "ttest: mmtests' 2018-2024 t-test (df n1+n2-2)", parse_test),
+		OPT_CALLBACK(0, "alpha", &c->opt.alpha, "A",
+			     "significance level, 0 < A < 1 (default 0.05;\n"
+			     "ttest 0.10)", parse_alpha),
+		OPT_BOOL(0, "within-run", &c->opt.within_run,
+			 "Welch's test on the samples alone, as before\n"
+			 "between-run noise: its stars print *"),
+		OPT_CALLBACK(0, "noise-threshold", &c->opt.noise_threshold, "PCT",
+			     "mark a mean ~ when its CoeffVar exceeds PCT\n"
+			     "(default 5) or it has fewer than 3 samples",
+			     parse_noise_threshold),
+		OPT_BOOL(0, "pool", &c->opt.pool,
+			 "pool the samples of every complete run with the\n"
+			 "same name as each given run into its column"),
+		OPT_CALLBACK(0, "only", &only, "REGEX",
+			     "keep sections or rows whose name matches (PCRE2)", parse_only),
+		OPT_CALLBACK(0, "monitors", &c->opt.monitors, "M",
+			     "the monitors after each section (Ops block, a mean\n"
+			     "per sample): summary (default: faults, context\n"
+			     "switches, perf events, slab growth), all (every\n"
+			     "stored key), or none", parse_monitors),
+		OPT_CALLBACK(0, "stats", &c->opt, "LIST",
+			     "the statistic rows of text and brief, in this order:\n"
+			     "min, amean or hmean (the mean row), stddev, coeffvar,\n"
+			     "max, bmean-95 (e.g. amean,hmean,stddev)", parse_stats),
+		OPT_CALLBACK(0, "order", &c->opt.order_config, "ORDER",
+			     "rows in numeric order (numeric, the default) or as\n"
+			     "measured (config)", parse_order),
+		OPT_BOOL(0, "per-host", &c->per_host,
+			 "BASE and NEW are run names: compare them on every host\n"
+			 "that has both, each host's lines prefixed with its\n"
+			 "name, then count the hosts better, worse or within\n"
+			 "noise per section (text or brief)"),
+		OPT_BOOL(0, "exit-code", &c->exit_code,
+			 "exit 1 when a mean row is significantly worse than\n"
+			 "BASE (* or +), 0 when none is, 128 on other errors\n"
+			 "(git bisect run)"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	int nsel;
+
+	memset(c, 0, sizeof(*c));
+	c->format = COMPARE_FORMAT_TEXT;
+	c->opt.monitors = CMP_MONITORS_SUMMARY;
+	nsel = parse_options(argc, argv, options, &compare_usage, 0);
+	/* Owned by c from here on, whatever comes next. */
+	c->only = only.re;
+	c->opt.only = only.re;
+	c->opt.only_pattern = only.pattern;
+	if (nsel < 0)
+		return nsel == PARSE_OPT_HELP ? PARSE_OPT_HELP : -1;
+	if (nsel < 2) {
+		error("compare needs a baseline and at least one run to compare with it");
+		parse_opt_usage_print(&compare_usage, options, stderr);
+		return -1;
+	}
+	if (c->per_host && (nsel != 2 || c->opt.pool))
+		return error(nsel != 2 ? "--per-host compares two run names, BASE and NEW" :
+			     "--per-host and --pool cannot be combined");
+	if (c->per_host && c->format != COMPARE_FORMAT_TEXT && c->format != COMPARE_FORMAT_BRIEF)
+		return error("--per-host prints text or brief, not %s", renderers[c->format].name);
+	c->selectors = (const char *const *)argv;
+	c->nselectors = (size_t)nsel;
+	return 0;
+}
+
+int compare_cmdline_run(struct store *s, const struct compare_cmdline *c, struct strbuf *out)
+{
+	struct cmp_model model;
+	int rc;
+
+	if (c->per_host)
+		return compare_per_host(s, c->selectors[0], c->selectors[1], &c->opt, c->format,
+					out);
+	if (compare_build(s, c->selectors, c->nselectors, &c->opt, &model))
+		return -1;
+	rc = compare_render(&model, c->format, out);
+	if (!rc)
+		rc = c->exit_code && any_worse(&model) ? 1 : 0;
+	model_release(&model);
+	return rc;
+}
+
+void compare_cmdline_release(struct compare_cmdline *c)
+{
+	kb_regex_free(c->only);
+	c->only = NULL;
+	c->opt.only = NULL;
+}

@@ -1,0 +1,42 @@
+/* cmdline: kbench compare's command line, parsed once for every command
+ * that takes one (compare itself, and mail after its "--"), and the
+ * comparison it asks for, rendered. */
+#ifndef KBENCH_COMPARE_CMDLINE_H
+#define KBENCH_COMPARE_CMDLINE_H
+
+#include "compare/compare.h"
+
+#include <stddef.h>
+
+struct kb_regex;
+struct store;
+struct strbuf;
+
+/* What a compare command line asks for. */
+struct compare_cmdline {
+	enum compare_format format;
+	const char *output;		/* -o FILE; NULL: the standard output */
+	struct compare_options opt;
+	struct kb_regex *only;		/* --only, compiled; opt.only points here */
+	int per_host;			/* --per-host */
+	int exit_code;			/* --exit-code */
+	const char *const *selectors;	/* BASE NEW [NEW...], in the argv parsed */
+	size_t nselectors;
+};
+
+/* Parse argv[1..argc-1] (argv[0] names the command) as kbench compare's
+ * options and runs into c, which the caller releases. Return 0;
+ * PARSE_OPT_HELP after printing the usage on stdout; or -1 after printing
+ * why (a bad option or value, fewer than two runs, options that do not
+ * go together), and the usage where it helps. */
+int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv);
+
+/* The comparison c asks for of the runs in s, rendered in c->format and
+ * appended to out (c->output is the caller's to write). Return 1 when
+ * c->exit_code is set and a run has a mean row significantly worse than
+ * the baseline's (* or +), else 0; or -1 after printing why. */
+int compare_cmdline_run(struct store *s, const struct compare_cmdline *c, struct strbuf *out);
+
+void compare_cmdline_release(struct compare_cmdline *c);
+
+#endif

@@ -1,0 +1,377 @@
+/* collect: the bundles of a results location collected into the store,
+ * each recorded once, the newest run of a host, and the report on what
+ * was collected (regressions, and the newest runs compared). */
+#include "config.h"
+#include "fleet/fleet.h"
+#include "compare/compare.h"
+#include "compare/history.h"
+#include "db/store.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The counts of host in c, added if new. */
+static struct fleet_host_count *host_count(struct fleet_collect *c, const char *host)
+{
+	for (size_t i = 0; i < c->nhosts; i++)
+		if (!strcmp(c->hosts[i].host, host))
+			return &c->hosts[i];
+	ALLOC_GROW(c->hosts, c->nhosts + 1, c->alloc);
+	memset(&c->hosts[c->nhosts], 0, sizeof(c->hosts[c->nhosts]));
+	c->hosts[c->nhosts].host = xstrdup(host);
+	return &c->hosts[c->nhosts++];
+}
+
+static void iso_time(char *buf, size_t len, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Fetch, import and record one bundle. */
+static int collect_one(struct store *s, const char *results, const char *key,
+		       const char *scratch, const struct fleet_bundle *b, struct fleet_host_count *hc)
+{
+	struct strbuf path = STRBUF_INIT, rel = STRBUF_INIT, shown = STRBUF_INIT;
+	struct bundle *bundle = NULL;
+	struct import_counts c;
+	char modified[32], now[32];
+	struct fleet_collected rec;
+	int rc = -1;
+
+	strbuf_addf(&path, "%s/%s", scratch, b->file);
+	strbuf_addf(&rel, "%s/%s", b->host, b->file);
+	strbuf_addf(&shown, "%s/%s", key, rel.buf);
+	if (fleet_fetch_bundle(results, b, path.buf) ||
+	    bundle_open_as(path.buf, shown.buf, &bundle) ||
+	    store_import(s, bundle, 0, NULL, NULL, &c)) {
+		error("'%s/%s' not collected; a later collect tries it again", key, rel.buf);
+		goto out;
+	}
+	if (b->modified >= 0)
+		iso_time(modified, sizeof(modified), b->modified);
+	iso_time(now, sizeof(now), (int64_t)time(NULL));
+	rec = (struct fleet_collected) {
+		.source = key,
+		.path = rel.buf,
+		.size_bytes = b->size_bytes,
+		.modified_at = b->modified >= 0 ? modified : NULL,
+		.collected_at = now,
+		.runs_added = (int64_t)c.runs,
+	};
+	if (store_fleet_add_collected(s, &rec))
+		goto out;
+	hc->fetched++;
+	hc->runs += c.runs;
+	hc->present += c.present;
+	hc->samples += c.samples;
+	rc = 0;
+out:
+	bundle_close(bundle);
+	unlink(path.buf);
+	strbuf_release(&path);
+	strbuf_release(&rel);
+	strbuf_release(&shown);
+	return rc;
+}
+
+int fleet_collect_bundles(struct store *s, const struct fleet_bundle_list *bundles,
+			  struct fleet_collect *c)
+{
+	struct strbuf scratch = STRBUF_INIT;
+	const char *tmpdir = getenv("TMPDIR");
+	int rc = -1;
+
+	strbuf_addf(&scratch, "%s/kbench-collect-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!c->dry_run && !mkdtemp(scratch.buf)) {
+		error("cannot create a directory in '%s': %s", tmpdir && *tmpdir ? tmpdir : "/tmp",
+		      strerror(errno));
+		strbuf_reset(&scratch);
+		goto out;
+	}
+	for (size_t i = 0; i < bundles->n; i++) {
+		const struct fleet_bundle *b = &bundles->v[i];
+		struct fleet_host_count *hc = host_count(c, b->host);
+		struct strbuf rel = STRBUF_INIT;
+		int have;
+
+		if (c->since_set && b->modified >= 0 && b->modified < c->since)
+			continue;
+		hc->listed++;
+		strbuf_addf(&rel, "%s/%s", b->host, b->file);
+		have = 0;
+		if (s && store_fleet_is_collected(s, c->key, rel.buf, &have)) {
+			strbuf_release(&rel);
+			goto out;
+		}
+		if (!have && c->dry_run)
+			c->would_collect(rel.buf, c->arg);
+		else if (!have && collect_one(s, c->results, c->key, scratch.buf, b, hc))
+			hc->failed++;
+		strbuf_release(&rel);
+	}
+	rc = 0;
+out:
+	if (scratch.len && !c->dry_run)
+		rmdir(scratch.buf);
+	strbuf_release(&scratch);
+	return rc;
+}
+
+void fleet_collect_release(struct fleet_collect *c)
+{
+	for (size_t i = 0; i < c->nhosts; i++)
+		free(c->hosts[i].host);
+	free(c->hosts);
+	c->hosts = NULL;
+	c->nhosts = c->alloc = 0;
+}
+
+/* Whether r is newer than n: started later; in the same second (times are
+ * stored to the second), finished later, an unfinished run last; on a
+ * full tie, stored later (runs come in id order), so that the answer does
+ * not depend on which of two such runs a collect happened to meet first. */
+static int newer(const struct run_info *r, const struct fleet_newest *n)
+{
+	int c;
+
+	if (!n->started_at)
+		return 1;
+	c = strcmp(r->started_at, n->started_at);
+	if (c)
+		return c > 0;
+	if (!r->finished_at || !n->finished_at)
+		return !r->finished_at;
+	return strcmp(r->finished_at, n->finished_at) >= 0;
+}
+
+static int keep_newest(const struct run_info *r, void *arg)
+{
+	struct fleet_newest *n = arg;
+
+	if (newer(r, n)) {
+		free(n->name);
+		free(n->started_at);
+		free(n->finished_at);
+		n->name = xstrdup(r->name);
+		n->started_at = xstrdup(r->started_at);
+		n->finished_at = r->finished_at ? xstrdup(r->finished_at) : NULL;
+		n->id = r->id;
+	}
+	return 0;
+}
+
+void fleet_newest_release(struct fleet_newest *n)
+{
+	free(n->name);
+	free(n->started_at);
+	free(n->finished_at);
+	n->name = n->started_at = n->finished_at = NULL;
+	n->id = 0;
+}
+
+int fleet_newest_run(struct store *s, const char *host, const char *status,
+		     struct fleet_newest *out)
+{
+	struct run_filter f = { .host = host, .status = status };
+
+	return store_each_run(s, &f, keep_newest, out);
+}
+
+/* Print out on stdout, at once: what comes next may be an error on
+ * stderr. Return 0, or -1 after an error message. */
+static int print_now(const struct strbuf *out)
+{
+	fwrite(out->buf, 1, out->len, stdout);
+	if (fflush(stdout))
+		return error("cannot write the report: %s", strerror(errno));
+	return 0;
+}
+
+/* What kbench regressions --host HOST prints, on stdout. Return 1 when
+ * it found a regression, 0 when none, or -1 after an error message. */
+static int report_regressions(struct store *s, const char *host)
+{
+	const struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
+	const struct series_filter f = { .host = host };
+	struct history_regression *found = NULL;
+	struct strbuf out = STRBUF_INIT;
+	struct history h;
+	size_t n;
+	int rc = -1;
+
+	history_init(&h, &params);
+	if (history_read(s, &f, &h))
+		goto out;
+	history_finish(&h);
+	n = history_regressions(&h, NULL, &found);
+	history_render_regressions(&h, found, n, &out);
+	if (print_now(&out))
+		goto out;
+	rc = n ? 1 : 0;
+out:
+	free(found);
+	history_release(&h);
+	strbuf_release(&out);
+	return rc;
+}
+
+/* What kbench compare BASE NEW (per_host: compare --per-host) prints,
+ * with compare's defaults, on stdout. Return 0, or -1 after an error
+ * message. */
+static int report_compare(struct store *s, const char *base, const char *new_name,
+			  int per_host)
+{
+	const struct compare_options opt = { .monitors = CMP_MONITORS_SUMMARY };
+	const char *const selectors[] = { base, new_name };
+	struct strbuf out = STRBUF_INIT;
+	struct cmp_model model;
+	int rc = -1;
+
+	if (per_host) {
+		if (compare_per_host(s, base, new_name, &opt, COMPARE_FORMAT_TEXT, &out))
+			goto out;
+	} else {
+		if (compare_build(s, selectors, 2, &opt, &model))
+			goto out;
+		rc = compare_render(&model, COMPARE_FORMAT_TEXT, &out);
+		model_release(&model);
+		if (rc)
+			goto out;
+	}
+	rc = print_now(&out);
+out:
+	strbuf_release(&out);
+	return rc;
+}
+
+/* The hosts collected from key, in name order. */
+static int add_host(const struct fleet_collected *c, void *arg)
+{
+	struct fleet_names *hosts = arg;
+	const char *slash = strchr(c->path, '/');
+	char *host = xstrndup(c->path, slash ? (size_t)(slash - c->path) : strlen(c->path));
+	size_t i;
+
+	for (i = 0; i < hosts->n && strcmp(hosts->v[i], host); i++)
+		;
+	if (i == hosts->n)
+		fleet_names_add(hosts, host);
+	free(host);
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The newest complete run not named `name` on any of hosts. */
+struct other_name {
+	const char *name;
+	const struct fleet_names *hosts;
+	char *found, *started_at;
+};
+
+static int keep_other_name(const struct run_info *r, void *arg)
+{
+	struct other_name *o = arg;
+	size_t i;
+
+	for (i = 0; i < o->hosts->n && strcmp(o->hosts->v[i], r->hostname); i++)
+		;
+	if (i == o->hosts->n || !strcmp(r->name, o->name) ||
+	    (o->started_at && strcmp(r->started_at, o->started_at) <= 0))
+		return 0;
+	free(o->found);
+	free(o->started_at);
+	o->found = xstrdup(r->name);
+	o->started_at = xstrdup(r->started_at);
+	return 0;
+}
+
+int fleet_report(struct store *s, const char *key)
+{
+	struct fleet_names hosts = FLEET_NAMES_INIT;
+	struct fleet_newest newest = { .name = NULL }, host_new = { .name = NULL };
+	struct other_name base = { .name = NULL };
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	int rc = -1, found = 0;
+
+	if (store_fleet_each_collected(s, key, add_host, &hosts))
+		goto out;
+	if (hosts.n)
+		qsort(hosts.v, hosts.n, sizeof(*hosts.v), by_name);
+	for (size_t i = 0; i < hosts.n; i++) {
+		int status;
+
+		printf("\nRegressions on %s:\n", hosts.v[i]);
+		status = report_regressions(s, hosts.v[i]);
+		if (status < 0)
+			goto out;
+		found |= status == 1;
+		if (fleet_newest_run(s, hosts.v[i], "complete", &newest))
+			goto out;
+	}
+	if (!newest.name) {
+		printf("\nNo complete run to compare.\n");
+		rc = found;
+		goto out;
+	}
+	/* The newest name against the name run before it, per host. A
+	 * comparison that fails says why and the report goes on: the
+	 * regressions decide its outcome. */
+	base.name = newest.name;
+	base.hosts = &hosts;
+	if (store_each_run(s, NULL, keep_other_name, &base))
+		goto out;
+	if (base.found) {
+		printf("\n%s against %s on each host:\n", newest.name, base.found);
+		report_compare(s, base.found, newest.name, 1);
+		rc = found;
+		goto out;
+	}
+	for (size_t i = 0; i < hosts.n; i++) {
+		int64_t prev = 0;
+		int have_prev = 0;
+
+		fleet_newest_release(&host_new);
+		if (fleet_newest_run(s, hosts.v[i], "complete", &host_new))
+			goto out;
+		if (!host_new.name)
+			continue;
+		if (store_previous_run(s, host_new.id, &prev, &have_prev))
+			goto out;
+		if (!have_prev) {
+			printf("\n%s: one complete run of its config, nothing to compare\n",
+			       hosts.v[i]);
+			continue;
+		}
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		strbuf_addf(&a, "#%lld", (long long)prev);
+		strbuf_addf(&b, "#%lld", (long long)host_new.id);
+		printf("\n%s:\n", hosts.v[i]);
+		report_compare(s, a.buf, b.buf, 0);
+	}
+	rc = found;
+out:
+	fleet_names_release(&hosts);
+	fleet_newest_release(&newest);
+	fleet_newest_release(&host_new);
+	free(base.found);
+	free(base.started_at);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return rc;
+}
