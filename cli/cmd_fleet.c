@@ -10,6 +10,8 @@
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "runner/conf.h"
+#include "runner/plan.h"
 
 #include <errno.h>
 #include <pwd.h>
@@ -107,36 +109,33 @@ static void job_label(const struct submit_opts *o, struct strbuf *out)
 	}
 }
 
-/* Check the configs and the run name as the nodes will: kbench run
- * --dry-run, whose messages go to stderr. Returns its exit status. */
+/* Check the configs and the run name as kbench run on the nodes will:
+ * each config read and its plan built, every message on stderr. Returns
+ * run's exit status for them (0, or 2 for a bad name or config). */
 static int check_run_args(const struct submit_opts *o)
 {
-	struct strbuf self = STRBUF_INIT, plan = STRBUF_INIT;
-	const char **argv = xcalloc(2 * o->configs.n + 6, sizeof(*argv));
-	size_t n = 0;
-	int status = 1;
+	struct config conf;
+	struct plan plan;
+	struct strbuf path = STRBUF_INIT;
+	int rc = EXIT_USAGE;
 
-	if (fleet_self_path(&self))
+	config_init(&conf);
+	memset(&plan, 0, sizeof(plan));
+	if (o->name && cmd_check_run_name(o->name))
 		goto out;
-	argv[n++] = self.buf;
-	argv[n++] = "run";
-	argv[n++] = "--dry-run";
-	if (o->name) {
-		argv[n++] = "-n";
-		argv[n++] = o->name;
-	}
 	for (size_t i = 0; i < o->configs.n; i++) {
-		argv[n++] = "-c";
-		argv[n++] = o->configs.v[i];
+		cmd_find_config(o->configs.v[i], &path);
+		if (config_load(&conf, path.buf))
+			goto out;
 	}
-	status = fleet_command(argv, FLEET_KBENCH_TIMEOUT_S, &plan, NULL);
-	if (status < 0)
-		status = 1;
+	if (plan_build(&conf, NULL, &plan))
+		goto out;
+	rc = 0;
 out:
-	free(argv);
-	strbuf_release(&self);
-	strbuf_release(&plan);
-	return status;
+	plan_release(&plan);
+	config_release(&conf);
+	strbuf_release(&path);
+	return rc;
 }
 
 static void default_db_dir(struct strbuf *out)

@@ -158,11 +158,8 @@ int fleet_results_key(const char *results, struct strbuf *out);
 
 /* ---- outbox, collect and report ---- */
 
-/* How long kbench's own commands run by fleet (run --dry-run) may take. */
-#define FLEET_KBENCH_TIMEOUT_S 600
-
-/* The path of the running kbench (/proc/self/exe), for the nodes and for
- * running it here, appended to out. Return 0, or -1 after printing why. */
+/* The path of the running kbench (/proc/self/exe), for the nodes' job
+ * scripts, appended to out. Return 0, or -1 after printing why. */
 int fleet_self_path(struct strbuf *out);
 
 /* Export each finished run of s that is neither remembered as sent (a
