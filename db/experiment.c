@@ -11,16 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
-{
-	int rc = sqlite3_step(st);
-
-	if (rc != SQLITE_DONE)
-		store_db_error(s, what);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
 int store_begin_experiment(struct store *s, const struct experiment_record *e, int64_t *id)
 {
 	sqlite3_stmt *st = NULL;
@@ -42,7 +32,7 @@ int store_begin_experiment(struct store *s, const struct experiment_record *e, i
 	else
 		sqlite3_bind_null(st, 7);
 	store_bind_text(st, 8, e->started_at);
-	rc = step_done(s, st, "cannot record the experiment");
+	rc = store_step_done(s, st, "cannot record the experiment");
 	sqlite3_finalize(st);
 	if (!rc)
 		*id = sqlite3_last_insert_rowid(s->db);
@@ -61,7 +51,7 @@ int store_finish_experiment(struct store *s, int64_t id, const char *status,
 	store_bind_text(st, 1, status);
 	store_bind_text(st, 2, finished_at);
 	sqlite3_bind_int64(st, 3, id);
-	rc = step_done(s, st, "cannot set the experiment's status");
+	rc = store_step_done(s, st, "cannot set the experiment's status");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -76,7 +66,7 @@ int store_experiment_abandoned(struct store *s, int64_t id, const char *finished
 		return -1;
 	store_bind_text(st, 1, finished_at);
 	sqlite3_bind_int64(st, 2, id);
-	rc = step_done(s, st, "cannot mark the experiment interrupted");
+	rc = store_step_done(s, st, "cannot mark the experiment interrupted");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -102,7 +92,7 @@ int store_journal_knobs(struct store *s, int64_t id, const struct knob_original 
 		store_bind_text(st, 6, w->boot_id);
 		sqlite3_bind_int64(st, 7, (int64_t)w->start_ticks);
 		store_bind_text(st, 8, written_at);
-		if (step_done(s, st, "cannot journal a knob"))
+		if (store_step_done(s, st, "cannot journal a knob"))
 			goto out;
 	}
 	rc = store_exec(s, "COMMIT", "cannot commit the knob journal");
@@ -124,7 +114,7 @@ int store_journal_forget(struct store *s, int64_t id, const char *path)
 	sqlite3_bind_int64(st, 1, id);
 	if (path)
 		store_bind_text(st, 2, path);
-	rc = step_done(s, st, "cannot clear the knob journal");
+	rc = store_step_done(s, st, "cannot clear the knob journal");
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -35,6 +35,9 @@ int store_db_error(struct store *s, const char *what);
 int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st);
 /* Bind v to parameter i, NULL as SQL NULL. */
 void store_bind_text(sqlite3_stmt *st, int i, const char *v);
+/* Step a write statement to completion, then reset it. Return 0, or -1
+ * after printing why as store_db_error(s, what). */
+int store_step_done(struct store *s, sqlite3_stmt *st, const char *what);
 /* The loop of every store_each_*() iterator: step st through its rows,
  * handing each to row(s, st, ctx), which returns 0 to go on, 1 to stop
  * there (the iterator's callback asked to) or -1 to stop after printing

@@ -588,8 +588,7 @@ int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
 	return 0;
 }
 
-/* Step a write statement to completion, then reset it. */
-static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
+int store_step_done(struct store *s, sqlite3_stmt *st, const char *what)
 {
 	int rc = sqlite3_step(st);
 
@@ -619,7 +618,7 @@ static int machine_id(struct store *s, const struct machine_info *m, int64_t *id
 	store_bind_text(st, 8, m->topology_xml);
 	store_bind_text(st, 9, m->fingerprint);
 	strbuf_addf(&what, "cannot record the machine '%s'", m->hostname);
-	if (step_done(s, st, what.buf))
+	if (store_step_done(s, st, what.buf))
 		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
@@ -675,7 +674,7 @@ int store_begin_run(struct store *s, const struct machine_info *m,
 	} else {
 		sqlite3_bind_int64(st, 11, (sqlite3_int64)getpid());
 	}
-	if (step_done(s, st, what.buf))
+	if (store_step_done(s, st, what.buf))
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(s->db);
 	if (r->facts && r->facts(s, *run_id, r->facts_arg))
@@ -704,7 +703,7 @@ int store_finish_run(struct store *s, int64_t run_id, const char *status,
 	store_bind_text(st, 2, finished_at);
 	sqlite3_bind_int64(st, 3, run_id);
 	strbuf_addf(&what, "cannot mark run #%lld %s", (long long)run_id, status);
-	rc = step_done(s, st, what.buf);
+	rc = store_step_done(s, st, what.buf);
 	sqlite3_finalize(st);
 	strbuf_release(&what);
 	return rc;
@@ -725,7 +724,7 @@ int store_add_meta(struct store *s, int64_t run_id, const char *section,
 	store_bind_text(st, 4, value);
 	strbuf_addf(&what, "cannot record '%s' of [%s] of run #%lld", key, section ? section : "",
 		    (long long)run_id);
-	rc = step_done(s, st, what.buf);
+	rc = store_step_done(s, st, what.buf);
 	sqlite3_finalize(st);
 	strbuf_release(&what);
 	return rc;
@@ -794,7 +793,7 @@ static int add_monitors(struct store *s, int64_t run_id, const struct sample_set
 				sqlite3_clear_bindings(st);
 				return -1;
 			}
-		rc = step_done(s, st, what);
+		rc = store_step_done(s, st, what);
 		sqlite3_clear_bindings(st);
 		if (rc)
 			return -1;
@@ -840,7 +839,7 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		sqlite3_bind_int64(st, 12, set->sys_ns);
 		store_bind_text(st, 13, set->flag);
 		sqlite3_bind_int(st, 14, set->round > 0 ? set->round : 1);
-		if (step_done(s, st, what.buf))
+		if (store_step_done(s, st, what.buf))
 			goto fail;
 	}
 	if (add_monitors(s, run_id, set, what.buf))
@@ -873,7 +872,7 @@ int store_add_failure(struct store *s, int64_t run_id, const char *section,
 	strbuf_addf(&what, "cannot record the failure of %s %d of [%s] row %s",
 		    iteration < 0 ? "warm-up" : "sample", iteration < 0 ? -iteration : iteration,
 		    section, row);
-	rc = step_done(s, st, what.buf);
+	rc = store_step_done(s, st, what.buf);
 	sqlite3_finalize(st);
 	strbuf_release(&what);
 	return rc;
@@ -893,7 +892,7 @@ int store_set_note(struct store *s, int64_t run_id, const char *text, int append
 	store_bind_text(st, 1, text ? text : "");
 	sqlite3_bind_int(st, 2, append != 0);
 	sqlite3_bind_int64(st, 3, run_id);
-	rc = step_done(s, st, "cannot write the run's note");
+	rc = store_step_done(s, st, "cannot write the run's note");
 	sqlite3_finalize(st);
 	if (!rc && sqlite3_changes(s->db) != 1)
 		rc = error("%s: no run #%lld", s->path, (long long)run_id);
@@ -963,7 +962,7 @@ int store_add_row_result(struct store *s, int64_t run_id, const struct row_resul
 	sqlite3_bind_int(st, 8, r->met != 0);
 	strbuf_addf(&what, "cannot record how round %d of [%s] row %s ended", r->round,
 		    r->section, r->row);
-	rc = step_done(s, st, what.buf);
+	rc = store_step_done(s, st, what.buf);
 	sqlite3_finalize(st);
 	strbuf_release(&what);
 	return rc;

@@ -6,6 +6,7 @@
 #include "compare/compare.h"
 #include "compare/history.h"
 #include "db/store.h"
+#include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -29,15 +30,6 @@ static struct fleet_host_count *host_count(struct fleet_collect *c, const char *
 	return &c->hosts[c->nhosts++];
 }
 
-static void iso_time(char *buf, size_t len, int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* Fetch, import and record one bundle. */
 static int collect_one(struct store *s, const char *results, const char *key,
 		       const char *scratch, const struct fleet_bundle *b, struct fleet_host_count *hc)
@@ -59,8 +51,8 @@ static int collect_one(struct store *s, const char *results, const char *key,
 		goto out;
 	}
 	if (b->modified >= 0)
-		iso_time(modified, sizeof(modified), b->modified);
-	iso_time(now, sizeof(now), (int64_t)time(NULL));
+		clock_iso_utc(modified, sizeof(modified), (time_t)b->modified);
+	clock_iso_utc(now, sizeof(now), (time_t)(int64_t)time(NULL));
 	rec = (struct fleet_collected) {
 		.source = key,
 		.path = rel.buf,

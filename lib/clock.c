@@ -15,3 +15,11 @@ double timespec_diff_s(const struct timespec *end, const struct timespec *start)
 	return (double)(end->tv_sec - start->tv_sec) +
 	       (double)(end->tv_nsec - start->tv_nsec) / 1e9;
 }
+
+void clock_iso_utc(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

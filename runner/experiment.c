@@ -7,8 +7,10 @@
 #include "runner/experiment.h"
 #include "db/experiment.h"
 #include "db/store.h"
+#include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/uuid.h"
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 #include "runner/dryrun.h"
@@ -30,32 +32,6 @@ static volatile sig_atomic_t ab_stop;
 static void on_signal(int sig)
 {
 	ab_stop = sig;
-}
-
-static void iso_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static void make_uuid(char out[37])
-{
-	unsigned char b[16];
-
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
-		uint64_t x = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-
-		for (int i = 0; i < 16; i++, x = x * 6364136223846793005ULL + 1442695040888963407ULL)
-			b[i] = (unsigned char)(x >> 56);
-	}
-	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
-	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
-		 b[12], b[13], b[14], b[15]);
 }
 
 /* ---- reading the design ---- */
@@ -592,8 +568,8 @@ static int journal(struct experiment *e, struct store *s)
 
 	if (store_each_journal(s, check_busy, &busy) < 0 || busy.busy)
 		goto out;
-	make_uuid(e->uuid);
-	iso_now(started, sizeof(started));
+	uuid_random(e->uuid);
+	clock_iso_utc(started, sizeof(started), time(NULL));
 	for (size_t i = 0; i < e->narms; i++)
 		strbuf_addf(&arms, "%s%s", i ? " " : "", e->arms[i].name);
 	er.uuid = e->uuid;
@@ -725,7 +701,7 @@ static void close_runs(struct experiment *e, struct store *s, const char *status
 {
 	char at[32];
 
-	iso_now(at, sizeof(at));
+	clock_iso_utc(at, sizeof(at), time(NULL));
 	for (size_t i = 0; i < e->narms; i++) {
 		struct run_info ri = { .id = 0 };
 
@@ -822,7 +798,7 @@ out:
 		if (rc == 2)
 			status = "failed";
 		close_runs(e, s, rc >= 128 ? "interrupted" : "failed");
-		iso_now(at, sizeof(at));
+		clock_iso_utc(at, sizeof(at), time(NULL));
 		store_finish_experiment(s, e->id, status, at);
 	}
 	sigaction(SIGINT, &old_int, NULL);

@@ -5,6 +5,7 @@
 #include "runner/knob.h"
 #include "db/experiment.h"
 #include "db/store.h"
+#include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
@@ -271,7 +272,6 @@ int knob_recover(struct store *s, int writable)
 		size_t j = i, done = 0, bad = 0;
 		char at[32];
 		time_t t = time(NULL);
-		struct tm tm;
 
 		for (; j < l.n && l.v[j].experiment_id == l.v[i].experiment_id; j++) {
 			struct strbuf err = STRBUF_INIT;
@@ -292,8 +292,7 @@ int knob_recover(struct store *s, int writable)
 			warning("restored %zu knob%s left changed by experiment #%lld (pid %lld, "
 				"gone)", done, done == 1 ? "" : "s", (long long)l.v[i].experiment_id,
 				(long long)l.v[i].pid);
-		gmtime_r(&t, &tm);
-		strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		clock_iso_utc(at, sizeof(at), t);
 		if (!bad)
 			store_experiment_abandoned(w, l.v[i].experiment_id, at);
 		failed += (int)bad;

@@ -11,6 +11,7 @@
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/uuid.h"
 #include "lib/xalloc.h"
 #include "machine/pin.h"
 #include "machine/sysinfo.h"
@@ -22,35 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
-
-static void iso_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static void make_uuid(char out[37])
-{
-	unsigned char b[16];
-
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
-		uint64_t x = (uint64_t)clock_ns(CLOCK_REALTIME) ^ ((uint64_t)getpid() << 32);
-
-		for (int i = 0; i < 16; i++, x = x * 6364136223846793005ULL + 1442695040888963407ULL)
-			b[i] = (unsigned char)(x >> 56);
-	}
-	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
-	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
-		 b[12], b[13], b[14], b[15]);
-}
 
 /* The monitors of a section, stored with the run. */
 static int record_monitor_facts(struct store *s, int64_t run_id, const struct plan_section *ps)
@@ -363,8 +337,8 @@ int record_begin_run_on(struct store *s, const struct plan *p, const struct conf
 		machine_info_release(&mi);
 		return -1;
 	}
-	make_uuid(uuid);
-	iso_now(started, sizeof(started));
+	uuid_random(uuid);
+	clock_iso_utc(started, sizeof(started), time(NULL));
 	rr.uuid = uuid;
 	if (guest)
 		guest = memcpy(&ki, guest, sizeof(ki));
@@ -394,7 +368,7 @@ int record_finish_run(struct store *s, int64_t run_id, const char *status)
 {
 	char finished[32];
 
-	iso_now(finished, sizeof(finished));
+	clock_iso_utc(finished, sizeof(finished), time(NULL));
 	return store_finish_run(s, run_id, status, finished);
 }
 
