@@ -142,10 +142,7 @@ int cmd_ab(int argc, char **argv)
 		if (cmd_check_run_name(e.arms[i].run_name))
 			goto out;
 	if (dry_run) {
-		strbuf_reset(&path);
-		cmd_store_path(&path);
-		if (!access(path.buf, F_OK) && cmd_open_store(&store, CMD_STORE_READ))
-			store = NULL;
+		store = cmd_open_store_if_any();
 		rc = experiment_dry_run(&e, store) ? 1 : 0;
 		goto out;
 	}

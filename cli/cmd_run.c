@@ -242,16 +242,11 @@ out:
  * one (none is created). Return an exit status. */
 static int dry_run_report(const struct plan *p, const struct config *c)
 {
-	struct strbuf path = STRBUF_INIT;
-	struct store *s = NULL;
+	struct store *s = cmd_open_store_if_any();
 	int rc;
 
-	cmd_store_path(&path);
-	if (!access(path.buf, F_OK) && cmd_open_store(&s, CMD_STORE_READ))
-		s = NULL;
 	rc = dryrun_print(p, c, s) ? 1 : 0;
 	store_close(s);
-	strbuf_release(&path);
 	return rc;
 }
 

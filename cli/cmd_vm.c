@@ -114,12 +114,7 @@ static int dry_run(const struct vm_config *vc, const struct plan *p, const struc
 	printf("INITRAMFS: kbench-sample as /init%s%s%s\n\n", vc->initrd ? ", after '" : "",
 	       vc->initrd ? vc->initrd : "", vc->initrd ? "'" : "");
 	fflush(stdout);
-	if (global_opts.db)
-		strbuf_addstr(&path, global_opts.db);
-	else
-		store_default_path(&path);
-	if (!access(path.buf, F_OK) && cmd_open_store(&s, CMD_STORE_READ))
-		s = NULL;
+	s = cmd_open_store_if_any();
 	rc = dryrun_print(p, c, s) ? 1 : 0;
 	store_close(s);
 	strbuf_release(&path);

@@ -54,6 +54,18 @@ int cmd_open_store(struct store **out, enum cmd_store_access access)
 	return rc;
 }
 
+struct store *cmd_open_store_if_any(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct store *s = NULL;
+
+	cmd_store_path(&path);
+	if (!access(path.buf, F_OK) && cmd_open_store(&s, CMD_STORE_READ))
+		s = NULL;
+	strbuf_release(&path);
+	return s;
+}
+
 int cmd_check_note(const char *text)
 {
 	size_t len = strlen(text);

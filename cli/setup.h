@@ -37,6 +37,10 @@ enum cmd_store_access {
 /* Open the store cmd_store_path() names for access; return 0, or -1 after
  * printing why not. */
 int cmd_open_store(struct store **out, enum cmd_store_access access);
+/* The store opened for reading when its file exists, else NULL (none is
+ * created): what --dry-run estimates from. A store that cannot be read
+ * is NULL too, after the message saying why. */
+struct store *cmd_open_store_if_any(void);
 
 /* The longest note, in bytes. */
 #define NOTE_MAX 65536
