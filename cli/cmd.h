@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+struct experiment;
 struct store;
 
 int cmd_run(int argc, char **argv);
@@ -29,6 +30,9 @@ int cmd_recover(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 /* kbench ab: an interleaved A/B experiment over knobs and options. */
 int cmd_ab(int argc, char **argv);
+/* After an experiment (kbench ab, kbench vm with arms): compare its arms'
+ * runs, in format (NULL: text). Return cmd_compare's status. */
+int cmd_compare_experiment(const struct experiment *e, const char *format);
 
 /* After a run: print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */

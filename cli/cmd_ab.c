@@ -34,8 +34,7 @@ static const struct parse_opt_usage ab_usage = {
 		"1 failed, 2 bad arguments or config, or a knob refused, 128+N signal N.",
 };
 
-/* The comparison of the arms' runs, in format (NULL: text). */
-static int report(const struct experiment *e, const char *format)
+int cmd_compare_experiment(const struct experiment *e, const char *format)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char **argv = xcalloc(e->narms + 4, sizeof(*argv));
@@ -150,7 +149,7 @@ int cmd_ab(int argc, char **argv)
 	if (rc == 0 && !no_report) {
 		store_close(store);
 		store = NULL;
-		rc = report(&e, format) ? 1 : 0;
+		rc = cmd_compare_experiment(&e, format) ? 1 : 0;
 	}
 out:
 	store_close(store);
