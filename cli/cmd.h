@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+struct experiment;
 struct store;
 
 int cmd_run(int argc, char **argv);
@@ -29,8 +30,13 @@ int cmd_recover(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 /* kbench ab: an interleaved A/B experiment over knobs and options. */
 int cmd_ab(int argc, char **argv);
+/* After an experiment (kbench ab, kbench vm with arms): print the
+ * comparison of its arms' runs in s, in format (NULL: text), as kbench
+ * compare of them prints it (cli/report.c). Return 0, or -1 after printing
+ * why. */
+int cmd_report_experiment(struct store *s, const struct experiment *e, const char *format);
 
-/* After a run: print its table, and a comparison with the previous complete
+/* After a run (cli/report.c): print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */
 int cmd_report_run(struct store *s, int64_t run_id);
 

@@ -3,8 +3,6 @@
  * config declares, then the paired comparison of its arms. */
 #include "config.h"
 #include "cli/cmd.h"
-#include "cli/output.h"
-#include "compare/cmdline.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
@@ -35,41 +33,6 @@ static const struct parse_opt_usage ab_usage = {
 		"for the arm keys and docs/ab.md for the design. Exit status: 0 complete,\n"
 		"1 failed, 2 bad arguments or config, or a knob refused, 128+N signal N.",
 };
-
-/* The comparison of the arms' runs in s, in format (NULL: text), as
- * `kbench compare` of them prints it. */
-static int report(struct store *s, const struct experiment *e, const char *format)
-{
-	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
-	struct compare_cmdline c;
-	char **argv = xcalloc(e->narms + 3, sizeof(*argv));
-	char **own = xcalloc(e->narms + 3, sizeof(*own));
-	int argc = 0, rc = -1;
-
-	argv[argc++] = xstrdup("compare");
-	if (format) {
-		strbuf_addf(&sb, "--format=%s", format);
-		argv[argc++] = strbuf_detach(&sb);
-	}
-	for (size_t i = 0; i < e->narms; i++) {
-		strbuf_addf(&sb, "#%lld", (long long)e->arms[i].run_id);
-		argv[argc++] = strbuf_detach(&sb);
-	}
-	/* The option parser reorders argv: free what was allocated. */
-	memcpy(own, argv, (size_t)argc * sizeof(*own));
-	if (!compare_cmdline_parse(&c, argc, argv)) {
-		if (compare_cmdline_run(s, &c, &out) >= 0 && !output_write(NULL, &out))
-			rc = 0;
-	}
-	compare_cmdline_release(&c);
-	for (int i = 0; i < argc; i++)
-		free(own[i]);
-	free(own);
-	free(argv);
-	strbuf_release(&out);
-	strbuf_release(&sb);
-	return rc;
-}
 
 int cmd_ab(int argc, char **argv)
 {
@@ -152,7 +115,7 @@ int cmd_ab(int argc, char **argv)
 	}
 	rc = experiment_run(&e, store);
 	if (rc == 0 && !no_report)
-		rc = report(store, &e, format) ? 1 : 0;
+		rc = cmd_report_experiment(store, &e, format) ? 1 : 0;
 out:
 	store_close(store);
 	experiment_release(&e);

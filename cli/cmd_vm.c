@@ -1,12 +1,14 @@
 /* cmd_vm: kbench vm -k IMAGE -c CONF [-c CONF...] [-o ...] [-n NAME]: run
  * the configs inside a kernel booted under QEMU (runner/vm.h), storing
  * each sample as a native run does. With two or more kernels (or
- * command lines) and --rounds N, each is an arm with a run of its own,
- * and the arms' boots alternate round by round (ABBA...), each boot
- * running one round of every section. */
+ * command lines) each is a kernel arm of an experiment (runner/
+ * experiment.h, as kbench ab runs one): the arms' boots alternate round
+ * by round (ABBA...), each boot running one round of every section, and
+ * the arms are compared with the paired test afterwards. */
 #include "config.h"
 #include "cli/cmd.h"
 #include "runner/conf.h"
+#include "runner/experiment.h"
 #include "runner/dryrun.h"
 #include "runner/plan.h"
 #include "runner/record.h"
@@ -19,6 +21,7 @@
 #include "lib/xalloc.h"
 #include "machine/pin.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,10 +48,12 @@ static const struct parse_opt_usage vm_usage = {
 		"not. Exit status: 0 complete, 1 failed (or the guest did not boot), 2 bad\n"
 		"arguments or config, 128+N interrupted by signal N.\n"
 		"\n"
-		"Arms: several -k (or --append) make arms, the i-th -k, --append and -n going\n"
-		"together (one given serves all). Each arm is a run of its own; with\n"
+		"Arms: several -k (or --append) make the kernel arms of an experiment, as\n"
+		"kbench ab runs one: the i-th -k, --append and -n go together (one given\n"
+		"serves all), -n naming the arm. Each arm is the run CONFIG/ARM; with\n"
 		"--rounds N their boots alternate, ABBA..., each boot running one round of\n"
-		"every section, the boot outside every sample. See docs/vm.md.",
+		"every section, the boot outside every sample; then the arms are compared\n"
+		"with a paired test over the rounds. See docs/vm.md.",
 };
 
 static int check_accel(const char *a)
@@ -58,11 +63,10 @@ static int check_accel(const char *a)
 	return error("--accel must be auto, kvm or tcg, not '%s'", a);
 }
 
-/* One kernel of an alternation: its image, command line and run. */
-struct arm {
+/* One kernel of an alternation: its image, command line and name. */
+struct vm_arm {
 	struct vm_config vc;
-	const char *name;	/* NULL: the guest's release */
-	int64_t run_id;		/* 0: not begun */
+	const char *name;	/* NULL: from the image's file name */
 };
 
 static const char *nth(const struct opt_list *l, size_t i)
@@ -70,34 +74,120 @@ static const char *nth(const struct opt_list *l, size_t i)
 	return !l->n ? NULL : l->v[i < l->n ? i : l->n - 1];
 }
 
-/* Boot arm a, run round k of the plan into its run, power it off.
- * Return plan_execute's status, or 1 when the guest did not boot. */
-static int run_arm_round(struct arm *arms, size_t narms, struct arm *a, struct plan *p,
-			 struct config *c, struct store *s, int k, int rounds, int last)
+/* The name of arm i of arms when -n gives none: the image's file name
+ * without "vmlinuz-" (6.1.0-28-rt-amd64) where that tells the arms
+ * apart, else arm1, arm2... */
+static void arm_name(const struct vm_arm *arms, size_t narms, size_t i, struct strbuf *out)
 {
-	struct run_request req = { .name = a->name, .resume = a->run_id };
-	struct vm *vm = NULL;
-	int rc;
+	for (size_t j = 0; j < narms; j++) {
+		const char *k = arms[j].vc.kernel, *base = strrchr(k, '/');
 
-	if (rounds > 1)
-		notice("round %d/%d: %s%s%s", k, rounds, a->vc.kernel,
-		       a->vc.append ? " " : "", a->vc.append ? a->vc.append : "");
-	/* Round k alone: the run holds rounds 1..k-1 already. */
-	for (size_t i = 0; i < p->n; i++)
-		p->sections[i].rounds = k;
-	p->rounds = k;
-	if (vm_boot(&a->vc, &vm))
-		return 1;
-	/* What auto found holds for the boots that follow: KVM is not
-	 * probed again where it failed. */
-	for (size_t i = 0; i < narms; i++)
-		if (!strcmp(arms[i].vc.accel, "auto"))
-			arms[i].vc.accel = vm_accel(vm);
-	req.exec = vm_executor(vm);
-	req.keep_running = !last;
-	rc = plan_execute(p, c, s, &req, &a->run_id);
-	vm_stop(vm);
-	return rc < 0 ? 1 : rc;
+		base = base ? base + 1 : k;
+		if (!strncmp(base, "vmlinuz-", 8))
+			base += 8;
+		strbuf_reset(out);
+		for (const char *p = base; *p && out->len < 32; p++)
+			strbuf_addch(out, isalnum((unsigned char)*p) || strchr("_.-+", *p) ? *p : '_');
+		for (size_t m = 0; m < j && out->len; m++)
+			if (!strcmp(arms[m].vc.kernel, k))
+				strbuf_reset(out);
+		if (!out->len)
+			break;
+		if (j == i)
+			return;
+	}
+	strbuf_reset(out);
+	strbuf_addf(out, "arm%zu", i + 1);
+}
+
+/* The arms as [arm:NAME] sections, the experiment's extra config text.
+ * Return 0, or -1 after an error (a value of more than one line). */
+static int arms_text(const struct vm_arm *arms, size_t narms, struct strbuf *out)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	for (size_t i = 0; i < narms; i++) {
+		const struct vm_arm *a = &arms[i];
+
+		if (strpbrk(a->vc.kernel, "\n\r") || (a->vc.append && strpbrk(a->vc.append, "\n\r"))) {
+			strbuf_release(&name);
+			return error("a kernel's path and command line are one line each");
+		}
+		if (a->name) {
+			strbuf_reset(&name);
+			strbuf_addstr(&name, a->name);
+		} else {
+			arm_name(arms, narms, i, &name);
+		}
+		strbuf_addf(out, "[arm:%s]\nkernel = %s\n", name.buf, a->vc.kernel);
+		if (a->vc.append)
+			strbuf_addf(out, "append = %s\n", a->vc.append);
+	}
+	strbuf_release(&name);
+	return 0;
+}
+
+/* Two kernels or more: an experiment of kernel arms, then the paired
+ * comparison of their runs. */
+static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_config *vc,
+		    const struct opt_list *configs, const struct opt_list *overrides,
+		    const char *only, int rounds, int dry, int no_report, const char *note)
+{
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	struct experiment_options eo = {
+		.nconfigs = configs->n,
+		.overrides = (char *const *)overrides->v,
+		.noverrides = overrides->n,
+		.rounds = rounds,
+		.only = only,
+		.extra_name = "-k",
+		.vm = vc,
+	};
+	char **paths = xcalloc(configs->n + 1, sizeof(*paths));
+	struct experiment e;
+	struct store *store = NULL;
+	int rc = EXIT_USAGE;
+
+	memset(&e, 0, sizeof(e));
+	for (size_t i = 0; i < configs->n; i++) {
+		cmd_find_config(configs->v[i], &path);
+		paths[i] = strbuf_detach(&path);
+	}
+	eo.configs = paths;
+	if (arms_text(arms, narms, &text))
+		goto out;
+	eo.extra = text.buf;
+	if (experiment_load(&e, &eo))
+		goto out;
+	for (size_t i = 0; i < e.narms; i++)
+		if (cmd_check_run_name(e.arms[i].run_name))
+			goto out;
+	if (dry) {
+		cmd_store_path(&path);
+		if (!access(path.buf, F_OK) && cmd_open_store(&store, CMD_STORE_READ))
+			store = NULL;
+		rc = experiment_dry_run(&e, store) ? 1 : 0;
+		goto out;
+	}
+	rc = 1;
+	if (cmd_open_store(&store, CMD_STORE_WRITE))
+		goto out;
+	rc = experiment_run(&e, store);
+	for (size_t i = 0; note && i < e.narms; i++)
+		if (e.arms[i].run_id > 0 && store_set_note(store, e.arms[i].run_id, note, 0) &&
+		    !rc)
+			rc = 1;
+	if (rc == 0 && !no_report)
+		rc = cmd_report_experiment(store, &e, NULL) ? 1 : 0;
+out:
+	store_close(store);
+	experiment_release(&e);
+	for (size_t i = 0; i < configs->n; i++)
+		free(paths[i]);
+	free(paths);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	return rc;
 }
 
 /* --dry-run: the QEMU command line, then the plan. */
@@ -126,7 +216,7 @@ int cmd_vm(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct opt_list kernels = OPT_LIST_INIT, appends = OPT_LIST_INIT, names = OPT_LIST_INIT;
-	struct arm *arms = NULL;
+	struct vm_arm *arms = NULL;
 	size_t narms = 0;
 	int rounds = 1;
 	struct strbuf config_path = STRBUF_INIT, err = STRBUF_INIT;
@@ -164,7 +254,8 @@ int cmd_vm(int argc, char **argv)
 			   "how long the guest may take to come up (default 60)"),
 		OPT_STRING_LIST('n', "name", &names, "NAME",
 				"the run's name (default: the guest's uname -r);\n"
-				"repeated: one an arm"),
+				"with arms: one an arm's (default: the image's\n"
+				"file name), its run CONFIG/NAME"),
 		OPT_INT_RANGE(0, "rounds", &rounds, "N",
 			      "rounds of every section, each arm booted once a\n"
 			      "round, in ABBA order (default 1)", 1, 1000),
@@ -181,6 +272,9 @@ int cmd_vm(int argc, char **argv)
 	struct plan plan = { .n = 0 };
 	struct pin_topo *topo = NULL;
 	struct store *store = NULL;
+	struct run_request req = { .name = NULL };
+	struct vm *vm = NULL;
+	int64_t run_id = 0;
 	int rc = EXIT_USAGE;
 
 	config_init(&conf);
@@ -230,6 +324,12 @@ int cmd_vm(int argc, char **argv)
 		error("--boot-timeout must be more than 0 seconds");
 		goto out;
 	}
+	if (narms > 1) {
+		vc.kernel = vc.append = NULL;
+		rc = run_arms(arms, narms, &vc, &configs, &overrides, only, rounds, dry, no_report,
+			      note);
+		goto out;
+	}
 	for (size_t i = 0; i < configs.n; i++) {
 		cmd_find_config(configs.v[i], &config_path);
 		if (config_load(&conf, config_path.buf))
@@ -250,46 +350,50 @@ int cmd_vm(int argc, char **argv)
 		rc = dry_run(&vc, &plan, &conf);
 		goto out;
 	}
-	if (narms > 1 && !names.n)
-		notice("the arms' runs are named after each guest's release; -n names them");
 	rc = 1;
 	if (cmd_open_store(&store, CMD_STORE_WRITE))
 		goto out;
+	for (size_t i = 0; i < plan.n; i++)
+		plan.sections[i].rounds = rounds;
+	plan.rounds = rounds;
+	req.name = arms[0].name;
 	rc = 0;
-	/* ABBA...: odd rounds in the order given, even rounds reversed. */
-	for (int k = 1; k <= rounds && !rc; k++)
-		for (size_t j = 0; j < narms && !rc; j++) {
-			struct arm *a = &arms[k % 2 ? j : narms - 1 - j];
-
-			/* A run completes after its last round. */
-			rc = run_arm_round(arms, narms, a, &plan, &conf, store, k, rounds,
-					   k == rounds);
+	/* One boot a round, as each arm of an alternation has. */
+	for (int k = 1; k <= rounds && !rc; k++) {
+		if (rounds > 1)
+			notice("round %d/%d: %s%s%s", k, rounds, vc.kernel, vc.append ? " " : "",
+			       vc.append ? vc.append : "");
+		if (vm_boot(&vc, &vm)) {
+			rc = 1;
+			break;
 		}
-	/* A stop leaves the other arms' runs marked running: end them. */
-	for (size_t j = 0; rc && j < narms; j++) {
+		/* What auto found holds for the boots that follow. */
+		if (!strcmp(vc.accel, "auto"))
+			vc.accel = vm_accel(vm);
+		req.exec = vm_executor(vm);
+		req.resume = run_id;
+		req.round = rounds > 1 ? k : 0;
+		req.keep_running = k < rounds;
+		rc = plan_execute(&plan, &conf, store, &req, &run_id);
+		vm_stop(vm);
+		vm = NULL;
+		if (rc < 0)
+			rc = 1;
+	}
+	/* A stop after a round leaves the run marked running: end it. */
+	if (rc && run_id > 0) {
 		struct run_info ri;
 
-		if (arms[j].run_id <= 0 || store_get_run(store, arms[j].run_id, &ri))
-			continue;
-		if (!strcmp(ri.status, "running"))
-			record_finish_run(store, arms[j].run_id, rc >= 128 ? "interrupted" : "failed");
-		run_info_release(&ri);
+		if (!store_get_run(store, run_id, &ri)) {
+			if (!strcmp(ri.status, "running"))
+				record_finish_run(store, run_id, rc >= 128 ? "interrupted" : "failed");
+			run_info_release(&ri);
+		}
 	}
-	for (size_t j = 0; j < narms; j++) {
-		if (note && arms[j].run_id > 0 && store_set_note(store, arms[j].run_id, note, 0) &&
-		    !rc)
-			rc = 1;
-		if (rc == 0 && !no_report && narms == 1)
-			rc = cmd_report_run(store, arms[j].run_id) ? 1 : 0;
-	}
-	if (rc == 0 && narms > 1) {
-		struct strbuf cmp = STRBUF_INIT;
-
-		for (size_t j = 0; j < narms; j++)
-			strbuf_addf(&cmp, " '#%lld'", (long long)arms[j].run_id);
-		notice("%zu arms, %d rounds: kbench compare%s", narms, rounds, cmp.buf);
-		strbuf_release(&cmp);
-	}
+	if (note && run_id > 0 && store_set_note(store, run_id, note, 0) && !rc)
+		rc = 1;
+	if (rc == 0 && !no_report)
+		rc = cmd_report_run(store, run_id) ? 1 : 0;
 out:
 	free(arms);
 	opt_list_release(&kernels);

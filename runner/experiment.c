@@ -2,7 +2,9 @@
  * plan is an ordinary plan (runner/plan.c) run one round at a time by the
  * ordinary runner into the arm's run; between rounds this file switches
  * the arms' changes in and out. The knobs' original values are in the
- * store before the first write (runner/knob.c, db/experiment.c). */
+ * store before the first write (runner/knob.c, db/experiment.c). A kernel
+ * arm's round runs in a guest booted for it (runner/vm.c), powered off
+ * after the round. */
 #include "config.h"
 #include "runner/experiment.h"
 #include "db/experiment.h"
@@ -16,6 +18,7 @@
 #include "runner/dryrun.h"
 #include "runner/knob.h"
 #include "runner/runner.h"
+#include "runner/vm.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -125,12 +128,74 @@ static int valid_env_name(const char *name)
 	return 1;
 }
 
-/* The keys of [arm:NAME] into a. */
-static int read_arm(struct experiment *e, struct arm *a)
+/* A key of a kernel arm (kernel, append, initrd, vcpus, memory) into
+ * a->vm, made from defaults (NULL: VM_CONFIG_INIT) at its first key.
+ * Return 1 when key is not one, 0 when taken, -1 after an error. */
+static int read_vm_key(struct arm *a, const struct conf_entry *c,
+		       const struct vm_config *defaults)
+{
+	static const struct vm_config init = VM_CONFIG_INIT;
+	int v;
+
+	if (strcmp(c->key, "kernel") && strcmp(c->key, "append") && strcmp(c->key, "initrd") &&
+	    strcmp(c->key, "vcpus") && strcmp(c->key, "memory"))
+		return 1;
+	if (!a->vm) {
+		a->vm = xmalloc(sizeof(*a->vm));
+		*a->vm = defaults ? *defaults : init;
+		a->vm->kernel = NULL;
+	}
+	if (!strcmp(c->key, "kernel") || !strcmp(c->key, "initrd")) {
+		if (!*c->value)
+			return error("%s: %s in [%s] has no value", c->where, c->key, a->cs->name);
+		*(!strcmp(c->key, "kernel") ? &a->vm->kernel : &a->vm->initrd) = c->value;
+	} else if (!strcmp(c->key, "append")) {
+		a->vm->append = *c->value ? c->value : NULL;
+	} else if (!strcmp(c->key, "vcpus")) {
+		if (parse_int(c->value, 1, 288, &v))
+			return error("%s: vcpus = '%s' in [%s]: expected an integer from 1 to 288",
+				     c->where, c->value, a->cs->name);
+		a->vm->vcpus = v;
+	} else {
+		if (parse_int(c->value, 64, 1 << 22, &v))
+			return error("%s: memory = '%s' in [%s]: expected MiB, an integer from 64 "
+				     "to %d", c->where, c->value, a->cs->name, 1 << 22);
+		a->vm->mem_mib = v;
+	}
+	return 0;
+}
+
+/* A kernel arm runs in a guest booted afresh for each round: what
+ * changes this machine (its knobs, kbench's environment, a command
+ * prefix) does not reach it. Return 0, or -1 after saying which key. */
+static int check_kernel_arm(const struct arm *a)
+{
+	const struct conf_entry *kernel = conf_section_get(a->cs, "kernel");
+
+	for (size_t i = 0; i < a->cs->n; i++) {
+		const struct conf_entry *c = &a->cs->entries[i];
+
+		if (!kernel)
+			return error("%s: %s in [%s] sets the guest of a kernel arm, which needs "
+				     "kernel = IMAGE", c->where, c->key, a->cs->name);
+		if (knob_key(c->key) || !strncmp(c->key, "env.", 4) || !strcmp(c->key, "prefix"))
+			return error("%s: %s in [%s]: a kernel arm runs in a guest booted for "
+				     "each round, which this machine's %s does not reach; give "
+				     "it on the guest's command line (append = ...)", c->where,
+				     c->key, a->cs->name, knob_key(c->key) ? "knobs" :
+				     !strcmp(c->key, "prefix") ? "command prefix" : "environment");
+	}
+	return 0;
+}
+
+/* The keys of [arm:NAME] into a; vm: what a kernel arm's guest starts
+ * from (NULL: VM_CONFIG_INIT). */
+static int read_arm(struct experiment *e, struct arm *a, const struct vm_config *vm)
 {
 	for (size_t i = 0; i < a->cs->n; i++) {
 		const struct conf_entry *c = &a->cs->entries[i];
 		struct arm_key *k;
+		int taken;
 
 		if (strchr(c->value, '\n') || strchr(c->value, '\r'))
 			return error("%s: %s in [%s]: a value is one line", c->where, c->key,
@@ -138,7 +203,12 @@ static int read_arm(struct experiment *e, struct arm *a)
 		ALLOC_GROW(a->keys, a->nkeys + 1, a->keys_alloc);
 		k = &a->keys[a->nkeys++];
 		*k = (struct arm_key){ .key = c->key, .value = c->value };
-		if (knob_key(c->key)) {
+		taken = read_vm_key(a, c, vm);
+		if (taken < 0)
+			return -1;
+		if (!taken) {
+			continue;
+		} else if (knob_key(c->key)) {
 			size_t *idx, n;
 
 			if (!*c->value)
@@ -180,11 +250,12 @@ static int read_arm(struct experiment *e, struct arm *a)
 			a->prefix = *c->value ? c->value : NULL;
 		} else if (strcmp(c->key, "description")) {
 			return error("%s: unknown key '%s' in [%s] (an arm takes sysctl.NAME, "
-				     "sysfs.PATH, option.KEY, env.NAME, prefix, description)",
+				     "sysfs.PATH, option.KEY, env.NAME, prefix, description, "
+				     "or a kernel's: kernel, append, initrd, vcpus, memory)",
 				     c->where, c->key, a->cs->name);
 		}
 	}
-	return 0;
+	return a->vm ? check_kernel_arm(a) : 0;
 }
 
 /* The sections of c an arm runs: every one but [experiment] and the
@@ -240,8 +311,22 @@ static int arm_config(struct experiment *e, struct arm *a, const struct experime
 			goto out;
 	}
 	pattern = section_pattern(o->only);
-	if (plan_build(&a->conf, pattern, &a->plan))
+	if (a->vm) {
+		struct pin_topo *topo = NULL;
+
+		/* Pin policies are computed on the guest's topology: a row
+		 * the guest cannot honour is refused before any boot. */
+		strbuf_reset(&sb);
+		if (vm_guest_topology(a->vm, &topo, &sb)) {
+			error("arm %s: %s", a->name, sb.buf);
+			goto out;
+		}
+		if (plan_build_on(&a->conf, pattern, topo, &a->plan) ||
+		    vm_plan_for_guest(&a->plan))
+			goto out;
+	} else if (plan_build(&a->conf, pattern, &a->plan)) {
 		goto out;
+	}
 	rc = 0;
 out:
 	free(pattern);
@@ -261,6 +346,16 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 	for (size_t i = 0; i < o->nconfigs; i++)
 		if (config_load(&e->conf, o->configs[i]))
 			goto out;
+	if (o->extra) {
+		size_t len = e->conf.name.len;
+
+		if (config_load_string(&e->conf, o->extra_name ? o->extra_name : "arms",
+				       o->extra))
+			goto out;
+		/* The configs name the experiment, not the arms given. */
+		e->conf.name.len = len;
+		e->conf.name.buf[len] = '\0';
+	}
 	for (size_t i = 0; i < e->conf.n; i++) {
 		const struct conf_section *cs = &e->conf.sections[i];
 
@@ -310,7 +405,7 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 	if (e->order == ARM_ORDER_ABBA)
 		e->has_seed = 0;
 	for (size_t i = 0; i < e->narms; i++)
-		if (read_arm(e, &e->arms[i]))
+		if (read_arm(e, &e->arms[i], o->vm))
 			goto out;
 	e->name = xstrdup(o->name ? o->name : e->conf.name.buf);
 	for (size_t i = 0; i < e->narms; i++) {
@@ -334,6 +429,7 @@ void experiment_release(struct experiment *e)
 		struct arm *a = &e->arms[i];
 
 		free(a->name);
+		free(a->vm);
 		free(a->knobs);
 		free(a->keys);
 		for (size_t j = 0; j < a->noverrides; j++)
@@ -665,8 +761,29 @@ static void arm_env(const struct arm *a, int set, char **saved)
 	}
 }
 
-/* Run round r of arm a (its knobs switched in already). Return the
- * runner's status (0, 1, 128+N, -1). */
+/* Boot kernel arm a's guest for round r into *vm, with its boot time in
+ * tag (the progress line). What auto found holds for every arm's boots
+ * that follow: KVM is not probed again where it failed. Return 0, or -1
+ * after an error (the guest did not come up). */
+static int boot_arm(struct experiment *e, struct arm *a, int r, struct vm **vm,
+		    struct strbuf *tag)
+{
+	notice("round %d/%d %s: booting %s%s%s", r, e->rounds, a->name, a->vm->kernel,
+	       a->vm->append ? " " : "", a->vm->append ? a->vm->append : "");
+	if (vm_boot(a->vm, vm)) {
+		error("arm %s: the guest did not boot in round %d", a->name, r);
+		return -1;
+	}
+	for (size_t i = 0; i < e->narms; i++)
+		if (e->arms[i].vm && !strcmp(e->arms[i].vm->accel, "auto"))
+			e->arms[i].vm->accel = vm_accel(*vm);
+	strbuf_addf(tag, " (boot %.1f s)", vm_boot_s(*vm));
+	return 0;
+}
+
+/* Run round r of arm a (its knobs switched in already; a kernel arm's
+ * guest booted for it and powered off after, the boot outside every
+ * sample). Return the runner's status (0, 1, 128+N, -1). */
 static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 {
 	struct arm *a = &e->arms[i];
@@ -682,15 +799,23 @@ static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 		.facts_arg = &af,
 	};
 	int64_t run_id = 0;
-	int rc;
+	struct vm *vm = NULL;
+	int rc = -1;
 
 	strbuf_addf(&tag, "round %d/%d %s", r, e->rounds, a->name);
+	if (a->vm) {
+		if (boot_arm(e, a, r, &vm, &tag))
+			goto out;
+		req.exec = vm_executor(vm);
+	}
 	req.tag = tag.buf;
 	arm_env(a, 1, saved);
 	rc = plan_execute(&a->plan, &a->conf, s, &req, &run_id);
 	arm_env(a, 0, saved);
+	vm_stop(vm);
 	if (run_id > 0)
 		a->run_id = run_id;
+out:
 	free(saved);
 	strbuf_release(&tag);
 	return rc;

@@ -1,6 +1,7 @@
 /* experiment: an interleaved A/B experiment (kbench ab): two or more arms,
  * each a set of changes (runtime knobs, workload options, environment, a
- * command prefix) applied before its samples and undone after, run in
+ * command prefix, or a kernel booted under QEMU for each of its rounds,
+ * runner/vm.h) applied before its samples and undone after, run in
  * rounds of every arm in a balanced order, each arm stored as a run of its
  * own (NAME/ARM) tied to one experiment; every knob journalled in the
  * store before it is first written and restored on every way out. */
@@ -15,6 +16,7 @@
 #include "runner/plan.h"
 
 struct store;
+struct vm_config;
 
 /* The default rounds of an experiment: six rounds give the paired test
  * 5 degrees of freedom, enough to find a 10% change at the noise of this
@@ -54,6 +56,9 @@ struct arm {
 	char **env;			/* env.NAME = V as "NAME=V" */
 	size_t nenv, env_alloc;
 	const char *prefix;		/* before an external workload's command */
+	/* A kernel arm: each of its rounds boots this guest and runs there
+	 * (NULL: the arm runs on this machine). Its strings are the config's. */
+	struct vm_config *vm;
 	struct config conf;		/* the configs with the arm's options */
 	struct plan plan;
 	int64_t run_id;			/* 0: not recorded yet */
@@ -71,6 +76,12 @@ struct experiment_options {
 	const char *order;		/* "abba", "shuffle"; NULL: [experiment] order */
 	const char *seed;		/* NULL: [experiment] seed, else drawn */
 	const char *only;		/* PCRE2 over section names; NULL: all */
+	/* Config text read after the configs, named `extra_name` in messages
+	 * (kbench vm's -k and --append as [arm:NAME] sections); NULL: none. */
+	const char *extra, *extra_name;
+	/* What a kernel arm's guest takes from the command line (accel,
+	 * vCPUs, memory...) before its own keys; NULL: VM_CONFIG_INIT. */
+	const struct vm_config *vm;
 };
 
 struct experiment {

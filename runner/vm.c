@@ -792,6 +792,11 @@ const char *vm_accel(const struct vm *vm)
 	return vm->accel;
 }
 
+double vm_boot_s(const struct vm *vm)
+{
+	return vm->boot_s;
+}
+
 const struct sample_executor *vm_executor(struct vm *vm)
 {
 	return &vm->exec;

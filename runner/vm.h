@@ -55,6 +55,8 @@ void vm_describe_command(const struct vm_config *cfg, const char *accel,
 int vm_boot(const struct vm_config *cfg, struct vm **out);
 /* The accelerator vm booted with: "kvm" or "tcg". */
 const char *vm_accel(const struct vm *vm);
+/* How long vm took from QEMU's start to the guest's first word, in s. */
+double vm_boot_s(const struct vm *vm);
 /* The executor that runs samples in vm (valid until vm_stop). */
 const struct sample_executor *vm_executor(struct vm *vm);
 /* Power the guest off (QEMU killed if it does not go within seconds),

@@ -1,14 +1,21 @@
-/* cmd_report: what kbench run prints when a run ends: its own table, then
- * the comparison with the previous complete run on this machine that ran
- * with the same effective options, or why there is none to compare with. */
+/* report: what a command prints when its runs end. After kbench run, the
+ * run's own table, then the comparison with the previous complete run on
+ * this machine that ran with the same effective options, or why there is
+ * none to compare with; after an experiment (kbench ab, kbench vm with
+ * several kernels), the comparison of its arms. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/output.h"
+#include "compare/cmdline.h"
 #include "runner/effective.h"
 #include "compare/compare.h"
 #include "db/store.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
+#include "runner/experiment.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* How many earlier runs on this machine are looked at. */
@@ -106,5 +113,38 @@ out:
 	effective_release(&mine);
 	strbuf_release(&out);
 	run_info_release(&r);
+	return rc;
+}
+
+int cmd_report_experiment(struct store *s, const struct experiment *e, const char *format)
+{
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+	struct compare_cmdline c;
+	char **argv = xcalloc(e->narms + 3, sizeof(*argv));
+	char **own = xcalloc(e->narms + 3, sizeof(*own));
+	int argc = 0, rc = -1;
+
+	argv[argc++] = xstrdup("compare");
+	if (format) {
+		strbuf_addf(&sb, "--format=%s", format);
+		argv[argc++] = strbuf_detach(&sb);
+	}
+	for (size_t i = 0; i < e->narms; i++) {
+		strbuf_addf(&sb, "#%lld", (long long)e->arms[i].run_id);
+		argv[argc++] = strbuf_detach(&sb);
+	}
+	/* The option parser reorders argv: free what was allocated. */
+	memcpy(own, argv, (size_t)argc * sizeof(*own));
+	if (!compare_cmdline_parse(&c, argc, argv)) {
+		if (compare_cmdline_run(s, &c, &out) >= 0 && !output_write(NULL, &out))
+			rc = 0;
+	}
+	compare_cmdline_release(&c);
+	for (int i = 0; i < argc; i++)
+		free(own[i]);
+	free(own);
+	free(argv);
+	strbuf_release(&out);
+	strbuf_release(&sb);
 	return rc;
 }
