@@ -455,7 +455,10 @@ int experiment_dry_run(const struct experiment *e, struct store *s)
 {
 	size_t *order = xcalloc(e->narms, sizeof(*order));
 	struct strbuf sb = STRBUF_INIT;
-	int64_t per_round = 0;
+	int64_t samples = 0;
+	double seconds = 0;
+	size_t unknown = 0, sections = 0;
+	char when[32];
 	int rc = 0;
 
 	printf("Experiment %s: %zu arms, %d rounds, order %s", e->name, e->narms, e->rounds,
@@ -501,9 +504,29 @@ int experiment_dry_run(const struct experiment *e, struct store *s)
 			printf("  ... and %zu more\n", e->files.n - 12);
 	}
 	for (size_t i = 0; i < e->narms; i++)
-		per_round += plan_total_samples(&e->arms[i].plan);
+		samples += plan_total_samples(&e->arms[i].plan);
 	printf("\nSamples: %lld over every arm and round, warm-up included (each arm's "
-	       "warm-up runs again whenever it is switched in)\n", (long long)per_round);
+	       "warm-up runs again whenever it is switched in)\n", (long long)samples);
+	for (size_t i = 0; i < e->narms; i++) {
+		double t;
+		int u;
+
+		if (dryrun_estimate(&e->arms[i].plan, s, &t, &u))
+			rc = -1;
+		seconds += t;
+		unknown += (size_t)u;
+		sections += e->arms[i].plan.n;
+	}
+	dryrun_format_duration(seconds, when, sizeof(when));
+	if (unknown == sections)
+		printf("Estimated duration: unknown (no a-priori figure, no earlier run here)\n");
+	else if (unknown)
+		printf("Estimated duration: at least %s for %zu arms x %d rounds (each arm's "
+		       "plan runs once a round; %zu of %zu arm sections unknown)\n", when,
+		       e->narms, e->rounds, unknown, sections);
+	else
+		printf("Estimated duration: %s for %zu arms x %d rounds (each arm's plan runs "
+		       "once a round)\n", when, e->narms, e->rounds);
 	for (size_t i = 0; i < e->narms; i++) {
 		const struct arm *a = &e->arms[i];
 		int differs = i == 0;
