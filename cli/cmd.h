@@ -28,6 +28,8 @@ int cmd_recover(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 /* kbench ab: an interleaved A/B experiment over knobs and options. */
 int cmd_ab(int argc, char **argv);
+/* kbench experiments: the experiments kbench ab stored. */
+int cmd_experiments(int argc, char **argv);
 
 /* After a run: print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */
