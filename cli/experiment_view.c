@@ -129,34 +129,21 @@ void experiment_view_release(struct experiment_view *v)
 
 /* ---- knobs, grouped ---- */
 
-/* The group of a knob path: "/sys/kernel/slab/ * /cpu_partial" (without
- * the blanks) for a file whose grandparent and name other files share,
- * else the path itself. */
-static void group_of(const struct experiment_view *v, const char *path, struct strbuf *out)
+/* The group a knob path may join: "/sys/kernel/slab/ * /cpu_partial"
+ * (without the blanks), its parent directory replaced by '*'; the path
+ * itself when it has no parent to replace. */
+static char *candidate(const char *path)
 {
 	const char *name = strrchr(path, '/'), *parent;
-	size_t shared = 0;
+	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_reset(out);
-	if (!name || name == path) {
-		strbuf_addstr(out, path);
-		return;
-	}
-	for (parent = name - 1; parent > path && *parent != '/'; parent--)
+	for (parent = name ? name - 1 : path; parent > path && *parent != '/'; parent--)
 		;
-	for (size_t i = 0; i < v->nknobs && shared < 2; i++) {
-		const char *p = v->knobs[i].key, *n = strrchr(p, '/');
-
-		shared += n && !strcmp(n, name) && n - p > parent - path &&
-			  !strncmp(p, path, (size_t)(parent - path + 1)) &&
-			  !memchr(p + (parent - path) + 1, '/', (size_t)(n - p - (parent - path) - 1));
-	}
-	if (shared < 2 || parent == path) {
-		strbuf_addstr(out, path);
-		return;
-	}
-	strbuf_add(out, path, (size_t)(parent - path + 1));
-	strbuf_addf(out, "*%s", name);
+	if (!name || parent <= path)
+		return xstrdup(path);
+	strbuf_add(&sb, path, (size_t)(parent - path + 1));
+	strbuf_addf(&sb, "*%s", name);
+	return strbuf_detach(&sb);
 }
 
 struct value_count {
@@ -171,26 +158,35 @@ static int by_count(const void *a, const void *b)
 	return x->n != y->n ? (x->n < y->n) - (x->n > y->n) : strcmp(x->value, y->value);
 }
 
-/* Each group of knobs, first seen first, with its values by count. */
+/* Each group of knobs, first seen first, with its values by count: the
+ * files whose candidate other files share are counted together, any
+ * other file is shown by its path. */
 static void print_knobs(const struct experiment_view *v)
 {
-	struct strbuf g = STRBUF_INIT, h = STRBUF_INIT;
-	unsigned char *done = xcalloc(v->nknobs + 1, 1);
-	struct value_count *vc = xcalloc(v->nknobs + 1, sizeof(*vc));
+	size_t n = v->nknobs;
+	char **cand = xcalloc(n + 1, sizeof(*cand));
+	const char **group = xcalloc(n + 1, sizeof(*group));
+	unsigned char *done = xcalloc(n + 1, 1);
+	struct value_count *vc = xcalloc(n + 1, sizeof(*vc));
 
-	for (size_t i = 0; i < v->nknobs; i++) {
+	for (size_t i = 0; i < n; i++)
+		cand[i] = candidate(v->knobs[i].key);
+	for (size_t i = 0; i < n; i++) {
+		size_t shared = 0;
+
+		for (size_t j = 0; j < n && shared < 2; j++)
+			shared += !strcmp(cand[i], cand[j]);
+		group[i] = shared > 1 ? cand[i] : v->knobs[i].key;
+	}
+	for (size_t i = 0; i < n; i++) {
 		size_t nv = 0, files = 0;
 
 		if (done[i])
 			continue;
-		group_of(v, v->knobs[i].key, &g);
-		for (size_t j = i; j < v->nknobs; j++) {
+		for (size_t j = i; j < n; j++) {
 			size_t k;
 
-			if (done[j])
-				continue;
-			group_of(v, v->knobs[j].key, &h);
-			if (strcmp(g.buf, h.buf))
+			if (done[j] || strcmp(group[i], group[j]))
 				continue;
 			done[j] = 1;
 			files++;
@@ -201,7 +197,7 @@ static void print_knobs(const struct experiment_view *v)
 			vc[k].n++;
 		}
 		qsort(vc, nv, sizeof(*vc), by_count);
-		printf("              %s = ", g.buf);
+		printf("              %s = ", group[i]);
 		for (size_t k = 0; k < nv && k < SHOWN_VALUES; k++) {
 			printf("%s%s", k ? ", " : "", vc[k].value);
 			if (files > 1 && !k)
@@ -213,10 +209,12 @@ static void print_knobs(const struct experiment_view *v)
 			printf(", ... (%zu values)", nv);
 		putchar('\n');
 	}
-	free(vc);
+	for (size_t i = 0; i < n; i++)
+		free(cand[i]);
+	free(cand);
+	free(group);
 	free(done);
-	strbuf_release(&g);
-	strbuf_release(&h);
+	free(vc);
 }
 
 void experiment_view_print(const struct experiment_view *v)
