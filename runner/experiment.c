@@ -243,7 +243,8 @@ static int arm_config(struct experiment *e, struct arm *a, const struct experime
 	char *pattern = NULL;
 	int rc = -1;
 
-	config_init(&a->conf);
+	/* a->conf was initialised with the arm, so that it is released
+	 * whatever fails. */
 	if (load_configs(&a->conf, o))
 		goto out;
 	for (size_t i = 0; i < a->noverrides; i++)
