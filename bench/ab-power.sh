@@ -10,8 +10,10 @@
 # default `kbench compare` in a store of their own (what a user doing the
 # before/after by hand gets). Both designs take the same samples. Each is
 # repeated REPS times; "marked" is the share whose mean row is
-# significant (* or +). Prints one line per design and change:
+# significant (* or +). Prints a line naming the size, then one line per
+# design and change:
 #   DESIGN       CHANGE  marked x/REPS (pct%)
+# It exits 1 when a command fails or a comparison holds no verdict.
 # Goals (docs/statistics.md): A/A marked <= 5%, +10% marked >= 80% with the
 # default rounds, and the interleaved design's power above the sequential
 # one's at the same samples.
@@ -27,6 +29,12 @@ REPS=${REPS:-20}
 ROUNDS=${ROUNDS:-6}
 ITERATIONS=${ITERATIONS:-3}
 LOOPS=${LOOPS:-200}
+for v in REPS ROUNDS ITERATIONS LOOPS; do
+	eval "x=\$$v"
+	case $x in
+	'' | *[!0-9]* | 0) echo "ab-power: $v must be a positive integer ('$x')" >&2; exit 2 ;;
+	esac
+done
 work=$(mktemp -d "${TMPDIR:-/tmp}/ab-power.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
@@ -54,14 +62,36 @@ transport = pipes
 CONF
 }
 
-# marked JSON: 1 when the mean row of the last column is significant.
+# marked JSON: 1 when the mean row of the last column is significant,
+# 0 when it is not (or was not tested); nothing, and a non-zero status
+# after saying why, when JSON holds no such verdict.
 marked() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-t = d["sections"][0]["rows"][0]["runs"][-1].get("test", {})
-print(1 if t.get("significant") else 0)' "$1"
+	python3 - "$1" <<'PY'
+import json, sys
+try:
+    with open(sys.argv[1]) as f:
+        d = json.load(f)
+    t = d["sections"][0]["rows"][0]["runs"][-1]["test"]
+    if not isinstance(t.get("done"), bool):
+        raise KeyError("done")
+    if t["done"] and not isinstance(t.get("significant"), bool):
+        raise KeyError("significant")
+except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+    sys.exit("ab-power: no verdict in the comparison (%s %s)" % (type(e).__name__, e))
+print(1 if t["done"] and t["significant"] else 0)
+PY
 }
 
+# count FILE: marked FILE, or stop the script when it has no verdict.
+count() {
+	m=$(marked "$1") || exit 1
+	case $m in
+	0 | 1) echo "$m" ;;
+	*) echo "ab-power: no verdict in the comparison ('$m')" >&2; exit 1 ;;
+	esac
+}
+
+echo "# hackbench process pipes, 1 group, loops $LOOPS; $ROUNDS rounds x $ITERATIONS samples an arm; $REPS repetitions"
 for pct in 0 5 10; do
 	lb=$((LOOPS + LOOPS * pct / 100))
 	conf "$work/x.conf" "$lb"
@@ -72,18 +102,21 @@ for pct in 0 5 10; do
 		r=$((r + 1))
 		db=$work/i$pct-$r.db
 		"$kbench" --db "$db" -q ab -c "$work/x.conf" -n e --format json \
-			> "$work/i.json" 2>"$work/i.err" || { cat "$work/i.err" >&2; exit 1; } || { echo "kbench ab failed" >&2; exit 1; }
-		inter=$((inter + $(marked "$work/i.json")))
+			> "$work/i.json" 2>"$work/i.err" ||
+			{ cat "$work/i.err" >&2; echo "ab-power: kbench ab failed" >&2; exit 1; }
+		m=$(count "$work/i.json") || exit 1
+		inter=$((inter + m))
 		db=$work/s$pct-$r.db
 		"$kbench" --db "$db" -q run -c "$work/x.conf" --only hackbench -n a \
 			-o rounds=1 -o iterations=$((ROUNDS * ITERATIONS)) --no-report \
-			>/dev/null 2>&1 &&
+			>/dev/null 2>"$work/s.err" &&
 		"$kbench" --db "$db" -q run -c "$work/x.conf" --only hackbench -n b \
 			-o rounds=1 -o iterations=$((ROUNDS * ITERATIONS)) -o loops="$lb" \
-			--no-report >/dev/null 2>&1 &&
-		"$kbench" --db "$db" compare --format json a b > "$work/s.json" 2>/dev/null ||
-			{ echo "sequential runs failed" >&2; exit 1; }
-		seq=$((seq + $(marked "$work/s.json")))
+			--no-report >/dev/null 2>>"$work/s.err" &&
+		"$kbench" --db "$db" compare --format json a b > "$work/s.json" 2>>"$work/s.err" ||
+			{ cat "$work/s.err" >&2; echo "ab-power: the sequential runs failed" >&2; exit 1; }
+		m=$(count "$work/s.json") || exit 1
+		seq=$((seq + m))
 		rm -f "$work"/*.db "$work"/*.db-*
 	done
 	printf '%-12s %-6s  marked %d/%d (%d%%)\n' interleaved "$label" "$inter" "$REPS" \

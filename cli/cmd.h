@@ -35,6 +35,8 @@ int cmd_ab(int argc, char **argv);
  * compare of them prints it (cli/report.c). Return 0, or -1 after printing
  * why. */
 int cmd_report_experiment(struct store *s, const struct experiment *e, const char *format);
+/* kbench experiments: the experiments kbench ab stored. */
+int cmd_experiments(int argc, char **argv);
 
 /* After a run (cli/report.c): print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */

@@ -1,8 +1,10 @@
 /* cmd_ab: kbench ab -c CONF [--rounds N] [--order abba|shuffle] [--seed S]
  * [-n NAME] [--dry-run]: an interleaved A/B experiment over the arms a
- * config declares, then the paired comparison of its arms. */
+ * config declares, then the paired comparison of its arms; kbench ab
+ * --resume EXPERIMENT finishes the rounds of one that was stopped. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "db/experiment.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
@@ -18,12 +20,15 @@
 static const struct parse_opt_usage ab_usage = {
 	.synopsis = "kbench ab -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...] [-n NAME]\n"
 		    "                 [--rounds N] [--iterations N] [--order abba|shuffle]\n"
-		    "                 [--seed S] [--only REGEX] [--dry-run]",
+		    "                 [--seed S] [--only REGEX] [--dry-run]\n"
+		    "   or: kbench ab --resume EXPERIMENT [--force]",
 	.description =
 		"Run an A/B experiment: the arms the configs declare ([arm:NAME] sections:\n"
 		"sysctl and sysfs knobs, workload options, environment, a command prefix),\n"
 		"interleaved in rounds (ABBA...), each arm stored as the run NAME/ARM, then\n"
-		"compare the arms with a paired test over the rounds.",
+		"compare the arms with a paired test over the rounds. --resume runs the\n"
+		"rounds an experiment that was stopped lacks, into its arms' runs, from what\n"
+		"they stored (kbench experiments lists the experiments).",
 	.help_column = 24,
 	.epilogue =
 		"Every knob's original value is journalled in the store before it is first\n"
@@ -34,12 +39,59 @@ static const struct parse_opt_usage ab_usage = {
 		"1 failed, 2 bad arguments or config, or a knob refused, 128+N signal N.",
 };
 
+/* kbench ab --resume SEL: the experiment as its runs stored it, its
+ * missing rounds run, then the report. Return an exit status. */
+static int resume(const char *sel, const struct opt_list *configs,
+		  const struct opt_list *overrides, const struct experiment_options *eo,
+		  int dry_run, int force, const char *format, int no_report)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *store = NULL;
+	struct experiment e;
+	int64_t id;
+	int rc = EXIT_USAGE;
+
+	memset(&e, 0, sizeof(e));
+	if (configs->n || overrides->n || eo->name || eo->rounds || eo->iterations ||
+	    eo->order || eo->seed || eo->only || dry_run) {
+		error("--resume takes the experiment's configs and design from the store: -c, "
+		      "-o, -n, --rounds, --iterations, --order, --seed, --only and --dry-run "
+		      "cannot be combined with it");
+		goto out;
+	}
+	rc = 1;
+	if (cmd_open_store(&store, CMD_STORE_WRITE))
+		goto out;
+	if (store_find_experiment(store, sel, &id, &err)) {
+		if (err.len)
+			error("%s", err.buf);
+		goto out;
+	}
+	switch (experiment_load_stored(&e, store, id, force)) {
+	case 0:
+		break;
+	case 1:
+		rc = 0;
+		goto out;
+	default:
+		goto out;
+	}
+	rc = experiment_run(&e, store);
+	if (rc == 0 && !no_report)
+		rc = cmd_report_experiment(store, &e, format) ? 1 : 0;
+out:
+	experiment_release(&e);
+	store_close(store);
+	strbuf_release(&err);
+	return rc;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct experiment_options eo = { .name = NULL };
-	const char *format = NULL;
-	int dry_run = 0, no_report = 0;
+	const char *format = NULL, *resume_sel = NULL;
+	int dry_run = 0, no_report = 0, force = 0;
 	const struct parse_opt options[] = {
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
 				"a config with [arm:NAME] sections (repeatable);\n"
@@ -67,6 +119,12 @@ int cmd_ab(int argc, char **argv)
 		OPT_STRING(0, "format", &format, "FORMAT",
 			   "of the comparison after the experiment (as compare)"),
 		OPT_BOOL(0, "no-report", &no_report, "do not compare the arms afterwards"),
+		OPT_STRING(0, "resume", &resume_sel, "EXPERIMENT",
+			   "finish the rounds of a stopped experiment (#ID, ID,\n"
+			   "a name: its latest, a uuid prefix)"),
+		OPT_BOOL(0, "force", &force,
+			 "resume although the machine, the kernel or an arm's\n"
+			 "options differ from the experiment's runs"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -81,6 +139,15 @@ int cmd_ab(int argc, char **argv)
 		goto out;
 	if (argc > 0) {
 		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
+		goto out;
+	}
+	if (resume_sel) {
+		rc = resume(resume_sel, &configs, &overrides, &eo, dry_run, force, format,
+			    no_report);
+		goto out;
+	}
+	if (force) {
+		error("--force applies to --resume only");
 		goto out;
 	}
 	if (!configs.n) {

@@ -3,6 +3,7 @@
  * --slab print what the monitors recorded; --format json all of it. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/experiment_view.h"
 #include "cli/output.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -84,6 +85,9 @@ static int print_meta(const char *section, const char *key, const char *value, v
 {
 	struct meta_state *m = arg;
 
+	/* An arm's knobs, one fact a file, are counted under Experiment. */
+	if (!*section && !strncmp(key, "knob ", 5))
+		return 0;
 	if (strcmp(m->section.buf, section)) {
 		strbuf_reset(&m->section);
 		strbuf_addstr(&m->section, section);
@@ -508,9 +512,10 @@ static int show_json(struct store *store, int64_t id)
 	struct strbuf out = STRBUF_INIT;
 	struct slab_state ss = { 0 };
 	struct row_results rs = { .text = STRBUF_INIT };
+	struct experiment_view view = { .run_id = 0 };
 	struct run_info r;
 	struct json j;
-	int rc = -1;
+	int rc = -1, exp = 0;
 
 	if (store_get_run(store, id, &r))
 		return -1;
@@ -533,6 +538,15 @@ static int show_json(struct store *store, int64_t id)
 	array_key(&j, "options");
 	rc = rc ? rc : store_each_meta(store, id, json_meta, &j);
 	json_array_end(&j);
+	/* An arm's run: its experiment. */
+	if (!rc && !(exp = experiment_view_of_run(store, id, &view))) {
+		json_newline(&j);
+		json_key(&j, "experiment");
+		json_object_begin(&j);
+		experiment_view_json(&j, &view);
+		json_object_end(&j);
+	}
+	rc = rc ? rc : exp < 0;
 	array_key(&j, "monitors");
 	rc = rc ? rc : store_each_monitor_summary(store, id, json_monitor, &j);
 	json_array_end(&j);
@@ -556,6 +570,7 @@ static int show_json(struct store *store, int64_t id)
 	}
 	strbuf_release(&out);
 out_run:
+	experiment_view_release(&view);
 	slab_state_release(&ss);
 	row_results_release(&rs);
 	run_info_release(&r);
@@ -611,8 +626,9 @@ int cmd_show(int argc, char **argv)
 	struct count_state counts = { 0 };
 	struct meta_state meta = { .section = STRBUF_INIT };
 	struct row_results rows = { .text = STRBUF_INIT };
+	struct experiment_view view = { .run_id = 0 };
 	int64_t id;
-	int nfail = 0, shown = 0, rc = 1;
+	int nfail = 0, shown = 0, exp, rc = 1;
 
 	if (cmd_parse_options(&argc, argv, options, &show_usage, &rc))
 		return rc;
@@ -674,6 +690,12 @@ int cmd_show(int argc, char **argv)
 	if (r.notes)
 		print_notes(r.notes);
 	run_info_release(&r);
+	if ((exp = experiment_view_of_run(store, id, &view)) < 0)
+		goto out;
+	if (!exp) {
+		putchar('\n');
+		experiment_view_print(&view);
+	}
 
 	if (store_each_section_count(store, id, print_count, &counts))
 		goto out;
@@ -694,6 +716,7 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	rc = 0;
 out:
+	experiment_view_release(&view);
 	row_results_release(&rows);
 	strbuf_release(&meta.section);
 	strbuf_release(&err);

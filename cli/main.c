@@ -48,6 +48,8 @@ static const struct command commands[] = {
 	  .summary = "load what a run could not store (its recovery file) into the store" },
 	{ .name = "ab", .fn = cmd_ab,
 	  .summary = "an A/B experiment over knobs and options, interleaved in rounds" },
+	{ .name = "experiments", .fn = cmd_experiments,
+	  .summary = "list the A/B experiments, or show one with its arms' runs" },
 	{ .name = "calibrate", .fn = cmd_calibrate,
 	  .summary = "run a config N times and print each row's between-run noise" },
 	{ .name = "configs", .fn = cmd_configs,

@@ -31,7 +31,7 @@ _kbench()
 
 	local kb=${words[0]} db= cmd= i
 	local commands="run vm runs show compare topology note query history regressions
-		export import mail fleet configs ab recover calibrate help"
+		export import mail fleet configs ab experiments recover calibrate help"
 	local workloads="hackbench netperf pft external"
 
 	for ((i = 1; i < cword; i++)); do

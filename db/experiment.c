@@ -8,6 +8,7 @@
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,4 +153,217 @@ int store_each_journal(struct store *s, int (*cb)(const struct journal_row *r, v
 	if (!stop && rc != SQLITE_DONE)
 		return store_db_error(s, "cannot read the knob journal");
 	return stop;
+}
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return xstrdup(t ? (const char *)t : "");
+}
+
+void experiment_info_release(struct experiment_info *x)
+{
+	free(x->uuid);
+	free(x->name);
+	free(x->config_name);
+	free(x->arms);
+	free(x->arm_order);
+	free(x->started_at);
+	free(x->finished_at);
+	free(x->status);
+	memset(x, 0, sizeof(*x));
+}
+
+/* Whether a writer of an arm's run of experiment uuid, still marked
+ * running, may be at work. Return 1, 0, or -1 after an error. */
+static int arm_writer_alive(struct store *s, const char *uuid)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, alive = 0;
+
+	if (store_prepare(s, "SELECT m.hostname, r.pid, r.boot_id, r.pid_start_ticks FROM runs r "
+			  "LEFT JOIN machines m ON m.id = r.machine_id "
+			  "JOIN run_meta u ON u.run_id = r.id AND u.section = '' AND "
+			  "u.key = 'experiment-uuid' AND u.value = ? WHERE r.status = 'running'",
+			  &st))
+		return -1;
+	store_bind_text(st, 1, uuid);
+	while (!alive && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		alive = run_writer_alive(s, (const char *)sqlite3_column_text(st, 0),
+					 sqlite3_column_int64(st, 1),
+					 (const char *)sqlite3_column_text(st, 2),
+					 (uint64_t)sqlite3_column_int64(st, 3));
+	if (!alive && rc != SQLITE_DONE)
+		alive = store_db_error(s, "cannot read the runs of an experiment");
+	sqlite3_finalize(st);
+	return alive;
+}
+
+#define EXPERIMENT_COLUMNS \
+	"e.id, e.uuid, e.name, e.config_name, e.arms, e.rounds, e.arm_order, e.seed, " \
+	"e.started_at, e.finished_at, e.status, " \
+	"(SELECT count(*) FROM run_meta u WHERE u.section = '' AND " \
+	"u.key = 'experiment-uuid' AND u.value = e.uuid), " \
+	"(SELECT count(*) FROM samples x JOIN run_meta u ON u.run_id = x.run_id AND " \
+	"u.section = '' AND u.key = 'experiment-uuid' AND u.value = e.uuid) " \
+	"FROM experiments e "
+
+static int fill_experiment(struct store *s, sqlite3_stmt *st, struct experiment_info *x)
+{
+	int alive;
+
+	memset(x, 0, sizeof(*x));
+	x->id = sqlite3_column_int64(st, 0);
+	x->uuid = col_text(st, 1);
+	x->name = col_text(st, 2);
+	x->config_name = col_text(st, 3);
+	x->arms = col_text(st, 4);
+	x->rounds = sqlite3_column_int(st, 5);
+	x->arm_order = col_text(st, 6);
+	x->has_seed = sqlite3_column_type(st, 7) != SQLITE_NULL;
+	x->seed = (uint64_t)sqlite3_column_int64(st, 7);
+	x->started_at = col_text(st, 8);
+	x->finished_at = col_text(st, 9);
+	x->status = col_text(st, 10);
+	x->nruns = sqlite3_column_int64(st, 11);
+	x->nsamples = sqlite3_column_int64(st, 12);
+	/* Marked running with every arm's writer gone: it was killed (a
+	 * journal of knobs would have been restored and marked it already). */
+	if (!strcmp(x->status, "running") && x->nruns) {
+		if ((alive = arm_writer_alive(s, x->uuid)) < 0)
+			return -1;
+		if (!alive) {
+			free(x->status);
+			x->status = xstrdup("interrupted");
+		}
+	}
+	return 0;
+}
+
+int store_get_experiment(struct store *s, int64_t id, struct experiment_info *x)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	if (store_prepare(s, "SELECT " EXPERIMENT_COLUMNS "WHERE e.id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = fill_experiment(s, st, x) ? -1 : 0;
+	else if (rc == SQLITE_DONE)
+		rc = 1;
+	else
+		rc = store_db_error(s, "cannot read the experiment");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_find_experiment(struct store *s, const char *sel, int64_t *id, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	const char *num = *sel == '#' ? sel + 1 : sel;
+	char *end;
+	long long v;
+	int rc;
+
+	*id = 0;
+	errno = 0;
+	v = strtoll(num, &end, 10);
+	if (*num && !*end && !errno && v > 0) {
+		if (store_prepare(s, "SELECT id FROM experiments WHERE id = ?", &st))
+			return -1;
+		sqlite3_bind_int64(st, 1, v);
+	} else {
+		/* A name: its latest experiment; else a uuid prefix. */
+		if (store_prepare(s, "SELECT id FROM experiments WHERE name = ?1 OR "
+				  "(length(?1) >= 4 AND substr(uuid, 1, length(?1)) = lower(?1)) "
+				  "ORDER BY name = ?1 DESC, id DESC LIMIT 1", &st))
+			return -1;
+		store_bind_text(st, 1, sel);
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		store_db_error(s, "cannot look for the experiment");
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc == SQLITE_DONE)
+		strbuf_addf(err, "no experiment '%s' in the store (kbench experiments lists them)",
+			    sel);
+	return -1;
+}
+
+int store_each_experiment(struct store *s, int (*cb)(const struct experiment_info *x, void *arg),
+			  void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, stop = 0;
+
+	if (store_prepare(s, "SELECT " EXPERIMENT_COLUMNS "ORDER BY e.id", &st))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct experiment_info x;
+
+		if (fill_experiment(s, st, &x)) {
+			experiment_info_release(&x);
+			stop = -1;
+			break;
+		}
+		stop = cb(&x, arg);
+		experiment_info_release(&x);
+		if (stop)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (!stop && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the experiments");
+	return stop;
+}
+
+int store_each_experiment_run(struct store *s, const char *uuid,
+			      int (*cb)(const struct experiment_run *r, void *arg), void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, stop = 0;
+
+	if (store_prepare(s, "SELECT u.run_id, a.value, (SELECT count(DISTINCT round) FROM "
+			  "samples x WHERE x.run_id = u.run_id) FROM run_meta u JOIN run_meta a "
+			  "ON a.run_id = u.run_id AND a.section = '' AND a.key = 'arm' "
+			  "WHERE u.section = '' AND u.key = 'experiment-uuid' AND u.value = ? "
+			  "ORDER BY u.run_id", &st))
+		return -1;
+	store_bind_text(st, 1, uuid);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct experiment_run r = {
+			.run_id = sqlite3_column_int64(st, 0),
+			.arm = (const char *)sqlite3_column_text(st, 1),
+			.rounds = sqlite3_column_int(st, 2),
+		};
+
+		if ((stop = cb(&r, arg)))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (!stop && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the runs of an experiment");
+	return stop;
+}
+
+int store_resume_experiment(struct store *s, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "UPDATE experiments SET status = 'running', finished_at = NULL "
+			  "WHERE id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = store_step_done(s, st, "cannot mark the experiment running");
+	sqlite3_finalize(st);
+	return rc;
 }

@@ -10,6 +10,7 @@
 
 struct run_writer;
 struct store;
+struct strbuf;
 
 struct experiment_record {
 	const char *uuid;
@@ -33,6 +34,52 @@ int store_finish_experiment(struct store *s, int64_t id, const char *status,
 /* Experiment id still marked running has lost its writer: mark it
  * interrupted at finished_at. Return 0 or -1. */
 int store_experiment_abandoned(struct store *s, int64_t id, const char *finished_at);
+
+/* Experiment id, closed, runs again (kbench ab --resume). Return 0 or -1. */
+int store_resume_experiment(struct store *s, int64_t id);
+
+/* An experiment as read. */
+struct experiment_info {
+	int64_t id;
+	char *uuid, *name, *config_name;
+	char *arms;			/* arm names, separated by blanks */
+	int rounds;
+	char *arm_order;
+	int has_seed;
+	uint64_t seed;
+	char *started_at, *finished_at;	/* finished_at "" while running */
+	char *status;			/* as shown: every arm's writer gone reads
+					 * "interrupted" */
+	int64_t nruns, nsamples;	/* of its arms' runs in this store */
+};
+
+void experiment_info_release(struct experiment_info *x);
+
+/* Experiment id into *x. Return 0, 1 when there is none, or -1. */
+int store_get_experiment(struct store *s, int64_t id, struct experiment_info *x);
+
+/* Resolve an experiment selector: "#ID" or ID; a name, its latest
+ * experiment; a uuid prefix (4 hex digits or more). Return 0 with *id
+ * set, or -1 with err saying why (a store error is printed). */
+int store_find_experiment(struct store *s, const char *sel, int64_t *id, struct strbuf *err);
+
+/* Call cb for every experiment, oldest first; a non-zero return stops the
+ * walk and is returned. Return 0 or -1 after an error. */
+int store_each_experiment(struct store *s, int (*cb)(const struct experiment_info *x, void *arg),
+			  void *arg);
+
+/* A run of an experiment's arm, as read. */
+struct experiment_run {
+	int64_t run_id;
+	const char *arm;
+	int rounds;		/* rounds it holds samples of */
+};
+
+/* Call cb for every run of experiment uuid (the runs whose facts name
+ * it), oldest first; a non-zero return stops the walk and is returned.
+ * Return 0 or -1 after an error. */
+int store_each_experiment_run(struct store *s, const char *uuid,
+			      int (*cb)(const struct experiment_run *r, void *arg), void *arg);
 
 /* A knob's original value, as journalled. */
 struct knob_original {

@@ -166,7 +166,7 @@ static void print_keys(const struct plan_section *ps, const struct config *c)
 	strbuf_release(&seen);
 }
 
-static void format_duration(double s, char *buf, size_t len)
+void dryrun_format_duration(double s, char *buf, size_t len)
 {
 	long long t = (long long)(s + 0.5);
 
@@ -178,8 +178,8 @@ static void format_duration(double s, char *buf, size_t len)
 		snprintf(buf, len, "%lld:%02lld:%02lld", t / 3600, t / 60 % 60, t % 60);
 }
 
-/* Seconds section ps takes by the plan alone; -1 when its workload has no
- * a-priori figure. */
+/* Seconds section ps takes by the plan alone, every round (each runs the
+ * rows' warm-up again); -1 when its workload has no a-priori figure. */
 static double plan_estimate(const struct plan_section *ps)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -193,7 +193,7 @@ static double plan_estimate(const struct plan_section *ps)
 			 (ps->iterations + ps->warmup);
 	}
 	strbuf_release(&why);
-	return total;
+	return total * ps->rounds;
 }
 
 /* The search for the last run of a section's options. */
@@ -224,8 +224,8 @@ static int try_run(int64_t id, const char *config_name, void *arg)
 }
 
 /* Seconds section ps took in the last run here of the same options,
- * scaled to the plan's samples, with that run's id in *run_id; -1 when
- * there is none. */
+ * scaled to the plan's samples (every round's), with that run's id in
+ * *run_id; -1 when there is none. */
 static double history_estimate(struct store *s, const char *fingerprint,
 			       const struct effective *want, const struct plan_section *ps,
 			       int64_t *run_id, int *rc)
@@ -243,9 +243,49 @@ static double history_estimate(struct store *s, const char *fingerprint,
 	if (!h.run_id || store_section_time(s, h.run_id, ps->cs->name, &n, &ns) || !n)
 		return -1;
 	*run_id = h.run_id;
-	return (double)ns / 1e9 / (double)n *
+	return (double)ns / 1e9 / (double)n * (double)ps->rounds *
 	       (double)ps->nrows * (double)(ps->iterations + ps->warmup);
 }
+
+/* Section ps's estimate: the last run's figure when there is one (it
+ * includes the cost around each sample that the plan does not see), else
+ * the plan's; -1 when neither is known. by_plan and by_run get both. */
+static double section_estimate(const struct plan_section *ps, struct store *s,
+			       const char *fingerprint, const struct effective *want,
+			       double *by_plan, double *by_run, int64_t *run_id, int *rc)
+{
+	*by_plan = plan_estimate(ps);
+	*by_run = history_estimate(s, fingerprint, want, ps, run_id, rc);
+	return *by_run >= 0 ? *by_run : *by_plan;
+}
+
+int dryrun_estimate(const struct plan *p, struct store *s, double *seconds, int *unknown)
+{
+	struct effective want = EFFECTIVE_INIT;
+	struct machine_info mi;
+	int have_mi = s && !machine_info_load(&mi);
+	int rc = 0;
+
+	*seconds = 0;
+	*unknown = 0;
+	effective_from_plan(p, &want);
+	for (size_t i = 0; i < p->n; i++) {
+		double by_plan, by_run, t;
+		int64_t run_id;
+
+		t = section_estimate(&p->sections[i], s, have_mi ? mi.fingerprint : NULL, &want,
+				     &by_plan, &by_run, &run_id, &rc);
+		if (t >= 0)
+			*seconds += t;
+		else
+			++*unknown;
+	}
+	effective_release(&want);
+	if (have_mi)
+		machine_info_release(&mi);
+	return rc;
+}
+
 
 int dryrun_print(const struct plan *p, const struct config *c, struct store *s)
 {
@@ -270,36 +310,32 @@ int dryrun_print(const struct plan *p, const struct config *c, struct store *s)
 	printf("\n%-28s %-10s %s\n", "estimate", "plan", "last run of the same options here");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct plan_section *ps = &p->sections[i];
-		double by_plan = plan_estimate(ps), by_run;
+		double by_plan, by_run, t;
 		int64_t run_id;
 		char a[32], b[32];
 
-		by_run = history_estimate(s, have_mi ? mi.fingerprint : NULL, &want, ps, &run_id,
-					  &rc);
+		t = section_estimate(ps, s, have_mi ? mi.fingerprint : NULL, &want, &by_plan,
+				     &by_run, &run_id, &rc);
 		if (by_plan >= 0)
-			format_duration(by_plan, a, sizeof(a));
+			dryrun_format_duration(by_plan, a, sizeof(a));
 		else
 			snprintf(a, sizeof(a), "unknown");
 		if (by_run >= 0) {
-			format_duration(by_run, b, sizeof(b));
+			dryrun_format_duration(by_run, b, sizeof(b));
 			printf("%-28s %-10s %s (run #%lld)\n", ps->cs->name, a, b,
 			       (long long)run_id);
 		} else {
 			printf("%-28s %-10s %s\n", ps->cs->name, a, "none");
 		}
-		/* The run's own figure when there is one: it includes the
-		 * cost around each sample that the plan does not see. */
-		if (by_run >= 0)
-			total += by_run;
-		else if (by_plan >= 0)
-			total += by_plan;
+		if (t >= 0)
+			total += t;
 		else
 			unknown++;
 	}
 	{
 		char t[32];
 
-		format_duration(total, t, sizeof(t));
+		dryrun_format_duration(total, t, sizeof(t));
 		if (unknown == (int)p->n)
 			printf("estimated duration: unknown (no a-priori figure, no earlier run "
 			       "here)\n");

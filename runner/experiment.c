@@ -16,6 +16,7 @@
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 #include "runner/dryrun.h"
+#include "runner/effective.h"
 #include "runner/knob.h"
 #include "runner/runner.h"
 #include "runner/vm.h"
@@ -270,6 +271,17 @@ static char *section_pattern(const char *only)
 	return strbuf_detach(&sb);
 }
 
+/* The configs of o into c: its files, or the text a run stored. */
+static int load_configs(struct config *c, const struct experiment_options *o)
+{
+	if (o->config_text)
+		return config_load_string(c, o->config_origin, o->config_text);
+	for (size_t i = 0; i < o->nconfigs; i++)
+		if (config_load(c, o->configs[i]))
+			return -1;
+	return 0;
+}
+
 /* Arm a's configs: the files again, with its options, its prefix on the
  * external workloads' commands, the -o given, and the design's rounds. */
 static int arm_config(struct experiment *e, struct arm *a, const struct experiment_options *o)
@@ -278,10 +290,10 @@ static int arm_config(struct experiment *e, struct arm *a, const struct experime
 	char *pattern = NULL;
 	int rc = -1;
 
-	config_init(&a->conf);
-	for (size_t i = 0; i < o->nconfigs; i++)
-		if (config_load(&a->conf, o->configs[i]))
-			goto out;
+	/* a->conf was initialised with the arm, so that it is released
+	 * whatever fails. */
+	if (load_configs(&a->conf, o))
+		goto out;
 	for (size_t i = 0; i < a->noverrides; i++)
 		if (config_add_override(&a->conf, a->overrides[i]))
 			goto out;
@@ -343,9 +355,14 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 	memset(e, 0, sizeof(*e));
 	config_init(&e->conf);
 	e->rounds = EXPERIMENT_DEFAULT_ROUNDS;
-	for (size_t i = 0; i < o->nconfigs; i++)
-		if (config_load(&e->conf, o->configs[i]))
-			goto out;
+	e->overrides = xcalloc(o->noverrides + 1, sizeof(*e->overrides));
+	for (size_t i = 0; i < o->noverrides; i++)
+		e->overrides[i] = xstrdup(o->overrides[i]);
+	e->noverrides = o->noverrides;
+	e->only = o->only ? xstrdup(o->only) : NULL;
+	e->iterations = o->iterations;
+	if (load_configs(&e->conf, o))
+		goto out;
 	if (o->extra) {
 		size_t len = e->conf.name.len;
 
@@ -423,6 +440,203 @@ out:
 	return rc;
 }
 
+/* ---- a stored experiment, to resume ---- */
+
+struct stored_runs {
+	int64_t *id;
+	char **arm;
+	size_t n, alloc, arm_alloc;
+};
+
+static int add_stored(const struct experiment_run *r, void *arg)
+{
+	struct stored_runs *sr = arg;
+
+	ALLOC_GROW(sr->id, sr->n + 1, sr->alloc);
+	ALLOC_GROW(sr->arm, sr->n + 1, sr->arm_alloc);
+	sr->id[sr->n] = r->run_id;
+	sr->arm[sr->n++] = xstrdup(r->arm ? r->arm : "");
+	return 0;
+}
+
+/* What was asked of every arm, from an arm run's facts. */
+struct asked {
+	char **overrides;
+	size_t n, alloc;
+	char *only;
+	int iterations;
+};
+
+static int read_asked(const char *section, const char *key, const char *value, void *arg)
+{
+	struct asked *as = arg;
+
+	if (*section || !value)
+		return 0;
+	if (!strcmp(key, "experiment-override")) {
+		ALLOC_GROW(as->overrides, as->n + 1, as->alloc);
+		as->overrides[as->n++] = xstrdup(value);
+	} else if (!strcmp(key, "experiment-only")) {
+		free(as->only);
+		as->only = xstrdup(value);
+	} else if (!strcmp(key, "experiment-iterations")) {
+		as->iterations = atoi(value);
+	}
+	return 0;
+}
+
+/* Why runs of ri cannot be continued here (another machine or kernel),
+ * into why; nothing when they can. Return 0, or -1 after an error. */
+static int other_system(const struct run_info *ri, struct strbuf *why)
+{
+	struct machine_info mi;
+	struct kernel_info ki;
+
+	if (machine_info_load(&mi))
+		return -1;
+	if (kernel_info_load(&ki)) {
+		machine_info_release(&mi);
+		return -1;
+	}
+	if (strcmp(mi.fingerprint, ri->fingerprint))
+		strbuf_addf(why, "it was measured on another machine ('%s')", ri->hostname);
+	else if (strcmp(ki.release, ri->kernel_release) || strcmp(ki.version, ri->kernel_version))
+		strbuf_addf(why, "it was measured on another kernel (%s, this is %s)",
+			    ri->kernel_release, ki.release);
+	machine_info_release(&mi);
+	kernel_info_release(&ki);
+	return 0;
+}
+
+/* Whether arm a's plan has the options its run was measured with; the
+ * differences into why when not. Return 1, 0, or -1 after an error. */
+static int same_options(struct store *s, const struct arm *a, struct strbuf *why)
+{
+	struct effective want = EFFECTIVE_INIT, have = EFFECTIVE_INIT;
+	int same = -1;
+
+	if (effective_from_run(s, a->run_id, &have))
+		goto out;
+	effective_from_plan(&a->plan, &want);
+	same = effective_equal(&have, &want);
+	if (!same)
+		effective_diff(&have, &want, why);
+out:
+	effective_release(&want);
+	effective_release(&have);
+	return same;
+}
+
+int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, int force)
+{
+	struct experiment_info x;
+	struct stored_runs sr = { .id = NULL };
+	struct asked as = { .overrides = NULL };
+	struct run_info ri = { .id = 0 };
+	struct experiment_options o = { .name = NULL };
+	struct strbuf why = STRBUF_INIT, seed = STRBUF_INIT, arms = STRBUF_INIT;
+	int rc = -1, same;
+
+	memset(e, 0, sizeof(*e));
+	if ((rc = store_get_experiment(s, id, &x))) {
+		if (rc > 0)
+			error("no experiment #%lld in the store", (long long)id);
+		return -1;
+	}
+	rc = -1;
+	if (!strcmp(x.status, "complete")) {
+		notice("experiment #%lld '%s' is complete: nothing to resume", (long long)id, x.name);
+		rc = 1;
+		goto out;
+	}
+	if (!strcmp(x.status, "running")) {
+		error("experiment #%lld '%s' is still running", (long long)id, x.name);
+		goto out;
+	}
+	if (store_each_experiment_run(s, x.uuid, add_stored, &sr) < 0)
+		goto out;
+	if (!sr.n) {
+		error("experiment #%lld '%s' stopped before any run: there is nothing to resume; "
+		      "start it again with kbench ab -c", (long long)id, x.name);
+		goto out;
+	}
+	if (store_get_run(s, sr.id[0], &ri) || other_system(&ri, &why))
+		goto out;
+	if (why.len && !force) {
+		error("experiment #%lld cannot be resumed here: %s (--force resumes it anyway)",
+		      (long long)id, why.buf);
+		goto out;
+	}
+	if (why.len)
+		warning("resuming experiment #%lld although %s", (long long)id, why.buf);
+	if (store_each_meta(s, sr.id[0], read_asked, &as))
+		goto out;
+	o.config_text = ri.config_text;
+	o.config_origin = x.config_name;
+	o.overrides = as.overrides;
+	o.noverrides = as.n;
+	o.only = as.only;
+	o.iterations = as.iterations;
+	o.name = x.name;
+	o.rounds = x.rounds;
+	o.order = x.arm_order;
+	if (x.has_seed) {
+		strbuf_addf(&seed, "%llu", (unsigned long long)x.seed);
+		o.seed = seed.buf;
+	}
+	if (experiment_load(e, &o))
+		goto out;
+	for (size_t i = 0; i < e->narms; i++)
+		strbuf_addf(&arms, "%s%s", i ? " " : "", e->arms[i].name);
+	if (strcmp(arms.buf, x.arms)) {
+		error("experiment #%lld has the arms %s, its config now %s", (long long)id, x.arms,
+		      arms.buf);
+		goto out;
+	}
+	for (size_t r = 0; r < sr.n; r++)
+		for (size_t i = 0; i < e->narms; i++)
+			if (!strcmp(e->arms[i].name, sr.arm[r]))
+				e->arms[i].run_id = sr.id[r];
+	for (size_t i = 0; i < e->narms; i++) {
+		struct arm *a = &e->arms[i];
+
+		if (!a->run_id)
+			continue;
+		strbuf_reset(&why);
+		if ((same = same_options(s, a, &why)) < 0)
+			goto out;
+		if (!same && !force) {
+			error("arm %s would not run as run #%lld did (--force resumes it anyway):\n%s",
+			      a->name, (long long)a->run_id, why.buf);
+			goto out;
+		}
+		if (!same)
+			warning("resuming arm %s with options that differ from run #%lld's",
+				a->name, (long long)a->run_id);
+	}
+	e->id = id;
+	snprintf(e->uuid, sizeof(e->uuid), "%s", x.uuid);
+	e->resumed = 1;
+	rc = 0;
+out:
+	if (rc < 0)
+		experiment_release(e);
+	experiment_info_release(&x);
+	run_info_release(&ri);
+	for (size_t i = 0; i < sr.n; i++)
+		free(sr.arm[i]);
+	free(sr.arm);
+	free(sr.id);
+	for (size_t i = 0; i < as.n; i++)
+		free(as.overrides[i]);
+	free(as.overrides);
+	free(as.only);
+	strbuf_release(&why);
+	strbuf_release(&seed);
+	strbuf_release(&arms);
+	return rc;
+}
+
 void experiment_release(struct experiment *e)
 {
 	for (size_t i = 0; i < e->narms; i++) {
@@ -443,6 +657,10 @@ void experiment_release(struct experiment *e)
 		free(a->run_name);
 	}
 	free(e->arms);
+	for (size_t i = 0; i < e->noverrides; i++)
+		free(e->overrides[i]);
+	free(e->overrides);
+	free(e->only);
 	knob_files_release(&e->files);
 	config_release(&e->conf);
 	free(e->name);
@@ -527,7 +745,10 @@ int experiment_dry_run(const struct experiment *e, struct store *s)
 {
 	size_t *order = xcalloc(e->narms, sizeof(*order));
 	struct strbuf sb = STRBUF_INIT;
-	int64_t per_round = 0;
+	int64_t samples = 0;
+	double seconds = 0;
+	size_t unknown = 0, sections = 0;
+	char when[32];
 	int rc = 0;
 
 	printf("Experiment %s: %zu arms, %d rounds, order %s", e->name, e->narms, e->rounds,
@@ -573,9 +794,29 @@ int experiment_dry_run(const struct experiment *e, struct store *s)
 			printf("  ... and %zu more\n", e->files.n - 12);
 	}
 	for (size_t i = 0; i < e->narms; i++)
-		per_round += plan_total_samples(&e->arms[i].plan);
+		samples += plan_total_samples(&e->arms[i].plan);
 	printf("\nSamples: %lld over every arm and round, warm-up included (each arm's "
-	       "warm-up runs again whenever it is switched in)\n", (long long)per_round);
+	       "warm-up runs again whenever it is switched in)\n", (long long)samples);
+	for (size_t i = 0; i < e->narms; i++) {
+		double t;
+		int u;
+
+		if (dryrun_estimate(&e->arms[i].plan, s, &t, &u))
+			rc = -1;
+		seconds += t;
+		unknown += (size_t)u;
+		sections += e->arms[i].plan.n;
+	}
+	dryrun_format_duration(seconds, when, sizeof(when));
+	if (unknown == sections)
+		printf("Estimated duration: unknown (no a-priori figure, no earlier run here)\n");
+	else if (unknown)
+		printf("Estimated duration: at least %s for %zu arms x %d rounds (each arm's "
+		       "plan runs once a round; %zu of %zu arm sections unknown)\n", when,
+		       e->narms, e->rounds, unknown, sections);
+	else
+		printf("Estimated duration: %s for %zu arms x %d rounds (each arm's plan runs "
+		       "once a round)\n", when, e->narms, e->rounds);
 	for (size_t i = 0; i < e->narms; i++) {
 		const struct arm *a = &e->arms[i];
 		int differs = i == 0;
@@ -651,32 +892,45 @@ static int check_busy(const struct journal_row *r, void *arg)
 	return 1;
 }
 
-/* Record the experiment and journal every knob's original value. */
+/* Record the experiment as a new one, status running. */
+static int record_experiment(struct experiment *e, struct store *s, const char *started)
+{
+	struct strbuf arms = STRBUF_INIT;
+	struct experiment_record er = {
+		.name = e->name,
+		.config_name = e->conf.name.buf,
+		.rounds = e->rounds,
+		.arm_order = order_name(e->order),
+		.has_seed = e->has_seed,
+		.seed = e->seed,
+		.started_at = started,
+	};
+	int rc;
+
+	uuid_random(e->uuid);
+	for (size_t i = 0; i < e->narms; i++)
+		strbuf_addf(&arms, "%s%s", i ? " " : "", e->arms[i].name);
+	er.uuid = e->uuid;
+	er.arms = arms.buf;
+	rc = store_begin_experiment(s, &er, &e->id);
+	strbuf_release(&arms);
+	return rc;
+}
+
+/* Record the experiment (mark a resumed one running again) and journal
+ * every knob's original value. */
 static int journal(struct experiment *e, struct store *s)
 {
-	struct experiment_record er = { .name = e->name };
 	struct knob_original *ko = xcalloc(e->files.n + 1, sizeof(*ko));
 	struct busy_knob busy = { .e = e };
 	struct run_writer w;
-	struct strbuf arms = STRBUF_INIT;
 	char started[32], *host = sysinfo_hostname();
 	int rc = -1;
 
 	if (store_each_journal(s, check_busy, &busy) < 0 || busy.busy)
 		goto out;
-	uuid_random(e->uuid);
 	clock_iso_utc(started, sizeof(started), time(NULL));
-	for (size_t i = 0; i < e->narms; i++)
-		strbuf_addf(&arms, "%s%s", i ? " " : "", e->arms[i].name);
-	er.uuid = e->uuid;
-	er.config_name = e->conf.name.buf;
-	er.arms = arms.buf;
-	er.rounds = e->rounds;
-	er.arm_order = order_name(e->order);
-	er.has_seed = e->has_seed;
-	er.seed = e->seed;
-	er.started_at = started;
-	if (store_begin_experiment(s, &er, &e->id))
+	if (e->resumed ? store_resume_experiment(s, e->id) : record_experiment(e, s, started))
 		goto out;
 	for (size_t f = 0; f < e->files.n; f++)
 		ko[f] = (struct knob_original){ .path = e->files.v[f].path,
@@ -686,7 +940,6 @@ static int journal(struct experiment *e, struct store *s)
 out:
 	free(host);
 	free(ko);
-	strbuf_release(&arms);
 	return rc;
 }
 
@@ -714,6 +967,18 @@ static int arm_facts(struct store *s, int64_t run_id, void *arg)
 		strbuf_reset(&k);
 		strbuf_addf(&k, "arm %s", af->a->keys[i].key);
 		if (store_add_meta(s, run_id, "", k.buf, af->a->keys[i].value))
+			goto out;
+	}
+	/* What was asked of every arm, for a resume to ask it again. */
+	for (size_t i = 0; i < af->e->noverrides; i++)
+		if (store_add_meta(s, run_id, "", "experiment-override", af->e->overrides[i]))
+			goto out;
+	if (af->e->only && store_add_meta(s, run_id, "", "experiment-only", af->e->only))
+		goto out;
+	if (af->e->iterations) {
+		strbuf_reset(&v);
+		strbuf_addf(&v, "%d", af->e->iterations);
+		if (store_add_meta(s, run_id, "", "experiment-iterations", v.buf))
 			goto out;
 	}
 	for (size_t f = 0; f < af->e->files.n; f++) {
@@ -794,6 +1059,7 @@ static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 		.name = a->run_name,
 		.resume = a->run_id,
 		.round = r,
+		.next_round = a->ran_here,
 		.keep_running = r < e->rounds,
 		.facts = arm_facts,
 		.facts_arg = &af,
@@ -813,8 +1079,10 @@ static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 	rc = plan_execute(&a->plan, &a->conf, s, &req, &run_id);
 	arm_env(a, 0, saved);
 	vm_stop(vm);
-	if (run_id > 0)
+	if (run_id > 0) {
 		a->run_id = run_id;
+		a->ran_here = 1;
+	}
 out:
 	free(saved);
 	strbuf_release(&tag);
@@ -861,9 +1129,9 @@ int experiment_run(struct experiment *e, struct store *s)
 	sigaction(SIGHUP, &sa, &old_hup);
 	if (journal(e, s))
 		goto out;
-	notice("experiment #%lld '%s' (%s): %zu arms, %d rounds, order %s; %zu knob files "
-	       "journalled", (long long)e->id, e->name, e->uuid, e->narms, e->rounds,
-	       order_name(e->order), e->files.n);
+	notice("experiment #%lld '%s' (%s)%s: %zu arms, %d rounds, order %s; %zu knob files "
+	       "journalled", (long long)e->id, e->name, e->uuid, e->resumed ? " resumed" : "",
+	       e->narms, e->rounds, order_name(e->order), e->files.n);
 	/* Every arm's knobs must take, and go back, before any sample. */
 	if (e->files.n) {
 		int refused = 0;

@@ -62,6 +62,7 @@ struct arm {
 	struct config conf;		/* the configs with the arm's options */
 	struct plan plan;
 	int64_t run_id;			/* 0: not recorded yet */
+	int ran_here;			/* this process ran a round of it */
 	char *run_name;
 };
 
@@ -82,6 +83,9 @@ struct experiment_options {
 	/* What a kernel arm's guest takes from the command line (accel,
 	 * vCPUs, memory...) before its own keys; NULL: VM_CONFIG_INIT. */
 	const struct vm_config *vm;
+	/* The configs' text as a run stored it, instead of configs (a
+	 * resumed experiment); config_origin names it in messages. */
+	const char *config_text, *config_origin;
 };
 
 struct experiment {
@@ -96,6 +100,13 @@ struct experiment {
 	char *name;
 	int64_t id;			/* in the store; 0: not recorded */
 	char uuid[37];
+	int resumed;			/* id is an experiment stopped before, resumed */
+	/* What was asked of every arm, stored with each arm's run so that
+	 * a resume builds the same arms. */
+	char **overrides;		/* -o */
+	size_t noverrides;
+	char *only;
+	int iterations;
 };
 
 /* Read the configs, their [experiment] section and [arm:NAME] sections,
@@ -113,6 +124,14 @@ void experiment_round_order(const struct experiment *e, int round, size_t *order
  * current values and whether this process may write them, then each
  * arm's plan (estimates from s when not NULL). Return 0, or -1. */
 int experiment_dry_run(const struct experiment *e, struct store *s);
+
+/* Load experiment id of s to resume it: the configs' text, the design
+ * and what was asked of every arm, as its arms' runs stored them, each
+ * arm tied to its run (an arm with none starts one). Refused on another
+ * machine or kernel, or when an arm's plan would differ from its run's,
+ * unless force. Return 0, 1 when it is complete (nothing to resume, after
+ * saying so), or -1 after saying why. */
+int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, int force);
 
 /* Run the experiment into s: journal every knob, check that every arm's
  * knobs can be set and restored (else stop before any sample), then run

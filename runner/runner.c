@@ -788,7 +788,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 
 	strbuf_init(&x.rec.path);
 	*run_id = req->resume;
-	if (req->resume && req->round > 1) {
+	if (req->resume && req->next_round) {
 		/* The next round of an experiment's arm: quietly. */
 		if (store_resume_run(s, req->resume))
 			return -1;

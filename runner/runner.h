@@ -43,6 +43,8 @@ struct run_request {
 	 * at a time into the arm's run, resumed for each round after the
 	 * first. */
 	int round;		/* run only this round (from 1); 0: every round */
+	int next_round;		/* resume is the run this process ran the round
+				 * before of: resume it quietly */
 	int keep_running;	/* leave a run that completes marked running: more
 				 * rounds follow, resumed into it */
 	const char *tag;	/* before each progress line ("round 2/6 base"); NULL: none */

@@ -2,7 +2,8 @@
 # t1002-dry-run: kbench run --dry-run prints the plan of the shipped
 # configs (sections, workloads, iterations, warm-up, rows, the number of
 # samples), each section's effective keys and the estimated duration (here
-# from the plan only: the store is empty), and runs and stores nothing.
+# from the plan only: the store is empty; every round counted), and runs
+# and stores nothing.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 c=$TOP_SRCDIR/configs
@@ -52,6 +53,12 @@ netperf-tcp-rr               1:40       none
 estimated duration: 3:20
 [exit 0]
 T
+kb run -c "$c/netperf-rr.conf" -o rounds=3 --dry-run > "$tmp/rounds" 2>&1
+is "rounds = 3 runs every sample, and the estimate, three times" \
+	"$(grep -E '^(netperf-udp-rr +[0-9]|[0-9]+ samples|estimated)' "$tmp/rounds")" \
+	"60 samples in all (warm-up included)
+netperf-udp-rr               5:00       none
+estimated duration: 10:00"
 expect_transcript "netperf-stream.conf: netperf's nine sizes" kb run -c "$c/netperf-stream.conf" --dry-run <<'T'
 $ kb run -c SRCDIR/configs/netperf-stream.conf --dry-run
 section                      workload   iters warmup  rows

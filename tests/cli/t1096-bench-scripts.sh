@@ -9,7 +9,8 @@
 # verdict; median-ci.awk, which both *-vs-peers.sh scripts use for the
 # ratio's interval, gives the order statistics a binomial table gives.
 # compare-scale.sh and history-scale.sh build their stores and time each
-# command at a small size. valgrind.sh, where valgrind is installed and
+# command at a small size. ab-power.sh runs one repetition of tiny
+# experiments and prints its lines, and stops when it finds no verdict. valgrind.sh, where valgrind is installed and
 # the build has no sanitizers, checks a run whose samples succeed and
 # finds it clean.
 # Every script's --help prints its header comment and runs nothing.
@@ -129,6 +130,34 @@ RUNS=9 expect_err "compare-scale.sh refuses fewer than 10 runs" 2 \
 	"compare-scale: RUNS must be 10 or more (it compares ten runs)" sh "$bench/compare-scale.sh" "$KBENCH"
 NIGHTS=x expect_err "history-scale.sh refuses a NIGHTS that is not a number" 2 \
 	"history-scale: NIGHTS must be a number of nights, 10 or more" sh "$bench/history-scale.sh" "$KBENCH"
+
+# ab-power.sh at its smallest: one repetition of each design and change,
+# six lines of verdicts counted after the line naming the size; and a
+# kbench whose comparison holds no verdict stops it with status 1 rather
+# than counting it unmarked.
+REPS=1 ROUNDS=3 ITERATIONS=1 LOOPS=10 TMPDIR=$tmp sh "$bench/ab-power.sh" "$KBENCH" \
+	> "$tmp/abp" 2> "$tmp/abp.err"
+is "ab-power.sh at REPS=1 exits 0" "$?" 0
+is "... says nothing on stderr" "$(cat "$tmp/abp.err")" ""
+is "... names its size first" "$(sed -n 1p "$tmp/abp")" \
+	"# hackbench process pipes, 1 group, loops 10; 3 rounds x 1 samples an arm; 1 repetitions"
+is "... then one line per design and change, in order" \
+	"$(sed -n '2,$p' "$tmp/abp" | sed -E 's/marked [01]\/1 \((0|100)%\)$/marked N/')" \
+	"interleaved  A/A     marked N
+sequential   A/A     marked N
+interleaved  +5%     marked N
+sequential   +5%     marked N
+interleaved  +10%    marked N
+sequential   +10%    marked N"
+check "... and leaves no work directory behind" \
+	test -z "$(ls -d "$tmp"/ab-power.* 2>/dev/null)"
+printf '#!/bin/sh\necho "{}"\n' > "$tmp/nojson" && chmod +x "$tmp/nojson"
+REPS=1 TMPDIR=$tmp sh "$bench/ab-power.sh" "$tmp/nojson" > "$tmp/abp" 2> "$tmp/abp.err"
+is "ab-power.sh exits 1 when a comparison has no verdict" "$?" 1
+check "... says so" grep -q '^ab-power: no verdict in the comparison' "$tmp/abp.err"
+check "... and prints no rate" sh -c "! grep -q marked '$tmp/abp'"
+REPS=0 expect_err "ab-power.sh refuses REPS=0" 2 \
+	"ab-power: REPS must be a positive integer ('0')" sh "$bench/ab-power.sh" "$KBENCH"
 
 # valgrind.sh on a test of its own: a run whose samples must succeed,
 # kbench under memcheck and the sample program beside it (natively when

@@ -4,6 +4,7 @@
 # its run; the arms run in ABBA rounds, each stored as NAME/ARM tied to
 # one experiment; every knob reads its original value afterwards and the
 # journal is empty. --dry-run shows the knobs and changes nothing.
+# kbench show of an arm's run shows the knobs as read back.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 ab_need_knobs
@@ -61,6 +62,14 @@ order=$(sql "SELECT group_concat(a, '') FROM (SELECT s.round, CASE r.name WHEN '
 	ON r.id = s.run_id GROUP BY s.run_id, s.round ORDER BY t)")
 is "the arms ran in ABBA order" "$order" ABBAAB
 check "progress names the round and the arm" grep -q 'round 2/3 test \[hackbench' "$tmp/out"
+kb show exp/test > "$tmp/show" 2>&1
+ok $? "kbench show of the test arm's run"
+check "... shows the sysctl as read back" \
+	grep -q "^              $pcp = 8$" "$tmp/show"
+check "... and the slab glob's files together, all 0" \
+	grep -Eq '^              /sys/kernel/slab/\*/cpu_partial = 0 \([0-9]+ files\)$' "$tmp/show"
+check "... and not one fact line per knob file" \
+	sh -c "! grep -q '^  knob ' '$tmp/show'"
 
 # --order shuffle with a seed: stored with the experiment.
 check "--order shuffle --seed runs" \
