@@ -68,7 +68,8 @@ static int host_name_ok(const char *name)
 	return *name && *name != '.' && !strchr(name, '/');
 }
 
-static int list_url(const char *results, struct fleet_bundle_list *out)
+static int list_url(const char *results, const struct http_options *net,
+		    struct fleet_bundle_list *out)
 {
 	struct http_listing top = HTTP_LISTING_INIT;
 	struct strbuf url = STRBUF_INIT, sub = STRBUF_INIT;
@@ -78,7 +79,7 @@ static int list_url(const char *results, struct fleet_bundle_list *out)
 	strbuf_addstr(&url, results);
 	if (url.buf[url.len - 1] != '/')
 		strbuf_addch(&url, '/');
-	if (http_list(NULL, url.buf, &top))
+	if (http_list(net, url.buf, &top))
 		goto out;
 	for (size_t i = 0; i < top.n; i++) {
 		struct http_listing files = HTTP_LISTING_INIT;
@@ -88,7 +89,7 @@ static int list_url(const char *results, struct fleet_bundle_list *out)
 		strbuf_reset(&sub);
 		http_url_join(&sub, url.buf, top.v[i].name);
 		strbuf_addch(&sub, '/');
-		if (http_list(NULL, sub.buf, &files))
+		if (http_list(net, sub.buf, &files))
 			goto out;
 		for (size_t k = 0; k < files.n; k++)
 			if (!files.v[k].is_collection && fleet_is_bundle_name(files.v[k].name))
@@ -147,9 +148,10 @@ out:
 	return rc;
 }
 
-int fleet_list_bundles(const char *results, struct fleet_bundle_list *out)
+int fleet_list_bundles(const char *results, const struct http_options *net,
+		       struct fleet_bundle_list *out)
 {
-	if (http_is_url(results) ? list_url(results, out) : list_dir(results, out))
+	if (http_is_url(results) ? list_url(results, net, out) : list_dir(results, out))
 		return -1;
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), by_host_file);
@@ -196,7 +198,8 @@ out:
 	return rc;
 }
 
-int fleet_fetch_bundle(const char *results, const struct fleet_bundle *b, const char *path)
+int fleet_fetch_bundle(const char *results, const struct http_options *net,
+		       const struct fleet_bundle *b, const char *path)
 {
 	struct strbuf src = STRBUF_INIT;
 	int rc;
@@ -205,7 +208,7 @@ int fleet_fetch_bundle(const char *results, const struct fleet_bundle *b, const 
 		http_url_join(&src, results, b->host);
 		strbuf_addch(&src, '/');
 		strbuf_addstr(&src, b->file);
-		rc = http_get_file(NULL, src.buf, path);
+		rc = http_get_file(net, src.buf, path);
 	} else {
 		strbuf_addf(&src, "%s/%s/%s", results, b->host, b->file);
 		rc = copy_file(src.buf, path);
@@ -214,11 +217,10 @@ int fleet_fetch_bundle(const char *results, const struct fleet_bundle *b, const 
 	return rc;
 }
 
-int fleet_put_bundle(const char *results, const char *host, const char *file,
-		     const char *path, int attempts)
+int fleet_put_bundle(const char *results, const struct http_options *net, const char *host,
+		     const char *file, const char *path)
 {
 	struct strbuf dst = STRBUF_INIT, tmp = STRBUF_INIT;
-	struct http_options o = { .attempts = attempts };
 	struct stat st;
 	int rc = -1;
 
@@ -226,7 +228,7 @@ int fleet_put_bundle(const char *results, const char *host, const char *file,
 		http_url_join(&dst, results, host);
 		strbuf_addch(&dst, '/');
 		strbuf_addstr(&dst, file);
-		rc = http_put_file(&o, dst.buf, path);
+		rc = http_put_file(net, dst.buf, path);
 		goto out;
 	}
 	if (stat(results, &st)) {

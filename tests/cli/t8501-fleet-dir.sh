@@ -39,11 +39,12 @@ expect_err "without sbatch, submit says so" 1 "cannot run 'sbatch': no such prog
 expect_transcript "--dry-run prints the job's script and the sbatch commands" \
 	"$KBENCH" fleet schedule --daily 02:30 -c hb.conf -n "it's" --nodes n1,n2 \
 	--kbench /usr/bin/kbench --db-dir '/var/tmp/kb/%n' --results http://h/results/ \
-	--partition bench --node-names --dry-run <<'EOF'
-$ kbench fleet schedule --daily 02:30 -c hb.conf -n 'it'\''s' --nodes n1,n2 --kbench /usr/bin/kbench --db-dir /var/tmp/kb/%n --results http://h/results/ --partition bench --node-names --dry-run
+	--partition bench --node-names --time-limit 30 --dry-run <<'EOF'
+$ kbench fleet schedule --daily 02:30 -c hb.conf -n 'it'\''s' --nodes n1,n2 --kbench /usr/bin/kbench --db-dir /var/tmp/kb/%n --results http://h/results/ --partition bench --node-names --time-limit 30 --dry-run
 #!/bin/sh
 #SBATCH --job-name=kbench-daily-it_s
 #SBATCH --exclusive
+#SBATCH --time=41
 #SBATCH --partition=bench
 #SBATCH --comment=http://h/results/
 # A kbench fleet job: run the configs below on this node into a store of
@@ -76,7 +77,7 @@ groups = 1
 status=$?
 rm -rf "$work"
 results='http://h/results/'
-"$kbench" --db "$dir/kbench.db" fleet upload "$results" ||
+"$kbench" --db "$dir/kbench.db" fleet upload --timeout 600 "$results" ||
 	[ "$status" -ne 0 ] || status=1
 exit "$status"
 # sbatch --parsable --nodelist=n1 --begin=02:30 SCRIPT
