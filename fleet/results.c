@@ -120,7 +120,8 @@ static int list_dir(const char *dir, struct fleet_bundle_list *out)
 			continue;
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", dir, e->d_name);
-		if (stat(path.buf, &st) || !S_ISDIR(st.st_mode))
+		/* A link could lead the collector anywhere on this machine. */
+		if (lstat(path.buf, &st) || !S_ISDIR(st.st_mode))
 			continue;
 		d = opendir(path.buf);
 		if (!d) {
@@ -132,7 +133,11 @@ static int list_dir(const char *dir, struct fleet_bundle_list *out)
 				continue;
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/%s/%s", dir, e->d_name, f->d_name);
-			if (!stat(path.buf, &st) && S_ISREG(st.st_mode))
+			if (lstat(path.buf, &st))
+				continue;
+			if (S_ISLNK(st.st_mode))
+				warning("'%s' is a symbolic link: not collected", path.buf);
+			else if (S_ISREG(st.st_mode))
 				add_bundle(out, e->d_name, f->d_name, (int64_t)st.st_size,
 					   (int64_t)st.st_mtime);
 		}
@@ -158,15 +163,25 @@ int fleet_list_bundles(const char *results, const struct http_options *net,
 	return 0;
 }
 
-/* Copy the file at from into a new file at to, synced. */
-static int copy_file(const char *from, const char *to)
+/* Copy the file at from into a new file at to, synced; with nofollow,
+ * from must be a regular file, not a symbolic link (a bundle of a shared
+ * directory, which anyone who writes there could point anywhere). */
+static int copy_file(const char *from, const char *to, int nofollow)
 {
 	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, rc = -1;
+	int in = open(from, O_RDONLY | O_CLOEXEC | (nofollow ? O_NOFOLLOW | O_NONBLOCK : 0));
+	int out = -1, rc = -1;
+	struct stat st;
 	ssize_t n;
 
+	if (in < 0 && nofollow && errno == ELOOP)
+		return error("cannot open '%s': it is a symbolic link", from);
 	if (in < 0)
 		return error("cannot open '%s': %s", from, strerror(errno));
+	if (nofollow && (fstat(in, &st) || !S_ISREG(st.st_mode))) {
+		error("cannot open '%s': not a regular file", from);
+		goto out;
+	}
 	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (out < 0) {
 		error("cannot create '%s': %s", to, strerror(errno));
@@ -211,7 +226,7 @@ int fleet_fetch_bundle(const char *results, const struct http_options *net,
 		rc = http_get_file(net, src.buf, path);
 	} else {
 		strbuf_addf(&src, "%s/%s/%s", results, b->host, b->file);
-		rc = copy_file(src.buf, path);
+		rc = copy_file(src.buf, path, 1);
 	}
 	strbuf_release(&src);
 	return rc;
@@ -249,7 +264,7 @@ int fleet_put_bundle(const char *results, const struct http_options *net, const 
 	strbuf_addf(&tmp, "%s/.%s.part-%ld", dst.buf, file, (long)getpid());
 	strbuf_addf(&dst, "/%s", file);
 	unlink(tmp.buf);
-	if (copy_file(path, tmp.buf))
+	if (copy_file(path, tmp.buf, 0))
 		goto out;
 	if (rename(tmp.buf, dst.buf)) {
 		error("cannot rename '%s' to '%s': %s", tmp.buf, dst.buf, strerror(errno));
