@@ -12,7 +12,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build-fuzz
 secs=${FUZZ_SECONDS:-60}
-targets=${*:-fuzz_config fuzz_lists fuzz_selectors fuzz_options fuzz_bundle fuzz_vmwire}
+targets=${*:-fuzz_config fuzz_lists fuzz_selectors fuzz_options fuzz_bundle fuzz_vmwire fuzz_ab}
 
 die() { echo "fuzz.sh: $*" >&2; exit 2; }
 
@@ -62,12 +62,15 @@ for t in $targets; do
 		# SQLite files: a dictionary of words does little for them.
 		seeds=$top/tests/fuzz/corpus/bundle
 		dict= ;;
+	fuzz_ab)
+		seeds=$top/tests/fuzz/corpus/ab
+		dict=$top/tests/fuzz/config.dict ;;
 	fuzz_vmwire)
 		# Binary frames: no dictionary either.
 		seeds=$top/tests/fuzz/corpus/vmwire
 		dict= ;;
 	*)
-		die "no fuzz target '$t' (fuzz_config, fuzz_lists, fuzz_selectors, fuzz_options, fuzz_bundle, fuzz_vmwire)" ;;
+		die "no fuzz target '$t' (fuzz_config, fuzz_lists, fuzz_selectors, fuzz_options, fuzz_bundle, fuzz_vmwire, fuzz_ab)" ;;
 	esac
 	mkdir -p "corpus/$t" "crashes/$t"
 	rm -f "crashes/$t"/*
