@@ -231,7 +231,7 @@ static int arm_config(struct experiment *e, struct arm *a, const struct experime
 	char *pattern = NULL;
 	int rc = -1;
 
-	config_init(&a->conf);
+	/* a->conf was initialised with the arm (experiment_load). */
 	for (size_t i = 0; i < o->nconfigs; i++)
 		if (config_load(&a->conf, o->configs[i]))
 			goto out;
