@@ -12,7 +12,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build-fuzz
 secs=${FUZZ_SECONDS:-60}
-targets=${*:-fuzz_config fuzz_lists fuzz_selectors fuzz_options fuzz_bundle}
+targets=${*:-fuzz_config fuzz_lists fuzz_selectors fuzz_options fuzz_bundle fuzz_vmwire fuzz_ab}
 
 die() { echo "fuzz.sh: $*" >&2; exit 2; }
 
@@ -62,8 +62,15 @@ for t in $targets; do
 		# SQLite files: a dictionary of words does little for them.
 		seeds=$top/tests/fuzz/corpus/bundle
 		dict= ;;
+	fuzz_ab)
+		seeds=$top/tests/fuzz/corpus/ab
+		dict=$top/tests/fuzz/config.dict ;;
+	fuzz_vmwire)
+		# Binary frames: no dictionary either.
+		seeds=$top/tests/fuzz/corpus/vmwire
+		dict= ;;
 	*)
-		die "no fuzz target '$t' (fuzz_config, fuzz_lists, fuzz_selectors, fuzz_options, fuzz_bundle)" ;;
+		die "no fuzz target '$t' (fuzz_config, fuzz_lists, fuzz_selectors, fuzz_options, fuzz_bundle, fuzz_vmwire, fuzz_ab)" ;;
 	esac
 	mkdir -p "corpus/$t" "crashes/$t"
 	rm -f "crashes/$t"/*
@@ -78,7 +85,7 @@ for t in $targets; do
 	found=$(find "crashes/$t" -type f \( -name 'crash-*' -o -name 'leak-*' -o \
 		-name 'timeout-*' -o -name 'oom-*' \) | wc -l)
 	[ "$rc" -ne 0 ] && [ "$found" -eq 0 ] && found=1
-	echo "$t: ${execs:-0} executions, $found crashes"
+	echo "$t: ${execs:-0} executions ($(( ${execs:-0} / secs )) a second), $found crashes"
 	if [ "$found" -ne 0 ]; then
 		crashed=$((crashed + 1))
 		grep -E -A12 '^==[0-9]+==ERROR|runtime error|^SUMMARY' "$t.log" | head -40 | sed 's/^/  /'

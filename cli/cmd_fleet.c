@@ -44,13 +44,13 @@ static const struct parse_opt_usage fleet_usage = {
 struct submit_opts {
 	struct opt_list configs;
 	const char *name, *nodes, *partition, *begin, *results, *kbench, *db_dir, *daily;
-	int all, dry_run, node_names;
+	int all, dry_run, node_names, run_minutes;
 };
 
 static const struct parse_opt_usage submit_usage = {
 	.synopsis = "kbench fleet submit -c CONFIG... [-n NAME] [--nodes LIST | --partition P | --all]\n"
 		    "       [--begin TIME] [--results URL|DIR] [--kbench PATH] [--db-dir DIR]\n"
-		    "       [--node-names] [--dry-run]",
+		    "       [--node-names] [--time-limit MIN] [--dry-run]",
 	.description =
 		"Submit one job to each node (sbatch --exclusive --nodelist=NODE): it runs\n"
 		"the configs (carried in the job's script) with 'kbench run' into the store\n"
@@ -65,7 +65,7 @@ static const struct parse_opt_usage submit_usage = {
 static const struct parse_opt_usage schedule_usage = {
 	.synopsis = "kbench fleet schedule --daily HH:MM -c CONFIG... [-n NAME] [--nodes LIST |\n"
 		    "       --partition P | --all] [--begin TIME] [--results URL|DIR] [--kbench PATH]\n"
-		    "       [--db-dir DIR] [--node-names] [--dry-run]",
+		    "       [--db-dir DIR] [--node-names] [--time-limit MIN] [--dry-run]",
 	.description =
 		"Submit a chain of jobs to each node, as 'submit' does, that runs every day\n"
 		"at HH:MM (the nodes' local time): each job first queues the next one with\n"
@@ -177,6 +177,9 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		OPT_BOOL(0, "node-names", &o.node_names,
 			 "record runs under the Slurm node name, not the\n"
 			 "host name (nodes simulated on one machine)"),
+		OPT_INT_RANGE(0, "time-limit", &o.run_minutes, "MIN",
+			      "the run's time limit in minutes; the job's is\n"
+			      "this plus the upload's 11 (default: Slurm's)", 1, 1000000),
 		OPT_BOOL(0, "dry-run", &o.dry_run,
 			 "print the job's script and the sbatch commands"),
 		OPT_HELP("this text"),
@@ -254,6 +257,7 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		.partition = o.partition,
 		.daily = daily ? o.daily : NULL,
 		.node_names = o.node_names,
+		.run_minutes = o.run_minutes,
 	};
 	if (fleet_job_script(&job, &script))
 		goto out;
@@ -549,7 +553,8 @@ out:
 /* ---- upload (what a job runs on its node) ---- */
 
 static const struct parse_opt_usage upload_usage = {
-	.synopsis = "kbench fleet upload [--tries N] URL|DIR",
+	.synopsis = "kbench fleet upload [--tries N] [--connect-timeout S] [--stall-timeout S]\n"
+		    "       [--request-timeout S] [--timeout S] URL|DIR",
 	.description =
 		"Export each run of the store (--db) that was not sent yet into\n"
 		"outbox/HOST/RUN-UUID.kbench beside the store, then upload every bundle of\n"
@@ -559,7 +564,9 @@ static const struct parse_opt_usage upload_usage = {
 		"removed and remembered in sent/ beside the store. Fleet jobs run this\n"
 		"after their run; run it by hand to retry.",
 	.help_column = 22,
-	.epilogue = "Credentials: KBENCH_UPLOAD_USER and KBENCH_UPLOAD_PASSWORD, else netrc.\n"
+	.epilogue = "No request starts after --timeout: a server that accepts and never answers\n"
+		    "costs at most --stall-timeout a try.\n"
+		    "Credentials: KBENCH_UPLOAD_USER and KBENCH_UPLOAD_PASSWORD, else netrc.\n"
 		    "Exit status: 0 everything sent, 1 a bundle is left, 2 bad arguments.",
 };
 
@@ -587,13 +594,46 @@ static void print_uploaded(const char *host, const char *file, void *arg)
 	printf("uploaded %s/%s to %s\n", host, file, (const char *)arg);
 }
 
+/* The time limits of upload and collect, as options; total_s is the
+ * whole command's. */
+struct net_limits {
+	int tries, connect_s, stall_s, request_s, total_s;
+};
+
+#define NET_LIMIT_OPTIONS(l, what, total_default)					\
+	OPT_INT_RANGE(0, "tries", &(l)->tries, "N",					\
+		      "tries of each request, with a doubling pause\n"			\
+		      "from 1 s between them (default 4)", 1, 100),			\
+	OPT_INT_RANGE(0, "connect-timeout", &(l)->connect_s, "S",			\
+		      "give up a connection after S seconds (default 30)", 1, 86400),	\
+	OPT_INT_RANGE(0, "stall-timeout", &(l)->stall_s, "S",				\
+		      "give up a request that moves no data for S\n"			\
+		      "seconds (default 60)", 1, 86400),				\
+	OPT_INT_RANGE(0, "request-timeout", &(l)->request_s, "S",			\
+		      "give up a request after S seconds (default 300)", 1, 86400),	\
+	OPT_INT_RANGE(0, "timeout", &(l)->total_s, "S",				\
+		      "give up the whole " what " after S seconds\n"			\
+		      "(default " total_default ")", 1, 604800)
+
+
+static void net_options(const struct net_limits *l, long total_default_s,
+			struct http_options *o)
+{
+	*o = (struct http_options) {
+		.attempts = l->tries,
+		.connect_timeout_s = l->connect_s,
+		.stall_s = l->stall_s,
+		.timeout_s = l->request_s,
+	};
+	http_options_start(o, l->total_s ? l->total_s : total_default_s);
+}
+
 static int cmd_upload(int argc, char **argv)
 {
-	int tries = 0;
+	struct net_limits limits = { .tries = 0 };
+	struct http_options net;
 	const struct parse_opt options[] = {
-		OPT_INT_RANGE(0, "tries", &tries, "N",
-			      "tries of each request, with a doubling pause\n"
-			      "from 1 s between them (default 4)", 1, 100),
+		NET_LIMIT_OPTIONS(&limits, "upload", "600"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -621,7 +661,8 @@ static int cmd_upload(int argc, char **argv)
 	 * waiting bundles from leaving. */
 	rc = export_new_runs(store_path.buf, outbox.buf, sent.buf) ? 1 : 0;
 	http_url_redact(&shown, argv[0]);
-	if (fleet_send_outbox(outbox.buf, sent.buf, argv[0], tries, print_uploaded, shown.buf))
+	net_options(&limits, FLEET_UPLOAD_TIMEOUT_S, &net);
+	if (fleet_send_outbox(outbox.buf, sent.buf, argv[0], &net, print_uploaded, shown.buf))
 		rc = 1;
 	if (fflush(stdout))
 		rc = 1;
@@ -637,7 +678,9 @@ out:
 /* ---- collect ---- */
 
 static const struct parse_opt_usage collect_usage = {
-	.synopsis = "kbench fleet collect [--since DATE] [--report] [--dry-run] URL|DIR",
+	.synopsis = "kbench fleet collect [--since DATE] [--report] [--dry-run] [--tries N]\n"
+		    "       [--connect-timeout S] [--stall-timeout S] [--request-timeout S]\n"
+		    "       [--timeout S] URL|DIR",
 	.description =
 		"Import into the store the bundles of URL|DIR/HOST/ not collected before\n"
 		"(a WebDAV PROPFIND listing, or the directory), then print a summary per\n"
@@ -707,6 +750,8 @@ static int cmd_collect(int argc, char **argv)
 {
 	const char *since = NULL;
 	int do_report = 0, dry_run = 0;
+	struct net_limits limits = { .tries = 0 };
+	struct http_options net;
 	const struct parse_opt options[] = {
 		OPT_STRING(0, "since", &since, "DATE",
 			   "only bundles uploaded at or after DATE\n"
@@ -714,6 +759,7 @@ static int cmd_collect(int argc, char **argv)
 		OPT_BOOL(0, "report", &do_report,
 			 "then regressions and comparisons per host"),
 		OPT_BOOL(0, "dry-run", &dry_run, "list what would be collected, change nothing"),
+		NET_LIMIT_OPTIONS(&limits, "collect", "3600"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -738,7 +784,8 @@ static int cmd_collect(int argc, char **argv)
 		goto out;
 	}
 	rc = 1;
-	if (fleet_results_key(argv[0], &key) || fleet_list_bundles(argv[0], &bundles))
+	net_options(&limits, FLEET_COLLECT_TIMEOUT_S, &net);
+	if (fleet_results_key(argv[0], &key) || fleet_list_bundles(argv[0], &net, &bundles))
 		goto out;
 	if (dry_run) {
 		/* No store yet: everything would be collected. */
@@ -756,6 +803,7 @@ static int cmd_collect(int argc, char **argv)
 	}
 	c.results = argv[0];
 	c.key = key.buf;
+	c.net = &net;
 	c.since_set = since != NULL;
 	c.since = since_t;
 	c.dry_run = dry_run;

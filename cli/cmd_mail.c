@@ -34,9 +34,9 @@ static const struct parse_opt_usage mail_usage = {
 		"intro, if any, then what 'kbench compare COMPARE-ARGS' prints.",
 	.help_column = 24,
 	.epilogue =
-		"Defaults for --from, --to, --cc and --smtp, and cafile (the CA certificates\n"
-		"of a server the system does not trust), come from the [mail] section of\n"
-		"$XDG_CONFIG_HOME/kbench/kbench.conf (~/.config/kbench/kbench.conf).\n"
+		"Defaults for --from, --to, --cc, --smtp and --timeout, and cafile (the CA\n"
+		"certificates of a server the system does not trust), come from the [mail]\n"
+		"section of $XDG_CONFIG_HOME/kbench/kbench.conf (~/.config/kbench/kbench.conf).\n"
 		"Credentials come from ~/.netrc, or KBENCH_SMTP_USER and KBENCH_SMTP_PASSWORD;\n"
 		"they are never stored or printed. smtp:// uses STARTTLS, which is required\n"
 		"unless the server is this machine; smtps:// is TLS from the start.\n"
@@ -46,13 +46,14 @@ static const struct parse_opt_usage mail_usage = {
 };
 
 /* The keys of [mail] in the user's kbench.conf. */
-static const char *const mail_keys[] = { "from", "to", "cc", "smtp", "cafile", NULL };
+static const char *const mail_keys[] = { "from", "to", "cc", "smtp", "cafile", "timeout", NULL };
 
 /* What the command line and [mail] say, the command line first. */
 struct mail_opts {
 	struct opt_list to, cc;		/* from the command line */
 	const char *from, *subject, *in_reply_to, *smtp, *intro, *cafile;
 	int dry_run;
+	int timeout_s;			/* 0: [mail] timeout, else MAIL_TIMEOUT_S */
 	/* [mail], kept for its strings and for messages. */
 	struct config conf;
 	struct strbuf conf_path;
@@ -122,7 +123,17 @@ static int load_defaults(struct mail_opts *o)
 			k++;
 		if (!mail_keys[k])
 			return error("%s:%d: unknown key '%s' in [mail] (expected from, to, cc, "
-				     "smtp or cafile)", e->file, e->line, e->key);
+				     "smtp, cafile or timeout)", e->file, e->line, e->key);
+	}
+	if (!o->timeout_s && conf_section_get(s, "timeout")) {
+		const struct conf_entry *e = conf_section_get(s, "timeout");
+		char *end;
+		long v = strtol(e->value, &end, 10);
+
+		if (end == e->value || *end || v < 1 || v > 86400)
+			return error("%s:%d: invalid timeout '%s' in [mail] (expected seconds, "
+				     "1 to 86400)", e->file, e->line, e->value);
+		o->timeout_s = (int)v;
 	}
 	if (!o->from && conf_section_get(s, "from"))
 		o->from = conf_section_get(s, "from")->value;
@@ -333,6 +344,10 @@ int cmd_mail(int argc, char **argv)
 			   "smtp://HOST[:PORT] (STARTTLS) or smtps://HOST[:PORT]"),
 		OPT_STRING(0, "intro", &o.intro, "FILE",
 			   "text put before the comparison ('-': stdin)"),
+		OPT_INT_RANGE(0, "timeout", &o.timeout_s, "S",
+			      "give up sending after S seconds, or after 30 s\n"
+			      "(or S) of silence from the server (default 120)",
+			      1, 86400),
 		OPT_BOOL(0, "dry-run", &o.dry_run,
 			 "write the mail in mbox form on stdout, send nothing"),
 		OPT_HELP("this text"),
@@ -424,6 +439,7 @@ int cmd_mail(int argc, char **argv)
 		rcpts[i] = rcpt.buf + off;
 	srv.url = o.smtp;
 	srv.cafile = o.cafile;
+	srv.timeout_s = o.timeout_s;
 	srv.user = getenv("KBENCH_SMTP_USER");
 	srv.password = getenv("KBENCH_SMTP_PASSWORD");
 	if (srv.password && !srv.user) {

@@ -31,8 +31,8 @@ static struct fleet_host_count *host_count(struct fleet_collect *c, const char *
 }
 
 /* Fetch, import and record one bundle. */
-static int collect_one(struct store *s, const char *results, const char *key,
-		       const char *scratch, const struct fleet_bundle *b, struct fleet_host_count *hc)
+static int collect_one(struct store *s, const char *results, const struct http_options *net,
+		       const char *key, const char *scratch, const struct fleet_bundle *b, struct fleet_host_count *hc)
 {
 	struct strbuf path = STRBUF_INIT, rel = STRBUF_INIT, shown = STRBUF_INIT;
 	struct bundle *bundle = NULL;
@@ -44,7 +44,7 @@ static int collect_one(struct store *s, const char *results, const char *key,
 	strbuf_addf(&path, "%s/%s", scratch, b->file);
 	strbuf_addf(&rel, "%s/%s", b->host, b->file);
 	strbuf_addf(&shown, "%s/%s", key, rel.buf);
-	if (fleet_fetch_bundle(results, b, path.buf) ||
+	if (fleet_fetch_bundle(results, net, b, path.buf) ||
 	    bundle_open_as(path.buf, shown.buf, &bundle) ||
 	    store_import(s, bundle, 0, NULL, NULL, &c)) {
 		error("'%s/%s' not collected; a later collect tries it again", key, rel.buf);
@@ -108,7 +108,7 @@ int fleet_collect_bundles(struct store *s, const struct fleet_bundle_list *bundl
 		}
 		if (!have && c->dry_run)
 			c->would_collect(rel.buf, c->arg);
-		else if (!have && collect_one(s, c->results, c->key, scratch.buf, b, hc))
+		else if (!have && collect_one(s, c->results, c->net, c->key, scratch.buf, b, hc))
 			hc->failed++;
 		strbuf_release(&rel);
 	}

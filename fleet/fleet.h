@@ -13,6 +13,7 @@
 struct strbuf;
 struct opt_list;
 struct store;
+struct http_options;
 
 /* Slurm job names start with this; a nightly chain's with FLEET_DAILY. */
 #define FLEET_JOB_PREFIX "kbench-"
@@ -32,7 +33,14 @@ struct fleet_job {
 	const char *daily;		/* "HH:MM": the job queues its successor for
 					 * that time first; NULL: it runs once */
 	int node_names;			/* runs recorded under the Slurm node name */
+	int run_minutes;		/* the run's time limit; the job's is this plus
+					 * FLEET_UPLOAD_TIMEOUT_S; 0: Slurm's default */
 };
+
+/* How long a job's upload may take in all (fleet upload --timeout), and
+ * collect's default. */
+#define FLEET_UPLOAD_TIMEOUT_S 600
+#define FLEET_COLLECT_TIMEOUT_S 3600
 
 /* The batch script of job, into out. Return 0, or -1 after printing why
  * (a config that cannot be read). */
@@ -135,21 +143,24 @@ void fleet_bundle_list_release(struct fleet_bundle_list *l);
 int fleet_is_bundle_name(const char *name);
 
 /* The bundles of results (a URL: PROPFIND of it and of each host's
- * collection; a directory: its subdirectories), hosts and files in name
- * order; anything else there (temporary uploads, other files) is left
- * out. Return 0, or -1 after printing why. */
-int fleet_list_bundles(const char *results, struct fleet_bundle_list *out);
+ * collection, requests made as net says, NULL: fleet/http's defaults; a
+ * directory: its subdirectories), hosts and files in name order; anything
+ * else there (temporary uploads, other files) is left out. Return 0, or
+ * -1 after printing why. */
+int fleet_list_bundles(const char *results, const struct http_options *net,
+		       struct fleet_bundle_list *out);
 
-/* Fetch bundle b of results into a new file at path (a download, or a
- * copy from the directory). Return 0, or -1 after printing why. */
-int fleet_fetch_bundle(const char *results, const struct fleet_bundle *b, const char *path);
+/* Fetch bundle b of results into a new file at path (a download as net
+ * says, or a copy from the directory). Return 0, or -1 after printing why. */
+int fleet_fetch_bundle(const char *results, const struct http_options *net,
+		       const struct fleet_bundle *b, const char *path);
 
 /* Put the bundle file at path into results as HOST/FILE: PUT then MOVE
- * for a URL (attempts tries, 0: lib/http's default), a copy then rename
- * for a directory; a reader never sees it half written. Return 0, or -1
- * after printing why. */
-int fleet_put_bundle(const char *results, const char *host, const char *file,
-		     const char *path, int attempts);
+ * for a URL (tries and time limits as net says, NULL: fleet/http's
+ * defaults), a copy then rename for a directory; a reader never sees it
+ * half written. Return 0, or -1 after printing why. */
+int fleet_put_bundle(const char *results, const struct http_options *net, const char *host,
+		     const char *file, const char *path);
 
 /* results as it is recorded and shown: a URL without credentials, a
  * directory as an absolute path; without a '/' at the end. Return 0, or
@@ -167,12 +178,13 @@ int fleet_self_path(struct strbuf *out);
  * Return 0, or -1 after printing why (the other runs exported still). */
 int fleet_export_new_runs(struct store *s, const char *outbox, const char *sent);
 
-/* Upload every bundle of outbox/HOST/ to results (tries: attempts, as
- * fleet_put_bundle takes them): for each one uploaded call uploaded(HOST,
+/* Upload every bundle of outbox/HOST/ to results (net as fleet_put_bundle
+ * takes it): for each one uploaded call uploaded(HOST,
  * FILE, arg), then remember it in sent/ and remove it from the outbox;
  * one that cannot be uploaded stays, with a warning. Return 0, or -1
  * when a bundle is left (after printing why). */
-int fleet_send_outbox(const char *outbox, const char *sent, const char *results, int tries,
+int fleet_send_outbox(const char *outbox, const char *sent, const char *results,
+		      const struct http_options *net,
 		      void (*uploaded)(const char *host, const char *file, void *arg),
 		      void *arg);
 
@@ -190,6 +202,7 @@ struct fleet_host_count {
 struct fleet_collect {
 	const char *results;	/* the URL or directory, as given */
 	const char *key;	/* results as recorded (fleet_results_key) */
+	const struct http_options *net;	/* downloads; NULL: fleet/http's defaults */
 	int since_set;		/* skip bundles modified before since */
 	int64_t since;		/* seconds since the epoch */
 	int dry_run;		/* change nothing: would_collect(HOST/FILE, arg)

@@ -34,11 +34,26 @@ struct http_call {
 	struct strbuf response;		/* the response body, up to HTTP_MAX_LISTING */
 	int too_big;			/* the response passed that limit */
 	long status;			/* HTTP status of the last try; 0: none */
+	int out_of_time;		/* the deadline ended the tries */
 	CURLcode code;			/* libcurl's result of the last try */
 	char errbuf[CURL_ERROR_SIZE];
 };
 
 static int curl_ready;
+
+static double monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void http_options_start(struct http_options *o, long total_s)
+{
+	o->total_s = total_s > 0 ? total_s : 0;
+	o->deadline = total_s > 0 ? monotonic_s() + (double)total_s : 0;
+}
 
 static int http_init(void)
 {
@@ -150,8 +165,25 @@ static void try_once(const struct http_options *o, struct http_call *call)
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, call->errbuf);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "kbench/" PACKAGE_VERSION);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, o->timeout_s);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, o->timeout_s < 30 ? o->timeout_s : 30L);
+	{
+		long timeout_ms = o->timeout_s * 1000;
+		long connect_ms = o->connect_timeout_s * 1000;
+
+		if (o->deadline) {
+			long left_ms = (long)((o->deadline - monotonic_s()) * 1000) + 1;
+
+			if (left_ms < timeout_ms)
+				timeout_ms = left_ms;
+		}
+		if (connect_ms > timeout_ms)
+			connect_ms = timeout_ms;
+		curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+		curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+	}
+	/* A server that accepts and then says nothing fails the try once it
+	 * has moved less than a byte a second for stall_s. */
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o->stall_s);
 	/* Never follow a redirect: the credentials would go with it. */
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
 	set_credentials(c);
@@ -227,9 +259,12 @@ static void sleep_ms(long ms)
 }
 
 /* Why call failed, for a message. */
-static void describe_failure(const struct http_call *call, int tries, struct strbuf *why)
+static void describe_failure(const struct http_options *o, const struct http_call *call,
+			     int tries, struct strbuf *why)
 {
-	if (call->code == CURLE_OK)
+	if (call->out_of_time && !tries)
+		strbuf_addf(why, "no time left of the %ld s allowed", o->total_s);
+	else if (call->code == CURLE_OK)
 		strbuf_addf(why, "the server answered HTTP %ld", call->status);
 	else if (call->too_big)
 		strbuf_addf(why, "the answer is larger than %d MiB", HTTP_MAX_LISTING >> 20);
@@ -237,6 +272,8 @@ static void describe_failure(const struct http_call *call, int tries, struct str
 		strbuf_addstr(why, call->errbuf[0] ? call->errbuf : curl_easy_strerror(call->code));
 	if (tries > 1)
 		strbuf_addf(why, " (%d tries)", tries);
+	if (call->out_of_time && tries)
+		strbuf_addf(why, "; gave up: the %ld s allowed have run out", o->total_s);
 }
 
 /* Make call until it answers one of the statuses ok (0-terminated), a
@@ -249,6 +286,11 @@ static int perform(const struct http_options *opts, struct http_call *call, cons
 		.attempts = opts && opts->attempts > 0 ? opts->attempts : HTTP_ATTEMPTS,
 		.backoff_ms = opts && opts->backoff_ms > 0 ? opts->backoff_ms : HTTP_BACKOFF_MS,
 		.timeout_s = opts && opts->timeout_s > 0 ? opts->timeout_s : HTTP_TIMEOUT_S,
+		.connect_timeout_s = opts && opts->connect_timeout_s > 0 ?
+			opts->connect_timeout_s : HTTP_CONNECT_TIMEOUT_S,
+		.stall_s = opts && opts->stall_s > 0 ? opts->stall_s : HTTP_STALL_S,
+		.total_s = opts ? opts->total_s : 0,
+		.deadline = opts ? opts->deadline : 0,
 	};
 	long pause_ms = o.backoff_ms;
 	int tries = 0;
@@ -257,17 +299,28 @@ static int perform(const struct http_options *opts, struct http_call *call, cons
 		strbuf_addstr(why, "libcurl cannot start");
 		return -1;
 	}
+	call->out_of_time = 0;
 	for (;;) {
+		if (o.deadline && monotonic_s() >= o.deadline) {
+			call->out_of_time = 1;
+			break;
+		}
 		try_once(&o, call);
 		tries++;
 		if (call->code == CURLE_OK && status_ok(call->status, ok))
 			return 0;
 		if (tries >= o.attempts || !transient(call))
 			break;
+		if (o.deadline && monotonic_s() + pause_ms / 1000.0 >= o.deadline) {
+			call->out_of_time = 1;
+			break;
+		}
 		sleep_ms(pause_ms);
 		pause_ms *= 2;
 	}
-	describe_failure(call, tries, why);
+	if (o.deadline && monotonic_s() >= o.deadline)
+		call->out_of_time = 1;
+	describe_failure(&o, call, tries, why);
 	return -1;
 }
 
@@ -304,10 +357,13 @@ int http_put_file(const struct http_options *o, const char *url, const char *pat
 	struct http_call put = { .out_fd = -1, .response = STRBUF_INIT };
 	struct http_call other = { .out_fd = -1, .response = STRBUF_INIT };
 	struct curl_slist *headers = NULL;
-	struct http_options once = { .attempts = 1, .timeout_s = o ? o->timeout_s : 0 };
+	struct http_options once = { .attempts = 1 };
 	struct stat st;
 	int rc = -1;
 
+	if (o)
+		once = *o;
+	once.attempts = 1;
 	http_url_redact(&shown, url);
 	put.upload = fopen(path, "rb");
 	if (!put.upload || fstat(fileno(put.upload), &st)) {

@@ -14,16 +14,27 @@ struct strbuf;
 #define HTTP_ATTEMPTS 4		/* tries of a request */
 #define HTTP_BACKOFF_MS 1000	/* the pause after the first failed try */
 #define HTTP_TIMEOUT_S 300	/* the longest one try may take */
+#define HTTP_CONNECT_TIMEOUT_S 30	/* the longest a connection may take */
+#define HTTP_STALL_S 60		/* a try that moves no byte for this long fails */
 
 /* How requests are made; zero fields take the defaults above. A try that
  * fails for a reason that may pass (no connection, a timeout, HTTP 408,
  * 429 or 5xx) is retried after a pause that doubles each time; any other
- * failure ends the request at once. */
+ * failure ends the request at once. A server that accepts and never
+ * answers costs at most stall_s a try; with a deadline, no try starts,
+ * and none runs, past it. */
 struct http_options {
 	int attempts;
 	int backoff_ms;
-	long timeout_s;
+	long timeout_s;			/* one try, whole */
+	long connect_timeout_s;		/* one try's connection */
+	long stall_s;			/* one try below 1 byte/s for this long */
+	long total_s;			/* for messages: what the deadline allows */
+	double deadline;		/* CLOCK_MONOTONIC seconds; 0: none */
 };
+
+/* Set o's deadline total_s seconds from now (0: none). */
+void http_options_start(struct http_options *o, long total_s);
 
 /* Credentials, for every request: the user and password in
  * $KBENCH_UPLOAD_USER and $KBENCH_UPLOAD_PASSWORD when the user is set,

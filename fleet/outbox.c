@@ -125,7 +125,8 @@ static int touch(const char *path)
 	return fd < 0 || close(fd) ? -1 : 0;
 }
 
-int fleet_send_outbox(const char *outbox, const char *sent, const char *results, int tries,
+int fleet_send_outbox(const char *outbox, const char *sent, const char *results,
+		      const struct http_options *net,
 		      void (*uploaded)(const char *host, const char *file, void *arg), void *arg)
 {
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, mark = STRBUF_INIT;
@@ -155,7 +156,7 @@ int fleet_send_outbox(const char *outbox, const char *sent, const char *results,
 		for (size_t k = 0; k < files.n; k++) {
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/%s", dir.buf, files.v[k]);
-			if (fleet_put_bundle(results, hosts.v[i], files.v[k], path.buf, tries)) {
+			if (fleet_put_bundle(results, net, hosts.v[i], files.v[k], path.buf)) {
 				warning("kept '%s' for the next upload", path.buf);
 				rc = -1;
 				continue;

@@ -68,7 +68,8 @@ static int host_name_ok(const char *name)
 	return *name && *name != '.' && !strchr(name, '/');
 }
 
-static int list_url(const char *results, struct fleet_bundle_list *out)
+static int list_url(const char *results, const struct http_options *net,
+		    struct fleet_bundle_list *out)
 {
 	struct http_listing top = HTTP_LISTING_INIT;
 	struct strbuf url = STRBUF_INIT, sub = STRBUF_INIT;
@@ -78,7 +79,7 @@ static int list_url(const char *results, struct fleet_bundle_list *out)
 	strbuf_addstr(&url, results);
 	if (url.buf[url.len - 1] != '/')
 		strbuf_addch(&url, '/');
-	if (http_list(NULL, url.buf, &top))
+	if (http_list(net, url.buf, &top))
 		goto out;
 	for (size_t i = 0; i < top.n; i++) {
 		struct http_listing files = HTTP_LISTING_INIT;
@@ -88,7 +89,7 @@ static int list_url(const char *results, struct fleet_bundle_list *out)
 		strbuf_reset(&sub);
 		http_url_join(&sub, url.buf, top.v[i].name);
 		strbuf_addch(&sub, '/');
-		if (http_list(NULL, sub.buf, &files))
+		if (http_list(net, sub.buf, &files))
 			goto out;
 		for (size_t k = 0; k < files.n; k++)
 			if (!files.v[k].is_collection && fleet_is_bundle_name(files.v[k].name))
@@ -119,7 +120,8 @@ static int list_dir(const char *dir, struct fleet_bundle_list *out)
 			continue;
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", dir, e->d_name);
-		if (stat(path.buf, &st) || !S_ISDIR(st.st_mode))
+		/* A link could lead the collector anywhere on this machine. */
+		if (lstat(path.buf, &st) || !S_ISDIR(st.st_mode))
 			continue;
 		d = opendir(path.buf);
 		if (!d) {
@@ -131,7 +133,11 @@ static int list_dir(const char *dir, struct fleet_bundle_list *out)
 				continue;
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/%s/%s", dir, e->d_name, f->d_name);
-			if (!stat(path.buf, &st) && S_ISREG(st.st_mode))
+			if (lstat(path.buf, &st))
+				continue;
+			if (S_ISLNK(st.st_mode))
+				warning("'%s' is a symbolic link: not collected", path.buf);
+			else if (S_ISREG(st.st_mode))
 				add_bundle(out, e->d_name, f->d_name, (int64_t)st.st_size,
 					   (int64_t)st.st_mtime);
 		}
@@ -147,24 +153,35 @@ out:
 	return rc;
 }
 
-int fleet_list_bundles(const char *results, struct fleet_bundle_list *out)
+int fleet_list_bundles(const char *results, const struct http_options *net,
+		       struct fleet_bundle_list *out)
 {
-	if (http_is_url(results) ? list_url(results, out) : list_dir(results, out))
+	if (http_is_url(results) ? list_url(results, net, out) : list_dir(results, out))
 		return -1;
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), by_host_file);
 	return 0;
 }
 
-/* Copy the file at from into a new file at to, synced. */
-static int copy_file(const char *from, const char *to)
+/* Copy the file at from into a new file at to, synced; with nofollow,
+ * from must be a regular file, not a symbolic link (a bundle of a shared
+ * directory, which anyone who writes there could point anywhere). */
+static int copy_file(const char *from, const char *to, int nofollow)
 {
 	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, rc = -1;
+	int in = open(from, O_RDONLY | O_CLOEXEC | (nofollow ? O_NOFOLLOW | O_NONBLOCK : 0));
+	int out = -1, rc = -1;
+	struct stat st;
 	ssize_t n;
 
+	if (in < 0 && nofollow && errno == ELOOP)
+		return error("cannot open '%s': it is a symbolic link", from);
 	if (in < 0)
 		return error("cannot open '%s': %s", from, strerror(errno));
+	if (nofollow && (fstat(in, &st) || !S_ISREG(st.st_mode))) {
+		error("cannot open '%s': not a regular file", from);
+		goto out;
+	}
 	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (out < 0) {
 		error("cannot create '%s': %s", to, strerror(errno));
@@ -196,7 +213,8 @@ out:
 	return rc;
 }
 
-int fleet_fetch_bundle(const char *results, const struct fleet_bundle *b, const char *path)
+int fleet_fetch_bundle(const char *results, const struct http_options *net,
+		       const struct fleet_bundle *b, const char *path)
 {
 	struct strbuf src = STRBUF_INIT;
 	int rc;
@@ -205,20 +223,19 @@ int fleet_fetch_bundle(const char *results, const struct fleet_bundle *b, const 
 		http_url_join(&src, results, b->host);
 		strbuf_addch(&src, '/');
 		strbuf_addstr(&src, b->file);
-		rc = http_get_file(NULL, src.buf, path);
+		rc = http_get_file(net, src.buf, path);
 	} else {
 		strbuf_addf(&src, "%s/%s/%s", results, b->host, b->file);
-		rc = copy_file(src.buf, path);
+		rc = copy_file(src.buf, path, 1);
 	}
 	strbuf_release(&src);
 	return rc;
 }
 
-int fleet_put_bundle(const char *results, const char *host, const char *file,
-		     const char *path, int attempts)
+int fleet_put_bundle(const char *results, const struct http_options *net, const char *host,
+		     const char *file, const char *path)
 {
 	struct strbuf dst = STRBUF_INIT, tmp = STRBUF_INIT;
-	struct http_options o = { .attempts = attempts };
 	struct stat st;
 	int rc = -1;
 
@@ -226,7 +243,7 @@ int fleet_put_bundle(const char *results, const char *host, const char *file,
 		http_url_join(&dst, results, host);
 		strbuf_addch(&dst, '/');
 		strbuf_addstr(&dst, file);
-		rc = http_put_file(&o, dst.buf, path);
+		rc = http_put_file(net, dst.buf, path);
 		goto out;
 	}
 	if (stat(results, &st)) {
@@ -247,7 +264,7 @@ int fleet_put_bundle(const char *results, const char *host, const char *file,
 	strbuf_addf(&tmp, "%s/.%s.part-%ld", dst.buf, file, (long)getpid());
 	strbuf_addf(&dst, "/%s", file);
 	unlink(tmp.buf);
-	if (copy_file(path, tmp.buf))
+	if (copy_file(path, tmp.buf, 0))
 		goto out;
 	if (rename(tmp.buf, dst.buf)) {
 		error("cannot rename '%s' to '%s': %s", tmp.buf, dst.buf, strerror(errno));

@@ -192,6 +192,11 @@ int fleet_job_script(const struct fleet_job *job, struct strbuf *out)
 	strbuf_addstr(out, "#!/bin/sh\n");
 	strbuf_addf(out, "#SBATCH --job-name=%s\n", job->job_name);
 	strbuf_addstr(out, "#SBATCH --exclusive\n");
+	/* The run's time, then the upload's worst case: its --timeout,
+	 * rounded up to minutes, and one minute to spare. */
+	if (job->run_minutes > 0)
+		strbuf_addf(out, "#SBATCH --time=%d\n",
+			    job->run_minutes + (FLEET_UPLOAD_TIMEOUT_S + 59) / 60 + 1);
 	if (job->partition)
 		strbuf_addf(out, "#SBATCH --partition=%s\n", job->partition);
 	if (job->results) {
@@ -268,8 +273,9 @@ int fleet_job_script(const struct fleet_job *job, struct strbuf *out)
 	if (job->results) {
 		strbuf_addstr(out, "results=");
 		add_sq(out, job->results);
-		strbuf_addstr(out, "\n\"$kbench\" --db \"$dir/kbench.db\" fleet upload \"$results\" ||\n"
-			      "\t[ \"$status\" -ne 0 ] || status=1\n");
+		strbuf_addf(out, "\n\"$kbench\" --db \"$dir/kbench.db\" fleet upload --timeout %d "
+			    "\"$results\" ||\n\t[ \"$status\" -ne 0 ] || status=1\n",
+			    FLEET_UPLOAD_TIMEOUT_S);
 	} else {
 		strbuf_addstr(out, "echo \"kbench fleet: no results location given: the run stays "
 			      "in $dir/kbench.db on $node\"\n");

@@ -507,8 +507,18 @@ int mail_send(const struct mail_server *srv, const char *from, const char *const
 		curl_easy_setopt(c, CURLOPT_CAINFO, srv->cafile);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, srv->timeout_s > 0 ? srv->timeout_s : 120L);
+	{
+		long timeout_s = srv->timeout_s > 0 ? srv->timeout_s : MAIL_TIMEOUT_S;
+		long stall_s = timeout_s < MAIL_STALL_S ? timeout_s : MAIL_STALL_S;
+
+		curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, stall_s);
+		curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout_s);
+		/* A server that goes quiet, after DATA above all, would
+		 * otherwise hold the mail for libcurl's own waits. */
+		curl_easy_setopt(c, CURLOPT_SERVER_RESPONSE_TIMEOUT, stall_s);
+		curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+		curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, stall_s);
+	}
 	/* The debug callback sees the replies; it prints nothing. */
 	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, watch_replies);
 	curl_easy_setopt(c, CURLOPT_DEBUGDATA, &replies);

@@ -63,8 +63,14 @@ struct mail_server {
 	 * printed or stored. */
 	const char *user, *password;
 	const char *cafile;	/* NULL: the system's CA certificates */
-	long timeout_s;		/* the whole transfer; 0: 120 */
+	long timeout_s;		/* the whole transfer; 0: MAIL_TIMEOUT_S */
 };
+
+/* The longest a mail may take to send, and the longest the server may
+ * stay silent (a connection, a reply, the end of DATA): at most
+ * MAIL_STALL_S, and never more than the whole. */
+#define MAIL_TIMEOUT_S 120
+#define MAIL_STALL_S 30
 
 /* Send msg (as mail_format makes it) with envelope sender from and
  * recipients rcpt[0..n-1] (addresses). Returns 0, or -1 with err holding

@@ -283,6 +283,49 @@ $ kb mail --from bot@example.org --to linux-mm@kvack.org --subject test --smtp s
 [exit 1]
 T
 
+# ---- servers that go quiet: bounded by --timeout, or [mail] timeout ----
+# quiet MODE: a listener that accepts and never answers (silent), or
+# answers until DATA and then says nothing (smtp-data); its port in $qport.
+quiet() {
+	rm -f "$tmp/qport"
+	"$PY" "$TOP_SRCDIR/tests/cli/silent-listener.py" "$1" "$tmp/qport" 60 &
+	servers="$servers $!"
+	wait_until 10 test -s "$tmp/qport"
+	qport=$(cat "$tmp/qport")
+}
+# quiet_mail ARGS...: kb mail to the quiet listener, its seconds in $took.
+quiet_mail() {
+	qm_t0=$(date +%s)
+	kb mail --from bot@example.org --to linux-mm@kvack.org --subject test \
+		--smtp "smtp://127.0.0.1:$qport" "$@" -- 6.1.0-vanilla 6.1.0-patched \
+		>"$tmp/out" 2>"$tmp/err"
+	qm_st=$?
+	took=$(( $(date +%s) - qm_t0 ))
+	return $qm_st
+}
+quiet silent
+quiet_mail --timeout 3
+is "a server that never answers: not sent" "$?" 1
+check "... given up within --timeout" test "$took" -le 6
+check "... saying it timed out" grep -q "cannot send the mail: Timeout was reached" "$tmp/err"
+check "... the mail saved" grep -q "the mail is saved in" "$tmp/err"
+quiet smtp-data
+quiet_mail --timeout 3
+is "a server that stalls after DATA: not sent" "$?" 1
+check "... given up within --timeout" test "$took" -le 6
+check "... the mail saved" grep -q "the mail is saved in" "$tmp/err"
+printf '[mail]\ntimeout = 2\n' >"$XDG_CONFIG_HOME/kbench/kbench.conf"
+quiet_mail
+is "timeout of [mail] is the default" "$?" 1
+check "... given up within it" test "$took" -le 5
+printf '[mail]\ntimeout = soon\n' >"$XDG_CONFIG_HOME/kbench/kbench.conf"
+quiet_mail
+is "an invalid timeout in [mail] is refused" "$?" 2
+check "... named" grep -q "kbench.conf:2: invalid timeout 'soon' in \\[mail\\]" "$tmp/err"
+rm "$XDG_CONFIG_HOME/kbench/kbench.conf"
+stop_servers
+servers=
+
 # ---- STARTTLS with a certificate made here ----
 if openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
 	-addext subjectAltName=IP:127.0.0.1 -keyout "$tmp/key.pem" -out "$tmp/cert.pem" \
@@ -368,7 +411,7 @@ printf '[mail]\nfrom = bot@example.org\nsmpt = smtp://localhost\n' \
 	>"$XDG_CONFIG_HOME/kbench/kbench.conf"
 expect_transcript "an unknown key in [mail]" kb mail --to a@b.c --dry-run -- a b <<'T'
 $ kb mail --to a@b.c --dry-run -- a b
-2> kbench: TMP/config/kbench/kbench.conf:3: unknown key 'smpt' in [mail] (expected from, to, cc, smtp or cafile)
+2> kbench: TMP/config/kbench/kbench.conf:3: unknown key 'smpt' in [mail] (expected from, to, cc, smtp, cafile or timeout)
 [exit 2]
 T
 rm "$XDG_CONFIG_HOME/kbench/kbench.conf"

@@ -39,11 +39,12 @@ expect_err "without sbatch, submit says so" 1 "cannot run 'sbatch': no such prog
 expect_transcript "--dry-run prints the job's script and the sbatch commands" \
 	"$KBENCH" fleet schedule --daily 02:30 -c hb.conf -n "it's" --nodes n1,n2 \
 	--kbench /usr/bin/kbench --db-dir '/var/tmp/kb/%n' --results http://h/results/ \
-	--partition bench --node-names --dry-run <<'EOF'
-$ kbench fleet schedule --daily 02:30 -c hb.conf -n 'it'\''s' --nodes n1,n2 --kbench /usr/bin/kbench --db-dir /var/tmp/kb/%n --results http://h/results/ --partition bench --node-names --dry-run
+	--partition bench --node-names --time-limit 30 --dry-run <<'EOF'
+$ kbench fleet schedule --daily 02:30 -c hb.conf -n 'it'\''s' --nodes n1,n2 --kbench /usr/bin/kbench --db-dir /var/tmp/kb/%n --results http://h/results/ --partition bench --node-names --time-limit 30 --dry-run
 #!/bin/sh
 #SBATCH --job-name=kbench-daily-it_s
 #SBATCH --exclusive
+#SBATCH --time=41
 #SBATCH --partition=bench
 #SBATCH --comment=http://h/results/
 # A kbench fleet job: run the configs below on this node into a store of
@@ -76,7 +77,7 @@ groups = 1
 status=$?
 rm -rf "$work"
 results='http://h/results/'
-"$kbench" --db "$dir/kbench.db" fleet upload "$results" ||
+"$kbench" --db "$dir/kbench.db" fleet upload --timeout 600 "$results" ||
 	[ "$status" -ne 0 ] || status=1
 exit "$status"
 # sbatch --parsable --nodelist=n1 --begin=02:30 SCRIPT
@@ -171,4 +172,16 @@ is "... the good one is collected" \
 check "... the table shows it as n7's newest" grep -qx "n7  *2  *1  *1  dir-2  .*" out
 check "... the total says so" grep -q "1 new bundle, 1 run added (2 samples); 1 bundle could not be collected$" out
 is "... the bad one is not recorded" "$(sql "SELECT count(*) FROM fleet_collected WHERE path LIKE 'n8/0000%'")" 0
+# Symbolic links are not followed: a bundle or host directory in a shared
+# directory could point anywhere on the collecting host.
+mkdir -p outside/n9
+cp "gone/n7/$kept" outside/secret.kbench
+cp "gone/n7/$kept" outside/n9/22222222-2222-2222-2222-222222222222.kbench
+ln -s "$tmp/outside/secret.kbench" results/n8/11111111-1111-1111-1111-111111111111.kbench
+ln -s "$tmp/outside/n9" results/n9
+kb fleet collect results >out 2>err
+check "a symlinked bundle is refused, named" grep -q \
+	"warning: 'results/n8/11111111-1111-1111-1111-111111111111.kbench' is a symbolic link: not collected" err
+is "... not recorded" "$(sql "SELECT count(*) FROM fleet_collected WHERE path LIKE 'n8/1111%' OR path LIKE 'n9/%'")" 0
+check "... nor is a symlinked host directory listed" test -z "$(grep n9 out)"
 done_testing

@@ -5,6 +5,9 @@
 # reported (and at most the one committed as the kill landed), the run
 # reads as interrupted, and no process of it is left. Each run is then
 # resumed, killed again, ..., and ends complete with a clean run's samples.
+# Then kill -9 during import and fleet collect (the store intact, each run
+# there whole or not at all, a second try completes it) and, where root
+# may change the knobs, during an A/B experiment (the knobs restored).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # One value of a query on the store, through kb-sql.
@@ -134,5 +137,132 @@ while [ "$g" -le "$gen" ]; do
 	g=$((g + 1))
 done
 check "the store is intact at the end" "$KB_SQL" --integrity "$db"
+
+# ---- kill -9 during import and fleet collect ----
+# kill_points N MS: N seeded delays in seconds within MS milliseconds.
+kill_points() {
+	awk -v seed="$seed$1" -v n="$1" -v ms="$2" 'BEGIN {
+		srand(seed); for (i = 0; i < n; i++) printf "%.3f\n", rand() * ms / 1000 }'
+}
+# intact DB WHAT: integrity_check of DB right after a kill. A kill while
+# the store was being created can leave a journal that only a writer
+# rolls back (a read-only open answers "attempt to write a readonly
+# database"): said as a diagnostic, and the store checked again, strictly,
+# once the next try has opened it as a writer.
+intact() {
+	if "$KB_SQL" --integrity "$1" >"$tmp/int" 2>&1; then
+		ok 0 "$2: integrity_check is ok"
+	elif grep -q "attempt to write a readonly database" "$tmp/int"; then
+		ok 0 "$2: only a writer may open the store: checked after the next try"
+		diag "$2: $(cat "$tmp/int")"
+	else
+		ok 1 "$2: integrity_check is ok"
+		comment <"$tmp/int"
+	fi
+}
+# whole DB: every run of DB holds all its samples or is not there; the
+# sample count of the run named clean, if any, is a clean run's. A store
+# killed before its schema was made has no run at all.
+whole() {
+	[ "$("$KB_SQL" "$1" "SELECT count(*) FROM sqlite_master WHERE name = 'runs'")" -eq 1 ] ||
+		return 0
+	wh_n=$("$KB_SQL" "$1" "SELECT count(*) FROM runs WHERE name = 'clean'")
+	[ "$wh_n" -eq 0 ] && return 0
+	[ "$("$KB_SQL" "$1" "SELECT count(*) FROM (SELECT DISTINCT section, iteration,
+		started_at FROM samples WHERE run_id = (SELECT id FROM runs WHERE name = 'clean'))")" \
+		-eq "$clean" ]
+}
+"$KBENCH" --db "$db" export clean -o "$tmp/clean.kbench" 2>"$tmp/err"
+ok $? "the clean run exported"
+t0=$(now_ms)
+"$KBENCH" --db "$tmp/i0.db" import "$tmp/clean.kbench" >/dev/null 2>&1
+import_ms=$(( $(now_ms) - t0 ))
+k=0
+for delay in $(kill_points 5 "$import_ms"); do
+	k=$((k + 1))
+	"$KBENCH" --db "$tmp/i$k.db" import "$tmp/clean.kbench" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid"
+	what="import killed at $delay s"
+	if [ -e "$tmp/i$k.db" ]; then
+		intact "$tmp/i$k.db" "$what"
+		"$KB_SQL" --integrity "$tmp/i$k.db" >/dev/null 2>&1 &&
+			check "$what: the run is whole or absent" whole "$tmp/i$k.db"
+	else
+		ok 0 "$what: before the store was created"
+	fi
+	check "$what: importing again completes it" \
+		"$KBENCH" --db "$tmp/i$k.db" import "$tmp/clean.kbench"
+	check "$what: ... whole" whole "$tmp/i$k.db"
+	check "$what: ... integrity_check is ok" "$KB_SQL" --integrity "$tmp/i$k.db"
+done
+
+mkdir -p "$tmp/results/h1"
+uuid=$(val "SELECT uuid FROM runs WHERE name = 'clean'")
+cp "$tmp/clean.kbench" "$tmp/results/h1/$uuid.kbench"
+t0=$(now_ms)
+"$KBENCH" --db "$tmp/c0.db" fleet collect "$tmp/results" >/dev/null 2>&1
+collect_ms=$(( $(now_ms) - t0 ))
+k=0
+for delay in $(kill_points 5 "$collect_ms"); do
+	k=$((k + 1))
+	"$KBENCH" --db "$tmp/c$k.db" fleet collect "$tmp/results" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid"
+	what="fleet collect killed at $delay s"
+	if [ -e "$tmp/c$k.db" ]; then
+		intact "$tmp/c$k.db" "$what"
+		"$KB_SQL" --integrity "$tmp/c$k.db" >/dev/null 2>&1 &&
+			check "$what: the run is whole or absent" whole "$tmp/c$k.db" &&
+			check "$what: recorded as collected only with its run" test \
+			"$("$KB_SQL" "$tmp/c$k.db" "SELECT count(*) FROM fleet_collected
+				WHERE NOT EXISTS (SELECT 1 FROM runs WHERE uuid = '$uuid')")" = 0
+	else
+		ok 0 "$what: before the store was created"
+	fi
+	"$KBENCH" --db "$tmp/c$k.db" fleet collect "$tmp/results" >"$tmp/out" 2>&1
+	ok $? "$what: collecting again succeeds"
+	check "$what: ... the run whole, once" test \
+		"$("$KB_SQL" "$tmp/c$k.db" "SELECT count(*) FROM runs WHERE uuid = '$uuid'")" = 1
+	check "$what: ... whole" whole "$tmp/c$k.db"
+	check "$what: ... integrity_check is ok" "$KB_SQL" --integrity "$tmp/c$k.db"
+done
+
+# ---- kill -9 during an A/B experiment: the knobs restored ----
+. "$TOP_SRCDIR/tests/cli/lib-ab.sh"
+ab_can=1
+for f in $(ab_knobs); do
+	{ [ -w "$f" ] && [ "$(id -u)" = 0 ]; } || ab_can=
+done
+if [ -z "$ab_can" ]; then
+	skip "kill -9 during an A/B experiment needs root and writable knobs"
+else
+	ab_save
+	ab_conf "$tmp/ab.conf" "sysctl.vm.percpu_pagelist_high_fraction = 8" \
+		"sysfs.$slab_glob = 0" "sysfs.$thp = never"
+	before=$(ab_values)
+	for delay in $(kill_points 3 1500); do
+		"$KBENCH" --db "$tmp/ab.db" ab -c "$tmp/ab.conf" --rounds 40 --no-report \
+			>/dev/null 2>&1 &
+		pid=$!
+		sleep "$delay"
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		what="A/B experiment killed at $delay s"
+		check "$what: no process of it is left" no_workers
+		if [ -e "$tmp/ab.db" ]; then
+			intact "$tmp/ab.db" "$what"
+			"$KBENCH" --db "$tmp/ab.db" recover >"$tmp/rec" 2>&1
+			ok $? "$what: kbench recover succeeds"
+		else
+			ok 0 "$what: before the store was created"
+		fi
+		is "$what: every knob reads its original value" "$(ab_values)" "$before"
+	done
+fi
 diag "$complete of 20 kills came after their run had ended"
 done_testing
