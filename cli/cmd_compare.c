@@ -29,8 +29,9 @@ static const struct parse_opt_usage compare_usage = {
 		"Positive % = better. A significant change of the mean row prints\n"
 		"*  x.xx%* instead of (  x.xx%); fewer than 3 samples a side: no star.\n"
 		"The default test weighs the change of the run means against the noise\n"
-		"between stored runs of the same host, config and kernel; while that is\n"
-		"unknown, a change significant within the runs prints +  x.xx%+.",
+		"between stored runs of the same host, config, options and kernel; while\n"
+		"that is unknown, or when the change the runs could detect is larger than\n"
+		"the change seen, the mean row prints ?  x.xx%? (cannot tell).",
 	.help_column = 25,
 	.epilogue = "The formulas are in docs/statistics.md.",
 };
@@ -137,19 +138,55 @@ static int parse_order(const struct parse_opt *opt, const char *value)
 /* Neither "no worse row" (0) nor "worse" (1): git bisect run stops on it. */
 #define EXIT_ERROR 128
 
-/* Whether a run compared with the baseline has a significant mean row
- * that is worse: a negative percentage marked * or + (+: significant on
- * within-run variance, the between-run noise unknown, as for every
- * comparison of kernels without calibration or history). */
-static int any_worse(const struct cmp_model *m)
+/* --exit-code: which worse mean rows exit 1. */
+enum exit_when {
+	EXIT_NEVER,
+	EXIT_STAR,	/* a worse row marked * */
+	EXIT_ANY,	/* also a worse ? whose within-run test was significant */
+};
+
+static int parse_exit_code(const struct parse_opt *opt, const char *value)
+{
+	enum exit_when *when = opt->value;
+
+	if (!value)
+		*when = EXIT_STAR;
+	else if (!strcmp(value, "any"))
+		*when = EXIT_ANY;
+	else
+		return error("invalid --exit-code '%s': expected --exit-code or --exit-code=any",
+			     value);
+	return 0;
+}
+
+static int parse_margin(const struct parse_opt *opt, const char *value)
+{
+	char *end;
+	double pct = strtod(value, &end);
+
+	struct compare_options *copt = opt->value;
+
+	if (!*value || *end || !(pct >= 0) || !isfinite(pct))
+		return error("invalid --margin '%s': expected a percentage, 0 or more", value);
+	copt->margin_pct = pct;
+	copt->margin_set = 1;
+	return 0;
+}
+
+/* Whether a run compared with the baseline has a worse mean row that
+ * exits 1: a negative percentage marked *; with --exit-code=any also a ?
+ * (cannot tell) whose within-run test was significant, the only test two
+ * runs of kernels without calibration or history allow. */
+static int any_worse(const struct cmp_model *m, enum exit_when when)
 {
 	for (size_t i = 0; i < m->nsections; i++)
 		for (size_t r = 0; r < m->sections[i].nrows; r++)
 			for (size_t c = 1; c < m->nruns; c++) {
 				const struct cmp_cell *cell = &m->sections[i].rows[r].cells[c];
 
-				if (cell->test.done && cell->test.significant &&
-				    cell->pct[CMP_MEAN] < 0)
+				if (cell->test.done && cell->pct[CMP_MEAN] < 0 &&
+				    ((cell->test.significant && !cell->within_only) ||
+				     (when == EXIT_ANY && cell->within_significant)))
 					return 1;
 			}
 	return 0;
@@ -158,7 +195,9 @@ static int any_worse(const struct cmp_model *m)
 int cmd_compare(int argc, char **argv)
 {
 	enum compare_format format = COMPARE_FORMAT_TEXT;
-	int exit_code = 0, per_host = 0;
+	enum exit_when exit_code = EXIT_NEVER;
+	int per_host = 0;
+	struct opt_list noise_from = OPT_LIST_INIT;
 	const char *output = NULL;
 	struct compare_options copt = { .monitors = CMP_MONITORS_SUMMARY };
 	struct only_opt only = { .re = NULL };
@@ -212,10 +251,22 @@ int cmd_compare(int argc, char **argv)
 			 "that has both, each host's lines prefixed with its\n"
 			 "name, then count the hosts better, worse or within\n"
 			 "noise per section (text or brief)"),
-		OPT_BOOL(0, "exit-code", &exit_code,
+		OPT_CALLBACK_OPTVAL("exit-code", &exit_code, "any",
 			 "exit 1 when a mean row is significantly worse than\n"
-			 "BASE (* or +), 0 when none is, 128 on other errors\n"
-			 "(git bisect run)"),
+			 "BASE (*), 0 when none is, 128 on other errors (git\n"
+			 "bisect run); =any: also a worse ? whose within-run\n"
+			 "test is significant (noise unknown)", parse_exit_code),
+		OPT_STRING_LIST(0, "noise-from", &noise_from, "RUNS",
+				"estimate the between-run noise from these runs\n"
+				"(and the compared ones) only, not the latest of\n"
+				"each series: selectors or #A-#B ranges, commas\n"
+				"between them, as the footer prints them; the same\n"
+				"verdicts however many runs are stored since"),
+		OPT_CALLBACK(0, "margin", &copt, "PCT",
+			     "a mean row not significant reads within noise only\n"
+			     "when the test detects a change of PCT% (default 5)\n"
+			     "or of the change seen; else ? (cannot tell)",
+			     parse_margin),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -242,6 +293,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	copt.only = only.re;
 	copt.only_pattern = only.pattern;
+	copt.noise_from = (const char *const *)noise_from.v;
+	copt.nnoise_from = noise_from.n;
 	rc = exit_code ? EXIT_ERROR : 1;
 	if (cmd_open_store(&store, CMD_STORE_READ))
 		goto out;
@@ -258,12 +311,13 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	if (output_write(output, &out))
 		goto out;
-	rc = exit_code && any_worse(&model) ? 1 : 0;
+	rc = exit_code != EXIT_NEVER && any_worse(&model, exit_code) ? 1 : 0;
 out:
 	if (have_model)
 		model_release(&model);
 	strbuf_release(&out);
 	kb_regex_free(only.re);
+	opt_list_release(&noise_from);
 	store_close(store);
 	return rc;
 }

@@ -346,7 +346,9 @@ static void stat_cell(const struct cmp_model *m, const struct cmp_row *row, size
 		strbuf_addch(out, '"');
 	}
 	strbuf_addch(out, '>');
-	if (cell->n)
+	if (cell->n && st == CMP_MEAN && c && cell->cannot_tell)
+		strbuf_addf(out, "?%.2f%%?", render_pct(cell->pct[st]));
+	else if (cell->n)
 		strbuf_addf(out, star ? "*%.2f%%*" : "(%.2f%%)", render_pct(cell->pct[st]));
 	strbuf_addstr(out, "</td>");
 }
