@@ -72,7 +72,7 @@
 # "     3.7" both read "     9.9"); a percentage in parentheses reads
 # (   9.99%) whatever its digits (a large change prints fewer decimals,
 # or none, to keep its %7.2f cell's width), and so do significance marks
-# *  9.99%* and +  9.99%+. A ~ before a mean (a noisy row) reads as a
+# *  9.99%*, +  9.99%+ and ?  9.99%?. A ~ before a mean (a noisy row) reads as a
 # blank and the footer line that explains it is dropped. The layout,
 # every label and every integer count stay as printed.
 set -u
@@ -205,10 +205,11 @@ runs_sed="s/^( +[0-9]+ .{18} .{11} )[^ ]+ +(KERNEL|[^ ]+~) +/\\1HOST KERNEL /"
 
 # mask_figures: filter a transcript for -m (see the top of this file).
 mask_figures() {
-	sed -E -e 's/ ~(-?[0-9])/  \1/g' -e '/^~ before a mean: /d' | awk '
+	sed -E -e 's/ ~(-?[0-9])/  \1/g' -e '/^~ before a mean: /d' \
+		-e 's/is [0-9.]+-[0-9.]+%/is 9.9-9.9%/' -e 's/\(median [0-9.]+%\)/(median 9.9%)/' | awk '
 	function mask(s,	out, cell, num, rep, d, i, w, pct) {
 		out = ""
-		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*+] *[<>]?-?[0-9]+(\.[0-9]+)?%/)) {
+		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*+?] *[<>]?-?[0-9]+(\.[0-9]+)?%/)) {
 			cell = substr(s, RSTART, RLENGTH)
 			w = RLENGTH
 			pct = ""
@@ -240,7 +241,7 @@ mask_figures() {
 		}
 		return out s
 	}
-	{ print mask($0) }' | sed -E 's/([*]( *9\.99%)[*]|[+]( *9\.99%)[+])/(\2\3)/g'
+	{ print mask($0) }' | sed -E 's/([*]( *9\.99%)[*]|[+]( *9\.99%)[+]|[?]( *9\.99%)[?])/(\2\3\4)/g'
 }
 
 # transcript COMMAND...: run COMMAND, print its transcript (not normalised).

@@ -75,6 +75,8 @@ is "--test mwu is named in the footer, and why it cannot star" "$(footer "$tmp/m
 "Significance: Mann-Whitney U test on the mean row only, alpha 0.05; a
   significant change prints *  x.xx%* instead of (  x.xx%). Two-sided, exact
   without ties up to 50 samples a side.
+Within-run test: it sees the samples within each run only and ignores drift
+  between runs, so its stars overstate what two runs show.
 Positive % = better: the sign follows each metric's direction.
 No star possible, too few samples for the U test to reach alpha:
   hackbench-process-pipes 1, hackbench-process-pipes 2, hackbench-thread-sockets
@@ -84,11 +86,15 @@ is "--test ci is named in the footer" "$(footer "$tmp/ci")" \
   alpha 0.05; a significant change prints *  x.xx%* instead of (  x.xx%).
   Starred when the intervals mean +- z(alpha/2)*sd do not overlap (harmonic sd
   for Hmean).
+Within-run test: it sees the samples within each run only and ignores drift
+  between runs, so its stars overstate what two runs show.
 Positive % = better: the sign follows each metric's direction."
 is "--test ttest is named and defaults to alpha 0.1" "$(footer "$tmp/ttest")" \
 "Significance: mmtests' 2018-2024 t-test (df n1+n2-2) on the mean row only, alpha
   0.1; a significant change prints *  x.xx%* instead of (  x.xx%). SE from both
   sample sds, two-sided.
+Within-run test: it sees the samples within each run only and ignores drift
+  between runs, so its stars overstate what two runs show.
 Positive % = better: the sign follows each metric's direction."
 kb compare --alpha 0.2 base-x new-x > "$tmp/alpha"
 is "--alpha is used and stated" "$(footer "$tmp/alpha")" \
