@@ -197,32 +197,56 @@ static void add_id_ranges(const int64_t *ids, size_t n, struct strbuf *sb)
 }
 
 /* What the cannot-tell cells could have detected, and how to get a
- * verdict. */
-static void cannot_tell_footer(const struct cmp_model *m, struct strbuf *sb)
+ * verdict. The explanation's wording depends only on which causes occur;
+ * the figures follow on short lines of their own, so that a paragraph's
+ * wrapping never moves with them. */
+static void cannot_tell_footer(const struct cmp_model *m, size_t width,
+			       void (*line)(const char *line, void *arg), void *arg)
 {
 	const struct cmp_cannot_tell *ct = &m->cannot_tell;
+	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(sb, "? after a mean row's %%: cannot tell (%zu row%s), neither a change nor "
-		    "its absence is shown", ct->cells, ct->cells == 1 ? "" : "s");
+	strbuf_addstr(&sb, "? after a mean row's %: cannot tell, neither a change nor its "
+		      "absence is shown:");
 	if (ct->unknown)
-		strbuf_addf(sb, "; %zu without between-run noise", ct->unknown);
+		strbuf_addstr(&sb, " the between-run noise is unknown");
+	if (ct->unknown && ct->nmde)
+		strbuf_addstr(&sb, ", or");
 	if (ct->nmde)
-		strbuf_addf(sb, "; the smallest change these runs detect (%.0f%% power) is "
-			    "%.1f-%.1f%% (median %.1f%%), more than the change seen and %g%%",
-			    NOISE_POWER * 100, ct->mde_lo, ct->mde_hi, ct->mde_median,
-			    m->margin_pct);
-	strbuf_addstr(sb, ". For a verdict:");
+		strbuf_addf(&sb, " the smallest change these runs detect at %.0f%% power "
+			    "exceeds both the change seen and the margin of %g%% (--margin)",
+			    NOISE_POWER * 100, m->margin_pct);
+	strbuf_addstr(&sb, ". For a verdict:");
 	if (ct->unknown)
-		strbuf_addstr(sb, " calibrate the baseline (kbench calibrate -n 3),");
-	if (ct->need_hi)
-		strbuf_addf(sb, " %zu%s%zu runs a side (kbench compare --pool) detect %g%%,",
-			    ct->need_lo, ct->need_hi != ct->need_lo ? "-" : "", ct->need_hi,
-			    CMP_TARGET_PCT);
-	else if (ct->need_none)
-		strbuf_addf(sb, " more than %d runs a side would be needed for %g%%,",
-			    CMP_MAX_RUNS_NEEDED, CMP_TARGET_PCT);
-	strbuf_addstr(sb, " or an interleaved A/B experiment (kbench ab) cancels the drift "
-		      "between runs.");
+		strbuf_addstr(&sb, " calibrate the baseline (kbench calibrate -n 3),");
+	if (ct->need_hi || ct->need_none)
+		strbuf_addstr(&sb, " pool more runs a side (kbench compare --pool),");
+	strbuf_addstr(&sb, " or run an interleaved A/B experiment (kbench ab), which cancels "
+		      "the drift between runs.");
+	render_wrapped(&sb, width, line, arg);
+
+	strbuf_addf(&sb, "Cannot tell: %zu row%s", ct->cells, ct->cells == 1 ? "" : "s");
+	if (ct->unknown)
+		strbuf_addf(&sb, ", %zu without between-run noise", ct->unknown);
+	strbuf_addch(&sb, '.');
+	render_wrapped(&sb, width, line, arg);
+	if (ct->nmde) {
+		strbuf_addf(&sb, "Detectable change: %.1f-%.1f%% (median %.1f%%).",
+			    ct->mde_lo, ct->mde_hi, ct->mde_median);
+		render_wrapped(&sb, width, line, arg);
+	}
+	if (ct->need_hi) {
+		strbuf_addf(&sb, "Runs a side to detect %g%%: %zu", CMP_TARGET_PCT, ct->need_lo);
+		if (ct->need_hi != ct->need_lo)
+			strbuf_addf(&sb, "-%zu", ct->need_hi);
+		strbuf_addch(&sb, '.');
+		render_wrapped(&sb, width, line, arg);
+	} else if (ct->need_none) {
+		strbuf_addf(&sb, "Runs a side to detect %g%%: more than %d.", CMP_TARGET_PCT,
+			    CMP_MAX_RUNS_NEEDED);
+		render_wrapped(&sb, width, line, arg);
+	}
+	strbuf_release(&sb);
 }
 
 /* The outlier runs of the rows' noise, flagged and kept. */
@@ -314,10 +338,8 @@ static void noise_footer(const struct cmp_model *m, size_t width,
 			      "them, so it gives no verdict; --within-run shows its stars.");
 		render_wrapped(&sb, width, line, arg);
 	}
-	if (any_cell(m, cannot_tell)) {
-		cannot_tell_footer(m, &sb);
-		render_wrapped(&sb, width, line, arg);
-	}
+	if (any_cell(m, cannot_tell))
+		cannot_tell_footer(m, width, line, arg);
 	outlier_footer(m, &sb);
 	if (sb.len)
 		render_wrapped(&sb, width, line, arg);

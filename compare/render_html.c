@@ -296,7 +296,8 @@ static void family_chart(const struct cmp_model *m, const struct cmp_section *s,
 	strbuf_release(&title);
 }
 
-/* The class of a mean-row cell: its verdict against the baseline. */
+/* The class of a mean-row cell: its verdict against the baseline
+ * (better, worse, noise, or cannot for a ? cell). */
 static const char *cell_class(const struct cmp_row *row, const struct cmp_cell *cell,
 			      enum cmp_stat st, size_t col)
 {
@@ -307,6 +308,8 @@ static const char *cell_class(const struct cmp_row *row, const struct cmp_cell *
 	v = render_verdict(row, cell);
 	if (!strcmp(v, "better") || !strcmp(v, "worse"))
 		return v;
+	if (!strcmp(v, "cannot tell"))
+		return "cannot";
 	return strcmp(v, "within noise") ? NULL : "noise";
 }
 
