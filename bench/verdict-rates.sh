@@ -107,7 +107,8 @@ for s in d["sections"]:
         if not test.get("done"):
             continue
         t += 1
-        sig = bool(test.get("significant"))
+        # A cannot-tell cell may carry a significant within-run test: no verdict.
+        sig = bool(test.get("significant")) and not test.get("cannot_tell")
         pct = cell["pct"]["mean"]
         m += sig
         w += sig and pct < 0
