@@ -116,11 +116,15 @@ static double dist_sum(const struct window *w, size_t j, size_t a, size_t b)
  *
  * of X = x[s..tau) (n points) and Y = x[tau..kappa) (m points); a term
  * whose segment holds one point is 0. Ties go to the smallest tau, then
- * kappa. Returns 0, or -1 when the interval has fewer than 2 points. */
-static int best_split(const struct window *w, size_t s, size_t e, size_t *tau, double *qhat)
+ * kappa. kappa is where the segment after tau ends: the candidate is
+ * tested on [s, tau) against [tau, kappa), its own segments, not against
+ * the rest of the interval, which may hold the next change. Returns 0, or
+ * -1 when the interval has fewer than 2 points. */
+static int best_split(const struct window *w, size_t s, size_t e, size_t *tau,
+		      size_t *kappa, double *qhat)
 {
 	double best = -INFINITY, within_left = 0;
-	size_t best_tau = 0;
+	size_t best_tau = 0, best_kappa = 0;
 
 	if (e - s < 2)
 		return -1;
@@ -142,10 +146,12 @@ static int best_split(const struct window *w, size_t s, size_t e, size_t *tau, d
 			if (q > best) {
 				best = q;
 				best_tau = t;
+				best_kappa = k;
 			}
 		}
 	}
 	*tau = best_tau;
+	*kappa = best_kappa;
 	*qhat = best;
 	return 0;
 }
@@ -167,8 +173,8 @@ static void insert_index(size_t **idx, size_t *n, size_t *alloc, size_t v)
 
 /* E-Divisive inside one window: repeatedly split the interval (between
  * the change points found so far) holding the best candidate, while the
- * t-test of the candidate's two sides within its interval gives p <=
- * pass_p; the first candidate that fails ends the search. The indexes
+ * t-test of the candidate's own segments, [s, tau) and [tau, kappa), gives
+ * p <= pass_p; the first candidate that fails ends the search. The indexes
  * found, relative to the window, go into *idx (ascending). */
 static void detect_window(const struct window *w, double pass_p, size_t **idx, size_t *n,
 			  size_t *alloc)
@@ -176,24 +182,24 @@ static void detect_window(const struct window *w, double pass_p, size_t **idx, s
 	*n = 0;
 	for (;;) {
 		double best_q = -INFINITY;
-		size_t best_tau = 0, best_s = 0, best_e = 0;
+		size_t best_tau = 0, best_s = 0, best_kappa = 0;
 		struct changepoint cp;
 
 		for (size_t i = 0; i <= *n; i++) {
-			size_t s = i ? (*idx)[i - 1] : 0, e = i < *n ? (*idx)[i] : w->n, tau;
+			size_t s = i ? (*idx)[i - 1] : 0, e = i < *n ? (*idx)[i] : w->n, tau, kappa;
 			double q;
 
-			if (best_split(w, s, e, &tau, &q) == 0 && q > best_q) {
+			if (best_split(w, s, e, &tau, &kappa, &q) == 0 && q > best_q) {
 				best_q = q;
 				best_tau = tau;
 				best_s = s;
-				best_e = e;
+				best_kappa = kappa;
 			}
 		}
 		if (best_q == -INFINITY)
 			return;
 		changepoint_compare(w->x + best_s, best_tau - best_s, w->x + best_tau,
-				    best_e - best_tau, &cp);
+				    best_kappa - best_tau, &cp);
 		if (!(cp.p <= pass_p))
 			return;
 		insert_index(idx, n, alloc, best_tau);
@@ -227,6 +233,55 @@ static void split(const double *x, size_t n, size_t window, double pass_p,
 	free(found);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_sorted(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double changepoint_noise_sd(const double *x, size_t n, const size_t *at, size_t nat)
+{
+	double *d = xcalloc(n ? n : 1, sizeof(*d)), sd = NAN;
+	size_t nd = 0;
+
+	for (size_t k = 0; k <= nat; k++) {
+		size_t a = k ? at[k - 1] : 0, b = k < nat ? at[k] : n;
+		double med;
+
+		if (b - a < 2)
+			continue;
+		for (size_t i = a; i < b; i++)
+			d[nd + i - a] = x[i];
+		med = median_sorted(d + nd, b - a);
+		for (size_t i = a; i < b; i++)
+			d[nd++] = fabs(x[i] - med);
+	}
+	if (nd >= 2)
+		sd = 1.4826 * median_sorted(d, nd);
+	free(d);
+	return sd;
+}
+
+/* The series' noise with the change points cps[0..n-1] as segment bounds. */
+static double noise_of(const double *x, size_t len, const struct changepoint *cps, size_t n)
+{
+	size_t *at = xcalloc(n ? n : 1, sizeof(*at));
+	double sd;
+
+	for (size_t i = 0; i < n; i++)
+		at[i] = cps[i].index;
+	sd = changepoint_noise_sd(x, len, at, n);
+	free(at);
+	return sd;
+}
+
 /* The statistics of change point i of cps[0..n-1] against its neighbours. */
 static void recompute(const double *x, size_t len, struct changepoint *cps, size_t n, size_t i)
 {
@@ -234,6 +289,45 @@ static void recompute(const double *x, size_t len, struct changepoint *cps, size
 	size_t b = i + 1 < n ? cps[i + 1].index : len;
 
 	changepoint_compare(x + a, t - a, x + t, b - t, &cps[i]);
+}
+
+/* Move change point i of cps[0..n-1] to the split between its neighbours
+ * that explains most of their variance, the largest n1 n2 / (n1 + n2)
+ * (mean1 - mean2)^2 (least squares; ties to the earliest). E-Divisive's
+ * energy distance may put an outlier run next to a step on the wrong
+ * side, so the change would name a run of the old level as its first. */
+static void refine(const double *x, size_t len, struct changepoint *cps, size_t n, size_t i)
+{
+	size_t a = i ? cps[i - 1].index : 0, b = i + 1 < n ? cps[i + 1].index : len;
+	size_t best_t = cps[i].index;
+	double total = 0, left = 0, best = -1;
+
+	for (size_t j = a; j < b; j++)
+		total += x[j];
+	for (size_t t = a + 1; t < b; t++) {
+		double n1 = (double)(t - a), n2 = (double)(b - t), d, between;
+
+		left += x[t - 1];
+		d = left / n1 - (total - left) / n2;
+		between = n1 * n2 / (n1 + n2) * d * d;
+		if (between > best) {
+			best = between;
+			best_t = t;
+		}
+	}
+	cps[i].index = best_t;
+}
+
+/* Drop change point w of cps[0..*k-1] and recompute its two neighbours,
+ * whose segments it bounded. */
+static void drop(const double *x, size_t len, struct changepoint *cps, size_t *k, size_t w)
+{
+	memmove(cps + w, cps + w + 1, (*k - w - 1) * sizeof(*cps));
+	(*k)--;
+	if (w > 0)
+		recompute(x, len, cps, *k, w - 1);
+	if (w < *k)
+		recompute(x, len, cps, *k, w);
 }
 
 void changepoint_detect(const double *x, size_t n, const struct changepoint_params *p,
@@ -269,12 +363,33 @@ void changepoint_detect(const double *x, size_t n, const struct changepoint_para
 			if (cps[w].magnitude > p->min_magnitude)
 				break;
 		}
-		memmove(cps + w, cps + w + 1, (k - w - 1) * sizeof(*cps));
-		k--;
-		if (w > 0)
-			recompute(x, n, cps, k, w - 1);
-		if (w < k)
-			recompute(x, n, cps, k, w);
+		drop(x, n, cps, &k, w);
+	}
+	for (size_t i = 0; i < k; i++)
+		refine(x, n, cps, k, i);
+	for (size_t i = 0; i < k; i++)
+		recompute(x, n, cps, k, i);
+
+	/* The noise gate: a step that passes the t-test but is no larger
+	 * than noise_factor between-run sds is drift a series can show
+	 * without a change (a t-test of long segments finds small shifts);
+	 * the smallest such step goes first, then the noise is estimated
+	 * again on the segments left. */
+	while (k && p->noise_factor > 0) {
+		double sd = noise_of(x, n, cps, k);
+		size_t w = k;
+
+		for (size_t i = 0; i < k; i++) {
+			double step = fabs(cps[i].mean_after - cps[i].mean_before);
+
+			cps[i].noise_sd = sd;
+			if (isfinite(sd) && !(step > p->noise_factor * sd) &&
+			    (w == k || step < fabs(cps[w].mean_after - cps[w].mean_before)))
+				w = i;
+		}
+		if (w == k)
+			break;
+		drop(x, n, cps, &k, w);
 	}
 	if (!k) {
 		free(cps);

@@ -10,10 +10,17 @@ struct changepoint_params {
 	size_t window;		/* points per E-Divisive window, >= 2 */
 	double max_pvalue;	/* a change point's t-test p must be below it */
 	double min_magnitude;	/* ... or its magnitude above it */
+	/* A change point's step |mean_after - mean_before| must exceed
+	 * noise_factor times the series' between-run noise (see
+	 * changepoint_noise_sd); 0 turns the gate off. */
+	double noise_factor;
 };
 
-/* Hunter's and Otava's defaults: window 50, p 0.001, magnitude 0. */
-#define CHANGEPOINT_PARAMS_INIT { .window = 50, .max_pvalue = 0.001, .min_magnitude = 0.0 }
+/* Hunter's and Otava's defaults (window 50, p 0.001, magnitude 0) and a
+ * step of more than 2 between-run sds. */
+#define CHANGEPOINT_NOISE_FACTOR 2.0
+#define CHANGEPOINT_PARAMS_INIT { .window = 50, .max_pvalue = 0.001, .min_magnitude = 0.0, \
+				  .noise_factor = CHANGEPOINT_NOISE_FACTOR }
 
 /* A change point and the t-test of the segments either side of it (from
  * the previous change point, or the start, to the next one, or the end). */
@@ -25,7 +32,16 @@ struct changepoint {
 	double t;		/* Student's t, pooled variance, df n1 + n2 - 2 */
 	double p;		/* two-sided; 1 when the sides hold <= 2 points */
 	double magnitude;	/* max(|after/before - 1|, |before/after - 1|) */
+	double noise_sd;	/* the series' between-run noise it was gated on */
 };
+
+/* The between-run noise of x[0..n-1] cut at the ascending change point
+ * indexes at[0..nat-1]: a robust sd of the runs about their segment's
+ * median, 1.4826 times the median absolute deviation pooled over the
+ * segments. Deviations are taken within segments, so a step does not
+ * inflate it, drift within a segment does, and the median ignores a few
+ * outlier runs. NaN with fewer than 2 runs in segments of 2 or more. */
+double changepoint_noise_sd(const double *x, size_t n, const size_t *at, size_t nat);
 
 /* The p-value of the first (split) pass for a final max_pvalue: ten times
  * it below 0.05, twice it below 0.5, else itself (Otava's rule). */

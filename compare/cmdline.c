@@ -24,8 +24,9 @@ static const struct parse_opt_usage compare_usage = {
 		"Positive % = better. A significant change of the mean row prints\n"
 		"*  x.xx%* instead of (  x.xx%); fewer than 3 samples a side: no star.\n"
 		"The default test weighs the change of the run means against the noise\n"
-		"between stored runs of the same host, config and kernel; while that is\n"
-		"unknown, a change significant within the runs prints +  x.xx%+.",
+		"between stored runs of the same host, config, options and kernel; while\n"
+		"that is unknown, or when the change the runs could detect is larger than\n"
+		"the change seen, the mean row prints ?  x.xx%? (cannot tell).",
 	.help_column = 25,
 	.epilogue = "The formulas are in docs/statistics.md.",
 };
@@ -129,19 +130,47 @@ static int parse_order(const struct parse_opt *opt, const char *value)
 	return 0;
 }
 
-/* Whether a run compared with the baseline has a significant mean row
- * that is worse: a negative percentage marked * or + (+: significant on
- * within-run variance, the between-run noise unknown, as for every
- * comparison of kernels without calibration or history). */
-static int any_worse(const struct cmp_model *m)
+static int parse_exit_code(const struct parse_opt *opt, const char *value)
+{
+	enum compare_exit_when *when = opt->value;
+
+	if (!value)
+		*when = COMPARE_EXIT_STAR;
+	else if (!strcmp(value, "any"))
+		*when = COMPARE_EXIT_ANY;
+	else
+		return error("invalid --exit-code '%s': expected --exit-code or --exit-code=any",
+			     value);
+	return 0;
+}
+
+static int parse_margin(const struct parse_opt *opt, const char *value)
+{
+	struct compare_options *copt = opt->value;
+	char *end;
+	double pct = strtod(value, &end);
+
+	if (!*value || *end || !(pct >= 0) || !isfinite(pct))
+		return error("invalid --margin '%s': expected a percentage, 0 or more", value);
+	copt->margin_pct = pct;
+	copt->margin_set = 1;
+	return 0;
+}
+
+/* Whether a run compared with the baseline has a worse mean row that
+ * exits 1: a negative percentage marked *; with --exit-code=any also a ?
+ * (cannot tell) whose within-run test was significant, the only test two
+ * runs of kernels without calibration or history allow. */
+static int any_worse(const struct cmp_model *m, enum compare_exit_when when)
 {
 	for (size_t i = 0; i < m->nsections; i++)
 		for (size_t r = 0; r < m->sections[i].nrows; r++)
 			for (size_t c = 1; c < m->nruns; c++) {
 				const struct cmp_cell *cell = &m->sections[i].rows[r].cells[c];
 
-				if (cell->test.done && cell->test.significant &&
-				    cell->pct[CMP_MEAN] < 0)
+				if (cell->test.done && cell->pct[CMP_MEAN] < 0 &&
+				    ((cell->test.significant && !cell->within_only) ||
+				     (when == COMPARE_EXIT_ANY && cell->within_significant)))
 					return 1;
 			}
 	return 0;
@@ -200,10 +229,22 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 			 "that has both, each host's lines prefixed with its\n"
 			 "name, then count the hosts better, worse or within\n"
 			 "noise per section (text or brief)"),
-		OPT_BOOL(0, "exit-code", &c->exit_code,
+		OPT_CALLBACK_OPTVAL("exit-code", &c->exit_code, "any",
 			 "exit 1 when a mean row is significantly worse than\n"
-			 "BASE (* or +), 0 when none is, 128 on other errors\n"
-			 "(git bisect run)"),
+			 "BASE (*), 0 when none is, 128 on other errors (git\n"
+			 "bisect run); =any: also a worse ? whose within-run\n"
+			 "test is significant (noise unknown)", parse_exit_code),
+		OPT_STRING_LIST(0, "noise-from", &c->noise_from, "RUNS",
+				"estimate the between-run noise from these runs\n"
+				"(and the compared ones) only, not the latest of\n"
+				"each series: selectors or #A-#B ranges, commas\n"
+				"between them, as the footer prints them; the same\n"
+				"verdicts however many runs are stored since"),
+		OPT_CALLBACK(0, "margin", &c->opt, "PCT",
+			     "a mean row not significant reads within noise only\n"
+			     "when the test detects a change of PCT% (default 5)\n"
+			     "or of the change seen; else ? (cannot tell)",
+			     parse_margin),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -217,6 +258,8 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 	c->only = only.re;
 	c->opt.only = only.re;
 	c->opt.only_pattern = only.pattern;
+	c->opt.noise_from = (const char *const *)c->noise_from.v;
+	c->opt.nnoise_from = c->noise_from.n;
 	if (nsel < 0)
 		return nsel == PARSE_OPT_HELP ? PARSE_OPT_HELP : -1;
 	if (nsel < 2) {
@@ -246,7 +289,7 @@ int compare_cmdline_run(struct store *s, const struct compare_cmdline *c, struct
 		return -1;
 	rc = compare_render(&model, c->format, out);
 	if (!rc)
-		rc = c->exit_code && any_worse(&model) ? 1 : 0;
+		rc = c->exit_code != COMPARE_EXIT_NEVER && any_worse(&model, c->exit_code) ? 1 : 0;
 	model_release(&model);
 	return rc;
 }
@@ -256,4 +299,7 @@ void compare_cmdline_release(struct compare_cmdline *c)
 	kb_regex_free(c->only);
 	c->only = NULL;
 	c->opt.only = NULL;
+	opt_list_release(&c->noise_from);
+	c->opt.noise_from = NULL;
+	c->opt.nnoise_from = 0;
 }

@@ -5,12 +5,20 @@
 #define KBENCH_COMPARE_CMDLINE_H
 
 #include "compare/compare.h"
+#include "lib/parse-options.h"
 
 #include <stddef.h>
 
 struct kb_regex;
 struct store;
 struct strbuf;
+
+/* --exit-code: which worse mean rows exit 1. */
+enum compare_exit_when {
+	COMPARE_EXIT_NEVER,	/* no --exit-code */
+	COMPARE_EXIT_STAR,	/* a worse row marked * */
+	COMPARE_EXIT_ANY,	/* also a worse ? whose within-run test was significant */
+};
 
 /* What a compare command line asks for. */
 struct compare_cmdline {
@@ -19,7 +27,8 @@ struct compare_cmdline {
 	struct compare_options opt;
 	struct kb_regex *only;		/* --only, compiled; opt.only points here */
 	int per_host;			/* --per-host */
-	int exit_code;			/* --exit-code */
+	enum compare_exit_when exit_code;	/* --exit-code[=any] */
+	struct opt_list noise_from;	/* --noise-from, as given */
 	const char *const *selectors;	/* BASE NEW [NEW...], in the argv parsed */
 	size_t nselectors;
 };
@@ -33,8 +42,9 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv);
 
 /* The comparison c asks for of the runs in s, rendered in c->format and
  * appended to out (c->output is the caller's to write). Return 1 when
- * c->exit_code is set and a run has a mean row significantly worse than
- * the baseline's (* or +), else 0; or -1 after printing why. */
+ * c->exit_code is set and a run has a mean row worse than the baseline's
+ * that it counts (* ; with =any also a ? significant within the runs),
+ * else 0; or -1 after printing why. */
 int compare_cmdline_run(struct store *s, const struct compare_cmdline *c, struct strbuf *out);
 
 void compare_cmdline_release(struct compare_cmdline *c);

@@ -13,6 +13,7 @@
 #include "lib/xalloc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,6 +293,14 @@ static int feed_run(struct store *s, const struct column *cols, char *const *nam
 	model_set_rounds(model, col, rounds);
 	if (k == 0) {
 		struct run_experiment x = { .id = 0 };
+		struct strbuf opts = STRBUF_INIT;
+
+		if (store_run_work_options(s, id, &opts)) {
+			strbuf_release(&opts);
+			goto out;
+		}
+		model_set_options(model, col, opts.buf);
+		strbuf_release(&opts);
 
 		if (store_each_meta(s, id, experiment_fact, &x))
 			goto out;
@@ -318,21 +327,67 @@ static int feed_history(const struct run_row_summary *r, void *arg)
 	return 0;
 }
 
+/* The runs one item of --noise-from names into *ids: "#A-#B" (every
+ * stored id from A to B), or a selector. Returns 0, or -1 after printing
+ * why. */
+static int noise_item(struct store *s, const char *item, int64_t **ids, size_t *n,
+		      size_t *alloc)
+{
+	long long a, b;
+	int used = 0;
+	struct strbuf err = STRBUF_INIT;
+	int64_t id;
+
+	if (sscanf(item, "#%lld-#%lld%n", &a, &b, &used) == 2 && !item[used]) {
+		if (a > b || a < 1)
+			return error("invalid --noise-from range '%s'", item);
+		for (long long k = a; k <= b; k++) {
+			ALLOC_GROW(*ids, *n + 1, *alloc);
+			(*ids)[(*n)++] = k;
+		}
+		return 0;
+	}
+	if (store_resolve_run(s, item, &id, &err)) {
+		error("--noise-from: %s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	strbuf_release(&err);
+	ALLOC_GROW(*ids, *n + 1, *alloc);
+	(*ids)[(*n)++] = id;
+	return 0;
+}
+
 /* The series of every compared run (runs of its host and config) into the
- * model's rows, for their between-run noise. */
+ * model's rows, for their between-run noise; with --noise-from, the runs
+ * it names and the compared ones only. */
 static int add_series(struct store *s, const struct column *cols, size_t ncols,
-		      struct cmp_model *model)
+		      const struct compare_options *opt, struct cmp_model *model)
 {
 	int64_t *ids = NULL;
 	size_t n = 0, alloc = 0;
-	int rc;
+	int rc = 0;
 
 	for (size_t i = 0; i < ncols; i++)
 		for (size_t k = 0; k < cols[i].n; k++) {
 			ALLOC_GROW(ids, n + 1, alloc);
 			ids[n++] = cols[i].ids[k];
 		}
-	rc = store_each_run_row_summary(s, ids, n, CMP_SERIES_RUNS, feed_history, model);
+	for (size_t i = 0; i < opt->nnoise_from && !rc; i++) {
+		for (const char *p = opt->noise_from[i]; *p && !rc;) {
+			size_t len = strcspn(p, ",");
+			char *item = xstrndup(p, len);
+
+			if (len)
+				rc = noise_item(s, item, &ids, &n, &alloc);
+			free(item);
+			p += len + (p[len] == ',');
+		}
+	}
+	model->noise_pinned = opt->nnoise_from > 0;
+	if (!rc)
+		rc = store_each_run_row_summary(s, ids, n, opt->nnoise_from ? 0 : CMP_SERIES_RUNS,
+						feed_history, model);
 	free(ids);
 	return rc;
 }
@@ -361,7 +416,7 @@ static int build_columns(struct store *s, const struct column *cols, size_t ncol
 			if (feed_run(s, cols, names, ncols, i, k, &feed))
 				goto out;
 	/* One column has nothing to test: no series to read. */
-	if (ncols > 1 && model_uses_noise(model) && add_series(s, cols, ncols, model))
+	if (ncols > 1 && model_uses_noise(model) && add_series(s, cols, ncols, opt, model))
 		goto out;
 	model_finish(model);
 	if (opt->only && !model->nsections) {
@@ -391,6 +446,8 @@ static void start_model(struct cmp_model *model, size_t ncols,
 	model->within_run = opt->within_run;
 	if (opt->noise_threshold > 0)
 		model->noise_threshold = opt->noise_threshold;
+	if (opt->margin_set)
+		model->margin_pct = opt->margin_pct;
 }
 
 static void columns_free(struct column *cols, size_t n)

@@ -45,6 +45,15 @@ struct compare_options {
 	/* CoeffVar in % above which a mean is marked noisy; 0: the default,
 	 * CMP_NOISE_THRESHOLD. */
 	double noise_threshold;
+	/* See CMP_MARGIN_PCT; used when margin_set (compare --margin). */
+	double margin_pct;
+	int margin_set;
+	/* Pin the between-run noise to these runs and the compared ones
+	 * (compare --noise-from): selectors, or "#A-#B" ranges of ids, each
+	 * string a comma-separated list of them; nnoise_from 0: the latest
+	 * CMP_SERIES_RUNS of each compared run's series. */
+	const char *const *noise_from;
+	size_t nnoise_from;
 };
 
 /* Build the comparison of the runs that selectors[0..n-1] name, the first

@@ -110,6 +110,7 @@ enum cmp_fact_kind {
 	FACT_CPUS,
 	FACT_CMDLINE,
 	FACT_CONFIG,
+	FACT_OPTIONS,
 	NFACT_KINDS
 };
 
@@ -119,6 +120,7 @@ static const char *const fact_names[NFACT_KINDS] = {
 	[FACT_CPUS] = "CPU count",
 	[FACT_CMDLINE] = "kernel cmdline",
 	[FACT_CONFIG] = "config text",
+	[FACT_OPTIONS] = "effective options",
 };
 
 /* Config texts are long: when one differs from the baseline's, show where
@@ -149,6 +151,21 @@ static void config_fact(struct differing *d, const struct run_facts *const *runs
 	add_fact(d, fact_names[FACT_CONFIG], v);
 }
 
+/* A run's effective options on one line, separated by blanks. */
+static void options_text(const struct run_facts *r, struct strbuf *sb)
+{
+	for (const char *p = r->options ? r->options : ""; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		if (len) {
+			if (sb->len)
+				strbuf_addch(sb, ' ');
+			strbuf_add(sb, p, len);
+		}
+		p += len + (p[len] == '\n');
+	}
+}
+
 size_t facts_differing(const struct run_facts *const *runs, size_t n, struct cmp_fact **out)
 {
 	struct differing d = { .nruns = n };
@@ -168,8 +185,18 @@ size_t facts_differing(const struct run_facts *const *runs, size_t n, struct cmp
 		}
 		consider_fact(&d, fact_names[f], v);
 	}
-	if (n)
+	if (n) {
+		char **v = xcalloc(n, sizeof(*v));
+
 		config_fact(&d, runs);
+		for (size_t c = 0; c < n; c++) {
+			struct strbuf sb = STRBUF_INIT;
+
+			options_text(runs[c], &sb);
+			v[c] = strbuf_detach(&sb);
+		}
+		consider_fact(&d, fact_names[FACT_OPTIONS], v);
+	}
 	*out = d.v;
 	return d.n;
 }
@@ -488,6 +515,7 @@ static void (*const item_value[FACTS_NITEMS])(const struct run_facts *r, struct 
 	[FACTS_MACHINE] = value_machine,
 	[FACTS_VM] = value_vm,
 	[FACTS_CONFIG] = value_config,
+	[FACTS_OPTIONS] = options_text,
 };
 
 void facts_header_build(struct facts_header *h, const struct run_facts *const *runs, size_t n)

@@ -15,6 +15,10 @@ struct strbuf;
 struct run_facts {
 	char *hostname, *cpu_model, *kernel_release, *kernel_cmdline;
 	char *config_name, *config_text;
+	/* Effective options the config text does not hold and that change
+	 * the work (overrides, an A/B arm's keys), "KEY=VALUE" a line; NULL
+	 * or "" when none. */
+	char *options;
 	int cpus;
 	int cores, nodes;
 	uint64_t mem_bytes;
@@ -29,8 +33,8 @@ struct cmp_fact {
 
 /* The facts that are not the same in every one of the n runs, in a
  * malloc'd array (*out; NULL when none): kernel release, machine (host
- * and CPU model), CPU count, kernel cmdline and config text (where each
- * departs from the baseline's, runs[0]). Returns how many; the caller
+ * and CPU model), CPU count, kernel cmdline, config text (where each
+ * departs from the baseline's, runs[0]) and effective options. Returns how many; the caller
  * owns them and frees each one's values (n of them) with it. */
 size_t facts_differing(const struct run_facts *const *runs, size_t n, struct cmp_fact **out);
 
@@ -42,6 +46,7 @@ enum facts_item {
 	FACTS_MACHINE,		/* "8 CPUs, 4 cores, 1 node, 15.5 GiB": what is known */
 	FACTS_VM,		/* how kbench vm's guest ran; "" for a native run */
 	FACTS_CONFIG,		/* "NAME, cksum N" */
+	FACTS_OPTIONS,		/* effective options beyond the config text */
 	FACTS_NITEMS
 };
 

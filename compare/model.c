@@ -63,6 +63,7 @@ void model_init(struct cmp_model *m, size_t ncolumns,
 		.test = test,
 		.alpha = alpha,
 		.noise_threshold = CMP_NOISE_THRESHOLD,
+		.margin_pct = CMP_MARGIN_PCT,
 	};
 }
 
@@ -83,6 +84,7 @@ static void run_release(struct cmp_run *r)
 	free(r->facts.config_name);
 	free(r->facts.config_text);
 	free(r->facts.vm);
+	free(r->facts.options);
 }
 
 static void block_release(struct cmp_block *b)
@@ -102,6 +104,7 @@ static void section_release(struct cmp_section *s, size_t ncols)
 		for (size_t c = 0; c < ncols; c++) {
 			free(r->cells[c].samples);
 			free(r->cells[c].rep_end);
+			free(r->cells[c].rep_run);
 			free(r->cells[c].rounds);
 		}
 		free(r->cells);
@@ -142,6 +145,7 @@ void model_release(struct cmp_model *m)
 		run_release(&m->runs[i]);
 	free(m->runs);
 	free(m->paired_title);
+	free(m->noise_runs);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -205,6 +209,15 @@ void model_set_vm(struct cmp_model *m, size_t col, const char *vm)
 		return;		/* a pooled run: the first one describes the column */
 	free(r->facts.vm);
 	r->facts.vm = xstrdup(vm ? vm : "");
+}
+
+void model_set_options(struct cmp_model *m, size_t col, const char *options)
+{
+	struct cmp_run *r = &m->runs[col];
+
+	if (r->facts.options)
+		return;		/* a pooled run: the first one describes the column */
+	r->facts.options = dup_or_empty(options);
 }
 
 void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,
@@ -326,6 +339,8 @@ static struct cmp_row *find_row(struct cmp_model *m, struct cmp_section *s,
 		.cells = xcalloc(m->nruns, sizeof(*r->cells)),
 		.mde_pct = NAN,
 	};
+	for (size_t c = 0; c < m->nruns; c++)
+		r->cells[c].mde_pct = NAN;
 	return m->last_row = r;
 }
 
@@ -344,6 +359,8 @@ void model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *
 	if (!c->nrep || c->rep_seq != m->run_seq ||
 	    (m->split_rounds && c->rep_round != sr->round)) {
 		ALLOC_GROW(c->rep_end, c->nrep + 1, c->rep_alloc);
+		ALLOC_GROW(c->rep_run, c->nrep + 1, c->rep_run_alloc);
+		c->rep_run[c->nrep] = m->run_seq;
 		c->nrep++;
 		c->rep_seq = m->run_seq;
 		c->rep_round = sr->round;
@@ -393,11 +410,22 @@ static struct noise_replicate *cell_replicates(const struct cmp_row *r,
 		y[i] = r->higher_better ? 1 / c->samples[i] : c->samples[i];
 	for (size_t i = 0; i < c->nrep; i++) {
 		noise_replicate_of(y + start, c->rep_end[i] - start, 0, &rep[i]);
+		rep[i].run = (int64_t)c->rep_run[i] + 1;
 		start = c->rep_end[i];
 	}
 	free(y);
 	*k = c->nrep;
 	return rep;
+}
+
+/* The mean of a side's replicate means, on the test's scale. */
+static double noise_side_mean(const struct noise_replicate *r, size_t k)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < k; i++)
+		sum += r[i].mean;
+	return k ? sum / (double)k : NAN;
 }
 
 /* The between-run test of cell against base (both testable, the row's
@@ -418,6 +446,8 @@ static void noise_decide(const struct cmp_model *m, const struct cmp_row *r,
 		cell->test.method = NULL;
 		cell->test.significant = d.significant;
 		cell->between_run = 1;
+		cell->mde_pct = 100 * noise_mde_se(d.se, d.df, m->alpha, NOISE_POWER) /
+				fabs(noise_side_mean(rb, kb));
 	}
 	free(rb);
 	free(rn);
@@ -449,6 +479,38 @@ static double row_mde_pct(const struct cmp_model *m, const struct cmp_row *r)
 	else
 		mde = noise_mde(0, 0, ss / df, base->n / k, k, m->alpha, NOISE_POWER);
 	return 100 * mde / fabs(sum / base->n);
+}
+
+/* Cannot tell: not significant, and the noise unknown, or the change the
+ * test detects larger than both the change seen and the margin. */
+static void settle_verdict(const struct cmp_model *m, struct cmp_cell *cell)
+{
+	double seen = fabs(cell->pct[CMP_MEAN]);
+
+	if (cell->within_only) {
+		cell->cannot_tell = 1;
+		return;
+	}
+	if (cell->test.significant)
+		return;
+	if (isnan(cell->mde_pct))
+		cell->cannot_tell = 1;
+	else
+		cell->cannot_tell = cell->mde_pct > (seen > m->margin_pct ? seen : m->margin_pct);
+}
+
+/* The runs a side the baseline's design needs to detect CMP_TARGET_PCT. */
+static size_t row_runs_needed(const struct cmp_model *m, const struct cmp_row *r)
+{
+	const struct cmp_cell *base = &r->cells[0];
+	int rounds = m->runs[0].rounds >= 3 ? m->runs[0].rounds : 1;
+	size_t per_run;
+
+	if (!model_uses_noise(m) || !r->noise.known || !base->n || !m->runs[0].nruns)
+		return 0;
+	per_run = base->n / m->runs[0].nruns / (size_t)rounds;
+	return noise_runs_needed(&r->noise, CMP_TARGET_PCT / 100, rounds,
+				 per_run ? per_run : 1, m->alpha, NOISE_POWER, CMP_MAX_RUNS_NEEDED);
 }
 
 static void finish_row(struct cmp_model *m, struct cmp_row *r)
@@ -485,15 +547,19 @@ static void finish_row(struct cmp_model *m, struct cmp_row *r)
 		}
 		stats_test(m->test->kind, base->samples, base->n, cell->samples, cell->n,
 			   r->higher_better, m->alpha, &cell->test);
-		if (m->paired_title && cell->test.done && paired_decide(m, r, base, cell))
-			continue;
 		if (!cell->test.done || !model_uses_noise(m))
 			continue;
-		if (r->noise.known)
+		if (m->paired_title && paired_decide(m, r, base, cell))
+			;
+		else if (r->noise.known)
 			noise_decide(m, r, base, cell);
-		else
+		else {
 			cell->within_only = 1;
+			cell->within_significant = cell->test.significant;
+		}
+		settle_verdict(m, cell);
 	}
+	r->runs_needed = row_runs_needed(m, r);
 }
 
 /* A new block of nkeys rows after the section's others. */
@@ -802,6 +868,61 @@ static void paired_setup(struct cmp_model *m)
 	m->paired_title = strbuf_detach(&sb);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Summarise the cells marked cannot tell for the footers. */
+static void summarise_cannot_tell(struct cmp_model *m)
+{
+	struct cmp_cannot_tell *ct = &m->cannot_tell;
+	double *mde = NULL;
+	size_t alloc = 0;
+
+	memset(ct, 0, sizeof(*ct));
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++) {
+			const struct cmp_row *row = &m->sections[i].rows[r];
+			int hit = 0;
+
+			for (size_t c = 1; c < m->nruns; c++) {
+				const struct cmp_cell *cell = &row->cells[c];
+
+				if (!cell->cannot_tell)
+					continue;
+				hit = 1;
+				ct->cells++;
+				ct->unknown += cell->within_only != 0;
+				if (!isnan(cell->mde_pct)) {
+					ALLOC_GROW(mde, ct->nmde + 1, alloc);
+					mde[ct->nmde++] = cell->mde_pct;
+				}
+			}
+			if (!hit)
+				continue;
+			if (!row->runs_needed) {
+				ct->need_none += row->noise.known != 0;
+				continue;
+			}
+			if (!ct->need_lo || row->runs_needed < ct->need_lo)
+				ct->need_lo = row->runs_needed;
+			if (row->runs_needed > ct->need_hi)
+				ct->need_hi = row->runs_needed;
+		}
+	if (ct->nmde) {
+		size_t n = ct->nmde;
+
+		qsort(mde, n, sizeof(*mde), cmp_double);
+		ct->mde_lo = mde[0];
+		ct->mde_hi = mde[n - 1];
+		ct->mde_median = n % 2 ? mde[n / 2] : (mde[n / 2 - 1] + mde[n / 2]) / 2;
+	}
+	free(mde);
+}
+
 void model_finish(struct cmp_model *m)
 {
 	paired_setup(m);
@@ -814,6 +935,14 @@ void model_finish(struct cmp_model *m)
 			finish_row(m, &s->rows[r]);
 		finish_duration(m, s);
 		finish_ops(m, s);
+	}
+	summarise_cannot_tell(m);
+	m->different_work = 0;
+	for (size_t c = 1; c < m->nruns; c++) {
+		const char *a = m->runs[0].facts.options, *b = m->runs[c].facts.options;
+
+		if (strcmp(a ? a : "", b ? b : ""))
+			m->different_work = 1;
 	}
 	/* The caches point into rows that moved. */
 	m->last_section = NULL;
@@ -910,11 +1039,36 @@ static struct cmp_row *lookup_row(struct cmp_model *m, const char *section, cons
 	return NULL;
 }
 
+/* Remember run id among the runs the noise was read from (ascending). */
+static void add_noise_run(struct cmp_model *m, int64_t id)
+{
+	size_t lo = 0, hi = m->nnoise_runs;
+
+	if (hi && m->noise_runs[hi - 1] == id)
+		return;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->noise_runs[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < m->nnoise_runs && m->noise_runs[lo] == id)
+		return;
+	ALLOC_GROW(m->noise_runs, m->nnoise_runs + 1, m->noise_runs_alloc);
+	memmove(m->noise_runs + lo + 1, m->noise_runs + lo,
+		(m->nnoise_runs - lo) * sizeof(*m->noise_runs));
+	m->noise_runs[lo] = id;
+	m->nnoise_runs++;
+}
+
 void model_add_history(struct cmp_model *m, const struct run_row_summary *h)
 {
 	struct cmp_row *r = lookup_row(m, h->section, h->row);
 	double mean, m2;
 
+	add_noise_run(m, h->run_id);
 	if (!r || h->n < 1)
 		return;
 	mean = r->higher_better ? h->inv_mean : h->mean;
@@ -924,6 +1078,7 @@ void model_add_history(struct cmp_model *m, const struct run_row_summary *h)
 	ALLOC_GROW(r->hist, r->nhist + 1, r->hist_alloc);
 	r->hist[r->nhist++] = (struct noise_replicate){
 		.group = (size_t)h->group,
+		.run = h->run_id,
 		.n = (size_t)h->n,
 		.mean = mean,
 		.m2 = m2 < 0 ? 0 : m2,

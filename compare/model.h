@@ -71,7 +71,9 @@ struct cmp_cell {
 	/* Where each replicate's samples end: one run each (several in a
 	 * pooled column), on samples[]. */
 	size_t *rep_end;
-	size_t nrep, rep_alloc;
+	unsigned *rep_run;	/* the model's run_seq of each replicate:
+				 * replicates of one run are its rounds */
+	size_t nrep, rep_alloc, rep_run_alloc;
 	unsigned rep_seq;	/* the model's run_seq when the last one began */
 	int rep_round;		/* the round of the last replicate */
 	/* iterations = auto: the samples the row reached (over its rounds)
@@ -91,6 +93,15 @@ struct cmp_cell {
 	int *rounds;
 	size_t rounds_alloc;
 	int paired;
+	/* The verdict is "cannot tell" (marked ?): not significant, and the
+	 * between-run noise unknown or the smallest change the test detects
+	 * (mde_pct, power NOISE_POWER, % of the baseline's mean) larger than
+	 * both the change seen and the model's margin. */
+	int cannot_tell;
+	double mde_pct;		/* NaN: unknown */
+	/* The within-run test (the only one possible, noise unknown) was
+	 * significant: --exit-code=any counts such a row. */
+	int within_significant;
 };
 
 struct cmp_row {
@@ -105,6 +116,10 @@ struct cmp_row {
 	struct noise_replicate *hist;
 	size_t nhist, hist_alloc;
 	struct noise_estimate noise;
+	/* Runs a side that would detect a change of CMP_TARGET_PCT at
+	 * power NOISE_POWER with the baseline's rounds and samples (0: more
+	 * than CMP_MAX_RUNS_NEEDED, or the noise unknown). */
+	size_t runs_needed;
 	/* The smallest change of the mean the decision in use detects
 	 * (power NOISE_POWER), in % of the baseline's mean, with the
 	 * baseline's runs and samples on each side; NaN when untold. */
@@ -153,6 +168,18 @@ struct cmp_section {
 	size_t nmons, mons_alloc, monhint;
 };
 
+/* What the cells marked "cannot tell" could have detected, for footers. */
+struct cmp_cannot_tell {
+	size_t cells;		/* cells marked ? */
+	size_t unknown;		/* of them, without between-run noise */
+	size_t nmde;		/* of them, with a minimum detectable change */
+	double mde_lo, mde_hi, mde_median;	/* % of the baseline's mean */
+	/* Runs a side to detect CMP_TARGET_PCT, over their rows (0: none);
+	 * need_none: rows with known noise that would need more than
+	 * CMP_MAX_RUNS_NEEDED. */
+	size_t need_lo, need_hi, need_none;
+};
+
 struct cmp_model {
 	struct cmp_run *runs;
 	size_t nruns;		/* columns; runs[0] is the baseline */
@@ -175,6 +202,19 @@ struct cmp_model {
 	int within_run;
 	/* A mean whose CoeffVar exceeds this (%) is marked noisy. */
 	double noise_threshold;
+	/* See CMP_MARGIN_PCT (compare --margin). */
+	double margin_pct;
+	/* The runs the rows' between-run noise was read from, ascending (the
+	 * compared runs among them): --noise-from with these gives the same
+	 * noise later, whatever is stored since. */
+	int64_t *noise_runs;
+	size_t nnoise_runs, noise_runs_alloc;
+	struct cmp_cannot_tell cannot_tell;
+	/* The noise was pinned (compare --noise-from). */
+	int noise_pinned;
+	/* Columns that measured different work than the baseline: effective
+	 * options (overrides, arm keys) that differ; see facts. */
+	int different_work;
 	unsigned run_seq;	/* counts model_begin_run calls */
 	/* The run being fed has 3 rounds or more: each round of a row is a
 	 * replicate of it (model_set_rounds). */
@@ -215,6 +255,10 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 /* How column col's (first) run was run in a guest under QEMU (kbench
  * vm): "TCG, 2 vCPUs, 512 MiB"; NULL or "": natively. */
 void model_set_vm(struct cmp_model *m, size_t col, const char *vm);
+/* The effective options of column col's (first) run that change the work
+ * (store_run_work_options), one a line; copied. */
+void model_set_options(struct cmp_model *m, size_t col, const char *options);
+
 /* The machine of column col's (first) run: its cores, NUMA nodes and
  * memory (0: not known). */
 void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,
@@ -263,6 +307,14 @@ void model_finish(struct cmp_model *m);
 int cmp_stats_parse(const char *list, enum cmp_stat stats[CMP_NSTATS]);
 /* The statistic rows m shows, in order, into stats[]; returns the count. */
 size_t cmp_stats_shown(const struct cmp_model *m, enum cmp_stat stats[CMP_NSTATS]);
+
+/* A mean row that is not significant reads "within noise" only when the
+ * test would have detected a change of this many % (or of the change
+ * seen, if larger) at power NOISE_POWER; otherwise "cannot tell". */
+#define CMP_MARGIN_PCT 5.0
+/* The change the footer says how many runs a side would detect. */
+#define CMP_TARGET_PCT 10.0
+#define CMP_MAX_RUNS_NEEDED 20
 
 /* The default CoeffVar (%) above which a mean is marked noisy. */
 #define CMP_NOISE_THRESHOLD 5.0

@@ -56,48 +56,49 @@ int paired_decide(const struct cmp_model *m, const struct cmp_row *r,
 		  const struct cmp_cell *base, struct cmp_cell *cell)
 {
 	int kmax = max_round(base) > max_round(cell) ? max_round(base) : max_round(cell);
-	double *mb, *mn, sum = 0, ss = 0, mean, sd, t, p;
+	double *mb, *mn, *d, base_sum = 0;
 	size_t *nb, *nn, n = 0;
+	struct noise_decision dec;
 
 	if (kmax < PAIRED_MIN_ROUNDS)
 		return 0;
 	mb = xcalloc((size_t)kmax, sizeof(*mb));
 	mn = xcalloc((size_t)kmax, sizeof(*mn));
+	d = xcalloc((size_t)kmax, sizeof(*d));
 	nb = xcalloc((size_t)kmax, sizeof(*nb));
 	nn = xcalloc((size_t)kmax, sizeof(*nn));
 	paired_round_means(base, r->higher_better, kmax, mb, nb);
 	paired_round_means(cell, r->higher_better, kmax, mn, nn);
+	/* The nested model of compare/noise.h with the run as the block:
+	 * both arms share the run's offset and each round's state, so the
+	 * difference of a round leaves the round-by-arm noise only. */
 	for (int k = 0; k < kmax; k++)
 		if (nb[k] && nn[k]) {
-			sum += mn[k] - mb[k];
-			n++;
+			d[n++] = mn[k] - mb[k];
+			base_sum += mb[k];
 		}
-	mean = n ? sum / (double)n : 0;
-	for (int k = 0; k < kmax; k++)
-		if (nb[k] && nn[k])
-			ss += (mn[k] - mb[k] - mean) * (mn[k] - mb[k] - mean);
-	free(mb);
-	free(mn);
-	free(nb);
-	free(nn);
-	if (n < PAIRED_MIN_ROUNDS)
-		return 0;
-	sd = sqrt(ss / (double)(n - 1));
-	if (sd > 0)
-		t = mean / (sd / sqrt((double)n));
-	else
-		t = mean == 0 ? 0 : copysign(INFINITY, mean);
-	p = isinf(t) ? 0 : fmin(1, 2 * gsl_cdf_tdist_Q(fabs(t), (double)(n - 1)));
+	if (n < PAIRED_MIN_ROUNDS || noise_paired_test(d, n, m->alpha, &dec)) {
+		n = 0;
+		goto out;
+	}
 	/* The sign of new - base in x, as the other tests give it. */
-	cell->test.statistic = r->higher_better ? -t : t;
-	cell->test.df = (double)(n - 1);
-	cell->test.p = p;
+	cell->test.statistic = r->higher_better ? -dec.t : dec.t;
+	cell->test.df = dec.df;
+	cell->test.p = dec.p;
 	cell->test.method = NULL;
 	cell->test.done = 1;
 	cell->test.reason = NULL;
-	cell->test.significant = p < m->alpha;
+	cell->test.significant = dec.significant;
 	cell->within_only = 0;
 	cell->between_run = 0;
 	cell->paired = 1;
-	return 1;
+	cell->mde_pct = 100 * noise_mde_se(dec.se, dec.df, m->alpha, NOISE_POWER) /
+			fabs(base_sum / (double)n);
+out:
+	free(mb);
+	free(mn);
+	free(d);
+	free(nb);
+	free(nn);
+	return n >= PAIRED_MIN_ROUNDS;
 }

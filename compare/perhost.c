@@ -80,7 +80,7 @@ out:
 /* How the hosts went, per section. */
 struct tally {
 	char *section;
-	size_t better, worse, noise, mixed, untested;
+	size_t better, worse, noise, mixed, cannot, untested;
 };
 
 struct tallies {
@@ -90,14 +90,16 @@ struct tallies {
 
 /* Count the verdict of each section of a host's comparison: better when
  * some mean row is significantly better and none worse, worse likewise,
- * mixed when both, within noise when rows were tested and none changed
+ * mixed when both, cannot tell when neither and some row cannot tell
+ * (a section is not "within noise" while a row's change could hide in
+ * it), within noise when rows were tested and none changed
  * significantly, untested when none could be tested. */
 static void tally_host(const struct cmp_model *m, struct tallies *t)
 {
 	for (size_t i = 0; i < m->nsections; i++) {
 		const struct cmp_section *s = &m->sections[i];
 		struct tally *ty = NULL;
-		size_t better = 0, worse = 0, tested = 0;
+		size_t better = 0, worse = 0, tested = 0, cannot = 0;
 
 		for (size_t k = 0; k < t->n && !ty; k++)
 			if (!strcmp(t->v[k].section, s->name))
@@ -117,6 +119,8 @@ static void tally_host(const struct cmp_model *m, struct tallies *t)
 				worse++;
 			else if (!strcmp(v, "within noise"))
 				tested++;
+			else if (!strcmp(v, "cannot tell"))
+				cannot++;
 		}
 		if (better && worse)
 			ty->mixed++;
@@ -124,6 +128,8 @@ static void tally_host(const struct cmp_model *m, struct tallies *t)
 			ty->better++;
 		else if (worse)
 			ty->worse++;
+		else if (cannot)
+			ty->cannot++;
 		else if (tested)
 			ty->noise++;
 		else
@@ -149,6 +155,8 @@ static void summary(const struct tallies *t, size_t nhosts, struct strbuf *out)
 			    ty->section, ty->better, ty->worse, ty->noise);
 		if (ty->mixed)
 			strbuf_addf(&sb, ", mixed on %zu", ty->mixed);
+		if (ty->cannot)
+			strbuf_addf(&sb, ", cannot tell on %zu", ty->cannot);
 		if (ty->untested)
 			strbuf_addf(&sb, ", untested on %zu", ty->untested);
 		render_wrapped(&sb, PERHOST_WIDTH, add_line, out);

@@ -27,6 +27,7 @@ struct brief {
 	size_t nstats;
 	int untested;		/* a verdict said "untested" */
 	int within_only;	/* a verdict was marked + */
+	int cannot_tell;	/* a verdict was cannot tell */
 };
 
 /* A cell's value as shown, or "-" when the column has no sample. */
@@ -104,6 +105,7 @@ static void brief_section(struct brief *b, const struct cmp_section *s, size_t c
 				if (!strcmp(verdict, "untested"))
 					b->untested = 1;
 				b->within_only |= plus;
+				b->cannot_tell |= cell->cannot_tell;
 				strbuf_addf(b->out, " (%.2f%%, %s%s)", render_pct(cell->pct[st]),
 					    verdict, plus ? "+" : "");
 			}
@@ -142,7 +144,7 @@ int render_brief_layout(const struct cmp_model *m, int note_too, struct strbuf *
 		}
 	if (!m->nsections)
 		strbuf_addstr(out, "No samples to compare.\n");
-	if (m->nruns < 2 || (!note_too && !b.within_only))
+	if (m->nruns < 2 || (!note_too && !b.within_only && !b.cannot_tell))
 		goto out;
 	if (note_too) {
 		strbuf_addf(&note, "better or worse: a significant change of the mean (%s, "
@@ -151,6 +153,18 @@ int render_brief_layout(const struct cmp_model *m, int note_too, struct strbuf *
 		if (b.untested)
 			strbuf_addstr(&note, "; untested: too few samples to test, or no test "
 				      "possible");
+		if (b.within_only)
+			strbuf_addstr(&note, "; ");
+	}
+	if (b.cannot_tell) {
+		if (note.len && (note.len < 2 || strcmp(note.buf + note.len - 2, "; ")))
+			strbuf_addstr(&note, "; ");
+		strbuf_addstr(&note, "cannot tell: not significant, and the between-run noise "
+			      "unknown or the smallest change these runs detect");
+		if (m->cannot_tell.nmde)
+			strbuf_addf(&note, " (%.0f%% power, median %.1f%%)", NOISE_POWER * 100,
+				    m->cannot_tell.mde_median);
+		strbuf_addf(&note, " larger than the change seen and %g%%", m->margin_pct);
 		if (b.within_only)
 			strbuf_addstr(&note, "; ");
 	}

@@ -5,8 +5,10 @@
 #include "compare/render_common.h"
 #include "compare/model.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_LISTED 8
@@ -175,6 +177,112 @@ static void list_within_only(const struct cmp_model *m, struct strbuf *sb)
 		strbuf_addf(sb, " and %zu more", count - MAX_LISTED);
 }
 
+static size_t est_rounds(const struct noise_estimate *e) { return e->rounds; }
+
+static int cannot_tell(const struct cmp_cell *c)
+{
+	return c->cannot_tell;
+}
+
+/* The ids as ranges ("#3-#7,#9"), appended. */
+static void add_id_ranges(const int64_t *ids, size_t n, struct strbuf *sb)
+{
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && ids[j] == ids[j - 1] + 1; j++)
+			;
+		strbuf_addf(sb, "%s#%lld", i ? "," : "", (long long)ids[i]);
+		if (j - i > 1)
+			strbuf_addf(sb, "-#%lld", (long long)ids[j - 1]);
+	}
+}
+
+/* What the cannot-tell cells could have detected, and how to get a
+ * verdict. The explanation's wording depends only on which causes occur;
+ * the figures follow on short lines of their own, so that a paragraph's
+ * wrapping never moves with them. */
+static void cannot_tell_footer(const struct cmp_model *m, size_t width,
+			       void (*line)(const char *line, void *arg), void *arg)
+{
+	const struct cmp_cannot_tell *ct = &m->cannot_tell;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "? after a mean row's %: cannot tell, neither a change nor its "
+		      "absence is shown:");
+	if (ct->unknown)
+		strbuf_addstr(&sb, " the between-run noise is unknown");
+	if (ct->unknown && ct->nmde)
+		strbuf_addstr(&sb, ", or");
+	if (ct->nmde)
+		strbuf_addf(&sb, " the smallest change these runs detect at %.0f%% power "
+			    "exceeds both the change seen and the margin of %g%% (--margin)",
+			    NOISE_POWER * 100, m->margin_pct);
+	strbuf_addstr(&sb, ". For a verdict:");
+	if (ct->unknown)
+		strbuf_addstr(&sb, " calibrate the baseline (kbench calibrate --runs 3),");
+	if (ct->need_hi || ct->need_none)
+		strbuf_addstr(&sb, " pool more runs a side (kbench compare --pool),");
+	strbuf_addstr(&sb, " or run an interleaved A/B experiment (kbench ab), which cancels "
+		      "the drift between runs.");
+	render_wrapped(&sb, width, line, arg);
+
+	strbuf_addf(&sb, "Cannot tell: %zu row%s", ct->cells, ct->cells == 1 ? "" : "s");
+	if (ct->unknown)
+		strbuf_addf(&sb, ", %zu without between-run noise", ct->unknown);
+	strbuf_addch(&sb, '.');
+	render_wrapped(&sb, width, line, arg);
+	if (ct->nmde) {
+		strbuf_addf(&sb, "Detectable change: %.1f-%.1f%% (median %.1f%%).",
+			    ct->mde_lo, ct->mde_hi, ct->mde_median);
+		render_wrapped(&sb, width, line, arg);
+	}
+	if (ct->need_hi) {
+		strbuf_addf(&sb, "Runs a side to detect %g%%: %zu", CMP_TARGET_PCT, ct->need_lo);
+		if (ct->need_hi != ct->need_lo)
+			strbuf_addf(&sb, "-%zu", ct->need_hi);
+		strbuf_addch(&sb, '.');
+		render_wrapped(&sb, width, line, arg);
+	} else if (ct->need_none) {
+		strbuf_addf(&sb, "Runs a side to detect %g%%: more than %d.", CMP_TARGET_PCT,
+			    CMP_MAX_RUNS_NEEDED);
+		render_wrapped(&sb, width, line, arg);
+	}
+	strbuf_release(&sb);
+}
+
+/* The outlier runs of the rows' noise, flagged and kept. */
+static void outlier_footer(const struct cmp_model *m, struct strbuf *sb)
+{
+	int64_t *ids = NULL;
+	size_t n = 0, alloc = 0, rows = 0;
+
+	for (size_t i = 0; i < m->nsections; i++)
+		for (size_t r = 0; r < m->sections[i].nrows; r++) {
+			int64_t id = m->sections[i].rows[r].noise.outlier_run;
+			size_t k = 0;
+
+			if (!id)
+				continue;
+			rows++;
+			while (k < n && ids[k] != id)
+				k++;
+			if (k == n) {
+				ALLOC_GROW(ids, n + 1, alloc);
+				ids[n++] = id;
+			}
+		}
+	if (!n)
+		return;
+	strbuf_addstr(sb, "Outlier run");
+	strbuf_addstr(sb, n > 1 ? "s " : " ");
+	for (size_t k = 0; k < n; k++)
+		strbuf_addf(sb, "%s#%lld", k ? ", " : "", (long long)ids[k]);
+	strbuf_addf(sb, ": on %zu row%s a run mean lies more than %g robust sd (1.4826 MAD) "
+		    "from its group's median; kept in the noise, which it widens: check the run, "
+		    "or pin the noise without it (--noise-from).", rows, rows == 1 ? "" : "s",
+		    NOISE_OUTLIER_Z);
+	free(ids);
+}
+
 /* What the decision knew of the noise between runs, when it is the
  * default one: the estimate it used, or that it had none. */
 static void noise_footer(const struct cmp_model *m, size_t width,
@@ -184,16 +292,23 @@ static void noise_footer(const struct cmp_model *m, size_t width,
 	int known = any_cell(m, between_run), unknown = any_cell(m, within_only);
 
 	if (known) {
-		size_t lo, hi;
+		size_t lo, hi, rlo, rhi, runs_hi;
 
 		strbuf_addstr(&sb, "Between-run noise: from ");
 		add_range(m, est_runs, "stored run", &sb);
+		noise_range(m, est_runs, &lo, &runs_hi);
+		noise_range(m, est_rounds, &rlo, &rhi);
+		if (rhi > runs_hi) {
+			strbuf_addstr(&sb, " (");
+			add_range(m, est_rounds, "round", &sb);
+			strbuf_addch(&sb, ')');
+		}
 		noise_range(m, est_groups, &lo, &hi);
 		if (hi > 1) {
 			strbuf_addstr(&sb, " in ");
 			add_range(m, est_groups, "group", &sb);
 		}
-		strbuf_addstr(&sb, " of one host, config and kernel (df ");
+		strbuf_addstr(&sb, " of one host, config, options and kernel (df ");
 		add_range(m, est_df, "", &sb);
 		noise_range(m, est_calibration, &lo, &hi);
 		if (hi) {
@@ -201,20 +316,33 @@ static void noise_footer(const struct cmp_model *m, size_t width,
 			add_range(m, est_calibration, "calibration run", &sb);
 		}
 		strbuf_addstr(&sb, "); the difference of the run means is tested against it "
-			      "plus each side's within-run variance.");
+			      "plus each side's within-run variance");
+		strbuf_addstr(&sb, rhi > runs_hi ? " and its rounds' (rounds are nested in runs)." :
+			      ".");
+		render_wrapped(&sb, width, line, arg);
+	}
+	if (known && m->nnoise_runs) {
+		strbuf_addstr(&sb, m->noise_pinned ? "Noise pinned to runs " :
+			      "Noise read from runs ");
+		add_id_ranges(m->noise_runs, m->nnoise_runs, &sb);
+		strbuf_addstr(&sb, m->noise_pinned ? "." :
+			      ": --noise-from with them gives the same verdicts later.");
 		render_wrapped(&sb, width, line, arg);
 	}
 	if (unknown) {
 		strbuf_addstr(&sb, "Between-run noise unknown");
 		if (known)
 			list_within_only(m, &sb);
-		strbuf_addstr(&sb, " (fewer than 3 stored runs of one host, config and kernel): "
-			      "the test saw within-run variance only, which misses drift between "
-			      "runs, so a change significant on it is marked + instead of *. "
-			      "kbench calibrate measures the noise; --within-run marks * as "
-			      "before.");
+		strbuf_addstr(&sb, " (fewer than 3 stored runs of one host, config, options and "
+			      "kernel): a test on the samples of two runs ignores the drift between "
+			      "them, so it gives no verdict; --within-run shows its stars.");
 		render_wrapped(&sb, width, line, arg);
 	}
+	if (any_cell(m, cannot_tell))
+		cannot_tell_footer(m, width, line, arg);
+	outlier_footer(m, &sb);
+	if (sb.len)
+		render_wrapped(&sb, width, line, arg);
 	strbuf_release(&sb);
 }
 
@@ -255,6 +383,8 @@ const char *render_verdict(const struct cmp_row *r, const struct cmp_cell *cell)
 {
 	if (!cell->test.done || cell->test.reason)
 		return "untested";
+	if (cell->cannot_tell)
+		return "cannot tell";
 	if (!cell->test.significant)
 		return "within noise";
 	return render_pct(cell->pct[CMP_MEAN]) >= 0 ? "better" : "worse";
@@ -262,7 +392,8 @@ const char *render_verdict(const struct cmp_row *r, const struct cmp_cell *cell)
 
 int render_within_only(const struct cmp_cell *cell)
 {
-	return cell->test.done && cell->test.significant && cell->within_only;
+	return cell->test.done && cell->test.significant && cell->within_only &&
+	       !cell->cannot_tell;
 }
 
 const char *render_test_title(const struct cmp_model *m)
@@ -304,6 +435,12 @@ static void footer_test(const struct cmp_model *m, size_t width, unsigned parts,
 		break;
 	}
 	render_wrapped(sb, width, line, arg);
+	if (!model_uses_noise(m) && m->nruns > 1) {
+		strbuf_addstr(sb, "Within-run test: it sees the samples within each run only and "
+			      "ignores drift between runs, so its stars overstate what two runs "
+			      "show.");
+		render_wrapped(sb, width, line, arg);
+	}
 	if ((parts & FOOTER_NOISE) && model_uses_noise(m))
 		noise_footer(m, width, line, arg);
 	strbuf_addstr(sb, "Positive % = better: the sign follows each metric's direction.");
@@ -346,8 +483,9 @@ static void footer_rounds(const struct cmp_model *m, struct strbuf *sb)
 			    c + 1 < m->nruns ? "," : "");
 	}
 	if (replicates && model_uses_noise(m))
-		strbuf_addstr(sb, " per side; a run of 3 rounds or more counts each round as a "
-			      "replicate, and the test is on round means.");
+		strbuf_addstr(sb, " per side; rounds are nested in their run: a run of 3 rounds "
+			      "or more narrows the round-to-round part of the noise, the "
+			      "run-to-run part still counts once per run.");
 	else
 		strbuf_addstr(sb, " per side; fewer than 3 rounds: each run is one replicate.");
 }

@@ -88,6 +88,7 @@ static const struct header_line {
 	{ .key = "Machine:", .kind = LINE_VALUE, .item = FACTS_MACHINE },
 	{ .key = "VM:", .kind = LINE_VALUE, .item = FACTS_VM },	/* kbench vm's runs only */
 	{ .key = "Config:", .kind = LINE_CONFIG, .item = FACTS_CONFIG },
+	{ .key = "Options:", .kind = LINE_VALUE, .item = FACTS_OPTIONS },
 	{ .key = "Samples:", .kind = LINE_SAMPLES },
 };
 
@@ -215,6 +216,10 @@ void render_facts_header(const struct cmp_model *m, size_t width, struct strbuf 
 			break;
 		}
 	}
+	if (m->different_work)
+		value_line(&h, "Warning:", -1, "the runs measured different work (Options): a "
+			   "change includes what the options changed, and the noise of one is "
+			   "not the other's.");
 	strbuf_addch(out, '\n');
 	facts_header_release(&facts);
 	free(runs);

@@ -296,7 +296,8 @@ static void family_chart(const struct cmp_model *m, const struct cmp_section *s,
 	strbuf_release(&title);
 }
 
-/* The class of a mean-row cell: its verdict against the baseline. */
+/* The class of a mean-row cell: its verdict against the baseline
+ * (better, worse, noise, or cannot for a ? cell). */
 static const char *cell_class(const struct cmp_row *row, const struct cmp_cell *cell,
 			      enum cmp_stat st, size_t col)
 {
@@ -307,6 +308,8 @@ static const char *cell_class(const struct cmp_row *row, const struct cmp_cell *
 	v = render_verdict(row, cell);
 	if (!strcmp(v, "better") || !strcmp(v, "worse"))
 		return v;
+	if (!strcmp(v, "cannot tell"))
+		return "cannot";
 	return strcmp(v, "within noise") ? NULL : "noise";
 }
 
@@ -346,7 +349,9 @@ static void stat_cell(const struct cmp_model *m, const struct cmp_row *row, size
 		strbuf_addch(out, '"');
 	}
 	strbuf_addch(out, '>');
-	if (cell->n)
+	if (cell->n && st == CMP_MEAN && c && cell->cannot_tell)
+		strbuf_addf(out, "?%.2f%%?", render_pct(cell->pct[st]));
+	else if (cell->n)
 		strbuf_addf(out, star ? "*%.2f%%*" : "(%.2f%%)", render_pct(cell->pct[st]));
 	strbuf_addstr(out, "</td>");
 }

@@ -38,6 +38,8 @@ static void runs(const struct cmp_model *m, struct json *j)
 		json_key_string(j, "kernel_release", r->facts.kernel_release);
 		json_key_string(j, "kernel_cmdline", r->facts.kernel_cmdline);
 		json_key_string(j, "config_name", r->facts.config_name);
+		if (r->facts.options && *r->facts.options)
+			json_key_string(j, "options", r->facts.options);
 		/* Only runs with repeat rounds or iterations = auto say so. */
 		if (r->rounds > 1)
 			json_key_int(j, "rounds", r->rounds);
@@ -73,9 +75,14 @@ static void test(const struct stats_test_result *t, struct json *j)
 static void cell_test(const struct cmp_cell *c, struct json *j)
 {
 	test(&c->test, j);
-	if (c->test.done)
+	if (c->test.done) {
 		json_key_string(j, "basis", c->paired ? "paired-rounds" :
 				c->between_run ? "between-run" : "within-run");
+		json_key_bool(j, "cannot_tell", c->cannot_tell);
+		json_key_double(j, "mde_pct", c->mde_pct);
+		if (c->within_only)
+			json_key_bool(j, "within_run_significant", c->within_significant);
+	}
 	json_object_end(j);
 }
 
@@ -97,6 +104,12 @@ static void noise(const struct cmp_model *m, const struct cmp_row *r, struct jso
 		json_key_double(j, "run_mean_coeffvar", e->run_cv);
 		json_key_double(j, "between_coeffvar", e->between_cv);
 		json_key_double(j, "within_coeffvar", e->within_cv);
+		json_key_int(j, "rounds", (long long)e->rounds);
+		json_key_double(j, "round_coeffvar", e->round_cv);
+		if (e->outlier_run)
+			json_key_int(j, "outlier_run", (long long)e->outlier_run);
+		if (r->runs_needed)
+			json_key_int(j, "runs_needed_10pct", (long long)r->runs_needed);
 	}
 	json_key_double(j, "mde_pct", r->mde_pct);
 	json_key_double(j, "mde_power", NOISE_POWER);
@@ -215,6 +228,7 @@ int render_json(const struct cmp_model *m, struct strbuf *out)
 	json_key_double(&j, "noise_threshold_pct", m->noise_threshold);
 	json_object_end(&j);
 	runs(m, &j);
+	json_key_bool(&j, "different_work", m->different_work);
 	json_key(&j, "differs");
 	json_array_begin(&j);
 	for (size_t f = 0; f < m->nfacts; f++) {

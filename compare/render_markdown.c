@@ -62,7 +62,9 @@ static void section(const struct cmp_model *m, const struct cmp_section *s,
 				strbuf_addf(out, " %s%.*f ",
 					    st == CMP_MEAN && cell->noisy ? "\\~" : "",
 					    row->decimals, isnan(v) ? 0.0 : v);
-				if (star && cell->within_only)
+				if (st == CMP_MEAN && c > 0 && cell->cannot_tell)
+					strbuf_addf(out, "?%.2f%%? |", render_pct(cell->pct[st]));
+				else if (star && cell->within_only)
 					strbuf_addf(out, "+%.2f%%+ |", render_pct(cell->pct[st]));
 				else
 					strbuf_addf(out, star ? "\\*%.2f%%\\* |" : "(%.2f%%) |",
@@ -102,6 +104,9 @@ static void note_line(const char *line, void *arg)
 
 int render_markdown(const struct cmp_model *m, struct strbuf *out)
 {
+	if (m->different_work)
+		strbuf_addstr(out, "**Warning:** the runs measured different work (effective "
+			      "options differ): a change includes what the options changed.\n\n");
 	for (size_t f = 0; f < m->nfacts; f++) {
 		strbuf_addf(out, "**%s differs:**\n\n", m->facts[f].what);
 		for (size_t c = 0; c < m->nruns; c++) {

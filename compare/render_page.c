@@ -44,7 +44,7 @@ static const char html_style[] =
 	"th,td{padding:.15em .6em;border-bottom:1px solid #e4e4e4;white-space:nowrap}\n"
 	"th{background:#f0f0f0;text-align:center}td.num{text-align:right;"
 	"font-variant-numeric:tabular-nums}\n"
-	"td.better{background:#cdeccd}td.worse{background:#f4c7c7}td.noise{color:#888}\n"
+	"td.better{background:#cdeccd}td.worse{background:#f4c7c7}td.noise{color:#888}td.cannot{background:#fbeeb8}\n"
 	"tr.mean td{font-weight:bold}tr.mean td.noise{font-weight:normal}\n"
 	"figure.chart{margin:.8em 0}svg.plot{max-width:100%;height:auto}\n"
 	"figcaption{font-size:.9em;color:#444}\n"

@@ -176,7 +176,9 @@ static void render_cell(const struct text *t, const struct cmp_row *r, int decim
 		char pct[16];
 
 		fit_number(pct, sizeof(pct), PCT_FIELD, render_pct(cell->pct[st]), 2);
-		if (star && cell->within_only)
+		if (st == CMP_MEAN && col > 0 && cell->cannot_tell)
+			strbuf_addf(t->out, " ?%s%%?", pct);
+		else if (star && cell->within_only)
 			strbuf_addf(t->out, " +%s%%+", pct);
 		else
 			strbuf_addf(t->out, star ? " *%s%%*" : " (%s%%)", pct);

@@ -1131,6 +1131,53 @@ static double col_double(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
+/* Keys of the runner that change how often or how a run measures, not
+ * what each sample measures: an override of one of them leaves a run in
+ * the same series. */
+static const char *const runner_only_keys[] = {
+	"iterations", "warmup", "timeout", "rounds", "sample_order", "seed", "ci_target",
+	"min_iterations", "max_iterations", "monitors", "perf_events", "order",
+};
+
+/* SQL for the effective options of run `id_expr` that the config text
+ * does not hold and that change the work: the -o overrides (but of the
+ * runner-only keys) and an A/B arm's keys (but its description), sorted,
+ * one "KEY=VALUE" a line; NULL when none. */
+static void work_options_sql(struct strbuf *sql, const char *id_expr)
+{
+	strbuf_addf(sql, "(SELECT group_concat(x, char(10)) FROM (SELECT CASE WHEN k.key = "
+		    "'override' THEN k.value ELSE substr(k.key, 5) || '=' || ifnull(k.value, '') "
+		    "END AS x FROM run_meta k WHERE k.run_id = %s AND k.section = '' AND "
+		    "((k.key LIKE 'arm %%' AND k.key <> 'arm description') OR (k.key = 'override'",
+		    id_expr);
+	for (size_t i = 0; i < sizeof(runner_only_keys) / sizeof(runner_only_keys[0]); i++)
+		strbuf_addf(sql, " AND k.value NOT LIKE '%s=%%' AND k.value NOT LIKE '%%.%s=%%'",
+			    runner_only_keys[i], runner_only_keys[i]);
+	strbuf_addstr(sql, ")) ORDER BY x))");
+}
+
+int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	strbuf_addstr(&sql, "SELECT ");
+	work_options_sql(&sql, "?1");
+	rc = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the run's effective options");
+	return 0;
+}
+
 static int run_row_summary_row(struct store *s, sqlite3_stmt *st, void *ctx)
 {
 	const struct row_cb *c = ctx;
@@ -1184,11 +1231,14 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 	/* The group: what a run measured. One pass over the samples: the
 	 * sums of squares come from raw moments (m2 = sum x^2 - n mean^2),
 	 * which loses digits only for spreads below 1e-6 of the mean. */
+	strbuf_addstr(&sql, "), w AS MATERIALIZED (SELECT hist.*, ");
+	work_options_sql(&sql, "hist.id");
+	strbuf_addstr(&sql, " AS work FROM hist");
 	strbuf_addstr(&sql, "), g AS MATERIALIZED (SELECT id, dense_rank() OVER (ORDER BY machine_id, "
-		      "config_name, config_text, kernel_release, kernel_version, kernel_cmdline) "
-		      "AS grp, EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = hist.id AND "
+		      "config_name, config_text, work, kernel_release, kernel_version, "
+		      "kernel_cmdline) AS grp, EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = w.id AND "
 		      "k.section = '' AND k.key = 'calibration') AS calib, (SELECT max(x.round) "
-		      "FROM samples x WHERE x.run_id = hist.id) AS rounds FROM hist) "
+		      "FROM samples x WHERE x.run_id = w.id) AS rounds FROM w) "
 		      "SELECT s.run_id, g.grp, g.calib, s.section, s.row, max(s.unit), "
 		      "max(s.better = 'higher'), count(*), avg(s.value), "
 		      "sum(s.value * s.value) - sum(s.value) * avg(s.value), "

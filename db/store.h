@@ -539,7 +539,8 @@ int store_run_rounds(struct store *s, int64_t run_id, int *rounds);
 struct run_row_summary {
 	int64_t run_id;
 	/* Runs that measured the same thing share a group: same machine,
-	 * config (name and text) and kernel (release, version, cmdline).
+	 * config (name and text), effective options that change the work
+	 * (store_run_work_options) and kernel (release, version, cmdline).
 	 * Numbered from 1 in the order of the runs returned. */
 	int64_t group;
 	int calibration;	/* the run is tagged run_meta ('', 'calibration') */
@@ -561,6 +562,13 @@ struct run_row_summary {
 int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n,
 			       int series_runs,
 			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg);
+
+/* The effective options of run run_id that its config text does not hold
+ * and that change what it measured (-o overrides but of runner-only keys
+ * such as iterations, an A/B arm's keys), "KEY=VALUE" a line, sorted,
+ * appended to out (nothing when none). Runs that differ in them are in
+ * different groups of store_each_run_row_summary. Returns 0 or -1. */
+int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out);
 
 /* ---- previous runs for reports and estimates (query.c) ---- */
 

@@ -49,7 +49,7 @@ static void format_option(const struct parse_opt *o, int column, int indent_long
 	if (o->long_name)
 		strbuf_addf(out, "--%s", o->long_name);
 	if (takes_value(o))
-		strbuf_addf(out, " %s", o->argh);
+		strbuf_addf(out, o->optional_value ? "[=%s]" : " %s", o->argh);
 	do
 		strbuf_addch(out, ' ');
 	while (out->len - start < (size_t)column);
@@ -295,6 +295,8 @@ static int parse_long(struct parse_ctx *ctx)
 		      found->long_name, other->long_name);
 		parse_opt_usage_print(ctx->usage, ctx->opts, stderr);
 		rc = PARSE_OPT_ERROR;
+	} else if (found->optional_value) {
+		rc = apply(ctx, found, eq ? eq + 1 : NULL, name.buf);
 	} else if (!takes_value(found)) {
 		rc = eq ? usage_error(ctx, "option '%s' takes no value", name.buf) :
 			  apply(ctx, found, NULL, name.buf);

@@ -38,6 +38,8 @@ struct parse_opt {
 	const char *help;	/* '\n' starts a continuation line; NULL: not listed */
 	long min, max;		/* OPTION_INT: the bounds; min == max: any int */
 	parse_opt_cb *callback;	/* OPTION_CALLBACK */
+	int optional_value;	/* the value is optional, given as --name=V
+				 * only (the callback gets NULL without) */
 };
 
 /* The value pointer, checked against the type the option stores. */
@@ -66,6 +68,10 @@ struct parse_opt {
 #define OPT_CALLBACK(s, l, v, a, h, cb) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .value = (v), .argh = (a), .help = (h), .callback = (cb) }
+/* A long option whose value is optional: --name or --name=V (a). */
+#define OPT_CALLBACK_OPTVAL(l, v, a, h, cb) \
+	{ .type = OPTION_CALLBACK, .long_name = (l), .value = (v), .argh = (a), \
+	  .help = (h), .callback = (cb), .optional_value = 1 }
 /* -h and --help; h NULL keeps them out of the listing. */
 #define OPT_HELP(h) \
 	{ .type = OPTION_HELP, .short_name = 'h', .long_name = "help", .help = (h) }

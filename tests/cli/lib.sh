@@ -82,9 +82,12 @@
 # "     3.7" both read "     9.9"); a percentage in parentheses reads
 # (   9.99%) whatever its digits (a large change prints fewer decimals,
 # or none, to keep its %7.2f cell's width), and so do significance marks
-# *  9.99%* and +  9.99%+. A ~ before a mean (a noisy row) reads as a
-# blank and the footer line that explains it is dropped. The layout,
-# every label and every integer count stay as printed.
+# *  9.99%*, +  9.99%+ and ?  9.99%?. A ~ before a mean (a noisy row) reads as a
+# blank and the footer line that explains it is dropped. The footer's
+# figures of the cannot-tell rows (how many, the detectable change, the
+# runs a side needed) stand on lines of their own and read as
+# $cannot_tell_sed prints them. The layout, every label and every other
+# integer count stay as printed.
 set -u
 tap_n=0
 tap_failed=0
@@ -258,12 +261,20 @@ s/^(Machine: +)[0-9]+ CPUs?(, [0-9]+ cores?)?(, [0-9]+ nodes?)?(, [0-9.]+ GiB)?$
 # The host cell is 10 wide (cut with ~ when longer) and the kernel 15.
 runs_sed="s/^( +[0-9]+ .{18} .{11} )[^ ]+ +(KERNEL|[^ ]+~) +/\\1HOST KERNEL /"
 
+# The figure lines of compare's cannot-tell footer: which rows cannot
+# tell, and so their count, move with the measured figures.
+# A markdown footer's list items ("- ") read the same.
+cannot_tell_sed='s/^(- )?Cannot tell: [0-9]+ rows?/\1Cannot tell: N rows/
+s/^(- )?Detectable change: .*/\1Detectable change: 9.9-9.9% (median 9.9%)./
+s/^(- )?(Runs a side to detect [0-9.]+%): .*/\1\2: N./'
+
 # mask_figures: filter a transcript for -m (see the top of this file).
 mask_figures() {
-	sed -E -e 's/ ~(-?[0-9])/  \1/g' -e '/^~ before a mean: /d' | awk '
+	sed -E -e 's/ ~(-?[0-9])/  \1/g' -e '/^~ before a mean: /d' \
+		-e "$cannot_tell_sed" | awk '
 	function mask(s,	out, cell, num, rep, d, i, w, pct) {
 		out = ""
-		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*+] *[<>]?-?[0-9]+(\.[0-9]+)?%/)) {
+		while (match(s, /  +-?[0-9]+\.[0-9]+|[(*+?] *[<>]?-?[0-9]+(\.[0-9]+)?%/)) {
 			cell = substr(s, RSTART, RLENGTH)
 			w = RLENGTH
 			pct = ""
@@ -295,7 +306,7 @@ mask_figures() {
 		}
 		return out s
 	}
-	{ print mask($0) }' | sed -E 's/([*]( *9\.99%)[*]|[+]( *9\.99%)[+])/(\2\3)/g'
+	{ print mask($0) }' | sed -E 's/([*]( *9\.99%)[*]|[+]( *9\.99%)[+]|[?]( *9\.99%)[?])/(\2\3\4)/g'
 }
 
 # transcript COMMAND...: run COMMAND, print its transcript (not normalised).

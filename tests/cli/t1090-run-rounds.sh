@@ -173,12 +173,18 @@ is "the rounds and row results travel with them" \
 fresh
 conf rep 'rounds = 3' 'iterations = 3'
 run -c "$tmp/rep.conf" -n rep1 && run -c "$tmp/rep.conf" -n rep2
-is "with 3 rounds or more, the footer says rounds are the replicates" \
-	"$(kb compare rep1 rep2 | grep -A1 '^Replicates')" \
-"Replicates: rep1 3 rounds, rep2 3 rounds per side; a run of 3 rounds or more
-  counts each round as a replicate, and the test is on round means."
-kb compare rep1 rep2 | grep -q "^Between-run noise: from 6 stored runs"
-ok $? "... and the noise comes from the rounds of the two runs"
+is "with 3 rounds or more, the footer says rounds are nested in their run" \
+	"$(kb compare rep1 rep2 | grep -A2 '^Replicates')" \
+"Replicates: rep1 3 rounds, rep2 3 rounds per side; rounds are nested in their
+  run: a run of 3 rounds or more narrows the round-to-round part of the noise,
+  the run-to-run part still counts once per run."
+# Rounds are not runs: two runs of 3 rounds leave the drift between runs
+# unknown, a third run gives it.
+kb compare rep1 rep2 | grep -q "^Between-run noise unknown (fewer than 3 stored runs"
+ok $? "... and two runs of 3 rounds do not make a between-run noise"
+run -c "$tmp/rep.conf" -n rep1 &&
+	kb compare rep1 rep2 | grep -q "^Between-run noise: from 3 stored runs (9 rounds)"
+ok $? "... a third run does, and the footer counts runs and rounds apart"
 kb compare rows interleaved | grep -q "^Replicates: rows 2 rounds, interleaved 2 rounds per side; fewer than 3"
 ok $? "with fewer than 3 rounds, each run is one replicate"
 

@@ -10,7 +10,9 @@
 # ratio's interval, gives the order statistics a binomial table gives.
 # compare-scale.sh and history-scale.sh build their stores and time each
 # command at a small size. ab-power.sh runs one repetition of tiny
-# experiments and prints its lines, and stops when it finds no verdict. valgrind.sh, where valgrind is installed and
+# experiments and prints its lines, and stops when it finds no verdict;
+# verdict-rates.sh prints a rate for each of its checks at its smallest
+# size. valgrind.sh, where valgrind is installed and
 # the build has no sanitizers, checks a run whose samples succeed and
 # finds it clean.
 # Every script's --help prints its header comment and runs nothing.
@@ -187,6 +189,19 @@ EOF
 	check "... and finds the processes clean" \
 		has "$tmp/vg" "^valgrind: clean \([0-9]+ kbench processes checked\)$"
 fi
+# verdict-rates.sh at its smallest: every check prints a rate.
+RUNS=2 REPS=1 ROWS=1 AB_ROUNDS=2 ITERATIONS=2 LOOPS=1000 TMPDIR=$tmp \
+	sh "$bench/verdict-rates.sh" "$KBENCH" > "$tmp/vr" 2> "$tmp/vr.err"
+is "verdict-rates.sh at its smallest exits 0" "$?" 0
+is "... names the checks in order" "$(cut -c1-14 "$tmp/vr" | sed 's/ *$//' | tr '\n' ,)" \
+	"aa-rounds,pooled +10%,pooled +25%,ab A/A,ab +10%,ab +25%,cp x2,cp +25%,cp A/A alarms,"
+check "... each a rate" sh -c '! grep -Ev "^[-a-zA-Z/ +%0-9]{14} [0-9]+/[1-9][0-9]* \([0-9]+%\)(  wrong [0-9]+)?(  \? [0-9]+)?$" "$1"' \
+	sh "$tmp/vr"
+check "... and leaves no work directory behind" \
+	test -z "$(ls -d "$tmp"/verdict-rates.* 2>/dev/null)"
+RUNS=1 sh "$bench/verdict-rates.sh" "$KBENCH" > /dev/null 2> "$tmp/vr.err"
+is "... refuses RUNS below 2" "$?.$(cat "$tmp/vr.err")" \
+	"2.verdict-rates: RUNS and AB_ROUNDS must be 2 or more, ROWS and REPS 1 or more"
 if command -v sockperf > /dev/null 2>&1; then
 	DURATION=1 PAIRS=1 TESTS=udp_rr PLACEMENTS=same-pu PEERS=sockperf TMPDIR=$tmp \
 		PORT=$((20000 + $$ % 20000)) \

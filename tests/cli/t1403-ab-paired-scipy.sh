@@ -39,7 +39,7 @@ check "the footer names the paired test" \
 kb compare --format brief p/base p/more > "$tmp/brief" 2>&1
 ok $? "compare --format brief of the arms"
 check "brief says before/after with the verdict" \
-	grep -Eq '^amean +before [0-9.]+ after [0-9.]+ \(-?[0-9.]+%, (better|worse|within noise)\)$' \
+	grep -Eq '^amean +before [0-9.]+ after [0-9.]+ \(-?[0-9.]+%, (better|worse|within noise|cannot tell)\)$' \
 	"$tmp/brief"
 
 /usr/bin/python3 "$TOP_SRCDIR/tests/ab_ref.py" "$KBENCH" "$db" p/base p/more > "$tmp/ref" 2>&1

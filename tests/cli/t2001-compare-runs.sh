@@ -48,16 +48,26 @@ is "two runs of one name are told apart by id" "$(sed -n '/^hackbench/{n;N;p;q}'
                                x#1                    x#3"
 
 # The footer, without the line that explains ~ (it depends on the figures).
-footer() { sed -n '/^Significance/,$p' "$1" | sed '/^~ before a mean: /d'; }
+footer() { sed -n '/^Significance/,$p' "$1" | sed -E -e '/^~ before a mean: /d' -e "$cannot_tell_sed"; }
 kb compare --pool base-x new-x > "$tmp/pool"
 is "--pool pools every complete run of the name" "$(grep '^Samples:' "$tmp/pool")" \
 "Samples:  base-x 6 (2 runs pooled), new-x 3"
 is "--pool: each pooled run is a replicate of the between-run test" "$(footer "$tmp/pool")" \
 "Significance: a t-test of run means with between-run noise on the mean row only,
   alpha 0.05; a significant change prints *  x.xx%* instead of (  x.xx%).
-Between-run noise: from 3 stored runs of one host, config and kernel (df 2); the
-  difference of the run means is tested against it plus each side's within-run
-  variance.
+Between-run noise: from 3 stored runs of one host, config, options and kernel
+  (df 2); the difference of the run means is tested against it plus each side's
+  within-run variance.
+Noise read from runs #1-#3: --noise-from with them gives the same verdicts
+  later.
+? after a mean row's %: cannot tell, neither a change nor its absence is shown:
+  the smallest change these runs detect at 80% power exceeds both the change
+  seen and the margin of 5% (--margin). For a verdict: pool more runs a side
+  (kbench compare --pool), or run an interleaved A/B experiment (kbench ab),
+  which cancels the drift between runs.
+Cannot tell: N rows.
+Detectable change: 9.9-9.9% (median 9.9%).
+Runs a side to detect 10%: N.
 Positive % = better: the sign follows each metric's direction."
 
 kb compare --only pipes base-x new-x > "$tmp/only"
@@ -75,6 +85,8 @@ is "--test mwu is named in the footer, and why it cannot star" "$(footer "$tmp/m
 "Significance: Mann-Whitney U test on the mean row only, alpha 0.05; a
   significant change prints *  x.xx%* instead of (  x.xx%). Two-sided, exact
   without ties up to 50 samples a side.
+Within-run test: it sees the samples within each run only and ignores drift
+  between runs, so its stars overstate what two runs show.
 Positive % = better: the sign follows each metric's direction.
 No star possible, too few samples for the U test to reach alpha:
   hackbench-process-pipes 1, hackbench-process-pipes 2, hackbench-thread-sockets
@@ -84,19 +96,33 @@ is "--test ci is named in the footer" "$(footer "$tmp/ci")" \
   alpha 0.05; a significant change prints *  x.xx%* instead of (  x.xx%).
   Starred when the intervals mean +- z(alpha/2)*sd do not overlap (harmonic sd
   for Hmean).
+Within-run test: it sees the samples within each run only and ignores drift
+  between runs, so its stars overstate what two runs show.
 Positive % = better: the sign follows each metric's direction."
 is "--test ttest is named and defaults to alpha 0.1" "$(footer "$tmp/ttest")" \
 "Significance: mmtests' 2018-2024 t-test (df n1+n2-2) on the mean row only, alpha
   0.1; a significant change prints *  x.xx%* instead of (  x.xx%). SE from both
   sample sds, two-sided.
+Within-run test: it sees the samples within each run only and ignores drift
+  between runs, so its stars overstate what two runs show.
 Positive % = better: the sign follows each metric's direction."
 kb compare --alpha 0.2 base-x new-x > "$tmp/alpha"
 is "--alpha is used and stated" "$(footer "$tmp/alpha")" \
 "Significance: a t-test of run means with between-run noise on the mean row only,
   alpha 0.2; a significant change prints *  x.xx%* instead of (  x.xx%).
-Between-run noise: from 3 stored runs of one host, config and kernel (df 2); the
-  difference of the run means is tested against it plus each side's within-run
-  variance.
+Between-run noise: from 3 stored runs of one host, config, options and kernel
+  (df 2); the difference of the run means is tested against it plus each side's
+  within-run variance.
+Noise read from runs #1-#3: --noise-from with them gives the same verdicts
+  later.
+? after a mean row's %: cannot tell, neither a change nor its absence is shown:
+  the smallest change these runs detect at 80% power exceeds both the change
+  seen and the margin of 5% (--margin). For a verdict: pool more runs a side
+  (kbench compare --pool), or run an interleaved A/B experiment (kbench ab),
+  which cancels the drift between runs.
+Cannot tell: N rows.
+Detectable change: 9.9-9.9% (median 9.9%).
+Runs a side to detect 10%: N.
 Positive % = better: the sign follows each metric's direction."
 
 expect_transcript -m -e "$header_sed" -f t2001-compare-three.txt \
@@ -125,10 +151,12 @@ expect_transcript -f t2001-compare.csv \
 	-e 's/<-?[0-9][0-9.]*(e[-+]?[0-9]+)?>/N/g' -e 's/<>//g' \
 	"csv: version line, header, a line per statistic and run" kb compare --format csv base-x new-x
 # markdown: the figures in table lines masked to N, significance marks to (N%),
-# and the noise marks (\~ before a mean, its footnote) dropped.
+# the noise marks (\~ before a mean, its footnote) dropped, and the footer's
+# cannot-tell figures masked.
 expect_transcript -f t2001-compare.md \
-	-e '/^\|/s/(\\\*|\(|\+)-?[0-9]+\.[0-9]+%(\\\*|\)|\+)/(N%)/g' \
+	-e '/^\|/s/(\\\*|\(|\+|\?)-?[0-9]+\.[0-9]+%(\\\*|\)|\+|\?)/(N%)/g' \
 	-e '/^\|/s/ (\\~)?-?[0-9]+\.[0-9]+ / N /g' -e '/^- \\~ before a mean: /d' \
+	-e "$cannot_tell_sed" \
 	"markdown: a table per section and block, the footer as a list" \
 	kb compare --format markdown base-x new-x
 expect_transcript -f t2001-compare-help.txt "--help lists every option" kb compare --help

@@ -1,9 +1,10 @@
 #!/bin/sh
-# t2020: kbench compare --exit-code for git bisect run: 1 when a mean row
-# is significantly worse than the baseline, marked * or + (+: the
-# between-run noise unknown, as for one run of each kernel), 0 when no row
-# is (better, or not significant), 128 when the comparison cannot be made,
-# 2 on bad arguments.
+# t2030: kbench compare --exit-code for git bisect run: 1 when a mean row
+# is significantly worse than the baseline, marked *, 0 when no row is
+# (better, not significant, or cannot tell: ? with the between-run noise
+# unknown, as for one run of each kernel), 128 when the comparison cannot
+# be made, 2 on bad arguments. --exit-code=any also exits 1 for a worse ?
+# whose within-run test is significant.
 # Runs: synthetic nightly runs (10 samples apart by 10% on row 1), each of
 # its own kernel.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
@@ -30,14 +31,19 @@ status() {	# status WANT ARGS...
 	fi
 }
 
-status 1 --exit-code nightly-01 nightly-03
-check "the worse row is marked + (a run of each kernel: noise unknown), and counts" \
-	grep -q '^Amean     1 .* +  -9\.[0-9]*%+$' "$tmp/out"
-status 0 --exit-code nightly-03 nightly-01
-check "a better + row is no regression" grep -q '^Amean     1 .* +   8\.76%+$' "$tmp/out"
-status 0 --exit-code nightly-01 '#2'
+status 0 --exit-code nightly-01 nightly-03
+check "the worse row is marked ? (a run of each kernel: noise unknown): no guess" \
+	grep -q '^Amean     1 .* ?  -9\.[0-9]*%?$' "$tmp/out"
+status 1 --exit-code=any nightly-01 nightly-03
+check "--exit-code=any counts a worse ? significant within the runs" \
+	grep -q '^Amean     1 .* ?  -9\.[0-9]*%?$' "$tmp/out"
+status 0 --exit-code=any nightly-03 nightly-01
+check "a better ? row is no regression" grep -q '^Amean     1 .* ?   8\.76%?$' "$tmp/out"
+status 0 --exit-code=any nightly-01 '#2'
 check "the same run twice: no star" test "$(grep -c '%[*+]$' "$tmp/out")" = 0
-status 1 --exit-code nightly-01 nightly-02 nightly-04
+status 1 --exit-code=any nightly-01 nightly-02 nightly-04
+status 0 --exit-code nightly-01 nightly-02 nightly-04
+status 2 --exit-code=some nightly-01 nightly-03
 status 0 nightly-01 nightly-03
 status 128 --exit-code nightly-01 nosuch
 check "... and says why" test "$(cat "$tmp/err")" = "kbench: no run named 'nosuch' in $db (see kbench runs)"

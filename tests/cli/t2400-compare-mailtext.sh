@@ -164,9 +164,9 @@ expect_transcript -e '1,/^$/d' "--order config keeps the rows in the order they 
 hackbench-process-sockets
                           6.1.0                  6.1.0
                         vanilla              slub-v1r1
-Amean 12      2.9500 (   0.00%)      2.9433 (   0.23%)
-Amean 1       0.5200 (   0.00%)      0.5133 (   1.28%)
-Amean 4       1.1200 (   0.00%)      1.1100 (   0.89%)
+Amean 12      2.9500 (   0.00%)      2.9433 ?   0.23%?
+Amean 1       0.5200 (   0.00%)      0.5133 ?   1.28%?
+Amean 4       1.1200 (   0.00%)      1.1100 ?   0.89%?
 
                        6.1.0       6.1.0
                      vanilla   slub-v1r1
@@ -176,10 +176,14 @@ Duration Elapsed        4.50        4.50
 
 Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
   change prints *  x.xx%* instead of (  x.xx%).
-Between-run noise unknown (fewer than 3 stored runs of one host, config and
-  kernel): the test saw within-run variance only, which misses drift between
-  runs, so a change significant on it is marked + instead of *. kbench calibrate
-  measures the noise; --within-run marks * as before.
+Between-run noise unknown (fewer than 3 stored runs of one host, config, options
+  and kernel): a test on the samples of two runs ignores the drift between them,
+  so it gives no verdict; --within-run shows its stars.
+? after a mean row's %: cannot tell, neither a change nor its absence is shown:
+  the between-run noise is unknown. For a verdict: calibrate the baseline
+  (kbench calibrate --runs 3), or run an interleaved A/B experiment (kbench ab),
+  which cancels the drift between runs.
+Cannot tell: 3 rows, 3 without between-run noise.
 Positive % = better: the sign follows each metric's direction.
 [exit 0]
 T
@@ -188,9 +192,9 @@ expect_transcript -e '1,/^$/d' "order = config in the baseline's config does the
 hackbench-process-sockets
                         ordered                ordered
                              13                     14
-Amean 12      0.7900 (   0.00%)      0.7900 (   0.00%)
-Amean 1       0.5400 (   0.00%)      0.5400 (   0.00%)
-Amean 4       0.7500 (   0.00%)      0.7500 (   0.00%)
+Amean 12      0.7900 (   0.00%)      0.7900 ?   0.00%?
+Amean 1       0.5400 (   0.00%)      0.5400 ?   0.00%?
+Amean 4       0.7500 (   0.00%)      0.7500 ?   0.00%?
 
                      ordered     ordered
                           13          14
@@ -200,10 +204,14 @@ Duration Elapsed        4.50        4.50
 
 Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
   change prints *  x.xx%* instead of (  x.xx%).
-Between-run noise unknown (fewer than 3 stored runs of one host, config and
-  kernel): the test saw within-run variance only, which misses drift between
-  runs, so a change significant on it is marked + instead of *. kbench calibrate
-  measures the noise; --within-run marks * as before.
+Between-run noise unknown (fewer than 3 stored runs of one host, config, options
+  and kernel): a test on the samples of two runs ignores the drift between them,
+  so it gives no verdict; --within-run shows its stars.
+? after a mean row's %: cannot tell, neither a change nor its absence is shown:
+  the between-run noise is unknown. For a verdict: calibrate the baseline
+  (kbench calibrate --runs 3), or run an interleaved A/B experiment (kbench ab),
+  which cancels the drift between runs.
+Cannot tell: 3 rows, 3 without between-run noise.
 Positive % = better: the sign follows each metric's direction.
 [exit 0]
 T

@@ -1,8 +1,9 @@
 #!/bin/sh
 # t2610: between-run noise in kbench compare, on a store built from SQL
-# (no benchmark runs, so every figure is known): + when the noise is
-# unknown, the estimate named in the footer when it is known (runs of one
-# host, config and kernel; complete runs only; calibration runs counted),
+# (no benchmark runs, so every figure is known): ? (cannot tell) when the
+# noise is unknown or the detectable change exceeds the change seen, the
+# estimate named in the footer when it is known (runs of one host, config,
+# options and kernel; complete runs only; calibration runs counted),
 # --within-run as before, ~ on noisy means, and the json fields.
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
@@ -67,25 +68,35 @@ KBENCH_HOSTNAME=alpha
 export KBENCH_HOSTNAME
 
 # The mean rows and the footer of a comparison.
-means() { grep -E '^Amean|^$|^[A-Z~+]|^  ' | sed -n '/^Amean/p; /^Significance/,$p'; }
+means() { grep -E '^Amean|^$|^[A-Z~+?]|^  ' | sed -n '/^Amean/p; /^Significance/,$p'; }
 
 kb compare k1-a k2-a > "$tmp/known"
 is "with 3 runs of kernel 6.1 on this host and config: their noise, named" \
 	"$(means < "$tmp/known")" \
 "Amean     1      1.0000 (   0.00%)      1.4000 * -40.00%*
-Amean     2      2.0000 (   0.00%)      2.1200 (  -6.00%)
-Amean     4      1.0000 (   0.00%)      1.5000 + -50.00%+
-Amean     n     ~1.0000 (   0.00%)     ~1.0000 (   0.00%)
+Amean     2      2.0000 (   0.00%)      2.1200 ?  -6.00%?
+Amean     4      1.0000 (   0.00%)      1.5000 ? -50.00%?
+Amean     n     ~1.0000 (   0.00%)     ~1.0000 ?   0.00%?
 Significance: a t-test of run means with between-run noise on the mean row only,
   alpha 0.05; a significant change prints *  x.xx%* instead of (  x.xx%).
-Between-run noise: from 3 stored runs of one host, config and kernel (df 2, 1
-  calibration run); the difference of the run means is tested against it plus
-  each side's within-run variance.
+Between-run noise: from 3 stored runs of one host, config, options and kernel
+  (df 2, 1 calibration run); the difference of the run means is tested against
+  it plus each side's within-run variance.
+Noise read from runs #1-#4,#6: --noise-from with them gives the same verdicts
+  later.
 Between-run noise unknown for hackbench-process-pipes 4 (fewer than 3 stored
-  runs of one host, config and kernel): the test saw within-run variance only,
-  which misses drift between runs, so a change significant on it is marked +
-  instead of *. kbench calibrate measures the noise; --within-run marks * as
-  before.
+  runs of one host, config, options and kernel): a test on the samples of two
+  runs ignores the drift between them, so it gives no verdict; --within-run
+  shows its stars.
+? after a mean row's %: cannot tell, neither a change nor its absence is shown:
+  the between-run noise is unknown, or the smallest change these runs detect at
+  80% power exceeds both the change seen and the margin of 5% (--margin). For a
+  verdict: calibrate the baseline (kbench calibrate --runs 3), pool more runs a
+  side (kbench compare --pool), or run an interleaved A/B experiment (kbench
+  ab), which cancels the drift between runs.
+Cannot tell: 3 rows, 1 without between-run noise.
+Detectable change: 30.6-38.7% (median 34.6%).
+Runs a side to detect 10%: 9-15.
 Positive % = better: the sign follows each metric's direction.
 ~ before a mean: its CoeffVar is above 5% or it has fewer than 3 samples."
 
@@ -98,6 +109,8 @@ Amean     4      1.0000 (   0.00%)      1.5000 * -50.00%*
 Amean     n     ~1.0000 (   0.00%)     ~1.0000 (   0.00%)
 Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
   change prints *  x.xx%* instead of (  x.xx%).
+Within-run test: it sees the samples within each run only and ignores drift
+  between runs, so its stars overstate what two runs show.
 Positive % = better: the sign follows each metric's direction.
 ~ before a mean: its CoeffVar is above 5% or it has fewer than 3 samples."
 
@@ -107,8 +120,8 @@ check "--test welch is the default decision" cmp "$tmp/known" "$tmp/welch"
 kb compare k1-b k1-a > "$tmp/aa"
 is "two runs of one kernel: their drift is not starred (Welch stars it)" \
 	"$(grep '^Amean     [12] ' "$tmp/aa"; kb compare --within-run k1-b k1-a | grep '^Amean     [12] ')" \
-"Amean     1      1.0400 (   0.00%)      1.0000 (   3.85%)
-Amean     2      2.1400 (   0.00%)      2.0000 (   6.54%)
+"Amean     1      1.0400 (   0.00%)      1.0000 ?   3.85%?
+Amean     2      2.1400 (   0.00%)      2.0000 ?   6.54%?
 Amean     1      1.0400 (   0.00%)      1.0000 *   3.85%*
 Amean     2      2.1400 (   0.00%)      2.0000 *   6.54%*"
 
@@ -117,9 +130,9 @@ Amean     2      2.1400 (   0.00%)      2.0000 *   6.54%*"
 kb compare b-1@beta k2-a > "$tmp/hosts"
 is "runs of two hosts: each host's runs are a group of their own" \
 	"$(sed -n '/^Between-run noise:/,/^[A-Z]/p' "$tmp/hosts" | sed '$d')" \
-"Between-run noise: from 6 stored runs in 2 groups of one host, config and kernel
-  (df 4, 1 calibration run); the difference of the run means is tested against
-  it plus each side's within-run variance."
+"Between-run noise: from 6 stored runs in 2 groups of one host, config, options
+  and kernel (df 4, 1 calibration run); the difference of the run means is
+  tested against it plus each side's within-run variance."
 
 # Without history: a new store with one run of each kernel.
 {
@@ -134,17 +147,21 @@ is "runs of two hosts: each host's runs are a group of their own" \
 "$KBENCH" --db "$tmp/two.db" runs >/dev/null 2>&1
 check "a store of one run of each kernel" "$KB_SQL" --write "$tmp/two.db" "$(cat "$tmp/two.sql")"
 "$KBENCH" --db "$tmp/two.db" compare --noise-threshold 20 k1-a k2-a > "$tmp/two"
-is "no history: noise unknown, within-run stars marked +, said in the footer" \
+is "no history: noise unknown, every mean row cannot tell (?), said in the footer" \
 	"$(means < "$tmp/two")" \
-"Amean     1      1.0000 (   0.00%)      1.4000 + -40.00%+
-Amean     2      2.0000 (   0.00%)      2.1200 +  -6.00%+
-Amean     n      1.0000 (   0.00%)      1.0000 (   0.00%)
+"Amean     1      1.0000 (   0.00%)      1.4000 ? -40.00%?
+Amean     2      2.0000 (   0.00%)      2.1200 ?  -6.00%?
+Amean     n      1.0000 (   0.00%)      1.0000 ?   0.00%?
 Significance: Welch's t-test on the mean row only, alpha 0.05; a significant
   change prints *  x.xx%* instead of (  x.xx%).
-Between-run noise unknown (fewer than 3 stored runs of one host, config and
-  kernel): the test saw within-run variance only, which misses drift between
-  runs, so a change significant on it is marked + instead of *. kbench calibrate
-  measures the noise; --within-run marks * as before.
+Between-run noise unknown (fewer than 3 stored runs of one host, config, options
+  and kernel): a test on the samples of two runs ignores the drift between them,
+  so it gives no verdict; --within-run shows its stars.
+? after a mean row's %: cannot tell, neither a change nor its absence is shown:
+  the between-run noise is unknown. For a verdict: calibrate the baseline
+  (kbench calibrate --runs 3), or run an interleaved A/B experiment (kbench ab),
+  which cancels the drift between runs.
+Cannot tell: 3 rows, 3 without between-run noise.
 Positive % = better: the sign follows each metric's direction."
 check "--noise-threshold 20: CoeffVar 13% is not marked" sh -c '! grep -q "~" "$1"' sh "$tmp/two"
 expect_err "--noise-threshold must be a positive percentage" 2 \

@@ -64,10 +64,12 @@ check "the legend says what the columns are" grep -q '^MDE: the smallest change 
 kb --quiet run -c "$tmp/tiny.conf" -n after --no-report >/dev/null 2>&1
 kb compare calib after >"$tmp/cmp"
 is "compare counts the calibration runs as history" \
-	"$(sed -n '/^Between-run noise:/,/^Positive/p' "$tmp/cmp" | sed '$d')" \
-"Between-run noise: from 4 stored runs of one host, config and kernel (df 3, 3
-  calibration runs); the difference of the run means is tested against it plus
-  each side's within-run variance."
+	"$(sed -n '/^Between-run noise:/,/^  later\.$/p' "$tmp/cmp")" \
+"Between-run noise: from 4 stored runs of one host, config, options and kernel
+  (df 3, 3 calibration runs); the difference of the run means is tested against
+  it plus each side's within-run variance.
+Noise read from runs #1-#4: --noise-from with them gives the same verdicts
+  later."
 
 expect_err "--runs below 3 is refused" 2 "invalid value '2' for '--runs'" \
 	kb calibrate -c "$tmp/tiny.conf" --runs 2

@@ -56,6 +56,13 @@ check "and plainly on the page" grep -q \
 	"$tmp/plain.html"
 is "with the tables of every section and no plot" \
 	"$(grep -c '<table class="cmp">' "$tmp/plain.html") $(grep -c '<svg' "$tmp/plain.html")" "4 0"
+PATH=$tmp/nobin kb compare --format html --within-run base "$new" >"$tmp/within.html" 2>/dev/null
+check "--within-run: a significant worse mean is marked and coloured" grep -q \
+	'<td class="num worse" title="worse, p [0-9.e-]*">\*-83.33%\*</td>' "$tmp/within.html"
+check "and a better one" grep -q \
+	'<td class="num better" title="better, p [0-9.e-]*">\*[0-9.]*%\*</td>' "$tmp/within.html"
+check "the page colours the classes" grep -q \
+	'td.better{[^}]*}td.worse{[^}]*}td.noise{[^}]*}td.cannot{background' "$tmp/within.html"
 is "the page starts as HTML on stdout" "$(head -1 "$tmp/plain.html")" "<!DOCTYPE html>"
 
 if need_browser; then
@@ -118,10 +125,10 @@ T
 	else
 		ok 1 "the screenshot is not blank (width, height, variance: $got; want > 300)"
 	fi
-	check "a significant worse mean is marked and coloured" grep -q \
-		'<td class="num worse" title="worse, p [0-9.e-]*">\*-83.33%\*</td>' "$tmp/dom.html"
-	check "and a better one" grep -q \
-		'<td class="num better" title="better, p [0-9.e-]*">\*[0-9.]*%\*</td>' "$tmp/dom.html"
+	check "without between-run noise a mean cannot tell: marked ? and coloured" grep -q \
+		'<td class="num cannot" title="cannot tell, p [0-9.e-]*">?-83.33%?</td>' "$tmp/dom.html"
+	check "and so is a better one" grep -q \
+		'<td class="num cannot" title="cannot tell, p [0-9.e-]*">?[0-9.]*%?</td>' "$tmp/dom.html"
 fi
 
 done_testing

@@ -1,6 +1,7 @@
 /* t2200-changepoint: the change-point detector on synthetic series made
  * with GSL's Mersenne twister and fixed seeds: the t-test of two segments,
- * a 5% step in 3% noise, two shifts, pure noise, and the edge cases. */
+ * steps in 3% noise, two shifts, pure noise, base-changed-base series
+ * (x2 and +25%), A/A series with drift, the noise gate and the edge cases. */
 #include "config.h"
 #include "compare/changepoint.h"
 #include "tests/tap.h"
@@ -76,11 +77,11 @@ static int has_index(const struct changepoint *cps, size_t n, size_t want, size_
 static void test_step(gsl_rng *r)
 {
 	const size_t at[] = { 40 };
-	const double levels[] = { 100, 105 };
-	size_t hits[80] = { 0 }, found = 0, within = 0, mode = 0, clean = 0;
+	const double levels[] = { 100, 109 }, small[] = { 100, 105 };
+	size_t hits[80] = { 0 }, found = 0, within = 0, mode = 0, clean = 0, gated = 0;
 	double x[80];
 
-	/* A 5% step at 40 in 3% Gaussian noise: the step is 1.7 sd, so
+	/* A 9% step at 40 in 3% Gaussian noise: the step is 3 sd, so
 	 * E-Divisive's split lands on it or a few points off. */
 	for (unsigned long seed = 1; seed <= NSEEDS; seed++) {
 		struct changepoint *cps;
@@ -97,7 +98,7 @@ static void test_step(gsl_rng *r)
 	for (size_t i = 1; i < 80; i++)
 		if (hits[i] > hits[mode])
 			mode = i;
-	ok(found == NSEEDS, "5%% step in 3%% noise: a change point in every seed (%zu)", found);
+	ok(found == NSEEDS, "9%% step in 3%% noise: a change point in every seed (%zu)", found);
 	ok(mode == 40, "... most often at index 40, the first point after the step (%zu, %zu "
 	   "times)", mode, hits[mode]);
 	ok(within >= 90, "... within 5 points of it in %zu of %d seeds", within, NSEEDS);
@@ -112,8 +113,22 @@ static void test_step(gsl_rng *r)
 		clean += has_index(cps, n, 40, 0);
 		free(cps);
 	}
-	ok(clean == NSEEDS, "5%% step in 0.5%% noise: found at exactly 40 in %zu of %d seeds",
+	ok(clean == NSEEDS, "9%% step in 0.5%% noise: found at exactly 40 in %zu of %d seeds",
 	   clean, NSEEDS);
+
+	/* A 5% step in 3% noise is 1.7 sd: its t-test passes on 40 points a
+	 * side, but it is within twice the series' noise, so mostly gated. */
+	for (unsigned long seed = 1; seed <= NSEEDS; seed++) {
+		struct changepoint *cps;
+		size_t n;
+
+		fill(r, seed, x, 80, at, small, 2, 3);
+		changepoint_detect(x, 80, &defaults, &cps, &n);
+		gated += n == 0;
+		free(cps);
+	}
+	ok(gated >= 50, "5%% step in 3%% noise (1.7 sd): not reported in %zu of %d seeds, the "
+	   "step being within 2 sd of the series' noise", gated, NSEEDS);
 }
 
 static void test_two_shifts(gsl_rng *r)
@@ -140,7 +155,8 @@ static void test_two_shifts(gsl_rng *r)
 
 /* Pure noise. The p of the split E-Divisive picks is not corrected for
  * the picking, so a few noise series in a hundred do show a change point
- * at p 0.001 (docs/statistics.md); this bounds how many. */
+ * at p 0.001 whose step also exceeds twice the noise (docs/statistics.md);
+ * this bounds how many. */
 static void test_noise(gsl_rng *r)
 {
 	const double level[] = { 100 };
@@ -164,9 +180,123 @@ static void test_noise(gsl_rng *r)
 			strong &= cps[i].p < defaults.max_pvalue;
 		free(cps);
 	}
-	ok(with <= 5, "pure 3%% noise: %zu of %d seeds show a change point (seed@index:%s)",
+	ok(with <= 6, "pure 3%% noise: %zu of %d seeds show a change point (seed@index:%s)",
 	   with, NSEEDS, seen);
 	ok(strong, "... and each one it keeps has p below 0.001");
+}
+
+
+/* x[i] = level(i) * (1 + N(0, cv)): relative noise as benchmarks show. */
+static void fill_rel(gsl_rng *r, unsigned long seed, double *x, size_t n, const size_t *at,
+		     const double *levels, size_t nlevels, double cv)
+{
+	gsl_rng_set(r, seed);
+	for (size_t i = 0, l = 0; i < n; i++) {
+		while (l + 1 < nlevels && i >= at[l])
+			l++;
+		x[i] = levels[l] * (1 + gsl_ran_gaussian(r, cv));
+	}
+}
+
+/* 8 runs of the base, 8 changed, 8 of the base again: each change is
+ * tested on its own segments ([0,8) against [8,16)), not against the rest
+ * of the interval, which holds the base again and weakens the test. */
+static void test_base_changed_base(gsl_rng *r)
+{
+	const size_t at[] = { 8, 16 };
+	const double x2[] = { 100, 200, 100 }, up25[] = { 100, 125, 100 };
+	size_t both2 = 0, found25 = 0, first = 1;
+	double x[24];
+
+	for (unsigned long seed = 1; seed <= NSEEDS; seed++) {
+		struct changepoint *cps;
+		size_t n;
+
+		fill_rel(r, seed, x, 24, at, x2, 3, 0.05);
+		changepoint_detect(x, 24, &defaults, &cps, &n);
+		both2 += n == 2 && cps[0].index == 8 && cps[1].index == 16;
+		for (size_t i = 0; i < n; i++)
+			first &= cps[i].index == 8 || cps[i].index == 16;
+		free(cps);
+		fill_rel(r, seed, x, 24, at, up25, 3, 0.05);
+		changepoint_detect(x, 24, &defaults, &cps, &n);
+		found25 += has_index(cps, n, 8, 0);
+		free(cps);
+	}
+	ok(both2 >= NSEEDS - 2, "x2 for runs 8-15 of 24 in 5%% noise: changes at 8 and 16 in %zu "
+	   "of %d seeds", both2, NSEEDS);
+	ok(found25 >= 90, "+25%% for runs 8-15 of 24 in 5%% noise: found at 8 in %zu of %d seeds",
+	   found25, NSEEDS);
+	ok(first, "... and every change point reported there is the first run of a new level "
+	   "(8 or 16), never a run before it");
+
+	/* The held-out case: with the rest of the interval, [0,8) against
+	 * [8,24) fails the first pass; its own segments pass. */
+	{
+		const double base[] = { 100, 102, 98, 101, 99, 103, 97, 100 };
+		struct changepoint whole, own, *cps;
+		double y[24];
+		size_t n;
+
+		for (size_t i = 0; i < 24; i++)
+			y[i] = base[i % 8] * (i >= 8 && i < 16 ? 2 : 1);
+		changepoint_compare(y, 8, y + 8, 16, &whole);
+		changepoint_compare(y, 8, y + 8, 8, &own);
+		changepoint_detect(y, 24, &defaults, &cps, &n);
+		ok(whole.p > 0.01 && own.p < 1e-6 && n == 2 && cps[0].index == 8 &&
+		   cps[1].index == 16, "the first candidate is tested on its own segments "
+		   "(p %.2g, against %.2g with the rest): changes at 8 and 16", own.p, whole.p);
+		free(cps);
+	}
+}
+
+/* A/A series of 16 runs: nothing changed. In 3% white noise the few
+ * alarms are the selection of the best split that the t-test does not
+ * correct for; with drift-like noise (a slow drift of 0.2% a run and runs
+ * in pairs of similar machine state) the noise gate takes only some of
+ * them away: that rate is printed, not yet bounded (docs/statistics.md). */
+static void test_aa(gsl_rng *r)
+{
+	size_t white = 0, drift = 0;
+	double x[16];
+
+	for (unsigned long seed = 1; seed <= NSEEDS; seed++) {
+		struct changepoint *cps;
+		size_t n;
+		double state = 0;
+
+		gsl_rng_set(r, seed);
+		for (size_t i = 0; i < 16; i++)
+			x[i] = 100 + gsl_ran_gaussian(r, 3);
+		changepoint_detect(x, 16, &defaults, &cps, &n);
+		white += n > 0;
+		free(cps);
+		for (size_t i = 0; i < 16; i++) {
+			if (i % 2 == 0)
+				state = gsl_ran_gaussian(r, 2);
+			x[i] = 100 * (1 + 0.002 * i) + state + gsl_ran_gaussian(r, 2);
+		}
+		changepoint_detect(x, 16, &defaults, &cps, &n);
+		drift += n > 0;
+		free(cps);
+	}
+	ok(white <= 5, "A/A, 16 runs in 3%% white noise: %zu of %d seeds report a change", white,
+	   NSEEDS);
+	diag("A/A, 16 runs with drift and paired machine states: %zu of %d seeds report a "
+	     "change", drift, NSEEDS);
+}
+
+static void test_noise_sd(void)
+{
+	const double x[] = { 10, 11, 9, 10, 20, 21, 19, 20 };
+	const size_t at[] = { 4 };
+
+	/* Deviations from each segment's median (10, 20): 0 1 1 0 0 1 1 0,
+	 * median 0.5, times 1.4826. */
+	ok(near(changepoint_noise_sd(x, 8, at, 1), 0.7413, 1e-12),
+	   "the series' noise: 1.4826 MAD about each segment's median (%g)",
+	   changepoint_noise_sd(x, 8, at, 1));
+	ok(isnan(changepoint_noise_sd(x, 1, NULL, 0)), "... NaN from one run");
 }
 
 static void test_edges(void)
@@ -203,6 +333,9 @@ int main(void)
 	test_step(r);
 	test_two_shifts(r);
 	test_noise(r);
+	test_base_changed_base(r);
+	test_aa(r);
+	test_noise_sd();
 	test_edges();
 	gsl_rng_free(r);
 	return done_testing();
