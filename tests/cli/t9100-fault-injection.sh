@@ -163,6 +163,17 @@ intact() {
 # whole DB: every run of DB holds all its samples or is not there; the
 # sample count of the run named clean, if any, is a clean run's. A store
 # killed before its schema was made has no run at all.
+# orphans DB: how many bundles DB records as collected without their run
+# (0 when it was killed before its schema was made).
+orphans() {
+	if [ "$("$KB_SQL" "$1" "SELECT count(*) FROM sqlite_master
+		WHERE name = 'fleet_collected'")" -eq 0 ]; then
+		echo 0
+		return
+	fi
+	"$KB_SQL" "$1" "SELECT count(*) FROM fleet_collected
+		WHERE NOT EXISTS (SELECT 1 FROM runs WHERE uuid = '$uuid')"
+}
 whole() {
 	[ "$("$KB_SQL" "$1" "SELECT count(*) FROM sqlite_master WHERE name = 'runs'")" -eq 1 ] ||
 		return 0
@@ -219,8 +230,7 @@ for delay in $(kill_points 5 "$collect_ms"); do
 		"$KB_SQL" --integrity "$tmp/c$k.db" >/dev/null 2>&1 &&
 			check "$what: the run is whole or absent" whole "$tmp/c$k.db" &&
 			check "$what: recorded as collected only with its run" test \
-			"$("$KB_SQL" "$tmp/c$k.db" "SELECT count(*) FROM fleet_collected
-				WHERE NOT EXISTS (SELECT 1 FROM runs WHERE uuid = '$uuid')")" = 0
+			"$(orphans "$tmp/c$k.db")" = 0
 	else
 		ok 0 "$what: before the store was created"
 	fi
