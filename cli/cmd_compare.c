@@ -4,7 +4,7 @@
 #include "config.h"
 #include "cli/cmd.h"
 #include "cli/output.h"
-#include "compare/cmdline.h"
+#include "cli/compare_cmdline.h"
 #include "db/store.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"

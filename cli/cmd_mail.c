@@ -7,7 +7,7 @@
 #include "config.h"
 #include "cli/cmd.h"
 #include "cli/output.h"
-#include "compare/cmdline.h"
+#include "cli/compare_cmdline.h"
 #include "db/store.h"
 #include "runner/conf.h"
 #include "lib/error.h"

@@ -6,7 +6,7 @@
 #include "config.h"
 #include "cli/cmd.h"
 #include "cli/output.h"
-#include "compare/cmdline.h"
+#include "cli/compare_cmdline.h"
 #include "runner/effective.h"
 #include "compare/compare.h"
 #include "db/store.h"

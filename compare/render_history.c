@@ -4,8 +4,8 @@
 #include "config.h"
 #include "compare/render.h"
 #include "compare/history.h"
-#include "compare/plot.h"
-#include "compare/render_page.h"
+#include "lib/plot.h"
+#include "lib/html.h"
 #include "lib/csv.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
@@ -445,7 +445,7 @@ out:
 static void html_cell(struct strbuf *out, const char *cls, const char *text)
 {
 	strbuf_addf(out, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-	render_html_escape(out, text);
+	html_escape(out, text);
 	strbuf_addstr(out, "</td>");
 }
 
@@ -505,9 +505,9 @@ static void history_html(const struct history *h, const struct history_view *v,
 		series_title(&h->series[0], &sb);
 	else
 		strbuf_addf(&sb, "%zu series", h->n);
-	render_html_begin(out, sb.buf);
+	html_page_begin(out, sb.buf);
 	strbuf_addstr(out, "<h1>");
-	render_html_escape(out, sb.buf);
+	html_escape(out, sb.buf);
 	strbuf_addstr(out, "</h1>\n");
 	strbuf_addf(out, "<p>One point per complete run: its mean (Hmean when higher is "
 		    "better, else Amean) with the 95%% confidence interval. Change points "
@@ -524,12 +524,12 @@ static void history_html(const struct history *h, const struct history_view *v,
 		series_title(hs, &sb);
 		strbuf_addf(&sb, ": %s%s%s%s, %s is better", mean_name(hs), *hs->unit ? " (" : "",
 			    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
-		render_html_escape(out, sb.buf);
+		html_escape(out, sb.buf);
 		strbuf_addstr(out, "</h2>\n");
 		html_chart(hs, v, &pg, out);
 		html_table(hs, v, out);
 		strbuf_addstr(out, "</section>\n");
 	}
-	render_html_end(out);
+	html_page_end(out);
 	strbuf_release(&sb);
 }

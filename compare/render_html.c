@@ -6,9 +6,9 @@
 #include "compare/render.h"
 #include "compare/model.h"
 #include "compare/render_facts.h"
-#include "compare/plot.h"
+#include "lib/plot.h"
 #include "compare/render_common.h"
-#include "compare/render_page.h"
+#include "lib/html.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -319,7 +319,7 @@ static void run_headers(const struct cmp_model *m, struct strbuf *out, const cha
 	strbuf_addf(out, "<thead><tr><th>%s</th><th>%s</th>", first, second);
 	for (size_t c = 0; c < m->nruns; c++) {
 		strbuf_addstr(out, pct ? "<th colspan=\"2\">" : "<th>");
-		render_html_escape(out, m->runs[c].label);
+		html_escape(out, m->runs[c].label);
 		strbuf_addstr(out, "</th>");
 	}
 	strbuf_addstr(out, "</tr></thead>\n");
@@ -372,7 +372,7 @@ static void section_table(const struct cmp_model *m, const struct cmp_section *s
 			strbuf_addf(out, "<tr%s><td>%s</td><td>",
 				    stats[i] == CMP_MEAN ? " class=\"mean\"" : "",
 				    cmp_stat_name(stats[i], row->higher_better));
-			render_html_escape(out, row->label);
+			html_escape(out, row->label);
 			strbuf_addstr(out, "</td>");
 			for (size_t c = 0; c < m->nruns; c++)
 				stat_cell(m, row, c, stats[i], out);
@@ -386,10 +386,10 @@ static void block_table(const struct cmp_model *m, const struct cmp_block *b,
 {
 	strbuf_addstr(out, "<table class=\"block\">\n");
 	strbuf_addstr(out, "<caption>");
-	render_html_escape(out, b->name);
+	html_escape(out, b->name);
 	if (b->title) {
 		strbuf_addstr(out, " (");
-		render_html_escape(out, b->title);
+		html_escape(out, b->title);
 		strbuf_addch(out, ')');
 	}
 	strbuf_addstr(out, "</caption>\n");
@@ -397,9 +397,9 @@ static void block_table(const struct cmp_model *m, const struct cmp_block *b,
 	strbuf_addstr(out, "<tbody>\n");
 	for (size_t k = 0; k < b->nkeys; k++) {
 		strbuf_addstr(out, "<tr><td>");
-		render_html_escape(out, b->name);
+		html_escape(out, b->name);
 		strbuf_addstr(out, "</td><td>");
-		render_html_escape(out, b->keys[k]);
+		html_escape(out, b->keys[k]);
 		strbuf_addstr(out, "</td>");
 		for (size_t c = 0; c < m->nruns; c++) {
 			double v = b->values[k * m->nruns + c];
@@ -421,7 +421,7 @@ static void section(const struct cmp_model *m, const struct cmp_section *s, size
 	size_t nfams = section_families(s, &fams);
 
 	strbuf_addf(out, "<section id=\"section%zu\">\n<h2>", i + 1);
-	render_html_escape(out, s->name);
+	html_escape(out, s->name);
 	strbuf_addstr(out, "</h2>\n");
 	section_table(m, s, out);
 	for (size_t f = 0; f < nfams; f++)
@@ -437,7 +437,7 @@ static void note_line(const char *line, void *arg)
 	struct strbuf *out = arg;
 
 	strbuf_addstr(out, "<li>");
-	render_html_escape(out, line);
+	html_escape(out, line);
 	strbuf_addstr(out, "</li>\n");
 }
 
@@ -449,15 +449,15 @@ int render_html(const struct cmp_model *m, struct strbuf *out)
 	strbuf_addstr(&sb, "kbench compare:");
 	for (size_t c = 0; c < m->nruns; c++)
 		strbuf_addf(&sb, "%s %s", c ? "," : "", m->runs[c].label);
-	render_html_begin(out, sb.buf);
+	html_page_begin(out, sb.buf);
 	strbuf_addstr(out, "<h1>");
-	render_html_escape(out, sb.buf);
+	html_escape(out, sb.buf);
 	strbuf_addstr(out, "</h1>\n");
 	strbuf_reset(&sb);
 	render_facts_header(m, 80, &sb);
 	strbuf_rtrim(&sb);
 	strbuf_addstr(out, "<pre class=\"facts\">");
-	render_html_escape(out, sb.buf);
+	html_escape(out, sb.buf);
 	strbuf_addstr(out, "</pre>\n");
 	plot_page_note(&pg, out);
 	if (pg.have_gnuplot && m->nsections)
@@ -474,7 +474,7 @@ int render_html(const struct cmp_model *m, struct strbuf *out)
 		render_footer(m, 0, note_line, out);
 		strbuf_addstr(out, "</ul>\n");
 	}
-	render_html_end(out);
+	html_page_end(out);
 	strbuf_release(&sb);
 	return 0;
 }

@@ -1,12 +1,12 @@
 /* t2710: the pieces of the HTML reports: the one HTML escape, the page's
- * head, and charts drawn by gnuplot (compare/plot.c): texts that would be
+ * head, and charts drawn by gnuplot (lib/plot.c): texts that would be
  * gnuplot commands or markup come out as escaped text, ids are the
  * chart's own, series and points carry their titles, a large chart goes
  * through the pipes whole, and a failing gnuplot says why. Without
  * gnuplot the chart tests skip (fail when CI=true). */
 #include "config.h"
-#include "compare/plot.h"
-#include "compare/render_page.h"
+#include "lib/plot.h"
+#include "lib/html.h"
 #include "lib/strbuf.h"
 #include "tests/tap.h"
 
@@ -28,13 +28,13 @@ static void test_escape(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	render_html_escape(&sb, "<a href=\"x\" title='y'>&amp;\x01\t\n\x7f</a> \xc3\xa9");
+	html_escape(&sb, "<a href=\"x\" title='y'>&amp;\x01\t\n\x7f</a> \xc3\xa9");
 	ok_text(sb.buf, "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;?\t\n?"
 		"&lt;/a&gt; \xc3\xa9",
 		"markup, quotes and control characters escaped, tab, newline and UTF-8 kept");
 	strbuf_reset(&sb);
-	render_html_begin(&sb, "a <b> page");
-	render_html_end(&sb);
+	html_page_begin(&sb, "a <b> page");
+	html_page_end(&sb);
 	ok(strstr(sb.buf, "<title>a &lt;b&gt; page</title>") != NULL,
 	   "the page's title is escaped");
 	ok(strstr(sb.buf, "content=\"default-src 'none'; style-src 'unsafe-inline'\"") != NULL,

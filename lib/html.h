@@ -1,7 +1,7 @@
-/* render_page: the HTML page every page renderer writes (comparison,
- * history, the charts in them): its frame and the one escape of text. */
-#ifndef KBENCH_RENDER_PAGE_H
-#define KBENCH_RENDER_PAGE_H
+/* html: the HTML page every page renderer writes (comparison, history,
+ * the charts in them): its frame and the one escape of text. */
+#ifndef KBENCH_HTML_H
+#define KBENCH_HTML_H
 
 struct strbuf;
 
@@ -9,14 +9,14 @@ struct strbuf;
  * other control characters but tab and newline as '?': the one way text
  * from a store (run names, notes, config text, labels) enters a page, in
  * element content and in quoted attribute values alike. */
-void render_html_escape(struct strbuf *out, const char *s);
+void html_escape(struct strbuf *out, const char *s);
 
 /* Start a self-contained HTML page titled title (escaped): the style is
  * inline, and its content security policy forbids scripts and every
  * fetch, so that the page shows the same offline and nothing in it can
  * run. Leaves the body open. */
-void render_html_begin(struct strbuf *out, const char *title);
-/* Close the page render_html_begin opened. */
-void render_html_end(struct strbuf *out);
+void html_page_begin(struct strbuf *out, const char *title);
+/* Close the page html_page_begin opened. */
+void html_page_end(struct strbuf *out);
 
 #endif

@@ -1,7 +1,7 @@
-/* cmdline: kbench compare's options, parsed for compare and for mail,
+/* compare_cmdline: kbench compare's options, parsed for compare and for mail,
  * and the comparison they ask for. */
 #include "config.h"
-#include "compare/cmdline.h"
+#include "cli/compare_cmdline.h"
 #include "compare/compare.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"

@@ -1,11 +1,11 @@
-/* render_page: one self-contained HTML page (inline style, a content
+/* html: one self-contained HTML page (inline style, a content
  * security policy forbidding scripts and fetches) and the escape through
  * which every text from a store enters it. */
 #include "config.h"
-#include "compare/render_page.h"
+#include "lib/html.h"
 #include "lib/strbuf.h"
 
-void render_html_escape(struct strbuf *out, const char *s)
+void html_escape(struct strbuf *out, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -54,18 +54,18 @@ static const char html_style[] =
 	"p.noplot,p.plot-error{background:#fff4d6;border:1px solid #e0c060;padding:.5em}\n"
 	"ul.notes{font-size:.9em;color:#444}\n";
 
-void render_html_begin(struct strbuf *out, const char *title)
+void html_page_begin(struct strbuf *out, const char *title)
 {
 	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta http-equiv=\"Content-Security-Policy\" "
 		      "content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<title>");
-	render_html_escape(out, title);
+	html_escape(out, title);
 	strbuf_addf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", html_style);
 }
 
-void render_html_end(struct strbuf *out)
+void html_page_end(struct strbuf *out)
 {
 	strbuf_addstr(out, "</body>\n</html>\n");
 }

@@ -3,8 +3,8 @@
  * its SVG made fit for a page (ids per chart, texts and titles put in,
  * escaped). */
 #include "config.h"
-#include "compare/plot.h"
-#include "compare/render_page.h"
+#include "lib/plot.h"
+#include "lib/html.h"
 #include "lib/child.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
@@ -314,7 +314,7 @@ static const char *series_group(struct svg_fix *f, const char *s, struct strbuf 
 	f->cur = &f->p->series[f->order[i - 1]];
 	f->point = 0;
 	strbuf_addf(out, "<g id=\"%s-series-%zu\" class=\"series\"><title>", f->prefix, i);
-	render_html_escape(out, f->cur->title);
+	html_escape(out, f->cur->title);
 	strbuf_addstr(out, "</title>");
 	end++;
 	title = end + strspn(end, " \t\n");
@@ -332,7 +332,7 @@ static const char *text_token(const struct svg_fix *f, const char *s, struct str
 
 	if (end == s + strlen(TOKEN_HEAD) || *end != '@' || i >= f->t->n)
 		return NULL;
-	render_html_escape(out, f->t->v[i]);
+	html_escape(out, f->t->v[i]);
 	return end + 1;
 }
 
@@ -365,7 +365,7 @@ static const char *point_use(struct svg_fix *f, const char *s, struct strbuf *ou
 	while (s < end)
 		s = copy_ref(f, s, out);
 	strbuf_addstr(out, "><title>");
-	render_html_escape(out, pt->title);
+	html_escape(out, pt->title);
 	strbuf_addstr(out, "</title></use>");
 	return end + 2;
 }
@@ -392,7 +392,7 @@ static void fix_svg(struct svg_fix *f, const char *svg, const char *title, struc
 			next = series_group(f, s, out);
 		} else if (!titled && starts(s, "<title>Gnuplot</title>")) {
 			strbuf_addstr(out, "<title>");
-			render_html_escape(out, title);
+			html_escape(out, title);
 			strbuf_addstr(out, "</title>");
 			next = s + strlen("<title>Gnuplot</title>");
 			titled = 1;
@@ -468,7 +468,7 @@ void plot_figure(struct plot_page *pg, const struct plot *p, const char *caption
 	strbuf_addf(out, "<figure class=\"chart\" id=\"%s\">\n", prefix.buf);
 	if (plot_svg(p, prefix.buf, caption, out, &err)) {
 		strbuf_addstr(out, "<p class=\"plot-error\">This plot could not be drawn: ");
-		render_html_escape(out, err.buf);
+		html_escape(out, err.buf);
 		strbuf_addstr(out, ".</p>\n");
 		if (!pg->warned)
 			warning("a plot of the report could not be drawn: %s", err.buf);
@@ -477,7 +477,7 @@ void plot_figure(struct plot_page *pg, const struct plot *p, const char *caption
 		strbuf_addch(out, '\n');
 	}
 	strbuf_addstr(out, "<figcaption>");
-	render_html_escape(out, caption);
+	html_escape(out, caption);
 	strbuf_addstr(out, "</figcaption>\n");
 	for (size_t i = 0; i < p->nseries; i++) {
 		const struct plot_series *s = &p->series[i];
@@ -488,7 +488,7 @@ void plot_figure(struct plot_page *pg, const struct plot *p, const char *caption
 			strbuf_addstr(out, "<ul class=\"legend\">\n");
 		strbuf_addf(out, "<li><span class=\"swatch\" style=\"background:#%06x\"></span>",
 			    s->rgb);
-		render_html_escape(out, s->title);
+		html_escape(out, s->title);
 		strbuf_addstr(out, "</li>\n");
 	}
 	if (nlegend)

@@ -1,8 +1,9 @@
-/* cmdline: kbench compare's command line, parsed once for every command
- * that takes one (compare itself, and mail after its "--"), and the
+/* compare_cmdline: kbench compare's command line, parsed once for every
+ * command that takes one (compare itself, mail after its "--", the
+ * report after an experiment), and the
  * comparison it asks for, rendered. */
-#ifndef KBENCH_COMPARE_CMDLINE_H
-#define KBENCH_COMPARE_CMDLINE_H
+#ifndef KBENCH_CLI_COMPARE_CMDLINE_H
+#define KBENCH_CLI_COMPARE_CMDLINE_H
 
 #include "compare/compare.h"
 #include "lib/parse-options.h"
