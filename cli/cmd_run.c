@@ -5,6 +5,7 @@
 #include "runner/conf.h"
 #include "runner/dryrun.h"
 #include "runner/plan.h"
+#include "runner/record.h"
 #include "runner/runner.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -87,29 +88,6 @@ static int apply_overrides(struct config *c, char *const *v, size_t n)
 	return 0;
 }
 
-/* Is this the machine and the kernel run ri was measured on? If not, say
- * why in why. Return 0, or -1 after an error. */
-static int same_system(const struct run_info *ri, struct strbuf *why)
-{
-	struct machine_info mi;
-	struct kernel_info ki;
-
-	if (machine_info_load(&mi))
-		return -1;
-	if (kernel_info_load(&ki)) {
-		machine_info_release(&mi);
-		return -1;
-	}
-	if (strcmp(mi.fingerprint, ri->fingerprint))
-		strbuf_addf(why, "it was measured on another machine ('%s')", ri->hostname);
-	else if (strcmp(ki.release, ri->kernel_release) || strcmp(ki.version, ri->kernel_version))
-		strbuf_addf(why, "it was measured on another kernel (%s, this is %s)",
-			    ri->kernel_release, ki.release);
-	machine_info_release(&mi);
-	kernel_info_release(&ki);
-	return 0;
-}
-
 /* The run to resume: a NAME is that name's latest run, whatever its
  * status; anything else is a selector. Return 0, or -1 after an error. */
 static int find_run(struct store *s, const char *sel, struct run_info *ri)
@@ -163,7 +141,7 @@ static int resume_plan(struct store *s, const struct run_info *ri,
 		strbuf_reset(&why);
 	}
 	rc = 1;
-	if (same_system(ri, &why))
+	if (record_other_system(ri, &why))
 		goto out;
 	if (why.len && !force) {
 		error("run #%lld cannot be resumed here: %s (--force resumes it anyway)",

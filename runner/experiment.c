@@ -18,6 +18,7 @@
 #include "runner/dryrun.h"
 #include "runner/effective.h"
 #include "runner/knob.h"
+#include "runner/record.h"
 #include "runner/runner.h"
 #include "runner/vm.h"
 
@@ -485,29 +486,6 @@ static int read_asked(const char *section, const char *key, const char *value, v
 	return 0;
 }
 
-/* Why runs of ri cannot be continued here (another machine or kernel),
- * into why; nothing when they can. Return 0, or -1 after an error. */
-static int other_system(const struct run_info *ri, struct strbuf *why)
-{
-	struct machine_info mi;
-	struct kernel_info ki;
-
-	if (machine_info_load(&mi))
-		return -1;
-	if (kernel_info_load(&ki)) {
-		machine_info_release(&mi);
-		return -1;
-	}
-	if (strcmp(mi.fingerprint, ri->fingerprint))
-		strbuf_addf(why, "it was measured on another machine ('%s')", ri->hostname);
-	else if (strcmp(ki.release, ri->kernel_release) || strcmp(ki.version, ri->kernel_version))
-		strbuf_addf(why, "it was measured on another kernel (%s, this is %s)",
-			    ri->kernel_release, ki.release);
-	machine_info_release(&mi);
-	kernel_info_release(&ki);
-	return 0;
-}
-
 /* Whether arm a's plan has the options its run was measured with; the
  * differences into why when not. Return 1, 0, or -1 after an error. */
 static int same_options(struct store *s, const struct arm *a, struct strbuf *why)
@@ -560,7 +538,7 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 		      "start it again with kbench ab -c", (long long)id, x.name);
 		goto out;
 	}
-	if (store_get_run(s, sr.id[0], &ri) || other_system(&ri, &why))
+	if (store_get_run(s, sr.id[0], &ri) || record_other_system(&ri, &why))
 		goto out;
 	if (why.len && !force) {
 		error("experiment #%lld cannot be resumed here: %s (--force resumes it anyway)",

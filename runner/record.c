@@ -485,3 +485,24 @@ void record_recovery_release(struct record_recovery *rec)
 	rec->s = NULL;
 	strbuf_release(&rec->path);
 }
+
+int record_other_system(const struct run_info *ri, struct strbuf *why)
+{
+	struct machine_info mi;
+	struct kernel_info ki;
+
+	if (machine_info_load(&mi))
+		return -1;
+	if (kernel_info_load(&ki)) {
+		machine_info_release(&mi);
+		return -1;
+	}
+	if (strcmp(mi.fingerprint, ri->fingerprint))
+		strbuf_addf(why, "it was measured on another machine ('%s')", ri->hostname);
+	else if (strcmp(ki.release, ri->kernel_release) || strcmp(ki.version, ri->kernel_version))
+		strbuf_addf(why, "it was measured on another kernel (%s, this is %s)",
+			    ri->kernel_release, ki.release);
+	machine_info_release(&mi);
+	kernel_info_release(&ki);
+	return 0;
+}
