@@ -784,6 +784,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	struct run_exec x = { .p = p, .s = s, .mv = MONITOR_VALUES_INIT, .round = req->round,
 			      .exec = req->exec };
+	sig_atomic_t decided = -2;	/* stop_signal when the run's end was decided */
 	int rc = -1;
 
 	strbuf_init(&x.rec.path);
@@ -833,6 +834,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		goto out_signals;
 	}
 	progress_clear(&x.prog);
+	decided = stop_signal;
 	if (stop_signal < 0) {
 		if (finish(&x, "failed"))
 			report_unfinished(&x, "failed");
@@ -867,6 +869,12 @@ out_signals:
 	child_server_stop(&server);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	/* A signal that came once the run's end was decided (while its status
+	 * was written or the sample server stopped) is the caller's: hand it
+	 * on to the handler restored, or the next run would clear it and an
+	 * experiment between rounds would go on as if it never came. */
+	if (!decided && stop_signal > 0)
+		raise(stop_signal);
 out:
 	for (size_t i = 0; x.st && i < p->n; i++) {
 		free(x.st[i].rr);
