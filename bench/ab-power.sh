@@ -20,7 +20,8 @@
 #
 # Usage: bench/ab-power.sh [KBENCH]   (default ./kbench)
 # Variables: REPS (default 20), ROUNDS (default 6), ITERATIONS (default
-# 3), LOOPS (default 200). Needs python3 (to read the json). No knob is
+# 3), LOOPS (default 200), CHANGES (the changes in percent, default
+# "0 5 10"). Needs python3 (to read the json). No knob is
 # changed: no root needed. Run it on a machine left alone.
 . "$(dirname "$0")/usage.sh"
 set -u
@@ -29,6 +30,12 @@ REPS=${REPS:-20}
 ROUNDS=${ROUNDS:-6}
 ITERATIONS=${ITERATIONS:-3}
 LOOPS=${LOOPS:-200}
+CHANGES=${CHANGES:-0 5 10}
+for pct in $CHANGES; do
+	case $pct in
+	'' | *[!0-9]*) echo "ab-power: CHANGES must be percentages ('$pct')" >&2; exit 2 ;;
+	esac
+done
 for v in REPS ROUNDS ITERATIONS LOOPS; do
 	eval "x=\$$v"
 	case $x in
@@ -92,7 +99,7 @@ count() {
 }
 
 echo "# hackbench process pipes, 1 group, loops $LOOPS; $ROUNDS rounds x $ITERATIONS samples an arm; $REPS repetitions"
-for pct in 0 5 10; do
+for pct in $CHANGES; do
 	lb=$((LOOPS + LOOPS * pct / 100))
 	conf "$work/x.conf" "$lb"
 	label=$([ "$pct" = 0 ] && echo "A/A" || echo "+$pct%")
