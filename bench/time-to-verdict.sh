@@ -33,6 +33,7 @@
 # (default "0 5 10"). Needs python3 (to read the json). Hours at the
 # defaults: run it on a machine left alone.
 . "$(dirname "$0")/usage.sh"
+. "$(dirname "$0")/lib-verdict.sh"
 set -u
 kbench=${1:-${KBENCH:-./kbench}}
 REPS=${REPS:-20}
@@ -68,48 +69,6 @@ fail() {
 
 now() { date +%s.%N; }
 
-# conf FILE ROUNDS LOOPS_B: the config; arms a and b for kbench ab.
-conf() {
-	cat > "$1" <<CONF
-[experiment]
-rounds = $2
-
-[arm:a]
-
-[arm:b]
-option.loops = $3
-
-[global]
-iterations = $ITERATIONS
-warmup = 1
-loops = $LOOPS
-groups = 1
-timeout = 60
-
-[hackbench-process-pipes]
-mode = process
-transport = pipes
-CONF
-}
-
-# marked JSON: 1 when the mean row of the last column is significant, 0
-# when not; a non-zero status, after saying why, when it holds no verdict.
-marked() {
-	python3 - "$1" <<'PY'
-import json, sys
-try:
-    with open(sys.argv[1]) as f:
-        d = json.load(f)
-    t = d["sections"][0]["rows"][0]["runs"][-1]["test"]
-    if not isinstance(t.get("done"), bool):
-        raise KeyError("done")
-    if t["done"] and not isinstance(t.get("significant"), bool):
-        raise KeyError("significant")
-except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-    sys.exit("time-to-verdict: no verdict in the comparison (%s %s)" % (type(e).__name__, e))
-print(1 if t["done"] and t["significant"] else 0)
-PY
-}
 
 # run NAME LOOPS_B ITERS: one plain run into $db.
 run() {
@@ -122,7 +81,7 @@ run() {
 trial() {
 	db=$work/t.db
 	rm -f "$db" "$db"-* "$work/err"
-	conf "$work/x.conf" "$2" "$3"
+	hb_conf "$work/x.conf" "$2" "$3"
 	t0=$(now)
 	case $1 in
 	mmtests)
@@ -150,7 +109,7 @@ trial() {
 			2>>"$work/err" || fail "kbench compare failed"
 		;;
 	esac
-	m=$(marked "$work/c.json") || exit 1
+	m=$(mean_marked "$work/c.json" time-to-verdict) || exit 1
 	t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
 }
 
