@@ -3,6 +3,7 @@
  * they ran on, into a new bundle file. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "cli/date.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -27,6 +28,7 @@ static const struct parse_opt_usage export_usage = {
 		"running is left out with a notice, while one named is refused.",
 	.help_column = 22,
 	.epilogue = CMD_DATE_HELP,
+	.complete_args = cmd_complete_runs,
 };
 
 static int add_selected(const struct run_info *r, void *arg)

@@ -3,6 +3,7 @@
  * change points marked and a sparkline. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "cli/output.h"
 #include "compare/history.h"
 #include "compare/render.h"
@@ -36,6 +37,7 @@ static const struct parse_opt_usage history_usage = {
 		"found on the whole series; --since only hides older runs. The sparkline uses\n"
 		"block characters when LC_ALL, LC_CTYPE or LANG names UTF-8, else ASCII.\n"
 		"The method is in docs/statistics.md.",
+	.complete_args = cmd_complete_runs,
 };
 
 /* Whether the locale named by LC_ALL, LC_CTYPE or LANG is UTF-8 (kbench

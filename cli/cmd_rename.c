@@ -2,6 +2,7 @@
  * checked as kbench run checks -n. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/name.h"
@@ -18,6 +19,7 @@ static const struct parse_opt_usage rename_usage = {
 		"this host), #ID, a uuid prefix or NAME@HOST; NEWNAME follows the rules of\n"
 		"'kbench run -n'. Runs may share a name. A run still running is refused.",
 	.help_column = 14,
+	.complete_args = cmd_complete_first_run,
 };
 
 int cmd_rename(int argc, char **argv)

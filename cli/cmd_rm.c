@@ -3,6 +3,7 @@
  * into a bundle when asked. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/name.h"
@@ -24,6 +25,7 @@ static const struct parse_opt_usage rm_usage = {
 	.help_column = 20,
 	.epilogue = "With --export the runs are first written into FILE, a bundle that\n"
 		"'kbench import' adds back.",
+	.complete_args = cmd_complete_runs,
 };
 
 struct listing {

@@ -3,6 +3,7 @@
  * start time, the newest N), as a table within 100 columns, JSON or CSV. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "cli/date.h"
 #include "cli/output.h"
 #include "db/store.h"
@@ -260,7 +261,8 @@ int cmd_runs(int argc, char **argv)
 		OPT_CALLBACK(0, "last", &f.limit, "N", "only the N most recent runs\n"
 			     "(of those the other filters let through)", parse_last),
 		OPT_CALLBACK(0, "format", &l.format, "FMT",
-			     "text (default), json or csv", parse_format),
+			     "text (default), json or csv", parse_format,
+			     .complete = cmd_complete_output_formats),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
