@@ -24,6 +24,8 @@ int cmd_history(int argc, char **argv);
 int cmd_regressions(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_rm(int argc, char **argv);
+int cmd_rename(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 

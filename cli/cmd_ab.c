@@ -159,7 +159,8 @@ int cmd_ab(int argc, char **argv)
 		goto out;
 	paths = xcalloc(configs.n, sizeof(*paths));
 	for (size_t i = 0; i < configs.n; i++) {
-		cmd_find_config(configs.v[i], &path);
+		if (cmd_find_config(configs.v[i], &path))
+			goto out;
 		paths[i] = strbuf_detach(&path);
 	}
 	eo.configs = paths;

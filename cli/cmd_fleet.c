@@ -124,8 +124,7 @@ static int check_run_args(const struct submit_opts *o)
 	if (o->name && cmd_check_run_name(o->name))
 		goto out;
 	for (size_t i = 0; i < o->configs.n; i++) {
-		cmd_find_config(o->configs.v[i], &path);
-		if (config_load(&conf, path.buf))
+		if (cmd_find_config(o->configs.v[i], &path) || config_load(&conf, path.buf))
 			goto out;
 	}
 	if (plan_build(&conf, NULL, &plan))
@@ -860,15 +859,24 @@ static const struct {
 	{ .name = "upload", .fn = cmd_upload },
 };
 
+/* The subcommand being typed (kbench __complete). */
+static void complete_subcommands(struct parse_opt_complete *c)
+{
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		parse_opt_complete_add(c, subcommands[i].name);
+}
+
 int cmd_fleet(int argc, char **argv)
 {
 	const struct parse_opt options[] = {
 		OPT_HELP(NULL),
 		OPT_END(),
 	};
+	struct parse_opt_usage usage = fleet_usage;
 
-	if (argc < 2 || argv[1][0] == '-') {
-		int rc = parse_options(argc, argv, options, &fleet_usage,
+	usage.complete_args = complete_subcommands;
+	if (argc < 2 || argv[1][0] == '-' || (argc == 2 && parse_options_completing())) {
+		int rc = parse_options(argc, argv, options, &usage,
 				       PARSE_OPT_STOP_AT_NON_OPTION);
 
 		if (rc == PARSE_OPT_HELP)

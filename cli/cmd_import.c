@@ -2,6 +2,7 @@
  * that the store lacks, added; every file is checked before any is. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
@@ -20,6 +21,7 @@ static const struct parse_opt_usage import_usage = {
 		"and nothing is imported. A bundle of an older schema is migrated in the\n"
 		"copy; a newer one is refused. Each file is added in one transaction.",
 	.help_column = 22,
+	.complete_args = cmd_complete_files,
 };
 
 static int list_run(const struct bundle_run *r, void *arg)

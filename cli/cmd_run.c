@@ -310,8 +310,8 @@ int cmd_run(int argc, char **argv)
 	if (note && cmd_check_note(note))
 		goto out;
 	for (size_t i = 0; i < configs.n; i++) {
-		cmd_find_config(configs.v[i], &config_path);
-		if (config_load(&conf, config_path.buf))
+		if (cmd_find_config(configs.v[i], &config_path) ||
+		    config_load(&conf, config_path.buf))
 			goto out;
 	}
 	if (apply_overrides(&conf, (char *const *)overrides.v, overrides.n))

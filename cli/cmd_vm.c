@@ -152,7 +152,8 @@ static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_con
 
 	memset(&e, 0, sizeof(e));
 	for (size_t i = 0; i < configs->n; i++) {
-		cmd_find_config(configs->v[i], &path);
+		if (cmd_find_config(configs->v[i], &path))
+			goto out;
 		paths[i] = strbuf_detach(&path);
 	}
 	eo.configs = paths;
@@ -365,8 +366,8 @@ int cmd_vm(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < configs.n; i++) {
-		cmd_find_config(configs.v[i], &config_path);
-		if (config_load(&conf, config_path.buf))
+		if (cmd_find_config(configs.v[i], &config_path) ||
+		    config_load(&conf, config_path.buf))
 			goto out;
 	}
 	for (size_t i = 0; i < overrides.n; i++)

@@ -52,6 +52,11 @@ int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
 int store_exec(struct store *s, const char *sql, const char *what);
 int store_exec_locking(struct store *s, const char *sql, const char *what);
 
+/* The tables whose rows belong to one run (by run_id), besides runs
+ * itself: what a bundle copies and what removing a run deletes. */
+#define STORE_NRUN_TABLES 5
+extern const char *const store_run_tables[STORE_NRUN_TABLES];
+
 /* Whether the writer of a run still marked running may still be at work:
  * 0 when it is surely gone (its pid, boot or process start time says so),
  * 1 otherwise (also when it ran on another host, which cannot be told).
