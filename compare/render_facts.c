@@ -74,6 +74,7 @@ enum line_kind {
 	LINE_CMDLINE,		/* the parameters each run changed */
 	LINE_CONFIG,		/* a value per run, then the lines it changed */
 	LINE_SAMPLES,		/* the sample counts of every run */
+	LINE_NOTE,		/* the runs' notes, a line of text a line */
 };
 
 static const struct header_line {
@@ -89,6 +90,7 @@ static const struct header_line {
 	{ .key = "VM:", .kind = LINE_VALUE, .item = FACTS_VM },	/* kbench vm's runs only */
 	{ .key = "Config:", .kind = LINE_CONFIG, .item = FACTS_CONFIG },
 	{ .key = "Options:", .kind = LINE_VALUE, .item = FACTS_OPTIONS },
+	{ .key = "Note:", .kind = LINE_NOTE, .item = FACTS_NOTE },
 	{ .key = "Samples:", .kind = LINE_SAMPLES },
 };
 
@@ -163,6 +165,32 @@ static void header_values(struct header *h, const struct header_line *l)
 	}
 }
 
+/* The notes: once when every run has the same, else each run's that has
+ * one; a line of a note starts a line of its own. */
+static void header_note(struct header *h, const struct header_line *l)
+{
+	const struct facts_value *fv = &h->facts->items[l->item];
+	size_t indent = fv->shared ? KEY_WIDTH : KEY_WIDTH + (h->own_line ? 2 : h->labelw + 2);
+
+	for (size_t c = 0; fv->known && c < (fv->shared ? 1 : h->m->nruns); c++) {
+		const char *p = fv->values[c] + strspn(fv->values[c], "\n");
+		char *line;
+
+		for (int first = 1; *p; first = 0) {
+			line = xstrndup(p, strcspn(p, "\n"));
+			p += strlen(line);
+			p += strspn(p, "\n");
+			if (first) {
+				value_line(h, l->key, fv->shared ? -1 : (ssize_t)c, line);
+			} else {
+				strbuf_addf(h->out, "%*s", (int)indent, "");
+				add_wrapped(h->out, indent, indent, h->width, line);
+			}
+			free(line);
+		}
+	}
+}
+
 static void header_cmdline(struct header *h, const struct header_line *l)
 {
 	for (size_t c = 1; c < h->m->nruns; c++)
@@ -213,6 +241,9 @@ void render_facts_header(const struct cmp_model *m, size_t width, struct strbuf 
 			break;
 		case LINE_SAMPLES:
 			header_samples(&h, l);
+			break;
+		case LINE_NOTE:
+			header_note(&h, l);
 			break;
 		}
 	}
