@@ -8,6 +8,7 @@
 #include "cli/cmd.h"
 #include "cli/output.h"
 #include "cli/compare_cmdline.h"
+#include "compare/render.h"
 #include "db/store.h"
 #include "runner/conf.h"
 #include "lib/error.h"
@@ -31,7 +32,8 @@ static const struct parse_opt_usage mail_usage = {
 		    "                  [--intro FILE] [--dry-run] -- COMPARE-ARGS...",
 	.description =
 		"Mail a comparison as plain text, ready for a mailing list: the body is the\n"
-		"intro, if any, then what 'kbench compare COMPARE-ARGS' prints.",
+		"intro, if any, then what 'kbench compare COMPARE-ARGS' prints, as text (the\n"
+		"default) or --format brief; other formats are refused.",
 	.help_column = 24,
 	.epilogue =
 		"Defaults for --from, --to, --cc, --smtp and --timeout, and cafile (the CA\n"
@@ -191,6 +193,14 @@ static int compare_text(const char **args, int n, struct strbuf *body, int *stat
 	r = compare_cmdline_parse(&c, n + 1, argv);
 	if (r) {
 		*status = r == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	/* A mail is plain text for a list: a table a reader sees as it is. */
+	if (c.format != COMPARE_FORMAT_TEXT && c.format != COMPARE_FORMAT_BRIEF) {
+		error("mail sends --format text or brief, not %s (write other formats with "
+		      "'kbench compare --format %s -o FILE' and attach them yourself)",
+		      renderers[c.format].name, renderers[c.format].name);
+		*status = EXIT_USAGE;
 		goto out;
 	}
 	*status = c.exit_code ? EXIT_ERROR : 1;
