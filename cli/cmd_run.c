@@ -232,7 +232,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct strbuf config_path = STRBUF_INIT;
-	struct run_request req = { .name = NULL };
+	struct run_request req = { .name = NULL, .resume_cmd = "kbench run --resume" };
 	const char *only = NULL, *note = NULL, *resume_sel = NULL;
 	int dry_run = 0, no_report = 0, force = 0;
 	const struct parse_opt options[] = {
