@@ -8,6 +8,7 @@
 #include "lib/name.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
+#include "runner/conf.h"
 #include "runner/knob.h"
 
 #include <limits.h>
@@ -144,4 +145,24 @@ as_given:
 	strbuf_addstr(path, name);
 out:
 	strbuf_release(&dir);
+}
+
+int cmd_load_configs(struct config *c, const struct opt_list *configs,
+		     const struct opt_list *overrides)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc = -1;
+
+	for (size_t i = 0; i < configs->n; i++) {
+		cmd_find_config(configs->v[i], &path);
+		if (config_load(c, path.buf))
+			goto out;
+	}
+	for (size_t i = 0; i < overrides->n; i++)
+		if (config_add_override(c, overrides->v[i]))
+			goto out;
+	rc = 0;
+out:
+	strbuf_release(&path);
+	return rc;
 }

@@ -65,4 +65,12 @@ void cmd_shipped_configs_dir(struct strbuf *dir);
  * shipped configs; else name itself, for the caller's error. */
 void cmd_find_config(const char *name, struct strbuf *path);
 
+struct config;
+struct opt_list;
+/* Load the configs a command's -c options name (each found as
+ * cmd_find_config finds it) into c, then apply its -o overrides. Returns
+ * 0, or -1 after the config's or the override's error. */
+int cmd_load_configs(struct config *c, const struct opt_list *configs,
+		     const struct opt_list *overrides);
+
 #endif
