@@ -52,7 +52,7 @@ _kbench()
 		if [[ $cmd == run || $cmd == vm || $cmd == fleet || $cmd == ab ]]; then
 			_filedir conf
 			COMPREPLY+=($(compgen -W "$("$kb" configs 2>/dev/null |
-				awk '{ print $1 }')" -- "$cur"))
+				awk '/^[^ ]/ { print $1 }')" -- "$cur"))
 			return
 		fi
 		;;
