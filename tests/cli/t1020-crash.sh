@@ -29,8 +29,8 @@ check "every committed sample survives kill -9 ($n)" test "$n" -ge 3
 is "integrity_check is ok after kill -9" "$(sql 'PRAGMA integrity_check')" ok
 expect_transcript -e "$runs_sed" "runs shows the killed run as interrupted, with its samples" kb runs <<T
 \$ kb runs
-   id name               config      host       kernel          started          status      samples
-    1 crash              long        HOST KERNEL YYYY-MM-DD hh:mm interrupted $(printf '%7d' "$n")
+   id name               config      host       started          status      samples kernel
+    1 crash              long        HOST YYYY-MM-DD hh:mm interrupted $(printf '%7d' "$n") KERNEL
 [exit 0]
 T
 check "no worker of the killed run is left" no_workers
