@@ -1,6 +1,7 @@
 /* cmd_runs: kbench runs [filters] [--format text|json|csv]: the stored runs
  * that pass every filter given (name pattern, host, config, kernel, status,
- * start time, the newest N), as a table within 100 columns, JSON or CSV. */
+ * start time, the newest N), as a table within 100 columns (the kernel
+ * release, last, whole), JSON or CSV. */
 #include "config.h"
 #include "cli/cmd.h"
 #include "cli/complete.h"
@@ -28,11 +29,12 @@ static const struct parse_opt_usage runs_usage = {
 		"                   [--kernel RELEASE] [--status STATUS] [--since DATE]\n"
 		"                   [--until DATE] [--last N] [--format FMT]",
 	.description =
-		"List stored runs, oldest first: id, name, config, host, kernel, start time\n"
-		"(UTC), status and the number of samples. A run whose writer died is shown\n"
-		"interrupted.\n"
-		"Filters combine. Text stays within 100 columns: a longer value is cut and ends\n"
-		"in '~' (json and csv have every value whole, notes included).",
+		"List stored runs, oldest first: id, name, config, host, start time (UTC),\n"
+		"status, the number of samples and the kernel release. A run whose writer\n"
+		"died is shown interrupted.\n"
+		"Filters combine. Text stays within 100 columns but for the kernel release,\n"
+		"which ends the line whole: a longer value is cut and ends in '~' (json and\n"
+		"csv have every value whole, notes included).",
 	.help_column = 20,
 	.epilogue = CMD_DATE_HELP "\n"
 		"--since takes the start of the day, minute or second named, --until its end.",
@@ -78,7 +80,9 @@ struct listing {
 	long n;
 };
 
-/* The text columns: within 100 with the blanks between them. */
+/* The text columns: within 100 with the blanks between them, but for the
+ * kernel release (width 0), the identifier kernel developers look for:
+ * it ends the line, whole, however long. */
 static const struct text_column {
 	const char *title;
 	int width, right;
@@ -87,10 +91,10 @@ static const struct text_column {
 	{ .title = "name", .width = 18 },
 	{ .title = "config", .width = 11 },
 	{ .title = "host", .width = 10 },
-	{ .title = "kernel", .width = 15 },
 	{ .title = "started", .width = 16 },
 	{ .title = "status", .width = 11 },
 	{ .title = "samples", .width = 7, .right = 1 },
+	{ .title = "kernel", .width = 0 },
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
@@ -99,7 +103,10 @@ static void text_line(struct strbuf *out, const char *const *cells)
 	for (size_t i = 0; i < NCOLUMNS; i++) {
 		if (i)
 			strbuf_addch(out, ' ');
-		output_cell(out, cells[i], columns[i].width, columns[i].right);
+		if (columns[i].width)
+			output_cell(out, cells[i], columns[i].width, columns[i].right);
+		else
+			strbuf_addstr(out, cells[i]);
 	}
 	strbuf_addch(out, '\n');
 }
@@ -109,8 +116,8 @@ static void text_run(struct listing *l, const struct run_info *r)
 	char id[24], started[20], samples[24];
 	const char *cells[NCOLUMNS] = {
 		id, name_printable(r->name), name_printable(r->config_name),
-		name_printable(r->hostname), name_printable(r->kernel_release), started,
-		r->status, samples,
+		name_printable(r->hostname), started, r->status, samples,
+		name_printable(r->kernel_release),
 	};
 
 	if (!l->n) {

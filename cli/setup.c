@@ -10,6 +10,7 @@
 #include "lib/strbuf.h"
 #include "lib/suggest.h"
 #include "lib/xalloc.h"
+#include "runner/conf.h"
 #include "runner/knob.h"
 
 #include <dirent.h>
@@ -279,5 +280,23 @@ as_given:
 		rc = no_config(name);
 out:
 	strbuf_release(&dir);
+	return rc;
+}
+
+int cmd_load_configs(struct config *c, const struct opt_list *configs,
+		     const struct opt_list *overrides)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc = -1;
+
+	for (size_t i = 0; i < configs->n; i++)
+		if (cmd_find_config(configs->v[i], &path) || config_load(c, path.buf))
+			goto out;
+	for (size_t i = 0; i < overrides->n; i++)
+		if (config_add_override(c, overrides->v[i]))
+			goto out;
+	rc = 0;
+out:
+	strbuf_release(&path);
 	return rc;
 }

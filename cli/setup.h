@@ -92,4 +92,12 @@ int cmd_find_config(const char *name, struct strbuf *path);
 char **cmd_shipped_config_names(size_t *n);
 void cmd_free_names(char **names, size_t n);
 
+struct config;
+struct opt_list;
+/* Load the configs a command's -c options name (each found as
+ * cmd_find_config finds it) into c, then apply its -o overrides. Returns
+ * 0, or -1 after the config's or the override's error. */
+int cmd_load_configs(struct config *c, const struct opt_list *configs,
+		     const struct opt_list *overrides);
+
 #endif

@@ -410,6 +410,10 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 			goto out;
 		}
 		ps->params->pin = ps->pin;
+		if (ps->pin->passed_over)
+			notice("[%s] pin: using %s, the first possible of '%s': %s", cs->name,
+			       ps->pin->policy, wl_params_text(ps->params, "pin"),
+			       ps->pin->passed_over);
 		/* A preference list: the run stores the policy it used. */
 		if (strchr(wl_params_text(ps->params, "pin"), ',') &&
 		    wl_params_set(ps->params, "pin", ps->pin->policy, &err)) {
