@@ -497,7 +497,10 @@ static int import_netperf(struct mm_ctx *c, struct mm_run *r, const char *bench,
 	if (rc < 0)
 		goto out;
 	if (!rc) {
-		char u = label.len ? label.buf[strspn(label.buf, " \t")] : 'x';
+		char u;
+
+		strbuf_rtrim(&label);
+		u = label.len ? label.buf[strspn(label.buf, " \t")] : 'x';
 		int rr = protos[p].kind == MMTESTS_LOG_NETPERF && !strcmp(m.unit, "trans/s");
 
 		if (u == 'k')
