@@ -629,16 +629,20 @@ static int import_tbench(struct mm_ctx *c, struct mm_run *r, const char *bench,
 	return rc;
 }
 
-/* sysbenchcpu: logs/sysbench-raw-T-I, one invocation each: events per
- * second, row threads-T of section sysbench-cpu as configs/sysbench.conf
- * reads it. */
+/* sysbenchcpu: logs/benchlog-T-_-I (mmtests now) or sysbench-raw-T-I
+ * (before), one invocation each: events per second, row threads-T of
+ * section sysbench-cpu as configs/sysbench.conf reads it. */
 static int import_sysbench_cpu(struct mm_ctx *c, struct mm_run *r, const char *bench,
 			       const char *logs)
 {
 	static const struct mm_metric m = { "", "events/s", 1 };
-	static const char *const suffixes[] = { "*-", NULL };
+	static const char *const raw[] = { "*-", NULL }, *const benchlog[] = { "*-_-", NULL };
 	int rc = import_numbered(c, r, logs, "sysbench-cpu", "external", "sysbench-raw-",
-				 suffixes, MMTESTS_LOG_SYSBENCH_CPU, "threads-", &m);
+				 raw, MMTESTS_LOG_SYSBENCH_CPU, "threads-", &m);
+
+	if (!rc)
+		rc = import_numbered(c, r, logs, "sysbench-cpu", "external", "benchlog-",
+				     benchlog, MMTESTS_LOG_SYSBENCH_CPU, "threads-", &m);
 
 	if (!rc)
 		note_bench(r, "sysbench-cpu", bench);

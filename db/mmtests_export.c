@@ -219,15 +219,17 @@ static int export_hackbench(const char *root, struct ex_run *r, const char *sect
 
 		if (strcmp(r->v[i].section, section) || !g)
 			continue;
+		/* every invocation appended to hackbench-G, as mmtests now
+		 * writes it (its parse-results reads only that) */
 		logs_dir(&path, root, r, 0, section);
-		strbuf_addf(&path, "/hackbench-%lld-%d", g, ordinal(r, i));
+		strbuf_addf(&path, "/hackbench-%lld", g);
 		strbuf_reset(&text);
 		strbuf_addf(&text, "# Running 'sched/messaging' benchmark:\n"
 			    "# %lld groups == %lld processes run\n\n     Total time: ",
 			    g, 40 * g);
 		exact(r->v[i].value, &text);
 		strbuf_addstr(&text, " [sec]\n");
-		rc = write_new(path.buf, &text);
+		rc = append(path.buf, &text);
 	}
 	strbuf_release(&path);
 	strbuf_release(&text);
@@ -398,8 +400,10 @@ static int export_sysbench_cpu(const char *root, struct ex_run *r, const char *s
 
 		if (strcmp(r->v[i].section, section) || !t)
 			continue;
+		/* mmtests' current name; its parsers before 2025 read
+		 * sysbench-raw-T-I */
 		logs_dir(&path, root, r, 0, "sysbenchcpu");
-		strbuf_addf(&path, "/sysbench-raw-%lld-%d", t, ordinal(r, i));
+		strbuf_addf(&path, "/benchlog-%lld-_-%d", t, ordinal(r, i));
 		strbuf_reset(&text);
 		strbuf_addstr(&text, "CPU speed:\n    events per second: ");
 		exact(r->v[i].value, &text);

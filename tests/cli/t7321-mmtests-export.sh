@@ -28,17 +28,11 @@ $ sh -c 'cd "$1" && find . | LC_ALL=C sort' sh TMP/out/5.15.0-vanilla
 ./iter-0
 ./iter-0/hackbench-process-pipes
 ./iter-0/hackbench-process-pipes/logs
-./iter-0/hackbench-process-pipes/logs/hackbench-1-1
-./iter-0/hackbench-process-pipes/logs/hackbench-1-2
-./iter-0/hackbench-process-pipes/logs/hackbench-1-3
-./iter-0/hackbench-process-pipes/logs/hackbench-4-1
-./iter-0/hackbench-process-pipes/logs/hackbench-4-2
-./iter-0/hackbench-process-pipes/logs/hackbench-4-3
+./iter-0/hackbench-process-pipes/logs/hackbench-1
+./iter-0/hackbench-process-pipes/logs/hackbench-4
 ./iter-0/hackbench-thread-sockets
 ./iter-0/hackbench-thread-sockets/logs
-./iter-0/hackbench-thread-sockets/logs/hackbench-2-1
-./iter-0/hackbench-thread-sockets/logs/hackbench-2-2
-./iter-0/hackbench-thread-sockets/logs/hackbench-2-3
+./iter-0/hackbench-thread-sockets/logs/hackbench-2
 ./iter-0/kernel.version
 ./iter-0/lscpu.txt
 ./iter-0/netperf-tcp-rr
@@ -64,8 +58,8 @@ $ sh -c 'cd "$1" && find . | LC_ALL=C sort' sh TMP/out/5.15.0-vanilla
 ./iter-0/pft/logs/base/pft-2.log
 ./iter-0/sysbenchcpu
 ./iter-0/sysbenchcpu/logs
-./iter-0/sysbenchcpu/logs/sysbench-raw-1-1
-./iter-0/sysbenchcpu/logs/sysbench-raw-1-2
+./iter-0/sysbenchcpu/logs/benchlog-1-_-1
+./iter-0/sysbenchcpu/logs/benchlog-1-_-2
 ./iter-0/tbench
 ./iter-0/tbench/logs
 ./iter-0/tbench/logs/tbench-1.log
@@ -99,9 +93,17 @@ $ cat TMP/out/5.15.0-vanilla/iter-0/tests-activity
 1635726700 run-mmtests: Iteration 0 end
 [exit 0]
 T
-expect_transcript "hackbench as perf bench prints it" \
-	cat "$tmp/out/5.15.0-vanilla/iter-0/hackbench-process-pipes/logs/hackbench-1-3" <<'T'
-$ cat TMP/out/5.15.0-vanilla/iter-0/hackbench-process-pipes/logs/hackbench-1-3
+expect_transcript "hackbench as perf bench prints it, every invocation appended" \
+	cat "$tmp/out/5.15.0-vanilla/iter-0/hackbench-process-pipes/logs/hackbench-1" <<'T'
+$ cat TMP/out/5.15.0-vanilla/iter-0/hackbench-process-pipes/logs/hackbench-1
+# Running 'sched/messaging' benchmark:
+# 1 groups == 40 processes run
+
+     Total time: 0.052 [sec]
+# Running 'sched/messaging' benchmark:
+# 1 groups == 40 processes run
+
+     Total time: 0.049 [sec]
 # Running 'sched/messaging' benchmark:
 # 1 groups == 40 processes run
 
