@@ -236,9 +236,19 @@ static int export_hackbench(const char *root, struct ex_run *r, const char *sect
 	return rc;
 }
 
-/* netperf: the test from the rows and unit; one output file per sample. */
-static int export_netperf(const char *root, struct ex_run *r, const char *section)
+/* netperf: the test from the rows and unit; one output file per sample.
+ * The benchmark is named as mmtests names it for that test (netperf-tcp
+ * for TCP_STREAM), unless the run has that name already. */
+static int export_netperf(const char *root, struct ex_run *r, const char *section,
+			  const char **bench)
 {
+	static const struct {
+		const char *proto, *bench;
+	} names[] = {
+		{ "TCP_RR", "netperf-tcp-rr" }, { "UDP_RR", "netperf-udp-rr" },
+		{ "TCP_STREAM", "netperf-tcp" }, { "UDP_STREAM", "netperf-udp" },
+	};
+	struct strbuf w = STRBUF_INIT;
 	const char *proto = NULL;
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	int rc = 0;
@@ -253,7 +263,15 @@ static int export_netperf(const char *root, struct ex_run *r, const char *sectio
 		if (!strcmp(r->v[i].section, section))
 			proto = strcmp(r->v[i].unit, "trans/s") ? "TCP_STREAM" :
 				strstr(section, "udp") ? "UDP_RR" : "TCP_RR";
-	logs_dir(&path, root, r, 0, section);
+	*bench = section;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, " %s ", names[i].bench);
+		if (!strcmp(names[i].proto, proto) && !strstr(r->mmtests.buf, w.buf))
+			*bench = names[i].bench;
+	}
+	strbuf_release(&w);
+	logs_dir(&path, root, r, 0, *bench);
 	strbuf_addstr(&path, "/protocols");
 	strbuf_addf(&text, "%s\n", proto);
 	rc = write_new(path.buf, &text);
@@ -268,7 +286,7 @@ static int export_netperf(const char *root, struct ex_run *r, const char *sectio
 			size = row_number(s->row, "send-");
 		if (!size)
 			continue;
-		logs_dir(&path, root, r, 0, section);
+		logs_dir(&path, root, r, 0, *bench);
 		strbuf_addf(&path, "/%s-%lld.%d", proto, size, ordinal(r, i));
 		strbuf_reset(&text);
 		if (!strcmp(proto, "UDP_STREAM")) {
@@ -341,8 +359,10 @@ static int export_pft(const char *root, struct ex_run *r, const char *section, c
 				    r->v[j].iteration == s->iteration &&
 				    row_number(r->v[j].row, cols[c]) == n)
 					v[c] = r->v[j].value;
+		/* logs/pft-N.log, as mmtests wrote it last (before 2026, when
+		 * pft left it); older mmtests read logs/base/pft-N.log */
 		logs_dir(&path, root, r, 0, bench);
-		strbuf_addf(&path, "/base/pft-%lld.log", n);
+		strbuf_addf(&path, "/pft-%lld.log", n);
 		strbuf_reset(&text);
 		if (access(path.buf, F_OK))
 			strbuf_addstr(&text, "MappingSize  Threads CacheLine   UserTime  SysTime "
@@ -512,8 +532,7 @@ static int export_run(const char *root, struct ex_run *r,
 			bench = s->section;
 			rc = export_hackbench(root, r, bench);
 		} else if (!strcmp(s->workload, "netperf")) {
-			bench = s->section;
-			rc = export_netperf(root, r, bench);
+			rc = export_netperf(root, r, s->section, &bench);
 		} else if (!strcmp(s->workload, "pft")) {
 			bench = npft == 1 ? "pft" : s->section;
 			if (!strcmp(s->section, "pft-processes") || !strcmp(s->section, "pft-threads"))

@@ -35,27 +35,26 @@ $ sh -c 'cd "$1" && find . | LC_ALL=C sort' sh TMP/out/5.15.0-vanilla
 ./iter-0/hackbench-thread-sockets/logs/hackbench-2
 ./iter-0/kernel.version
 ./iter-0/lscpu.txt
+./iter-0/netperf-tcp
 ./iter-0/netperf-tcp-rr
 ./iter-0/netperf-tcp-rr/logs
 ./iter-0/netperf-tcp-rr/logs/TCP_RR-1.1
 ./iter-0/netperf-tcp-rr/logs/TCP_RR-1.2
 ./iter-0/netperf-tcp-rr/logs/TCP_RR-1.3
 ./iter-0/netperf-tcp-rr/logs/protocols
-./iter-0/netperf-tcp-stream
-./iter-0/netperf-tcp-stream/logs
-./iter-0/netperf-tcp-stream/logs/TCP_STREAM-64.1
-./iter-0/netperf-tcp-stream/logs/TCP_STREAM-64.2
-./iter-0/netperf-tcp-stream/logs/protocols
-./iter-0/netperf-udp-stream
-./iter-0/netperf-udp-stream/logs
-./iter-0/netperf-udp-stream/logs/UDP_STREAM-64.1
-./iter-0/netperf-udp-stream/logs/UDP_STREAM-64.2
-./iter-0/netperf-udp-stream/logs/protocols
+./iter-0/netperf-tcp/logs
+./iter-0/netperf-tcp/logs/TCP_STREAM-64.1
+./iter-0/netperf-tcp/logs/TCP_STREAM-64.2
+./iter-0/netperf-tcp/logs/protocols
+./iter-0/netperf-udp
+./iter-0/netperf-udp/logs
+./iter-0/netperf-udp/logs/UDP_STREAM-64.1
+./iter-0/netperf-udp/logs/UDP_STREAM-64.2
+./iter-0/netperf-udp/logs/protocols
 ./iter-0/pft
 ./iter-0/pft/logs
-./iter-0/pft/logs/base
-./iter-0/pft/logs/base/pft-1.log
-./iter-0/pft/logs/base/pft-2.log
+./iter-0/pft/logs/pft-1.log
+./iter-0/pft/logs/pft-2.log
 ./iter-0/sysbenchcpu
 ./iter-0/sysbenchcpu/logs
 ./iter-0/sysbenchcpu/logs/benchlog-1-_-1
@@ -78,12 +77,12 @@ $ cat TMP/out/5.15.0-vanilla/iter-0/tests-activity
 1635726700 run-mmtests: end hackbench-process-pipes
 1635724800 run-mmtests: begin hackbench-thread-sockets
 1635726700 run-mmtests: end hackbench-thread-sockets
-1635724800 run-mmtests: begin netperf-tcp-stream
-1635726700 run-mmtests: end netperf-tcp-stream
+1635724800 run-mmtests: begin netperf-tcp
+1635726700 run-mmtests: end netperf-tcp
 1635724800 run-mmtests: begin netperf-tcp-rr
 1635726700 run-mmtests: end netperf-tcp-rr
-1635724800 run-mmtests: begin netperf-udp-stream
-1635726700 run-mmtests: end netperf-udp-stream
+1635724800 run-mmtests: begin netperf-udp
+1635726700 run-mmtests: end netperf-udp
 1635724800 run-mmtests: begin pft
 1635726700 run-mmtests: end pft
 1635724800 run-mmtests: begin sysbenchcpu
@@ -111,8 +110,8 @@ $ cat TMP/out/5.15.0-vanilla/iter-0/hackbench-process-pipes/logs/hackbench-1
 [exit 0]
 T
 expect_transcript "UDP_STREAM: the send line of six fields, the receive line of four" \
-	cat "$tmp/out/5.15.0-vanilla/iter-0/netperf-udp-stream/logs/UDP_STREAM-64.2" <<'T'
-$ cat TMP/out/5.15.0-vanilla/iter-0/netperf-udp-stream/logs/UDP_STREAM-64.2
+	cat "$tmp/out/5.15.0-vanilla/iter-0/netperf-udp/logs/UDP_STREAM-64.2" <<'T'
+$ cat TMP/out/5.15.0-vanilla/iter-0/netperf-udp/logs/UDP_STREAM-64.2
 MIGRATED UDP STREAM TEST to 127.0.0.1 () port 0 AF_INET
 Socket  Message  Elapsed      Messages
 Size    Size     Time         Okay Errors   Throughput
@@ -123,8 +122,8 @@ bytes   bytes    secs            #      #   10^6bits/sec
 [exit 0]
 T
 expect_transcript "pft in its columns, one line a sample" \
-	cat "$tmp/out/5.15.0-vanilla/iter-0/pft/logs/base/pft-1.log" <<'T'
-$ cat TMP/out/5.15.0-vanilla/iter-0/pft/logs/base/pft-1.log
+	cat "$tmp/out/5.15.0-vanilla/iter-0/pft/logs/pft-1.log" <<'T'
+$ cat TMP/out/5.15.0-vanilla/iter-0/pft/logs/pft-1.log
 MappingSize  Threads CacheLine   UserTime  SysTime WallTime flt/cpu/s fault/wsec
   0    1   0 0s 1.2s 1.31s  604892.123 600123.456
   0    1   0 0s 1.18s 1.3s  609550.25 604211.01
@@ -133,7 +132,7 @@ T
 expect_transcript "the config says processes" cat "$tmp/out/5.15.0-vanilla/config" <<'T'
 $ cat TMP/out/5.15.0-vanilla/config
 ### kbench run UUID of config mmtests, exported
-export MMTESTS="hackbench-process-pipes hackbench-thread-sockets netperf-tcp-stream netperf-tcp-rr netperf-udp-stream pft sysbenchcpu tbench"
+export MMTESTS="hackbench-process-pipes hackbench-thread-sockets netperf-tcp netperf-tcp-rr netperf-udp pft sysbenchcpu tbench"
 export PFT_USE_PROCESSES=yes
 [exit 0]
 T
