@@ -175,6 +175,17 @@ No star, fewer than 3 samples on a side: hackbench-process-pipes 1,
 [exit 0]
 T
 
+# netperf -f k (mmtests since 2024): kbit/s back to transactions per
+# second, 16 bits a transaction of 1-byte request and response.
+cp -R "$TOP_SRCDIR/tests/data/mmtests/log/5.15.0-patched" "$tmp/kbit" && chmod -R u+w "$tmp/kbit" &&
+	cp -R "$TOP_SRCDIR/tests/data/mmtests/log/5.15.0-vanilla/iter-0/netperf-tcp-rr" \
+		"$tmp/kbit/iter-0/" && echo k > "$tmp/kbit/iter-0/netperf-tcp-rr/logs/units-TCP_RR"
+check "a run whose netperf printed kbit/s" "$KBENCH" --db "$tmp/kbit.db" import --mmtests "$tmp/kbit"
+is "... is stored in transactions per second" \
+	"$("$KB_SQL" "$tmp/kbit.db" "SELECT group_concat(value || ' ' || unit, ', ') FROM samples
+		WHERE section = 'netperf-tcp-rr'")" \
+	"3187507.5 trans/s, 3145118.75 trans/s, 3179708.125 trans/s"
+
 expect_transcript "a directory that is not there" kb import --mmtests "$tmp/nosuch" <<'T'
 $ kb import --mmtests TMP/nosuch
 2> kbench: 'TMP/nosuch' is not a directory: --mmtests reads a results directory (work/log)
