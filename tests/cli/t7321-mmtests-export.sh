@@ -15,14 +15,14 @@ samples() {	# samples DB
 
 check "the fixture imported" kb import --mmtests "$TOP_SRCDIR/tests/data/mmtests/log"
 expect_transcript "export --mmtests writes both runs" \
-	kb export --mmtests "$tmp/out" 5.15.0-vanilla@testhost 5.15.0-patched@testhost <<'T'
-$ kb export --mmtests TMP/out 5.15.0-vanilla@testhost 5.15.0-patched@testhost
-exported 2 runs to TMP/out in mmtests' layout
+	kb export --mmtests "$tmp/mm" 5.15.0-vanilla@testhost 5.15.0-patched@testhost <<'T'
+$ kb export --mmtests TMP/mm 5.15.0-vanilla@testhost 5.15.0-patched@testhost
+exported 2 runs to TMP/mm in mmtests' layout
 [exit 0]
 T
 expect_transcript "the layout compare-kernels.sh reads" \
-	sh -c 'cd "$1" && find . | LC_ALL=C sort' sh "$tmp/out/5.15.0-vanilla" <<'T'
-$ sh -c 'cd "$1" && find . | LC_ALL=C sort' sh TMP/out/5.15.0-vanilla
+	sh -c 'cd "$1" && find . | LC_ALL=C sort' sh "$tmp/mm/5.15.0-vanilla" <<'T'
+$ sh -c 'cd "$1" && find . | LC_ALL=C sort' sh TMP/mm/5.15.0-vanilla
 .
 ./config
 ./iter-0
@@ -69,8 +69,8 @@ $ sh -c 'cd "$1" && find . | LC_ALL=C sort' sh TMP/out/5.15.0-vanilla
 [exit 0]
 T
 expect_transcript "iter-0 names the benchmarks as run-mmtests does" \
-	cat "$tmp/out/5.15.0-vanilla/iter-0/tests-activity" <<'T'
-$ cat TMP/out/5.15.0-vanilla/iter-0/tests-activity
+	cat "$tmp/mm/5.15.0-vanilla/iter-0/tests-activity" <<'T'
+$ cat TMP/mm/5.15.0-vanilla/iter-0/tests-activity
 1635724800 run-mmtests: Start
 1635724800 run-mmtests: Iteration 0 start
 1635724800 run-mmtests: begin hackbench-process-pipes
@@ -93,8 +93,8 @@ $ cat TMP/out/5.15.0-vanilla/iter-0/tests-activity
 [exit 0]
 T
 expect_transcript "hackbench as perf bench prints it, every invocation appended" \
-	cat "$tmp/out/5.15.0-vanilla/iter-0/hackbench-process-pipes/logs/hackbench-1" <<'T'
-$ cat TMP/out/5.15.0-vanilla/iter-0/hackbench-process-pipes/logs/hackbench-1
+	cat "$tmp/mm/5.15.0-vanilla/iter-0/hackbench-process-pipes/logs/hackbench-1" <<'T'
+$ cat TMP/mm/5.15.0-vanilla/iter-0/hackbench-process-pipes/logs/hackbench-1
 # Running 'sched/messaging' benchmark:
 # 1 groups == 40 processes run
 
@@ -110,8 +110,8 @@ $ cat TMP/out/5.15.0-vanilla/iter-0/hackbench-process-pipes/logs/hackbench-1
 [exit 0]
 T
 expect_transcript "UDP_STREAM: the send line of six fields, the receive line of four" \
-	cat "$tmp/out/5.15.0-vanilla/iter-0/netperf-udp/logs/UDP_STREAM-64.2" <<'T'
-$ cat TMP/out/5.15.0-vanilla/iter-0/netperf-udp/logs/UDP_STREAM-64.2
+	cat "$tmp/mm/5.15.0-vanilla/iter-0/netperf-udp/logs/UDP_STREAM-64.2" <<'T'
+$ cat TMP/mm/5.15.0-vanilla/iter-0/netperf-udp/logs/UDP_STREAM-64.2
 MIGRATED UDP STREAM TEST to 127.0.0.1 () port 0 AF_INET
 Socket  Message  Elapsed      Messages
 Size    Size     Time         Okay Errors   Throughput
@@ -122,15 +122,15 @@ bytes   bytes    secs            #      #   10^6bits/sec
 [exit 0]
 T
 expect_transcript "pft in its columns, one line a sample" \
-	cat "$tmp/out/5.15.0-vanilla/iter-0/pft/logs/pft-1.log" <<'T'
-$ cat TMP/out/5.15.0-vanilla/iter-0/pft/logs/pft-1.log
+	cat "$tmp/mm/5.15.0-vanilla/iter-0/pft/logs/pft-1.log" <<'T'
+$ cat TMP/mm/5.15.0-vanilla/iter-0/pft/logs/pft-1.log
 MappingSize  Threads CacheLine   UserTime  SysTime WallTime flt/cpu/s fault/wsec
   0    1   0 0s 1.2s 1.31s  604892.123 600123.456
   0    1   0 0s 1.18s 1.3s  609550.25 604211.01
 [exit 0]
 T
-expect_transcript "the config says processes" cat "$tmp/out/5.15.0-vanilla/config" <<'T'
-$ cat TMP/out/5.15.0-vanilla/config
+expect_transcript "the config says processes" cat "$tmp/mm/5.15.0-vanilla/config" <<'T'
+$ cat TMP/mm/5.15.0-vanilla/config
 ### kbench run UUID of config mmtests, exported
 export MMTESTS="hackbench-process-pipes hackbench-thread-sockets netperf-tcp netperf-tcp-rr netperf-udp pft sysbenchcpu tbench"
 export PFT_USE_PROCESSES=yes
@@ -139,7 +139,7 @@ T
 
 db2=$tmp/back.db
 check "the export imports into another store" \
-	"$KBENCH" --db "$db2" import --mmtests "$tmp/out"
+	"$KBENCH" --db "$db2" import --mmtests "$tmp/mm"
 samples "$db" > "$tmp/a"
 samples "$db2" > "$tmp/b"
 check "... with the same samples" cmp "$tmp/a" "$tmp/b"
@@ -149,38 +149,28 @@ check "... all of them" test "$(wc -l < "$tmp/a")" = 38
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 10\ngroups = 1 2\n' > "$tmp/hb.conf"
 db3=$tmp/native.db db4=$tmp/native-back.db
 check "a native run" "$KBENCH" --db "$db3" --quiet run -c "$tmp/hb.conf" -n 6.1-native --no-report
-check "exported" "$KBENCH" --db "$db3" export --mmtests "$tmp/out2" 6.1-native
-check "imported back" "$KBENCH" --db "$db4" import --mmtests "$tmp/out2"
+check "exported" "$KBENCH" --db "$db3" export --mmtests "$tmp/mm2" 6.1-native
+check "imported back" "$KBENCH" --db "$db4" import --mmtests "$tmp/mm2"
 samples "$db3" > "$tmp/a"
 samples "$db4" > "$tmp/b"
 check "... with the same samples, to the last bit" cmp "$tmp/a" "$tmp/b"
 check "... six of them" test "$(wc -l < "$tmp/a")" = 6
 
-before=$(find "$tmp/out" | LC_ALL=C sort | cksum)
+before=$(find "$tmp/mm" | LC_ALL=C sort | cksum)
 expect_transcript "a run directory that exists is refused" \
-	kb export --mmtests "$tmp/out" 5.15.0-patched@testhost <<'T'
-$ kb export --mmtests TMP/out 5.15.0-patched@testhost
-2> kbench: 'TMP/out/5.15.0-patched' already exists: export writes new run directories
+	kb export --mmtests "$tmp/mm" 5.15.0-patched@testhost <<'T'
+$ kb export --mmtests TMP/mm 5.15.0-patched@testhost
+2> kbench: 'TMP/mm/5.15.0-patched' already exists: export writes new run directories
 [exit 1]
 T
-is "... and nothing is written" "$(find "$tmp/out" | LC_ALL=C sort | cksum)" "$before"
-expect_transcript "export needs runs" kb export --mmtests "$tmp/out3" <<'T'
-$ kb export --mmtests TMP/out3
-2> kbench: export needs the runs to write
-2> usage: kbench export RUN... -o FILE
-2>    or: kbench export --mmtests DIR RUN...
-2>
-2> Write the runs named (a name, #ID, uuid prefix or NAME@HOST), with their
-2> samples, monitor values, failures and facts and the machines they ran on,
-2> into FILE, a new SQLite file of the store's schema that 'kbench import'
-2> reads on any host. The runs are read in one transaction. With --mmtests,
-2> the runs are written into DIR as mmtests lays out its results, for
-2> compare-kernels.sh (docs/mmtests.md).
-2>
-2>   -o, --output FILE   the bundle to write (must not exist)
-2>       --mmtests DIR   write the runs in mmtests' layout into DIR instead
-2>   -h, --help          this text
-[exit 2]
-T
-check "... and writes nothing" test ! -e "$tmp/out3"
+is "... and nothing is written" "$(find "$tmp/mm" | LC_ALL=C sort | cksum)" "$before"
+expect_err "export needs runs" 2 "kbench: export needs the runs to write" \
+	kb export --mmtests "$tmp/mm3"
+expect_err "-o and --mmtests do not go together" 2 \
+	"kbench: export takes -o FILE or --mmtests DIR, not both" \
+	kb export --mmtests "$tmp/mm3" -o "$tmp/x.kbb" 5.15.0-patched@testhost
+check "... and write nothing" test ! -e "$tmp/mm3" -a ! -e "$tmp/x.kbb"
+check "--host selects the runs to write as for a bundle" \
+	kb export --mmtests "$tmp/mm4" --host testhost
+is "... both runs of the host" "$(ls "$tmp/mm4" | tr '\n' ' ')" "5.15.0-patched 5.15.0-vanilla "
 done_testing
