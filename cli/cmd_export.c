@@ -17,7 +17,8 @@
 
 static const struct parse_opt_usage export_usage = {
 	.synopsis = "kbench export RUN... -o FILE\n"
-		"   or: kbench export (--all | --since DATE | --host HOST)... [RUN...] -o FILE",
+		"   or: kbench export (--all | --since DATE | --host HOST)... [RUN...] -o FILE\n"
+		"   or: kbench export --mmtests DIR [--all | --since DATE | --host HOST]... [RUN...]",
 	.description =
 		"Write the runs named (a name, #ID, uuid prefix or NAME@HOST), with their\n"
 		"samples, monitor values, failures and facts and the machines they ran on,\n"
@@ -25,7 +26,9 @@ static const struct parse_opt_usage export_usage = {
 		"reads on any host. The runs are read in one transaction.\n"
 		"--all, --since and --host select runs from the store besides those named\n"
 		"(--since and --host together: the runs that pass both); a run still\n"
-		"running is left out with a notice, while one named is refused.",
+		"running is left out with a notice, while one named is refused. With\n"
+		"--mmtests, the runs are written into DIR as mmtests lays out its results,\n"
+		"for compare-kernels.sh (docs/mmtests.md).",
 	.help_column = 22,
 	.epilogue = CMD_DATE_HELP,
 	.complete_args = cmd_complete_runs,
@@ -43,7 +46,7 @@ static int add_selected(const struct run_info *r, void *arg)
 
 int cmd_export(int argc, char **argv)
 {
-	const char *output = NULL;
+	const char *output = NULL, *mmtests = NULL;
 	struct date_bound since = { "" };
 	struct run_filter f = { 0 };
 	int all = 0;
@@ -53,6 +56,8 @@ int cmd_export(int argc, char **argv)
 		OPT_CALLBACK(0, "since", &since, "DATE", "the runs started at or after DATE",
 			     cmd_parse_date),
 		OPT_STRING(0, "host", &f.host, "HOST", "the runs made on HOST"),
+		OPT_STRING(0, "mmtests", &mmtests, "DIR",
+			   "write the runs in mmtests' layout into DIR instead"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -63,8 +68,9 @@ int cmd_export(int argc, char **argv)
 	if (cmd_parse_options(&argc, argv, options, &export_usage, &rc))
 		goto out;
 	select = all || *since.s || f.host;
-	if ((!argc && !select) || !output || !*output) {
-		error(!argc && !select ? "export needs the runs to write" : "export needs -o FILE");
+	if ((!argc && !select) || (!mmtests && (!output || !*output)) || (mmtests && output)) {
+		error(!argc && !select ? "export needs the runs to write" : mmtests ?
+		      "export takes -o FILE or --mmtests DIR, not both" : "export needs -o FILE");
 		parse_opt_usage_print(&export_usage, options, stderr);
 		goto out;
 	}
@@ -81,6 +87,10 @@ int cmd_export(int argc, char **argv)
 			error("no runs to export: none in %s is selected", store_path(store));
 			goto out;
 		}
+	}
+	if (mmtests) {
+		rc = cmd_export_mmtests(store, ids.v, ids.n, mmtests);
+		goto out;
 	}
 	if (store_export(store, ids.v, ids.n, output))
 		goto out;

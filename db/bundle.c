@@ -49,8 +49,7 @@ static int exec_on(sqlite3 *db, const char *name, const char *sql)
 	return 0;
 }
 
-/* Remove path and what SQLite may have left beside it. */
-static void remove_db_files(const char *path)
+void store_remove_db_files(const char *path)
 {
 	static const char *const suffixes[] = { "", "-journal", "-wal", "-shm" };
 	struct strbuf sb = STRBUF_INIT;
@@ -186,7 +185,7 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 out:
 	sqlite3_close(db);	/* rolls back what was not committed */
 	if (tmp.len)
-		remove_db_files(tmp.buf);
+		store_remove_db_files(tmp.buf);
 	strbuf_release(&tmp);
 	strbuf_release(&ids);
 	strbuf_release(&sql);
@@ -767,7 +766,7 @@ void bundle_close(struct bundle *b)
 		return;
 	sqlite3_close(b->db);
 	if (b->copy)
-		remove_db_files(b->copy);
+		store_remove_db_files(b->copy);
 	free(b->copy);
 	free(b->path);
 	free(b->name);

@@ -71,4 +71,8 @@ int run_writer_alive(struct store *s, const char *hostname, int64_t pid,
  * transaction is opened. Returns 0, or -1 after printing why. */
 int store_migrate_db(sqlite3 *db, const char *name, int from, int to);
 
+/* Remove the database file path and what SQLite may have left beside it
+ * (its journal, write-ahead log and shared memory file). */
+void store_remove_db_files(const char *path);
+
 #endif
