@@ -28,7 +28,7 @@ has() {
 }
 
 for f in "$bench"/*.sh; do
-	case $f in "$bench"/usage.sh | "$bench"/empty-store.sh) continue ;; esac
+	case $f in "$bench"/usage.sh | "$bench"/lib-verdict.sh | "$bench"/empty-store.sh) continue ;; esac
 	name=${f##*/}
 	KBENCH=/nonexistent bash "$f" --help > "$tmp/help" 2> "$tmp/help.err"
 	is "$name --help exits 0" "$?" 0
