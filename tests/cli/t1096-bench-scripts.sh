@@ -18,7 +18,7 @@
 # Every script's --help prints its header comment and runs nothing.
 # Each script that prints figures read from another program's output
 # (pft-vs-reference, hackbench-vs-peers, netperf-vs-peers against a fake
-# peer; history-scale, monitor-overhead and
+# peer; history-scale, harness-overhead, monitor-overhead and
 # aa-false-positives against a fake kbench) exits 1 when that output is
 # wrong, saying what it read.
 # No timing is judged: that belongs to bench/ itself.
@@ -45,21 +45,21 @@ is "compare-scale.sh -h ends with its usage line" \
 	"$(bash "$bench/compare-scale.sh" -h | tail -n 1)" \
 	"Usage: bench/compare-scale.sh [KBENCH]   (default ./kbench; needs sqlite3)"
 
-CONFIGS=quick N=1 EXECS=3 HACKBENCH=/nonexistent TMPDIR=$tmp \
+CONFIGS=quick N=1 WARMUP=1 EXECS=3 HACKBENCH=/nonexistent TMPDIR=$tmp \
 	sh "$bench/harness-overhead.sh" > "$tmp/ho" 2> "$tmp/ho.err"
 is "harness-overhead.sh at N=1 exits 0" "$?" 0
 is "... says nothing on stderr" "$(cat "$tmp/ho.err")" ""
 is "... names what it measured" "$(sed -n '1p' "$tmp/ho")" \
-	"# harness overhead of 'kbench run': 1 samples per section and row, no warm-up"
+	"# harness overhead of 'kbench run': 1 samples per section and row, warm-up 1"
 check "... gives the start of a served sample" \
 	has "$tmp/ho" "^# a sample's start, a fork of the serving kbench-sample: $num ms \(mean of 3\)$"
 check "... the exec cost of kbench-sample and the machine's floor" \
 	has "$tmp/ho" "^# exec of kbench-sample, alone, from a shell: $num ms \(mean of 3\); of [^ ]+, the machine's floor: $num ms$"
 is "... its column header" "$(grep '^config' "$tmp/ho" | tr -s ' ')" \
-	"config samples window-s all-ms setup-ms harn-ms harn% goal betw-ms monit-ms start-ms"
-# quick: 4 sections x 3 group counts, one sample each.
+	"config samples warmup window-s wall% goal nowarm% all-ms setup-ms harn-ms harn% betw-ms monit-ms start-ms"
+# quick: 4 sections x 3 group counts, one sample and one warm-up each.
 check "... one row for quick, every column a figure and a verdict" \
-	has "$tmp/ho" "^quick +12 +$num +-?$num +-?$num +-?$num +-?$num +(ok|MISSED) +-?$num +-?$num +$num$"
+	has "$tmp/ho" "^quick +12 +12 +$num +-?$num +(ok|MISSED) +-?$num +-?$num +-?$num +-?$num +-?$num +-?$num +-?$num +$num$"
 is "... and no other row" "$(grep -vc '^#' "$tmp/ho")" 2
 check "... and leaves no work directory behind" \
 	test -z "$(ls -d "$tmp"/harness-overhead.* 2>/dev/null)"
@@ -304,6 +304,10 @@ check "... and leaves no work directory behind" \
 fake kbench-stores-nothing "case \" \$* \" in *' run '*) exit 0 ;; esac
 exec '$KBENCH' \"\$@\""
 ln -s "$(dirname "$KBENCH")/kbench-sample" "$tmp/fake/kbench-sample"
+KBENCH=$tmp/fake/kbench-stores-nothing CONFIGS=quick N=1 EXECS=3 HACKBENCH=/nonexistent \
+	TMPDIR=$tmp garbage "harness-overhead.sh: a run that stores nothing fails" \
+	"^harness-overhead.sh: quick: the samples' time: expected a number above 0, read ''" \
+	sh "$bench/harness-overhead.sh"
 if command -v sqlite3 > /dev/null 2>&1; then
 	KBENCH=$tmp/fake/kbench-stores-nothing PAIRS=5 garbage \
 		"monitor-overhead.sh: a run that stores nothing fails" \
