@@ -532,7 +532,8 @@ static const struct column_rule {
 	{ "samples", "section", "kbench_name_ok(X, 'label')" },
 	{ "samples", "workload", "kbench_name_ok(X, 'label')" },
 	{ "samples", "row", "kbench_name_ok(X, 'label')" },
-	{ "samples", "iteration", ITERATION_OR_WARMUP },
+	{ "samples", "iteration", "typeof(X) = 'integer' AND CASE warmup WHEN 1 THEN "
+	  "X BETWEEN -1000 AND -1 ELSE X BETWEEN 0 AND 1000000 END" },
 	{ "samples", "value", NUMBER },
 	{ "samples", "unit", TEXT_OR_NULL(64) },
 	{ "samples", "better", "typeof(X) = 'text' AND X IN ('higher', 'lower')" },
