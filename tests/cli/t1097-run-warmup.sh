@@ -31,8 +31,9 @@ is "... with their times" \
 is "... and no monitor values" "$(val "SELECT count(*) FROM monitor_values WHERE iteration < 0")" 0
 is "the run's count is of measured samples" "$(val "SELECT group_concat(nsamples, ' ') FROM runs")" \
 	"6 6"
-kb runs > "$tmp/out" 2>&1
-is "... as runs lists it" "$(awk 'NR > 1 { printf "%s ", $NF }' "$tmp/out")" "6 6 "
+kb runs --format csv > "$tmp/out" 2>&1
+is "... as runs lists it" "$(awk -F, '$1 == "id" { for (i = 1; i <= NF; i++) if ($i == "samples") c = i }
+	$1 ~ /^[0-9]+$/ { printf "%s ", $c }' "$tmp/out")" "6 6 "
 
 # Warm-ups far off the samples change no statistic.
 "$KB_SQL" --write "$db" "UPDATE samples SET value = 1000 WHERE warmup = 1"
