@@ -20,15 +20,23 @@
 #
 # Usage: bench/ab-power.sh [KBENCH]   (default ./kbench)
 # Variables: REPS (default 20), ROUNDS (default 6), ITERATIONS (default
-# 3), LOOPS (default 200). Needs python3 (to read the json). No knob is
+# 3), LOOPS (default 200), CHANGES (the changes in percent, default
+# "0 5 10"). Needs python3 (to read the json). No knob is
 # changed: no root needed. Run it on a machine left alone.
 . "$(dirname "$0")/usage.sh"
+. "$(dirname "$0")/lib-verdict.sh"
 set -u
 kbench=${1:-${KBENCH:-./kbench}}
 REPS=${REPS:-20}
 ROUNDS=${ROUNDS:-6}
 ITERATIONS=${ITERATIONS:-3}
 LOOPS=${LOOPS:-200}
+CHANGES=${CHANGES:-0 5 10}
+for pct in $CHANGES; do
+	case $pct in
+	'' | *[!0-9]*) echo "ab-power: CHANGES must be percentages ('$pct')" >&2; exit 2 ;;
+	esac
+done
 for v in REPS ROUNDS ITERATIONS LOOPS; do
 	eval "x=\$$v"
 	case $x in
@@ -38,53 +46,9 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/ab-power.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
-# conf FILE LOOPS_B: the experiment's config, arm b at LOOPS_B.
-conf() {
-	cat > "$1" <<CONF
-[experiment]
-rounds = $ROUNDS
-
-[arm:a]
-
-[arm:b]
-option.loops = $2
-
-[global]
-iterations = $ITERATIONS
-warmup = 1
-loops = $LOOPS
-groups = 1
-timeout = 60
-
-[hackbench-process-pipes]
-mode = process
-transport = pipes
-CONF
-}
-
-# marked JSON: 1 when the mean row of the last column is significant,
-# 0 when it is not (or was not tested); nothing, and a non-zero status
-# after saying why, when JSON holds no such verdict.
-marked() {
-	python3 - "$1" <<'PY'
-import json, sys
-try:
-    with open(sys.argv[1]) as f:
-        d = json.load(f)
-    t = d["sections"][0]["rows"][0]["runs"][-1]["test"]
-    if not isinstance(t.get("done"), bool):
-        raise KeyError("done")
-    if t["done"] and not isinstance(t.get("significant"), bool):
-        raise KeyError("significant")
-except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-    sys.exit("ab-power: no verdict in the comparison (%s %s)" % (type(e).__name__, e))
-print(1 if t["done"] and t["significant"] else 0)
-PY
-}
-
 # count FILE: marked FILE, or stop the script when it has no verdict.
 count() {
-	m=$(marked "$1") || exit 1
+	m=$(mean_marked "$1" ab-power) || exit 1
 	case $m in
 	0 | 1) echo "$m" ;;
 	*) echo "ab-power: no verdict in the comparison ('$m')" >&2; exit 1 ;;
@@ -92,9 +56,9 @@ count() {
 }
 
 echo "# hackbench process pipes, 1 group, loops $LOOPS; $ROUNDS rounds x $ITERATIONS samples an arm; $REPS repetitions"
-for pct in 0 5 10; do
+for pct in $CHANGES; do
 	lb=$((LOOPS + LOOPS * pct / 100))
-	conf "$work/x.conf" "$lb"
+	hb_conf "$work/x.conf" "$ROUNDS" "$lb"
 	label=$([ "$pct" = 0 ] && echo "A/A" || echo "+$pct%")
 	inter=0 seq=0
 	r=0

@@ -13,7 +13,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build-fuzz
 secs=${FUZZ_SECONDS:-60}
-targets=${*:-fuzz_config fuzz_lists fuzz_selectors fuzz_options fuzz_bundle fuzz_vmwire fuzz_ab}
+targets=${*:-fuzz_config fuzz_lists fuzz_selectors fuzz_options fuzz_bundle fuzz_vmwire fuzz_ab fuzz_mmtests}
 
 die() { echo "fuzz.sh: $*" >&2; exit 2; }
 
@@ -71,8 +71,11 @@ for t in $targets; do
 		# Binary frames: no dictionary either.
 		seeds=$top/tests/fuzz/corpus/vmwire
 		dict= ;;
+	fuzz_mmtests)
+		seeds=$top/tests/fuzz/corpus/mmtests
+		dict=$top/tests/fuzz/mmtests.dict ;;
 	*)
-		die "no fuzz target '$t' (fuzz_config, fuzz_lists, fuzz_selectors, fuzz_options, fuzz_bundle, fuzz_vmwire, fuzz_ab)" ;;
+		die "no fuzz target '$t' (fuzz_config, fuzz_lists, fuzz_selectors, fuzz_options, fuzz_bundle, fuzz_vmwire, fuzz_ab, fuzz_mmtests)" ;;
 	esac
 	mkdir -p "corpus/$t" "crashes/$t"
 	rm -f "crashes/$t"/*

@@ -5,6 +5,7 @@
 
 #include "cli/setup.h"	/* what every command starts with */
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct experiment;
@@ -24,6 +25,11 @@ int cmd_history(int argc, char **argv);
 int cmd_regressions(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_rm(int argc, char **argv);
+int cmd_rename(int argc, char **argv);
+/* kbench export --mmtests DIR: runs run_ids[0..n-1] of s written in
+ * mmtests' layout (cli/export_mmtests.c). Return 0 or 1, as a command. */
+int cmd_export_mmtests(struct store *s, const int64_t *run_ids, size_t n, const char *dir);
 int cmd_mail(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 

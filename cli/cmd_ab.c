@@ -103,7 +103,8 @@ int cmd_ab(int argc, char **argv)
 			   "the experiment's name (default: the config's);\n"
 			   "each arm is stored as the run NAME/ARM"),
 		OPT_INT_RANGE(0, "rounds", &eo.rounds, "N",
-			      "rounds of every arm (default: [experiment] rounds, else 6)",
+			      "rounds of every arm (default: [experiment] rounds,\n"
+			      "else 6)",
 			      1, EXPERIMENT_MAX_ROUNDS),
 		OPT_INT_RANGE(0, "iterations", &eo.iterations, "N",
 			      "samples per row of each arm in each round\n"
@@ -159,7 +160,8 @@ int cmd_ab(int argc, char **argv)
 		goto out;
 	paths = xcalloc(configs.n, sizeof(*paths));
 	for (size_t i = 0; i < configs.n; i++) {
-		cmd_find_config(configs.v[i], &path);
+		if (cmd_find_config(configs.v[i], &path))
+			goto out;
 		paths[i] = strbuf_detach(&path);
 	}
 	eo.configs = paths;

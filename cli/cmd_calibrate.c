@@ -1,5 +1,5 @@
-/* cmd_calibrate: kbench calibrate -c CONF [--runs N] [-n NAME]: runs the
- * configs N times as ordinary runs tagged as calibration, then prints each
+/* cmd_calibrate: kbench calibrate -c CONF [-o KEY=VALUE...] [--only REGEX]
+ * [--runs N] [-n NAME]: runs the configs N times as ordinary runs tagged as calibration, then prints each
  * row's within- and between-run CoeffVar and the smallest change the
  * default test detects, from those runs alone. */
 #include "config.h"
@@ -23,7 +23,8 @@
 #define CALIBRATE_RUNS 5	/* enough for df 4; compare needs 3 runs */
 
 static const struct parse_opt_usage calibrate_usage = {
-	.synopsis = "kbench calibrate -c CONFIG [-c CONFIG...] [--runs N] [-n NAME]",
+	.synopsis = "kbench calibrate -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...]\n"
+		    "                  [--only REGEX] [--runs N] [-n NAME]",
 	.description =
 		"Run the configs N times back to back, as ordinary runs tagged as\n"
 		"calibration, and print each row's noise from those runs: the within-run\n"
@@ -97,12 +98,19 @@ static int report(struct store *s, const int64_t *ids, size_t n, double alpha)
 
 int cmd_calibrate(int argc, char **argv)
 {
-	struct opt_list configs = OPT_LIST_INIT;
+	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct run_request req = { .name = NULL };
+	const char *only = NULL;
 	int nruns = CALIBRATE_RUNS;
 	const struct parse_opt options[] = {
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
 				"an INI config (repeatable); see kbench.conf(5)"),
+		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
+				"set KEY in every section that takes it, over the\n"
+				"configs; -o SECTION.KEY=VALUE sets it in that\n"
+				"section only (repeatable), as for kbench run"),
+		OPT_STRING(0, "only", &only, "REGEX",
+			   "run only the sections whose name matches (PCRE2)"),
 		OPT_INT_RANGE(0, "runs", &nruns, "N",
 			      "how many runs (default 5, at least 3)", 3, 1000),
 		OPT_STRING('n', "name", &req.name, "NAME",
@@ -130,10 +138,9 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (req.name && cmd_check_run_name(req.name))
 		goto out;
-	for (size_t i = 0; i < configs.n; i++)
-		if (config_load(&conf, configs.v[i]))
-			goto out;
-	if (plan_build(&conf, NULL, &plan))
+	if (cmd_load_configs(&conf, &configs, &overrides))
+		goto out;
+	if (plan_build(&conf, only, &plan))
 		goto out;
 	rc = 1;
 	if (cmd_open_store(&store, CMD_STORE_WRITE))
@@ -163,5 +170,6 @@ out:
 	plan_release(&plan);
 	config_release(&conf);
 	opt_list_release(&configs);
+	opt_list_release(&overrides);
 	return rc;
 }

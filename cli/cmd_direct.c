@@ -276,6 +276,9 @@ int cmd_direct(int argc, char **argv)
 			goto out;
 		}
 		p->pin = pin;
+		if (pin->passed_over)
+			notice("pin: using %s, the first possible of '%s': %s", pin->policy,
+			       wl_params_text(p, "pin"), pin->passed_over);
 	}
 	rows = wl_params_rows(p, &nrows);
 	row = rows[0];

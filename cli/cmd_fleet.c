@@ -48,9 +48,10 @@ struct submit_opts {
 };
 
 static const struct parse_opt_usage submit_usage = {
-	.synopsis = "kbench fleet submit -c CONFIG... [-n NAME] [--nodes LIST | --partition P | --all]\n"
-		    "       [--begin TIME] [--results URL|DIR] [--kbench PATH] [--db-dir DIR]\n"
-		    "       [--node-names] [--time-limit MIN] [--dry-run]",
+	.synopsis = "kbench fleet submit -c CONFIG... [-n NAME]\n"
+		    "       [--nodes LIST | --partition P | --all] [--begin TIME]\n"
+		    "       [--results URL|DIR] [--kbench PATH] [--db-dir DIR] [--node-names]\n"
+		    "       [--time-limit MIN] [--dry-run]",
 	.description =
 		"Submit one job to each node (sbatch --exclusive --nodelist=NODE): it runs\n"
 		"the configs (carried in the job's script) with 'kbench run' into the store\n"
@@ -63,9 +64,10 @@ static const struct parse_opt_usage submit_usage = {
 };
 
 static const struct parse_opt_usage schedule_usage = {
-	.synopsis = "kbench fleet schedule --daily HH:MM -c CONFIG... [-n NAME] [--nodes LIST |\n"
-		    "       --partition P | --all] [--begin TIME] [--results URL|DIR] [--kbench PATH]\n"
-		    "       [--db-dir DIR] [--node-names] [--time-limit MIN] [--dry-run]",
+	.synopsis = "kbench fleet schedule --daily HH:MM -c CONFIG... [-n NAME]\n"
+		    "       [--nodes LIST | --partition P | --all] [--begin TIME]\n"
+		    "       [--results URL|DIR] [--kbench PATH] [--db-dir DIR] [--node-names]\n"
+		    "       [--time-limit MIN] [--dry-run]",
 	.description =
 		"Submit a chain of jobs to each node, as 'submit' does, that runs every day\n"
 		"at HH:MM (the nodes' local time): each job first queues the next one with\n"
@@ -124,8 +126,7 @@ static int check_run_args(const struct submit_opts *o)
 	if (o->name && cmd_check_run_name(o->name))
 		goto out;
 	for (size_t i = 0; i < o->configs.n; i++) {
-		cmd_find_config(o->configs.v[i], &path);
-		if (config_load(&conf, path.buf))
+		if (cmd_find_config(o->configs.v[i], &path) || config_load(&conf, path.buf))
 			goto out;
 	}
 	if (plan_build(&conf, NULL, &plan))
@@ -403,8 +404,10 @@ static const struct parse_opt_usage status_usage = {
 	.description =
 		"The kbench jobs (named kbench-...) that wait or run (squeue), and those\n"
 		"that ended since TIME (sacct with accounting, else sacct -c on the\n"
-		"jobcomp log): their nodes, times and results. A finished job's result is\n"
-		"its run in this store once collected, else its exit status.",
+		"jobcomp log): their names (without 'kbench-'), nodes, times (MM-DD HH:MM,\n"
+		"the nodes' local time; an end on the start's day HH:MM) and results. A\n"
+		"finished job's result is its run in this store once collected ('kbench\n"
+		"show #ID' shows it), else its exit status.",
 	.help_column = 22,
 };
 
@@ -412,8 +415,6 @@ static const struct parse_opt_usage status_usage = {
 struct job_run {
 	char *job_id;
 	int64_t run_id;
-	char uuid[9];
-	char *name;
 };
 
 struct job_runs {
@@ -437,8 +438,6 @@ static int note_job_run(const struct run_info *r, void *arg)
 	ALLOC_GROW(l->v, l->n + 1, l->alloc);
 	l->v[l->n].job_id = xstrndup(p, len);
 	l->v[l->n].run_id = r->id;
-	snprintf(l->v[l->n].uuid, sizeof(l->v[l->n].uuid), "%.8s", r->uuid);
-	l->v[l->n].name = xstrdup(r->name);
 	l->n++;
 	return 0;
 }
@@ -468,6 +467,29 @@ static const struct job_run *find_job_run(const struct job_runs *l, const char *
 static const char *or_dash(const char *s)
 {
 	return s && *s ? s : "-";
+}
+
+/* A time as Slurm gives it, "2026-12-03T15:48:14", as "12-03 15:48" (a
+ * job of the last days, in a table within 80 columns), or "15:48" when it
+ * is on the day of since (the job's start); another text as it is, or
+ * "-". */
+static const char *short_time(const char *t, const char *since, char *buf, size_t size)
+{
+	if (!t || strlen(t) != 19 || t[10] != 'T')
+		return or_dash(t);
+	if (since && !strncmp(t, since, 10))
+		snprintf(buf, size, "%.5s", t + 11);
+	else
+		snprintf(buf, size, "%.5s %.5s", t + 5, t + 11);
+	return buf;
+}
+
+/* A job's name without the prefix every kbench job's has. */
+static const char *job_name(const char *name)
+{
+	size_t n = strlen(FLEET_JOB_PREFIX);
+
+	return strncmp(name, FLEET_JOB_PREFIX, n) ? name : name + n;
 }
 
 static int cmd_status(int argc, char **argv)
@@ -504,46 +526,56 @@ static int cmd_status(int argc, char **argv)
 
 			if ((l = (int)strlen(j->id)) > wid)
 				wid = l;
-			if ((l = (int)strlen(j->name)) > wname)
+			if ((l = (int)strlen(job_name(j->name))) > wname)
 				wname = l;
 			if ((l = (int)strlen(j->state)) > wstate)
 				wstate = l;
 			if ((l = (int)strlen(or_dash(j->nodes))) > wnode)
 				wnode = l;
 		}
-		printf("%-*s  %-*s  %-*s  %-*s  %-19s  %-19s  %s\n", wid, "job", wname, "name",
+		printf("%-*s  %-*s  %-*s  %-*s  %-11s  %-5s  %s\n", wid, "job", wname, "name",
 		       wstate, "state", wnode, "node", "start", "end", "result");
 	}
 	for (size_t i = 0; i < jobs.n; i++) {
 		const struct fleet_job_state *j = &jobs.v[i];
 		const struct job_run *r = find_job_run(&runs, j->id);
+		char start[16], end[16];
 
 		strbuf_reset(&result);
 		if (r)
-			strbuf_addf(&result, "run #%lld %s (%s) collected", (long long)r->run_id,
-				    r->name, r->uuid);
+			strbuf_addf(&result, "run #%lld", (long long)r->run_id);
 		else if (!strcmp(j->state, "PENDING"))
 			strbuf_addf(&result, "waits (%s)", or_dash(j->reason));
-		else if (!strcmp(j->state, "RUNNING"))
-			strbuf_addf(&result, "uploads to %s", or_dash(j->comment));
 		else if (*j->exit_code && strcmp(j->exit_code, "0:0"))
 			strbuf_addf(&result, "exit %s", j->exit_code);
 		else if (!strcmp(j->state, "COMPLETED"))
-			strbuf_addstr(&result, "not collected yet");
+			strbuf_addstr(&result, "not collected");
 		else
 			strbuf_addch(&result, '-');
-		printf("%-*s  %-*s  %-*s  %-*s  %-19s  %-19s  %s\n", wid, j->id, wname, j->name,
-		       wstate, j->state, wnode, or_dash(j->nodes), or_dash(j->start),
-		       or_dash(j->end), result.buf);
+		printf("%-*s  %-*s  %-*s  %-*s  %-11s  %-5s  %s\n", wid, j->id, wname,
+		       job_name(j->name), wstate, j->state, wnode, or_dash(j->nodes),
+		       short_time(j->start, NULL, start, sizeof(start)),
+		       short_time(j->end, j->start, end, sizeof(end)), result.buf);
+	}
+	/* Where running jobs send their results: URLs are long, once each. */
+	for (size_t i = 0; i < jobs.n; i++) {
+		const struct fleet_job_state *j = &jobs.v[i];
+		size_t k = 0;
+
+		if (strcmp(j->state, "RUNNING") || !*j->comment)
+			continue;
+		while (k < i && (strcmp(jobs.v[k].state, "RUNNING") ||
+				 strcmp(jobs.v[k].comment, j->comment)))
+			k++;
+		if (k == i)
+			printf("running jobs upload to %s\n", j->comment);
 	}
 	if (jobs.no_history)
 		printf("(finished jobs unknown: Slurm keeps neither accounting nor a jobcomp log)\n");
 	rc = fflush(stdout) ? 1 : 0;
 out:
-	for (size_t i = 0; i < runs.n; i++) {
+	for (size_t i = 0; i < runs.n; i++)
 		free(runs.v[i].job_id);
-		free(runs.v[i].name);
-	}
 	free(runs.v);
 	fleet_job_list_release(&jobs);
 	strbuf_release(&result);
@@ -860,15 +892,24 @@ static const struct {
 	{ .name = "upload", .fn = cmd_upload },
 };
 
+/* The subcommand being typed (kbench __complete). */
+static void complete_subcommands(struct parse_opt_complete *c)
+{
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		parse_opt_complete_add(c, subcommands[i].name);
+}
+
 int cmd_fleet(int argc, char **argv)
 {
 	const struct parse_opt options[] = {
 		OPT_HELP(NULL),
 		OPT_END(),
 	};
+	struct parse_opt_usage usage = fleet_usage;
 
-	if (argc < 2 || argv[1][0] == '-') {
-		int rc = parse_options(argc, argv, options, &fleet_usage,
+	usage.complete_args = complete_subcommands;
+	if (argc < 2 || argv[1][0] == '-' || (argc == 2 && parse_options_completing())) {
+		int rc = parse_options(argc, argv, options, &usage,
 				       PARSE_OPT_STOP_AT_NON_OPTION);
 
 		if (rc == PARSE_OPT_HELP)

@@ -3,6 +3,7 @@
  * change points marked and a sparkline. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "cli/output.h"
 #include "compare/history.h"
 #include "compare/render.h"
@@ -36,6 +37,7 @@ static const struct parse_opt_usage history_usage = {
 		"found on the whole series; --since only hides older runs. The sparkline uses\n"
 		"block characters when LC_ALL, LC_CTYPE or LANG names UTF-8, else ASCII.\n"
 		"The method is in docs/statistics.md.",
+	.complete_args = cmd_complete_runs,
 };
 
 /* Whether the locale named by LC_ALL, LC_CTYPE or LANG is UTF-8 (kbench
@@ -142,19 +144,24 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	}
 	if (!h.n) {
-		struct strbuf what = STRBUF_INIT;
+		struct strbuf what = STRBUF_INIT, hint = STRBUF_INIT;
 
 		if (!argc)
 			strbuf_addf(&what, ", config '%s'", f.config);
+		/* A mistyped config (or host) name: the closest one stored. */
+		if ((argc || !cmd_suggest_name(store, STORE_NAME_CONFIG, f.config, &hint)) &&
+		    f.host)
+			cmd_suggest_name(store, STORE_NAME_HOST, f.host, &hint);
 		if (f.host)
 			strbuf_addf(&what, ", host '%s'", f.host);
 		if (f.section)
 			strbuf_addf(&what, ", section '%s'", f.section);
 		if (f.row)
 			strbuf_addf(&what, ", row '%s'", f.row);
-		error("no complete run %s%s in %s", argc ? "given has samples of" : "matches",
-		      what.buf + 1, store_path(store));
+		error("no complete run %s%s in %s%s", argc ? "given has samples of" : "matches",
+		      what.buf + 1, store_path(store), hint.buf);
 		strbuf_release(&what);
+		strbuf_release(&hint);
 		goto out;
 	}
 	history_finish(&h);

@@ -1,9 +1,13 @@
 /* cmd_import: kbench import [--dry-run] FILE...: the runs of bundle files
- * that the store lacks, added; every file is checked before any is. */
+ * that the store lacks, added; every file is checked before any is. With
+ * --mmtests DIR, the runs of an mmtests results directory (db/mmtests.c). */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
+#include "db/mmtests.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/name.h"
 #include "lib/parse-options.h"
 #include "lib/xalloc.h"
 
@@ -11,21 +15,37 @@
 #include <stdlib.h>
 
 static const struct parse_opt_usage import_usage = {
-	.synopsis = "kbench import [--dry-run] FILE...",
+	.synopsis = "kbench import [--dry-run] FILE...\n"
+		    "   or: kbench import [--dry-run] --mmtests DIR",
 	.description =
 		"Add the runs of bundles written by 'kbench export' that the store lacks\n"
 		"(runs are known by uuid: importing twice adds nothing), with machines\n"
 		"merged by fingerprint. Each file is read from a private copy and checked\n"
 		"first (schema, types, sizes, references); a file that fails is refused\n"
 		"and nothing is imported. A bundle of an older schema is migrated in the\n"
-		"copy; a newer one is refused. Each file is added in one transaction.",
+		"copy; a newer one is refused. Each file is added in one transaction.\n"
+		"\n"
+		"With --mmtests, DIR is an mmtests results directory (work/log: a\n"
+		"directory per run, iter-N inside; or one run's directory): the samples\n"
+		"of hackbench, netperf, pft, tbench and sysbenchcpu become runs marked\n"
+		"imported, with the kernel, date, machine, config and mmtests version the\n"
+		"directory records; other benchmarks are listed and skipped. A malformed\n"
+		"log refuses the directory, naming the file and line; nothing is stored.",
 	.help_column = 22,
+	.complete_args = cmd_complete_files,
 };
 
 static int list_run(const struct bundle_run *r, void *arg)
 {
 	printf("  %-5s %.8s  %-24s %-16s %s  %lld samples\n", r->present ? "have" : "add",
 	       r->uuid, r->name, r->hostname, r->started_at, (long long)r->nsamples);
+	return 0;
+}
+
+static int list_skipped(const char *run, const char *bench, const char *why, void *arg)
+{
+	(void)arg;
+	printf("  skip  %s/%s: %s\n", name_printable(run), name_printable(bench), why);
 	return 0;
 }
 
@@ -39,8 +59,11 @@ static void summary(const char *path, int dry_run, const struct import_counts *c
 int cmd_import(int argc, char **argv)
 {
 	int dry_run = 0;
+	const char *mmtests = NULL;
 	const struct parse_opt options[] = {
 		OPT_BOOL(0, "dry-run", &dry_run, "list what would be added, change nothing"),
+		OPT_STRING(0, "mmtests", &mmtests, "DIR",
+			   "import mmtests' results directory DIR (docs/mmtests.md)"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -51,6 +74,23 @@ int cmd_import(int argc, char **argv)
 
 	if (cmd_parse_options(&argc, argv, options, &import_usage, &rc))
 		goto out;
+	if (mmtests && argc) {
+		error("import --mmtests takes one directory, not bundle files");
+		parse_opt_usage_print(&import_usage, options, stderr);
+		goto out;
+	}
+	if (mmtests) {
+		struct mmtests_import_cbs cbs = { .skipped = list_skipped,
+						  .run = dry_run ? list_run : NULL };
+
+		rc = 1;
+		if (cmd_open_store(&store, CMD_STORE_WRITE) ||
+		    mmtests_import(store, mmtests, dry_run, &cbs, &c))
+			goto out;
+		summary(mmtests, dry_run, &c);
+		rc = fflush(stdout) ? 1 : 0;
+		goto out;
+	}
 	if (!argc) {
 		error("import needs bundle files");
 		parse_opt_usage_print(&import_usage, options, stderr);

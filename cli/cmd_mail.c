@@ -8,6 +8,7 @@
 #include "cli/cmd.h"
 #include "cli/output.h"
 #include "cli/compare_cmdline.h"
+#include "compare/render.h"
 #include "db/store.h"
 #include "runner/conf.h"
 #include "lib/error.h"
@@ -27,11 +28,12 @@
 
 static const struct parse_opt_usage mail_usage = {
 	.synopsis = "kbench mail --to ADDR [--to ADDR...] [--cc ADDR...] [--from ADDR]\n"
-		    "                  [--subject TEXT] [--in-reply-to MSGID] [--smtp URL]\n"
-		    "                  [--intro FILE] [--dry-run] -- COMPARE-ARGS...",
+		    "                  [--subject TEXT] [--in-reply-to MSGID [--references MSGIDS]]\n"
+		    "                  [--smtp URL] [--intro FILE] [--dry-run] -- COMPARE-ARGS...",
 	.description =
 		"Mail a comparison as plain text, ready for a mailing list: the body is the\n"
-		"intro, if any, then what 'kbench compare COMPARE-ARGS' prints.",
+		"intro, if any, then what 'kbench compare COMPARE-ARGS' prints, as text (the\n"
+		"default) or --format brief; other formats are refused.",
 	.help_column = 24,
 	.epilogue =
 		"Defaults for --from, --to, --cc, --smtp and --timeout, and cafile (the CA\n"
@@ -51,7 +53,8 @@ static const char *const mail_keys[] = { "from", "to", "cc", "smtp", "cafile", "
 /* What the command line and [mail] say, the command line first. */
 struct mail_opts {
 	struct opt_list to, cc;		/* from the command line */
-	const char *from, *subject, *in_reply_to, *smtp, *intro, *cafile;
+	struct opt_list in_reply_to, references;
+	const char *from, *subject, *smtp, *intro, *cafile;
 	int dry_run;
 	int timeout_s;			/* 0: [mail] timeout, else MAIL_TIMEOUT_S */
 	/* [mail], kept for its strings and for messages. */
@@ -164,6 +167,8 @@ static void mail_opts_release(struct mail_opts *o)
 	free(o->conf_cc);
 	opt_list_release(&o->to);
 	opt_list_release(&o->cc);
+	opt_list_release(&o->in_reply_to);
+	opt_list_release(&o->references);
 	config_release(&o->conf);
 	strbuf_release(&o->conf_path);
 }
@@ -191,6 +196,14 @@ static int compare_text(const char **args, int n, struct strbuf *body, int *stat
 	r = compare_cmdline_parse(&c, n + 1, argv);
 	if (r) {
 		*status = r == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	/* A mail is plain text for a list: a table a reader sees as it is. */
+	if (c.format != COMPARE_FORMAT_TEXT && c.format != COMPARE_FORMAT_BRIEF) {
+		error("mail sends --format text or brief, not %s (write other formats with "
+		      "'kbench compare --format %s -o FILE' and attach them yourself)",
+		      renderers[c.format].name, renderers[c.format].name);
+		*status = EXIT_USAGE;
 		goto out;
 	}
 	*status = c.exit_code ? EXIT_ERROR : 1;
@@ -309,6 +322,13 @@ static void print_reply(const struct strbuf *reply)
 	}
 }
 
+/* The Message-IDs of a repeated option, one list (mail_format splits it). */
+static void join_ids(const struct opt_list *l, struct strbuf *out)
+{
+	for (size_t i = 0; i < l->n; i++)
+		strbuf_addf(out, "%s%s", i ? " " : "", l->v[i]);
+}
+
 /* Every address of a list (validated), appended to addrs. */
 static int add_addresses(const char *what, const char *const *v, size_t n,
 			 struct strbuf *addrs, size_t *count)
@@ -330,6 +350,7 @@ static int add_addresses(const char *what, const char *const *v, size_t n,
 int cmd_mail(int argc, char **argv)
 {
 	struct mail_opts o = { .to = OPT_LIST_INIT, .cc = OPT_LIST_INIT,
+			       .in_reply_to = OPT_LIST_INIT, .references = OPT_LIST_INIT,
 			       .conf_path = STRBUF_INIT };
 	const struct parse_opt options[] = {
 		OPT_STRING_LIST(0, "to", &o.to, "ADDR", "a recipient (repeatable)"),
@@ -337,9 +358,13 @@ int cmd_mail(int argc, char **argv)
 		OPT_STRING(0, "from", &o.from, "ADDR", "the sender, e.g. 'Name <me@example.org>'"),
 		OPT_STRING(0, "subject", &o.subject, "TEXT",
 			   "the subject (default: kbench compare COMPARE-ARGS)"),
-		OPT_STRING(0, "in-reply-to", &o.in_reply_to, "MSGID",
-			   "the Message-ID of the mail this one answers, so\n"
-			   "that it joins its thread"),
+		OPT_STRING_LIST(0, "in-reply-to", &o.in_reply_to, "MSGID",
+				"the Message-ID of the mail this one answers, so\n"
+				"that it joins its thread"),
+		OPT_STRING_LIST(0, "references", &o.references, "MSGIDS",
+				"the thread above that mail, oldest first: its\n"
+				"References header as it is (repeatable); the\n"
+				"mail's References are these, then --in-reply-to"),
 		OPT_STRING(0, "smtp", &o.smtp, "URL",
 			   "smtp://HOST[:PORT] (STARTTLS) or smtps://HOST[:PORT]"),
 		OPT_STRING(0, "intro", &o.intro, "FILE",
@@ -357,6 +382,7 @@ int cmd_mail(int argc, char **argv)
 	struct strbuf subject = STRBUF_INIT, msg = STRBUF_INIT, mbox = STRBUF_INIT;
 	struct strbuf from = STRBUF_INIT, rcpt = STRBUF_INIT, id = STRBUF_INIT;
 	struct strbuf err = STRBUF_INIT, reply = STRBUF_INIT, saved = STRBUF_INIT;
+	struct strbuf parents = STRBUF_INIT, refs = STRBUF_INIT;
 	const char **to = NULL, **cc = NULL, **rcpts = NULL;
 	size_t nto, ncc, nrcpt = 0;
 	struct mail m = { .date = time(NULL) };
@@ -419,7 +445,10 @@ int cmd_mail(int argc, char **argv)
 	m.cc = cc;
 	m.ncc = ncc;
 	m.subject = subject.buf;
-	m.in_reply_to = o.in_reply_to;
+	join_ids(&o.in_reply_to, &parents);
+	join_ids(&o.references, &refs);
+	m.in_reply_to = parents.buf;
+	m.references = refs.buf;
 	m.body = body.buf;
 	m.message_id = id.buf;
 	if (mail_format(&m, &msg, &err)) {
@@ -475,6 +504,8 @@ out:
 	strbuf_release(&err);
 	strbuf_release(&reply);
 	strbuf_release(&saved);
+	strbuf_release(&parents);
+	strbuf_release(&refs);
 	mail_opts_release(&o);
 	return rc;
 }

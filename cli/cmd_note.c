@@ -2,6 +2,7 @@
  * run (what changed, why it was made), shown by show and runs --format. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
@@ -17,6 +18,7 @@ static const struct parse_opt_usage note_usage = {
 		"and kbench runs --format json|csv. RUN is a name (latest complete run on\n"
 		"this host), #ID, a uuid prefix, NAME@HOST or NAME@*.",
 	.help_column = 14,
+	.complete_args = cmd_complete_first_run,
 };
 
 int cmd_note(int argc, char **argv)

@@ -3,6 +3,7 @@
  * write), each result printed as an aligned table, CSV or JSON. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "cli/output.h"
 #include "db/store.h"
 #include "lib/csv.h"
@@ -293,7 +294,7 @@ int cmd_query(int argc, char **argv)
 			     "line and a record per row, a blank line between\n"
 			     "statements; json: the columns and rows of each\n"
 			     "statement, values typed. csv and json carry a format\n"
-			     "version", parse_format),
+			     "version", parse_format, .complete = cmd_complete_output_formats),
 		OPT_DOUBLE(0, "timeout", &timeout_s, "S",
 			   "stop the query after S seconds (default 60; 0: never)"),
 		OPT_INT_RANGE(0, "max-memory", &max_mib, "MIB",

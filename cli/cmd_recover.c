@@ -2,6 +2,7 @@
  * when its store failed back into the store. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
@@ -23,6 +24,7 @@ static const struct parse_opt_usage recover_usage = {
 		"experiment (kbench ab) killed before it could left changed, from their\n"
 		"journal in the store, as any command opening the store does. Exit status:\n"
 		"0 loaded, 1 a file could not be loaded or a knob could not be restored.",
+	.complete_args = cmd_complete_files,
 };
 
 int cmd_recover(int argc, char **argv)

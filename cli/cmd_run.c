@@ -231,8 +231,7 @@ static int dry_run_report(const struct plan *p, const struct config *c)
 int cmd_run(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
-	struct strbuf config_path = STRBUF_INIT;
-	struct run_request req = { .name = NULL };
+	struct run_request req = { .name = NULL, .resume_cmd = "kbench run --resume" };
 	const char *only = NULL, *note = NULL, *resume_sel = NULL;
 	int dry_run = 0, no_report = 0, force = 0;
 	const struct parse_opt options[] = {
@@ -309,12 +308,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	if (note && cmd_check_note(note))
 		goto out;
-	for (size_t i = 0; i < configs.n; i++) {
-		cmd_find_config(configs.v[i], &config_path);
-		if (config_load(&conf, config_path.buf))
-			goto out;
-	}
-	if (apply_overrides(&conf, (char *const *)overrides.v, overrides.n))
+	if (cmd_load_configs(&conf, &configs, &overrides))
 		goto out;
 	if (plan_build(&conf, only, &plan))
 		goto out;
@@ -340,6 +334,5 @@ out:
 	config_release(&conf);
 	opt_list_release(&configs);
 	opt_list_release(&overrides);
-	strbuf_release(&config_path);
 	return rc;
 }

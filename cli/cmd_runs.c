@@ -1,8 +1,11 @@
 /* cmd_runs: kbench runs [filters] [--format text|json|csv]: the stored runs
  * that pass every filter given (name pattern, host, config, kernel, status,
- * start time, the newest N), as a table within 100 columns, JSON or CSV. */
+ * start time, the newest N), as a table within 100 columns (the kernel
+ * release, last, whole), JSON or CSV. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
+#include "cli/date.h"
 #include "cli/output.h"
 #include "db/store.h"
 #include "lib/csv.h"
@@ -17,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* The version of the JSON and CSV layouts below. */
 #define RUNS_FORMAT_VERSION 1
@@ -27,15 +29,14 @@ static const struct parse_opt_usage runs_usage = {
 		"                   [--kernel RELEASE] [--status STATUS] [--since DATE]\n"
 		"                   [--until DATE] [--last N] [--format FMT]",
 	.description =
-		"List stored runs, oldest first: id, name, config, host, kernel, start time\n"
-		"(UTC), status and the number of samples. A run whose writer died is shown\n"
-		"interrupted.\n"
-		"Filters combine. Text stays within 100 columns: a longer value is cut and ends\n"
-		"in '~' (json and csv have every value whole, notes included).",
+		"List stored runs, oldest first: id, name, config, host, start time (UTC),\n"
+		"status, the number of samples and the kernel release. A run whose writer\n"
+		"died is shown interrupted.\n"
+		"Filters combine. Text stays within 100 columns but for the kernel release,\n"
+		"which ends the line whole: a longer value is cut and ends in '~' (json and\n"
+		"csv have every value whole, notes included).",
 	.help_column = 20,
-	.epilogue =
-		"DATE is YYYY-MM-DD, YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS (UTC; a blank may\n"
-		"stand for the T), Nh, Nd or Nw (N hours, days or weeks ago), today or yesterday.\n"
+	.epilogue = CMD_DATE_HELP "\n"
 		"--since takes the start of the day, minute or second named, --until its end.",
 };
 
@@ -47,120 +48,6 @@ static int parse_last(const struct parse_opt *opt, const char *value)
 	if (!*value || *end || v <= 0 || v > INT_MAX)
 		return error("invalid value '%s' for --last: expected a positive integer", value);
 	*(int *)opt->value = (int)v;
-	return 0;
-}
-
-/* ---- dates ---- */
-
-#define DAY_S 86400
-
-/* A stored time, "2026-11-29T23:52:28Z": UTC, so that text order is time
- * order. */
-struct iso_time {
-	char s[24];
-};
-
-static int all_digits(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return 1;
-}
-
-static int num(const char *s, size_t n)
-{
-	int v = 0;
-
-	for (size_t i = 0; i < n; i++)
-		v = v * 10 + (s[i] - '0');
-	return v;
-}
-
-/* "YYYY-MM-DD", then "THH:MM" (or " HH:MM"), then ":SS", then "Z", each
- * optional after the date. Sets the period [*start, *end) it names;
- * returns 0, or -1 when s is not such a date or names no real time. */
-static int parse_iso(const char *s, time_t *start, time_t *end)
-{
-	size_t len = strlen(s);
-	struct tm tm = { .tm_mday = 1 }, back;
-	time_t t, span = DAY_S;
-
-	if (len && s[len - 1] == 'Z' && len > 10)
-		len--;
-	if (len < 10 || !all_digits(s, 4) || s[4] != '-' || !all_digits(s + 5, 2) ||
-	    s[7] != '-' || !all_digits(s + 8, 2))
-		return -1;
-	tm.tm_year = num(s, 4) - 1900;
-	tm.tm_mon = num(s + 5, 2) - 1;
-	tm.tm_mday = num(s + 8, 2);
-	if (len > 10) {
-		if ((s[10] != 'T' && s[10] != ' ') || len < 16 || !all_digits(s + 11, 2) ||
-		    s[13] != ':' || !all_digits(s + 14, 2))
-			return -1;
-		tm.tm_hour = num(s + 11, 2);
-		tm.tm_min = num(s + 14, 2);
-		span = 60;
-	}
-	if (len > 16) {
-		if (len != 19 || s[16] != ':' || !all_digits(s + 17, 2))
-			return -1;
-		tm.tm_sec = num(s + 17, 2);
-		span = 1;
-	}
-	/* timegm normalises 2026-02-30 to March: a date that moved is none. */
-	back = tm;
-	t = timegm(&back);
-	if (t == (time_t)-1 || back.tm_year != tm.tm_year || back.tm_mon != tm.tm_mon ||
-	    back.tm_mday != tm.tm_mday || back.tm_hour != tm.tm_hour ||
-	    back.tm_min != tm.tm_min || back.tm_sec != tm.tm_sec)
-		return -1;
-	*start = t;
-	*end = t + span;
-	return 0;
-}
-
-/* A --since or --until value as the period [*start, *end) it names:
- * a day, a minute or a second; an instant (start == end) for Nh, Nd, Nw.
- * Returns 0, or -1 when it is none of the accepted forms. */
-static int parse_when(const char *s, time_t now, time_t *start, time_t *end)
-{
-	time_t midnight = now - now % DAY_S;
-	size_t digits = strspn(s, "0123456789");
-
-	if (!strcmp(s, "today") || !strcmp(s, "yesterday")) {
-		*start = midnight - (s[0] == 'y' ? DAY_S : 0);
-		*end = *start + DAY_S;
-		return 0;
-	}
-	if (digits && digits <= 6 && s[digits] && !s[digits + 1] && strchr("hdw", s[digits])) {
-		long n = strtol(s, NULL, 10);
-		long unit = s[digits] == 'h' ? 3600 : s[digits] == 'd' ? DAY_S : 7 * DAY_S;
-
-		*start = *end = now - (time_t)n * unit;
-		return 0;
-	}
-	return parse_iso(s, start, end);
-}
-
-static void iso_format(time_t t, struct iso_time *out)
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(out->s, sizeof(out->s), "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* --since and --until: the bound goes into the struct iso_time opt->value. */
-static int parse_date_option(const struct parse_opt *opt, const char *value)
-{
-	time_t start, end;
-
-	if (parse_when(value, time(NULL), &start, &end))
-		return error("invalid date '%s' for --%s: expected YYYY-MM-DD, "
-			     "YYYY-MM-DDTHH:MM[:SS], Nh, Nd, Nw, today or yesterday",
-			     value, opt->long_name);
-	iso_format(strcmp(opt->long_name, "until") ? start : end, opt->value);
 	return 0;
 }
 
@@ -193,7 +80,9 @@ struct listing {
 	long n;
 };
 
-/* The text columns: within 100 with the blanks between them. */
+/* The text columns: within 100 with the blanks between them, but for the
+ * kernel release (width 0), the identifier kernel developers look for:
+ * it ends the line, whole, however long. */
 static const struct text_column {
 	const char *title;
 	int width, right;
@@ -202,10 +91,10 @@ static const struct text_column {
 	{ .title = "name", .width = 18 },
 	{ .title = "config", .width = 11 },
 	{ .title = "host", .width = 10 },
-	{ .title = "kernel", .width = 15 },
 	{ .title = "started", .width = 16 },
 	{ .title = "status", .width = 11 },
 	{ .title = "samples", .width = 7, .right = 1 },
+	{ .title = "kernel", .width = 0 },
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
@@ -214,7 +103,10 @@ static void text_line(struct strbuf *out, const char *const *cells)
 	for (size_t i = 0; i < NCOLUMNS; i++) {
 		if (i)
 			strbuf_addch(out, ' ');
-		output_cell(out, cells[i], columns[i].width, columns[i].right);
+		if (columns[i].width)
+			output_cell(out, cells[i], columns[i].width, columns[i].right);
+		else
+			strbuf_addstr(out, cells[i]);
 	}
 	strbuf_addch(out, '\n');
 }
@@ -224,8 +116,8 @@ static void text_run(struct listing *l, const struct run_info *r)
 	char id[24], started[20], samples[24];
 	const char *cells[NCOLUMNS] = {
 		id, name_printable(r->name), name_printable(r->config_name),
-		name_printable(r->hostname), name_printable(r->kernel_release), started,
-		r->status, samples,
+		name_printable(r->hostname), started, r->status, samples,
+		name_printable(r->kernel_release),
 	};
 
 	if (!l->n) {
@@ -350,7 +242,7 @@ static int say_none(struct store *store)
 int cmd_runs(int argc, char **argv)
 {
 	struct run_filter f = { 0 };
-	struct iso_time since = { "" }, until = { "" };
+	struct date_bound since = { "" }, until = { "" };
 	struct listing l = { .format = OUTPUT_TEXT, .out = STRBUF_INIT };
 	const char *name = NULL;
 	const struct parse_opt options[] = {
@@ -369,14 +261,15 @@ int cmd_runs(int argc, char **argv)
 			     "or failed", parse_status),
 		OPT_CALLBACK(0, "since", &since, "DATE",
 			     "only runs started at or after DATE (e.g. 2026-11-01)",
-			     parse_date_option),
+			     cmd_parse_date),
 		OPT_CALLBACK(0, "until", &until, "DATE",
 			     "only runs started at or before DATE (up to its end)",
-			     parse_date_option),
+			     cmd_parse_date),
 		OPT_CALLBACK(0, "last", &f.limit, "N", "only the N most recent runs\n"
 			     "(of those the other filters let through)", parse_last),
 		OPT_CALLBACK(0, "format", &l.format, "FMT",
-			     "text (default), json or csv", parse_format),
+			     "text (default), json or csv", parse_format,
+			     .complete = cmd_complete_output_formats),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};

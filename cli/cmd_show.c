@@ -3,6 +3,7 @@
  * --slab print what the monitors recorded; --format json all of it. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "cli/experiment_view.h"
 #include "cli/output.h"
 #include "db/store.h"
@@ -33,6 +34,7 @@ static const struct parse_opt_usage show_usage = {
 		"RUN is a name (latest complete run), #ID, a uuid prefix or NAME@HOST.\n"
 		"A name means a run made on this host; NAME@* looks on every host.",
 	.help_column = 14,
+	.complete_args = cmd_complete_runs,
 };
 
 /* The flagged samples listed in full; the rest are counted. */

@@ -19,6 +19,7 @@
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "machine/kmod.h"
 #include "machine/pin.h"
 
 #include <ctype.h>
@@ -31,6 +32,7 @@
 static const struct parse_opt_usage vm_usage = {
 	.synopsis = "kbench vm -k IMAGE -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...]\n"
 		    "                 [--append TEXT] [--initrd FILE] [--vcpus N] [--memory MIB]\n"
+		    "                 [--modules DIR --modprobe NAME[,NAME...]]\n"
 		    "                 [--accel auto|kvm|tcg] [-n NAME] [--only REGEX] [--dry-run]\n"
 		    "   or: kbench vm -k A [-k B...] [--append TEXT...] [-n NAME...] --rounds N\n"
 		    "                 -c CONFIG...",
@@ -150,7 +152,8 @@ static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_con
 
 	memset(&e, 0, sizeof(e));
 	for (size_t i = 0; i < configs->n; i++) {
-		cmd_find_config(configs->v[i], &path);
+		if (cmd_find_config(configs->v[i], &path))
+			goto out;
 		paths[i] = strbuf_detach(&path);
 	}
 	eo.configs = paths;
@@ -201,8 +204,27 @@ static int dry_run(const struct vm_config *vc, const struct plan *p, const struc
 	vm_describe_command(vc, !strcmp(vc->accel, "kvm") ? "kvm" : "tcg", "INITRAMFS", &cmd);
 	printf("QEMU command line%s:\n%s", !strcmp(vc->accel, "auto") ?
 	       " (TCG; KVM with -accel kvm -cpu host when it boots the guest)" : "", cmd.buf);
-	printf("INITRAMFS: kbench-sample as /init%s%s%s\n\n", vc->initrd ? ", after '" : "",
+	printf("INITRAMFS: kbench-sample as /init%s%s%s\n", vc->initrd ? ", after '" : "",
 	       vc->initrd ? vc->initrd : "", vc->initrd ? "'" : "");
+	if (vc->modules_dir) {
+		struct kmod_set mods;
+
+		strbuf_reset(&path);
+		if (kmod_resolve(vc->modules_dir, vc->modprobe, &mods, &path)) {
+			error("--modules: %s", path.buf);
+			strbuf_release(&path);
+			strbuf_release(&cmd);
+			return 1;
+		}
+		printf("MODULES: from %s, loaded in this order:", mods.release_dir);
+		for (size_t i = 0; i < mods.n; i++)
+			printf(" %s", mods.mods[i].name);
+		for (size_t i = 0; i < mods.nbuiltin; i++)
+			printf("%s%s", i ? ", " : "; built in: ", mods.builtin[i]);
+		printf("\n");
+		kmod_set_release(&mods);
+	}
+	printf("\n");
 	fflush(stdout);
 	s = cmd_open_store_if_any();
 	rc = dryrun_print(p, c, s) ? 1 : 0;
@@ -238,6 +260,13 @@ int cmd_vm(int argc, char **argv)
 		OPT_STRING(0, "initrd", &vc.initrd, "FILE",
 			   "an initramfs unpacked before kbench's own (modules,\n"
 			   "firmware); kbench's /init wins"),
+		OPT_STRING(0, "modules", &vc.modules_dir, "DIR",
+			   "a modules tree (INSTALL_MOD_PATH of make\n"
+			   "modules_install, or lib/modules/RELEASE) to\n"
+			   "load --modprobe's modules from"),
+		OPT_STRING(0, "modprobe", &vc.modprobe, "NAME,...",
+			   "modules the guest loads at boot, with what\n"
+			   "they depend on (needs --modules)"),
 		OPT_INT_RANGE(0, "vcpus", &vc.vcpus, "N", "vCPUs (default 2)", 1, 288),
 		OPT_INT_RANGE(0, "memory", &vc.mem_mib, "MIB", "guest memory in MiB (default 512)",
 			      64, 1 << 22),
@@ -324,6 +353,12 @@ int cmd_vm(int argc, char **argv)
 		error("--boot-timeout must be more than 0 seconds");
 		goto out;
 	}
+	if (!vc.modules_dir != !vc.modprobe) {
+		error(vc.modprobe ? "--modprobe needs --modules DIR, the tree to load them from" :
+		      "--modules needs --modprobe NAME,...: the guest loads only the modules "
+		      "named and what they depend on");
+		goto out;
+	}
 	if (narms > 1) {
 		vc.kernel = vc.append = NULL;
 		rc = run_arms(arms, narms, &vc, &configs, &overrides, only, rounds, dry, no_report,
@@ -331,8 +366,8 @@ int cmd_vm(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < configs.n; i++) {
-		cmd_find_config(configs.v[i], &config_path);
-		if (config_load(&conf, config_path.buf))
+		if (cmd_find_config(configs.v[i], &config_path) ||
+		    config_load(&conf, config_path.buf))
 			goto out;
 	}
 	for (size_t i = 0; i < overrides.n; i++)

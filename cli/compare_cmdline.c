@@ -2,7 +2,9 @@
  * and the comparison they ask for. */
 #include "config.h"
 #include "cli/compare_cmdline.h"
+#include "cli/complete.h"
 #include "compare/compare.h"
+#include "compare/render.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/regex.h"
@@ -29,6 +31,7 @@ static const struct parse_opt_usage compare_usage = {
 		"the change seen, the mean row prints ?  x.xx%? (cannot tell).",
 	.help_column = 25,
 	.epilogue = "The formulas are in docs/statistics.md.",
+	.complete_args = cmd_complete_runs,
 };
 
 /* The values of --monitors. */
@@ -53,6 +56,13 @@ static int parse_format(const struct parse_opt *opt, const char *value)
 		return error("unknown format '%s' "
 			     "(expected text, brief, markdown, csv, json or html)", value);
 	return 0;
+}
+
+/* --format: the renderers' names, as parse_format() reads them. */
+static void complete_format(struct parse_opt_complete *c)
+{
+	for (const struct renderer *r = renderers; r->name; r++)
+		parse_opt_complete_add(c, r->name);
 }
 
 static int parse_test(const struct parse_opt *opt, const char *value)
@@ -187,7 +197,7 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 			     "markdown, csv or json (every statistic, p-values,\n"
 			     "each row's noise and raw samples; carries a format\n"
 			     "version), html (one self-contained page with plots\n"
-			     "drawn by gnuplot)", parse_format),
+			     "drawn by gnuplot)", parse_format, .complete = complete_format),
 		OPT_STRING('o', "output", &c->output, "FILE",
 			   "write to FILE instead of the standard output"),
 		OPT_CALLBACK(0, "test", &c->opt.test, "TEST",

@@ -1,6 +1,7 @@
 /* main: the kbench command table and dispatch (git-style subcommands). */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "lib/child.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
@@ -40,6 +41,9 @@ static const struct command commands[] = {
 	  .summary = "write runs into a bundle file to import elsewhere" },
 	{ .name = "import", .fn = cmd_import,
 	  .summary = "add the runs of bundle files to the store" },
+	{ .name = "rm", .fn = cmd_rm,
+	  .summary = "remove runs from the store, all they hold with them" },
+	{ .name = "rename", .fn = cmd_rename, .summary = "give a stored run another name" },
 	{ .name = "mail", .fn = cmd_mail,
 	  .summary = "mail a comparison as plain text (SMTP), or write it as mbox" },
 	{ .name = "fleet", .fn = cmd_fleet,
@@ -104,6 +108,16 @@ static const struct parse_opt anywhere_options[] = {
 	OPT_END(),
 };
 
+/* The command name being typed: the commands and workloads. */
+static void complete_commands(struct parse_opt_complete *c)
+{
+	for (const struct command *cmd = commands; cmd->name; cmd++)
+		parse_opt_complete_add(c, cmd->name);
+	for (int i = 0; workloads[i]; i++)
+		parse_opt_complete_add(c, workloads[i]->name);
+	parse_opt_complete_add(c, "help");
+}
+
 /* An unknown command: say so, with the closest command or workload. */
 static void unknown_command(const char *name)
 {
@@ -139,6 +153,7 @@ int main(int argc, char **argv)
 		.synopsis = "kbench [--db FILE] [--quiet] COMMAND [ARGS]",
 		.options_title = "Global options:",
 		.help_column = 14,
+		.complete_args = complete_commands,
 	};
 	const struct command *c;
 
@@ -146,6 +161,14 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "C");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	child_reaper_init();
+	/* kbench __complete -- WORD...: completion/kbench.bash asks for the
+	 * candidates of the last word of a command line; every command parses
+	 * it with its own option table. */
+	if (argc > 4 && !strcmp(argv[1], "__complete") && !strcmp(argv[2], "--")) {
+		argc -= 3;
+		argv += 3;
+		parse_options_complete(cmd_complete_by_argh);
+	}
 	describe(&description);
 	usage.description = description.buf;
 	epilogue(&epilogue_text);
@@ -165,6 +188,10 @@ int main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if (parse_options_completing() && !strcmp(argv[0], "help")) {
+		rc = 0;
+		goto out;
+	}
 	if (!strcmp(argv[0], "help")) {
 		parse_opt_usage_print(&usage, options, stdout);
 		rc = 0;
@@ -177,6 +204,8 @@ int main(int argc, char **argv)
 		rc = c->fn(argc, argv);
 	else if (workload_find(argv[0]))
 		rc = cmd_direct(argc, argv);
+	else if (parse_options_completing())
+		rc = 0;
 	else {
 		unknown_command(argv[0]);
 		rc = EXIT_USAGE;

@@ -28,6 +28,11 @@ int output_format_parse(const char *name, enum output_format *f)
 	return -1;
 }
 
+const char *output_format_name(enum output_format f)
+{
+	return format_names[f];
+}
+
 /* The length in bytes of the first n characters of s (fewer when s is
  * shorter); *cols is set to how many characters that is. A UTF-8 lead
  * byte and its continuation bytes are one character. */

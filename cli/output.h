@@ -16,6 +16,8 @@ enum output_format {
 /* The format named name ("text", "json", "csv"); returns 0, or -1 without
  * printing when there is none by that name. */
 int output_format_parse(const char *name, enum output_format *f);
+/* The name of format f. */
+const char *output_format_name(enum output_format f);
 
 /* s in a text column width display columns wide: a longer s is cut to
  * width - 1 columns followed by '~'; a shorter one is padded with blanks

@@ -10,16 +10,20 @@
 #include "runner/effective.h"
 #include "compare/compare.h"
 #include "db/store.h"
+#include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "runner/experiment.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* How many earlier runs on this machine are looked at. */
 #define REPORT_RUNS 200
+/* The width of the report's own lines, as of its tables. */
+#define REPORT_WIDTH 80
 
 /* The search for the run to compare with. */
 struct previous {
@@ -60,6 +64,23 @@ static int try_previous(int64_t id, const char *config_name, void *arg)
 	return pv->same != 0;
 }
 
+/* A paragraph of the report, after an empty line: wrapped within
+ * REPORT_WIDTH columns, appended to out. */
+__attribute__((format(printf, 2, 3)))
+static void say(struct strbuf *out, const char *fmt, ...)
+{
+	struct strbuf text = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&text, fmt, ap);
+	va_end(ap);
+	strbuf_addch(out, '\n');
+	usage_add_wrapped(out, text.buf, 0, REPORT_WIDTH);
+	strbuf_addch(out, '\n');
+	strbuf_release(&text);
+}
+
 int cmd_report_run(struct store *s, int64_t run_id)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -86,26 +107,35 @@ int cmd_report_run(struct store *s, int64_t run_id)
 	if (pv.same && !store_get_run(s, pv.same, &p)) {
 		strbuf_reset(&out);
 		if (pv.legacy)
-			printf("\nCompared with the previous complete run of config '%s' (stored "
-			       "without its effective options): %s (id %lld, %s)\n\n",
-			       r.config_name, p.name, (long long)p.id, p.started_at);
+			say(&out, "Compared with %s (id %lld, %s), the previous complete run of "
+			    "config '%s' here (stored without its effective options):", p.name,
+			    (long long)p.id, p.started_at, r.config_name);
 		else
-			printf("\nCompared with the previous complete run with the same effective "
-			       "options: %s (id %lld, %s)\n\n", p.name, (long long)p.id,
-			       p.started_at);
+			say(&out, "Compared with %s (id %lld, %s), the previous complete run here "
+			    "with the same effective options:", p.name, (long long)p.id,
+			    p.started_at);
 		run_info_release(&p);
+		strbuf_addch(&out, '\n');
 		if (compare_runs_text(s, ids, 2, &out))
 			goto out;
 		fputs(out.buf, stdout);
 	} else if (pv.named && !store_get_run(s, pv.named, &p)) {
 		strbuf_reset(&out);
+		say(&out, "Not compared with %s (id %lld, %s), the previous complete run of "
+		    "config '%s' here: config differs", p.name, (long long)p.id, p.started_at,
+		    r.config_name);
 		effective_diff(&pv.named_opts, &mine, &out);
-		printf("\nNot compared with %s (id %lld, %s), the previous complete run\n"
-		       "of config '%s' here: config differs\n%s", p.name, (long long)p.id,
-		       p.started_at, r.config_name, out.buf);
+		fputs(out.buf, stdout);
 		printf("('kbench compare #%lld #%lld' compares them anyway)\n",
 		       (long long)p.id, (long long)r.id);
 		run_info_release(&p);
+	} else {
+		strbuf_reset(&out);
+		say(&out, "Nothing to compare with yet: this is the first complete run of config "
+		    "'%s' here. Run it again (on the kernel to compare with, say) and the "
+		    "report ends with the comparison of the two; 'kbench compare BASE NEW' "
+		    "compares any two runs.", r.config_name);
+		fputs(out.buf, stdout);
 	}
 	rc = 0;
 out:

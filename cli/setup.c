@@ -8,9 +8,15 @@
 #include "lib/name.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
+#include "lib/suggest.h"
+#include "lib/xalloc.h"
+#include "runner/conf.h"
 #include "runner/knob.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -64,6 +70,75 @@ struct store *cmd_open_store_if_any(void)
 		s = NULL;
 	strbuf_release(&path);
 	return s;
+}
+
+void run_ids_add(struct run_ids *ids, int64_t id)
+{
+	for (size_t i = 0; i < ids->n; i++)
+		if (ids->v[i] == id)
+			return;
+	ALLOC_GROW(ids->v, ids->n + 1, ids->alloc);
+	ids->v[ids->n++] = id;
+}
+
+void run_ids_release(struct run_ids *ids)
+{
+	free(ids->v);
+	ids->v = NULL;
+	ids->n = ids->alloc = 0;
+}
+
+int cmd_resolve_runs(struct store *s, char *const *sel, int n, struct run_ids *ids)
+{
+	struct strbuf err = STRBUF_INIT;
+	int64_t id;
+
+	for (int i = 0; i < n; i++) {
+		if (store_resolve_run(s, sel[i], &id, &err)) {
+			error("%s", err.buf);
+			strbuf_release(&err);
+			return -1;
+		}
+		run_ids_add(ids, id);
+	}
+	return 0;
+}
+
+/* The closest stored name so far, kept: the store's strings last only as
+ * long as its callback. */
+struct name_suggest {
+	struct suggest sg;
+	struct strbuf best;
+	int exact;		/* the name typed is there */
+};
+
+static int offer_name(const char *name, void *arg)
+{
+	struct name_suggest *ns = arg;
+
+	if (!strcmp(name, ns->sg.typed)) {
+		ns->exact = 1;
+		return 1;
+	}
+	suggest_add(&ns->sg, name);
+	if (ns->sg.best == name) {
+		strbuf_reset(&ns->best);
+		strbuf_addstr(&ns->best, name);
+		ns->sg.best = ns->best.buf;
+	}
+	return 0;
+}
+
+int cmd_suggest_name(struct store *s, enum store_name_kind kind, const char *typed,
+		     struct strbuf *out)
+{
+	struct name_suggest ns = { .sg = SUGGEST_INIT(typed), .best = STRBUF_INIT };
+	int found = !store_each_name(s, kind, offer_name, &ns) && !ns.exact && ns.sg.best;
+
+	if (found)
+		strbuf_addf(out, " (did you mean '%s'?)", ns.sg.best);
+	strbuf_release(&ns.best);
+	return found;
 }
 
 int cmd_check_note(const char *text)
@@ -125,9 +200,68 @@ void cmd_shipped_configs_dir(struct strbuf *dir)
 		strbuf_addstr(dir, KBENCH_DATADIR);
 }
 
-void cmd_find_config(const char *name, struct strbuf *path)
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **cmd_shipped_config_names(size_t *n)
 {
 	struct strbuf dir = STRBUF_INIT;
+	char **names = NULL;
+	size_t alloc = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*n = 0;
+	cmd_shipped_configs_dir(&dir);
+	d = opendir(dir.buf);
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + len - 5, ".conf"))
+			continue;
+		ALLOC_GROW(names, *n + 1, alloc);
+		names[(*n)++] = xstrndup(de->d_name, len - 5);
+	}
+	if (d)
+		closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), compare_names);
+	strbuf_release(&dir);
+	return names;
+}
+
+void cmd_free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* A config named that is neither a file nor a shipped config: said with
+ * the closest shipped one. */
+static int no_config(const char *name)
+{
+	size_t n;
+	char **names = cmd_shipped_config_names(&n);
+	struct suggest sg = SUGGEST_INIT(name);
+
+	for (size_t i = 0; !strchr(name, '/') && i < n; i++)
+		suggest_add(&sg, names[i]);
+	if (sg.best)
+		error("cannot read config '%s': %s (did you mean '%s'?)", name, strerror(ENOENT),
+		      sg.best);
+	else
+		error("cannot read config '%s': %s", name, strerror(ENOENT));
+	cmd_free_names(names, n);
+	return -1;
+}
+
+int cmd_find_config(const char *name, struct strbuf *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int rc = 0;
 
 	strbuf_reset(path);
 	if (!access(name, F_OK) || strchr(name, '/') || !*name)
@@ -142,6 +276,27 @@ void cmd_find_config(const char *name, struct strbuf *path)
 as_given:
 	strbuf_reset(path);
 	strbuf_addstr(path, name);
+	if (*name && access(name, F_OK) && errno == ENOENT)
+		rc = no_config(name);
 out:
 	strbuf_release(&dir);
+	return rc;
+}
+
+int cmd_load_configs(struct config *c, const struct opt_list *configs,
+		     const struct opt_list *overrides)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc = -1;
+
+	for (size_t i = 0; i < configs->n; i++)
+		if (cmd_find_config(configs->v[i], &path) || config_load(c, path.buf))
+			goto out;
+	for (size_t i = 0; i < overrides->n; i++)
+		if (config_add_override(c, overrides->v[i]))
+			goto out;
+	rc = 0;
+out:
+	strbuf_release(&path);
+	return rc;
 }

@@ -9,6 +9,11 @@ struct parse_opt_usage;
 struct store;
 struct strbuf;
 
+#include "db/store.h"	/* enum store_name_kind */
+
+#include <stddef.h>
+#include <stdint.h>
+
 /* Options every command takes (parsed by main, before or after the
  * command's name). */
 struct global_opts {
@@ -42,6 +47,23 @@ int cmd_open_store(struct store **out, enum cmd_store_access access);
  * is NULL too, after the message saying why. */
 struct store *cmd_open_store_if_any(void);
 
+/* Runs, each once, in the order first added. */
+struct run_ids {
+	int64_t *v;
+	size_t n, alloc;
+};
+#define RUN_IDS_INIT { .v = NULL, .n = 0, .alloc = 0 }
+void run_ids_add(struct run_ids *ids, int64_t id);
+void run_ids_release(struct run_ids *ids);
+/* Add the runs the selectors sel[0..n-1] name to ids. Returns 0, or -1
+ * after printing why one names none. */
+int cmd_resolve_runs(struct store *s, char *const *sel, int n, struct run_ids *ids);
+
+/* When typed is not a name of kind in s but one is close to it, append
+ * " (did you mean 'NAME'?)" to out and return 1; else 0. */
+int cmd_suggest_name(struct store *s, enum store_name_kind kind, const char *typed,
+		     struct strbuf *out);
+
 /* The longest note, in bytes. */
 #define NOTE_MAX 65536
 /* Whether text may be a run's note (kbench note, run --note): no control
@@ -62,7 +84,20 @@ const char *cmd_source_tree(void);
 void cmd_shipped_configs_dir(struct strbuf *dir);
 /* The config file that name stands for, into path: name itself when it
  * exists; else, for a name without '/', NAME or NAME.conf among the
- * shipped configs; else name itself, for the caller's error. */
-void cmd_find_config(const char *name, struct strbuf *path);
+ * shipped configs; else name itself. Returns 0, or -1 after saying that
+ * there is no such file (with the closest shipped config's name). */
+int cmd_find_config(const char *name, struct strbuf *path);
+/* The names of the shipped configs (their files without .conf), sorted,
+ * *n of them; free them with cmd_free_names(). */
+char **cmd_shipped_config_names(size_t *n);
+void cmd_free_names(char **names, size_t n);
+
+struct config;
+struct opt_list;
+/* Load the configs a command's -c options name (each found as
+ * cmd_find_config finds it) into c, then apply its -o overrides. Returns
+ * 0, or -1 after the config's or the override's error. */
+int cmd_load_configs(struct config *c, const struct opt_list *configs,
+		     const struct opt_list *overrides);
 
 #endif

@@ -271,6 +271,7 @@ static int feed_run(struct store *s, const struct column *cols, char *const *nam
 		      cols[col].hosts ? cols[col].hosts : r.hostname, r.cpu_model, r.cpus,
 		      r.kernel_release, r.kernel_cmdline, r.config_name, r.config_text);
 	model_set_machine(model, col, r.cores, r.numa_nodes, r.mem_bytes);
+	model_set_note(model, col, r.notes);
 	{
 		struct strbuf vm = STRBUF_INIT;
 

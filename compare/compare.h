@@ -68,8 +68,9 @@ int compare_build(struct store *s, const char *const *selectors, size_t n,
 /* kbench compare --per-host: for each host that has a complete run named
  * base and one named new (imported from a fleet), the comparison of the
  * two (selectors "base@HOST", "new@HOST"), in format f (text or brief),
- * appended to out: text lines are prefixed with "HOST-" and the host's
- * title line with "HOST:", as per-machine tables are posted on linux-mm;
+ * appended to out: text lines are prefixed with "HOST-" (empty ones stay
+ * empty) and the host's title line with "HOST:", as per-machine tables
+ * are posted on linux-mm;
  * then a summary line per section counting the hosts on which the mean
  * rows are better, worse or within noise, and the footer. Hosts are in
  * name order. Returns 0, or -1 after printing why (no host has both runs,

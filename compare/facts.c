@@ -508,6 +508,12 @@ static void value_config(const struct run_facts *r, struct strbuf *sb)
 		    (unsigned long)facts_cksum(r->config_text, strlen(r->config_text)));
 }
 
+static void value_note(const struct run_facts *r, struct strbuf *sb)
+{
+	for (const char *p = r->note ? r->note : ""; *p; p++)
+		strbuf_addch(sb, *p == '\t' ? ' ' : *p);
+}
+
 static void (*const item_value[FACTS_NITEMS])(const struct run_facts *r, struct strbuf *sb) = {
 	[FACTS_KERNEL] = value_kernel,
 	[FACTS_HOST] = value_host,
@@ -516,6 +522,7 @@ static void (*const item_value[FACTS_NITEMS])(const struct run_facts *r, struct 
 	[FACTS_VM] = value_vm,
 	[FACTS_CONFIG] = value_config,
 	[FACTS_OPTIONS] = options_text,
+	[FACTS_NOTE] = value_note,
 };
 
 void facts_header_build(struct facts_header *h, const struct run_facts *const *runs, size_t n)

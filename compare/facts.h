@@ -23,6 +23,7 @@ struct run_facts {
 	int cores, nodes;
 	uint64_t mem_bytes;
 	char *vm;		/* how a guest ran it ("TCG, 2 vCPUs, 512 MiB"); "": natively */
+	char *note;		/* the run's note (kbench note, run --note); "": none */
 };
 
 /* A fact that is not the same in every column. */
@@ -47,6 +48,7 @@ enum facts_item {
 	FACTS_VM,		/* how kbench vm's guest ran; "" for a native run */
 	FACTS_CONFIG,		/* "NAME, cksum N" */
 	FACTS_OPTIONS,		/* effective options beyond the config text */
+	FACTS_NOTE,		/* the run's note, tabs as blanks */
 	FACTS_NITEMS
 };
 

@@ -85,6 +85,7 @@ static void run_release(struct cmp_run *r)
 	free(r->facts.config_text);
 	free(r->facts.vm);
 	free(r->facts.options);
+	free(r->facts.note);
 }
 
 static void block_release(struct cmp_block *b)
@@ -197,6 +198,7 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 	r->facts.config_name = dup_or_empty(config_name);
 	r->facts.config_text = dup_or_empty(config_text);
 	r->facts.vm = dup_or_empty(NULL);
+	r->facts.note = dup_or_empty(NULL);
 	r->facts.cpus = cpus;
 	model_split_name(r->label, &r->head1, &r->head2);
 }
@@ -209,6 +211,16 @@ void model_set_vm(struct cmp_model *m, size_t col, const char *vm)
 		return;		/* a pooled run: the first one describes the column */
 	free(r->facts.vm);
 	r->facts.vm = xstrdup(vm ? vm : "");
+}
+
+void model_set_note(struct cmp_model *m, size_t col, const char *note)
+{
+	struct cmp_run *r = &m->runs[col];
+
+	if (r->nruns > 1)
+		return;		/* a pooled run: the first one describes the column */
+	free(r->facts.note);
+	r->facts.note = dup_or_empty(note);
 }
 
 void model_set_options(struct cmp_model *m, size_t col, const char *options)

@@ -255,6 +255,8 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 /* How column col's (first) run was run in a guest under QEMU (kbench
  * vm): "TCG, 2 vCPUs, 512 MiB"; NULL or "": natively. */
 void model_set_vm(struct cmp_model *m, size_t col, const char *vm);
+/* The note of column col's (first) run; NULL or "": none. */
+void model_set_note(struct cmp_model *m, size_t col, const char *note);
 /* The effective options of column col's (first) run that change the work
  * (store_run_work_options), one a line; copied. */
 void model_set_options(struct cmp_model *m, size_t col, const char *options);

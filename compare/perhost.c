@@ -164,13 +164,14 @@ static void summary(const struct tallies *t, size_t nhosts, struct strbuf *out)
 	strbuf_release(&sb);
 }
 
-/* Append body to out with every line prefixed by prefix. */
+/* Append body to out with every line prefixed by prefix; an empty line
+ * stays empty. */
 static void add_prefixed(struct strbuf *out, const char *prefix, const struct strbuf *body)
 {
 	for (const char *p = body->buf; *p;) {
 		size_t len = strcspn(p, "\n");
 
-		strbuf_addf(out, "%s%.*s\n", prefix, (int)len, p);
+		strbuf_addf(out, "%s%.*s\n", len ? prefix : "", (int)len, p);
 		p += len + (p[len] == '\n');
 	}
 }

@@ -16,64 +16,13 @@
 /* "Samples:  " */
 #define KEY_WIDTH 10
 
-static void newline_indent(struct strbuf *out, size_t indent, size_t *col)
-{
-	strbuf_addch(out, '\n');
-	strbuf_addf(out, "%*s", (int)indent, "");
-	*col = indent;
-}
-
-/* Append text's words at column col, wrapped before width columns into
- * lines indented by indent; a word longer than a line is cut. Ends the
- * line, without trailing blanks. */
-static void add_wrapped(struct strbuf *out, size_t col, size_t indent, size_t width,
-			const char *text)
-{
-	int first = 1;
-
-	if (width < indent + 16)
-		width = indent + 16;	/* overflow rather than loop */
-	for (const char *p = text; *p;) {
-		size_t len;
-
-		if (*p == ' ') {
-			p++;
-			continue;
-		}
-		len = strcspn(p, " ");
-		if (!first) {
-			if (col + 1 + len > width && col > indent) {
-				newline_indent(out, indent, &col);
-			} else {
-				strbuf_addch(out, ' ');
-				col++;
-			}
-		}
-		while (col + len > width) {
-			size_t fit = col < width ? width - col : 0;
-
-			strbuf_add(out, p, fit);
-			p += fit;
-			len -= fit;
-			newline_indent(out, indent, &col);
-		}
-		strbuf_add(out, p, len);
-		col += len;
-		p += len;
-		first = 0;
-	}
-	while (out->len && out->buf[out->len - 1] == ' ')
-		out->len--;
-	out->buf[out->len] = '\0';
-	strbuf_addch(out, '\n');
-}
-
 /* The lines of the header, in order. */
 enum line_kind {
 	LINE_VALUE,		/* one value per run */
 	LINE_CMDLINE,		/* the parameters each run changed */
 	LINE_CONFIG,		/* a value per run, then the lines it changed */
 	LINE_SAMPLES,		/* the sample counts of every run */
+	LINE_NOTE,		/* the runs' notes, a line of text a line */
 };
 
 static const struct header_line {
@@ -89,6 +38,7 @@ static const struct header_line {
 	{ .key = "VM:", .kind = LINE_VALUE, .item = FACTS_VM },	/* kbench vm's runs only */
 	{ .key = "Config:", .kind = LINE_CONFIG, .item = FACTS_CONFIG },
 	{ .key = "Options:", .kind = LINE_VALUE, .item = FACTS_OPTIONS },
+	{ .key = "Note:", .kind = LINE_NOTE, .item = FACTS_NOTE },
 	{ .key = "Samples:", .kind = LINE_SAMPLES },
 };
 
@@ -118,19 +68,19 @@ static void value_line(struct header *h, const char *key, ssize_t c, const char 
 	if (!*value)
 		value = "-";
 	if (c < 0) {
-		add_wrapped(h->out, col, KEY_WIDTH, h->width, value);
+		strbuf_add_wrapped(h->out, col, KEY_WIDTH, h->width, value);
 		return;
 	}
 	strbuf_addstr(h->out, h->m->runs[c].label);
 	if (h->own_line) {
 		strbuf_addch(h->out, '\n');
 		strbuf_addf(h->out, "%*s", KEY_WIDTH + 2, "");
-		add_wrapped(h->out, KEY_WIDTH + 2, KEY_WIDTH + 2, h->width, value);
+		strbuf_add_wrapped(h->out, KEY_WIDTH + 2, KEY_WIDTH + 2, h->width, value);
 		return;
 	}
 	strbuf_addf(h->out, "%*s", (int)(h->labelw + 2 - strlen(h->m->runs[c].label)), "");
 	col = KEY_WIDTH + h->labelw + 2;
-	add_wrapped(h->out, col, col, h->width, value);
+	strbuf_add_wrapped(h->out, col, col, h->width, value);
 }
 
 /* The lines a config text changed, under its run's line. */
@@ -141,7 +91,7 @@ static void config_lines(struct header *h, const char *diff)
 
 		strbuf_add(&line, p, strcspn(p, "\n"));
 		strbuf_addf(h->out, "%*s", KEY_WIDTH + 2, "");
-		add_wrapped(h->out, KEY_WIDTH + 2, KEY_WIDTH + 4, h->width, line.buf);
+		strbuf_add_wrapped(h->out, KEY_WIDTH + 2, KEY_WIDTH + 4, h->width, line.buf);
 		strbuf_release(&line);
 	}
 }
@@ -160,6 +110,32 @@ static void header_values(struct header *h, const struct header_line *l)
 		value_line(h, l->key, (ssize_t)c, fv->values[c]);
 		if (l->kind == LINE_CONFIG && h->facts->config_diff[c])
 			config_lines(h, h->facts->config_diff[c]);
+	}
+}
+
+/* The notes: once when every run has the same, else each run's that has
+ * one; a line of a note starts a line of its own. */
+static void header_note(struct header *h, const struct header_line *l)
+{
+	const struct facts_value *fv = &h->facts->items[l->item];
+	size_t indent = fv->shared ? KEY_WIDTH : KEY_WIDTH + (h->own_line ? 2 : h->labelw + 2);
+
+	for (size_t c = 0; fv->known && c < (fv->shared ? 1 : h->m->nruns); c++) {
+		const char *p = fv->values[c] + strspn(fv->values[c], "\n");
+		char *line;
+
+		for (int first = 1; *p; first = 0) {
+			line = xstrndup(p, strcspn(p, "\n"));
+			p += strlen(line);
+			p += strspn(p, "\n");
+			if (first) {
+				value_line(h, l->key, fv->shared ? -1 : (ssize_t)c, line);
+			} else {
+				strbuf_addf(h->out, "%*s", (int)indent, "");
+				strbuf_add_wrapped(h->out, indent, indent, h->width, line);
+			}
+			free(line);
+		}
 	}
 }
 
@@ -213,6 +189,9 @@ void render_facts_header(const struct cmp_model *m, size_t width, struct strbuf 
 			break;
 		case LINE_SAMPLES:
 			header_samples(&h, l);
+			break;
+		case LINE_NOTE:
+			header_note(&h, l);
 			break;
 		}
 	}

@@ -40,6 +40,8 @@ static void runs(const struct cmp_model *m, struct json *j)
 		json_key_string(j, "config_name", r->facts.config_name);
 		if (r->facts.options && *r->facts.options)
 			json_key_string(j, "options", r->facts.options);
+		if (*r->facts.note)
+			json_key_string(j, "note", r->facts.note);
 		/* Only runs with repeat rounds or iterations = auto say so. */
 		if (r->rounds > 1)
 			json_key_int(j, "rounds", r->rounds);

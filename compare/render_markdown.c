@@ -102,11 +102,40 @@ static void note_line(const char *line, void *arg)
 	strbuf_addch(out, '\n');
 }
 
+/* The runs' notes, a list item each; a line of a note on a line of its
+ * own (a hard break), within the item. */
+static void notes(const struct cmp_model *m, struct strbuf *out)
+{
+	struct strbuf line = STRBUF_INIT;
+	int any = 0;
+
+	for (size_t c = 0; c < m->nruns; c++) {
+		const char *p = m->runs[c].facts.note;
+
+		if (!*p)
+			continue;
+		strbuf_addstr(out, any++ ? "- " : "**Notes:**\n\n- ");
+		add_escaped(out, m->runs[c].label);
+		strbuf_addstr(out, ":");
+		for (; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+			strbuf_reset(&line);
+			strbuf_add(&line, p, strcspn(p, "\n"));
+			strbuf_addstr(out, p == m->runs[c].facts.note ? " " : "  \n  ");
+			add_escaped(out, line.buf);
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (any)
+		strbuf_addch(out, '\n');
+	strbuf_release(&line);
+}
+
 int render_markdown(const struct cmp_model *m, struct strbuf *out)
 {
 	if (m->different_work)
 		strbuf_addstr(out, "**Warning:** the runs measured different work (effective "
 			      "options differ): a change includes what the options changed.\n\n");
+	notes(m, out);
 	for (size_t f = 0; f < m->nfacts; f++) {
 		strbuf_addf(out, "**%s differs:**\n\n", m->facts[f].what);
 		for (size_t c = 0; c < m->nruns; c++) {

@@ -22,10 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The tables whose rows belong to a run. */
-static const char *const run_tables[] = { "samples", "monitor_values", "failures", "run_meta",
-					   "row_results" };
-#define NRUN_TABLES (sizeof(run_tables) / sizeof(run_tables[0]))
+const char *const store_run_tables[STORE_NRUN_TABLES] = {
+	"samples", "monitor_values", "failures", "run_meta", "row_results",
+};
 
 /* The largest value a bundle may hold, in bytes (SQLite refuses to read a
  * larger one on the copy's connection). */
@@ -50,8 +49,7 @@ static int exec_on(sqlite3 *db, const char *name, const char *sql)
 	return 0;
 }
 
-/* Remove path and what SQLite may have left beside it. */
-static void remove_db_files(const char *path)
+void store_remove_db_files(const char *path)
 {
 	static const char *const suffixes[] = { "", "-journal", "-wal", "-shm" };
 	struct strbuf sb = STRBUF_INIT;
@@ -171,9 +169,9 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 		    "INSERT INTO main.runs SELECT * FROM store.runs WHERE id IN (%s) ORDER BY id;"
 		    "UPDATE main.runs SET status = 'interrupted' WHERE status = 'running';",
 		    ids.buf, ids.buf);
-	for (size_t i = 0; i < NRUN_TABLES; i++)
+	for (size_t i = 0; i < STORE_NRUN_TABLES; i++)
 		strbuf_addf(&sql, "INSERT INTO main.%s SELECT * FROM store.%s WHERE run_id IN (%s) "
-			    "ORDER BY rowid;", run_tables[i], run_tables[i], ids.buf);
+			    "ORDER BY rowid;", store_run_tables[i], store_run_tables[i], ids.buf);
 	if (exec_on(db, s->path, sql.buf) || exec_on(db, s->path, "COMMIT"))
 		goto out;
 	sqlite3_close(db);
@@ -187,7 +185,7 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 out:
 	sqlite3_close(db);	/* rolls back what was not committed */
 	if (tmp.len)
-		remove_db_files(tmp.buf);
+		store_remove_db_files(tmp.buf);
 	strbuf_release(&tmp);
 	strbuf_release(&ids);
 	strbuf_release(&sql);
@@ -726,12 +724,12 @@ static int check_copy(struct bundle *b)
 		       BUNDLE_MAX_RUN_SAMPLES " LIMIT 1", "run #%s holds %s samples, more than "
 		       "run stores (" BUNDLE_MAX_RUN_SAMPLES ")"))
 		return -1;
-	for (size_t i = 0; i < NRUN_TABLES; i++) {
+	for (size_t i = 0; i < STORE_NRUN_TABLES; i++) {
 		struct strbuf sql = STRBUF_INIT, msg = STRBUF_INIT;
 
 		strbuf_addf(&sql, "SELECT rowid, run_id FROM %s WHERE run_id NOT IN "
-			    "(SELECT id FROM runs)", run_tables[i]);
-		strbuf_addf(&msg, "%s row %%s names run #%%s, which it lacks", run_tables[i]);
+			    "(SELECT id FROM runs)", store_run_tables[i]);
+		strbuf_addf(&msg, "%s row %%s names run #%%s, which it lacks", store_run_tables[i]);
 		rc = check_none(b, sql.buf, msg.buf);
 		strbuf_release(&sql);
 		strbuf_release(&msg);
@@ -771,7 +769,7 @@ void bundle_close(struct bundle *b)
 		return;
 	sqlite3_close(b->db);
 	if (b->copy)
-		remove_db_files(b->copy);
+		store_remove_db_files(b->copy);
 	free(b->copy);
 	free(b->path);
 	free(b->name);
@@ -941,8 +939,8 @@ static int add_runs(struct store *s)
 	    exec_on(s->db, s->path, "UPDATE temp.import_runs SET new_id = "
 		    "(SELECT id FROM main.runs r WHERE r.uuid = import_runs.uuid)"))
 		return -1;
-	for (size_t i = 0; i < NRUN_TABLES; i++)
-		if (copy_table(s, run_tables[i], child_repl,
+	for (size_t i = 0; i < STORE_NRUN_TABLES; i++)
+		if (copy_table(s, store_run_tables[i], child_repl,
 			       "JOIN temp.import_runs i ON i.bundle_id = t.run_id ORDER BY t.rowid"))
 			return -1;
 	/* Counted here, not taken from the bundle. */

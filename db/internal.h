@@ -63,6 +63,11 @@ int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
 int store_exec(struct store *s, const char *sql, const char *what);
 int store_exec_locking(struct store *s, const char *sql, const char *what);
 
+/* The tables whose rows belong to one run (by run_id), besides runs
+ * itself: what a bundle copies and what removing a run deletes. */
+#define STORE_NRUN_TABLES 5
+extern const char *const store_run_tables[STORE_NRUN_TABLES];
+
 /* Whether the writer of a run still marked running may still be at work:
  * 0 when it is surely gone (its pid, boot or process start time says so),
  * 1 otherwise (also when it ran on another host, which cannot be told).
@@ -76,5 +81,9 @@ int run_writer_alive(struct store *s, const char *hostname, int64_t pid,
  * from to version to, setting user_version; name is for messages. No
  * transaction is opened. Returns 0, or -1 after printing why. */
 int store_migrate_db(sqlite3 *db, const char *name, int from, int to);
+
+/* Remove the database file path and what SQLite may have left beside it
+ * (its journal, write-ahead log and shared memory file). */
+void store_remove_db_files(const char *path);
 
 #endif

@@ -693,6 +693,36 @@ int store_count_runs(struct store *s, int64_t *n)
 	return 0;
 }
 
+struct name_walk {
+	int (*cb)(const char *name, void *arg);
+	void *arg;
+};
+
+static int name_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	struct name_walk *w = ctx;
+
+	(void)s;
+	return w->cb((const char *)sqlite3_column_text(st, 0), w->arg) ? 1 : 0;
+}
+
+int store_each_name(struct store *s, enum store_name_kind kind,
+		    int (*cb)(const char *name, void *arg), void *arg)
+{
+	static const char *const sql[] = {
+		[STORE_NAME_RUN] = "SELECT DISTINCT name FROM runs ORDER BY 1",
+		[STORE_NAME_CONFIG] = "SELECT DISTINCT config_name FROM runs "
+				      "WHERE config_name IS NOT NULL ORDER BY 1",
+		[STORE_NAME_HOST] = "SELECT DISTINCT hostname FROM machines ORDER BY 1",
+	};
+	struct name_walk w = { .cb = cb, .arg = arg };
+	sqlite3_stmt *st = NULL;
+
+	if (store_prepare(s, sql[kind], &st))
+		return -1;
+	return store_step_rows(s, st, "cannot list names", name_row, &w);
+}
+
 /* ---- read-only SQL (kbench query) ---- */
 
 /* The pragmas that only read. Those of the first list take an argument

@@ -324,6 +324,18 @@ int store_runs_named_on(struct store *s, const char *name, const char *host,
 /* How many runs the store holds, of any status, into *n. */
 int store_count_runs(struct store *s, int64_t *n);
 
+/* The names runs carry, each once, sorted. */
+enum store_name_kind {
+	STORE_NAME_RUN,		/* run names */
+	STORE_NAME_CONFIG,	/* config names */
+	STORE_NAME_HOST,	/* host names of the machines */
+};
+
+/* Call cb for every distinct name of kind in the store; cb returning
+ * non-zero stops. The string lasts until cb returns. Returns 0 or -1. */
+int store_each_name(struct store *s, enum store_name_kind kind,
+		    int (*cb)(const char *name, void *arg), void *arg);
+
 /* Write the note of run run_id (runs.notes): text replaces it, or with
  * append is added to it on a new line; an empty text clears it (or, with
  * append, leaves it as it is). Returns 0, or -1 after printing why (no
@@ -424,6 +436,34 @@ int store_each_series_sample(struct store *s, const struct series_filter *f,
  * path must not exist; nothing is left there on failure. Returns 0, or -1
  * after printing why. */
 int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *path);
+
+/* ---- removing and renaming runs (manage.c): kbench rm and rename ---- */
+
+/* What removing one run takes with it. */
+struct run_removal {
+	int64_t run_id;
+	const char *name, *hostname, *started_at, *status;
+	int64_t samples, monitor_values, failures, facts;	/* rows */
+	int note;			/* it has a note */
+	char *experiment_uuid;		/* of the experiment it is an arm of; NULL */
+	char *experiment;		/* that experiment's name here; NULL: none */
+	int64_t experiment_id;		/* its row, removed with its last run; 0 */
+};
+
+/* Remove runs run_ids[0..n-1] with everything that is theirs (samples,
+ * monitor values, failures, facts, row results, note), the row of an
+ * experiment whose last run goes, and a machine no run names any more, in
+ * one transaction; with dry_run, change nothing. cb (may be NULL) sees
+ * each run before it goes, and stops everything by returning non-zero.
+ * Refused, with nothing removed, when a run is running (its writer may be
+ * at work) or is an arm of an experiment whose other runs in the store
+ * are not among run_ids. Returns 0, or -1 after printing why. */
+int store_remove_runs(struct store *s, const int64_t *run_ids, size_t n, int dry_run,
+		      int (*cb)(const struct run_removal *r, void *arg), void *arg);
+
+/* Give run run_id the name name (checked by the caller); refused while
+ * the run is running. Returns 0, or -1 after printing why. */
+int store_rename_run(struct store *s, int64_t run_id, const char *name);
 
 /* A bundle being imported: a private, checked copy of the file given. */
 struct bundle;

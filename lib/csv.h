@@ -10,8 +10,10 @@ struct strbuf;
  * caller writes the separators. */
 void csv_field(struct strbuf *out, const char *s);
 
-/* v as one field, appended to out: "%.17g", which reads back as the same
- * double, or nothing (an empty field) when v is NaN or infinite. */
+/* v as one field, appended to out: the shortest of "%.15g", "%.16g" and
+ * "%.17g" that reads back as the same double (0.0719, not
+ * 0.071900000000000004), or nothing (an empty field) when v is NaN or
+ * infinite. */
 void csv_number(struct strbuf *out, double v);
 
 #endif

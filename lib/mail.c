@@ -292,6 +292,51 @@ static int add_body(struct strbuf *out, const char *body, struct strbuf *err)
 	return 0;
 }
 
+static int printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* The Message-IDs of list, each with or without its <>, separated by
+ * blanks, line breaks or commas (a header pasted whole), appended to out
+ * as "<a@b> <c@d>", leaving out those that out holds already. Returns 0,
+ * or -1 with err naming one that is not a Message-ID. */
+static int add_msg_ids(struct strbuf *out, const char *list, struct strbuf *err)
+{
+	struct strbuf id = STRBUF_INIT;
+	int rc = 0;
+
+	for (const char *p = list; *p && !rc;) {
+		size_t len, at;
+
+		p += strspn(p, " \t\r\n,");
+		len = strcspn(p, " \t\r\n,");
+		if (!len)
+			break;
+		strbuf_reset(&id);
+		strbuf_addf(&id, "<%.*s>", (int)(len - (*p == '<') - (p[len - 1] == '>' && len > 1)),
+			    p + (*p == '<'));
+		at = strcspn(id.buf + 1, "@<>");
+		if (id.len < 5 || id.buf[1 + at] != '@' || at == 0 || id.buf[2 + at] == '>' ||
+		    strpbrk(id.buf + 2 + at, "@<") || strcspn(id.buf + 1, ">") != id.len - 2 ||
+		    !printable(id.buf)) {
+			strbuf_addf(err, "'%.*s' is not a Message-ID (expected <LEFT@RIGHT>)",
+				    (int)len, p);
+			rc = -1;
+		} else if (!strstr(out->buf, id.buf)) {
+			if (out->len)
+				strbuf_addch(out, ' ');
+			strbuf_addstr(out, id.buf);
+		}
+		p += len;
+	}
+	strbuf_release(&id);
+	return rc;
+}
+
 int mail_format(const struct mail *m, struct strbuf *out, struct strbuf *err)
 {
 	struct strbuf v = STRBUF_INIT;
@@ -326,18 +371,25 @@ int mail_format(const struct mail *m, struct strbuf *out, struct strbuf *err)
 	else
 		mail_message_id(m->from, m->date, &v);
 	add_header(out, "Message-ID", v.buf);
-	if (m->in_reply_to && *m->in_reply_to) {
-		const char *id = m->in_reply_to;
-		size_t len;
+	strbuf_reset(&v);
+	if (m->in_reply_to && add_msg_ids(&v, m->in_reply_to, err))
+		goto out;
+	if (v.len) {
+		struct strbuf refs = STRBUF_INIT;
 
-		while (is_blank(*id))
-			id++;
-		len = strcspn(id, " \t");
-		strbuf_reset(&v);
-		strbuf_addf(&v, "%s%.*s%s", *id == '<' ? "" : "<", (int)len, id,
-			    len && id[len - 1] == '>' ? "" : ">");
 		add_header(out, "In-Reply-To", v.buf);
-		add_header(out, "References", v.buf);
+		/* The thread above the mail answered, then that mail. */
+		if ((m->references && add_msg_ids(&refs, m->references, err)) ||
+		    add_msg_ids(&refs, m->in_reply_to, err)) {
+			strbuf_release(&refs);
+			goto out;
+		}
+		add_header(out, "References", refs.buf);
+		strbuf_release(&refs);
+	} else if (m->references && *m->references) {
+		strbuf_addstr(err, "References without In-Reply-To: give the Message-ID of the "
+			      "mail answered too");
+		goto out;
 	}
 	add_header(out, "MIME-Version", "1.0");
 	add_header(out, "Content-Type", "text/plain; charset=utf-8");

@@ -25,8 +25,12 @@ struct mail {
 	const char *const *cc;
 	size_t ncc;
 	const char *subject;		/* UTF-8; encoded when not ASCII */
-	const char *in_reply_to;	/* a Message-ID, with or without <>;
-					 * NULL: not a reply */
+	const char *in_reply_to;	/* the Message-ID of the mail answered,
+					 * with or without <> (several: blanks
+					 * or commas between); NULL: not a reply */
+	const char *references;		/* the thread above it, oldest first (the
+					 * References of the mail answered), as
+					 * in_reply_to; NULL: none */
 	const char *body;		/* UTF-8 text, LF line endings */
 	time_t date;
 	const char *message_id;		/* "<...>"; NULL: one is made */
@@ -42,10 +46,12 @@ int mail_address(const char *mailbox, struct strbuf *addr, struct strbuf *err);
 void mail_message_id(const char *from, time_t date, struct strbuf *out);
 
 /* m as an RFC 5322 message with CRLF line endings, appended to out:
- * Date, From, To, Cc, Subject, Message-ID, In-Reply-To and References,
+ * Date, From, To, Cc, Subject, Message-ID, In-Reply-To and References
+ * (the references, then the Message-IDs answered, each once, folded),
  * MIME-Version, Content-Type and Content-Transfer-Encoding, then the body.
  * Returns 0, or -1 with err saying why (a mailbox that is not one, a line
- * break in a header, a body line longer than 998 bytes or a NUL byte). */
+ * break in a header, a Message-ID that is not one, references without a
+ * mail answered, a body line longer than 998 bytes or a NUL byte). */
 int mail_format(const struct mail *m, struct strbuf *out, struct strbuf *err);
 
 /* A message as mail_format makes it, as one mboxrd message appended to

@@ -4,6 +4,7 @@
 #include "lib/parse-options.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/suggest.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>
@@ -144,6 +145,9 @@ void usage_add_wrapped(struct strbuf *out, const char *text, int column, int wid
 /* ---- parsing ---- */
 
 static const struct parse_opt *global_table;
+/* Set by parse_options_complete(): the last word is completed. */
+static int completing;
+static parse_opt_complete_fn *complete_fallback;
 
 void parse_options_set_global(const struct parse_opt *opts)
 {
@@ -234,12 +238,178 @@ static int apply(const struct parse_ctx *ctx, const struct parse_opt *o, const c
 	case OPTION_CALLBACK:
 		return o->callback(o, value) ? PARSE_OPT_ERROR : 0;
 	case OPTION_HELP:
+		if (completing)
+			return 0;
 		parse_opt_usage_print(ctx->usage, ctx->opts, stdout);
 		return PARSE_OPT_HELP;
 	case OPTION_END:
 		break;
 	}
 	return error("option '%s' has no type", name);
+}
+
+/* ---- completion ---- */
+
+static void find_long(const struct parse_opt *opts, const char *arg, size_t len,
+		      const struct parse_opt **found, const struct parse_opt **other);
+
+void parse_options_complete(parse_opt_complete_fn *fallback)
+{
+	completing = 1;
+	complete_fallback = fallback;
+}
+
+int parse_options_completing(void)
+{
+	return completing;
+}
+
+void parse_opt_complete_add(struct parse_opt_complete *c, const char *candidate)
+{
+	size_t len = strlen(candidate);
+	const char *p = c->out->buf;
+
+	if (!len || strncmp(candidate, c->word, strlen(c->word)) || strchr(candidate, '\n'))
+		return;
+	/* Each once: the candidates are few. */
+	for (; (p = strstr(p, candidate)); p += len)
+		if ((p == c->out->buf || p[-1] == '\n') && p[len] == '\n')
+			return;
+	strbuf_addstr(c->out, candidate);
+	strbuf_addch(c->out, '\n');
+}
+
+/* Print what c found: the directives, then each candidate after prefix;
+ * the parse ends there. */
+static int complete_print(const struct parse_opt_complete *c, const char *prefix)
+{
+	const char *sep = "";
+
+	if (c->files) {
+		printf("files%s%s", *c->files ? "=" : "", c->files);
+		sep = " ";
+	}
+	if (c->dirs) {
+		printf("%sdirs", sep);
+		sep = " ";
+	}
+	if (c->nospace)
+		printf("%snospace", sep);
+	putchar('\n');
+	for (const char *p = c->out->buf; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		printf("%s%.*s\n", prefix, (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	return PARSE_OPT_HELP;
+}
+
+static void complete_init(struct parse_opt_complete *c, const struct parse_ctx *ctx,
+			  const struct parse_opt *o, const char *word, struct strbuf *out)
+{
+	*c = (struct parse_opt_complete){
+		.word = word, .command = ctx->argv[0], .opts = ctx->opts, .opt = o, .out = out,
+	};
+}
+
+/* The word is a value of o, typed after prefix ("--name=" or ""). */
+static int complete_value(struct parse_ctx *ctx, const struct parse_opt *o, const char *word,
+			  const char *prefix)
+{
+	struct strbuf out = STRBUF_INIT, choice = STRBUF_INIT;
+	struct parse_opt_complete c;
+	int rc;
+
+	complete_init(&c, ctx, o, word, &out);
+	if (o->complete) {
+		o->complete(&c);
+	} else if (strchr(o->argh, '|') && !strpbrk(o->argh, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+		/* The choices themselves: "auto|kvm|tcg". */
+		for (const char *p = o->argh; *p; p += *p == '|') {
+			size_t len = strcspn(p, "|");
+
+			strbuf_reset(&choice);
+			strbuf_add(&choice, p, len);
+			parse_opt_complete_add(&c, choice.buf);
+			p += len;
+		}
+	} else if (complete_fallback) {
+		complete_fallback(&c);
+	}
+	rc = complete_print(&c, prefix);
+	strbuf_release(&out);
+	strbuf_release(&choice);
+	return rc;
+}
+
+static void complete_add_options(struct parse_opt_complete *c, const struct parse_opt *opts,
+				 struct strbuf *name)
+{
+	for (const struct parse_opt *o = opts; o && o->type != OPTION_END; o++) {
+		strbuf_reset(name);
+		if (o->long_name) {
+			strbuf_addf(name, "--%s", o->long_name);
+			parse_opt_complete_add(c, name->buf);
+		}
+		strbuf_reset(name);
+		if (o->short_name) {
+			strbuf_addf(name, "-%c", o->short_name);
+			parse_opt_complete_add(c, name->buf);
+		}
+	}
+}
+
+/* The last word as an argument, nargs of them before it. */
+static int complete_argument(struct parse_ctx *ctx, int nargs)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct parse_opt_complete c;
+	int rc;
+
+	complete_init(&c, ctx, NULL, ctx->argv[ctx->argc - 1], &out);
+	c.nargs = nargs;
+	if (ctx->usage->complete_args)
+		ctx->usage->complete_args(&c);
+	rc = complete_print(&c, "");
+	strbuf_release(&out);
+	return rc;
+}
+
+/* The last word: an option's name, an option's value after '=', or an
+ * argument (nargs of them before it). */
+static int complete_word(struct parse_ctx *ctx, int nargs)
+{
+	const char *word = ctx->argv[ctx->argc - 1], *eq = strchr(word, '=');
+	struct strbuf out = STRBUF_INIT, name = STRBUF_INIT;
+	struct parse_opt_complete c;
+	int rc;
+
+	if (word[0] == '-' && word[1] == '-' && eq) {
+		const struct parse_opt *found, *other;
+		size_t len = (size_t)(eq - word) - 2;
+
+		find_long(ctx->opts, word + 2, len, &found, &other);
+		if (!found && global_table)
+			find_long(global_table, word + 2, len, &found, &other);
+		strbuf_add(&name, word, (size_t)(eq - word) + 1);
+		if (found && !other && takes_value(found))
+			rc = complete_value(ctx, found, eq + 1, name.buf);
+		else
+			rc = PARSE_OPT_HELP;
+		strbuf_release(&name);
+		return rc;
+	}
+	if (word[0] != '-')
+		return complete_argument(ctx, nargs);
+	complete_init(&c, ctx, NULL, word, &out);
+	complete_add_options(&c, ctx->opts, &name);
+	if (global_table != ctx->opts)
+		complete_add_options(&c, global_table, &name);
+	rc = complete_print(&c, "");
+	strbuf_release(&out);
+	strbuf_release(&name);
+	return rc;
 }
 
 /* The value of o: the rest of this argument (inline, may be NULL), else
@@ -249,6 +419,8 @@ static int take_value(struct parse_ctx *ctx, const struct parse_opt *o, const ch
 {
 	if (inline_value)
 		return apply(ctx, o, inline_value, name);
+	if (completing && ctx->i + 1 == ctx->argc - 1)
+		return complete_value(ctx, o, ctx->argv[++ctx->i], "");
 	if (ctx->i + 1 >= ctx->argc)
 		return usage_error(ctx, "option '%s' needs a value", name);
 	return apply(ctx, o, ctx->argv[++ctx->i], name);
@@ -275,6 +447,29 @@ static void find_long(const struct parse_opt *opts, const char *arg, size_t len,
 	}
 }
 
+/* An unknown long option, arg[0..len-1]: said with the closest one the
+ * command (or the program) takes, then the usage. */
+static int unknown_long(const struct parse_ctx *ctx, const char *arg, size_t len)
+{
+	struct strbuf typed = STRBUF_INIT, msg = STRBUF_INIT;
+	struct suggest sg;
+	int rc;
+
+	strbuf_add(&typed, arg, len);
+	sg = (struct suggest)SUGGEST_INIT(typed.buf);
+	for (const struct parse_opt *o = ctx->opts; o->type != OPTION_END; o++)
+		suggest_add(&sg, o->long_name);
+	for (const struct parse_opt *o = global_table; o && o->type != OPTION_END; o++)
+		suggest_add(&sg, o->long_name);
+	strbuf_addstr(&msg, "unknown option '%s'");
+	if (sg.best)
+		strbuf_addf(&msg, " (did you mean '--%s'?)", sg.best);
+	rc = usage_error(ctx, msg.buf, ctx->argv[ctx->i]);
+	strbuf_release(&typed);
+	strbuf_release(&msg);
+	return rc;
+}
+
 static int parse_long(struct parse_ctx *ctx)
 {
 	const char *arg = ctx->argv[ctx->i] + 2;
@@ -288,7 +483,7 @@ static int parse_long(struct parse_ctx *ctx)
 	if (!found && global_table && global_table != ctx->opts)
 		find_long(global_table, arg, len, &found, &other);
 	if (!found)
-		return usage_error(ctx, "unknown option '%s'", ctx->argv[ctx->i]);
+		return unknown_long(ctx, arg, len);
 	strbuf_addf(&name, "--%s", found->long_name);
 	if (other) {
 		error("ambiguous option '--%.*s' (could be '--%s' or '--%s')", (int)len, arg,
@@ -346,6 +541,8 @@ int parse_options(int argc, char **argv, const struct parse_opt *opts,
 	for (ctx.i = 1; ctx.i < argc; ctx.i++) {
 		const char *arg = argv[ctx.i];
 
+		if (completing && ctx.i == argc - 1)
+			return complete_word(&ctx, nargs);
 		if (arg[0] != '-' || !arg[1]) {
 			if (flags & PARSE_OPT_STOP_AT_NON_OPTION)
 				break;
@@ -354,10 +551,15 @@ int parse_options(int argc, char **argv, const struct parse_opt *opts,
 		}
 		if (!strcmp(arg, "--")) {
 			ctx.i++;
+			/* Then the word is an argument, whatever it looks like. */
+			if (completing && !(flags & PARSE_OPT_STOP_AT_NON_OPTION))
+				return complete_argument(&ctx, nargs + argc - 1 - ctx.i);
 			break;
 		}
 		rc = arg[1] == '-' ? parse_long(&ctx) : parse_short(&ctx);
-		if (rc)
+		/* Completing, a value was (PARSE_OPT_HELP); a bad option
+		 * before the word is passed over. */
+		if (rc == PARSE_OPT_HELP || (rc && !completing))
 			return rc;
 	}
 	while (ctx.i < argc)

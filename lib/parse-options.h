@@ -25,6 +25,10 @@ enum parse_opt_type {
 };
 
 struct parse_opt;
+struct parse_opt_complete;
+/* Offer the candidates for the word being completed (kbench __complete):
+ * a value of c->opt, or an argument when c->opt is NULL. */
+typedef void parse_opt_complete_fn(struct parse_opt_complete *c);
 /* Handle one occurrence of opt (value is NULL when opt takes none); return
  * 0, or -1 after printing why the value is wrong. */
 typedef int parse_opt_cb(const struct parse_opt *opt, const char *value);
@@ -40,6 +44,8 @@ struct parse_opt {
 	parse_opt_cb *callback;	/* OPTION_CALLBACK */
 	int optional_value;	/* the value is optional, given as --name=V
 				 * only (the callback gets NULL without) */
+	parse_opt_complete_fn *complete;	/* its values; NULL: by argh (see
+						 * parse_options_complete()) */
 };
 
 /* The value pointer, checked against the type the option stores. */
@@ -49,25 +55,28 @@ struct parse_opt {
 #define OPT_BOOL(s, l, v, h) \
 	{ .type = OPTION_FLAG, .short_name = (s), .long_name = (l), \
 	  .value = OPT_VALUE_(v, int *), .help = (h) }
-#define OPT_INT(s, l, v, a, h) \
+#define OPT_INT(s, l, v, a, h, ...) \
 	{ .type = OPTION_INT, .short_name = (s), .long_name = (l), \
-	  .value = OPT_VALUE_(v, int *), .argh = (a), .help = (h) }
-#define OPT_INT_RANGE(s, l, v, a, h, lo, hi) \
+	  .value = OPT_VALUE_(v, int *), .argh = (a), .help = (h), __VA_ARGS__ }
+#define OPT_INT_RANGE(s, l, v, a, h, lo, hi, ...) \
 	{ .type = OPTION_INT, .short_name = (s), .long_name = (l), \
-	  .value = OPT_VALUE_(v, int *), .argh = (a), .help = (h), .min = (lo), .max = (hi) }
-#define OPT_DOUBLE(s, l, v, a, h) \
+	  .value = OPT_VALUE_(v, int *), .argh = (a), .help = (h), .min = (lo), .max = (hi), \
+	  __VA_ARGS__ }
+#define OPT_DOUBLE(s, l, v, a, h, ...) \
 	{ .type = OPTION_DOUBLE, .short_name = (s), .long_name = (l), \
-	  .value = OPT_VALUE_(v, double *), .argh = (a), .help = (h) }
-#define OPT_STRING(s, l, v, a, h) \
+	  .value = OPT_VALUE_(v, double *), .argh = (a), .help = (h), __VA_ARGS__ }
+#define OPT_STRING(s, l, v, a, h, ...) \
 	{ .type = OPTION_STRING, .short_name = (s), .long_name = (l), \
-	  .value = OPT_VALUE_(v, const char **), .argh = (a), .help = (h) }
-#define OPT_STRING_LIST(s, l, v, a, h) \
+	  .value = OPT_VALUE_(v, const char **), .argh = (a), .help = (h), __VA_ARGS__ }
+#define OPT_STRING_LIST(s, l, v, a, h, ...) \
 	{ .type = OPTION_STRING_LIST, .short_name = (s), .long_name = (l), \
-	  .value = OPT_VALUE_(v, struct opt_list *), .argh = (a), .help = (h) }
-/* a: the value's name, or NULL when the option takes no value. */
-#define OPT_CALLBACK(s, l, v, a, h, cb) \
+	  .value = OPT_VALUE_(v, struct opt_list *), .argh = (a), .help = (h), __VA_ARGS__ }
+/* a: the value's name, or NULL when the option takes no value. The
+ * macros of options with a value take further designated initialisers
+ * after their arguments: OPT_STRING(..., .complete = complete_hosts). */
+#define OPT_CALLBACK(s, l, v, a, h, cb, ...) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h), .callback = (cb) }
+	  .value = (v), .argh = (a), .help = (h), .callback = (cb), __VA_ARGS__ }
 /* A long option whose value is optional: --name or --name=V (a). */
 #define OPT_CALLBACK_OPTVAL(l, v, a, h, cb) \
 	{ .type = OPTION_CALLBACK, .long_name = (l), .value = (v), .argh = (a), \
@@ -108,6 +117,7 @@ struct parse_opt_usage {
 	const char *options_title;	/* a line right above the options */
 	int help_column;		/* 0-based column of the options' help */
 	const char *epilogue;
+	parse_opt_complete_fn *complete_args;	/* the arguments' candidates; NULL: none */
 };
 
 /* The usage text of u and the listed options of opts, into out. */
@@ -154,5 +164,43 @@ int parse_options(int argc, char **argv, const struct parse_opt *opts,
  * they may come before or after the command name. opts must outlive the
  * parsing; NULL: none. They are not listed in the command's usage. */
 void parse_options_set_global(const struct parse_opt *opts);
+
+/* ---- completion (kbench __complete, for completion/kbench.bash) ---- */
+
+/* The word being completed and where it stands. A completion function
+ * adds candidates with parse_opt_complete_add() and may ask the shell to
+ * complete file names as well (files, dirs) or to add no blank after
+ * the word (nospace). */
+struct parse_opt_complete {
+	const char *word;		/* as typed so far (after "--name=") */
+	const char *command;		/* argv[0] of the parse: the command's name */
+	const struct parse_opt *opts;	/* the command's options, holding the values
+					 * of those given before the word */
+	const struct parse_opt *opt;	/* whose value the word is; NULL: an argument */
+	int nargs;			/* arguments before the word */
+	const char *files;		/* complete file names too: "" any, or these
+					 * extensions ("conf"); NULL: none */
+	int dirs;			/* complete directory names too */
+	int nospace;			/* candidates are prefixes (KEY=, SECTION.) */
+	struct strbuf *out;		/* the candidates, one a line */
+};
+
+/* Offer candidate when it starts with the word typed (each once). */
+void parse_opt_complete_add(struct parse_opt_complete *c, const char *candidate);
+
+/* From now on parse_options() completes the last word of the argv it is
+ * given instead of parsing it: the options before it are parsed as usual
+ * (silently: an error only ends their parsing), and then it prints on
+ * stdout a line of the shell's directives ("files[=EXT]", "dirs",
+ * "nospace", blank-separated; possibly empty) and the candidates, one a
+ * line, and returns PARSE_OPT_HELP. The word may be an option name, an
+ * option's value (then opt->complete, else the words of an argh such as
+ * "auto|kvm|tcg", else fallback, which decides by argh, offers them), or
+ * an argument (the usage's complete_args). With
+ * PARSE_OPT_STOP_AT_NON_OPTION an argument before the word ends the
+ * parsing as usual, for the caller to hand the rest to a subcommand. */
+void parse_options_complete(parse_opt_complete_fn *fallback);
+/* Whether parse_options_complete() was called. */
+int parse_options_completing(void);
 
 #endif

@@ -133,3 +133,52 @@ void strbuf_rtrim(struct strbuf *sb)
 	if (sb->alloc)
 		sb->buf[sb->len] = '\0';
 }
+
+static void newline_indent(struct strbuf *out, size_t indent, size_t *col)
+{
+	strbuf_addch(out, '\n');
+	strbuf_addf(out, "%*s", (int)indent, "");
+	*col = indent;
+}
+
+void strbuf_add_wrapped(struct strbuf *out, size_t col, size_t indent, size_t width,
+			const char *text)
+{
+	int first = 1;
+
+	if (width < indent + 16)
+		width = indent + 16;	/* overflow rather than loop */
+	for (const char *p = text; *p;) {
+		size_t len;
+
+		if (*p == ' ') {
+			p++;
+			continue;
+		}
+		len = strcspn(p, " ");
+		if (!first) {
+			if (col + 1 + len > width && col > indent) {
+				newline_indent(out, indent, &col);
+			} else {
+				strbuf_addch(out, ' ');
+				col++;
+			}
+		}
+		while (col + len > width) {
+			size_t fit = col < width ? width - col : 0;
+
+			strbuf_add(out, p, fit);
+			p += fit;
+			len -= fit;
+			newline_indent(out, indent, &col);
+		}
+		strbuf_add(out, p, len);
+		col += len;
+		p += len;
+		first = 0;
+	}
+	while (out->len && out->buf[out->len - 1] == ' ')
+		out->len--;
+	out->buf[out->len] = '\0';
+	strbuf_addch(out, '\n');
+}

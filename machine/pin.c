@@ -454,10 +454,29 @@ static void add_possible(struct pin_topo *topo, enum pin_kind kind, int nworkers
 	strbuf_release(&ignored);
 }
 
+/* A policy of a list that was not possible: "'x' needs ..." added to
+ * skipped, what the machine has (the same for each) kept in topo_why. */
+static void pass_over(struct strbuf *skipped, struct strbuf *why, struct strbuf *topo_why)
+{
+	static const char prefix[] = "pin policy ";
+	const char *p = why->buf, *has = strstr(p, "; this ");
+
+	if (!strncmp(p, prefix, sizeof(prefix) - 1))
+		p += sizeof(prefix) - 1;
+	strbuf_addf(skipped, "%s%.*s", skipped->len ? ", " : "",
+		    (int)(has ? (size_t)(has - p) : strlen(p)), p);
+	if (has) {
+		strbuf_reset(topo_why);
+		strbuf_addstr(topo_why, has);
+	}
+	strbuf_reset(why);
+}
+
 int pin_plan_compute_on(struct pin_topo *topo, const char *policy,
 			int nworkers, struct pin_plan **out, struct strbuf *err)
 {
 	struct strbuf item = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf skipped = STRBUF_INIT, topo_why = STRBUF_INIT;
 	const struct pin_policy *pol = NULL;
 	const char *p = policy;
 	int rc = -1;
@@ -465,11 +484,17 @@ int pin_plan_compute_on(struct pin_topo *topo, const char *policy,
 	do {
 		size_t len = strcspn(p, ",");
 
+		if (why.len)
+			pass_over(&skipped, &why, &topo_why);
 		strbuf_reset(&item);
 		strbuf_add(&item, p, len);
 		p += len;
 		strbuf_reset(&why);
 		if (!compute_one(topo, item.buf, nworkers, out, &why)) {
+			if (skipped.len) {
+				strbuf_add(&skipped, topo_why.buf, topo_why.len);
+				(*out)->passed_over = strbuf_detach(&skipped);
+			}
 			rc = 0;
 			goto out;
 		}
@@ -493,6 +518,8 @@ int pin_plan_compute_on(struct pin_topo *topo, const char *policy,
 out:
 	strbuf_release(&item);
 	strbuf_release(&why);
+	strbuf_release(&skipped);
+	strbuf_release(&topo_why);
 	return rc;
 }
 
@@ -518,5 +545,6 @@ void pin_plan_free(struct pin_plan *plan)
 	if (plan->owns_topo)
 		pin_topo_free(plan->topo);
 	free(plan->slots);
+	free(plan->passed_over);
 	free(plan);
 }

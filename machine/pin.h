@@ -70,6 +70,10 @@ struct pin_plan {
 	struct pin_topo *topo;		/* the topology the slots belong to */
 	int owns_topo;			/* free topo with the plan */
 	int binds;			/* topo is this machine: pin_apply binds */
+	/* From a preference list whose first policies were not possible:
+	 * why not ("'cross-core' needs two cores sharing a last-level cache;
+	 * this machine has ..."); NULL when the first one was used. */
+	char *passed_over;
 };
 
 /* Load a topology: the machine this runs on when both synthetic and

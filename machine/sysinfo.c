@@ -41,7 +41,6 @@ int machine_info_load(struct machine_info *m)
 	const char *model = NULL;
 	char *xml = NULL;
 	int xmllen = 0;
-	struct strbuf fp = STRBUF_INIT;
 
 	memset(m, 0, sizeof(*m));
 	if (hwloc_topology_init(&t) || hwloc_topology_load(t))
@@ -66,14 +65,22 @@ int machine_info_load(struct machine_info *m)
 		m->topology_xml = xstrdup("");
 	}
 	hwloc_topology_destroy(t);
+	machine_info_set_fingerprint(m);
+	return 0;
+}
+
+void machine_info_set_fingerprint(struct machine_info *m)
+{
+	struct strbuf fp = STRBUF_INIT;
+
 	strbuf_addf(&fp, "%s|%s|%d|%d|%d|%d|%llu", m->hostname, m->cpu_model,
 		    m->cpus, m->cores, m->packages, m->numa_nodes,
 		    (unsigned long long)(m->mem_bytes >> 20));
+	free(m->fingerprint);
 	m->fingerprint = xmalloc(17);
 	snprintf(m->fingerprint, 17, "%016llx",
 		 (unsigned long long)fnv1a(fp.buf, 0xcbf29ce484222325ULL));
 	strbuf_release(&fp);
-	return 0;
 }
 
 void machine_info_release(struct machine_info *m)

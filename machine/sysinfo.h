@@ -31,6 +31,10 @@ char *sysinfo_hostname(void);
 
 /* Fill from hwloc and /proc; return 0 or -1 after an error message. */
 int machine_info_load(struct machine_info *m);
+/* Set m->fingerprint (replacing any) from m's host name and hardware
+ * facts, as machine_info_load() does: a machine described by other means
+ * (an imported results directory) gets the id its facts give. */
+void machine_info_set_fingerprint(struct machine_info *m);
 void machine_info_release(struct machine_info *m);
 int kernel_info_load(struct kernel_info *k);
 void kernel_info_release(struct kernel_info *k);

@@ -37,9 +37,24 @@ struct parse_state {
 	int have_key;		/* inih's previous key is set: indented lines continue it */
 	struct conf_section *cur;	/* of the last [name] line; NULL before the first */
 	size_t last_entry;	/* cur's entry that an indented line continues */
-	struct strbuf err;	/* first problem found, without file:line */
+	struct strbuf err;	/* the problem found on err_line, without file:line */
 	int err_line;
+	int nerrors;		/* problems reported */
+	int skip_section;	/* the last [name] line was refused: its keys are skipped */
+	int skip_key;		/* the last key was refused: its continuation lines too */
+	int stopped;		/* the rest of the text was not read */
 };
+
+/* Report the problem in ps->err (on ps->err_line), at most
+ * CONF_MAX_ERRORS of them, and go on. */
+static void report(struct parse_state *ps)
+{
+	if (!ps->err.len)
+		return;
+	if (ps->nerrors++ < CONF_MAX_ERRORS)
+		error("%s:%d: %s", ps->file, ps->err_line, ps->err.buf);
+	strbuf_reset(&ps->err);
+}
 
 static uint64_t name_hash(const char *s)
 {
@@ -233,6 +248,14 @@ static void section_line(struct parse_state *ps, const char *b, const char *e)
 	ps->cur = add_section(ps, xstrndup(b, (size_t)(e - b)));
 }
 
+/* A [name] line: its section opened, or its keys skipped when refused. */
+static void open_section(struct parse_state *ps, const char *b, const char *e)
+{
+	ps->cur = NULL;
+	section_line(ps, b, e);
+	ps->skip_section = ps->cur == NULL;
+}
+
 /* Classify line as inih's ini_parse_stream will (r55): skip a BOM on line
  * 1, strip whitespace; then a comment, a continuation (indented, after a
  * key), a [section] or a key line. Lines inih rejects are reported here,
@@ -261,7 +284,7 @@ static void classify(struct parse_state *ps, const char *line)
 			goto bad;
 		ps->kind = LINE_SECTION;
 		ps->have_key = 0;
-		section_line(ps, b + 1, p);
+		open_section(ps, b + 1, p);
 		return;
 	}
 	p = find_close(b, e, "=:");
@@ -282,8 +305,12 @@ static char *reader(char *str, int num, void *stream)
 	const char *nl, *p = ps->pos;
 	size_t len, body, max;
 
-	if (!*p || ps->err.len)
+	if (!*p)
 		return NULL;
+	if (ps->nerrors >= CONF_MAX_ERRORS) {
+		ps->stopped = 1;
+		return NULL;
+	}
 	nl = strchr(p, '\n');
 	len = nl ? (size_t)(nl - p) + 1 : strlen(p);
 	ps->line++;
@@ -301,12 +328,20 @@ static char *reader(char *str, int num, void *stream)
 		strbuf_addf(&ps->err, "line is %zu characters long; at most %zu are allowed "
 			    "(continue a long list on indented lines)", body, max);
 		ps->err_line = ps->line;
-		return NULL;
+		ps->kind = LINE_OTHER;
+		body = 0;
+	} else {
+		memcpy(str, p, body);
+		str[body] = '\0';
+		classify(ps, str);
 	}
-	memcpy(str, p, body);
-	str[body] = '\0';
-	classify(ps, str);
-	return ps->err.len ? NULL : str;
+	/* A line in error is reported and handed on blank: the rest of the
+	 * file is still read, for its own errors. */
+	if (ps->err.len) {
+		report(ps);
+		str[0] = '\0';
+	}
+	return str;
 }
 
 /* A new last entry of s; where is "file:line". */
@@ -336,8 +371,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 	struct conf_entry *e;
 	size_t first;
 
-	if (ps->err.len)
-		return 0;
+	if (ps->skip_section || (ps->kind == LINE_CONTINUATION && ps->skip_key))
+		return 1;
 	if (ps->kind == LINE_CONTINUATION && s) {
 		/* An indented line continues the value: lists may span lines. */
 		size_t len;
@@ -354,14 +389,19 @@ static int handler(void *user, const char *section, const char *key, const char 
 	if (!s) {
 		strbuf_addf(&ps->err, "key '%s' is outside any section (put it under [global])", key);
 		ps->err_line = ps->line;
-		return 0;
+		ps->skip_key = 1;
+		report(ps);
+		return 1;
 	}
 	if (s != &ps->c->global && index_find(&s->by_key, key, &first)) {
 		strbuf_addf(&ps->err, "duplicate key '%s' in [%s] (first at line %d)",
 			    key, s->name, s->entries[first].line);
 		ps->err_line = ps->line;
-		return 0;
+		ps->skip_key = 1;
+		report(ps);
+		return 1;
 	}
+	ps->skip_key = 0;
 	e = section_append(s, key, value, ps->file, ps->line);
 	if (s != &ps->c->global)
 		index_set(&s->by_key, e->key, s->n);
@@ -395,12 +435,11 @@ int config_load_string(struct config *c, const char *name, const char *text)
 	ps.pos = text;
 	strbuf_init(&ps.err);
 	rc = ini_parse_stream(reader, &ps, handler, &ps);
-	if (ps.err.len) {
-		error("%s:%d: %s", name, ps.err_line, ps.err.buf);
-		strbuf_release(&ps.err);
-		return -1;
-	}
 	strbuf_release(&ps.err);
+	if (ps.stopped)
+		error("%s: stopped after %d errors", name, CONF_MAX_ERRORS);
+	if (ps.nerrors)
+		return -1;
 	if (rc > 0)
 		return error("%s:%d: cannot parse this line: expected [section], key = value, "
 			     "or a comment starting with # or ;", name, rc);

@@ -57,8 +57,12 @@ struct config {
 
 void config_init(struct config *c);
 void config_release(struct config *c);
-/* Parse path and add its sections; on a syntax error print
- * "kbench: FILE:LINE: ..." and return -1. A line is at most CONF_MAX_LINE
+/* The most errors one config file, or the validation of a plan, reports:
+ * the rest go unsaid. */
+#define CONF_MAX_ERRORS 20
+
+/* Parse path and add its sections; on syntax errors print each as
+ * "kbench: FILE:LINE: ..." (up to CONF_MAX_ERRORS) and return -1. A line is at most CONF_MAX_LINE
  * characters; a section name is the text between its brackets, trimmed,
  * of any length, and neither empty nor holding a control character. */
 int config_load(struct config *c, const char *path);

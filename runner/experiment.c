@@ -130,7 +130,8 @@ static int valid_env_name(const char *name)
 	return 1;
 }
 
-/* A key of a kernel arm (kernel, append, initrd, vcpus, memory) into
+/* A key of a kernel arm (kernel, append, initrd, modules, modprobe, vcpus,
+ * memory) into
  * a->vm, made from defaults (NULL: VM_CONFIG_INIT) at its first key.
  * Return 1 when key is not one, 0 when taken, -1 after an error. */
 static int read_vm_key(struct arm *a, const struct conf_entry *c,
@@ -140,6 +141,7 @@ static int read_vm_key(struct arm *a, const struct conf_entry *c,
 	int v;
 
 	if (strcmp(c->key, "kernel") && strcmp(c->key, "append") && strcmp(c->key, "initrd") &&
+	    strcmp(c->key, "modules") && strcmp(c->key, "modprobe") &&
 	    strcmp(c->key, "vcpus") && strcmp(c->key, "memory"))
 		return 1;
 	if (!a->vm) {
@@ -151,6 +153,10 @@ static int read_vm_key(struct arm *a, const struct conf_entry *c,
 		if (!*c->value)
 			return error("%s: %s in [%s] has no value", c->where, c->key, a->cs->name);
 		*(!strcmp(c->key, "kernel") ? &a->vm->kernel : &a->vm->initrd) = c->value;
+	} else if (!strcmp(c->key, "modules") || !strcmp(c->key, "modprobe")) {
+		if (!*c->value)
+			return error("%s: %s in [%s] has no value", c->where, c->key, a->cs->name);
+		*(!strcmp(c->key, "modules") ? &a->vm->modules_dir : &a->vm->modprobe) = c->value;
 	} else if (!strcmp(c->key, "append")) {
 		a->vm->append = *c->value ? c->value : NULL;
 	} else if (!strcmp(c->key, "vcpus")) {
@@ -253,7 +259,7 @@ static int read_arm(struct experiment *e, struct arm *a, const struct vm_config 
 		} else if (strcmp(c->key, "description")) {
 			return error("%s: unknown key '%s' in [%s] (an arm takes sysctl.NAME, "
 				     "sysfs.PATH, option.KEY, env.NAME, prefix, description, "
-				     "or a kernel's: kernel, append, initrd, vcpus, memory)",
+				     "or a kernel's: kernel, append, initrd, modules, modprobe, vcpus, memory)",
 				     c->where, c->key, a->cs->name);
 		}
 	}

@@ -333,11 +333,15 @@ static int check_auto(struct plan_section *ps, const struct config *c)
 	return 0;
 }
 
+/* Build the plan of section cs into ps. Return 0; -1 after errors in the
+ * section; -2 after errors of [global] keys (which every section would
+ * repeat). *nerrors counts the errors printed; a section stops
+ * reporting its keys' errors once it reaches CONF_MAX_ERRORS. */
 static int plan_section_init(struct plan_section *ps, const struct conf_section *cs,
-			     const struct config *c, struct pin_topo **topo)
+			     const struct config *c, struct pin_topo **topo, int *nerrors)
 {
 	struct strbuf err = STRBUF_INIT;
-	int rc = -1;
+	int rc = -1, bad = 0;
 
 	memset(ps, 0, sizeof(*ps));
 	ps->cs = cs;
@@ -364,12 +368,17 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 	ps->ci_target = 0.02;
 	ps->min_iterations = 3;
 	ps->max_iterations = 30;
-	for (size_t i = 0; i < c->global.n; i++)
-		if (apply_key(ps, &c->global.entries[i], 1) < 0)
-			goto out;
-	for (size_t i = 0; i < cs->n; i++)
-		if (apply_key(ps, &cs->entries[i], 0))
-			goto out;
+	/* Every key's error is reported, not the first only. */
+	for (size_t i = 0; i < c->global.n && *nerrors + bad < CONF_MAX_ERRORS; i++)
+		bad += apply_key(ps, &c->global.entries[i], 1) < 0;
+	if (bad) {
+		rc = -2;
+		goto out;
+	}
+	for (size_t i = 0; i < cs->n && *nerrors + bad < CONF_MAX_ERRORS; i++)
+		bad += apply_key(ps, &cs->entries[i], 0) != 0;
+	if (bad)
+		goto out;
 	if (check_auto(ps, c))
 		goto out;
 	if (wl_params_finish(ps->params, &err)) {
@@ -401,6 +410,10 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 			goto out;
 		}
 		ps->params->pin = ps->pin;
+		if (ps->pin->passed_over)
+			notice("[%s] pin: using %s, the first possible of '%s': %s", cs->name,
+			       ps->pin->policy, wl_params_text(ps->params, "pin"),
+			       ps->pin->passed_over);
 		/* A preference list: the run stores the policy it used. */
 		if (strchr(wl_params_text(ps->params, "pin"), ',') &&
 		    wl_params_set(ps->params, "pin", ps->pin->policy, &err)) {
@@ -410,6 +423,8 @@ static int plan_section_init(struct plan_section *ps, const struct conf_section 
 	}
 	rc = 0;
 out:
+	if (rc)
+		*nerrors += bad ? bad : 1;
 	strbuf_release(&err);
 	return rc;
 }
@@ -428,23 +443,26 @@ static const char *global_key_suggest(const struct plan *p, const char *key)
 	return s.best;
 }
 
-/* Every [global] key must mean something to some section. */
+/* Every [global] key must mean something to some section: each one that
+ * does not is reported (up to CONF_MAX_ERRORS). */
 static int check_global_keys(const struct config *c, const struct plan *p)
 {
-	for (size_t i = 0; i < c->global.n; i++) {
+	int rc = 0;
+
+	for (size_t i = 0; i < c->global.n && rc > -CONF_MAX_ERRORS; i++) {
 		const struct conf_entry *e = &c->global.entries[i];
 		int known = wl_option_index(runner_options, e->key) >= 0;
 
 		for (size_t j = 0; !known && j < p->n; j++)
 			known = wl_option_lookup(p->sections[j].ops->options, e->key) >= 0;
 		if (!known && global_key_suggest(p, e->key))
-			return error("%s: unknown key '%s' in [global] (did you mean '%s'?)",
-				     e->where, e->key, global_key_suggest(p, e->key));
-		if (!known)
-			return error("%s: unknown key '%s' in [global]: no section's workload "
-				     "takes it", e->where, e->key);
+			rc += error("%s: unknown key '%s' in [global] (did you mean '%s'?)",
+				    e->where, e->key, global_key_suggest(p, e->key));
+		else if (!known)
+			rc += error("%s: unknown key '%s' in [global]: no section's workload "
+				    "takes it", e->where, e->key);
 	}
-	return 0;
+	return rc ? -1 : 0;
 }
 
 /* Samples section ps runs, warm-up included; 64 bits, as a plan may ask
@@ -472,6 +490,17 @@ static int check_plan_size(const struct plan *p)
 				     ps->warmup, PLAN_MAX_SAMPLES);
 	}
 	return 0;
+}
+
+const struct wl_option *plan_runner_options(void)
+{
+	return runner_options;
+}
+
+const struct workload_ops *plan_section_workload(const struct conf_section *cs,
+						 const struct config *c)
+{
+	return section_workload(cs, &c->global);
 }
 
 const struct wl_option *plan_runner_option(const char *name)
@@ -508,10 +537,14 @@ static void plan_seed(const struct config *c, struct plan *p)
 static int plan_build_where(struct config *c, int (*want)(const char *name, void *arg),
 			    void *arg, struct pin_topo *topo, struct plan *out)
 {
+	int nerrors = 0, failed;
+
 	memset(out, 0, sizeof(*out));
 	out->topo = topo;
 	out->sections = xcalloc(c->n ? c->n : 1, sizeof(*out->sections));
-	for (size_t i = 0; i < c->n; i++) {
+	/* A section in error does not stop the others': all their errors
+	 * are reported, up to CONF_MAX_ERRORS. */
+	for (size_t i = 0; i < c->n && nerrors < CONF_MAX_ERRORS; i++) {
 		int keep = want ? want(c->sections[i].name, arg) : 1;
 
 		if (keep < 0)
@@ -519,13 +552,22 @@ static int plan_build_where(struct config *c, int (*want)(const char *name, void
 		if (!keep)
 			continue;
 		assert(out->n < c->n);	/* sections holds one per config section */
-		if (plan_section_init(&out->sections[out->n], &c->sections[i], c, &out->topo)) {
+		failed = plan_section_init(&out->sections[out->n], &c->sections[i], c, &out->topo,
+					   &nerrors);
+		if (failed) {
 			wl_params_free(out->sections[out->n].params);
 			monitor_set_free(out->sections[out->n].monitors);
-			goto fail;
+			memset(&out->sections[out->n], 0, sizeof(out->sections[out->n]));
+			if (failed == -2)
+				break;
+			continue;
 		}
 		out->n++;
 	}
+	if (nerrors >= CONF_MAX_ERRORS)
+		error("stopped after %d errors", CONF_MAX_ERRORS);
+	if (nerrors)
+		goto fail;
 	if (out->n && (check_global_keys(c, out) || check_plan_size(out)))
 		goto fail;
 	plan_seed(c, out);

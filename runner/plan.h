@@ -75,6 +75,13 @@ void plan_release(struct plan *p);
  * valid in every section, or NULL: direct mode parses its --timeout with
  * it, so that both accept the same values. */
 const struct wl_option *plan_runner_option(const char *name);
+/* The runner's own keys, which every section takes: a table ending in a
+ * NULL name. */
+const struct wl_option *plan_runner_options(void);
+/* The workload of section cs of c (its workload key, else its name up
+ * to the first '-'); NULL: none. */
+const struct workload_ops *plan_section_workload(const struct conf_section *cs,
+						 const struct config *c);
 /* Samples the plan will run, warm-up included (at most PLAN_MAX_SAMPLES
  * once plan_build accepted it). */
 int64_t plan_total_samples(const struct plan *p);

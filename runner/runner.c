@@ -846,8 +846,15 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	} else if (stop_signal) {
 		if (finish(&x, "interrupted"))
 			report_unfinished(&x, "interrupted");
-		error("interrupted by signal %d: run #%lld kept %ld samples and is marked "
-		      "interrupted", (int)stop_signal, (long long)x.run_id, x.stored + x.before);
+		if (req->resume_cmd)
+			error("interrupted by signal %d: run #%lld kept %ld samples and is marked "
+			      "interrupted; '%s #%lld' runs the rest", (int)stop_signal,
+			      (long long)x.run_id, x.stored + x.before, req->resume_cmd,
+			      (long long)x.run_id);
+		else
+			error("interrupted by signal %d: run #%lld kept %ld samples and is marked "
+			      "interrupted", (int)stop_signal, (long long)x.run_id,
+			      x.stored + x.before);
 		rc = 128 + stop_signal;
 	} else if (!x.stored && !x.before && x.failed) {
 		if (finish(&x, "failed"))

@@ -54,6 +54,10 @@ struct run_request {
 	int (*facts)(struct store *s, int64_t run_id, void *arg);
 	void *facts_arg;
 	const struct sample_executor *exec;	/* NULL: samples run here */
+	/* The command that runs the rest of an interrupted run, named in
+	 * the message that says it was interrupted ("kbench run --resume");
+	 * NULL: none is named. */
+	const char *resume_cmd;
 };
 
 /* Run the plan into s as a new run, or into the run req->resume, running

@@ -15,6 +15,7 @@
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "machine/kmod.h"
 #include "machine/pin.h"
 #include "machine/sysinfo.h"
 #include "monitors/monitor.h"
@@ -34,6 +35,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,7 +52,9 @@
 struct vm {
 	struct vm_config cfg;
 	const char *accel;		/* "kvm" or "tcg": what booted */
-	struct child qemu;		/* stderr on qemu.fd */
+	struct child_program qemu;	/* running while qemu.w.running */
+	int qemu_err;			/* read end of QEMU's stderr, or -1 */
+	int qemu_pidfd;			/* QEMU's pidfd, or -1 */
 	int sock;			/* our end of the guest's ttyS1 */
 	struct strbuf dir;		/* scratch directory: initramfs, console */
 	struct strbuf in;		/* bytes from the guest not yet framed */
@@ -62,6 +66,9 @@ struct vm {
 	unsigned long long mem_bytes;
 	double boot_s;
 	struct strbuf pinned;		/* "CPU 0 -> P#0, CPU 1 -> P#1" */
+	struct kmod_set mods;		/* what the guest loads at boot */
+	struct strbuf loaded;		/* the modules it loaded: "dummy loop" */
+	struct strbuf mod_errors;	/* "dummy: Invalid module format; " */
 	struct sample_executor exec;
 	int gone;			/* QEMU ended or stopped answering */
 	int keep_dir;			/* the console log is wanted after us */
@@ -245,10 +252,46 @@ out:
 	return rc;
 }
 
+/* The modules of mods into the archive as GUEST_MODULES_DIR/NN-NAME.ko[.xz],
+ * and their paths, in load order, as GUEST_MODULES_LIST. Return 0, or -1
+ * after an error message. */
+static int add_modules(struct strbuf *cpio, const struct kmod_set *mods)
+{
+	struct strbuf list = STRBUF_INIT, text = STRBUF_INIT, name = STRBUF_INIT;
+	int rc = -1;
+
+	if (!mods->n)
+		return 0;
+	cpio_add(cpio, GUEST_MODULES_DIR, S_IFDIR | 0755, NULL, 0, 0, 0);
+	for (size_t i = 0; i < mods->n; i++) {
+		const char *base = strrchr(mods->mods[i].path, '/');
+		const char *ext = strstr(base ? base : mods->mods[i].path, ".ko");
+
+		strbuf_reset(&text);
+		if (strbuf_read_file(&text, mods->mods[i].path) < 0) {
+			error("cannot read the module '%s': %s", mods->mods[i].path, strerror(errno));
+			goto out;
+		}
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s/%02zu-%s%s", GUEST_MODULES_DIR, i, mods->mods[i].name,
+			    ext ? ext : ".ko");
+		cpio_add(cpio, name.buf, S_IFREG | 0644, text.buf, text.len, 0, 0);
+		strbuf_addf(&list, "/%s\n", name.buf);
+	}
+	cpio_add(cpio, GUEST_MODULES_LIST, S_IFREG | 0644, list.buf, list.len, 0, 0);
+	rc = 0;
+out:
+	strbuf_release(&list);
+	strbuf_release(&text);
+	strbuf_release(&name);
+	return rc;
+}
+
 /* Write the guest's initramfs to path: the user's initrd first (the
  * kernel unpacks concatenated archives in turn), then ours, whose /init
  * is kbench-sample. Return 0, or -1 after an error message. */
-static int write_initramfs(const struct vm_config *cfg, const char *path)
+static int write_initramfs(const struct vm_config *cfg, const struct kmod_set *mods,
+			   const char *path)
 {
 	struct strbuf cpio = STRBUF_INIT, prog_text = STRBUF_INIT, err = STRBUF_INIT;
 	const char *prog = sample_program(&err);
@@ -283,6 +326,8 @@ static int write_initramfs(const struct vm_config *cfg, const char *path)
 	cpio_add(&cpio, "sys", S_IFDIR | 0555, NULL, 0, 0, 0);
 	cpio_add(&cpio, "tmp", S_IFDIR | 01777, NULL, 0, 0, 0);
 	cpio_add(&cpio, "init", S_IFREG | 0755, prog_text.buf, prog_text.len, 0, 0);
+	if (add_modules(&cpio, mods))
+		goto out;
 	cpio_finish(&cpio);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || write_full(fd, cpio.buf, cpio.len)) {
@@ -300,24 +345,6 @@ out:
 }
 
 /* ---- QEMU ---- */
-
-struct qemu_start {
-	char **argv;
-	int sock;
-};
-
-/* In the forked child: the guest's ttyS1 on stdin and stdout, stderr
- * to the parent, then QEMU. */
-static int exec_qemu(void *arg, int fd)
-{
-	const struct qemu_start *qs = arg;
-
-	if (dup2(qs->sock, 0) < 0 || dup2(qs->sock, 1) < 0 || dup2(fd, 2) < 0)
-		return 1;
-	execvp(qs->argv[0], qs->argv);
-	dprintf(2, "cannot run '%s': %s\n", qs->argv[0], strerror(errno));
-	return 1;
-}
 
 static void console_path(const struct vm *vm, struct strbuf *out)
 {
@@ -369,51 +396,71 @@ out:
 
 static void qemu_version(struct vm *vm)
 {
-	struct words w = { 0 };
-	struct qemu_start qs;
-	struct child c = { .pid = 0 };
-	volatile sig_atomic_t never = 0;
-	int sv[2];
+	const char *argv[] = { qemu_program(&vm->cfg), "--version", NULL };
+	struct child_program p = CHILD_PROGRAM_INIT;
+	struct child_io io = { .out = &vm->version, .timeout_s = 10 };
+	struct strbuf why = STRBUF_INIT;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return;
-	word(&w, "%s", qemu_program(&vm->cfg));
-	word(&w, "--version");
-	qs.argv = w.v;
-	qs.sock = sv[1];
-	if (!child_start(&c, exec_qemu, &qs)) {
-		struct strbuf out = STRBUF_INIT;
-		char buf[512];
-		ssize_t n;
-
-		close(sv[1]);
-		sv[1] = -1;
-		child_finish(&c, 10, &never, &out);
-		while ((n = read(sv[0], buf, sizeof(buf))) > 0)
-			strbuf_add(&vm->version, buf, (size_t)n);
-		if (vm->version.len) {
-			vm->version.len = strcspn(vm->version.buf, "\n");
-			vm->version.buf[vm->version.len] = '\0';
-		}
-		strbuf_release(&out);
+	p.argv = argv;
+	p.in = p.err = CHILD_FD_NULL;
+	p.new_group = 1;
+	/* No version is no fact, not an error: a QEMU that cannot run says
+	 * so when it is started. */
+	if (child_program_run(&p, &io, &why) != CHILD_EXITED)
+		strbuf_reset(&vm->version);
+	if (vm->version.len) {
+		vm->version.len = strcspn(vm->version.buf, "\n");
+		vm->version.buf[vm->version.len] = '\0';
 	}
-	close(sv[0]);
-	if (sv[1] >= 0)
-		close(sv[1]);
-	words_release(&w);
+	strbuf_release(&why);
 }
 
-/* Kill QEMU (if it runs) and reap it, its stderr added to vm->err. */
+/* Take what QEMU wrote to its stderr into vm->err; with wait_ms, wait
+ * that long for it first. Return 0 at its end (EOF), else 1. */
+static int qemu_read_err(struct vm *vm, int wait_ms)
+{
+	struct pollfd pfd = { .fd = vm->qemu_err, .events = POLLIN };
+	char buf[4096];
+	ssize_t n;
+
+	if (vm->qemu_err < 0)
+		return 0;
+	if (wait_ms && poll(&pfd, 1, wait_ms) <= 0)
+		return 1;
+	n = read(vm->qemu_err, buf, sizeof(buf));
+	if (n > 0) {
+		strbuf_add(&vm->err, buf, (size_t)n);
+		return 1;
+	}
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	close(vm->qemu_err);
+	vm->qemu_err = -1;
+	return 0;
+}
+
+/* Let QEMU (if it runs) end by itself within grace_s, else kill its
+ * group; reap it, its stderr added to vm->err. */
 static void qemu_end(struct vm *vm, double grace_s)
 {
-	volatile sig_atomic_t stop = grace_s <= 0;
-	double t;
+	int64_t deadline = clock_ns(CLOCK_MONOTONIC) + (int64_t)(grace_s * 1e9);
 
-	if (!vm->qemu.pid)
+	if (!vm->qemu.w.running)
 		return;
-	t = (double)(clock_ns(CLOCK_MONOTONIC) - vm->qemu.mono_start_ns) / 1e9 + grace_s;
-	child_finish(&vm->qemu, t, &stop, &vm->err);
-	vm->qemu.pid = 0;
+	while (!worker_poll(&vm->qemu.w) && clock_ns(CLOCK_MONOTONIC) < deadline)
+		if (!qemu_read_err(vm, 50))
+			usleep(50000);	/* its stderr closed: look again soon */
+	/* What is left of its group goes with it (or it, at the grace). */
+	worker_kill_group(&vm->qemu.w);
+	/* Its last words, bounded: a process it left could hold the pipe. */
+	for (int i = 0; i < 20 && qemu_read_err(vm, 10); i++)
+		;
+	if (vm->qemu_err >= 0)
+		close(vm->qemu_err);
+	vm->qemu_err = -1;
+	if (vm->qemu_pidfd >= 0)
+		close(vm->qemu_pidfd);
+	vm->qemu_pidfd = -1;
 	if (vm->sock >= 0)
 		close(vm->sock);
 	vm->sock = -1;
@@ -421,37 +468,48 @@ static void qemu_end(struct vm *vm, double grace_s)
 
 static int qemu_start(struct vm *vm, const char *accel)
 {
-	struct strbuf initramfs = STRBUF_INIT, console = STRBUF_INIT;
+	struct strbuf initramfs = STRBUF_INIT, console = STRBUF_INIT, why = STRBUF_INIT;
 	struct words w = { 0 };
-	struct qemu_start qs;
-	int sv[2], rc = -1;
+	int sv[2] = { -1, -1 }, ep[2] = { -1, -1 }, rc = -1;
 
 	strbuf_addf(&initramfs, "%s/initramfs.cpio", vm->dir.buf);
 	console_path(vm, &console);
 	unlink(console.buf);
 	command_words(&vm->cfg, accel, initramfs.buf, console.buf, &w);
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) || pipe2(ep, O_CLOEXEC)) {
 		error("cannot make the guest's link: %s", strerror(errno));
 		goto out;
 	}
-	qs.argv = w.v;
-	qs.sock = sv[1];
-	memset(&vm->qemu, 0, sizeof(vm->qemu));
-	if (child_start(&vm->qemu, exec_qemu, &qs)) {
-		close(sv[0]);
-		close(sv[1]);
+	/* The guest's ttyS1 is QEMU's stdin and stdout (-serial stdio). */
+	vm->qemu = (struct child_program)CHILD_PROGRAM_INIT;
+	vm->qemu.argv = (const char *const *)w.v;
+	vm->qemu.in = vm->qemu.out = sv[1];
+	vm->qemu.err = ep[1];
+	vm->qemu.new_group = 1;
+	if (child_program_start(&vm->qemu, &why)) {
+		error("%s", why.buf);
 		goto out;
 	}
-	close(sv[1]);
+	vm->qemu_pidfd = (int)syscall(SYS_pidfd_open, vm->qemu.w.pid, 0);
 	vm->sock = sv[0];
+	vm->qemu_err = ep[0];
+	sv[0] = ep[0] = -1;
+	fcntl(vm->qemu_err, F_SETFL, O_NONBLOCK);
 	vm->accel = !strcmp(accel, "kvm") ? "kvm" : "tcg";
 	strbuf_reset(&vm->in);
 	strbuf_reset(&vm->err);
 	rc = 0;
 out:
+	for (int i = 0; i < 2; i++) {
+		if (sv[i] >= 0)
+			close(sv[i]);
+		if (ep[i] >= 0)
+			close(ep[i]);
+	}
 	words_release(&w);
 	strbuf_release(&initramfs);
 	strbuf_release(&console);
+	strbuf_release(&why);
 	return rc;
 }
 
@@ -474,8 +532,8 @@ static enum wait_end wait_frame(struct vm *vm, double timeout_s, volatile sig_at
 	for (;;) {
 		struct pollfd pfd[3] = {
 			{ .fd = vm->sock, .events = POLLIN },
-			{ .fd = vm->qemu.fd, .events = POLLIN },
-			{ .fd = vm->qemu.pidfd, .events = POLLIN },
+			{ .fd = vm->qemu_err, .events = POLLIN },
+			{ .fd = vm->qemu_pidfd, .events = POLLIN },
 		};
 		int64_t left;
 		char buf[4096];
@@ -495,11 +553,8 @@ static enum wait_end wait_frame(struct vm *vm, double timeout_s, volatile sig_at
 		if (poll(pfd, pfd[2].fd >= 0 ? 3 : 2, left > 250 ? 250 : (int)left) < 0 &&
 		    errno != EINTR)
 			return WAIT_EXITED;
-		if (pfd[1].revents && vm->qemu.fd >= 0) {
-			n = read(vm->qemu.fd, buf, sizeof(buf));
-			if (n > 0)
-				strbuf_add(&vm->err, buf, (size_t)n);
-		}
+		if (pfd[1].revents)
+			qemu_read_err(vm, 0);
 		if (pfd[0].revents) {
 			n = read(vm->sock, buf, sizeof(buf));
 			if (n > 0)
@@ -535,6 +590,10 @@ static void take_facts(struct vm *vm, const struct strbuf *p)
 			vm->numa_nodes = atoi(v);
 		else if (!strncmp(r, "mem_bytes=", 10))
 			vm->mem_bytes = strtoull(v, NULL, 10);
+		else if (!strncmp(r, "module=", 7))
+			strbuf_addf(&vm->loaded, "%s%s", vm->loaded.len ? " " : "", v);
+		else if (!strncmp(r, "module_error=", 13))
+			strbuf_addf(&vm->mod_errors, "%s; ", v);
 	}
 	if (!vm->kernel.release)
 		vm->kernel.release = xstrdup("unknown");
@@ -558,6 +617,7 @@ static int vm_facts(void *arg, struct store *s, int64_t run_id)
 	    fact(s, run_id, "vm.qemu", vm->version.buf) ||
 	    fact(s, run_id, "vm.kernel_image", vm->cfg.kernel) ||
 	    fact(s, run_id, "vm.initrd", vm->cfg.initrd) ||
+	    fact(s, run_id, "vm.modules", vm->loaded.buf) ||
 	    fact(s, run_id, "vm.append", vm->cfg.append) ||
 	    fact(s, run_id, "vm.vcpu_pin", vm->pinned.buf))
 		return -1;
@@ -608,7 +668,7 @@ static int pin_vcpus(struct vm *vm)
 		      "unbound", vm->cfg.vcpu_pin);
 		goto out;
 	}
-	strbuf_addf(&path, "/proc/%d/task", (int)vm->qemu.pid);
+	strbuf_addf(&path, "/proc/%d/task", (int)vm->qemu.w.pid);
 	d = opendir(path.buf);
 	while (d && (e = readdir(d))) {
 		int cpu;
@@ -616,7 +676,7 @@ static int pin_vcpus(struct vm *vm)
 		if (e->d_name[0] == '.')
 			continue;
 		strbuf_reset(&path);
-		strbuf_addf(&path, "/proc/%d/task/%s/comm", (int)vm->qemu.pid, e->d_name);
+		strbuf_addf(&path, "/proc/%d/task/%s/comm", (int)vm->qemu.w.pid, e->d_name);
 		strbuf_reset(&comm);
 		if (strbuf_read_file(&comm, path.buf) < 0 || sscanf(comm.buf, "CPU %d/", &cpu) != 1 ||
 		    cpu < 0 || cpu >= vm->cfg.vcpus)
@@ -726,12 +786,14 @@ int vm_boot(const struct vm_config *cfg, struct vm **out)
 
 	*out = NULL;
 	vm->cfg = *cfg;
-	vm->sock = -1;
+	vm->sock = vm->qemu_err = vm->qemu_pidfd = -1;
 	strbuf_init(&vm->dir);
 	strbuf_init(&vm->in);
 	strbuf_init(&vm->err);
 	strbuf_init(&vm->version);
 	strbuf_init(&vm->pinned);
+	strbuf_init(&vm->loaded);
+	strbuf_init(&vm->mod_errors);
 	if (stat(cfg->kernel, &st) || !S_ISREG(st.st_mode)) {
 		error("cannot use the kernel image '%s': %s", cfg->kernel,
 		      errno ? strerror(errno) : "not a regular file");
@@ -750,7 +812,25 @@ int vm_boot(const struct vm_config *cfg, struct vm **out)
 		goto out;
 	}
 	strbuf_addf(&path, "%s/initramfs.cpio", vm->dir.buf);
-	if (write_initramfs(cfg, path.buf))
+	if (!cfg->modules_dir != !cfg->modprobe) {
+		error("%s", cfg->modprobe ? "modprobe needs modules, the tree to load them from" :
+		      "modules needs modprobe: the guest loads only the modules named");
+		goto out;
+	}
+	if (cfg->modules_dir) {
+		struct strbuf err = STRBUF_INIT;
+
+		if (kmod_resolve(cfg->modules_dir, cfg->modprobe, &vm->mods, &err)) {
+			error("--modules: %s", err.buf);
+			strbuf_release(&err);
+			goto out;
+		}
+		strbuf_release(&err);
+		for (size_t i = 0; i < vm->mods.nbuiltin; i++)
+			notice("module %s is built into the %s kernel: nothing to load",
+			       vm->mods.builtin[i], vm->mods.release);
+	}
+	if (write_initramfs(cfg, &vm->mods, path.buf))
 		goto out;
 	if (!strcmp(cfg->accel, "kvm") || (!strcmp(cfg->accel, "auto") && kvm_usable(&why))) {
 		rc = boot_once(vm, "kvm", strcmp(cfg->accel, "auto") ? cfg->boot_timeout_s :
@@ -769,6 +849,15 @@ int vm_boot(const struct vm_config *cfg, struct vm **out)
 	}
 	if (rc > 0 && boot_once(vm, "tcg", cfg->boot_timeout_s, &why))
 		goto out;
+	if (vm->mod_errors.len) {
+		vm->mod_errors.len -= 2;	/* the last "; " */
+		vm->mod_errors.buf[vm->mod_errors.len] = '\0';
+		error("the guest could not load its modules: %s", vm->mod_errors.buf);
+		if (strcmp(vm->mods.release, vm->kernel.release))
+			error("the modules are for %s and the guest runs %s", vm->mods.release,
+			      vm->kernel.release);
+		goto out;
+	}
 	notice("booted %s under %s (%d vCPUs, %d MiB) in %.1f s", vm->kernel.release,
 	       !strcmp(vm->accel, "kvm") ? "KVM" : "TCG", cfg->vcpus, cfg->mem_mib, vm->boot_s);
 	if (pin_vcpus(vm))
@@ -979,7 +1068,7 @@ void vm_stop(struct vm *vm)
 {
 	if (!vm)
 		return;
-	if (vm->qemu.pid && vm->sock >= 0) {
+	if (vm->qemu.w.running && vm->sock >= 0) {
 		struct strbuf f = STRBUF_INIT;
 
 		wire_frame(&f, WIRE_QUIT, "", 0);
@@ -1003,6 +1092,9 @@ void vm_stop(struct vm *vm)
 	strbuf_release(&vm->err);
 	strbuf_release(&vm->version);
 	strbuf_release(&vm->pinned);
+	strbuf_release(&vm->loaded);
+	strbuf_release(&vm->mod_errors);
+	kmod_set_release(&vm->mods);
 	kernel_info_release(&vm->kernel);
 	free(vm->cpu_model);
 	free(vm);

@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -194,6 +195,47 @@ static void file_field(const char *path, const char *key, char *out, size_t len)
 		fclose(f);
 }
 
+/* What loading the modules of GUEST_MODULES_LIST gave: "module=NAME" or
+ * "module_error=NAME: why" records, for the hello. */
+static struct strbuf module_records = STRBUF_INIT;
+
+/* finit_module(2)'s flag for a compressed file, which the kernel
+ * decompresses itself (Linux 6.4, CONFIG_MODULE_DECOMPRESS). */
+#ifndef MODULE_INIT_COMPRESSED_FILE
+#define MODULE_INIT_COMPRESSED_FILE 4
+#endif
+
+/* Load the modules the host packed, in the order it listed them. */
+static void load_modules(void)
+{
+	struct strbuf list = STRBUF_INIT;
+
+	if (strbuf_read_file(&list, "/" GUEST_MODULES_LIST) < 0)
+		return;
+	for (char *s = list.buf, *path; (path = strsep(&s, "\n"));) {
+		const char *base = strrchr(path, '/'), *name;
+		size_t len;
+		int fd, flags;
+
+		if (!*path)
+			continue;
+		/* "NN-NAME.ko[.xz]" */
+		name = base ? base + 1 : path;
+		name += strcspn(name, "-") + 1;
+		len = strcspn(name, ".");
+		flags = strstr(name, ".ko.") ? MODULE_INIT_COMPRESSED_FILE : 0;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && (!syscall(SYS_finit_module, fd, "", flags) || errno == EEXIST))
+			record(&module_records, "module=%.*s", (int)len, name);
+		else
+			record(&module_records, "module_error=%.*s: %s", (int)len, name,
+			       strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	strbuf_release(&list);
+}
+
 static void send_hello(void)
 {
 	struct strbuf sb = STRBUF_INIT, text = STRBUF_INIT;
@@ -223,6 +265,7 @@ static void send_hello(void)
 	record(&sb, "numa_nodes=%d", nodes ? nodes : 1);
 	file_field("/proc/meminfo", "MemTotal", buf, sizeof(buf));
 	record(&sb, "mem_bytes=%llu", strtoull(buf, NULL, 10) * 1024);
+	strbuf_add(&sb, module_records.buf, module_records.len);
 	send_frame(WIRE_HELLO, &sb);
 	strbuf_release(&sb);
 	strbuf_release(&text);
@@ -402,6 +445,7 @@ int guest_main(void)
 	int type;
 
 	setup();
+	load_modules();
 	send_hello();
 	while (!recv_frame(&in, &type, &payload)) {
 		if (type == WIRE_QUIT)

@@ -22,6 +22,11 @@ enum wire_type {
 	WIRE_LOG = 'L',		/* guest: a line for the host's log */
 };
 
+/* The modules the guest loads at boot (kbench vm --modules), in the
+ * initramfs: their files, and their paths in load order, a line each. */
+#define GUEST_MODULES_DIR "kbench-modules"
+#define GUEST_MODULES_LIST "kbench-modules.list"
+
 /* The largest payload either side accepts. */
 #define WIRE_MAX_PAYLOAD (1u << 20)
 

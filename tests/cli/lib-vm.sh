@@ -2,13 +2,17 @@
 # QEMU and the two Debian kernels the tests boot (the cloud flavour and
 # its PREEMPT_RT sibling, the versions the archive's metapackages name),
 # downloading each package once with apt-get download and keeping only
-# its /boot (vmlinuz and config, not the modules) in a cache directory
-# that outlives build trees:
+# its /boot (vmlinuz and config) and a few of its modules (vxlan and what
+# it depends on, dummy; with modules.builtin and modules.order, not
+# modules.dep, which depmod writes on install) in a cache directory that
+# outlives build trees:
 #
 #   $KBENCH_TEST_KERNELS, else $XDG_CACHE_HOME/kbench/test-kernels
 #   (~/.cache/kbench/test-kernels)
 #
-#   vm_kernels           sets $vm_cloud and $vm_rt (vmlinuz paths); false,
+#   vm_kernels           sets $vm_cloud and $vm_rt (vmlinuz paths) and
+#                        $vm_cloud_modules (the cloud kernel's
+#                        lib/modules/RELEASE, those few modules); false,
 #                        with the reason in $vm_why, when they cannot be had
 #   vm_tiny_conf FILE    writes a tiny config: hackbench, pft and TCP_RR
 #   no_qemu              no QEMU of this test is left (waits up to 10 s)
@@ -30,7 +34,7 @@ vm_fetch() {
 	fi
 	ver=${pkg#linux-image-}
 	dir=$vm_cache/$pkg
-	if [ ! -f "$dir/boot/vmlinuz-$ver" ]; then
+	if [ ! -f "$dir/boot/vmlinuz-$ver" ] || [ ! -f "$dir/lib/modules/$ver/modules.order" ]; then
 		mkdir -p "$vm_cache"
 		dl=$(mktemp -d "$vm_cache/dl.XXXXXX")
 		chmod 755 "$dl"	# apt's sandbox user writes there
@@ -40,7 +44,16 @@ vm_fetch() {
 			return 1
 		fi
 		mkdir -p "$dl/x"
-		dpkg-deb --fsys-tarfile "$dl"/*.deb | tar -x -C "$dl/x" ./boot
+		m=./lib/modules/$ver
+		dpkg-deb --fsys-tarfile "$dl"/*.deb | tar -x -C "$dl/x" ./boot \
+			"$m/modules.builtin" "$m/modules.order" "$m/kernel/drivers/net/dummy.ko" \
+			"$m/kernel/drivers/net/vxlan/vxlan.ko" "$m/kernel/net/ipv4/udp_tunnel.ko" \
+			"$m/kernel/net/ipv6/ip6_udp_tunnel.ko" 2>"$dl/log"
+		if [ ! -f "$dl/x/boot/vmlinuz-$ver" ]; then
+			vm_why="cannot extract $pkg: $(tail -1 "$dl/log")"
+			rm -rf "$dl"
+			return 1
+		fi
 		rm -rf "$dir"
 		mv "$dl/x" "$dir"
 		rm -rf "$dl"
@@ -67,6 +80,8 @@ vm_kernels() {
 	flock 9
 	vm_cloud=$(vm_fetch cloud) && vm_rt=$(vm_fetch rt)
 	rc=$?
+	ver=$(basename "$vm_cloud" | sed 's/^vmlinuz-//')
+	vm_cloud_modules=$(dirname "$(dirname "$vm_cloud")")/lib/modules/$ver
 	exec 9>&-
 	return $rc
 }

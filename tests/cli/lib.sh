@@ -258,10 +258,10 @@ s/^(warm-up: [0-9]+ results in )[0-9]+\.[0-9]{3}( s, )/\1N.NNN\2/'
 header_sed='s/^(Host: +)[^ ]+$/\1HOST/
 s/^(CPU: +).+$/\1CPU/
 s/^(Machine: +)[0-9]+ CPUs?(, [0-9]+ cores?)?(, [0-9]+ nodes?)?(, [0-9.]+ GiB)?$/\1MACHINE/'
-# The host and kernel columns of kbench runs, as wide as this machine's
-# names: "HOST KERNEL" and the columns after them as printed.
-# The host cell is 10 wide (cut with ~ when longer) and the kernel 15.
-runs_sed="s/^( +[0-9]+ .{18} .{11} )[^ ]+ +(KERNEL|[^ ]+~) +/\\1HOST KERNEL /"
+# The host column of kbench runs, as wide as this machine's name: "HOST"
+# and the columns after it as printed (the kernel release ends the line,
+# whole: KERNEL). The host cell is 10 wide (cut with ~ when longer).
+runs_sed="s/^( +[0-9]+ .{18} .{11} )[^ ]+ +(YYYY-MM-DD hh:mm )/\\1HOST \\2/"
 
 # The figure lines of compare's cannot-tell footer: which rows cannot
 # tell, and so their count, move with the measured figures.

@@ -57,33 +57,33 @@ T
 
 expect_transcript -e "$runs_sed" "runs lists the runs with their sample counts" kb runs <<'T'
 $ kb runs
-   id name               config      host       kernel          started          status      samples
-    1 v618-base          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
-    2 v618-next          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
-    3 quiet-run          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
+   id name               config      host       started          status      samples kernel
+    1 v618-base          tiny        HOST YYYY-MM-DD hh:mm complete         12 KERNEL
+    2 v618-next          tiny        HOST YYYY-MM-DD hh:mm complete         12 KERNEL
+    3 quiet-run          tiny        HOST YYYY-MM-DD hh:mm complete         12 KERNEL
 [exit 0]
 T
 expect_transcript -e "$runs_sed" "runs --name keeps the runs of that name" kb runs --name v618-next <<'T'
 $ kb runs --name v618-next
-   id name               config      host       kernel          started          status      samples
-    2 v618-next          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
+   id name               config      host       started          status      samples kernel
+    2 v618-next          tiny        HOST YYYY-MM-DD hh:mm complete         12 KERNEL
 [exit 0]
 T
 expect_transcript -e "$runs_sed" "runs --last keeps the most recent" kb runs --last 2 <<'T'
 $ kb runs --last 2
-   id name               config      host       kernel          started          status      samples
-    2 v618-next          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
-    3 quiet-run          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
+   id name               config      host       started          status      samples kernel
+    2 v618-next          tiny        HOST YYYY-MM-DD hh:mm complete         12 KERNEL
+    3 quiet-run          tiny        HOST YYYY-MM-DD hh:mm complete         12 KERNEL
 [exit 0]
 T
 expect_transcript -e "$runs_sed" -e "s/ --host $(uname -n) / --host HOST /" \
 	"runs --host, --config and --since filter together" \
 	kb runs --host "$(uname -n)" --config tiny --since 2000-01-01 <<'T'
 $ kb runs --host HOST --config tiny --since 2000-01-01
-   id name               config      host       kernel          started          status      samples
-    1 v618-base          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
-    2 v618-next          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
-    3 quiet-run          tiny        HOST KERNEL YYYY-MM-DD hh:mm complete         12
+   id name               config      host       started          status      samples kernel
+    1 v618-base          tiny        HOST YYYY-MM-DD hh:mm complete         12 KERNEL
+    2 v618-next          tiny        HOST YYYY-MM-DD hh:mm complete         12 KERNEL
+    3 quiet-run          tiny        HOST YYYY-MM-DD hh:mm complete         12 KERNEL
 [exit 0]
 T
 expect_transcript "runs with nothing to list says so" kb runs --config nope <<'T'

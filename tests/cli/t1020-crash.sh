@@ -29,8 +29,8 @@ check "every committed sample survives kill -9 ($n)" test "$n" -ge 3
 is "integrity_check is ok after kill -9" "$(sql 'PRAGMA integrity_check')" ok
 expect_transcript -e "$runs_sed" "runs shows the killed run as interrupted, with its samples" kb runs <<T
 \$ kb runs
-   id name               config      host       kernel          started          status      samples
-    1 crash              long        HOST KERNEL YYYY-MM-DD hh:mm interrupted $(printf '%7d' "$n")
+   id name               config      host       started          status      samples kernel
+    1 crash              long        HOST YYYY-MM-DD hh:mm interrupted $(printf '%7d' "$n") KERNEL
 [exit 0]
 T
 check "no worker of the killed run is left" no_workers
@@ -47,7 +47,7 @@ is "the run is stored as interrupted" \
 m=$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.name = 'sigint'")
 check "its samples are kept ($m)" test "$m" -ge 3
 is "it says so on stderr, and nothing else" "$(cat "$tmp/err" "$tmp/out")" \
-	"kbench: interrupted by signal 2: run #2 kept $m samples and is marked interrupted"
+	"kbench: interrupted by signal 2: run #2 kept $m samples and is marked interrupted; 'kbench run --resume #2' runs the rest"
 sleep 0.3
 check "no worker is left after SIGINT" no_workers
 is "integrity_check is still ok" "$(sql 'PRAGMA integrity_check')" ok

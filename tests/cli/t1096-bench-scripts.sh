@@ -33,7 +33,10 @@ has() {
 }
 
 for f in "$bench"/*.sh; do
-	case $f in "$bench"/usage.sh | "$bench"/empty-store.sh | "$bench"/figure.sh) continue ;; esac
+	case $f in
+	"$bench"/usage.sh | "$bench"/lib-verdict.sh | "$bench"/empty-store.sh | "$bench"/figure.sh)
+		continue ;;
+	esac
 	name=${f##*/}
 	KBENCH=/nonexistent bash "$f" --help > "$tmp/help" 2> "$tmp/help.err"
 	is "$name --help exits 0" "$?" 0

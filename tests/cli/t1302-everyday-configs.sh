@@ -3,21 +3,33 @@
 # name (with or without .conf) after the current directory.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
-expect_transcript "configs lists the shipped configs with a line each" kb configs <<'T'
+expect_transcript "configs lists the shipped configs, each with its first sentence" kb configs <<'T'
 $ kb configs
 ab-pcp-high          the page allocator's per-cpu lists at their default size
-ab-slub-cpu-partial  SLUB's per-cpu partial lists on and off, in one
-ab-slub-min-partial  SLUB's per-node partial list floor at its default
-ab-thp               transparent huge pages never and always, under pft: the region
-hackbench            mmtests' config-scheduler-hackbench matrix. Four variants,
+                     and cut small, under pft.
+ab-slub-cpu-partial  SLUB's per-cpu partial lists on and off, in one sitting.
+ab-slub-min-partial  SLUB's per-node partial list floor at its default and
+                     raised.
+ab-thp               transparent huge pages never and always, under pft.
+hackbench            mmtests' config-scheduler-hackbench matrix.
 netperf-rr           request/response over loopback as mmtests'
-netperf-rr-pinned    TCP_RR and UDP_RR as in netperf-rr.conf, with the
-netperf-stream       mmtests' config-network-netperf-stream-ipv4-unbound:
+                     config-network-netperf-rr-ipv4-unbound measures it.
+netperf-rr-pinned    TCP_RR and UDP_RR as in netperf-rr.conf, with the server
+                     and the client pinned.
+netperf-stream       mmtests' config-network-netperf-stream-ipv4-unbound.
 pft-processes        the page-fault test with forked worker processes, each
+                     faulting into its own mm, as mmtests'
+                     config-workload-pft-process.
 pft-threads          the page-fault test with worker threads sharing one mm, as
-quick                a short hackbench matrix for a first look and for the README's
-sysbench             the threads, mutex, memory and cpu tests of sysbench 1.0, at
-tbench               dbench's network half, as mmtests' config-network-tbench runs
+                     mmtests' config-workload-pft-threads.
+quick                a short hackbench matrix for a first look and for the
+                     README's main job; under 2 minutes on 2 CPUs.
+sysbench             the threads, mutex, memory and cpu tests of sysbench 1.0,
+                     at 1, 2, 4, ... threads up to twice the CPUs (rows
+                     threads-N).
+tbench               dbench's network half, as mmtests' config-network-tbench
+                     runs it and as the SLAB/SLUB thread on linux-mm compared
+                     it.
 [exit 0]
 T
 mkdir "$tmp/cwd"

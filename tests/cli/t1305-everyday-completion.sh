@@ -61,5 +61,10 @@ hackbench-two"
 is "run names for compare" "$(complete_line kbench --db "$db" compare bas)" "baseline"
 is "run names for show, --db after the command" \
 	"$(complete_line kbench show --db "$db" b)" "baseline"
+is "the formats query takes" "$(complete_line kbench query --format '')" "csv
+json
+text"
+is "config names from the store for history --config" \
+	"$(complete_line kbench --db "$db" history --config g)" "good"
 
 done_testing

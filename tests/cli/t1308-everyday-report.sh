@@ -31,30 +31,36 @@ report() {
 	check "$desc" kb --quiet run "$@"
 	cp "$tmp/check.out" "$tmp/out"
 }
-after_table() { sed -n '/^\(Compared with\|Not compared\)/,/^$/p' "$tmp/out" |
+after_table() { sed -n '/^\(Compared with\|Not compared\|Nothing to compare\)/,/^$/p' "$tmp/out" |
 	sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z/DATE/'; }
 
 report "a first run" -c "$tmp/a/t.conf" -n a1
-is "... has nothing to compare with" "$(after_table)" ""
+is "... has nothing to compare with" "$(after_table)" \
+"Nothing to compare with yet: this is the first complete run of config 't' here.
+Run it again (on the kernel to compare with, say) and the report ends with the
+comparison of the two; 'kbench compare BASE NEW' compares any two runs."
 report "a config of the same file name with another loops" -c "$tmp/b/t.conf" -n b1
 is "... is not compared: the options that differ are listed" "$(after_table)" \
-"Not compared with a1 (id 1, DATE), the previous complete run
-of config 't' here: config differs
+"Not compared with a1 (id 1, DATE), the previous complete run of
+config 't' here: config differs
   [hackbench-x]
     loops: 10 -> 20
 ('kbench compare #1 #2' compares them anyway)"
 report "a second run of the first config" -c "$tmp/a/t.conf" -n a2
 is "... is compared with the run of the same options, not the latest of the name" \
 	"$(after_table)" \
-	"Compared with the previous complete run with the same effective options: a1 (id 1, DATE)"
+	"Compared with a1 (id 1, DATE), the previous complete run here
+with the same effective options:"
 { echo '# the same test, commented'; sed 's/ = /=/; s/$/   /' "$tmp/a/t.conf"; } >"$tmp/a/t2"
 mv "$tmp/a/t2" "$tmp/a/t.conf"
 report "comment and whitespace edits" -c "$tmp/a/t.conf" -n a3
 is "... do not count" "$(after_table)" \
-	"Compared with the previous complete run with the same effective options: a2 (id 3, DATE)"
+	"Compared with a2 (id 3, DATE), the previous complete run here
+with the same effective options:"
 report "-o that makes the other config the same" -c "$tmp/b/t.conf" -o loops=10 -n b2
 is "... is compared with a run of those options" "$(after_table)" \
-	"Compared with the previous complete run with the same effective options: a3 (id 4, DATE)"
+	"Compared with a3 (id 4, DATE), the previous complete run here
+with the same effective options:"
 
 # Runs stored before their sections' options were: by config name.
 printf '[hackbench-y]\nloops = 10\ngroups = 1\niterations = 1\n' >"$tmp/c.conf"
@@ -62,7 +68,8 @@ report "a run of another config" -c "$tmp/c.conf" -n c1
 sql_write "DELETE FROM run_meta WHERE run_id = 6"
 report "the next run of it, the first stored without its options" -c "$tmp/c.conf" -n c2
 is "... is compared by config name, saying why" "$(after_table)" \
-	"Compared with the previous complete run of config 'c' (stored without its effective options): c1 (id 6, DATE)"
+	"Compared with c1 (id 6, DATE), the previous complete run of
+config 'c' here (stored without its effective options):"
 
 # --dry-run: each sample of b2 (the last run of a's options, through its
 # -o) took 30 s; the plan has 3 (warm-up included).

@@ -36,7 +36,7 @@ tcp-rr|2"
 is "no sample failed" "$(sql "SELECT count(*) FROM failures")" "0"
 is "the VM's facts are stored" \
 	"$(sql "SELECT key FROM run_meta WHERE section = '' AND key LIKE 'vm.%' ORDER BY key" | tr '\n' ' ')" \
-	"vm.accel vm.append vm.boot_s vm.initrd vm.kernel_image vm.memory_mib vm.qemu vm.vcpu_pin vm.vcpus "
+	"vm.accel vm.append vm.boot_s vm.initrd vm.kernel_image vm.memory_mib vm.modules vm.qemu vm.vcpu_pin vm.vcpus "
 is "the guest's own facts are stored" \
 	"$(sql "SELECT key || '=' || value FROM run_meta WHERE key IN ('guest.cpus', 'guest.numa_nodes') ORDER BY key" | tr '\n' ' ')" \
 	"guest.cpus=2 guest.numa_nodes=1 "

@@ -83,7 +83,8 @@ is "nothing more was stored" "$(sql 'SELECT count(*) FROM runs')" 4
 check "no worker left behind" no_workers
 expect_transcript "--help says what calibrate does" kb calibrate --help <<'T'
 $ kb calibrate --help
-usage: kbench calibrate -c CONFIG [-c CONFIG...] [--runs N] [-n NAME]
+usage: kbench calibrate -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...]
+                  [--only REGEX] [--runs N] [-n NAME]
 
 Run the configs N times back to back, as ordinary runs tagged as
 calibration, and print each row's noise from those runs: the within-run
@@ -93,6 +94,10 @@ two runs with 80% power. compare uses these runs as the history of the
 host, config and kernel.
 
   -c, --config FILE   an INI config (repeatable); see kbench.conf(5)
+  -o KEY=VALUE        set KEY in every section that takes it, over the
+                      configs; -o SECTION.KEY=VALUE sets it in that
+                      section only (repeatable), as for kbench run
+      --only REGEX    run only the sections whose name matches (PCRE2)
       --runs N        how many runs (default 5, at least 3)
   -n, --name NAME     the runs' name (default: uname -r)
   -h, --help          this text

@@ -6,7 +6,7 @@
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 bin=$(dirname "$KBENCH")/tests/fuzz
-for t in config lists selectors options bundle vmwire ab; do
+for t in config lists selectors options bundle vmwire ab mmtests; do
 	set -- "$TOP_SRCDIR"/tests/fuzz/corpus/$t/*
 	[ "$t" = config ] && set -- "$@" "$TOP_SRCDIR"/configs/*.conf
 	"$bin/replay_$t" "$@" >"$tmp/out" 2>&1

@@ -29,12 +29,23 @@ static int check_mode(const struct parse_opt *opt, const char *value)
 	return 0;
 }
 
+/* The arguments' completion: two words, and how many came before. */
+static int complete_nargs = -1;
+static void complete_arg(struct parse_opt_complete *c)
+{
+	complete_nargs = c->nargs;
+	parse_opt_complete_add(c, "alpha");
+	parse_opt_complete_add(c, "beta");
+	parse_opt_complete_add(c, "beta");
+}
+
 static const struct parse_opt_usage test_usage = {
 	.synopsis = "kbench test [-c FILE...] [options] ARG...\n"
 		    "                   [--mode MODE]",
 	.description = "Test the parser.\nA second line.",
 	.help_column = 22,
 	.epilogue = "Exit status: 0 or 2.",
+	.complete_args = complete_arg,
 };
 
 /* Parse args (NULL-terminated, the command name first) with the test
@@ -54,6 +65,7 @@ static int parse(const char **args, unsigned flags, char **argv_out, struct strb
 		OPT_DOUBLE(0, "alpha", &v.alpha, "A", "a level"),
 		OPT_CALLBACK(0, "mode", NULL, "MODE", "fast or slow", check_mode),
 		OPT_CALLBACK(0, "ping", NULL, NULL, NULL, check_mode),
+		OPT_CALLBACK(0, "speed", NULL, "fast|slow", NULL, check_mode),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -228,6 +240,12 @@ static void test_errors(void)
 		     "kbench: unknown option '-x'\n", 1, "an unknown short option in a bundle");
 	expect_error((const char *[]){ "test", "--=x", NULL },
 		     "kbench: unknown option '--=x'\n", 1, "'--=x' matches no option");
+	expect_error((const char *[]){ "test", "--nmae", "x", NULL },
+		     "kbench: unknown option '--nmae' (did you mean '--name'?)\n", 1,
+		     "an unknown option close to one");
+	expect_error((const char *[]){ "test", "--quite=1", NULL },
+		     "kbench: unknown option '--quite=1' (did you mean '--quiet'?)\n", 1,
+		     "... given a value");
 	expect_error((const char *[]){ "test", "-c", NULL },
 		     "kbench: option '-c' needs a value\n", 1, "a short option without its value");
 	expect_error((const char *[]){ "test", "x", "--name", NULL },
@@ -348,6 +366,42 @@ static void test_global_and_wrap(void)
 	strbuf_release(&sb);
 }
 
+/* Completing the last word: candidates after a line of directives. */
+static void expect_completion(const char **args, const char *want, const char *what)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	char *argv[16];
+	int rc = parse(args, 0, argv, &out, &err);
+
+	ok(rc == PARSE_OPT_HELP && !strcmp(out.buf, want), "%s: rc %d, '%s'", what, rc, out.buf);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* Last: there is no leaving the completion once it is asked for. */
+static void test_completion(void)
+{
+	parse_options_complete(NULL);
+	expect_completion((const char *[]){ "test", "--wo", NULL }, "\n--workers\n",
+			  "an option's name");
+	expect_completion((const char *[]){ "test", "-", NULL },
+			  "\n--config\n-c\n--name\n-n\n--quiet\n-q\n-v\n--workers\n--count\n"
+			  "--alpha\n--mode\n--ping\n--speed\n--help\n-h\n", "every option");
+	expect_completion((const char *[]){ "test", "--speed", "f", NULL }, "\nfast\n",
+			  "a value among the argh's choices");
+	expect_completion((const char *[]){ "test", "--sp=s", NULL }, "\n--sp=slow\n",
+			  "... after '=', the option shortened");
+	expect_completion((const char *[]){ "test", "--mode", "", NULL }, "\n",
+			  "a value named in capitals: nothing offered");
+	expect_completion((const char *[]){ "test", "x", "-q", "--mode", "fast", "b", NULL },
+			  "\nbeta\n", "an argument, each candidate once");
+	ok(complete_nargs == 1, "... after 1 argument: %d", complete_nargs);
+	complete_nargs = -1;
+	expect_completion((const char *[]){ "test", "--bogus", "--", "-q", "-a", NULL }, "\n",
+			  "after an unknown option and '--', an argument");
+	ok(complete_nargs == 1, "... after 1 argument: %d", complete_nargs);
+}
+
 int main(void)
 {
 	test_parsing();
@@ -356,5 +410,7 @@ int main(void)
 	test_usage_layout();
 	opt_list_release(&v.configs);
 	test_global_and_wrap();
+	test_completion();
+	opt_list_release(&v.configs);
 	return done_testing();
 }

@@ -81,6 +81,48 @@ static void expect_many(struct pin_topo *t, const char *policy, int n,
 	strbuf_release(&got);
 }
 
+static struct pin_topo *load(const char *synthetic, const char *xml);
+
+/* policy, a preference list, picks used on t and says why it passed over
+ * the policies before it (want; NULL: it passed over none). */
+static void expect_passed_over(struct pin_topo *t, const char *policy, const char *used,
+			       const char *want)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct pin_plan *p = NULL;
+
+	if (pin_plan_compute_on(t, policy, 0, &p, &err)) {
+		ok(0, "%s: %s (error: %s)", policy, used, err.buf);
+	} else {
+		const char *got = p->passed_over ? p->passed_over : "(none)";
+
+		ok(!strcmp(p->policy, used) && !strcmp(got, want ? want : "(none)"),
+		   "%s uses %s (got %s), passing over: %s", policy, used, p->policy, got);
+	}
+	pin_plan_free(p);
+	strbuf_release(&err);
+}
+
+/* A list that falls back says which policies it passed over and why. */
+static void check_passed_over(void)
+{
+	struct pin_topo *t = load("pack:1 l3:2 core:1 pu:1", NULL);
+
+	if (!t) {
+		ok(0, "load the two-LLC topology");
+		return;
+	}
+	expect_passed_over(t, "cross-llc,cross-core", "cross-llc", NULL);
+	expect_passed_over(t, "cross-core,cross-llc", "cross-llc",
+			   "'cross-core' needs two cores sharing a last-level cache; this "
+			   "topology has 1 package, 1 NUMA node, 2 LLCs (L3), 2 cores, 2 PUs");
+	expect_passed_over(t, "cross-socket,cross-ht,same-pu", "same-pu",
+			   "'cross-socket' needs two packages, 'cross-ht' needs a core with "
+			   "two PUs (SMT); this topology has 1 package, 1 NUMA node, 2 LLCs "
+			   "(L3), 2 cores, 2 PUs");
+	pin_topo_free(t);
+}
+
 static struct pin_topo *load(const char *synthetic, const char *xml)
 {
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
@@ -350,6 +392,7 @@ int main(void)
 		ok(0, "load XML topology");
 	}
 	check_small_synthetic();
+	check_passed_over();
 	check_intel_numbering();
 	check_chiplets();
 	check_real_binding();

@@ -144,6 +144,44 @@ static void test_refusals(void)
 	strbuf_release(&line);
 }
 
+/* References: the thread above, then the mails answered, each id once,
+ * in <>, folded; ids as a header holds them or as a user types them. */
+static void test_references(void)
+{
+	const char *to[] = { "a@b.c" };
+	struct mail m = {
+		.from = "bot@example.org", .to = to, .nto = 1, .subject = "s", .body = "",
+		.date = DATE, .message_id = "<x@y>",
+		.in_reply_to = "<reply.2@example.org>",
+		.references = "<cover.1@example.org>\r\n <patch.1@example.org>,\t"
+			      "reply.2@example.org patch.1@example.org",
+	};
+	struct strbuf msg = STRBUF_INIT, err = STRBUF_INIT;
+
+	ok(!mail_format(&m, &msg, &err), "a reply deep in a thread is made (%s)", err.buf);
+	has(&msg, "In-Reply-To: <reply.2@example.org>\r\n"
+	    "References: <cover.1@example.org> <patch.1@example.org> <reply.2@example.org>\r\n",
+	    "References: the chain in order, each id once, the mail answered last");
+	m.in_reply_to = "a1@example.org a2@example.org";
+	m.references = NULL;
+	strbuf_reset(&msg);
+	ok(!mail_format(&m, &msg, &err), "a reply to two mails is made (%s)", err.buf);
+	has(&msg, "In-Reply-To: <a1@example.org> <a2@example.org>\r\n"
+	    "References: <a1@example.org> <a2@example.org>\r\n", "both answered, both referenced");
+	m.in_reply_to = NULL;
+	m.references = "<cover.1@example.org>";
+	refused(&m, "References without In-Reply-To", "references without a mail answered");
+	m.in_reply_to = "<a@example.org>";
+	m.references = "<cover.1@example.org> <oops> <@x> <y@>";
+	refused(&m, "'<oops>' is not a Message-ID", "an id without '@' is refused");
+	m.references = "<y@>";
+	refused(&m, "'<y@>' is not a Message-ID", "an id without a right part is refused");
+	m.references = "a@b@c";
+	refused(&m, "'a@b@c' is not a Message-ID", "an id with two '@' is refused");
+	strbuf_release(&msg);
+	strbuf_release(&err);
+}
+
 static void test_address_and_id(void)
 {
 	struct strbuf a = STRBUF_INIT, err = STRBUF_INIT, id = STRBUF_INIT;
@@ -227,6 +265,7 @@ int main(void)
 	test_message();
 	test_encoding_and_folding();
 	test_refusals();
+	test_references();
 	test_address_and_id();
 	test_mbox();
 	test_send_refused();

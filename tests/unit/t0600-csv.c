@@ -1,6 +1,6 @@
 /* t0600-csv: CSV fields are quoted as RFC 4180 asks (only where a reader
- * needs it, quotes doubled) and numbers read back as written, with an
- * empty field for what is not a number. */
+ * needs it, quotes doubled) and numbers read back as written, in their
+ * shortest such form, with an empty field for what is not a number. */
 #include "config.h"
 #include "lib/csv.h"
 #include "lib/strbuf.h"
@@ -46,7 +46,14 @@ int main(void)
 
 	number(0, "0");
 	number(-2.5, "-2.5");
-	number(1e300, "1.0000000000000001e+300");
+	number(1e300, "1e+300");
+	/* The shortest form that reads back: not 0.071900809999999996. */
+	number(0.07190081, "0.07190081");
+	number(0.1 + 0.2, "0.30000000000000004");
+	number(1.0 / 3, "0.3333333333333333");
+	number(2.0 / 3, "0.6666666666666666");
+	number(123456789012345678.0, "1.2345678901234568e+17");
+	number(-0.0, "-0");
 	number(NAN, "");
 	number(INFINITY, "");
 	number(-INFINITY, "");

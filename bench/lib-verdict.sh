@@ -1,0 +1,51 @@
+# lib-verdict.sh: what the bench scripts that count verdicts on one
+# hackbench row share (ab-power.sh, time-to-verdict.sh). Source it after
+# usage.sh, with ITERATIONS and LOOPS set.
+#
+#   hb_conf FILE ROUNDS LOOPS_B   the config: the row, arms a and b (b at
+#                                 LOOPS_B loops) for kbench ab
+#   mean_marked JSON WHO          1 when the mean row of the last column
+#                                 of kbench compare's json is significant,
+#                                 0 when not; a non-zero status after
+#                                 saying why (as WHO) when it holds no
+#                                 verdict
+
+hb_conf() {
+	cat > "$1" <<CONF
+[experiment]
+rounds = $2
+
+[arm:a]
+
+[arm:b]
+option.loops = $3
+
+[global]
+iterations = $ITERATIONS
+warmup = 1
+loops = $LOOPS
+groups = 1
+timeout = 60
+
+[hackbench-process-pipes]
+mode = process
+transport = pipes
+CONF
+}
+
+mean_marked() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+try:
+    with open(sys.argv[1]) as f:
+        d = json.load(f)
+    t = d["sections"][0]["rows"][0]["runs"][-1]["test"]
+    if not isinstance(t.get("done"), bool):
+        raise KeyError("done")
+    if t["done"] and not isinstance(t.get("significant"), bool):
+        raise KeyError("significant")
+except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+    sys.exit("%s: no verdict in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
+print(1 if t["done"] and t["significant"] else 0)
+PY
+}

@@ -1,0 +1,1082 @@
+/* mmtests: an mmtests results directory (work/log/<run>/iter-N/<bench>/logs)
+ * read into kbench runs. Every run of the directory is read and checked
+ * first, into a private bundle, which store_import() then adds as it adds
+ * any bundle: in one transaction, idempotent by uuid, nothing stored on a
+ * refusal. Expects years of runs: thousands of small log files. */
+#include "config.h"
+#include "db/mmtests.h"
+#include "db/internal.h"
+#include "db/store.h"
+#include "lib/child.h"
+#include "lib/error.h"
+#include "lib/name.h"
+#include "lib/regex.h"
+#include "lib/strbuf.h"
+#include "lib/uuid.h"
+#include "lib/xalloc.h"
+#include "machine/sysinfo.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* One sample as kbench stores it: up to five result rows (pft's four). */
+struct mm_set {
+	char *section;
+	const char *workload;
+	int iteration;
+	size_t n;
+	struct sample_record r[4];
+};
+
+/* A counter of samples per (section, first row), which numbers them. */
+struct mm_count {
+	char *key;
+	int n;
+};
+
+struct mm_skip {
+	char *bench, *why;
+};
+
+/* One run directory, read. */
+struct mm_run {
+	char *name, *path;
+	struct machine_info m;
+	struct kernel_info k;
+	char *mmtests_version, *config_text;
+	long long start, finish;	/* epoch seconds; -1: not known */
+	struct mm_set *sets;
+	size_t nsets, asets;
+	struct mm_count *counts;
+	size_t ncounts;
+	struct mm_skip *skips;
+	size_t nskips;
+	struct strbuf benches;		/* "section\tbenchmark\n" of what was read */
+};
+
+struct mm_ctx {
+	struct mmtests_parser *parser;
+	struct mmtests_values vals;
+	struct strbuf text, err;
+};
+
+/* ---- directories ---- */
+
+struct names {
+	char **v;
+	size_t n;
+};
+
+static void names_release(struct names *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i]);
+	free(d->v);
+	d->v = NULL;
+	d->n = 0;
+}
+
+/* Compare names with runs of digits as numbers: hackbench-2 < hackbench-10. */
+static int natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *sa = a, *sb = b;
+
+			while (*sa == '0' && isdigit((unsigned char)sa[1]))
+				sa++;
+			while (*sb == '0' && isdigit((unsigned char)sb[1]))
+				sb++;
+			for (a = sa; isdigit((unsigned char)*a); a++)
+				;
+			for (b = sb; isdigit((unsigned char)*b); b++)
+				;
+			if (a - sa != b - sb)
+				return a - sa < b - sb ? -1 : 1;
+			for (; sa < a; sa++, sb++)
+				if (*sa != *sb)
+					return *sa < *sb ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
+static int natcmp_p(const void *a, const void *b)
+{
+	return natcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of path (not . or ..) in natural order; a missing directory
+ * has none. Return 0, or -1 after printing why. */
+static int list_dir(const char *path, struct names *out)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	size_t alloc = 0;
+
+	out->v = NULL;
+	out->n = 0;
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR ? 0 :
+			error("cannot read directory '%s': %s", path, strerror(errno));
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (out->n == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			out->v = xrealloc(out->v, alloc * sizeof(*out->v));
+		}
+		out->v[out->n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), natcmp_p);
+	return 0;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* The text of the file at path into sb (reset first), through gzip or xz
+ * for a .gz or .xz file. Return 0, 1 when there is no such file, or -1
+ * after printing why. */
+static int read_file(const char *path, struct strbuf *sb)
+{
+	const char *tool = ends_with(path, ".gz") ? "gzip" : ends_with(path, ".xz") ? "xz" : NULL;
+	struct strbuf why = STRBUF_INIT;
+	int rc;
+
+	strbuf_reset(sb);
+	if (!tool) {
+		rc = strbuf_read_file(sb, path);
+		if (rc == -ENOENT)
+			return 1;
+		return rc ? error("cannot read '%s': %s", path, strerror(-rc)) : 0;
+	}
+	if (access(path, F_OK))
+		return 1;
+	{
+		const char *argv[] = { tool, "-dc", "--", path, NULL };
+		struct child_program p = CHILD_PROGRAM_INIT;
+		struct child_io io = { .out = sb, .err = &why, .timeout_s = 600 };
+
+		p.argv = argv;
+		p.in = CHILD_FD_NULL;
+		rc = child_program_run(&p, &io, &why);
+		if (rc == CHILD_EXITED && WIFEXITED(p.w.status) && !WEXITSTATUS(p.w.status))
+			rc = 0;
+		else {
+			strbuf_rtrim(&why);
+			rc = error("cannot read '%s' with %s: %s", path, tool,
+				   why.len ? why.buf : "it failed");
+		}
+	}
+	strbuf_release(&why);
+	return rc;
+}
+
+/* read_file() of path, else of path.gz. */
+static int read_file_gz(const char *path, struct strbuf *sb)
+{
+	struct strbuf gz = STRBUF_INIT;
+	int rc = read_file(path, sb);
+
+	if (rc == 1) {
+		strbuf_addf(&gz, "%s.gz", path);
+		rc = read_file(gz.buf, sb);
+	}
+	strbuf_release(&gz);
+	return rc;
+}
+
+/* ---- a run ---- */
+
+static void run_release(struct mm_run *r)
+{
+	free(r->name);
+	free(r->path);
+	machine_info_release(&r->m);
+	kernel_info_release(&r->k);
+	free(r->mmtests_version);
+	free(r->config_text);
+	for (size_t i = 0; i < r->nsets; i++) {
+		free(r->sets[i].section);
+		for (size_t j = 0; j < r->sets[i].n; j++)
+			free((char *)r->sets[i].r[j].row);
+	}
+	free(r->sets);
+	for (size_t i = 0; i < r->ncounts; i++)
+		free(r->counts[i].key);
+	free(r->counts);
+	for (size_t i = 0; i < r->nskips; i++) {
+		free(r->skips[i].bench);
+		free(r->skips[i].why);
+	}
+	free(r->skips);
+	strbuf_release(&r->benches);
+}
+
+static void skip(struct mm_run *r, const char *bench, const char *why)
+{
+	for (size_t i = 0; i < r->nskips; i++)
+		if (!strcmp(r->skips[i].bench, bench))
+			return;
+	r->skips = xrealloc(r->skips, (r->nskips + 1) * sizeof(*r->skips));
+	r->skips[r->nskips].bench = xstrdup(bench);
+	r->skips[r->nskips++].why = xstrdup(why);
+}
+
+/* name checked as a section or row name; -1 after printing why. */
+static int check_label(const char *file, const char *what, const char *name)
+{
+	const char *why = name_invalid(NAME_LABEL, name, strlen(name), NULL);
+
+	return why ? error("%s: invalid %s name '%s': %s", file, what, name_printable(name), why)
+		   : 0;
+}
+
+/* What each result row of a benchmark is. */
+struct mm_metric {
+	const char *prefix;	/* the row is PREFIX-LABEL, or LABEL for "" */
+	const char *unit;
+	int higher;
+};
+
+/* Add one sample of section (workload) for row label with the n values
+ * v, one for each of metrics m; file names it for messages. */
+static int add_set(struct mm_run *r, const char *file, const char *section, const char *workload,
+		   const char *label, const struct mm_metric *m, const double *v, size_t n)
+{
+	struct mm_set *s;
+	struct strbuf row = STRBUF_INIT, key = STRBUF_INIT;
+	size_t i;
+
+	if (check_label(file, "section", section))
+		return -1;
+	if (r->nsets == r->asets) {
+		r->asets = r->asets ? 2 * r->asets : 64;
+		r->sets = xrealloc(r->sets, r->asets * sizeof(*r->sets));
+	}
+	s = &r->sets[r->nsets];
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < n; i++) {
+		strbuf_reset(&row);
+		strbuf_addf(&row, "%s%s%s", m[i].prefix, *m[i].prefix ? "-" : "", label);
+		if (check_label(file, "row", row.buf)) {
+			for (size_t j = 0; j < i; j++)
+				free((char *)s->r[j].row);
+			strbuf_release(&row);
+			strbuf_release(&key);
+			return -1;
+		}
+		s->r[i] = (struct sample_record){ .row = strbuf_detach(&row), .value = v[i],
+						  .unit = m[i].unit, .higher_better = m[i].higher };
+	}
+	s->n = n;
+	s->section = xstrdup(section);
+	s->workload = workload;
+	strbuf_addf(&key, "%s\t%s", section, s->r[0].row);
+	for (i = 0; i < r->ncounts && strcmp(r->counts[i].key, key.buf); i++)
+		;
+	if (i == r->ncounts) {
+		r->counts = xrealloc(r->counts, (r->ncounts + 1) * sizeof(*r->counts));
+		r->counts[r->ncounts++] = (struct mm_count){ .key = strbuf_detach(&key) };
+	}
+	s->iteration = ++r->counts[i].n;
+	r->nsets++;
+	strbuf_release(&row);
+	strbuf_release(&key);
+	return 0;
+}
+
+/* Remember that section was read from benchmark (run_meta), once. */
+static void note_bench(struct mm_run *r, const char *section, const char *bench)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	strbuf_addf(&line, "\n%s\t%s\n", section, bench);
+	if (!r->benches.len)
+		strbuf_addch(&r->benches, '\n');
+	if (!strstr(r->benches.buf, line.buf))
+		strbuf_addstr(&r->benches, line.buf + 1);
+	strbuf_release(&line);
+}
+
+/* Parse the log at path as kind into c->vals; 1 when there is no such
+ * file, 0, or -1 after printing why. */
+static int parse_file(struct mm_ctx *c, const char *path, enum mmtests_log kind)
+{
+	int rc = read_file(path, &c->text);
+
+	if (rc)
+		return rc;
+	strbuf_reset(&c->err);
+	if (mmtests_parse_log(c->parser, kind, path, c->text.buf, c->text.len, &c->vals, &c->err))
+		return error("%s", c->err.buf);
+	return 0;
+}
+
+/* The number after prefix in name and before one of the suffixes given
+ * (NULL-terminated; "" for none): hackbench-4 gives 4. 0 when it is not. */
+static long long name_number(const char *name, const char *prefix, const char *const *suffixes,
+			     const char **rest)
+{
+	size_t n = strlen(prefix);
+	char *end;
+	long long v;
+
+	if (strncmp(name, prefix, n) || !isdigit((unsigned char)name[n]))
+		return 0;
+	errno = 0;
+	v = strtoll(name + n, &end, 10);
+	if (errno || v <= 0)
+		return 0;
+	for (; *suffixes; suffixes++)
+		if (!strcmp(end, *suffixes) ||
+		    (**suffixes == '*' && !strncmp(end, *suffixes + 1, strlen(*suffixes + 1)))) {
+			if (rest)
+				*rest = end + strlen(*suffixes + (**suffixes == '*'));
+			return v;
+		}
+	return 0;
+}
+
+/* Read every file of logs named PREFIX<N><SUFFIX>, whose <N> is the row
+ * label, as kind, each figure one sample of section with metric m. */
+static int import_numbered(struct mm_ctx *c, struct mm_run *r, const char *logs,
+			   const char *section, const char *workload, const char *prefix,
+			   const char *const *suffixes, enum mmtests_log kind,
+			   const char *label_prefix, const struct mm_metric *m)
+{
+	struct names files;
+	struct strbuf path = STRBUF_INIT, label = STRBUF_INIT;
+	int rc = list_dir(logs, &files);
+
+	for (size_t i = 0; !rc && i < files.n; i++) {
+		long long n = name_number(files.v[i], prefix, suffixes, NULL);
+
+		if (!n)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", logs, files.v[i]);
+		strbuf_reset(&label);
+		strbuf_addf(&label, "%s%lld", label_prefix, n);
+		rc = parse_file(c, path.buf, kind);
+		for (size_t k = 0; !rc && k < c->vals.n; k += c->vals.per)
+			rc = add_set(r, path.buf, section, workload, label.buf, m, c->vals.v + k, 1);
+	}
+	names_release(&files);
+	strbuf_release(&path);
+	strbuf_release(&label);
+	return rc < 0 ? -1 : 0;
+}
+
+/* hackbench: logs/hackbench-G (every invocation appended) or
+ * hackbench-G-I (one file per invocation), as perf bench or rt-tests
+ * print it: one sample per Total time line, row G, as kbench's hackbench
+ * stores it. */
+static int import_hackbench(struct mm_ctx *c, struct mm_run *r, const char *bench,
+			    const char *logs)
+{
+	static const struct mm_metric m = { "", "s", 0 };
+	static const char *const suffixes[] = { "", "*-", ".gz", ".xz", NULL };
+	char section[64];
+	struct names files;
+	struct strbuf path = STRBUF_INIT, label = STRBUF_INIT;
+	int rc;
+
+	/* The oldest names ran processes: hackbench-pipes, hackbench-sockets. */
+	if (!strcmp(bench, "hackbench-pipes") || !strcmp(bench, "hackbench-sockets"))
+		snprintf(section, sizeof(section), "hackbench-process-%s", bench + 10);
+	else
+		snprintf(section, sizeof(section), "%s", bench);
+	rc = list_dir(logs, &files);
+	for (size_t i = 0; !rc && i < files.n; i++) {
+		const char *rest = NULL;
+		long long g = name_number(files.v[i], "hackbench-", suffixes, &rest);
+
+		if (!g)
+			continue;
+		if (rest && *rest && (!isdigit((unsigned char)*rest) ||
+				      strspn(rest, "0123456789") != strlen(rest)))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", logs, files.v[i]);
+		strbuf_reset(&label);
+		strbuf_addf(&label, "%lld", g);
+		rc = parse_file(c, path.buf, MMTESTS_LOG_HACKBENCH);
+		for (size_t k = 0; !rc && k < c->vals.n; k++)
+			rc = add_set(r, path.buf, section, "hackbench", label.buf, &m, c->vals.v + k, 1);
+	}
+	if (!rc)
+		note_bench(r, section, bench);
+	names_release(&files);
+	strbuf_release(&path);
+	strbuf_release(&label);
+	return rc < 0 ? -1 : 0;
+}
+
+/* netperf: logs/protocols names the test; logs/PROTO-SIZE.N is one
+ * invocation's output. RR rows are the size (always 1: mmtests passes no
+ * -r), in transactions per second; STREAM rows the size, UDP_STREAM's
+ * send-SIZE and recv-SIZE, in 10^6 bit/s. A units-PROTO file saying
+ * netperf printed k or m bits per second (mmtests' -f) is converted: an
+ * RR transaction of 1-byte request and response is 16 bits. */
+static int import_netperf(struct mm_ctx *c, struct mm_run *r, const char *bench,
+			  const char *logs)
+{
+	static const struct {
+		const char *proto, *section, *unit;
+		enum mmtests_log kind;
+	} protos[] = {
+		{ "TCP_RR", "netperf-tcp-rr", "trans/s", MMTESTS_LOG_NETPERF },
+		{ "UDP_RR", "netperf-udp-rr", "trans/s", MMTESTS_LOG_NETPERF },
+		{ "TCP_STREAM", "netperf-tcp-stream", "Mbit/s", MMTESTS_LOG_NETPERF },
+		{ "UDP_STREAM", "netperf-udp-stream", "Mbit/s", MMTESTS_LOG_UDP_STREAM },
+	};
+	static const struct mm_metric udp[] = { { "send", "Mbit/s", 1 }, { "recv", "Mbit/s", 1 } };
+	struct strbuf path = STRBUF_INIT, label = STRBUF_INIT, proto = STRBUF_INIT;
+	struct names files = { 0 };
+	struct mm_metric m = { "", NULL, 1 };
+	double scale = 1;
+	const char *section;
+	size_t p;
+	int rc;
+
+	strbuf_addf(&path, "%s/protocols", logs);
+	rc = read_file(path.buf, &proto);
+	if (rc) {
+		if (rc > 0)
+			skip(r, bench, "no logs/protocols file names the netperf test");
+		rc = rc < 0 ? -1 : 0;
+		goto out;
+	}
+	strbuf_rtrim(&proto);
+	if (strchr(proto.buf, '\n'))
+		proto.buf[strcspn(proto.buf, "\n")] = '\0';
+	for (p = 0; p < sizeof(protos) / sizeof(protos[0]) && strcmp(protos[p].proto, proto.buf);
+	     p++)
+		;
+	if (p == sizeof(protos) / sizeof(protos[0])) {
+		strbuf_reset(&label);
+		strbuf_addf(&label, "netperf test '%s': kbench's netperf runs TCP_RR, UDP_RR, "
+			    "TCP_STREAM and UDP_STREAM", name_printable(proto.buf));
+		skip(r, bench, label.buf);
+		goto out;
+	}
+	/* mmtests' IPv6 runs keep their name: they are another section. */
+	section = strstr(bench, "ipv6") ? bench : protos[p].section;
+	m.unit = protos[p].unit;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/units-%s", logs, protos[p].proto);
+	rc = read_file(path.buf, &label);
+	if (rc < 0)
+		goto out;
+	if (!rc) {
+		char u;
+
+		strbuf_rtrim(&label);
+		u = label.len ? label.buf[strspn(label.buf, " \t")] : 'x';
+		int rr = protos[p].kind == MMTESTS_LOG_NETPERF && !strcmp(m.unit, "trans/s");
+
+		if (u == 'k')
+			scale = rr ? 1000.0 / 16 : 1e-3;
+		else if (u == 'm')
+			scale = rr ? 1e6 / 16 : 1;
+		else if (u == 'g')
+			scale = rr ? 1e9 / 16 : 1e3;
+		else if (u != 'x' || !rr) {
+			rc = error("%s:1: expected netperf's units (k, m or g%s), found '%s'",
+				   path.buf, rr ? ", or x" : "", name_printable(label.buf));
+			goto out;
+		}
+	}
+	rc = list_dir(logs, &files);
+	for (size_t i = 0; !rc && i < files.n; i++) {
+		static const char *const dot[] = { "*.", NULL };
+		const char *rest = NULL;
+		long long size;
+		char prefix[32];
+
+		snprintf(prefix, sizeof(prefix), "%s-", protos[p].proto);
+		size = name_number(files.v[i], prefix, dot, &rest);
+		if (!size || !*rest || strspn(rest, "0123456789") != strlen(rest))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", logs, files.v[i]);
+		strbuf_reset(&label);
+		strbuf_addf(&label, "%lld", size);
+		rc = parse_file(c, path.buf, protos[p].kind);
+		if (!rc && !c->vals.n)
+			warning("%s: no result line: a netperf that failed, no sample", path.buf);
+		for (size_t k = 0; k < c->vals.n; k++)
+			c->vals.v[k] *= scale;
+		if (!rc && c->vals.n)
+			rc = add_set(r, path.buf, section, "netperf", label.buf,
+				     protos[p].kind == MMTESTS_LOG_UDP_STREAM ? udp : &m, c->vals.v,
+				     c->vals.per);
+	}
+	if (!rc)
+		note_bench(r, section, bench);
+out:
+	names_release(&files);
+	strbuf_release(&path);
+	strbuf_release(&label);
+	strbuf_release(&proto);
+	return rc < 0 ? -1 : 0;
+}
+
+/* pft: logs/base/pft-N.log (mmtests' PFT_PAGESIZES=base; logs/pft-N.log
+ * read too), one line per invocation; rows system-N, elapsed-N,
+ * faults/cpu-N and faults/sec-N as kbench's pft stores them. The section
+ * is pft-processes or pft-threads as the config's PFT_USE_PROCESSES says,
+ * pft without one. */
+static int import_pft(struct mm_ctx *c, struct mm_run *r, const char *bench, const char *logs)
+{
+	static const struct mm_metric m[] = {
+		{ "system", "s", 0 }, { "elapsed", "s", 0 },
+		{ "faults/cpu", "faults/cpu-s", 1 }, { "faults/sec", "faults/s", 1 },
+	};
+	static const char *const suffixes[] = { ".log", ".log.gz", ".log.xz", NULL };
+	const char *section = "pft";
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, label = STRBUF_INIT;
+	struct names files = { 0 };
+	int rc = 0;
+
+	if (r->config_text) {
+		struct kb_regex *re = kb_regex_compile(
+			"^\\s*(?:export\\s+)?PFT_USE_PROCESSES=[\"']?(\\w*)", KB_REGEX_MULTILINE, &label);
+		struct kb_regex_span sp;
+		size_t pos = 0;
+		int found = re ? kb_regex_find(re, r->config_text, strlen(r->config_text), &pos, 1,
+					       &sp, &label) : -1;
+
+		kb_regex_free(re);
+		if (found < 0)
+			return error("pft: PFT_USE_PROCESSES: %s", label.buf);
+		if (found)
+			section = !strncmp(r->config_text + sp.gstart, "yes", 3) ? "pft-processes"
+										    : "pft-threads";
+		strbuf_reset(&label);
+	}
+	strbuf_addf(&dir, "%s/base", logs);
+	if (!is_dir(dir.buf)) {
+		strbuf_reset(&dir);
+		strbuf_addstr(&dir, logs);
+	}
+	rc = list_dir(dir.buf, &files);
+	for (size_t i = 0; !rc && i < files.n; i++) {
+		long long n = name_number(files.v[i], "pft-", suffixes, NULL);
+
+		if (!n)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir.buf, files.v[i]);
+		strbuf_reset(&label);
+		strbuf_addf(&label, "%lld", n);
+		rc = parse_file(c, path.buf, MMTESTS_LOG_PFT);
+		/* per line: user, system, elapsed, faults/cpu, faults/sec */
+		for (size_t k = 0; !rc && k < c->vals.n; k += c->vals.per)
+			rc = add_set(r, path.buf, section, "pft", label.buf, m, c->vals.v + k + 1, 4);
+	}
+	if (!rc)
+		note_bench(r, section, bench);
+	names_release(&files);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	strbuf_release(&label);
+	return rc < 0 ? -1 : 0;
+}
+
+/* tbench: logs/tbench-N.log(.gz), one invocation per client count; its
+ * final Throughput line is the sample, row clients-N in MB/sec, as
+ * configs/tbench.conf reads it. mmtests' own table reads the per-second
+ * lines instead. */
+static int import_tbench(struct mm_ctx *c, struct mm_run *r, const char *bench,
+			 const char *logs)
+{
+	static const struct mm_metric m = { "", "MB/sec", 1 };
+	static const char *const suffixes[] = { ".log", ".log.gz", ".log.xz", NULL };
+	int rc = import_numbered(c, r, logs, "tbench", "external", "tbench-", suffixes,
+				 MMTESTS_LOG_TBENCH, "clients-", &m);
+
+	if (!rc)
+		note_bench(r, "tbench", bench);
+	return rc;
+}
+
+/* sysbenchcpu: logs/benchlog-T-_-I (mmtests now) or sysbench-raw-T-I
+ * (before), one invocation each: events per second, row threads-T of
+ * section sysbench-cpu as configs/sysbench.conf reads it. */
+static int import_sysbench_cpu(struct mm_ctx *c, struct mm_run *r, const char *bench,
+			       const char *logs)
+{
+	static const struct mm_metric m = { "", "events/s", 1 };
+	static const char *const raw[] = { "*-", NULL }, *const benchlog[] = { "*-_-", NULL };
+	int rc = import_numbered(c, r, logs, "sysbench-cpu", "external", "sysbench-raw-",
+				 raw, MMTESTS_LOG_SYSBENCH_CPU, "threads-", &m);
+
+	if (!rc)
+		rc = import_numbered(c, r, logs, "sysbench-cpu", "external", "benchlog-",
+				     benchlog, MMTESTS_LOG_SYSBENCH_CPU, "threads-", &m);
+
+	if (!rc)
+		note_bench(r, "sysbench-cpu", bench);
+	return rc;
+}
+
+/* The benchmarks kbench reads, and those it knows it cannot. */
+static const struct mm_bench {
+	const char *name;	/* a name, or a prefix ending in '*' */
+	int (*import)(struct mm_ctx *c, struct mm_run *r, const char *bench, const char *logs);
+	const char *why;	/* not imported: why */
+} benches[] = {
+	{ "hackbench-*", import_hackbench, NULL },
+	{ "netperf-*", import_netperf, NULL },
+	{ "pft", import_pft, NULL },
+	{ "tbench", import_tbench, NULL },
+	{ "sysbenchcpu", import_sysbench_cpu, NULL },
+	{ "dbench*", NULL, "dbench's figures are per-second rates and per-client loadfile "
+	  "times, not one per invocation; kbench has no dbench workload" },
+	{ "sysbench*", NULL, "mmtests reads a 95th percentile latency here; kbench's "
+	  "sysbench sections read total time" },
+};
+
+static const struct mm_bench *find_bench(const char *name)
+{
+	for (size_t i = 0; i < sizeof(benches) / sizeof(benches[0]); i++) {
+		size_t n = strlen(benches[i].name);
+
+		if (benches[i].name[n - 1] == '*' ? !strncmp(name, benches[i].name, n - 1)
+						    : !strcmp(name, benches[i].name))
+			return &benches[i];
+	}
+	return NULL;
+}
+
+/* ---- facts ---- */
+
+/* uname -a: "Linux HOST RELEASE VERSION... MACHINE... GNU/Linux". */
+static void read_uname(struct mm_run *r, char *text)
+{
+	static const char *const arch[] = { "x86_64", "i386", "i486", "i586", "i686",
+		"aarch64", "armv7l", "ppc64le", "ppc64", "s390x", "riscv64", "loongarch64",
+		"mips64", "unknown", "GNU/Linux", NULL };
+	char *f[64];
+	size_t n = 0, end;
+	struct strbuf v = STRBUF_INIT;
+
+	for (char *t = strtok(text, " \t\n"); t && n < 64; t = strtok(NULL, " \t\n"))
+		f[n++] = t;
+	if (n < 3)
+		return;
+	free(r->m.hostname);
+	r->m.hostname = xstrdup(f[1]);
+	r->k.release = xstrdup(f[2]);
+	for (end = n; end > 3; end--) {
+		size_t a;
+
+		for (a = 0; arch[a] && strcmp(arch[a], f[end - 1]); a++)
+			;
+		if (!arch[a])
+			break;
+	}
+	for (size_t i = 3; i < end; i++)
+		strbuf_addf(&v, "%s%s", i > 3 ? " " : "", f[i]);
+	if (v.len)
+		r->k.version = strbuf_detach(&v);
+	strbuf_release(&v);
+}
+
+/* The value after "KEY:" on a line of text, trimmed; NULL if none. */
+static char *line_value(const char *text, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t len = strcspn(l, "\n");
+
+		if (len > k && !strncmp(l, key, k)) {
+			const char *v = l + k;
+
+			while (v < l + len && isspace((unsigned char)*v))
+				v++;
+			while (len && isspace((unsigned char)l[len - 1]))
+				len--;
+			return v < l + len ? strndup(v, (size_t)(l + len - v)) : NULL;
+		}
+	}
+	return NULL;
+}
+
+static int int_value(const char *text, const char *key)
+{
+	char *v = line_value(text, key);
+	int n = v ? atoi(v) : 0;
+
+	free(v);
+	return n > 0 ? n : 0;
+}
+
+/* "start :: EPOCH" or "finish :: EPOCH" in tests-timestamp; -1 if none. */
+static long long stamp(const char *text, const char *key)
+{
+	char *v = line_value(text, key);
+	long long t = v && isdigit((unsigned char)*v) ? atoll(v) : -1;
+
+	free(v);
+	return t;
+}
+
+/* What the first iteration (iter) says of the run and its machine. */
+static int read_facts(struct mm_ctx *c, struct mm_run *r, const char *iter, const char *last)
+{
+	struct strbuf path = STRBUF_INIT;
+	char *v;
+	int rc;
+
+	r->m.cpu_model = NULL;
+	strbuf_addf(&path, "%s/kernel.version", iter);
+	if ((rc = read_file(path.buf, &c->text)) < 0)
+		goto out;
+	if (!rc)
+		read_uname(r, c->text.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/lscpu.txt", iter);
+	if ((rc = read_file_gz(path.buf, &c->text)) < 0)
+		goto out;
+	if (!rc) {
+		r->m.cpu_model = line_value(c->text.buf, "Model name:");
+		r->m.cpus = int_value(c->text.buf, "CPU(s):");
+		r->m.packages = int_value(c->text.buf, "Socket(s):");
+		r->m.cores = int_value(c->text.buf, "Core(s) per socket:") * r->m.packages;
+		r->m.numa_nodes = int_value(c->text.buf, "NUMA node(s):");
+	}
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/tests-sysstate", iter);
+	if ((rc = read_file_gz(path.buf, &c->text)) < 0)
+		goto out;
+	if (!rc) {
+		r->mmtests_version = line_value(c->text.buf, "version ::");
+		v = line_value(c->text.buf, "MemTotal:");
+		if (v)
+			r->m.mem_bytes = strtoull(v, NULL, 10) << 10;
+		free(v);
+	}
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/tests-timestamp", iter);
+	if ((rc = read_file(path.buf, &c->text)) < 0)
+		goto out;
+	r->start = rc ? -1 : stamp(c->text.buf, "start ::");
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/tests-timestamp", last);
+	if ((rc = read_file(path.buf, &c->text)) < 0)
+		goto out;
+	r->finish = rc ? -1 : stamp(c->text.buf, "finish ::");
+	for (int i = 0; i < 2 && !r->config_text; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/config", i ? iter : r->path);
+		if ((rc = read_file(path.buf, &c->text)) < 0)
+			goto out;
+		if (!rc)
+			r->config_text = xstrdup(c->text.buf);
+	}
+	if (!r->m.cpu_model)
+		r->m.cpu_model = xstrdup("unknown");
+	rc = 0;
+out:
+	strbuf_release(&path);
+	return rc;
+}
+
+/* Read the run directory path (named name) into r. Return 0, 1 when it
+ * is not a run (no iter-N directory), or -1 after printing why. */
+static int read_run(struct mm_ctx *c, const char *path, const char *name, struct mm_run *r)
+{
+	static const char *const none[] = { "", NULL };
+	struct names iters, entries = { 0 };
+	struct strbuf iter = STRBUF_INIT, last = STRBUF_INIT, logs = STRBUF_INIT;
+	const char *why;
+	int rc = list_dir(path, &iters), any = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->path = xstrdup(path);
+	r->m.hostname = xstrdup("unknown");
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < iters.n; i++) {
+		if (!name_number(iters.v[i], "iter-", none, NULL) && strcmp(iters.v[i], "iter-0"))
+			continue;
+		strbuf_reset(&last);
+		strbuf_addf(&last, "%s/%s", path, iters.v[i]);
+		if (!any++)
+			strbuf_addstr(&iter, last.buf);
+	}
+	if (!any) {
+		rc = 1;
+		goto out;
+	}
+	why = name_invalid(NAME_RUN, name, strlen(name), NULL);
+	if (why) {
+		rc = error("%s: invalid run name '%s': %s", path, name_printable(name), why);
+		goto out;
+	}
+	if ((rc = read_facts(c, r, iter.buf, last.buf)))
+		goto out;
+	why = name_invalid(NAME_HOST, r->m.hostname, strlen(r->m.hostname), NULL);
+	if (why) {
+		rc = error("%s/kernel.version: invalid host name '%s': %s", iter.buf,
+			   name_printable(r->m.hostname), why);
+		goto out;
+	}
+	for (size_t i = 0; !rc && i < iters.n; i++) {
+		if (!name_number(iters.v[i], "iter-", none, NULL) && strcmp(iters.v[i], "iter-0"))
+			continue;
+		strbuf_reset(&iter);
+		strbuf_addf(&iter, "%s/%s", path, iters.v[i]);
+		names_release(&entries);
+		if ((rc = list_dir(iter.buf, &entries)))
+			break;
+		for (size_t j = 0; !rc && j < entries.n; j++) {
+			const struct mm_bench *b;
+
+			strbuf_reset(&logs);
+			strbuf_addf(&logs, "%s/%s/logs", iter.buf, entries.v[j]);
+			if (!is_dir(logs.buf))
+				continue;
+			b = find_bench(entries.v[j]);
+			if (!b)
+				skip(r, entries.v[j], "not a workload kbench has");
+			else if (!b->import)
+				skip(r, entries.v[j], b->why);
+			else
+				rc = b->import(c, r, entries.v[j], logs.buf);
+		}
+	}
+out:
+	names_release(&iters);
+	names_release(&entries);
+	strbuf_release(&iter);
+	strbuf_release(&last);
+	strbuf_release(&logs);
+	return rc;
+}
+
+/* ---- into a bundle ---- */
+
+static void iso_time(long long epoch, char out[32])
+{
+	time_t t = (time_t)epoch;
+	struct tm tm;
+
+	if (epoch < 0 || !gmtime_r(&t, &tm))
+		snprintf(out, 32, "1970-01-01T00:00:00Z");
+	else
+		strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The facts a run keeps of where it came from (run_meta). */
+static int run_facts(struct store *s, int64_t run_id, void *arg)
+{
+	struct mm_run *r = arg;
+
+	if (store_add_meta(s, run_id, "", "imported", "mmtests") ||
+	    store_add_meta(s, run_id, "", "mmtests-run", r->name) ||
+	    (r->mmtests_version &&
+	     store_add_meta(s, run_id, "", "mmtests-version", r->mmtests_version)))
+		return -1;
+	for (const char *l = r->benches.buf + (r->benches.len > 0); *l; l = strchr(l, '\n') + 1) {
+		char *line = strndup(l, strcspn(l, "\n"));
+		char *tab = strchr(line, '\t');
+		int rc;
+
+		*tab = '\0';
+		rc = store_add_meta(s, run_id, line, "mmtests-benchmark", tab + 1);
+		free(line);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* Write run r into the bundle store b. */
+static int write_run(struct store *b, struct mm_run *r)
+{
+	char started[32], finished[32], uuid[37];
+	struct strbuf id = STRBUF_INIT;
+	struct run_record rec = {
+		.name = r->name,
+		.config_name = "mmtests",
+		.config_text = r->config_text,
+		.kbench_version = PACKAGE_VERSION,
+		.started_at = started,
+		.facts = run_facts,
+		.facts_arg = r,
+	};
+	int64_t run_id;
+	int rc = 0;
+
+	iso_time(r->start, started);
+	iso_time(r->finish >= 0 ? r->finish : r->start, finished);
+	machine_info_set_fingerprint(&r->m);
+	strbuf_addf(&id, "mmtests\n%s\n%s\n%s\n%lld", r->m.fingerprint, r->name,
+		    r->k.release ? r->k.release : "", r->start);
+	uuid_from_text(id.buf, uuid);
+	rec.uuid = uuid;
+	if (store_begin_run(b, &r->m, &r->k, &rec, &run_id))
+		rc = -1;
+	for (size_t i = 0; !rc && i < r->nsets; i++) {
+		struct sample_set set = {
+			.section = r->sets[i].section,
+			.workload = r->sets[i].workload,
+			.iteration = r->sets[i].iteration,
+			.round = 1,
+			.samples = r->sets[i].r,
+			.nsamples = r->sets[i].n,
+		};
+
+		rc = store_add_sample_set(b, run_id, &set);
+	}
+	if (!rc)
+		rc = store_finish_run(b, run_id, "complete", finished);
+	strbuf_release(&id);
+	return rc;
+}
+
+int mmtests_import(struct store *s, const char *dir, int dry_run,
+		   const struct mmtests_import_cbs *cbs, struct import_counts *c)
+{
+	struct mm_ctx ctx = { .text = STRBUF_INIT, .err = STRBUF_INIT };
+	struct mm_run *runs = NULL;
+	size_t nruns = 0;
+	struct names entries = { 0 };
+	struct strbuf path = STRBUF_INIT, tmpdir = STRBUF_INIT, file = STRBUF_INIT;
+	struct store *b = NULL;
+	struct bundle *bundle = NULL;
+	const char *tmp = getenv("TMPDIR");
+	char *base;
+	int rc = -1;
+
+	memset(c, 0, sizeof(*c));
+	if (!is_dir(dir))
+		return error("'%s' is not a directory: --mmtests reads a results directory "
+			     "(work/log)", dir);
+	ctx.parser = mmtests_parser_new();
+	if (!ctx.parser)
+		goto out;
+	/* dir is one run when it holds iter-N itself, else a directory of runs. */
+	base = strrchr(dir, '/');
+	runs = xcalloc(1, sizeof(*runs));
+	{
+		struct strbuf name = STRBUF_INIT;
+
+		strbuf_addstr(&name, base && base[1] ? base + 1 : dir);
+		while (name.len > 1 && name.buf[name.len - 1] == '/')
+			name.buf[--name.len] = '\0';
+		if (strrchr(name.buf, '/'))
+			memmove(name.buf, strrchr(name.buf, '/') + 1,
+				strlen(strrchr(name.buf, '/') + 1) + 1);
+		rc = read_run(&ctx, dir, name.buf, &runs[0]);
+		strbuf_release(&name);
+	}
+	if (rc < 0) {
+		nruns = 1;
+		goto out;
+	}
+	if (!rc) {
+		nruns = 1;
+	} else {
+		run_release(&runs[0]);
+		if (list_dir(dir, &entries))
+			goto out;
+		for (size_t i = 0; i < entries.n; i++) {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/%s", dir, entries.v[i]);
+			if (!is_dir(path.buf))
+				continue;
+			runs = xrealloc(runs, (nruns + 1) * sizeof(*runs));
+			rc = read_run(&ctx, path.buf, entries.v[i], &runs[nruns]);
+			if (rc > 0) {
+				run_release(&runs[nruns]);
+				continue;
+			}
+			nruns++;
+			if (rc)
+				goto out;
+		}
+	}
+	rc = -1;
+	if (!nruns) {
+		error("%s: no mmtests runs (RUN/iter-N directories) there", dir);
+		goto out;
+	}
+	for (size_t i = 0; cbs && cbs->skipped && i < nruns; i++)
+		for (size_t j = 0; j < runs[i].nskips; j++)
+			if (cbs->skipped(runs[i].name, runs[i].skips[j].bench, runs[i].skips[j].why,
+					 cbs->arg))
+				goto out;
+
+	/* The runs into a private bundle, then that into the store. */
+	strbuf_addf(&tmpdir, "%s/kbench-mmtests-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(tmpdir.buf)) {
+		error("cannot make a scratch directory '%s': %s", tmpdir.buf, strerror(errno));
+		strbuf_reset(&tmpdir);
+		goto out;
+	}
+	strbuf_addf(&file, "%s/runs.kbench", tmpdir.buf);
+	if (store_open(file.buf, &b) || store_exec(b, "PRAGMA synchronous = OFF", "scratch bundle"))
+		goto out;
+	for (size_t i = 0; i < nruns; i++)
+		if (write_run(b, &runs[i]))
+			goto out;
+	store_close(b);
+	b = NULL;
+	if (bundle_open_as(file.buf, dir, &bundle) ||
+	    store_import(s, bundle, dry_run, cbs ? cbs->run : NULL, cbs ? cbs->arg : NULL, c))
+		goto out;
+	rc = 0;
+out:
+	bundle_close(bundle);
+	store_close(b);
+	if (file.len)
+		store_remove_db_files(file.buf);
+	if (tmpdir.len)
+		rmdir(tmpdir.buf);
+	for (size_t i = 0; i < nruns; i++)
+		run_release(&runs[i]);
+	free(runs);
+	names_release(&entries);
+	mmtests_parser_free(ctx.parser);
+	mmtests_values_release(&ctx.vals);
+	strbuf_release(&ctx.text);
+	strbuf_release(&ctx.err);
+	strbuf_release(&path);
+	strbuf_release(&tmpdir);
+	strbuf_release(&file);
+	return rc;
+}
