@@ -8,6 +8,8 @@
 # under another config name) and compares each with an A run (power).
 # Prints one line per test:
 #   TEST  FPR x/y  power@25% a/b  power@10% c/d
+# A comparison that fails, or that tests no mean row, stops the script
+# with status 1: a rate of 0/0 is no figure.
 # Goals (docs/statistics.md): the default decision stars at most 5% of
 # >= 60 A/A rows, finds >= 80% of 25% changes, and at least as many 10%
 # changes as the CI-overlap rule.
@@ -116,9 +118,13 @@ starred() {
 	opts=$1
 	shift
 	# shellcheck disable=SC2086 # the options are words
-	kb compare --format csv $opts "$@" |
-		awk -F, -v run="$2" '$3 ~ /^[AH]mean$/ && $6 == run && $10 != "" {
-			tested++; starred += $10 } END { print starred + 0, tested + 0 }'
+	kb compare --format csv $opts "$@" > "$tmp/csv" 2> "$tmp/cmp.err" || {
+		echo "aa-false-positives: 'kbench compare $opts $*' failed:" >&2
+		cat "$tmp/cmp.err" >&2
+		return 1
+	}
+	awk -F, -v run="$2" '$3 ~ /^[AH]mean$/ && $6 == run && $10 != "" {
+		tested++; starred += $10 } END { print starred + 0, tested + 0 }' "$tmp/csv"
 }
 
 # count TEST-OPTIONS KIND [PREFIX]: "starred tested" summed over the
@@ -129,18 +135,24 @@ count() {
 	if [ "$kind" = aa ]; then
 		i=1
 		while [ "$i" -lt "$K" ]; do
-			set -- $(starred "$opts" "${p}a$i" "${p}a$((i + 1))")
+			r=$(starred "$opts" "${p}a$i" "${p}a$((i + 1))") || return 1
+			set -- $r
 			s=$((s + $1)) t=$((t + $2))
 			i=$((i + 1))
 		done
 	else
 		j=1
 		while [ "$j" -le "$J" ]; do
-			set -- $(starred "$opts" "${p}a$((K - J + j))" "${p}e$kind-$j")
+			r=$(starred "$opts" "${p}a$((K - J + j))" "${p}e$kind-$j") || return 1
+			set -- $r
 			s=$((s + $1)) t=$((t + $2))
 			j=$((j + 1))
 		done
 	fi
+	[ "$t" -gt 0 ] || {
+		echo "aa-false-positives: no mean row was tested (${opts:-default}, $kind)" >&2
+		return 1
+	}
 	echo "$s/$t"
 }
 
@@ -172,8 +184,8 @@ for test in "default" "welch --within-run" "mwu" "ci" "ttest"; do
 	"welch --within-run") opts="--test welch --within-run" ;;
 	*) opts="--test $test" ;;
 	esac
-	printf '%-20s FPR %s  power@25%% %s  power@10%% %s\n' "$test" \
-		"$(count "$opts" aa)" "$(count "$opts" 25)" "$(count "$opts" 10)"
+	fpr=$(count "$opts" aa) && p25=$(count "$opts" 25) && p10=$(count "$opts" 10) || exit 1
+	printf '%-20s FPR %s  power@25%% %s  power@10%% %s\n' "$test" "$fpr" "$p25" "$p10"
 done
 for test in ${ROUNDS:+"default" "welch --within-run" "mwu" "ci" "ttest"}; do
 	case $test in
@@ -181,8 +193,10 @@ for test in ${ROUNDS:+"default" "welch --within-run" "mwu" "ci" "ttest"}; do
 	"welch --within-run") opts="--test welch --within-run" ;;
 	*) opts="--test $test" ;;
 	esac
+	fpr=$(count "$opts" aa r) && p25=$(count "$opts" 25 r) && p10=$(count "$opts" 10 r) ||
+		exit 1
 	printf '%-20s FPR %s  power@25%% %s  power@10%% %s\n' "$test (rounds $ROUNDS)" \
-		"$(count "$opts" aa r)" "$(count "$opts" 25 r)" "$(count "$opts" 10 r)"
+		"$fpr" "$p25" "$p10"
 done
 if [ -n "${KEEP:-}" ]; then
 	for f in "$db"*; do

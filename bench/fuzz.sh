@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the libFuzzer targets of tests/fuzz with clang in _build-fuzz/ (a
 # VPATH build beside the tree) and run each for FUZZ_SECONDS (default 60);
-# print executions and crashes per target. Exit 1 if a target crashed.
+# print executions and crashes per target. Exit 1 if a target crashed,
+# or if its count of executions cannot be read from its log.
 #
 #	sh bench/fuzz.sh [TARGET...]	(default: every target)
 #
@@ -44,6 +45,7 @@ cp "$top"/configs/*.conf seeds/fuzz_config/
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 n=0
 crashed=0
+unread=0
 for t in $targets; do
 	case $t in
 	fuzz_config)
@@ -88,7 +90,13 @@ for t in $targets; do
 	found=$(find "crashes/$t" -type f \( -name 'crash-*' -o -name 'leak-*' -o \
 		-name 'timeout-*' -o -name 'oom-*' \) | wc -l)
 	[ "$rc" -ne 0 ] && [ "$found" -eq 0 ] && found=1
-	echo "$t: ${execs:-0} executions ($(( ${execs:-0} / secs )) a second), $found crashes"
+	case $execs in
+	'' | *[!0-9]*)
+		echo "$t: no count of executions in $build/$t.log ('$execs'), $found crashes"
+		unread=$((unread + 1)) ;;
+	*)
+		echo "$t: $execs executions ($((execs / secs)) a second), $found crashes" ;;
+	esac
 	if [ "$found" -ne 0 ]; then
 		crashed=$((crashed + 1))
 		grep -E -A12 '^==[0-9]+==ERROR|runtime error|^SUMMARY' "$t.log" | head -40 | sed 's/^/  /'
@@ -96,5 +104,5 @@ for t in $targets; do
 	fi
 	n=$((n + 1))
 done
-echo "fuzz: $n targets, $crashed crashed"
-[ "$crashed" -eq 0 ]
+echo "fuzz: $n targets, $crashed crashed, $unread unread"
+[ "$crashed" -eq 0 ] && [ "$unread" -eq 0 ]

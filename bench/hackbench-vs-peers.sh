@@ -24,6 +24,10 @@
 # hackbench, thread pipes, 4 groups), which favoured whichever tool
 # starts its window with less work of its own before it.
 #
+# A time that cannot be read from a tool's output (no "Time:" line from
+# rt-tests, not a number above 0) stops the script with status 1 and
+# shows what the tool printed.
+#
 # Variables: KBENCH (default ./kbench), HACKBENCH (default hackbench from
 # rt-tests), PERF (default perf), PAIRS (default 7), GROUPS_LIST
 # (default "1 2 4", or "1 4 16" where 16 CPUs or more are usable: the
@@ -33,6 +37,7 @@
 # (seconds a sample should last, default 0.5), REST (default 0.3; 0:
 # back to back).
 . "$(dirname "$0")/usage.sh"
+. "$(dirname "$0")/figure.sh"
 set -u
 BENCH_DIR=$(dirname "$0")
 KBENCH=${KBENCH:-./kbench}
@@ -61,7 +66,7 @@ perf_runs() {
 	echo "bench: '$PERF bench' does not run here; comparing with rt-tests only" >&2
 	return 1
 }
-peer_label() { case $1 in rt) echo rt-tests ;; rtkb) echo rt-kbench ;; perf) echo perf ;; esac; }
+peer_label() { case $1 in rt) echo rt-tests ;; rtkb) echo rt-kbench ;; perf) echo perf ;; kb) echo kbench ;; esac; }
 
 [ -x "$KBENCH" ] || { echo "bench: KBENCH=$KBENCH is not executable (build first)" >&2; exit 2; }
 # The peers to run, each by its key (its *_time function), in row order.
@@ -89,7 +94,10 @@ rt_args() {	# mode transport groups loops: rt-tests hackbench's arguments
 }
 rt_time() {
 	sleep "$REST"
-	"$HACKBENCH" $(rt_args "$@") | sed -n 's/^Time: *//p'
+	# All it printed goes to stderr too: what timed shows when no time is read.
+	"$HACKBENCH" $(rt_args "$@") > /tmp/raw.$$ 2>&1
+	cat /tmp/raw.$$ >&2
+	sed -n 's/^Time: *//p' /tmp/raw.$$
 }
 rtkb_time() {	# rt-tests' hackbench as kbench's external workload
 	sleep "$REST"
@@ -102,6 +110,16 @@ perf_time() {
 	[ "$1" = thread ] && flags="$flags -t"
 	[ "$2" = pipes ] && flags="$flags -p"
 	"$PERF" bench --format=simple sched messaging $flags -g "$3" -l "$4" 2>/dev/null | tail -1
+}
+
+# timed TOOL ARGS...: TOOL's time (TOOL: kb or a peer's key) into fig, or
+# exit 1 showing what it printed.
+timed() {
+	local tool=$1
+	shift
+	fig=$("${tool}_time" "$@" 2> /tmp/err.$$)
+	printf '%s\n' "$fig" | cat - /tmp/err.$$ > /tmp/out.$$
+	need_figure "$(peer_label "$tool") $*: its time" "$fig" /tmp/out.$$
 }
 
 # median and coefficient of variation (%) of the numbers on stdin
@@ -119,30 +137,28 @@ for mode in $MODES; do
 	for tr in $TRANSPORTS; do
 		for g in $GROUPS_LIST; do
 			# Calibrate loops so one sample lasts about TARGET_S.
-			t=$(kb_time "$mode" "$tr" "$g" 100)
-			if ! awk -v t="$t" 'BEGIN { exit !(t > 0) }'; then
-				echo "bench: kbench hackbench failed for $mode-$tr g=$g" >&2
-				continue
-			fi
+			timed kb "$mode" "$tr" "$g" 100
+			t=$fig
 			loops=$(awk -v t="$t" -v want="$TARGET_S" 'BEGIN { l = int(100 * want / t); print (l < 100) ? 100 : l }')
 			for peer in $run_peers; do
 				: > /tmp/kb.$$; : > /tmp/peer.$$; : > /tmp/ratio.$$
 				for i in $(seq "$PAIRS"); do
 					# Alternate who goes first, so neither always runs warm.
 					if [ $((i % 2)) -eq 1 ]; then
-						a=$(kb_time "$mode" "$tr" "$g" "$loops")
-						b=$(${peer}_time "$mode" "$tr" "$g" "$loops")
+						timed kb "$mode" "$tr" "$g" "$loops"; a=$fig
+						timed "$peer" "$mode" "$tr" "$g" "$loops"; b=$fig
 					else
-						b=$(${peer}_time "$mode" "$tr" "$g" "$loops")
-						a=$(kb_time "$mode" "$tr" "$g" "$loops")
+						timed "$peer" "$mode" "$tr" "$g" "$loops"; b=$fig
+						timed kb "$mode" "$tr" "$g" "$loops"; a=$fig
 					fi
 					echo "$a" >> /tmp/kb.$$
 					echo "$b" >> /tmp/peer.$$
-					awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.6f\n", a / b }' >> /tmp/ratio.$$
+					awk -v a="$a" -v b="$b" 'BEGIN { printf "%.6f\n", a / b }' >> /tmp/ratio.$$
 				done
 				read -r kmed kcv < <(stats < /tmp/kb.$$)
 				read -r pmed pcv < <(stats < /tmp/peer.$$)
 				read -r rmed _ < <(stats < /tmp/ratio.$$)
+				need_figure "$mode-$tr g=$g, $(peer_label "$peer"): the median ratio" "$rmed"
 				ci=$(sort -g /tmp/ratio.$$ | awk -f "$BENCH_DIR/median-ci.awk")
 				goal=-
 				[ $peer = rt ] && goal=$(awk -v r="$rmed" -v ci="$ci" 'BEGIN {
@@ -155,6 +171,6 @@ for mode in $MODES; do
 		done
 	done
 done
-rm -f /tmp/kb.$$ /tmp/peer.$$ /tmp/ratio.$$
+rm -f /tmp/kb.$$ /tmp/peer.$$ /tmp/ratio.$$ /tmp/err.$$ /tmp/out.$$ /tmp/raw.$$
 echo "ratio = median over pairs of kbench time / peer time (lower is better; <= 1.00 meets the goal);"
 echo "MISSED~ = 1.00 is inside the ratio's 95% interval: more pairs are needed to tell it from noise"

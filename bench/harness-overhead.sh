@@ -1,23 +1,34 @@
 #!/bin/sh
 # harness-overhead: what kbench itself adds to each sample of 'kbench run'.
 # For each shipped config (scaled where a default run would take too long,
-# and said so), N samples run through 'kbench run'; the run's wall time is
-# set against the samples' own times as stored (read back with
-# 'kbench query', not the sqlite3 shell):
+# and said so), N samples run through 'kbench run', after the warm-up
+# samples the config asks for (stored, marked as warm-up, since schema
+# version 7); the run's wall time is set against the samples' own times as
+# stored (read back with 'kbench query', not the sqlite3 shell):
 #
 #   window    the workload's timed span: hackbench's Time, netperf's
 #             duration; pft stores no span, so its sample's duration_ns
+#   wall%     (wall - sum of windows) / sum of windows, warm-ups' windows
+#             included: everything kbench adds to the time the samples
+#             measure (the sample's start, the workload's set-up outside
+#             its window, the store, monitors, progress, the run's
+#             start); the goal is 3% or less (netperf: at the configs'
+#             10 s)
+#   nowarm%   the same against the measured samples' windows alone: the
+#             warm-ups counted as a cost
 #   sample    duration_ns: the sample process from spawn to reap
-#   all       (wall - sum of windows) / samples, in ms
+#   all       (wall - sum of windows) / samples, in ms (warm-ups are
+#             samples here, as below)
 #
 # and splits the overhead:
 #
 #   setup     sample - window - fork: the workload's own work around its
 #             window (hackbench creates and reaps its workers there, as
-#             rt-tests does: see the peer line); not the harness's
-#   harness   between + fork: what kbench itself adds to a sample (the
+#             rt-tests does: see the peer line)
+#   harness   between + fork: what kbench adds between two samples (the
 #             sample's start, the store's commit, monitors, progress);
-#             its share of the mean window is the goal (< 1%)
+#             harn% is its share of the mean window (this script's figure
+#             before wall%, which counts only the time between samples)
 #   between   wall - sum of samples - start-up: monitors, the store's
 #             commit, progress
 #   monitors  the same run with monitors = none, the difference in
@@ -36,13 +47,18 @@
 # groups 1, 2 and 4 (the mean of 5): the same setup and teardown outside
 # its window, for the 'setup' column's sake.
 #
+# A figure that cannot be read back (a run that stored no sample, a time
+# that is not a number) stops the script with status 1.
+#
 # Environment: KBENCH (default ./kbench), N (samples per section and row,
-# default 5), CONFIGS (default "quick hackbench netperf-rr
-# netperf-rr-pinned pft-threads pft-processes"), NETPERF_DURATION (seconds
-# per netperf sample, default 2 where the configs say 10; the share is
-# given for 10 s), PFT_SIZE (default 5% where the configs say 20%),
-# EXECS (default 200), HACKBENCH (rt-tests hackbench for the peer line).
+# default 5), WARMUP (warm-up samples per row; default: as each config
+# says), CONFIGS (default "quick hackbench netperf-rr netperf-rr-pinned
+# pft-threads pft-processes"), NETPERF_DURATION (seconds per netperf
+# sample, default 2 where the configs say 10; the shares are given for
+# 10 s), PFT_SIZE (default 5% where the configs say 20%), EXECS (default
+# 200), HACKBENCH (rt-tests hackbench for the peer line).
 . "$(dirname "$0")/usage.sh"
+. "$(dirname "$0")/figure.sh"
 set -u
 
 KBENCH=${KBENCH:-./kbench}
@@ -51,6 +67,7 @@ CONFIGS=${CONFIGS:-quick hackbench netperf-rr netperf-rr-pinned pft-threads pft-
 NETPERF_DURATION=${NETPERF_DURATION:-2}
 PFT_SIZE=${PFT_SIZE:-5%}
 EXECS=${EXECS:-200}
+WARMUP=${WARMUP:-}
 HACKBENCH=${HACKBENCH:-$(command -v hackbench || true)}
 
 die() {
@@ -71,16 +88,20 @@ now_ns() {
 	date +%s%N
 }
 
-# scale CONFIG MONITORS: the shipped config with N samples, no warm-up,
-# and the scaled sizes; MONITORS "none" adds monitors = none.
+# scale CONFIG MONITORS: the shipped config with N samples, WARMUP
+# warm-ups when set, and the scaled sizes; MONITORS "none" adds monitors =
+# none.
 scale() {
 	sed -e "s/^iterations = .*/iterations = $N/" \
-	    -e 's/^warmup = .*/warmup = 0/' \
 	    -e "s/^duration = 10$/duration = $NETPERF_DURATION/" \
 	    -e "s/^mapping_size = 20%$/mapping_size = $PFT_SIZE/" \
 	    "$srcdir/configs/$1.conf" > "$work/$1-$2.conf"
 	grep -q '^iterations' "$work/$1-$2.conf" ||
 		sed -i "s/^\[global\]$/[global]\niterations = $N/" "$work/$1-$2.conf"
+	if [ -n "$WARMUP" ]; then
+		sed -i -e '/^warmup = /d' -e "s/^\[global\]$/[global]\nwarmup = $WARMUP/" \
+			"$work/$1-$2.conf"
+	fi
 	[ "$2" = none ] && sed -i 's/^\[global\]$/[global]\nmonitors = none/' "$work/$1-$2.conf"
 	return 0
 }
@@ -93,20 +114,21 @@ timed_run() {
 	echo $(($(now_ns) - t0))
 }
 
-# figures NAME: "samples sum_duration_ns sum_window_ns" of the run NAME.
+# figures NAME: "samples sum_duration_ns sum_window_ns warmups
+# warmup_window_ns" of the run NAME, warm-ups included in the first three.
 # One sample may store several results (pft, UDP_STREAM): a sample is a
-# (section, iteration, start time).
+# (section, round, iteration, start time).
 figures() {
 	"$KBENCH" --db "$db" query --format csv "
-		SELECT count(*), sum(d), sum(w) FROM (
-		  SELECT max(s.duration_ns) AS d,
+		SELECT count(*), sum(d), sum(w), total(warm), total(warm * w) FROM (
+		  SELECT max(s.duration_ns) AS d, max(s.warmup) AS warm,
 		         CASE s.workload
 		           WHEN 'hackbench' THEN max(s.value) * 1e9
 		           WHEN 'netperf' THEN $NETPERF_DURATION * 1e9
 		           ELSE max(s.duration_ns) END AS w
 		  FROM samples s JOIN runs r ON r.id = s.run_id
 		  WHERE r.name = '$1'
-		  GROUP BY s.section, s.iteration, s.started_at)" |
+		  GROUP BY s.section, s.round, s.iteration, s.started_at)" |
 		sed -n '3p' | tr ',' ' '
 }
 
@@ -128,7 +150,8 @@ floor_ms=$(exec_cost "$true_prog")
 fork_ms=$("$sample_prog" --time-forks="$EXECS" | awk '{ printf "%.2f", $1 / 1e6 }')
 [ -n "$fork_ms" ] || die "'$sample_prog --time-forks=$EXECS' failed"
 
-echo "# harness overhead of 'kbench run': $N samples per section and row, no warm-up"
+echo "# harness overhead of 'kbench run': $N samples per section and row," \
+	"warm-up ${WARMUP:-as each config says}"
 echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
 echo "# a sample's start, a fork of the serving kbench-sample: $fork_ms ms (mean of $EXECS)"
 echo "# exec of kbench-sample, alone, from a shell: $exec_ms ms (mean of $EXECS);" \
@@ -149,8 +172,9 @@ if [ -n "$HACKBENCH" ] && [ -x "$HACKBENCH" ]; then
 	done
 	echo "$line"
 fi
-printf '%-18s %7s %9s %9s %9s %9s %8s %6s %8s %8s %8s\n' config samples "window-s" \
-	"all-ms" "setup-ms" "harn-ms" "harn%" "goal" "betw-ms" "monit-ms" "start-ms"
+printf '%-18s %7s %6s %9s %7s %6s %8s %8s %8s %8s %7s %8s %8s %8s\n' config samples warmup \
+	"window-s" "wall%" goal "nowarm%" "all-ms" "setup-ms" "harn-ms" "harn%" "betw-ms" \
+	"monit-ms" "start-ms"
 for c in $CONFIGS; do
 	[ -f "$srcdir/configs/$c.conf" ] || die "no config configs/$c.conf"
 	scale "$c" all
@@ -158,18 +182,24 @@ for c in $CONFIGS; do
 	start=$(timed_run "$c-dry" "$work/$c-all.conf" --dry-run)
 	wall=$(timed_run "$c-all" "$work/$c-all.conf")
 	wall_none=$(timed_run "$c-none" "$work/$c-none.conf")
-	set -- $(figures "$c-all")
-	n=$1 dur=$2 win=$3
-	set -- $(figures "$c-none")
-	n_none=$1 dur_none=$2
-	awk -v c="$c" -v n="$n" -v wall="$wall" -v dur="$dur" -v win="$win" \
-	    -v nn="$n_none" -v start="$start" -v walln="$wall_none" -v durn="$dur_none" \
-	    -v fork="$fork_ms" \
+	figures "$c-all" > "$work/fig"
+	read -r n dur win nw winw < "$work/fig"
+	need_figure "$c: the samples' time" "${win:-}" "$work/fig"
+	figures "$c-none" > "$work/fig"
+	read -r n_none dur_none _ < "$work/fig"
+	need_figure "$c, monitors = none: the samples' time" "${dur_none:-}" "$work/fig"
+	awk -v c="$c" -v n="$n" -v wall="$wall" -v dur="$dur" -v win="$win" -v nw="$nw" \
+	    -v winw="$winw" -v nn="$n_none" -v start="$start" -v walln="$wall_none" \
+	    -v durn="$dur_none" -v fork="$fork_ms" \
 	    -v scale="$([ "${c#netperf}" != "$c" ] && echo "10 / $NETPERF_DURATION" || echo 1)" '
 	BEGIN {
 		split(scale, s, " / "); k = (s[2] ? s[1] / s[2] : 1)
 		all = (wall - win) / n / 1e6
 		mean_win = win / n / 1e6
+		# Everything kbench adds, against the windows of every sample
+		# (warm-ups included), and of the measured ones alone.
+		wallpct = 100 * all / (mean_win * k)
+		nowarm = 100 * (wall - win + k * winw) / (k * (win - winw))
 		setup = (dur - win) / n / 1e6 - fork
 		if (setup < 0) setup = 0
 		between = (wall - dur - start) / n / 1e6
@@ -177,8 +207,8 @@ for c in $CONFIGS; do
 		share = 100 * harness / (mean_win * k)
 		# monitors: the between-sample time with them less without
 		mon = between - (walln - durn - start) / nn / 1e6
-		printf "%-18s %7d %9.3f %9.2f %9.2f %9.2f %8.3f %6s %8.2f %8.2f %8.1f\n", c, n,
-			mean_win / 1000, all, setup, harness, share, share < 1 ? "ok" : "MISSED",
-			between, mon, start / 1e6
+		printf "%-18s %7d %6d %9.3f %7.2f %6s %8.2f %8.2f %8.2f %8.2f %7.3f %8.2f %8.2f %8.1f\n",
+			c, n - nw, nw, mean_win / 1000, wallpct, wallpct <= 3 ? "ok" : "MISSED", nowarm,
+			all, setup, harness, share, between, mon, start / 1e6
 	}'
 done

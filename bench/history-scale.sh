@@ -8,12 +8,16 @@
 #   history of one row            goal < 0.2 s
 #   regressions over 500 series   goal < 2 s
 #   import of a 100,000-sample bundle (2,000 runs) into a new store: goal < 1 s
+# Each command must end with the status it has on such a store
+# (regressions 1: it finds the slowdown; the others 0); one that does not,
+# or whose time cannot be read, stops the script with status 1.
 # Variables: NIGHTS (default 200, at least 10: 50 runs a night; the
 # slowdown starts at three fifths of them, the bundle holds at most 2,000
 # runs).
 # Usage: bench/history-scale.sh [KBENCH]   (default ./kbench; needs sqlite3)
 . "$(dirname "$0")/usage.sh"
 . "$(dirname "$0")/empty-store.sh"
+. "$(dirname "$0")/figure.sh"
 set -e
 kbench=${1:-${KBENCH:-./kbench}}
 NIGHTS=${NIGHTS:-200}
@@ -53,20 +57,25 @@ SELECT r.id, 'hackbench-process-pipes', 'hackbench', CAST(j / 5 + 1 AS TEXT), j 
        (1 + (((r.id * 7919 + j * 104729) % 10007) / 10007.0 - 0.5) * 0.04),
        's', 'lower'
 FROM runs r, k;
+UPDATE runs SET nsamples = 50;
 COMMIT;
 SQL
 end=$(date +%s.%N)
 echo "store: $(sqlite3 "$db" 'SELECT count(*) FROM runs') runs, $(sqlite3 "$db" 'SELECT count(*) FROM samples') samples, built in $(echo "$end - $start" | bc) s"
 
-# best CMD...: "WALL CPU" of the run with the best wall time of three, in
-# seconds (CPU: user + system, from /usr/bin/time; "-" without it). On a
-# loaded machine wall time waits for CPUs and disks: CPU time says what
-# the command itself costs.
+# best STATUS CMD...: "WALL CPU" of the run with the best wall time of
+# three, in seconds (CPU: user + system, from /usr/bin/time; "-" without
+# it). On a loaded machine wall time waits for CPUs and disks: CPU time
+# says what the command itself costs. CMD must exit with STATUS; when it
+# does not, it says so and prints nothing.
 best() {
+	want=$1
+	shift
 	bw= bc_=-
 	for i in 1 2 3; do
 		if [ -x /usr/bin/time ]; then
-			/usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >/dev/null 2>&1 || [ $? -eq 1 ]
+			/usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" &&
+				rc=0 || rc=$?
 			# the last line: a failing command adds one before it
 			read -r w u sy <<-EOT
 			$(tail -1 "$tmp/time")
@@ -74,24 +83,30 @@ best() {
 			c=$(printf '%.2f' "$(echo "$u + $sy" | bc)")
 		else
 			s=$(date +%s.%N)
-			"$@" >/dev/null 2>&1 || [ $? -eq 1 ]
+			"$@" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
 			w=$(echo "$(date +%s.%N) - $s" | bc) c=-
+		fi
+		if [ "$rc" != "$want" ]; then
+			echo "history-scale: '$*' exited with status $rc, expected $want:" >&2
+			sed 's/^/  | /' "$tmp/err" >&2
+			return 1
 		fi
 		if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc)" = 1 ]; then bw=$w bc_=$c; fi
 	done
 	echo "$bw $bc_"
 }
 report() {	# report WHAT "WALL CPU" GOAL
+	need_figure "$1: its wall time" "${2%% *}"
 	set -- "$1" ${2} "$3"
 	printf '%-36s wall %6.3f s  cpu %6s s  (goal < %s s)%s\n' "$1" "$2" "$3" "$4" \
 		"$([ "$(echo "$2 < $4" | bc)" = 1 ] || echo '  wall over goal')"
 }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 
-report "runs ($runs runs)" "$(best "$kbench" --db "$db" runs)" 0.1
-report "history of one row ($NIGHTS runs)" "$(best "$kbench" --db "$db" history --config cfg-3 \
+report "runs ($runs runs)" "$(best 0 "$kbench" --db "$db" runs)" 0.1
+report "history of one row ($NIGHTS runs)" "$(best 0 "$kbench" --db "$db" history --config cfg-3 \
 	--host host-1 --section hackbench-process-pipes --row 1)" 0.2
-report "regressions (500 series)" "$(best "$kbench" --db "$db" regressions)" 2
+report "regressions (500 series)" "$(best 1 "$kbench" --db "$db" regressions)" 2
 "$kbench" --db "$db" regressions | tail -1
 
 ids=$(seq -f '#%g' 1 "$bundled")
@@ -99,5 +114,5 @@ ids=$(seq -f '#%g' 1 "$bundled")
 "$kbench" --db "$db" export $ids -o "$tmp/bundle.kbb" >/dev/null
 echo "bundle: $(sqlite3 "$tmp/bundle.kbb" 'SELECT count(*) FROM samples') samples, $(du -k "$tmp/bundle.kbb" | cut -f1) KiB"
 # shellcheck disable=SC2016 # expanded by the inner shell
-report "import of the bundle (new store)" "$(best sh -c 'rm -f "$1"*; "$2" --db "$1" import "$3"' \
+report "import of the bundle (new store)" "$(best 0 sh -c 'rm -f "$1"*; "$2" --db "$1" import "$3"' \
 	import "$tmp/new.db" "$kbench" "$tmp/bundle.kbb")" 1

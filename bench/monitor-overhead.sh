@@ -5,10 +5,13 @@
 # drift hits both alike. Each pair's ratio is median(all)/median(none) of
 # the samples' times; the script prints the median of the per-pair ratios
 # (goal: <= 1.01) and each side's coefficient of variation.
+# A run that stores no sample time, or a median or ratio that is not a
+# number above 0, stops the script with status 1.
 #
 # Variables: KBENCH (default ./kbench), PAIRS (default 7), SAMPLES (samples
 # per side and pair, default 5), GROUPS_N (default 4), LOOPS (default 200).
 . "$(dirname "$0")/usage.sh"
+. "$(dirname "$0")/figure.sh"
 set -u
 KBENCH=${KBENCH:-./kbench}
 PAIRS=${PAIRS:-7}
@@ -45,12 +48,15 @@ for p in $(seq 1 "$PAIRS"); do
 	for side in all none; do
 		"$KBENCH" --quiet --db "$db" run -c "$dir/$side.conf" -n "$side-$p" >/dev/null ||
 			{ echo "bench: kbench run failed" >&2; exit 1; }
-		sqlite3 "$db" "SELECT value FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.name = '$side-$p'" > "$dir/$side-$p"
+		sqlite3 "$db" "SELECT value FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.name = '$side-$p' AND s.warmup = 0" > "$dir/$side-$p"
 		cat "$dir/$side-$p" >> "$dir/$side.all"
 	done
 	a=$(median < "$dir/all-$p")
 	n=$(median < "$dir/none-$p")
+	need_figure "pair $p, monitors all: the median time" "$a" "$dir/all-$p"
+	need_figure "pair $p, monitors none: the median time" "$n" "$dir/none-$p"
 	r=$(awk -v a="$a" -v n="$n" 'BEGIN { printf "%.4f", a / n }')
+	need_figure "pair $p: the ratio" "$r"
 	echo "$r" >> "$dir/ratios"
 	printf 'pair %d: monitors all %.4f s, none %.4f s, ratio %s\n' "$p" "$a" "$n" "$r"
 done

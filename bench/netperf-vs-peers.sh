@@ -20,6 +20,10 @@
 # errors of the difference (a CoV c from n runs is known to about
 # c / sqrt(2(n-1))) ("-": no goal, unbound runs and streams).
 #
+# A figure that cannot be read from a tool's output, after one more try
+# of the peer, stops the script with status 1 and shows what the tool
+# printed.
+#
 # Environment: KBENCH (default ./kbench), SOCKPERF, QPERF, IPERF3, NETPERF,
 # NETSERVER (paths), DURATION (seconds per run, default 3), PAIRS (pinned
 # pairs, default 7), UNBOUND_PAIRS (default 10), PLACEMENTS (default
@@ -27,6 +31,7 @@
 # list of them), TESTS (default "tcp_rr udp_rr tcp_stream"), PEERS (only
 # these of the peers, e.g. "netperf"; default all that apply).
 . "$(dirname "$0")/usage.sh"
+. "$(dirname "$0")/figure.sh"
 set -u
 
 KBENCH=${KBENCH:-./kbench}
@@ -109,7 +114,7 @@ run_kbench() {	# test pin
 	udp_rr) t=UDP_RR ;;
 	tcp_stream) t="TCP_STREAM -r 16384" ;;
 	esac
-	"$KBENCH" netperf -t $t -l "$DURATION" --pin "$2" --format simple 2>/dev/null
+	"$KBENCH" netperf -t $t -l "$DURATION" --pin "$2" --format simple 2>"$work/raw.kbench"
 }
 
 run_sockperf() {	# test server-cpu client-cpu
@@ -118,7 +123,7 @@ run_sockperf() {	# test server-cpu client-cpu
 	[ "$1" = tcp_rr ] && proto=--tcp
 	start_server "$2" "$SOCKPERF" server $proto -i 127.0.0.1 -p $PORT
 	on "$3" "$SOCKPERF" ping-pong $proto -i 127.0.0.1 -p $PORT -m 14 -t "$DURATION" 2>&1 |
-		awk '/\[Valid Duration\]/ {
+		tee "$work/raw.peer" | awk '/\[Valid Duration\]/ {
 			for (i = 1; i <= NF; i++) {
 				if ($i ~ /^RunTime=/) { split($i, a, "="); t = a[2] + 0 }
 				if ($i ~ /^ReceivedMessages=/) { split($i, a, "="); m = a[2] + 0 }
@@ -137,7 +142,7 @@ run_qperf() {	# test server-cpu client-cpu
 	start_server "$2" "$QPERF" -lp $PORT
 	# qperf's latency is half a round trip: one transaction = 2 latencies.
 	on "$3" "$QPERF" -lp $PORT 127.0.0.1 -t "$DURATION" -m 1 $q 2>&1 |
-		awk '$1 == "latency" {
+		tee "$work/raw.peer" | awk '$1 == "latency" {
 			v = $3 + 0
 			if ($4 == "ns") v /= 1000; else if ($4 == "ms") v *= 1000; else if ($4 == "sec") v *= 1e6
 			if (v > 0) printf "%.2f\n", 1e6 / (2 * v)
@@ -149,7 +154,7 @@ run_iperf3() {	# test server-cpu client-cpu
 	next_port
 	start_server "$2" "$IPERF3" -s -1 -p $PORT
 	on "$3" "$IPERF3" -c 127.0.0.1 -p $PORT -t "$DURATION" -l 16384 -f m 2>&1 |
-		awk '/receiver$/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") v = $i }
+		tee "$work/raw.peer" | awk '/receiver$/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") v = $i }
 		     END { if (v != "") print v }'
 	stop_server
 }
@@ -164,7 +169,7 @@ run_netperf() {	# test server-cpu client-cpu
 	start_server "$2" "$NETSERVER" -D -p $PORT
 	# -P 0: no banner; the data line's last field is the result.
 	on "$3" "$NETPERF" -H 127.0.0.1 -p $PORT -P 0 -l "$DURATION" -t $t 2>&1 |
-		awk 'NF >= 5 && $NF ~ /^[0-9.]+$/ { print $NF; exit }'
+		tee "$work/raw.peer" | awk 'NF >= 5 && $NF ~ /^[0-9.]+$/ { print $NF; exit }'
 	stop_server
 }
 
@@ -268,19 +273,18 @@ for place in $PLACEMENTS; do
 					k=$(run_kbench $t "$place")
 				fi
 				# A server slow to start under load: one more try.
-				[ -n "$p" ] || p=$(run_$peer $t "$scpu" "$ccpu")
-				if [ -n "$k" ] && [ -n "$p" ]; then
-					echo "$k" >>"$work/k.$peer"
-					echo "$p" >>"$work/p.$peer"
-				else
-					echo "# $t $place pair $i: no figure (kbench '$k', $peer '$p')" >&2
-				fi
+				is_figure "$p" || p=$(run_$peer $t "$scpu" "$ccpu")
+				need_figure "$t $place pair $i: kbench" "$k" "$work/raw.kbench"
+				need_figure "$t $place pair $i: $peer" "$p" "$work/raw.peer"
+				echo "$k" >>"$work/k.$peer"
+				echo "$p" >>"$work/p.$peer"
 			done
 			i=$((i + 1))
 		done
 		for peer in $peers; do
 			set -- $(stats "$work/k.$peer") $(stats "$work/p.$peer")
 			r=$(ratio "$work/k.$peer" "$work/p.$peer")
+			need_figure "$t $label $peer: the median ratio" "$r"
 			ci=$(ratio_ci "$work/k.$peer" "$work/p.$peer")
 			pairs=$(wc -l <"$work/k.$peer")
 			goal=-

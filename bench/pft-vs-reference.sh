@@ -12,10 +12,17 @@
 # Without PFT it compares kbench's own models: the ratios are then
 # threads/processes.
 #
+# Each tool's output is read by its title line: the columns named System
+# and fault/wsec (the reference prints its title with -T, which it is
+# given). An output without that title, or whose figures are not numbers
+# above 0, stops the script with status 1 and shows what was read, as
+# does a ratio that is not a number above 0.
+#
 # Variables: KBENCH (default ./kbench), PFT (the reference binary; unset:
 # threads vs processes), PAIRS (default 7), COUNTS (worker counts,
 # default "1 2"), SIZE (bytes mapped, default MemTotal/5 as mmtests).
 . "$(dirname "$0")/usage.sh"
+. "$(dirname "$0")/figure.sh"
 set -u
 KBENCH=${KBENCH:-./kbench}
 PFT=${PFT:-}
@@ -32,21 +39,32 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pft-bench.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
 
-# Both tools print one line: GiB workers cachelines user sys elapsed
-# faults/cpu faults/sec (times with an "s"). Print "faults/sec system".
+# Both tools print a title line and a data line under it: Size (or Gb),
+# Thr, CLine, User, System, Wall, flt/cpu/s, fault/wsec, times with an
+# "s". Print "faults/sec system" from the columns the title names, or
+# nothing (status 1) when there is no such title or line.
 figures() {
-	awk '!/^#/ && NF == 8 { gsub(/s$/, "", $5); print $8, $5; found = 1 }
+	awk '/^#/ { next }
+	     !cols { for (i = 1; i <= NF; i++) { if ($i == "fault/wsec") f = i; if ($i == "System") y = i }
+		     if (f && y) cols = NF; next }
+	     NF == cols && !found { sy = $y; sub(/s$/, "", sy); print $f, sy; found = 1 }
 	     END { if (!found) exit 1 }'
 }
-kb_run() {	# model count
-	local flag=-t
-	[ "$1" = processes ] && flag=-n
-	"$KBENCH" pft -m "$SIZE" "$flag" "$2" | figures
-}
-ref_run() {
-	local flag=-t
-	[ "$1" = processes ] && flag=-n
-	"$PFT" -m "$SIZE" "$flag" "$2" | figures
+# one TOOL MODEL COUNT: run TOOL (kb or ref) once; set fig to "faults/sec
+# system", or exit 1 showing what it printed.
+one() {
+	local flag=-t cmd
+	[ "$2" = processes ] && flag=-n
+	if [ "$1" = ref ]; then
+		cmd="$PFT -T"
+	else
+		cmd="$KBENCH pft"
+	fi
+	$cmd -m "$SIZE" "$flag" "$3" > "$work/out" 2>&1 ||
+		{ echo "bench: '$cmd $flag $3' failed:" >&2; sed 's/^/  | /' "$work/out" >&2; exit 1; }
+	fig=$(figures < "$work/out")
+	need_figure "'$cmd $flag $3': fault/wsec" "${fig% *}" "$work/out"
+	need_figure "'$cmd $flag $3': System" "${fig#* }" "$work/out"
 }
 
 # median and coefficient of variation (%) of the numbers on stdin
@@ -60,27 +78,31 @@ stats() {
 
 # one case: A and B are "tool model", PAIRS alternating pairs; appends the
 # pair ratios to the all-cases files and prints one line
-run_case() {	# label a_fn a_model b_fn b_model count
-	local label=$1 afn=$2 amodel=$3 bfn=$4 bmodel=$5 n=$6 i a b
+run_case() {	# label a_tool a_model b_tool b_model count
+	local label=$1 at=$2 amodel=$3 bt=$4 bmodel=$5 n=$6 i a b
 	: > "$work/a"; : > "$work/b"; : > "$work/r"
-	"$afn" "$amodel" "$n" >/dev/null && "$bfn" "$bmodel" "$n" >/dev/null || return 1
+	one "$at" "$amodel" "$n" && one "$bt" "$bmodel" "$n"
 	for i in $(seq "$PAIRS"); do
 		if [ $((i % 2)) -eq 1 ]; then
-			a=$("$afn" "$amodel" "$n") && b=$("$bfn" "$bmodel" "$n") || return 1
+			one "$at" "$amodel" "$n"; a=$fig
+			one "$bt" "$bmodel" "$n"; b=$fig
 		else
-			b=$("$bfn" "$bmodel" "$n") && a=$("$afn" "$amodel" "$n") || return 1
+			one "$bt" "$bmodel" "$n"; b=$fig
+			one "$at" "$amodel" "$n"; a=$fig
 		fi
 		echo "$a" >> "$work/a"
 		echo "$b" >> "$work/b"
 		set -- $a $b
 		awk -v af="$1" -v as="$2" -v bf="$3" -v bs="$4" \
-			'BEGIN { if (bf > 0 && bs > 0) printf "%.6f %.6f\n", af / bf, as / bs }' >> "$work/r"
+			'BEGIN { printf "%.6f %.6f\n", af / bf, as / bs }' >> "$work/r"
 	done
 	cat "$work/r" >> "$work/all"
 	read -r afm afcv < <(cut -d' ' -f1 "$work/a" | stats)
 	read -r bfm bfcv < <(cut -d' ' -f1 "$work/b" | stats)
 	read -r rf _ < <(cut -d' ' -f1 "$work/r" | stats)
 	read -r rs _ < <(cut -d' ' -f2 "$work/r" | stats)
+	need_figure "$label $n: the median fault/s ratio" "$rf"
+	need_figure "$label $n: the median system ratio" "$rs"
 	printf '%-12s %3s %5s  %10s %10s  %12.0f %12.0f %7s %7s\n' "$label" "$n" "$PAIRS" \
 		"$rf" "$rs" "$afm" "$bfm" "$afcv" "$bfcv"
 }
@@ -99,16 +121,16 @@ printf '%-12s %3s %5s  %10s %10s  %12s %12s %7s %7s\n' "${head[@]}"
 for n in $COUNTS; do
 	if [ -n "$PFT" ]; then
 		for model in threads processes; do
-			run_case "$model" kb_run "$model" ref_run "$model" "$n" ||
-				{ echo "bench: a $model run with $n workers failed" >&2; exit 1; }
+			run_case "$model" kb "$model" ref "$model" "$n"
 		done
 	else
-		run_case "thr/proc" kb_run threads kb_run processes "$n" ||
-			{ echo "bench: a run with $n workers failed" >&2; exit 1; }
+		run_case "thr/proc" kb threads kb processes "$n"
 	fi
 done
 read -r rf _ < <(cut -d' ' -f1 "$work/all" | stats)
 read -r rs _ < <(cut -d' ' -f2 "$work/all" | stats)
+need_figure "all cases: the median fault/s ratio" "$rf"
+need_figure "all cases: the median system ratio" "$rs"
 printf '%-12s %3s %5s  %10s %10s\n' all - "$(wc -l < "$work/all")" "$rf" "$rs"
 echo "ratios: medians over pairs of $what; fault/s higher is better"
 echo "(goal >= 1.00 against the reference), system time lower is better"

@@ -29,6 +29,7 @@ static const struct parse_opt_usage show_usage = {
 		"   or: kbench show --format json RUN",
 	.description =
 		"Show one run: machine, kernel, status, per-section sample counts, the\n"
+		"warm-up samples stored (in no statistic) and what they took, the\n"
 		"effective options of each section, failures and flagged samples.\n"
 		"RUN is a name (latest complete run), #ID, a uuid prefix or NAME@HOST.\n"
 		"A name means a run made on this host; NAME@* looks on every host.",
@@ -41,6 +42,8 @@ static const struct parse_opt_usage show_usage = {
 
 struct count_state {
 	int64_t flagged;	/* over every section */
+	int64_t warmups;	/* warm-up result rows, over every section */
+	int64_t warmup_ns;	/* their samples' time */
 	int nsections;
 };
 
@@ -52,6 +55,8 @@ static int print_count(const struct section_count *c, void *arg)
 		printf("\n%-32s %8s %8s\n", "section", "samples", "flagged");
 	printf("%-32s %8lld %8lld\n", c->section, (long long)c->samples, (long long)c->flagged);
 	cs->flagged += c->flagged;
+	cs->warmups += c->warmups;
+	cs->warmup_ns += c->warmup_ns;
 	return 0;
 }
 
@@ -349,6 +354,8 @@ static int json_count(const struct section_count *c, void *arg)
 	json_key_string(j, "section", c->section);
 	json_key_int(j, "samples", c->samples);
 	json_key_int(j, "flagged", c->flagged);
+	json_key_int(j, "warmups", c->warmups);
+	json_key_double(j, "warmup_s", (double)c->warmup_ns / 1e9);
 	json_object_end(j);
 	return 0;
 }
@@ -701,6 +708,9 @@ int cmd_show(int argc, char **argv)
 
 	if (store_each_section_count(store, id, print_count, &counts))
 		goto out;
+	if (counts.warmups)
+		printf("warm-up: %lld results in %.3f s, stored but in no statistic\n",
+		       (long long)counts.warmups, (double)counts.warmup_ns / 1e9);
 	if (counts.flagged) {
 		printf("\nFlagged samples (%lld):\n", (long long)counts.flagged);
 		if (store_each_sample(store, id, print_flagged, &shown))

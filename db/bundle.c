@@ -477,7 +477,7 @@ static int check_none(struct bundle *b, const char *sql, const char *fmt)
 #define INTEGER "typeof(X) = 'integer'"
 #define INTEGER_OR_NULL "typeof(X) IN ('integer', 'null')"
 /* The bounds run puts on its plans (runner/plan.c): iterations up to a
- * million, warm-up samples (whose failures are stored as -1..-1000) up to
+ * million, warm-up samples (stored, as their failures, as -1..-1000) up to
  * a thousand, rounds up to a thousand, at most ten million samples. */
 #define ITERATION "typeof(X) = 'integer' AND X BETWEEN 0 AND 1000000"
 #define ITERATION_OR_WARMUP "typeof(X) = 'integer' AND X BETWEEN -1000 AND 1000000"
@@ -525,11 +525,13 @@ static const struct column_rule {
 	  "'failed')" },
 	{ "runs", "notes", TEXT_OR_NULL(65536) },
 	{ "runs", "pid", INTEGER_OR_NULL },
+	{ "runs", "nsamples", "typeof(X) = 'integer' AND X BETWEEN 0 AND " BUNDLE_MAX_RUN_SAMPLES },
 	{ "samples", "run_id", INTEGER },
 	{ "samples", "section", "kbench_name_ok(X, 'label')" },
 	{ "samples", "workload", "kbench_name_ok(X, 'label')" },
 	{ "samples", "row", "kbench_name_ok(X, 'label')" },
-	{ "samples", "iteration", ITERATION },
+	{ "samples", "iteration", "typeof(X) = 'integer' AND CASE warmup WHEN 1 THEN "
+	  "X BETWEEN -1000 AND -1 ELSE X BETWEEN 0 AND 1000000 END" },
 	{ "samples", "value", NUMBER },
 	{ "samples", "unit", TEXT_OR_NULL(64) },
 	{ "samples", "better", "typeof(X) = 'text' AND X IN ('higher', 'lower')" },
@@ -539,6 +541,7 @@ static const struct column_rule {
 	{ "samples", "sys_ns", INTEGER_OR_NULL },
 	{ "samples", "flag", TEXT_OR_NULL(1024) },
 	{ "samples", "round", ROUND },
+	{ "samples", "warmup", "typeof(X) = 'integer' AND X IN (0, 1)" },
 	{ "monitor_values", "run_id", INTEGER },
 	{ "monitor_values", "section", "kbench_name_ok(X, 'label')" },
 	{ "monitor_values", "row", "kbench_name_ok(X, 'label')" },
@@ -826,7 +829,7 @@ static int list_runs(struct store *s, int (*cb)(const struct bundle_run *r, void
 	int rc;
 
 	if (store_prepare(s, "SELECT r.uuid, r.name, m.hostname, r.started_at, "
-		    "(SELECT count(*) FROM bundle.samples WHERE run_id = r.id), "
+		    "(SELECT count(*) FROM bundle.samples WHERE run_id = r.id AND warmup = 0), "
 		    "EXISTS (SELECT 1 FROM main.runs WHERE uuid = r.uuid) "
 		    "FROM bundle.runs r JOIN bundle.machines m ON m.id = r.machine_id ORDER BY r.id",
 		    &st))
@@ -940,7 +943,10 @@ static int add_runs(struct store *s)
 		if (copy_table(s, store_run_tables[i], child_repl,
 			       "JOIN temp.import_runs i ON i.bundle_id = t.run_id ORDER BY t.rowid"))
 			return -1;
-	return 0;
+	/* Counted here, not taken from the bundle. */
+	return exec_on(s->db, s->path, "UPDATE main.runs SET nsamples = "
+		       STORE_COUNT_SAMPLES("runs.id") " WHERE id IN "
+		       "(SELECT new_id FROM temp.import_runs)");
 }
 
 int store_import(struct store *s, struct bundle *b, int dry_run,

@@ -206,7 +206,8 @@ static int arm_writer_alive(struct store *s, const char *uuid)
 	"(SELECT count(*) FROM run_meta u WHERE u.section = '' AND " \
 	"u.key = 'experiment-uuid' AND u.value = e.uuid), " \
 	"(SELECT count(*) FROM samples x JOIN run_meta u ON u.run_id = x.run_id AND " \
-	"u.section = '' AND u.key = 'experiment-uuid' AND u.value = e.uuid) " \
+	"u.section = '' AND u.key = 'experiment-uuid' AND u.value = e.uuid " \
+	"WHERE x.warmup = 0) " \
 	"FROM experiments e "
 
 static int fill_experiment(struct store *s, sqlite3_stmt *st, struct experiment_info *x)
@@ -332,7 +333,7 @@ int store_each_experiment_run(struct store *s, const char *uuid,
 	int rc, stop = 0;
 
 	if (store_prepare(s, "SELECT u.run_id, a.value, (SELECT count(DISTINCT round) FROM "
-			  "samples x WHERE x.run_id = u.run_id) FROM run_meta u JOIN run_meta a "
+			  "samples x WHERE x.run_id = u.run_id AND x.warmup = 0) FROM run_meta u JOIN run_meta a "
 			  "ON a.run_id = u.run_id AND a.section = '' AND a.key = 'arm' "
 			  "WHERE u.section = '' AND u.key = 'experiment-uuid' AND u.value = ? "
 			  "ORDER BY u.run_id", &st))

@@ -21,12 +21,23 @@ struct store {
 	sqlite3_stmt *ins_sample;
 	sqlite3_stmt *ins_monitor;
 	sqlite3_stmt *ins_monitors;	/* STORE_MONITOR_BATCH rows at once */
+	sqlite3_stmt *count_sample;	/* runs.nsamples + 1 */
 };
 
 /* Monitor values are stored this many rows to a statement: a sample's
  * 170 vmstat counters in 6 statements rather than 170 (each statement
  * also rebuilds the table behind the kind column's CHECK ... IN list). */
 #define STORE_MONITOR_BATCH 32
+
+/* The measured samples of the run whose id the SQL expression RUN gives,
+ * counted as runs.nsamples keeps them: one a sample, however many result
+ * rows it stored (they share section, round, iteration and start time;
+ * rows without a start time count one by one), warm-ups left out. For a
+ * store that adds samples other than one by one (recover, import). */
+#define STORE_COUNT_SAMPLES(RUN) \
+	"(SELECT count(DISTINCT s.section || char(31) || s.round || char(31) || " \
+	"s.iteration || char(31) || coalesce(s.started_at, 'row ' || s.row)) " \
+	"FROM main.samples s WHERE s.run_id = " RUN " AND s.warmup = 0)"
 
 /* Print "WHAT in PATH: sqlite's message", note the kind of the failure
  * and return -1. */

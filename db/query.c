@@ -44,17 +44,14 @@ void run_info_release(struct run_info *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* A sample is one run of one row of a section: what one sample set
- * committed, whose result rows (pft's four per worker count, UDP_STREAM's
- * send and recv) share the section, the iteration and the start time.
- * Rows without a start time are counted one by one. */
+/* A run's samples are counted as they are stored (runs.nsamples, schema
+ * version 7): a listing of many runs reads no sample row. */
 #define RUN_COLUMNS \
 	"r.id, r.uuid, r.name, m.hostname, m.cpu_model, m.cpus, m.cores, m.mem_bytes, " \
 	"m.fingerprint, r.kernel_release, r.kernel_version, r.kernel_cmdline, " \
 	"r.config_name, r.config_text, r.kbench_version, r.started_at, r.finished_at, " \
 	"r.status, r.pid, " \
-	"(SELECT count(DISTINCT s.section || char(31) || s.iteration || char(31) || " \
-	"coalesce(s.started_at, 'row ' || s.row)) FROM samples s WHERE s.run_id = r.id), " \
+	"r.nsamples, " \
 	"(SELECT count(*) FROM failures f WHERE f.run_id = r.id), " \
 	"r.boot_id, r.pid_start_ticks, r.notes, m.numa_nodes " \
 	"FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
@@ -504,7 +501,7 @@ int store_each_sample(struct store *s, int64_t run_id,
 
 	if (store_prepare(s, "SELECT section, workload, row, iteration, value, unit, better, "
 		    "duration_ns, user_ns, sys_ns, flag, round FROM samples WHERE run_id = ? "
-		    "ORDER BY rowid", &st))
+		    "AND warmup = 0 ORDER BY rowid", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	return store_step_rows(s, st, "cannot read samples", sample_row, &c);
@@ -596,6 +593,8 @@ static int section_count_row(struct store *s, sqlite3_stmt *st, void *ctx)
 	n.section = (const char *)sqlite3_column_text(st, 0);
 	n.samples = sqlite3_column_int64(st, 1);
 	n.flagged = sqlite3_column_int64(st, 2);
+	n.warmups = sqlite3_column_int64(st, 3);
+	n.warmup_ns = sqlite3_column_int64(st, 4);
 	return c->fn.section_count(&n, c->arg) != 0;
 }
 
@@ -605,8 +604,13 @@ int store_each_section_count(struct store *s, int64_t run_id,
 	struct row_cb c = { .fn.section_count = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;
 
-	if (store_prepare(s, "SELECT section, count(*), count(nullif(flag, '')) FROM samples "
-		    "WHERE run_id = ? GROUP BY section ORDER BY min(rowid)", &st))
+	/* A warm-up's time once, however many result rows it stored. */
+	if (store_prepare(s, "SELECT section, total(warmup = 0), "
+		    "total(warmup = 0 AND flag IS NOT NULL AND flag <> ''), total(warmup), "
+		    "(SELECT total(d) FROM (SELECT max(w.duration_ns) AS d FROM samples w "
+		    "WHERE w.run_id = ?1 AND w.section = s.section AND w.warmup "
+		    "GROUP BY w.round, w.iteration, w.started_at)) "
+		    "FROM samples s WHERE run_id = ?1 GROUP BY section ORDER BY min(rowid)", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	return store_step_rows(s, st, "cannot count samples", section_count_row, &c);
@@ -1080,7 +1084,8 @@ int store_each_series_sample(struct store *s, const struct series_filter *f,
 	strbuf_addstr(&sql, "SELECT r.id, r.uuid, r.name, m.hostname, r.config_name, "
 		      "r.kernel_release, r.started_at, s.section, s.row, s.unit, s.better, "
 		      "s.value FROM runs r JOIN machines m ON m.id = r.machine_id "
-		      "JOIN samples s ON s.run_id = r.id WHERE r.status = 'complete'");
+		      "JOIN samples s ON s.run_id = r.id WHERE r.status = 'complete' "
+		      "AND s.warmup = 0");
 	if (f->host)
 		strbuf_addstr(&sql, " AND m.hostname = :host");
 	if (f->config)
@@ -1268,14 +1273,14 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 		      "config_name, config_text, work, kernel_release, kernel_version, "
 		      "kernel_cmdline) AS grp, EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = w.id AND "
 		      "k.section = '' AND k.key = 'calibration') AS calib, (SELECT max(x.round) "
-		      "FROM samples x WHERE x.run_id = w.id) AS rounds FROM w) "
+		      "FROM samples x WHERE x.run_id = w.id AND x.warmup = 0) AS rounds FROM w) "
 		      "SELECT s.run_id, g.grp, g.calib, s.section, s.row, max(s.unit), "
 		      "max(s.better = 'higher'), count(*), avg(s.value), "
 		      "sum(s.value * s.value) - sum(s.value) * avg(s.value), "
 		      "CASE WHEN min(s.value) > 0 THEN avg(1.0 / s.value) END, "
 		      "CASE WHEN min(s.value) > 0 THEN sum(1.0 / (s.value * s.value)) - "
 		      "sum(1.0 / s.value) * avg(1.0 / s.value) END "
-		      "FROM samples s JOIN g ON g.id = s.run_id "
+		      "FROM samples s JOIN g ON g.id = s.run_id WHERE s.warmup = 0 "
 		      /* A run of 3 rounds or more: each round is a replicate. */
 		      "GROUP BY s.run_id, s.section, s.row, CASE WHEN g.rounds >= 3 THEN s.round "
 		      "ELSE 0 END "
@@ -1339,7 +1344,7 @@ int store_each_sample_round(struct store *s, int64_t run_id,
 	sqlite3_stmt *st = NULL;
 
 	if (store_prepare(s, "SELECT section, row, round, iteration, value FROM samples "
-			  "WHERE run_id = ? ORDER BY rowid", &st))
+			  "WHERE run_id = ? AND warmup = 0 ORDER BY rowid", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	return store_step_rows(s, st, "cannot read the run's samples", sample_round_row, &c);
@@ -1351,7 +1356,7 @@ int store_run_rounds(struct store *s, int64_t run_id, int *rounds)
 	int rc;
 
 	*rounds = 1;
-	if (store_prepare(s, "SELECT max(round) FROM samples WHERE run_id = ?", &st))
+	if (store_prepare(s, "SELECT max(round) FROM samples WHERE run_id = ? AND warmup = 0", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);

@@ -126,13 +126,14 @@ static int create_run(struct store *s, int64_t *run_id)
 static int copy_measurements(struct store *s, int64_t run_id, struct store_recovered *out)
 {
 	return copy_rows(s, "INSERT INTO main.samples(run_id, section, workload, row, iteration, "
-			 "value, unit, better, started_at, duration_ns, user_ns, sys_ns, flag, round) "
+			 "value, unit, better, started_at, duration_ns, user_ns, sys_ns, flag, round, "
+			 "warmup) "
 			 "SELECT ?1, x.section, x.workload, x.row, x.iteration, x.value, x.unit, "
-			 "x.better, x.started_at, x.duration_ns, x.user_ns, x.sys_ns, x.flag, x.round "
-			 "FROM rec.samples x WHERE NOT EXISTS (SELECT 1 FROM main.samples y "
+			 "x.better, x.started_at, x.duration_ns, x.user_ns, x.sys_ns, x.flag, x.round, "
+			 "x.warmup FROM rec.samples x WHERE NOT EXISTS (SELECT 1 FROM main.samples y "
 			 "WHERE y.run_id = ?1 AND y.section = x.section AND y.row = x.row "
-			 "AND y.iteration = x.iteration) ORDER BY x.rowid", run_id, &out->samples,
-			 "cannot store a sample") ||
+			 "AND y.iteration = x.iteration AND y.round = x.round) ORDER BY x.rowid",
+			 run_id, &out->samples, "cannot store a sample") ||
 	       copy_rows(s, "INSERT INTO main.monitor_values(run_id, section, row, iteration, "
 			 "source, key, kind, value) "
 			 "SELECT ?1, x.section, x.row, x.iteration, x.source, x.key, x.kind, x.value "
@@ -217,6 +218,9 @@ int store_recover(struct store *s, const char *path, struct store_recovered *out
 		      "finished_at = (SELECT finished_at FROM rec.runs) "
 		      "WHERE id = ?1 AND status = 'running'", out->run_id, NULL,
 		      "cannot mark the run finished"))
+		goto out;
+	if (copy_rows(s, "UPDATE main.runs SET nsamples = " STORE_COUNT_SAMPLES("?1")
+		      " WHERE id = ?1", out->run_id, NULL, "cannot count the run's samples"))
 		goto out;
 	if (exec(s, "COMMIT", "cannot commit the recovered run"))
 		goto out;

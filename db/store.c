@@ -30,6 +30,7 @@ extern const char store_migration_v3[];
 extern const char store_migration_v4[];
 extern const char store_migration_v5[];
 extern const char store_migration_v6[];
+extern const char store_migration_v7[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
@@ -39,6 +40,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[3] = store_migration_v4,
 	[4] = store_migration_v5,
 	[5] = store_migration_v6,
+	[6] = store_migration_v7,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 
@@ -261,7 +263,9 @@ static void close_db(struct store *s)
 	sqlite3_finalize(s->ins_sample);
 	sqlite3_finalize(s->ins_monitor);
 	sqlite3_finalize(s->ins_monitors);
+	sqlite3_finalize(s->count_sample);
 	s->ins_sample = s->ins_monitor = s->ins_monitors = NULL;
+	s->count_sample = NULL;
 	if (s->db)
 		sqlite3_close(s->db);
 	s->db = NULL;
@@ -807,15 +811,17 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 	struct strbuf what = STRBUF_INIT;
 
 	if (set->nsamples)
-		strbuf_addf(&what, "cannot store sample %d of [%s] row %s", set->iteration,
-			    set->section, set->samples[0].row);
+		strbuf_addf(&what, "cannot store %s %d of [%s] row %s",
+			    set->warmup ? "warm-up" : "sample",
+			    set->warmup ? -set->iteration : set->iteration, set->section,
+			    set->samples[0].row);
 	else
 		strbuf_addf(&what, "cannot store the monitor values of [%s] (%s)", set->section,
 			    set->nmonitors ? set->monitors[0].row : "none");
 	if (!s->ins_sample &&
 	    store_prepare(s, "INSERT INTO samples(run_id, section, workload, row, iteration, value, "
-		    "unit, better, started_at, duration_ns, user_ns, sys_ns, flag, round) "
-		    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample))
+		    "unit, better, started_at, duration_ns, user_ns, sys_ns, flag, round, warmup) "
+		    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample))
 		goto fail;
 	if (prepare_monitor_inserts(s))
 		goto fail;
@@ -839,7 +845,18 @@ int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_se
 		sqlite3_bind_int64(st, 12, set->sys_ns);
 		store_bind_text(st, 13, set->flag);
 		sqlite3_bind_int(st, 14, set->round > 0 ? set->round : 1);
+		sqlite3_bind_int(st, 15, set->warmup != 0);
 		if (store_step_done(s, st, what.buf))
+			goto fail;
+	}
+	/* The run's count goes with the sample: a listing reads no sample. */
+	if (set->nsamples && !set->warmup) {
+		if (!s->count_sample &&
+		    store_prepare(s, "UPDATE runs SET nsamples = nsamples + 1 WHERE id = ?",
+				  &s->count_sample))
+			goto fail;
+		sqlite3_bind_int64(s->count_sample, 1, run_id);
+		if (store_step_done(s, s->count_sample, what.buf))
 			goto fail;
 	}
 	if (add_monitors(s, run_id, set, what.buf))

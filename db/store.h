@@ -19,7 +19,7 @@ struct kernel_info;
 struct store;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 /* PRAGMA application_id of a kbench store ("kben"), set whenever a store
  * is created or migrated; a store from before it has 0 there. */
 #define STORE_APPLICATION_ID 0x6b62656e
@@ -138,8 +138,11 @@ struct monitor_record {
 struct sample_set {
 	const char *section;
 	const char *workload;
-	int iteration;		/* unique within (run, section, row) across rounds */
+	int iteration;		/* unique within (run, section, row) across rounds;
+				 * a warm-up's -1 to -N within its round */
 	int round;		/* the repeat round, from 1; 0 reads as 1 */
+	int warmup;		/* a warm-up sample (iteration -1, -2, ...): stored,
+				 * counted nowhere, read by no statistic */
 	int64_t started_ns, duration_ns, user_ns, sys_ns;
 	const char *flag;		/* NULL: none */
 	const struct sample_record *samples;
@@ -245,7 +248,8 @@ struct sample_row {
 	int round;		/* the repeat round, from 1 */
 };
 
-/* Samples of a run in measurement order; cb returning non-zero stops. */
+/* Samples of a run in measurement order, warm-ups left out; cb returning
+ * non-zero stops. */
 int store_each_sample(struct store *s, int64_t run_id,
 		      int (*cb)(const struct sample_row *r, void *arg), void *arg);
 
@@ -288,6 +292,8 @@ struct section_count {
 	const char *section;
 	int64_t samples;	/* result rows */
 	int64_t flagged;	/* result rows with a flag */
+	int64_t warmups;	/* warm-up result rows, in neither count above */
+	int64_t warmup_ns;	/* the warm-up samples' time, spawn to reap */
 };
 
 /* Every section of a run with samples, in order of first appearance; cb

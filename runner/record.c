@@ -236,6 +236,7 @@ int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps
 	set.workload = ps->ops->name;
 	set.iteration = iteration;
 	set.round = round;
+	set.warmup = iteration < 0;
 	set.started_ns = c->started_ns;
 	set.duration_ns = c->duration_ns;
 	set.user_ns = (int64_t)c->ru.ru_utime.tv_sec * 1000000000 + c->ru.ru_utime.tv_usec * 1000;
@@ -244,7 +245,8 @@ int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps
 	set.samples = rec;
 	set.nsamples = (size_t)smp->nresults;
 	set.monitors = mon;
-	set.nmonitors = (size_t)smp->nextras + mv->n;
+	/* Nothing reads a warm-up's extras: they would only take room. */
+	set.nmonitors = set.warmup ? 0 : (size_t)smp->nextras + mv->n;
 	rc = store_add_sample_set(s, run_id, &set);
 	free(mon);
 	return rc;

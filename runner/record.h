@@ -42,7 +42,8 @@ int record_section_monitors(struct store *s, int64_t run_id, const struct plan_s
 			    const char *when, const struct monitor_values *mv);
 /* One sample of ps in round `round` (from 1): its results, the
  * workload's extras and the monitor values mv, timed by the child c, in
- * one transaction. Return 0 or -1. */
+ * one transaction. A negative iteration -k is the round's warm-up sample
+ * k: stored marked as one, its results and times only. Return 0 or -1. */
 int record_sample(struct store *s, int64_t run_id, const struct plan_section *ps,
 		  int round, int iteration, const struct wl_sample *smp, const struct child *c,
 		  const struct monitor_values *mv);

@@ -551,9 +551,11 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 	} else {
 		format_result(ps->params, &smp, &res);
 		/* The sample in hand goes to the recovery file when the
-		 * store cannot take it. */
-		if (!warm && record_sample(x->s, x->run_id, ps, round, iteration, &smp, &ch,
-					   &x->mv)) {
+		 * store cannot take it. A warm-up is stored too, marked (as
+		 * iteration -k), so that what it cost can be seen. */
+		if (warm)
+			iteration = -k;
+		if (record_sample(x->s, x->run_id, ps, round, iteration, &smp, &ch, &x->mv)) {
 			if ((rs = recovery(x)) &&
 			    !record_sample(rs, x->rec.run_id, ps, round, iteration, &smp, &ch,
 					   &x->mv))

@@ -245,11 +245,13 @@ normalise() {
 }
 
 # The machine lines of kbench show, for expect_transcript -e: the host
-# line keeps its shape, the rest of this machine's facts are named.
+# line keeps its shape, the rest of this machine's facts are named; the
+# warm-ups' time is masked.
 show_sed='s/^(  host        ).+ \(.+, [0-9]+ CPUs?, [0-9]+ cores?, [0-9.]+ GiB\)$/\1HOST (MACHINE)/
 s/^(  kernel      KERNEL) .+$/\1 KVERSION/
 s/^(  cmdline     ).*$/\1CMDLINE/
-s/^(  kbench      )[^ ]+$/\1VERSION/'
+s/^(  kbench      )[^ ]+$/\1VERSION/
+s/^(warm-up: [0-9]+ results in )[0-9]+\.[0-9]{3}( s, )/\1N.NNN\2/'
 # The machine lines of compare's header block, for expect_transcript -e,
 # when every run was measured here: the host, the CPU model and the
 # machine's size are named.

@@ -21,16 +21,20 @@ expect_transcript -m -e "$header_sed" -f t1000-run-base.txt \
 	"a run prints its report: the header block, each section's statistics" \
 	kb --quiet run -c "$tmp/tiny.conf" -n v618-base
 check "the database was created" test -s "$db"
-is "2 sections x 2 rows x 3 samples are stored, numbered from 1 (warm-up discarded)" \
-	"$(sql 'SELECT section, row, count(*), min(iteration), max(iteration) FROM samples GROUP BY section, row ORDER BY section, row')" \
+is "2 sections x 2 rows x 3 samples are stored, numbered from 1 (the warm-up marked apart)" \
+	"$(sql 'SELECT section, row, count(*), min(iteration), max(iteration) FROM samples WHERE warmup = 0 GROUP BY section, row ORDER BY section, row')" \
 	"hackbench-process-pipes|1|3|1|3
 hackbench-process-pipes|2|3|1|3
 hackbench-thread-sockets|1|3|1|3
 hackbench-thread-sockets|2|3|1|3"
 is "samples are positive times in seconds, lower is better, unflagged" \
-	"$(sql "SELECT count(*) FROM samples WHERE unit = 's' AND better = 'lower' AND value > 0 AND value < 60 AND flag IS NULL")" 12
+	"$(sql "SELECT count(*) FROM samples WHERE unit = 's' AND better = 'lower' AND value > 0 AND value < 60 AND flag IS NULL AND warmup = 0")" 12
 is "rusage and duration are stored per sample" \
-	"$(sql 'SELECT count(*) FROM samples WHERE duration_ns > 0 AND user_ns + sys_ns > 0')" 12
+	"$(sql 'SELECT count(*) FROM samples WHERE duration_ns > 0 AND user_ns + sys_ns > 0 AND warmup = 0')" 12
+is "... and the warm-up, one a row, with its times and no monitor values" \
+	"$(sql 'SELECT count(*) FROM samples WHERE warmup = 1 AND iteration = -1 AND duration_ns > 0')
+$(sql 'SELECT count(*) FROM monitor_values WHERE iteration < 0')" "4
+0"
 is "the run is complete" "$(sql 'SELECT status FROM runs')" complete
 is "the config text is stored with the run" "$(sql 'SELECT config_text FROM runs')" "$(cat "$tmp/tiny.conf")"
 "$KBENCH" topology >"$tmp/topo"
@@ -38,7 +42,7 @@ is "the machine is recorded as hwloc and /proc/meminfo describe it" \
 	"$(sql 'SELECT hostname, cpu_model, packages, cores, cpus, mem_bytes, length(topology_xml) > 100 FROM machines')" \
 	"$(uname -n)|$(sed -n 's/^CPU model: //p' "$tmp/topo")|$(sed -En '1s/^Machine: ([0-9]+) packages?, .* ([0-9]+) cores?, ([0-9]+) PUs?$/\1|\2|\3/p' "$tmp/topo")|$(awk '/^MemTotal:/ { printf "%.0f", $2 * 1024 }' /proc/meminfo)|1"
 is "kernel facts are recorded" "$(sql 'SELECT kernel_release, kernel_version FROM runs')" "$(uname -r)|$(uname -v)"
-is "the schema version is set" "$(sql 'PRAGMA user_version')" 6
+is "the schema version is set" "$(sql 'PRAGMA user_version')" 7
 is "the store says it is kbench's" "$(sql 'PRAGMA application_id')" 1801610606
 is "the database is in WAL mode" "$(sql 'PRAGMA journal_mode')" wal
 
@@ -114,6 +118,7 @@ run #1  v618-base
 section                           samples  flagged
 hackbench-process-pipes                 6        0
 hackbench-thread-sockets                6        0
+warm-up: 4 results in N.NNN s, stored but in no statistic
 
 Options in effect:
 [hackbench-process-pipes]

@@ -9,9 +9,10 @@
 # One value of a query on the store, through kb-sql.
 val() { "$KB_SQL" "$db" "$1"; }
 id_of() { val "SELECT max(id) FROM runs WHERE name = '$1'"; }
-count() { val "SELECT count(*) FROM samples WHERE run_id = $1"; }
+# Measured samples: a resumed round runs its warm-up again, and stores it.
+count() { val "SELECT count(*) FROM samples WHERE run_id = $1 AND warmup = 0"; }
 # Samples stored twice for one (section, row, iteration) of run $1.
-dups() { val "SELECT count(*) FROM (SELECT 1 FROM samples WHERE run_id = $1
+dups() { val "SELECT count(*) FROM (SELECT 1 FROM samples WHERE run_id = $1 AND warmup = 0
 	GROUP BY section, row, iteration HAVING count(*) > 1)"; }
 wait_samples() {	# wait_samples RUN_NAME N: until run holds N samples (max ~60 s)
 	i=0

@@ -42,10 +42,10 @@ run -c "$tmp/rows.conf" -n rows
 ok $? "a run of 2 rounds completes"
 is "rounds: every row's samples (warm-up first) in round 1, then again in round 2" \
 	"$(log)" "1 1 1 2 2 2 3 3 3 1 1 1 2 2 2 3 3 3"
-is "each sample stores its round; iterations number on across rounds" \
+is "each sample stores its round; iterations number on across rounds, a round's warm-up is -1" \
 	"$(sql "SELECT group_concat(row || ':' || round || '.' || iteration, ' ') FROM
 		(SELECT * FROM samples WHERE run_id = 1 ORDER BY rowid)")" \
-	"row-1:1.1 row-1:1.2 row-2:1.1 row-2:1.2 row-3:1.1 row-3:1.2 row-1:2.3 row-1:2.4 row-2:2.3 row-2:2.4 row-3:2.3 row-3:2.4"
+	"row-1:1.-1 row-1:1.1 row-1:1.2 row-2:1.-1 row-2:1.1 row-2:1.2 row-3:1.-1 row-3:1.1 row-3:1.2 row-1:2.-1 row-1:2.3 row-1:2.4 row-2:2.-1 row-2:2.3 row-2:2.4 row-3:2.-1 row-3:2.3 row-3:2.4"
 is "the rounds are stored with the section's options" \
 	"$(sql "SELECT group_concat(key || '=' || value, ' ') FROM run_meta WHERE run_id = 1
 		AND key IN ('rounds', 'sample_order', 'seed', 'order-seed')")" "rounds=2"

@@ -16,6 +16,11 @@
 # the build has no sanitizers, checks a run whose samples succeed and
 # finds it clean.
 # Every script's --help prints its header comment and runs nothing.
+# Each script that prints figures read from another program's output
+# (pft-vs-reference, hackbench-vs-peers, netperf-vs-peers against a fake
+# peer; history-scale, harness-overhead, monitor-overhead and
+# aa-false-positives against a fake kbench) exits 1 when that output is
+# wrong, saying what it read.
 # No timing is judged: that belongs to bench/ itself.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
@@ -28,7 +33,10 @@ has() {
 }
 
 for f in "$bench"/*.sh; do
-	case $f in "$bench"/usage.sh | "$bench"/lib-verdict.sh | "$bench"/empty-store.sh) continue ;; esac
+	case $f in
+	"$bench"/usage.sh | "$bench"/lib-verdict.sh | "$bench"/empty-store.sh | "$bench"/figure.sh)
+		continue ;;
+	esac
 	name=${f##*/}
 	KBENCH=/nonexistent bash "$f" --help > "$tmp/help" 2> "$tmp/help.err"
 	is "$name --help exits 0" "$?" 0
@@ -40,21 +48,21 @@ is "compare-scale.sh -h ends with its usage line" \
 	"$(bash "$bench/compare-scale.sh" -h | tail -n 1)" \
 	"Usage: bench/compare-scale.sh [KBENCH]   (default ./kbench; needs sqlite3)"
 
-CONFIGS=quick N=1 EXECS=3 HACKBENCH=/nonexistent TMPDIR=$tmp \
+CONFIGS=quick N=1 WARMUP=1 EXECS=3 HACKBENCH=/nonexistent TMPDIR=$tmp \
 	sh "$bench/harness-overhead.sh" > "$tmp/ho" 2> "$tmp/ho.err"
 is "harness-overhead.sh at N=1 exits 0" "$?" 0
 is "... says nothing on stderr" "$(cat "$tmp/ho.err")" ""
 is "... names what it measured" "$(sed -n '1p' "$tmp/ho")" \
-	"# harness overhead of 'kbench run': 1 samples per section and row, no warm-up"
+	"# harness overhead of 'kbench run': 1 samples per section and row, warm-up 1"
 check "... gives the start of a served sample" \
 	has "$tmp/ho" "^# a sample's start, a fork of the serving kbench-sample: $num ms \(mean of 3\)$"
 check "... the exec cost of kbench-sample and the machine's floor" \
 	has "$tmp/ho" "^# exec of kbench-sample, alone, from a shell: $num ms \(mean of 3\); of [^ ]+, the machine's floor: $num ms$"
 is "... its column header" "$(grep '^config' "$tmp/ho" | tr -s ' ')" \
-	"config samples window-s all-ms setup-ms harn-ms harn% goal betw-ms monit-ms start-ms"
-# quick: 4 sections x 3 group counts, one sample each.
+	"config samples warmup window-s wall% goal nowarm% all-ms setup-ms harn-ms harn% betw-ms monit-ms start-ms"
+# quick: 4 sections x 3 group counts, one sample and one warm-up each.
 check "... one row for quick, every column a figure and a verdict" \
-	has "$tmp/ho" "^quick +12 +$num +-?$num +-?$num +-?$num +-?$num +(ok|MISSED) +-?$num +-?$num +$num$"
+	has "$tmp/ho" "^quick +12 +12 +$num +-?$num +(ok|MISSED) +-?$num +-?$num +-?$num +-?$num +-?$num +-?$num +-?$num +$num$"
 is "... and no other row" "$(grep -vc '^#' "$tmp/ho")" 2
 check "... and leaves no work directory behind" \
 	test -z "$(ls -d "$tmp"/harness-overhead.* 2>/dev/null)"
@@ -218,4 +226,102 @@ if command -v sockperf > /dev/null 2>&1; then
 else
 	skip "no sockperf here"
 fi
+
+# Fed garbage, every script that prints figures read from another
+# program's output stops with status 1 and says what it read, rather
+# than print 0, nan or nothing as a figure and exit 0. The fakes stand in
+# for a peer tool, or for kbench itself where the script has no peer.
+fake() {	# fake NAME SCRIPT: an executable $tmp/fake/NAME running SCRIPT
+	mkdir -p "$tmp/fake" && printf '#!/bin/sh\n%s\n' "$2" > "$tmp/fake/$1" &&
+		chmod +x "$tmp/fake/$1"
+}
+# garbage DESCRIPTION PATTERN COMMAND...: COMMAND exits 1 and its stderr
+# matches PATTERN.
+garbage() {
+	g_desc=$1 g_pat=$2
+	shift 2
+	"$@" > "$tmp/g.out" 2> "$tmp/g.err"
+	g_rc=$?
+	if [ "$g_rc" = 1 ] && grep -Eq "$g_pat" "$tmp/g.err"; then
+		ok 0 "$g_desc"
+	else
+		ok 1 "$g_desc"
+		echo "# exit $g_rc (want 1), stderr (want a line matching: $g_pat):"
+		comment "$tmp/g.err"
+		echo "# stdout:"
+		comment "$tmp/g.out"
+	fi
+}
+# pft: the reference's figures without its title line (as it prints them
+# without -T), a title with figures that are no numbers, then a correct
+# title and line, which passes.
+fake pft-untitled 'echo "   0    1   1     0.01s      0.08s      0.09s   12345.000  23456.000"'
+PFT=$tmp/fake/pft-untitled SIZE=128M PAIRS=1 COUNTS=1 garbage \
+	"pft-vs-reference.sh: a reference without its title line fails" \
+	"^pft-vs-reference.sh: '.*pft-untitled -T -t 1': fault/wsec: expected a number above 0, read ''" \
+	bash "$bench/pft-vs-reference.sh"
+check "... showing what it printed" grep -q '^  |    0    1   1     0.01s' "$tmp/g.err"
+fake pft-nan 'echo "  Gb  Thr CLine   User     System     Wall    flt/cpu/s fault/wsec"
+echo "   0    1   1     0.01s      nans      0.09s   12345.000  23456.000"'
+PFT=$tmp/fake/pft-nan SIZE=128M PAIRS=1 COUNTS=1 garbage \
+	"... a reference whose System is no number fails" \
+	"': System: expected a number above 0, read 'nan'" bash "$bench/pft-vs-reference.sh"
+fake pft-ok 'echo "  Gb  Thr CLine   User     System     Wall    flt/cpu/s fault/wsec"
+echo "   0    1   1     0.01s      0.08s      0.09s   12345.000  23456.000"'
+PFT=$tmp/fake/pft-ok SIZE=128M PAIRS=1 COUNTS=1 bash "$bench/pft-vs-reference.sh" \
+	> "$tmp/pft" 2> "$tmp/pft.err"
+is "... a reference whose figures read exits 0" "$?.$(cat "$tmp/pft.err")" "0."
+check "... and prints the ratios, read from kbench pft's own title" \
+	has "$tmp/pft" "^threads +1 +1 +$num +$num +[0-9]+ +23456 +$num +$num$"
+# hackbench: rt-tests printing no number, or no Time line at all.
+fake hackbench-nan 'echo "Running in threaded mode with 1 groups using 40 file descriptors"
+echo "Time: nan"'
+HACKBENCH=$tmp/fake/hackbench-nan PEERS=rt-tests MODES=thread TRANSPORTS=pipes GROUPS_LIST=1 \
+	PAIRS=1 TARGET_S=0.01 REST=0 garbage \
+	"hackbench-vs-peers.sh: a peer's time that is no number fails" \
+	"^hackbench-vs-peers.sh: rt-tests thread pipes 1 [0-9]+: its time: expected a number above 0, read 'nan'" \
+	bash "$bench/hackbench-vs-peers.sh"
+check "... showing what it printed" grep -q '^  | Running in threaded mode' "$tmp/g.err"
+fake hackbench-none 'echo "hackbench: cannot start"'
+HACKBENCH=$tmp/fake/hackbench-none PEERS=rt-tests MODES=thread TRANSPORTS=pipes GROUPS_LIST=1 \
+	PAIRS=1 TARGET_S=0.01 REST=0 garbage \
+	"... as does one without a Time line" "its time: expected a number above 0, read ''" \
+	bash "$bench/hackbench-vs-peers.sh"
+# netperf: sockperf printing no [Valid Duration] line, twice.
+fake sockperf 'echo "sockperf: garbage"'
+SOCKPERF=$tmp/fake/sockperf DURATION=1 UNBOUND_PAIRS=1 TESTS=udp_rr PLACEMENTS=unbound \
+	PEERS=sockperf TMPDIR=$tmp PORT=$((20000 + $$ % 20000)) garbage \
+	"netperf-vs-peers.sh: a peer's output without its figure fails" \
+	"^netperf-vs-peers.sh: udp_rr unbound pair 0: sockperf: expected a number above 0, read ''" \
+	sh "$bench/netperf-vs-peers.sh"
+check "... showing what it printed" grep -q '^  | sockperf: garbage' "$tmp/g.err"
+# The scripts whose figures come from kbench itself.
+fake kbench-runs-fails "case \" \$* \" in *' runs '*) echo 'kbench: cannot read' >&2; exit 1 ;; esac
+exec '$KBENCH' \"\$@\""
+NIGHTS=10 garbage "history-scale.sh: runs failing with status 1 fails" \
+	"^history-scale: '.*kbench-runs-fails --db .* runs' exited with status 1, expected 0:" \
+	sh -c 'cd "$1" && shift && exec "$@"' sh "$tmp" \
+	sh "$bench/history-scale.sh" "$tmp/fake/kbench-runs-fails"
+check "... and leaves no work directory behind" \
+	test -z "$(ls -d "$tmp"/history-scale.* 2>/dev/null)"
+fake kbench-stores-nothing "case \" \$* \" in *' run '*) exit 0 ;; esac
+exec '$KBENCH' \"\$@\""
+ln -s "$(dirname "$KBENCH")/kbench-sample" "$tmp/fake/kbench-sample"
+KBENCH=$tmp/fake/kbench-stores-nothing CONFIGS=quick N=1 EXECS=3 HACKBENCH=/nonexistent \
+	TMPDIR=$tmp garbage "harness-overhead.sh: a run that stores nothing fails" \
+	"^harness-overhead.sh: quick: the samples' time: expected a number above 0, read ''" \
+	sh "$bench/harness-overhead.sh"
+if command -v sqlite3 > /dev/null 2>&1; then
+	KBENCH=$tmp/fake/kbench-stores-nothing PAIRS=5 garbage \
+		"monitor-overhead.sh: a run that stores nothing fails" \
+		"^monitor-overhead.sh: pair 1, monitors all: the median time: expected a number above 0" \
+		bash "$bench/monitor-overhead.sh"
+else
+	skip "no sqlite3 here"
+fi
+fake kbench-compares-nothing "case \" \$* \" in *' run '* | *' compare '*) exit 0 ;; esac
+exec '$KBENCH' \"\$@\""
+K=6 J=1 TMPDIR=$tmp garbage "aa-false-positives.sh: comparisons that test nothing fail" \
+	"^aa-false-positives: no mean row was tested \(default, aa\)" \
+	sh "$bench/aa-false-positives.sh" "$tmp/fake/kbench-compares-nothing"
 done_testing

@@ -55,7 +55,7 @@ is "the option arm's loops is an override of its run" \
 		WHERE r.name = 'exp/test' AND m.key = 'override' AND m.value GLOB 'loops=*'")" "loops=12"
 is "each arm has 2 samples in each of 3 rounds" \
 	"$(sql "SELECT group_concat(c, ' ') FROM (SELECT count(*) AS c FROM samples
-		GROUP BY run_id, round ORDER BY run_id, round)")" "2 2 2 2 2 2"
+		WHERE warmup = 0 GROUP BY run_id, round ORDER BY run_id, round)")" "2 2 2 2 2 2"
 # ABBA: round 1 base first, round 2 test first, round 3 base first.
 order=$(sql "SELECT group_concat(a, '') FROM (SELECT s.round, CASE r.name WHEN 'exp/base'
 	THEN 'A' ELSE 'B' END AS a, min(s.started_at) AS t FROM samples s JOIN runs r

@@ -84,7 +84,7 @@ is "... keeping the samples it had" \
 	"$(sql "SELECT count(*) >= $n0 FROM samples")" 1
 is "... each arm 3 samples (--iterations) in each of 4 rounds" \
 	"$(sql "SELECT group_concat(c, ' ') FROM (SELECT count(*) AS c FROM samples
-		GROUP BY run_id, round ORDER BY run_id, round)")" "3 3 3 3 3 3 3 3"
+		WHERE warmup = 0 GROUP BY run_id, round ORDER BY run_id, round)")" "3 3 3 3 3 3 3 3"
 is "... of the process section only (--only), at groups 2 (-o)" \
 	"$(sql "SELECT group_concat(DISTINCT section || ' ' || row) FROM samples")" \
 	"hackbench-process-pipes 2"

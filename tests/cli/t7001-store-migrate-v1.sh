@@ -1,6 +1,6 @@
 #!/bin/sh
 # A store written with schema version 1 is migrated to the current version
-# (4) when kbench first opens it: each monitor value gets the kind its key
+# (7) when kbench first opens it: each monitor value gets the kind its key
 # stood for, no value changes, and show and compare print what version 1
 # printed (tests/data/store-v1.transcript was made by kbench before the
 # migration existed; it is a record of that version, not to be
@@ -57,12 +57,16 @@ else
 fi
 
 v=$(sql 'PRAGMA user_version')
-check "the store is now at schema version 6 ($v)" test "$v" = 6
+check "the store is now at schema version 7 ($v)" test "$v" = 7
 got=$(sql "SELECT count(*) || ' ' || total(value) FROM monitor_values")
 check "no monitor value is lost or changed ($got)" test "$got" = "$values"
 got=$(sql "SELECT count(*) || ' ' || total(round = 1) FROM samples")
 check "every sample is of round 1 ($got)" test "${got% *}" -gt 0 -a "${got% *}.0" = "${got#* }"
 check "no row results" test "$(sql 'SELECT count(*) FROM row_results')" = 0
+check "no warm-up among the samples" test "$(sql 'SELECT total(warmup) FROM samples')" = 0.0
+got=$(sql "SELECT group_concat(name || '=' || nsamples, ' ') FROM runs")
+check "each run's count is stored: samples, not result rows ($got)" \
+	test "$got" = "v1-base=9 v1-new=9"
 
 # Every kind but delta, by what version 1 recognised it from.
 want="perf/cycles:running=fraction rusage/max-rss-bytes=max slab/SReclaimable:after=after"
@@ -84,6 +88,6 @@ n=$(sql "SELECT count(*) FROM monitor_values WHERE kind = 'delta' AND
 check "every other value is a delta ($n left over)" test "$n" = 0
 
 check "the migrated store opens again" kb runs
-check "and stays at version 6" test "$(sql 'PRAGMA user_version')" = 6
+check "and stays at version 7" test "$(sql 'PRAGMA user_version')" = 7
 
 done_testing

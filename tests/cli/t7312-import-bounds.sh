@@ -20,6 +20,12 @@ refused "a sample iteration of INT64_MAX" "samples.iteration of row" \
 	"UPDATE samples SET iteration = 9223372036854775807 WHERE rowid = 1"
 refused "a sample iteration of -1" "samples.iteration of row" \
 	"UPDATE samples SET iteration = -1 WHERE rowid = 1"
+refused "a warm-up sample of iteration 1" "samples.iteration of row" \
+	"UPDATE samples SET warmup = 1 WHERE rowid = 1"
+refused "a sample marked 2 as a warm-up" "CHECK constraint failed in samples" \
+	"PRAGMA ignore_check_constraints = ON; UPDATE samples SET warmup = 2 WHERE rowid = 1"
+refused "a run's sample count below 0" "runs.nsamples of row" \
+	"UPDATE runs SET nsamples = -1"
 refused "a round of INT64_MIN" "samples.round of row" \
 	"UPDATE samples SET round = -9223372036854775808 WHERE rowid = 1"
 refused "a monitor iteration of -2000" "monitor_values.iteration of row" \

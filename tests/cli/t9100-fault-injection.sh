@@ -12,9 +12,10 @@
 
 # One value of a query on the store, through kb-sql.
 val() { "$KB_SQL" "$db" "$1"; }
-# Sample sets (one per measured sample, whatever its rows) of run $1.
+# Sample sets (one per measured sample, whatever its rows) of run $1;
+# warm-ups, stored too, are left out.
 sets() { val "SELECT count(*) FROM (SELECT DISTINCT section, iteration, started_at
-	FROM samples WHERE run_id = $1)"; }
+	FROM samples WHERE run_id = $1 AND warmup = 0)"; }
 run_id() { val "SELECT coalesce(max(id), 0) FROM runs WHERE name = '$1'"; }
 now_ms() { date +%s%3N; }
 
@@ -131,7 +132,7 @@ while [ "$g" -le "$gen" ]; do
 			sed 's/^/#   /' "$tmp/err"
 		fi
 		check "run fi$g stores no sample twice" test "$(val "SELECT count(*) FROM
-			(SELECT 1 FROM samples WHERE run_id = $id
+			(SELECT 1 FROM samples WHERE run_id = $id AND warmup = 0
 			 GROUP BY section, row, iteration HAVING count(*) > 1)")" = 0
 	fi
 	g=$((g + 1))
@@ -180,7 +181,8 @@ whole() {
 	wh_n=$("$KB_SQL" "$1" "SELECT count(*) FROM runs WHERE name = 'clean'")
 	[ "$wh_n" -eq 0 ] && return 0
 	[ "$("$KB_SQL" "$1" "SELECT count(*) FROM (SELECT DISTINCT section, iteration,
-		started_at FROM samples WHERE run_id = (SELECT id FROM runs WHERE name = 'clean'))")" \
+		started_at FROM samples WHERE warmup = 0 AND
+		run_id = (SELECT id FROM runs WHERE name = 'clean'))")" \
 		-eq "$clean" ]
 }
 "$KBENCH" --db "$db" export clean -o "$tmp/clean.kbench" 2>"$tmp/err"
