@@ -18,7 +18,8 @@
 static const struct parse_opt_usage export_usage = {
 	.synopsis = "kbench export RUN... -o FILE\n"
 		"   or: kbench export (--all | --since DATE | --host HOST)... [RUN...] -o FILE\n"
-		"   or: kbench export --mmtests DIR [--all | --since DATE | --host HOST]... [RUN...]",
+		"   or: kbench export --mmtests DIR [--all | --since DATE | --host HOST]...\n"
+		"                     [RUN...]",
 	.description =
 		"Write the runs named (a name, #ID, uuid prefix or NAME@HOST), with their\n"
 		"samples, monitor values, failures and facts and the machines they ran on,\n"
