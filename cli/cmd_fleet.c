@@ -712,9 +712,8 @@ out:
 
 static const struct parse_opt_usage collect_usage = {
 	.synopsis = "kbench fleet collect [--since DATE] [--report] [--report-html FILE]\n"
-		    "       [--dry-run] [--tries N]\n"
-		    "       [--connect-timeout S] [--stall-timeout S] [--request-timeout S]\n"
-		    "       [--timeout S] URL|DIR",
+		    "       [--dry-run] [--tries N] [--connect-timeout S] [--stall-timeout S]\n"
+		    "       [--request-timeout S] [--timeout S] URL|DIR",
 	.description =
 		"Import into the store the bundles of URL|DIR/HOST/ not collected before\n"
 		"(a WebDAV PROPFIND listing, or the directory), then print a summary per\n"
