@@ -70,7 +70,7 @@ best() {
 			/usr/bin/time -f '%U %S' -o "$tmp/time" "$kbench" --db "$db" compare "$@" \
 				> /dev/null || return 1
 			read -r u sy < "$tmp/time"
-			c=$(echo "$u + $sy" | bc)
+			c=$(printf '%.2f' "$(echo "$u + $sy" | bc)")
 		else
 			"$kbench" --db "$db" compare "$@" > /dev/null || return 1
 			c=-

@@ -68,7 +68,7 @@ for i in 1 2 3; do
 		/usr/bin/time -f '%U %S' -o "$tmp/time" "$kbench" --db "$db" history --format html \
 			-o "$tmp/h.html" $last || { best=; break; }
 		read -r u sy < "$tmp/time"
-		c=$(echo "$u + $sy" | bc)
+		c=$(printf '%.2f' "$(echo "$u + $sy" | bc)")
 	else
 		"$kbench" --db "$db" history --format html -o "$tmp/h.html" $last || { best=; break; }
 		c=-
