@@ -3,6 +3,7 @@
  * location and collected into the store (fleet/fleet.c does the work). */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/output.h"
 #include "fleet/fleet.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -710,9 +711,9 @@ out:
 /* ---- collect ---- */
 
 static const struct parse_opt_usage collect_usage = {
-	.synopsis = "kbench fleet collect [--since DATE] [--report] [--dry-run] [--tries N]\n"
-		    "       [--connect-timeout S] [--stall-timeout S] [--request-timeout S]\n"
-		    "       [--timeout S] URL|DIR",
+	.synopsis = "kbench fleet collect [--since DATE] [--report] [--report-html FILE]\n"
+		    "       [--dry-run] [--tries N] [--connect-timeout S] [--stall-timeout S]\n"
+		    "       [--request-timeout S] [--timeout S] URL|DIR",
 	.description =
 		"Import into the store the bundles of URL|DIR/HOST/ not collected before\n"
 		"(a WebDAV PROPFIND listing, or the directory), then print a summary per\n"
@@ -720,7 +721,8 @@ static const struct parse_opt_usage collect_usage = {
 		"in the store, so each bundle is fetched once.",
 	.help_column = 22,
 	.epilogue = "--report then prints 'kbench regressions' for each host of URL|DIR and\n"
-		    "compares the newest runs with the ones before them on every host.\n"
+		    "compares the newest runs with the ones before them on every host;\n"
+		    "--report-html writes the same as one HTML page (with plots) to FILE.\n"
 		    "Exit status: 0 done, 1 a bundle could not be collected or (--report) a\n"
 		    "regression was found, 2 bad arguments.",
 };
@@ -782,6 +784,7 @@ static int cmd_collect(int argc, char **argv)
 {
 	const char *since = NULL;
 	int do_report = 0, dry_run = 0;
+	const char *report_html = NULL;
 	struct net_limits limits = { .tries = 0 };
 	struct http_options net;
 	const struct parse_opt options[] = {
@@ -790,6 +793,8 @@ static int cmd_collect(int argc, char **argv)
 			   "(YYYY-MM-DD[THH:MM[:SS]], UTC)"),
 		OPT_BOOL(0, "report", &do_report,
 			 "then regressions and comparisons per host"),
+		OPT_STRING(0, "report-html", &report_html, "FILE",
+			   "--report, and the same as an HTML page in FILE"),
 		OPT_BOOL(0, "dry-run", &dry_run, "list what would be collected, change nothing"),
 		NET_LIMIT_OPTIONS(&limits, "collect", "3600"),
 		OPT_HELP("this text"),
@@ -862,11 +867,13 @@ static int cmd_collect(int argc, char **argv)
 		printf("; %zu bundle%s could not be collected", nfailed, nfailed == 1 ? "" : "s");
 	putchar('\n');
 	rc = nfailed ? 1 : 0;
-	if (do_report) {
-		int r = fleet_report(s, key.buf);
+	if (do_report || report_html) {
+		struct strbuf page = STRBUF_INIT;
+		int r = fleet_report(s, key.buf, report_html ? &page : NULL);
 
-		if (r < 0 || r == 1)
+		if (r < 0 || r == 1 || (report_html && r >= 0 && output_write(report_html, &page)))
 			rc = 1;
+		strbuf_release(&page);
 	}
 	if (fflush(stdout))
 		rc = 1;

@@ -98,7 +98,9 @@ int cmd_history(int argc, char **argv)
 			   "(e.g. 2026-11-01)"),
 		OPT_STRING(0, "format", &format_name, "FMT",
 			   "text (default), csv, json or html (one self-contained\n"
-			   "page, a chart per series drawn by gnuplot)"),
+			   "page: an overview of every series as small charts,\n"
+			   "change points linked, then a chart per series drawn\n"
+			   "by gnuplot, up to 24 series)"),
 		OPT_STRING('o', "output", &output, "FILE",
 			   "write to FILE instead of the standard output"),
 		OPT_STRING(0, "p-value", &pvalue, "P",

@@ -238,7 +238,8 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 			 "BASE and NEW are run names: compare them on every host\n"
 			 "that has both, each host's lines prefixed with its\n"
 			 "name, then count the hosts better, worse or within\n"
-			 "noise per section (text or brief)"),
+			 "noise per section (text, brief, or html: one page,\n"
+			 "the summary first, each host's part linked)"),
 		OPT_CALLBACK_OPTVAL("exit-code", &c->exit_code, "any",
 			 "exit 1 when a mean row is significantly worse than\n"
 			 "BASE (*), 0 when none is, 128 on other errors (git\n"
@@ -280,8 +281,10 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 	if (c->per_host && (nsel != 2 || c->opt.pool))
 		return error(nsel != 2 ? "--per-host compares two run names, BASE and NEW" :
 			     "--per-host and --pool cannot be combined");
-	if (c->per_host && c->format != COMPARE_FORMAT_TEXT && c->format != COMPARE_FORMAT_BRIEF)
-		return error("--per-host prints text or brief, not %s", renderers[c->format].name);
+	if (c->per_host && c->format != COMPARE_FORMAT_TEXT && c->format != COMPARE_FORMAT_BRIEF &&
+	    c->format != COMPARE_FORMAT_HTML)
+		return error("--per-host prints text, brief or html, not %s",
+			     renderers[c->format].name);
 	c->selectors = (const char *const *)argv;
 	c->nselectors = (size_t)nsel;
 	return 0;

@@ -282,6 +282,8 @@ static int feed_run(struct store *s, const struct column *cols, char *const *nam
 		model_set_vm(model, col, vm.buf);
 		strbuf_release(&vm);
 	}
+	if (k == 0 && r.notes && *r.notes)
+		model->runs[col].note = xstrdup(r.notes);
 	feed->col = col;
 	model_begin_run(model);
 	/* A fresh run may repeat the last (section, row) pair: forget it. */

@@ -67,17 +67,25 @@ int compare_build(struct store *s, const char *const *selectors, size_t n,
 
 /* kbench compare --per-host: for each host that has a complete run named
  * base and one named new (imported from a fleet), the comparison of the
- * two (selectors "base@HOST", "new@HOST"), in format f (text or brief),
- * appended to out: text lines are prefixed with "HOST-" (empty ones stay
- * empty) and the host's title line with "HOST:", as per-machine tables
- * are posted on linux-mm;
- * then a summary line per section counting the hosts on which the mean
- * rows are better, worse or within noise, and the footer. Hosts are in
+ * two (selectors "base@HOST", "new@HOST"), in format f (text, brief or
+ * html), appended to out: text lines are prefixed with "HOST-" (empty
+ * ones stay empty) and the host's title line with "HOST:", as
+ * per-machine tables are posted on linux-mm; then a summary line per
+ * section counting the hosts on which the mean rows are better, worse or
+ * within noise, and the footer. As html, one page: the summary first,
+ * the hosts linked to their parts, each part as compare --format html
+ * shows a comparison. Hosts are in
  * name order. Returns 0, or -1 after printing why (no host has both runs,
  * a store error). */
 int compare_per_host(struct store *s, const char *base, const char *new_name,
 		     const struct compare_options *opt, enum compare_format f,
 		     struct strbuf *out);
+struct plot_page;
+/* compare_per_host's html without the page's frame, for a page of more
+ * (the fleet report): its charts counted on pg. */
+int compare_per_host_html(struct store *s, const char *base, const char *new_name,
+			  const struct compare_options *opt, struct plot_page *pg,
+			  struct strbuf *out);
 
 /* The format named name ("text", "markdown", "csv", "json", "brief",
  * "html"); returns 0, or -1 without printing when there is none by that

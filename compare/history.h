@@ -5,7 +5,7 @@
 #ifndef KBENCH_HISTORY_H
 #define KBENCH_HISTORY_H
 
-#include "compare/changepoint.h"
+#include "lib/changepoint.h"
 #include "db/store.h"
 
 #include <stddef.h>

@@ -8,6 +8,7 @@
 #include "compare/facts.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/name.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -77,6 +78,7 @@ static void run_release(struct cmp_run *r)
 		free(r->uuids[i]);
 	free(r->uuids);
 	free(r->experiment_uuid);
+	free(r->note);
 	free(r->facts.hostname);
 	free(r->facts.cpu_model);
 	free(r->facts.kernel_release);
@@ -935,6 +937,43 @@ static void summarise_cannot_tell(struct cmp_model *m)
 	free(mde);
 }
 
+/* *s made printable (name_escape) in place, when it needs to be. */
+static void printable(char **s)
+{
+	const char *p = *s ? name_printable(*s) : NULL;
+
+	if (p && p != *s) {
+		free(*s);
+		*s = xstrdup(p);
+	}
+}
+
+/* Every name from the store made printable, once for every format: a
+ * name holding control characters (imported before they were refused, or
+ * written by hand) shows them as \xNN and cannot drive a terminal. */
+static void printable_names(struct cmp_model *m)
+{
+	for (size_t c = 0; c < m->nruns; c++) {
+		struct cmp_run *r = &m->runs[c];
+		char **v[] = { &r->label, &r->head1, &r->head2, &r->facts.hostname,
+			       &r->facts.cpu_model, &r->facts.kernel_release,
+			       &r->facts.kernel_cmdline, &r->facts.config_name };
+
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+			printable(v[i]);
+	}
+	for (size_t i = 0; i < m->nsections; i++) {
+		struct cmp_section *s = &m->sections[i];
+
+		printable(&s->name);
+		for (size_t r = 0; r < s->nrows; r++)
+			printable(&s->rows[r].label);
+		for (size_t b = 0; b < s->nblocks; b++)
+			for (size_t k = 0; k < s->blocks[b].nkeys; k++)
+				printable(&s->blocks[b].keys[k]);
+	}
+}
+
 void model_finish(struct cmp_model *m)
 {
 	paired_setup(m);
@@ -960,6 +999,7 @@ void model_finish(struct cmp_model *m)
 	m->last_section = NULL;
 	m->last_row = NULL;
 	m->last_set.section = NULL;
+	printable_names(m);
 	if (m->nruns > 1) {
 		const struct run_facts **runs = xcalloc(m->nruns, sizeof(*runs));
 

@@ -44,6 +44,7 @@ const char *cmp_stat_name(enum cmp_stat st, int higher_better);
 struct cmp_run {
 	char *label;		/* the run name as shown */
 	char *head1, *head2;	/* label split at its first '-' */
+	char *note;		/* the (first) run's note; NULL: none */
 	size_t nruns;		/* runs pooled into this column */
 	int64_t *ids;		/* their store ids */
 	char **uuids;

@@ -8,6 +8,9 @@
 #include "compare/render.h"
 #include "compare/render_common.h"
 #include "db/store.h"
+#include "lib/html.h"
+#include "lib/name.h"
+#include "lib/plot.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -86,6 +89,8 @@ struct tally {
 struct tallies {
 	struct tally *v;
 	size_t n, alloc;
+	size_t nhosts;		/* hosts counted */
+	struct plot_page *pg;	/* html: the page's charts */
 };
 
 /* Count the verdict of each section of a host's comparison: better when
@@ -135,6 +140,7 @@ static void tally_host(const struct cmp_model *m, struct tallies *t)
 		else
 			ty->untested++;
 	}
+	t->nhosts++;
 }
 
 static void add_line(const char *line, void *arg)
@@ -142,12 +148,20 @@ static void add_line(const char *line, void *arg)
 	strbuf_addf(arg, "%s\n", line);
 }
 
-static void summary(const struct tallies *t, size_t nhosts, struct strbuf *out)
+static void add_html_line(const char *line, void *arg)
+{
+	strbuf_addstr(arg, "<li>");
+	html_escape(arg, line);
+	strbuf_addstr(arg, "</li>\n");
+}
+
+static void summary(const struct tallies *t, size_t nhosts, int html, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(out, "Summary of %zu host%s, the mean rows of each section:\n", nhosts,
-		    nhosts == 1 ? "" : "s");
+	strbuf_addf(out, "%sSummary of %zu host%s, the mean rows of each section:%s\n",
+		    html ? "<p>" : "", nhosts, nhosts == 1 ? "" : "s",
+		    html ? "</p>\n<ul class=\"summary\">" : "");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct tally *ty = &t->v[i];
 
@@ -159,8 +173,14 @@ static void summary(const struct tallies *t, size_t nhosts, struct strbuf *out)
 			strbuf_addf(&sb, ", cannot tell on %zu", ty->cannot);
 		if (ty->untested)
 			strbuf_addf(&sb, ", untested on %zu", ty->untested);
-		render_wrapped(&sb, PERHOST_WIDTH, add_line, out);
+		if (html)
+			add_html_line(sb.buf, out);
+		else
+			render_wrapped(&sb, PERHOST_WIDTH, add_line, out);
+		strbuf_reset(&sb);
 	}
+	if (html)
+		strbuf_addstr(out, "</ul>\n");
 	strbuf_release(&sb);
 }
 
@@ -174,6 +194,36 @@ static void add_prefixed(struct strbuf *out, const char *prefix, const struct st
 		strbuf_addf(out, "%s%.*s\n", len ? prefix : "", (int)len, p);
 		p += len + (p[len] == '\n');
 	}
+}
+
+/* The html report: the summary, the hosts linked to their parts, then
+ * those (body); as a page of its own when frame is set. */
+static void html_per_host(const struct hosts *hosts, const char *base, const char *new_name,
+			  struct tallies *t, const struct strbuf *body, int frame,
+			  struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "kbench compare --per-host: %s vs %s", base, new_name);
+	if (frame) {
+		html_page_begin(out, sb.buf);
+		strbuf_addstr(out, "<h1>");
+		html_escape(out, sb.buf);
+		strbuf_addstr(out, "</h1>\n");
+		plot_page_note(t->pg, out);
+	}
+	summary(t, hosts->n, 1, out);
+	strbuf_addstr(out, "<p>Hosts:");
+	for (size_t i = 0; i < hosts->n; i++) {
+		strbuf_addf(out, "%s <a href=\"#host%zu\">", i ? "," : "", i);
+		html_escape(out, hosts->v[i]);
+		strbuf_addstr(out, "</a>");
+	}
+	strbuf_addstr(out, "</p>\n");
+	strbuf_add(out, body->buf, body->len);
+	if (frame)
+		html_page_end(out);
+	strbuf_release(&sb);
 }
 
 /* One host's part of the report, appended to out; the footer of the first
@@ -195,11 +245,21 @@ static int one_host(struct store *s, const char *host, const char *base,
 	selectors[1] = sel[1].buf;
 	if (compare_build(s, selectors, 2, opt, &model))
 		goto out;
-	strbuf_addf(out, "%s: %s vs %s\n", host, base, new_name);
+	if (f == COMPARE_FORMAT_HTML) {
+		strbuf_addf(&prefix, "host%zu-", t->nhosts);
+		strbuf_addf(out, "<section id=\"host%zu\">\n<h2>", t->nhosts);
+		strbuf_addf(&body, "%s: %s vs %s", host, base, new_name);
+		html_escape(out, body.buf);
+		strbuf_addstr(out, "</h2>\n");
+		render_html_body(&model, prefix.buf, t->pg, out);
+		strbuf_addstr(out, "</section>\n");
+	} else {
+		strbuf_addf(out, "%s: %s vs %s\n", name_printable(host), base, new_name);
+	}
 	if (f == COMPARE_FORMAT_BRIEF) {
 		render_brief_layout(&model, 0, &body);
 		strbuf_add(out, body.buf, body.len);
-	} else {
+	} else if (f == COMPARE_FORMAT_TEXT) {
 		const struct text_layout l = {
 			.width = PERHOST_WIDTH > strlen(host) + 41 ?
 				PERHOST_WIDTH - strlen(host) - 1 : 40,
@@ -207,7 +267,7 @@ static int one_host(struct store *s, const char *host, const char *base,
 		};
 
 		render_text_layout(&model, &l, &body);
-		strbuf_addf(&prefix, "%s-", host);
+		strbuf_addf(&prefix, "%s-", name_printable(host));
 		add_prefixed(out, prefix.buf, &body);
 	}
 	if (!footer->len)
@@ -223,17 +283,20 @@ out:
 	return rc;
 }
 
-int compare_per_host(struct store *s, const char *base, const char *new_name,
-		     const struct compare_options *opt, enum compare_format f,
-		     struct strbuf *out)
+/* compare_per_host, its html as a page of its own unless pg is given (the
+ * page's charts, on which the caller's page counts them). */
+static int per_host(struct store *s, const char *base, const char *new_name,
+		    const struct compare_options *opt, enum compare_format f,
+		    struct plot_page *pg, struct strbuf *out)
 {
+	struct plot_page own = PLOT_PAGE_INIT;
 	struct hosts hosts = { .n = 0 };
-	struct tallies t = { .n = 0 };
-	struct strbuf footer = STRBUF_INIT;
-	int rc = -1;
+	struct tallies t = { .n = 0, .pg = pg ? pg : &own };
+	struct strbuf footer = STRBUF_INIT, body = STRBUF_INIT;
+	int html = f == COMPARE_FORMAT_HTML, rc = -1;
 
-	if (f != COMPARE_FORMAT_TEXT && f != COMPARE_FORMAT_BRIEF)
-		return error("--per-host prints text or brief, not %s", renderers[f].name);
+	if (f != COMPARE_FORMAT_TEXT && f != COMPARE_FORMAT_BRIEF && !html)
+		return error("--per-host prints text, brief or html, not %s", renderers[f].name);
 	for (int i = 0; i < 2; i++) {
 		const char *name = i ? new_name : base;
 
@@ -248,15 +311,20 @@ int compare_per_host(struct store *s, const char *base, const char *new_name,
 		goto out;
 	}
 	for (size_t i = 0; i < hosts.n; i++) {
-		if (i)
+		if (i && !html)
 			strbuf_addch(out, '\n');
-		if (one_host(s, hosts.v[i], base, new_name, opt, f, out, &footer, &t))
+		if (one_host(s, hosts.v[i], base, new_name, opt, f, html ? &body : out, &footer,
+			     &t))
 			goto out;
 	}
-	strbuf_addch(out, '\n');
-	summary(&t, hosts.n, out);
-	strbuf_addch(out, '\n');
-	strbuf_add(out, footer.buf, footer.len);
+	if (html) {
+		html_per_host(&hosts, base, new_name, &t, &body, !pg, out);
+	} else {
+		strbuf_addch(out, '\n');
+		summary(&t, hosts.n, 0, out);
+		strbuf_addch(out, '\n');
+		strbuf_add(out, footer.buf, footer.len);
+	}
 	rc = 0;
 out:
 	for (size_t i = 0; i < t.n; i++)
@@ -264,5 +332,20 @@ out:
 	free(t.v);
 	hosts_release(&hosts);
 	strbuf_release(&footer);
+	strbuf_release(&body);
 	return rc;
+}
+
+int compare_per_host(struct store *s, const char *base, const char *new_name,
+		     const struct compare_options *opt, enum compare_format f,
+		     struct strbuf *out)
+{
+	return per_host(s, base, new_name, opt, f, NULL, out);
+}
+
+int compare_per_host_html(struct store *s, const char *base, const char *new_name,
+			  const struct compare_options *opt, struct plot_page *pg,
+			  struct strbuf *out)
+{
+	return per_host(s, base, new_name, opt, COMPARE_FORMAT_HTML, pg, out);
 }

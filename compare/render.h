@@ -41,6 +41,14 @@ int render_brief(const struct cmp_model *m, struct strbuf *out);
 /* One self-contained page: tables, charts drawn by gnuplot (when there is
  * one; the page says so when not), everything from the store escaped. */
 int render_html(const struct cmp_model *m, struct strbuf *out);
+struct plot_page;
+/* The page's content of render_html without its frame and title: the
+ * facts, the runs' notes, the sections (ids prefixed by id_prefix; a
+ * prefix other than "" puts their headings a level lower and leaves out
+ * the paragraph on reading the plots) and the footer, its charts
+ * numbered on pg. For a page of several comparisons. */
+void render_html_body(const struct cmp_model *m, const char *id_prefix, struct plot_page *pg,
+		      struct strbuf *out);
 /* render_brief, with the closing note on the verdicts only if note_too
  * (what a + verdict means is said whenever one is printed). */
 int render_brief_layout(const struct cmp_model *m, int note_too, struct strbuf *out);

@@ -4,14 +4,18 @@
 #include "config.h"
 #include "compare/render.h"
 #include "compare/history.h"
-#include "lib/plot.h"
-#include "lib/html.h"
+#include "lib/clock.h"
 #include "lib/csv.h"
+#include "lib/html.h"
 #include "lib/json.h"
+#include "lib/name.h"
+#include "lib/plot.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -118,8 +122,10 @@ static void text_series(const struct history_series *hs, const struct history_vi
 	int d = decimals(hs);
 	struct strbuf cell = STRBUF_INIT;
 
-	strbuf_addf(out, "%s %s on %s, config %s: %s%s%s%s, %s is better\n", hs->section,
-		    hs->row, hs->host, hs->config, mean_name(hs), *hs->unit ? " (" : "",
+	strbuf_addf(out, "%s %s on %s, config %s: %s%s%s%s, %s is better\n",
+		    name_printable(hs->section), name_printable(hs->row),
+		    name_printable(hs->host), name_printable(hs->config), mean_name(hs),
+		    *hs->unit ? " (" : "",
 		    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
 	strbuf_addf(out, "%-16s  %-24s %-22s %12s %11s %4s\n", "date", "run", "kernel",
 		    mean_name(hs), "95% CI", "n");
@@ -131,8 +137,8 @@ static void text_series(const struct history_series *hs, const struct history_vi
 		if (!shown(v, p))
 			continue;
 		short_date(date, sizeof(date), p->started_at);
-		strbuf_addf(out, "%-16s  %-24s %-22s %12.*f ", date, p->run_name,
-			    p->kernel_release, d, p->mean);
+		strbuf_addf(out, "%-16s  %-24s %-22s %12.*f ", date, name_printable(p->run_name),
+			    name_printable(p->kernel_release), d, p->mean);
 		strbuf_reset(&cell);
 		if (isnan(p->ci95))
 			strbuf_addstr(&cell, "-");
@@ -163,11 +169,11 @@ static void history_text(const struct history *h, const struct history_view *v,
 			    h->params.max_pvalue, h->params.window);
 }
 
-/* Fields each followed by its comma. */
+/* Fields each followed by its comma, control characters escaped. */
 static void csv_fields(struct strbuf *out, const char *const *fields, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		csv_field(out, fields[i]);
+		csv_field(out, name_printable(fields[i]));
 		strbuf_addch(out, ',');
 	}
 }
@@ -221,7 +227,7 @@ static void json_change(struct json *j, const struct history_series *hs,
 	json_object_begin(j);
 	json_key_int(j, "index", (long long)cp->index);
 	json_key_int(j, "run_id", p->run_id);
-	json_key_string(j, "run", p->run_name);
+	json_key_string(j, "run", name_printable(p->run_name));
 	json_key_string(j, "started_at", p->started_at);
 	json_key_double(j, "mean_before", cp->mean_before);
 	json_key_double(j, "mean_after", cp->mean_after);
@@ -237,10 +243,10 @@ static void json_change(struct json *j, const struct history_series *hs,
 
 static void json_series_head(struct json *j, const struct history_series *hs)
 {
-	json_key_string(j, "host", hs->host);
-	json_key_string(j, "config", hs->config);
-	json_key_string(j, "section", hs->section);
-	json_key_string(j, "row", hs->row);
+	json_key_string(j, "host", name_printable(hs->host));
+	json_key_string(j, "config", name_printable(hs->config));
+	json_key_string(j, "section", name_printable(hs->section));
+	json_key_string(j, "row", name_printable(hs->row));
 	json_key_string(j, "unit", hs->unit);
 	json_key_string(j, "better", hs->higher_better ? "higher" : "lower");
 	json_key_string(j, "stat", mean_name(hs));
@@ -280,8 +286,8 @@ static void history_json(const struct history *h, const struct history_view *v,
 			json_object_begin(&j);
 			json_key_int(&j, "run_id", p->run_id);
 			json_key_string(&j, "uuid", p->uuid);
-			json_key_string(&j, "run", p->run_name);
-			json_key_string(&j, "kernel_release", p->kernel_release);
+			json_key_string(&j, "run", name_printable(p->run_name));
+			json_key_string(&j, "kernel_release", name_printable(p->kernel_release));
 			json_key_string(&j, "started_at", p->started_at);
 			json_key_int(&j, "n", (long long)p->n);
 			json_key_double(&j, "mean", p->mean);
@@ -330,8 +336,8 @@ static void run_line(struct strbuf *out, const char *what, const struct history_
 	char date[32];
 
 	short_date(date, sizeof(date), p->started_at);
-	strbuf_addf(out, "  %s #%lld %s (%s) %s\n", what, (long long)p->run_id, p->run_name,
-		    p->kernel_release, date);
+	strbuf_addf(out, "  %s #%lld %s (%s) %s\n", what, (long long)p->run_id,
+		    name_printable(p->run_name), name_printable(p->kernel_release), date);
 }
 
 void history_render_regressions(const struct history *h, const struct history_regression *r,
@@ -343,7 +349,8 @@ void history_render_regressions(const struct history *h, const struct history_re
 		int d = decimals(hs);
 
 		strbuf_addf(out, "%s %s on %s, config %s: %s %.*f -> %.*f%s%s (%+.2f%%), p %.2g\n",
-			    hs->section, hs->row, hs->host, hs->config, mean_name(hs), d,
+			    name_printable(hs->section), name_printable(hs->row),
+			    name_printable(hs->host), name_printable(hs->config), mean_name(hs), d,
 			    cp->mean_before, d, cp->mean_after, *hs->unit ? " " : "", hs->unit,
 			    history_change_pct(hs, cp), cp->p);
 		run_line(out, "last run before:", &hs->points[cp->index - 1]);
@@ -357,21 +364,11 @@ void history_render_regressions(const struct history *h, const struct history_re
 #define HTML_LINE_RGB 0x0072b2
 #define HTML_WORSE_RGB 0xc62828
 #define HTML_BETTER_RGB 0x2e7d32
-
-/* "2026-10-20T02:00:00Z" as seconds since the epoch; NaN when it is not
- * such a time. */
-static double epoch_s(const char *iso)
-{
-	struct tm tm = { .tm_isdst = 0 };
-	int n = 0;
-
-	if (sscanf(iso, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || !n)
-		return NAN;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return (double)timegm(&tm);
-}
+/* A page of more series than this has no chart per series (gnuplot would
+ * take seconds): the overview shows them all. */
+#define HTML_CHARTS_MAX 24
+#define STR(x) XSTR(x)
+#define XSTR(x) #x
 
 static void series_title(const struct history_series *hs, struct strbuf *sb)
 {
@@ -389,6 +386,7 @@ static void html_chart(const struct history_series *hs, const struct history_vie
 
 	plot_init(&p);
 	p.xaxis = PLOT_X_TIME;
+	plot_set_xlabel(&p, "run started (UTC)");
 	strbuf_addf(&sb, "%s%s%s%s", mean_name(hs), *hs->unit ? " (" : "", hs->unit,
 		    *hs->unit ? ")" : "");
 	plot_set_ylabel(&p, sb.buf);
@@ -397,7 +395,7 @@ static void html_chart(const struct history_series *hs, const struct history_vie
 	for (size_t i = 0; i < hs->npoints; i++) {
 		const struct history_point *pt = &hs->points[i];
 		const struct changepoint *cp = change_at(hs, i);
-		double t = epoch_s(pt->started_at);
+		double t = clock_parse_iso_utc(pt->started_at);
 		char date[32];
 
 		if (!shown(v, pt) || !isfinite(t))
@@ -494,6 +492,90 @@ static void html_table(const struct history_series *hs, const struct history_vie
 	strbuf_release(&sb);
 }
 
+/* The change points of series i (numbered from 1) in the page: what each
+ * compared, and how to compare the two runs around it. */
+static void html_changes(const struct history_series *hs, size_t i,
+			 const struct history_view *v, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int d = decimals(hs);
+
+	for (size_t k = 0; k < hs->ncps; k++) {
+		const struct changepoint *cp = &hs->cps[k];
+		const struct history_point *a = &hs->points[cp->index - 1];
+		const struct history_point *b = &hs->points[cp->index];
+
+		if (!shown(v, b))
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "Change point %zu: %s %.*f over %zu runs, then %.*f over %zu runs "
+			    "from %s on (%+.2f%% %s, p %.2g). The runs around it compare with: "
+			    "kbench compare '#%lld' '#%lld'", k + 1, mean_name(hs), d,
+			    cp->mean_before, cp->n_before, d, cp->mean_after, cp->n_after,
+			    b->run_name, history_change_pct(hs, cp),
+			    history_change_worse(hs, cp) ? "worse" : "better", cp->p,
+			    (long long)a->run_id, (long long)b->run_id);
+		strbuf_addf(out, "<p class=\"change\" id=\"series%zu-cp%zu\">", i, k + 1);
+		html_escape(out, sb.buf);
+		strbuf_addstr(out, "</p>\n");
+	}
+	strbuf_release(&sb);
+}
+
+/* Series i of the overview: a small multiple linked to its part of the
+ * page, its change points marked and linked to theirs. */
+static void html_multiple(const struct history_series *hs, size_t i,
+			  const struct history_view *v, struct strbuf *out)
+{
+	double *x = xcalloc(hs->npoints + 1, sizeof(*x)), *y = xcalloc(hs->npoints + 1, sizeof(*y));
+	struct plot_spark_mark *marks = xcalloc(hs->ncps + 1, sizeof(*marks));
+	char **texts = xcalloc(2 * hs->ncps + 1, sizeof(*texts));
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0, nmarks = 0;
+	double prev = NAN;
+
+	for (size_t k = 0; k < hs->npoints; k++) {
+		const struct changepoint *cp = change_at(hs, k);
+		double t = clock_parse_iso_utc(hs->points[k].started_at);
+
+		if (!shown(v, &hs->points[k]))
+			continue;
+		x[n] = t;
+		y[n++] = hs->points[k].mean;
+		if (cp && isfinite(t)) {
+			int worse = history_change_worse(hs, cp);
+
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%+.2f%% %s from %s", history_change_pct(hs, cp),
+				    worse ? "worse" : "better", hs->points[k].run_name);
+			texts[2 * nmarks] = strbuf_detach(&sb);
+			strbuf_addf(&sb, "#series%zu-cp%zu", i, (size_t)(cp - hs->cps) + 1);
+			texts[2 * nmarks + 1] = strbuf_detach(&sb);
+			marks[nmarks] = (struct plot_spark_mark){
+				.x = isfinite(prev) ? (prev + t) / 2 : t,
+				.rgb = worse ? HTML_WORSE_RGB : HTML_BETTER_RGB,
+				.title = texts[2 * nmarks], .href = texts[2 * nmarks + 1],
+			};
+			nmarks++;
+		}
+		prev = t;
+	}
+	series_title(hs, &sb);
+	strbuf_addf(out, "<figure><a href=\"#series%zu\">", i);
+	html_escape(out, sb.buf);
+	strbuf_addstr(out, "</a><br>");
+	plot_spark_svg(out, x, y, n, marks, nmarks, 200, 48, sb.buf);
+	strbuf_addf(out, "<figcaption>%zu run%s, %zu change%s</figcaption></figure>\n", n,
+		    n == 1 ? "" : "s", nmarks, nmarks == 1 ? "" : "s");
+	for (size_t k = 0; k < 2 * nmarks; k++)
+		free(texts[k]);
+	free(texts);
+	free(marks);
+	free(x);
+	free(y);
+	strbuf_release(&sb);
+}
+
 static void history_html(const struct history *h, const struct history_view *v,
 			struct strbuf *out)
 {
@@ -515,7 +597,19 @@ static void history_html(const struct history *h, const struct history_view *v,
 		    "p &lt; %g, window %zu; %% is the change of the mean, + is better. Hover "
 		    "over a point for its run and kernel.</p>\n",
 		    h->params.max_pvalue, h->params.window);
-	plot_page_note(&pg, out);
+	if (h->n > 1) {
+		strbuf_addf(out, "<h2>Overview</h2>\n<p>Every series, its means oldest first; a "
+			    "bar marks a change point (red worse, green better) and links to it.%s"
+			    "</p>\n<div class=\"multiples\">\n", h->n > HTML_CHARTS_MAX ?
+			    " Past " STR(HTML_CHARTS_MAX) " series, the series below have their "
+			    "tables and no chart: ask for fewer (--section, --row, --host) to "
+			    "have them." : "");
+		for (size_t i = 0; i < h->n; i++)
+			html_multiple(&h->series[i], i + 1, v, out);
+		strbuf_addstr(out, "</div>\n");
+	}
+	if (h->n <= HTML_CHARTS_MAX)
+		plot_page_note(&pg, out);
 	for (size_t i = 0; i < h->n; i++) {
 		const struct history_series *hs = &h->series[i];
 
@@ -526,8 +620,10 @@ static void history_html(const struct history *h, const struct history_view *v,
 			    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
 		html_escape(out, sb.buf);
 		strbuf_addstr(out, "</h2>\n");
-		html_chart(hs, v, &pg, out);
+		if (h->n <= HTML_CHARTS_MAX)
+			html_chart(hs, v, &pg, out);
 		html_table(hs, v, out);
+		html_changes(hs, i + 1, v, out);
 		strbuf_addstr(out, "</section>\n");
 	}
 	html_page_end(out);

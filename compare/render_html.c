@@ -11,6 +11,7 @@
 #include "lib/html.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "workloads/workload.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -24,6 +25,10 @@ static const unsigned run_colours[] = {
 };
 #define NCOLOURS (sizeof(run_colours) / sizeof(run_colours[0]))
 
+/* A chart of more samples than this draws each run's samples of a row as
+ * a box (quartiles, extremes) instead of a dot each: a page of a million
+ * samples stays small and quick to draw. */
+#define DOTS_MAX 2000
 /* Rows spanning more than this factor go on a logarithmic x axis. */
 #define LOG_SPAN 20.0
 /* More tics than this are drawn at an angle. */
@@ -137,16 +142,6 @@ static double mean_ci95(const struct cmp_cell *cell, int higher_better)
 	return ci;
 }
 
-/* A fixed spread in [-0.5, 0.5) for the k-th sample of a row (the golden
- * ratio's sequence): dots side by side rather than on top of each other,
- * the same on every rendering. */
-static double jitter(size_t k)
-{
-	double v = (double)(k + 1) * 0.6180339887498949;
-
-	return v - floor(v) - 0.5;
-}
-
 /* How a family's chart places its points on the x axis. */
 struct layout {
 	int logx;
@@ -205,22 +200,27 @@ static double place(const struct layout *l, double x, size_t col, double spread)
 	return l->logx ? exp(at) : at;
 }
 
-/* The samples of run col in f's rows, as dots. */
+/* The samples of run col in f's rows, as dots, or as a box a row when
+ * boxes is set. */
 static void add_samples(const struct family *f, const struct layout *l, size_t col,
-			const char *label, struct plot_series *ps)
+			const char *label, int boxes, struct plot_series *ps)
 {
 	struct strbuf title = STRBUF_INIT;
 
 	for (size_t i = 0; i < f->n; i++) {
 		const struct cmp_row *row = f->rows[i];
 		const struct cmp_cell *cell = &row->cells[col];
+		double x = place(l, f->x[i], col, 0), w = l->step * 0.7;
 
-		for (size_t k = 0; k < cell->n; k++) {
+		if (boxes)
+			plot_add_summary(ps, x, l->logx ? x * (exp(w / 2) - exp(-w / 2)) : w,
+					 cell->samples, cell->n, NULL);
+		for (size_t k = 0; k < cell->n && !boxes; k++) {
 			strbuf_reset(&title);
 			strbuf_addf(&title, "%s, row %s: sample %zu, %.*f%s%s", label, row->label,
 				    k + 1, row->decimals, cell->samples[k], *row->unit ? " " : "",
 				    row->unit);
-			plot_add_point(ps, place(l, f->x[i], col, jitter(k) * 0.7),
+			plot_add_point(ps, place(l, f->x[i], col, plot_jitter(k) * 0.7),
 				       cell->samples[k], NAN, NAN, title.buf);
 		}
 	}
@@ -262,18 +262,32 @@ static void family_chart(const struct cmp_model *m, const struct cmp_section *s,
 {
 	struct plot p;
 	struct strbuf ylabel = STRBUF_INIT, caption = STRBUF_INIT, title = STRBUF_INIT;
+	const struct workload_ops *w = workload_find(s->workload ? s->workload : "");
 	struct layout l;
+	size_t nsamples = 0;
+	int boxes;
 
+	for (size_t i = 0; i < f->n; i++)
+		for (size_t c = 0; c < m->nruns; c++)
+			nsamples += f->rows[i]->cells[c].n;
+	boxes = nsamples > DOTS_MAX;
 	plot_init(&p);
 	l = family_axis(f, m->nruns, &p);
+	/* x: the workload's row option ("groups"), or N, and the rows' shape
+	 * when it is more than their number ("N (send-N)"). */
+	strbuf_addstr(&title, !f->numeric ? "row" : w && w->row_option ? w->row_option : "N");
+	if (f->numeric && strcmp(f->shape, "N"))
+		strbuf_addf(&title, " (%s)", f->shape);
+	plot_set_xlabel(&p, title.buf);
 	strbuf_addf(&ylabel, "%s%s%s%s", cmp_stat_name(CMP_MEAN, f->higher_better),
 		    *f->unit ? " (" : "", f->unit, *f->unit ? ")" : "");
 	plot_set_ylabel(&p, ylabel.buf);
 	for (size_t c = 0; c < m->nruns; c++) {
 		strbuf_reset(&title);
 		strbuf_addf(&title, "%s: samples", m->runs[c].label);
-		add_samples(f, &l, c, m->runs[c].label,
-			    plot_add_series(&p, PLOT_POINTS, run_colours[c % NCOLOURS], title.buf));
+		add_samples(f, &l, c, m->runs[c].label, boxes,
+			    plot_add_series(&p, boxes ? PLOT_BOXES : PLOT_POINTS,
+					    run_colours[c % NCOLOURS], title.buf));
 	}
 	for (size_t c = 0; c < m->nruns; c++) {
 		struct plot_series *ps = plot_add_series(&p, PLOT_ERRORLINES,
@@ -414,15 +428,18 @@ static void block_table(const struct cmp_model *m, const struct cmp_block *b,
 	strbuf_addstr(out, "</tbody>\n</table>\n");
 }
 
+/* Section i of the comparison, its id prefixed by id_prefix (a page of
+ * several comparisons: a heading a level lower). */
 static void section(const struct cmp_model *m, const struct cmp_section *s, size_t i,
-		    struct plot_page *pg, struct strbuf *out)
+		    const char *id_prefix, struct plot_page *pg, struct strbuf *out)
 {
 	struct family *fams;
 	size_t nfams = section_families(s, &fams);
+	int h = *id_prefix ? 3 : 2;
 
-	strbuf_addf(out, "<section id=\"section%zu\">\n<h2>", i + 1);
+	strbuf_addf(out, "<section id=\"%ssection%zu\">\n<h%d>", id_prefix, i + 1, h);
 	html_escape(out, s->name);
-	strbuf_addstr(out, "</h2>\n");
+	strbuf_addf(out, "</h%d>\n", h);
 	section_table(m, s, out);
 	for (size_t f = 0; f < nfams; f++)
 		family_chart(m, s, &fams[f], pg, out);
@@ -441,6 +458,44 @@ static void note_line(const char *line, void *arg)
 	strbuf_addstr(out, "</li>\n");
 }
 
+void render_html_body(const struct cmp_model *m, const char *id_prefix, struct plot_page *pg,
+		      struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	render_facts_header(m, 80, &sb);
+	strbuf_rtrim(&sb);
+	strbuf_addstr(out, "<pre class=\"facts\">");
+	html_escape(out, sb.buf);
+	strbuf_addstr(out, "</pre>\n");
+	for (size_t c = 0; c < m->nruns; c++) {
+		if (!m->runs[c].note)
+			continue;
+		strbuf_addstr(out, "<p class=\"run-note\">Note on ");
+		html_escape(out, m->runs[c].label);
+		strbuf_addstr(out, ": ");
+		html_escape(out, m->runs[c].note);
+		strbuf_addstr(out, "</p>\n");
+	}
+	if (!*id_prefix && pg->have_gnuplot && m->nsections)
+		strbuf_addf(out, "<p>In the plots, a line joins each run's mean of the rows, with "
+			    "its 95%% confidence interval as a bar; the dots are the samples, spread "
+			    "sideways so that they do not hide each other (a chart of more than %d "
+			    "samples draws each run's samples of a row as a box from the first to "
+			    "the third quartile, its whiskers reaching the least and the greatest). "
+			    "Hover over a point for its figures.</p>\n", DOTS_MAX);
+	for (size_t i = 0; i < m->nsections; i++)
+		section(m, &m->sections[i], i, id_prefix, pg, out);
+	if (!m->nsections)
+		strbuf_addstr(out, "<p>No samples to compare.</p>\n");
+	if (m->nruns > 1) {
+		strbuf_addstr(out, "<ul class=\"notes\">\n");
+		render_footer(m, 0, note_line, out);
+		strbuf_addstr(out, "</ul>\n");
+	}
+	strbuf_release(&sb);
+}
+
 int render_html(const struct cmp_model *m, struct strbuf *out)
 {
 	struct plot_page pg = PLOT_PAGE_INIT;
@@ -453,27 +508,8 @@ int render_html(const struct cmp_model *m, struct strbuf *out)
 	strbuf_addstr(out, "<h1>");
 	html_escape(out, sb.buf);
 	strbuf_addstr(out, "</h1>\n");
-	strbuf_reset(&sb);
-	render_facts_header(m, 80, &sb);
-	strbuf_rtrim(&sb);
-	strbuf_addstr(out, "<pre class=\"facts\">");
-	html_escape(out, sb.buf);
-	strbuf_addstr(out, "</pre>\n");
 	plot_page_note(&pg, out);
-	if (pg.have_gnuplot && m->nsections)
-		strbuf_addstr(out, "<p>In the plots, a line joins each run's mean of the rows, "
-			      "with its 95% confidence interval as a bar; the dots are the "
-			      "samples, spread sideways so that they do not hide each other. "
-			      "Hover over a point for its figures.</p>\n");
-	for (size_t i = 0; i < m->nsections; i++)
-		section(m, &m->sections[i], i, &pg, out);
-	if (!m->nsections)
-		strbuf_addstr(out, "<p>No samples to compare.</p>\n");
-	if (m->nruns > 1) {
-		strbuf_addstr(out, "<ul class=\"notes\">\n");
-		render_footer(m, 0, note_line, out);
-		strbuf_addstr(out, "</ul>\n");
-	}
+	render_html_body(m, "", &pg, out);
 	html_page_end(out);
 	strbuf_release(&sb);
 	return 0;

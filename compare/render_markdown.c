@@ -6,15 +6,18 @@
 #include "compare/render_common.h"
 #include "lib/strbuf.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
-/* Table cells must not break the table: escape the pipe and the
- * characters Markdown would read as emphasis. */
+/* Table cells must not break the table: escape the pipe, the characters
+ * Markdown would read as emphasis, a link's '[' and a '<' that would open
+ * inline HTML. */
 static void add_escaped(struct strbuf *out, const char *s)
 {
 	for (; *s; s++) {
-		if (strchr("|*_`\\~", *s))
+		if (strchr("|*_`\\~[", *s) ||
+		    (*s == '<' && (isalpha((unsigned char)s[1]) || (s[1] && strchr("/!?", s[1])))))
 			strbuf_addch(out, '\\');
 		strbuf_addch(out, *s);
 	}
@@ -79,7 +82,11 @@ static void section(const struct cmp_model *m, const struct cmp_section *s,
 		strbuf_addch(out, '\n');
 		header(m, out, "Block", "Key");
 		for (size_t k = 0; k < blk->nkeys; k++) {
-			strbuf_addf(out, "| %s | %s |", blk->name, blk->keys[k]);
+			strbuf_addstr(out, "| ");
+			add_escaped(out, blk->name);
+			strbuf_addstr(out, " | ");
+			add_escaped(out, blk->keys[k]);
+			strbuf_addstr(out, " |");
 			for (size_t c = 0; c < m->nruns; c++) {
 				double v = blk->values[k * m->nruns + c];
 

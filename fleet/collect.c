@@ -5,9 +5,12 @@
 #include "fleet/fleet.h"
 #include "compare/compare.h"
 #include "compare/history.h"
+#include "compare/render.h"
 #include "db/store.h"
 #include "lib/clock.h"
 #include "lib/error.h"
+#include "lib/html.h"
+#include "lib/plot.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -190,9 +193,30 @@ static int print_now(const struct strbuf *out)
 	return 0;
 }
 
-/* What kbench regressions --host HOST prints, on stdout. Return 1 when
- * it found a regression, 0 when none, or -1 after an error message. */
-static int report_regressions(struct store *s, const char *host)
+/* The HTML report being made (collect --report-html): its body, and
+ * its charts. */
+struct html_report {
+	struct strbuf body;
+	struct plot_page pg;
+	size_t parts;		/* comparisons in it, for their ids */
+};
+
+/* text, a part of the text report, as a <pre> under a heading in r. */
+static void html_text(struct html_report *r, const char *heading, const struct strbuf *text)
+{
+	if (!r)
+		return;
+	strbuf_addstr(&r->body, "<h3>");
+	html_escape(&r->body, heading);
+	strbuf_addstr(&r->body, "</h3>\n<pre>");
+	html_escape(&r->body, text->buf);
+	strbuf_addstr(&r->body, "</pre>\n");
+}
+
+/* What kbench regressions --host HOST prints, on stdout (and into html
+ * when not NULL). Return 1 when it found a regression, 0 when none, or
+ * -1 after an error message. */
+static int report_regressions(struct store *s, const char *host, struct html_report *html)
 {
 	const struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
 	const struct series_filter f = { .host = host };
@@ -208,6 +232,7 @@ static int report_regressions(struct store *s, const char *host)
 	history_finish(&h);
 	n = history_regressions(&h, NULL, &found);
 	history_render_regressions(&h, found, n, &out);
+	html_text(html, host, &out);
 	if (print_now(&out))
 		goto out;
 	rc = n ? 1 : 0;
@@ -222,7 +247,7 @@ out:
  * with compare's defaults, on stdout. Return 0, or -1 after an error
  * message. */
 static int report_compare(struct store *s, const char *base, const char *new_name,
-			  int per_host)
+			  int per_host, struct html_report *html)
 {
 	const struct compare_options opt = { .monitors = CMP_MONITORS_SUMMARY };
 	const char *const selectors[] = { base, new_name };
@@ -231,12 +256,21 @@ static int report_compare(struct store *s, const char *base, const char *new_nam
 	int rc = -1;
 
 	if (per_host) {
-		if (compare_per_host(s, base, new_name, &opt, COMPARE_FORMAT_TEXT, &out))
+		if (compare_per_host(s, base, new_name, &opt, COMPARE_FORMAT_TEXT, &out) ||
+		    (html && compare_per_host_html(s, base, new_name, &opt, &html->pg,
+						   &html->body)))
 			goto out;
 	} else {
 		if (compare_build(s, selectors, 2, &opt, &model))
 			goto out;
 		rc = compare_render(&model, COMPARE_FORMAT_TEXT, &out);
+		if (!rc && html) {
+			struct strbuf id = STRBUF_INIT;
+
+			strbuf_addf(&id, "part%zu-", ++html->parts);
+			render_html_body(&model, id.buf, &html->pg, &html->body);
+			strbuf_release(&id);
+		}
 		model_release(&model);
 		if (rc)
 			goto out;
@@ -292,7 +326,40 @@ static int keep_other_name(const struct run_info *r, void *arg)
 	return 0;
 }
 
-int fleet_report(struct store *s, const char *key)
+/* Append to html what it says (a heading, or a line of the report). */
+static void html_add(struct html_report *html, const char *tag, const char *text)
+{
+	if (!html)
+		return;
+	strbuf_addf(&html->body, "<%s>", tag);
+	html_escape(&html->body, text);
+	strbuf_addf(&html->body, "</%s>\n", tag);
+}
+
+static int report(struct store *s, const char *key, struct html_report *html);
+
+int fleet_report(struct store *s, const char *key, struct strbuf *page)
+{
+	struct html_report html = { .body = STRBUF_INIT, .pg = PLOT_PAGE_INIT };
+	struct strbuf title = STRBUF_INIT;
+	int rc = report(s, key, page ? &html : NULL);
+
+	if (page && rc >= 0) {
+		strbuf_addf(&title, "kbench fleet report: %s", key);
+		html_page_begin(page, title.buf);
+		strbuf_addstr(page, "<h1>");
+		html_escape(page, title.buf);
+		strbuf_addstr(page, "</h1>\n");
+		plot_page_note(&html.pg, page);
+		strbuf_add(page, html.body.buf, html.body.len);
+		html_page_end(page);
+	}
+	strbuf_release(&html.body);
+	strbuf_release(&title);
+	return rc;
+}
+
+static int report(struct store *s, const char *key, struct html_report *html)
 {
 	struct fleet_names hosts = FLEET_NAMES_INIT;
 	struct fleet_newest newest = { .name = NULL }, host_new = { .name = NULL };
@@ -308,7 +375,9 @@ int fleet_report(struct store *s, const char *key)
 		int status;
 
 		printf("\nRegressions on %s:\n", hosts.v[i]);
-		status = report_regressions(s, hosts.v[i]);
+		if (!i)
+			html_add(html, "h2", "Regressions per host");
+		status = report_regressions(s, hosts.v[i], html);
 		if (status < 0)
 			goto out;
 		found |= status == 1;
@@ -317,6 +386,7 @@ int fleet_report(struct store *s, const char *key)
 	}
 	if (!newest.name) {
 		printf("\nNo complete run to compare.\n");
+		html_add(html, "p", "No complete run to compare.");
 		rc = found;
 		goto out;
 	}
@@ -329,7 +399,9 @@ int fleet_report(struct store *s, const char *key)
 		goto out;
 	if (base.found) {
 		printf("\n%s against %s on each host:\n", newest.name, base.found);
-		report_compare(s, base.found, newest.name, 1);
+		strbuf_addf(&a, "%s against %s on each host", newest.name, base.found);
+		html_add(html, "h2", a.buf);
+		report_compare(s, base.found, newest.name, 1, html);
 		rc = found;
 		goto out;
 	}
@@ -347,6 +419,10 @@ int fleet_report(struct store *s, const char *key)
 		if (!have_prev) {
 			printf("\n%s: one complete run of its config, nothing to compare\n",
 			       hosts.v[i]);
+			strbuf_reset(&a);
+			strbuf_addf(&a, "%s: one complete run of its config, nothing to compare",
+				    hosts.v[i]);
+			html_add(html, "p", a.buf);
 			continue;
 		}
 		strbuf_reset(&a);
@@ -354,7 +430,8 @@ int fleet_report(struct store *s, const char *key)
 		strbuf_addf(&a, "#%lld", (long long)prev);
 		strbuf_addf(&b, "#%lld", (long long)host_new.id);
 		printf("\n%s:\n", hosts.v[i]);
-		report_compare(s, a.buf, b.buf, 0);
+		html_add(html, "h2", hosts.v[i]);
+		report_compare(s, a.buf, b.buf, 0, html);
 	}
 	rc = found;
 out:

@@ -242,8 +242,10 @@ void fleet_newest_release(struct fleet_newest *n);
  * host collected from key, then the newest run name compared with the
  * name run before it on each host that has both (as 'kbench compare
  * --per-host' prints it), or where there is no such name each host's
- * newest run with the one before it, all on stdout. Return 1 when a
- * regression was found, 0 when none, -1 after an error. */
-int fleet_report(struct store *s, const char *key);
+ * newest run with the one before it, all on stdout. With page (not NULL)
+ * the same as one HTML page appended to it: the regressions per host,
+ * then the comparisons as compare --format html (--per-host) shows them.
+ * Return 1 when a regression was found, 0 when none, -1 after an error. */
+int fleet_report(struct store *s, const char *key, struct strbuf *page);
 
 #endif

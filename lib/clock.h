@@ -18,5 +18,8 @@ double timespec_diff_s(const struct timespec *end, const struct timespec *start)
 /* t (seconds since the epoch) as ISO 8601 UTC, "2026-12-03T10:29:00Z",
  * the form every stored time has, into buf of at least CLOCK_ISO_LEN. */
 void clock_iso_utc(char *buf, size_t len, time_t t);
+/* A stored time, "2026-12-03T10:29:00Z", as seconds since the epoch; NaN
+ * when iso does not start with such a time. */
+double clock_parse_iso_utc(const char *iso);
 
 #endif

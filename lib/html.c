@@ -27,8 +27,13 @@ void html_escape(struct strbuf *out, const char *s)
 			strbuf_addstr(out, "&#39;");
 			break;
 		default:
-			strbuf_addch(out, (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f ?
-				     '?' : (char)c);
+			if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+				strbuf_addf(out, "\\x%02x", c);
+			else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+				 (unsigned char)s[1] <= 0x9f)
+				strbuf_addf(out, "\\xc2\\x%02x", (unsigned char)*++s);
+			else
+				strbuf_addch(out, (char)c);
 		}
 	}
 }
@@ -52,7 +57,11 @@ static const char html_style[] =
 	"ul.legend li{display:inline-block;margin-right:1.4em}\n"
 	"span.swatch{display:inline-block;width:1.6em;height:.5em;margin-right:.4em}\n"
 	"p.noplot,p.plot-error{background:#fff4d6;border:1px solid #e0c060;padding:.5em}\n"
-	"ul.notes{font-size:.9em;color:#444}\n";
+	"ul.notes{font-size:.9em;color:#444}\n"
+	"p.run-note{white-space:pre-wrap;background:#eef4fb;padding:.4em .6em}\n"
+	"div.multiples{display:flex;flex-wrap:wrap;gap:.6em}\n"
+	"div.multiples figure{margin:0;width:14em;font-size:.75em}\n"
+	"div.multiples figcaption{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\n";
 
 void html_page_begin(struct strbuf *out, const char *title)
 {

@@ -6,7 +6,8 @@
 struct strbuf;
 
 /* Append s to out with &, <, >, " and ' as character references and
- * other control characters but tab and newline as '?': the one way text
+ * control characters but tab and newline as \xNN, as name_escape writes
+ * them (C1 in UTF-8 too): the one way text
  * from a store (run names, notes, config text, labels) enters a page, in
  * element content and in quoted attribute values alike. */
 void html_escape(struct strbuf *out, const char *s);

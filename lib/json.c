@@ -82,8 +82,10 @@ static void add_escaped(struct strbuf *out, const char *s)
 			strbuf_addstr(out, "\\n");
 		else if (ch == '\t')
 			strbuf_addstr(out, "\\t");
-		else if (ch < 0x20)
+		else if (ch < 0x20 || ch == 0x7f)
 			strbuf_addf(out, "\\u%04x", ch);
+		else if (ch == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+			strbuf_addf(out, "\\u%04x", (unsigned char)*++s);	/* C1 */
 		else
 			strbuf_addch(out, ch);
 	}

@@ -40,7 +40,8 @@ void json_key(struct json *j, const char *key);
 
 /* Values: in an array, or in an object after their key, or as the whole
  * document. Strings are escaped ('"', '\\', \n and \t by name, other
- * control bytes as \u00XX; other bytes as they are). */
+ * control bytes, DEL and C1 controls in UTF-8 as \u00XX, so that no
+ * string can drive a terminal; other bytes as they are). */
 void json_string(struct json *j, const char *s);
 /* "%.17g", which reads back as the same double; NaN and infinities are
  * written as null. */

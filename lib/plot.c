@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 /* gnuplot draws a chart in milliseconds; one that hangs is given up. */
 #define GNUPLOT_TIMEOUT_S 60
@@ -45,6 +46,7 @@ void plot_release(struct plot *p)
 	free(p->series);
 	free(p->tics);
 	free(p->markers);
+	free(p->xlabel);
 	free(p->ylabel);
 	plot_init(p);
 }
@@ -78,6 +80,53 @@ void plot_add_point(struct plot_series *s, double x, double y, double ylow, doub
 	};
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of sorted v[0..n-1], interpolated (n > 0). */
+static double quantile(const double *v, size_t n, double q)
+{
+	double at = q * (double)(n - 1);
+	size_t i = (size_t)at;
+
+	return i + 1 < n ? v[i] + (at - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+void plot_add_summary(struct plot_series *s, double x, double width, const double *v,
+		      size_t n, const char *title)
+{
+	double *sorted;
+	size_t k = 0;
+
+	if (!n)
+		return;
+	sorted = xcalloc(n, sizeof(*sorted));
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			sorted[k++] = v[i];
+	if (k) {
+		qsort(sorted, k, sizeof(*sorted), cmp_double);
+		plot_add_point(s, x, quantile(sorted, k, 0.5), sorted[0], sorted[k - 1], title);
+		if (s->n && s->points[s->n - 1].x == x) {
+			s->points[s->n - 1].boxlow = quantile(sorted, k, 0.25);
+			s->points[s->n - 1].boxhigh = quantile(sorted, k, 0.75);
+			s->points[s->n - 1].width = width;
+		}
+	}
+	free(sorted);
+}
+
+double plot_jitter(size_t k)
+{
+	double v = (double)(k + 1) * 0.6180339887498949;
+
+	return v - floor(v) - 0.5;
+}
+
 void plot_add_tic(struct plot *p, double x, const char *label)
 {
 	ALLOC_GROW(p->tics, p->ntics + 1, p->tics_alloc);
@@ -90,6 +139,12 @@ void plot_add_marker(struct plot *p, double x, unsigned rgb, const char *label)
 	p->markers[p->nmarkers++] = (struct plot_marker){
 		.x = x, .rgb = rgb & 0xffffff, .label = xstrdup(label ? label : ""),
 	};
+}
+
+void plot_set_xlabel(struct plot *p, const char *label)
+{
+	free(p->xlabel);
+	p->xlabel = xstrdup_or_null(label);
 }
 
 void plot_set_ylabel(struct plot *p, const char *label)
@@ -128,6 +183,85 @@ static void add_number(struct strbuf *sb, double v)
 	strbuf_addf(sb, "%.10g", v);
 }
 
+/* The round steps of a time axis, in seconds, and how their tics are
+ * labelled: each label tells apart two tics a step apart. */
+static const struct {
+	double step_s;
+	const char *format;
+} time_steps[] = {
+	{ 60, "%m-%d %H:%M" }, { 300, "%m-%d %H:%M" }, { 900, "%m-%d %H:%M" },
+	{ 1800, "%m-%d %H:%M" }, { 3600, "%m-%d %H:%M" }, { 3 * 3600, "%m-%d %H:%M" },
+	{ 6 * 3600, "%m-%d %H:%M" }, { 12 * 3600, "%m-%d %H:%M" }, { 86400, "%Y-%m-%d" },
+	{ 2 * 86400, "%Y-%m-%d" }, { 7 * 86400, "%Y-%m-%d" }, { 14 * 86400, "%Y-%m-%d" },
+	{ 28 * 86400, "%Y-%m-%d" }, { 91 * 86400, "%Y-%m-%d" }, { 182 * 86400, "%Y-%m-%d" },
+	{ 364 * 86400, "%Y-%m-%d" },
+};
+#define NSTEPS (sizeof(time_steps) / sizeof(time_steps[0]))
+
+double plot_time_step(double lo, double hi, size_t max, const char **format)
+{
+	size_t i = 0;
+
+	while (i + 1 < NSTEPS && (hi - lo) / time_steps[i].step_s > (double)max)
+		i++;
+	*format = time_steps[i].format;
+	return time_steps[i].step_s;
+}
+
+/* Dated tics for a time axis without tics of its own: at multiples of a
+ * round step (UTC), at most 8, each labelled once. */
+static void add_time_tics(const struct plot *p, struct strbuf *sb)
+{
+	const char *format;
+	double step = plot_time_step(p->xmin, p->xmax, 8, &format);
+	const char *sep = "set xtics (";
+
+	for (double t = ceil(p->xmin / step) * step; t <= p->xmax; t += step) {
+		time_t tt = (time_t)t;
+		struct tm tm;
+		char label[32];
+
+		if (!gmtime_r(&tt, &tm) || !strftime(label, sizeof(label), format, &tm))
+			continue;
+		strbuf_addf(sb, "%s'%s' ", sep, label);
+		add_number(sb, t);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		strbuf_addstr(sb, ")\n");
+}
+
+/* The y range of p: its points, error bars and boxes with a little room,
+ * and never below zero when no point is (times and rates cannot be
+ * negative: an error bar reaching below zero is cut at it). */
+static void add_yrange(const struct plot *p, struct strbuf *sb)
+{
+	double lo = INFINITY, hi = -INFINITY, pad;
+	int negative = 0;
+
+	for (size_t i = 0; i < p->nseries; i++)
+		for (size_t k = 0; k < p->series[i].n; k++) {
+			const struct plot_point *pt = &p->series[i].points[k];
+			int bars = p->series[i].style != PLOT_POINTS;
+
+			negative |= pt->y < 0;
+			lo = fmin(lo, bars ? fmin(pt->y, pt->ylow) : pt->y);
+			hi = fmax(hi, bars ? fmax(pt->y, pt->yhigh) : pt->y);
+		}
+	if (!(lo <= hi))
+		return;
+	pad = hi > lo ? (hi - lo) * 0.05 : fabs(hi) > 0 ? fabs(hi) * 0.05 : 1;
+	lo -= pad;
+	hi += pad;
+	if (!negative && lo < 0)
+		lo = 0;
+	strbuf_addstr(sb, "set yrange [");
+	add_number(sb, lo);
+	strbuf_addch(sb, ':');
+	add_number(sb, hi);
+	strbuf_addstr(sb, "]\n");
+}
+
 static void add_script_head(const struct plot *p, struct strbuf *sb, struct texts *t)
 {
 	/* reset undoes what an init file (~/.gnuplot) may have set, but for
@@ -136,11 +270,10 @@ static void add_script_head(const struct plot *p, struct strbuf *sb, struct text
 		    "background '#ffffff'\nset output\nunset key\n", p->width_px, p->height_px);
 	strbuf_addstr(sb, "set border 3\nset tics nomirror\n"
 		      "set grid ytics linecolor rgb '#e0e0e0'\n"
-		      "set offsets 0, 0, graph 0.05, graph 0.05\n");
+		      "set style fill solid 0.25 border\n");
 	if (p->xaxis == PLOT_X_LOG)
 		strbuf_addstr(sb, "set logscale x\n");
-	if (p->xaxis == PLOT_X_TIME)
-		strbuf_addstr(sb, "set xdata time\nset timefmt '%s'\nset format x '%Y-%m-%d'\n");
+	add_yrange(p, sb);
 	if (isfinite(p->xmin) && isfinite(p->xmax)) {
 		strbuf_addstr(sb, "set xrange [");
 		add_number(sb, p->xmin);
@@ -160,9 +293,16 @@ static void add_script_head(const struct plot *p, struct strbuf *sb, struct text
 			add_number(sb, p->tics[i].x);
 		}
 		strbuf_addstr(sb, ")\n");
+	} else if (p->xaxis == PLOT_X_TIME && isfinite(p->xmin) && isfinite(p->xmax)) {
+		add_time_tics(p, sb);
 	}
 	if (p->xtics_rotate)
 		strbuf_addstr(sb, "set xtics rotate by -45\n");
+	if (p->xlabel) {
+		strbuf_addstr(sb, "set xlabel ");
+		add_text(sb, t, p->xlabel);
+		strbuf_addch(sb, '\n');
+	}
 	if (p->ylabel) {
 		strbuf_addstr(sb, "set ylabel ");
 		add_text(sb, t, p->ylabel);
@@ -201,6 +341,9 @@ static void plot_script(const struct plot *p, struct strbuf *sb, struct texts *t
 		if (s->style == PLOT_POINTS)
 			strbuf_addf(sb, "'-' using 1:2 with points pointtype 7 pointsize 0.45 "
 				    "linecolor rgb '#70%06x' notitle", s->rgb);
+		else if (s->style == PLOT_BOXES)
+			strbuf_addf(sb, "'-' using 1:5:3:4:6:7 with candlesticks whiskerbars "
+				    "linecolor rgb '#%06x' notitle", s->rgb);
 		else
 			strbuf_addf(sb, "'-' using 1:2:3:4 with yerrorlines pointtype 7 "
 				    "pointsize 0.9 linewidth 1.5 linecolor rgb '#%06x' notitle",
@@ -219,11 +362,15 @@ static void plot_script(const struct plot *p, struct strbuf *sb, struct texts *t
 			add_number(sb, pt->x);
 			strbuf_addch(sb, ' ');
 			add_number(sb, pt->y);
-			if (s->style == PLOT_ERRORLINES) {
+			if (s->style != PLOT_POINTS) {
 				strbuf_addch(sb, ' ');
 				add_number(sb, pt->ylow);
 				strbuf_addch(sb, ' ');
 				add_number(sb, pt->yhigh);
+			}
+			if (s->style == PLOT_BOXES) {
+				strbuf_addf(sb, " %.10g %.10g %.10g", pt->boxlow, pt->boxhigh,
+					    pt->width);
 			}
 			strbuf_addch(sb, '\n');
 		}
@@ -252,7 +399,10 @@ static void last_message(const struct strbuf *msgs, struct strbuf *err)
  * with why in err. */
 static int run_gnuplot(const struct strbuf *script, struct strbuf *svg, struct strbuf *err)
 {
-	const char *argv[] = { "gnuplot", NULL };
+	/* The script as a file to load, not as gnuplot's input: gnuplot reads
+	 * its standard input a byte at a time (a read call a byte, 0.3 s of a
+	 * 290 KB script), a file through stdio's buffer. */
+	const char *argv[] = { "gnuplot", "/dev/stdin", NULL };
 	struct child_program p = CHILD_PROGRAM_INIT;
 	struct child_io io = { .input = script->buf, .input_len = script->len, .out = svg,
 			       .timeout_s = GNUPLOT_TIMEOUT_S };
@@ -496,4 +646,65 @@ void plot_figure(struct plot_page *pg, const struct plot *p, const char *caption
 	strbuf_addstr(out, "</figure>\n");
 	strbuf_release(&prefix);
 	strbuf_release(&err);
+}
+
+/* ---- small multiples, drawn here ---- */
+
+void plot_spark_svg(struct strbuf *out, const double *x, const double *y, size_t n,
+		    const struct plot_spark_mark *marks, size_t nmarks, int width, int height,
+		    const char *title)
+{
+	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY, sx, sy;
+	const double pad = 3;
+	size_t finite = 0, last = 0;
+	const char *sep = "M";
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && isfinite(y[i])) {
+			xlo = fmin(xlo, x[i]);
+			xhi = fmax(xhi, x[i]);
+			ylo = fmin(ylo, y[i]);
+			yhi = fmax(yhi, y[i]);
+			finite++;
+			last = i;
+		}
+	strbuf_addf(out, "<svg class=\"spark\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
+		    "<title>", width, height, width, height);
+	html_escape(out, title);
+	strbuf_addf(out, "</title><rect width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+		    "stroke=\"#ddd\"/>", width, height);
+	if (finite < 2)
+		goto out;
+	sx = xhi > xlo ? (width - 2 * pad) / (xhi - xlo) : 0;
+	sy = yhi > ylo ? (height - 2 * pad) / (yhi - ylo) : 0;
+#define SX(v) (pad + ((v) - xlo) * sx)
+#define SY(v) (yhi > ylo ? height - pad - ((v) - ylo) * sy : height / 2.0)
+	for (size_t k = 0; k < nmarks; k++) {
+		const struct plot_spark_mark *mk = &marks[k];
+
+		if (mk->href) {
+			strbuf_addstr(out, "<a href=\"");
+			html_escape(out, mk->href);
+			strbuf_addstr(out, "\">");
+		}
+		strbuf_addf(out, "<line class=\"mark\" x1=\"%.1f\" x2=\"%.1f\" y1=\"0\" y2=\"%d\" "
+			    "stroke=\"#%06x\" stroke-width=\"3\"><title>", SX(mk->x), SX(mk->x),
+			    height, mk->rgb & 0xffffff);
+		html_escape(out, mk->title ? mk->title : "");
+		strbuf_addstr(out, "</title></line>");
+		if (mk->href)
+			strbuf_addstr(out, "</a>");
+	}
+	strbuf_addstr(out, "<path fill=\"none\" stroke=\"#0072b2\" stroke-width=\"1.2\" d=\"");
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && isfinite(y[i])) {
+			strbuf_addf(out, "%s%.1f,%.1f", sep, SX(x[i]), SY(y[i]));
+			sep = "L";
+		}
+	strbuf_addf(out, "\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"#0072b2\"/>",
+		    SX(x[last]), SY(y[last]));
+#undef SX
+#undef SY
+out:
+	strbuf_addstr(out, "</svg>");
 }

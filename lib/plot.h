@@ -16,11 +16,15 @@ struct strbuf;
 enum plot_style {
 	PLOT_POINTS,		/* small, half-transparent dots (samples) */
 	PLOT_ERRORLINES,	/* points joined by a line, y error bars */
+	PLOT_BOXES,		/* a box per point: quartiles, whiskers to the
+				 * extremes (many samples in a few nodes) */
 };
 
 struct plot_point {
 	double x, y;
-	double ylow, yhigh;	/* the error bar (PLOT_ERRORLINES) */
+	double ylow, yhigh;	/* the error bar; PLOT_BOXES: the whiskers */
+	double boxlow, boxhigh;	/* PLOT_BOXES: the box */
+	double width;		/* PLOT_BOXES: the box's width on the x axis */
 	char *title;		/* shown on hover; NULL: the series' */
 };
 
@@ -49,14 +53,16 @@ struct plot_marker {
 enum plot_xaxis {
 	PLOT_X_LINEAR,
 	PLOT_X_LOG,		/* x > 0 */
-	PLOT_X_TIME,		/* x in seconds since the epoch, UTC */
+	PLOT_X_TIME,		/* x in seconds since the epoch, UTC: without
+				 * tics of its own, the chart gets dated tics
+				 * at a round step, no two labelled alike */
 };
 
 struct plot {
 	enum plot_xaxis xaxis;
 	double xmin, xmax;	/* the x range; NaN: gnuplot's */
 	int xtics_rotate;	/* tic labels at an angle (many tics) */
-	char *ylabel;		/* NULL: none */
+	char *xlabel, *ylabel;	/* NULL: none */
 	struct plot_tic *tics;	/* none: gnuplot's own */
 	size_t ntics, tics_alloc;
 	struct plot_marker *markers;
@@ -81,11 +87,27 @@ struct plot_series *plot_add_series(struct plot *p, enum plot_style style, unsig
  * none (ylow = yhigh = y). */
 void plot_add_point(struct plot_series *s, double x, double y, double ylow, double yhigh,
 		    const char *title);
+/* Add to s a box at x of width width (on the x axis' scale) summing up
+ * v[0..n-1] (not changed): from the first to the third quartile, whiskers
+ * to the least and the greatest value; title (copied) may be NULL. */
+void plot_add_summary(struct plot_series *s, double x, double width, const double *v,
+		      size_t n, const char *title);
 /* Add a tic at x labelled label (copied; NULL: the number). */
 void plot_add_tic(struct plot *p, double x, const char *label);
 void plot_add_marker(struct plot *p, double x, unsigned rgb, const char *label);
-/* Set the y axis' label (copied). */
+/* Set the x or the y axis' label (copied). */
+void plot_set_xlabel(struct plot *p, const char *label);
 void plot_set_ylabel(struct plot *p, const char *label);
+
+/* The step of the dated tics of a time axis from lo to hi (seconds) and
+ * the strftime format of their labels: a round step (a minute to a year)
+ * giving at most max tics, with a format that tells every two apart. */
+double plot_time_step(double lo, double hi, size_t max, const char **format);
+
+/* A fixed spread in [-0.5, 0.5) for the k-th point of a group (the golden
+ * ratio's sequence): dots side by side rather than on top of each other,
+ * the same on every rendering. */
+double plot_jitter(size_t k);
 
 /* Is there a gnuplot to run (an executable "gnuplot" on PATH)? */
 int plot_have_gnuplot(void);
@@ -121,5 +143,23 @@ void plot_page_note(struct plot_page *pg, struct strbuf *out);
  * the first time on the page. */
 void plot_figure(struct plot_page *pg, const struct plot *p, const char *caption,
 		 struct strbuf *out);
+
+/* A mark on a small chart: a vertical line at x (a change point). */
+struct plot_spark_mark {
+	double x;
+	unsigned rgb;
+	const char *title;	/* shown on hover */
+	const char *href;	/* what the mark links to; NULL: nothing */
+};
+
+/* Append a small chart (a small multiple of an overview) as an inline
+ * <svg> of width x height pixels, drawn here without gnuplot so that
+ * hundreds of them cost little: the line through (x[i], y[i]) (points
+ * whose x or y is not finite left out), a dot on the last point, and the
+ * marks as links; title (escaped) is its tooltip. Nothing is drawn
+ * without two finite points but the frame. */
+void plot_spark_svg(struct strbuf *out, const double *x, const double *y, size_t n,
+		    const struct plot_spark_mark *marks, size_t nmarks, int width, int height,
+		    const char *title);
 
 #endif

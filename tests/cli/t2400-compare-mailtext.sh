@@ -254,10 +254,10 @@ $ kb compare --per-host 6.1.0-vanilla 6.3.0
 2> kbench: no host has complete runs named both '6.1.0-vanilla' and '6.3.0'
 [exit 1]
 T
-expect_transcript "--per-host prints text or brief" \
+expect_transcript "--per-host prints text, brief or html" \
 	kb compare --per-host --format json 6.1.0-vanilla 6.1.0-slub-v1r1 <<'T'
 $ kb compare --per-host --format json 6.1.0-vanilla 6.1.0-slub-v1r1
-2> kbench: --per-host prints text or brief, not json
+2> kbench: --per-host prints text, brief or html, not json
 [exit 2]
 T
 

@@ -2,10 +2,12 @@
 # t2700: kbench compare --format html, as headless Chromium renders it: two
 # real hackbench runs (the second named with a <script> in it) and, added
 # to both, a section whose rows span a factor of 4096 (a log x axis) and
-# one whose rows have no number (one x position each, labels with markup).
+# one whose rows have no number (one x position each, labels with markup);
+# the baseline has a note.
 # The page loads without a console message, every section has its charts
 # with a series per run for the samples and one for the means, and as many
-# points as samples and rows; markup from the store shows as text; the
+# points as samples and rows, x axes labelled; the note shows; markup
+# from the store shows as text; the
 # screenshot is not blank. Then the page without gnuplot, -o errors, and
 # that no file is left behind.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
@@ -42,6 +44,7 @@ done
 sql_write "$fixture COMMIT;"
 ok $? "a stream and a latency section in both runs"
 
+check "a note on the baseline, with markup" kb note base 'x < y & <i>z</i>'
 expect_err "-o to a directory that does not exist" 1 \
 	"kbench: cannot write '$tmp/nodir/r.html': No such file or directory" \
 	kb compare --format html -o "$tmp/nodir/r.html" base "$new"
@@ -64,6 +67,8 @@ check "and a better one" grep -q \
 check "the page colours the classes" grep -q \
 	'td.better{[^}]*}td.worse{[^}]*}td.noise{[^}]*}td.cannot{background' "$tmp/within.html"
 is "the page starts as HTML on stdout" "$(head -1 "$tmp/plain.html")" "<!DOCTYPE html>"
+check "the run's note follows the header block, escaped" grep -qx \
+	'<p class="run-note">Note on base: x &lt; y &amp; &lt;i&gt;z&lt;/i&gt;</p>' "$tmp/plain.html"
 
 if need_browser; then
 	mkdir "$tmp/tmpdir"
@@ -103,6 +108,11 @@ T
 	is "rows without a number at their own x, labelled" \
 		"$(check_html xtics "$tmp/dom.html" chart5 | cut -d' ' -f1 | tr '\n' ' ')" \
 		"alpha beta<img "
+	is "x axes labelled: the workload's row option, or the rows' shape" \
+		"$(for c in chart1 chart3 chart5; do check_html xlabel "$tmp/dom.html" $c; done)" \
+		"groups
+N (send-N)
+row"
 	check_html titles "$tmp/dom.html" chart2 >"$tmp/titles"
 	v=$(sql "SELECT printf('%.4f', value) FROM samples WHERE run_id = 1 AND
 		section = 'hackbench-thread-pipes' AND row = '1' AND iteration = 1")

@@ -1,11 +1,14 @@
 #!/bin/sh
 # t2701: kbench history --format html, as headless Chromium renders it, on
 # the 30 synthetic nightly runs of t2300 (row 1 steps 10% worse at night
-# 20, row 2 stays flat; the last run renamed with markup in its name): a
-# chart per series with a point per run, the change point marked between
-# the last run before it and the first after with its change, each point
-# naming its run and kernel on hover, the table with the change; --since,
-# the page without gnuplot, and -o errors.
+# 20, row 2 stays flat; the last run renamed with markup in its name): the
+# overview of small multiples (drawn without gnuplot), each linked to its
+# series, the change point marked on it and linked to what it compared; a
+# chart per series with a point per run on a dated time axis (tics none
+# alike, in order, labelled), the change point marked between the last
+# run before it and the first after with its change, each point naming
+# its run and kernel on hover, the table with the change; --since, the
+# page without gnuplot, and -o errors.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/html-lib.sh"
 
@@ -27,7 +30,22 @@ PATH=$tmp/nobin kb history --config hb --format html -o "$tmp/plain.html" 2>"$tm
 ok $? "without gnuplot on PATH the page is still made"
 is "with a line saying so, both tables and no chart" \
 	"$(grep -c '^<p class="noplot">No plots' "$tmp/plain.html") $(grep -c '<table class="history">' \
-	"$tmp/plain.html") $(grep -c '<svg' "$tmp/plain.html")" "1 2 0"
+	"$tmp/plain.html") $(grep -c '<svg class="plot"' "$tmp/plain.html")" "1 2 0"
+# The overview is drawn without gnuplot: a small multiple a series.
+is "an overview: a small multiple a series, linked to it" \
+	"$(grep -o '<figure><a href="#series[0-9]*">[^<]*</a><br><svg class="spark"' "$tmp/plain.html" |
+	sed "s/ on $host, / on HOST, /")" \
+	'<figure><a href="#series1">hackbench-process-pipes 1 on HOST, config hb</a><br><svg class="spark"
+<figure><a href="#series2">hackbench-process-pipes 2 on HOST, config hb</a><br><svg class="spark"'
+is "the change point marked on series 1's, linked to it" \
+	"$(grep -o '<a href="#series[0-9]*-cp[0-9]*"><line class="mark"[^>]*><title>[^<]*</title>' \
+	"$tmp/plain.html" | sed 's/ x1="[^"]*" x2="[^"]*"//')" \
+	'<a href="#series1-cp1"><line class="mark" y1="0" y2="48" stroke="#c62828" stroke-width="3"><title>-9.88% worse from nightly-20</title>'
+a=$(sql "SELECT id FROM runs WHERE name = 'nightly-19'") b=$(sql "SELECT id FROM runs WHERE name = 'nightly-20'")
+check "which says what changed and how to compare the runs around it" grep -qx \
+	"<p class=\"change\" id=\"series1-cp1\">Change point 1: Amean 0.5002 over 19 runs, then 0.5496 over 11 runs from nightly-20 on (-9.88% worse, p 5e-28). The runs around it compare with: kbench compare &#39;#$a&#39; &#39;#$b&#39;</p>" \
+	"$tmp/plain.html"
+
 
 if need_browser; then
 	kb history --config hb --format html -o "$tmp/h.html"
@@ -77,6 +95,26 @@ T
 		"$(check_html tags "$tmp/dom.html" | grep -c '^\(script\|img\) ')" 0
 	check "and shows as text" sh -c "python3 '$TOP_SRCDIR/tests/tools/html-check.py' text \
 		'$tmp/dom.html' | grep -qxF '$last'"
+
+	check_html xtics "$tmp/dom.html" chart1 > "$tmp/xtics"
+	n=$(wc -l < "$tmp/xtics")
+	is "dated tics, none alike, left to right" \
+		"$(cut -d' ' -f1 "$tmp/xtics" | sort -u | wc -l) $(cut -d' ' -f2 "$tmp/xtics" |
+		sort -n -c && echo ordered) $(grep -c '^2026-1[01]-[0-3][0-9] ' "$tmp/xtics")" \
+		"$n ordered $n"
+	if [ "$n" -ge 3 ] && [ "$n" -le 8 ]; then
+		ok 0 "a readable count of tics ($n)"
+	else
+		ok 1 "a readable count of tics ($n; want 3 to 8)"
+		comment "$tmp/xtics"
+	fi
+	is "the x axis is labelled" "$(check_html xlabel "$tmp/dom.html" chart1)" \
+		"run started (UTC)"
+	if check_html ytics "$tmp/dom.html" chart1 | grep -q '^-'; then
+		ok 1 "the y axis does not reach below zero"
+	else
+		ok 0 "the y axis does not reach below zero"
+	fi
 
 	# The page as written (not rendered) is enough to count its points.
 	kb history --config hb --row 1 --since 2026-10-25 --format html -o "$tmp/since.html"

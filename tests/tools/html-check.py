@@ -7,7 +7,11 @@
 #                                 symbols (<use> in <g class="series">),
 #                                 comma-separated, then its caption
 #   html-check.py xtics DOM ID    the x of each tic label on chart ID's
-#                                 x axis (the lowest texts): "LABEL X"
+#                                 x axis (the row of texts above its
+#                                 label): "LABEL X"
+#   html-check.py xlabel DOM ID   chart ID's x axis label (the lowest text)
+#   html-check.py ytics DOM ID    the y of each tic label on chart ID's
+#                                 y axis (numbers in one column): "LABEL Y"
 #   html-check.py texts DOM ID    every text drawn in chart ID: "X Y TEXT"
 #   html-check.py points DOM ID   every point symbol of chart ID: "SERIES X Y"
 #                                 (series counted from 1)
@@ -94,7 +98,7 @@ class Page(HTMLParser):
     def handle_data(self, data):
         if data.strip():
             self.text.append(data.strip())
-        if self.in_caption:
+        if self.in_caption and self.chart is not None:
             self.chart[2] += data
         if self.in_title == 'point':
             self.chart[4].append(data)
@@ -182,12 +186,24 @@ def main():
         for c in p.charts:
             print('%s %s %s' % (c[0], ','.join(map(str, c[1])) or '-',
                                 ' '.join(c[2].split())))
-    elif what == 'xtics':
+    elif what in ('xtics', 'xlabel'):
+        # every chart has an x label: the lowest row of texts; its tic
+        # labels are the row above it
         texts = chart(p, sys.argv[3])[3]
-        low = max(xy[1] for _, xy in texts)
+        rows = sorted({xy[1] for _, xy in texts}, reverse=True)
+        row = rows[0] if what == 'xlabel' else rows[1] if len(rows) > 1 else None
         for label, xy in texts:
-            if xy[1] == low:
-                print('%s %.2f' % (label, xy[0]))
+            if xy[1] == row:
+                print('%s %.2f' % (label, xy[0]) if what == 'xtics' else label)
+    elif what == 'ytics':
+        texts = chart(p, sys.argv[3])[3]
+        nums = [(label, xy) for label, xy in texts
+                if re.fullmatch(r'-?[0-9.]+(e[-+]?[0-9]+)?', label)]
+        xs = [xy[0] for _, xy in nums]
+        at = max(set(xs), key=xs.count) if xs else None
+        for label, xy in nums:
+            if xy[0] == at:
+                print('%s %.2f' % (label, xy[1]))
     elif what == 'texts':
         for label, xy in chart(p, sys.argv[3])[3]:
             print('%.2f %.2f %s' % (xy[0], xy[1], label))

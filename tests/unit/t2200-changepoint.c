@@ -3,7 +3,7 @@
  * steps in 3% noise, two shifts, pure noise, base-changed-base series
  * (x2 and +25%), A/A series with drift, the noise gate and the edge cases. */
 #include "config.h"
-#include "compare/changepoint.h"
+#include "lib/changepoint.h"
 #include "tests/tap.h"
 
 #include <gsl/gsl_randist.h>

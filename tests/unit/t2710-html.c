@@ -28,10 +28,11 @@ static void test_escape(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	html_escape(&sb, "<a href=\"x\" title='y'>&amp;\x01\t\n\x7f</a> \xc3\xa9");
-	ok_text(sb.buf, "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;?\t\n?"
-		"&lt;/a&gt; \xc3\xa9",
-		"markup, quotes and control characters escaped, tab, newline and UTF-8 kept");
+	html_escape(&sb, "<a href=\"x\" title='y'>&amp;\x01\t\n\x7f</a> \xc3\xa9\xc2\x9b");
+	ok_text(sb.buf, "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;\\x01\t\n\\x7f"
+		"&lt;/a&gt; \xc3\xa9\\xc2\\x9b",
+		"markup, quotes and control characters (C1 too) escaped, tab, newline and "
+		"UTF-8 kept");
 	strbuf_reset(&sb);
 	html_page_begin(&sb, "a <b> page");
 	html_page_end(&sb);
@@ -161,6 +162,57 @@ static void test_failures(void)
 	strbuf_release(&err);
 }
 
+/* Time axes: round steps, labels that tell every two tics apart. */
+static void test_time_step(void)
+{
+	const char *format = NULL;
+	double step;
+
+	step = plot_time_step(0, 2 * 3600, 8, &format);
+	ok(step == 900 && !strcmp(format, "%m-%d %H:%M"),
+	   "two hours: a tic every 15 minutes, dated to the minute (%g, %s)", step, format);
+	step = plot_time_step(0, 30 * 86400, 8, &format);
+	ok(step == 7 * 86400 && !strcmp(format, "%Y-%m-%d"),
+	   "30 days: a tic a week, dated to the day (%g, %s)", step, format);
+	step = plot_time_step(0, 2 * 86400, 8, &format);
+	ok(step == 6 * 3600 && !strcmp(format, "%m-%d %H:%M"),
+	   "two days: every 6 hours, with the hour, never one date twice (%g, %s)", step,
+	   format);
+}
+
+/* A box sums up its values; a small multiple is drawn without gnuplot. */
+static void test_summary_spark(void)
+{
+	struct plot p;
+	struct plot_series *s;
+	const double v[] = { 5, 1, 3, 2, 4, NAN };
+	const double x[] = { 1, 2, 3, NAN }, y[] = { 10, 12, 11, 13 };
+	const struct plot_spark_mark mk = { .x = 2.5, .rgb = 0xc62828, .title = "<worse>",
+					    .href = "#s1-cp1" };
+	struct strbuf sb = STRBUF_INIT;
+
+	plot_init(&p);
+	s = plot_add_series(&p, PLOT_BOXES, 0, "boxes");
+	plot_add_summary(s, 1, 0.5, v, 6, NULL);
+	ok(s->n == 1 && s->points[0].y == 3 && s->points[0].ylow == 1 &&
+	   s->points[0].yhigh == 5 && s->points[0].boxlow == 2 && s->points[0].boxhigh == 4 &&
+	   s->points[0].width == 0.5,
+	   "a box: median 3, quartiles 2 and 4, whiskers 1 and 5, NaN left out");
+	plot_release(&p);
+	plot_spark_svg(&sb, x, y, 4, &mk, 1, 200, 48, "a <title>");
+	ok(count(sb.buf, "<svg") == 1 && count(sb.buf, "</svg>") == 1, "a small multiple: one svg");
+	ok(strstr(sb.buf, "<title>a &lt;title&gt;</title>") != NULL, "its title escaped");
+	ok(strstr(sb.buf, "d=\"M3.0,45.0L100.0,3.0L197.0,24.0\"") != NULL,
+	   "its line through the finite points, scaled to the box: %s", sb.buf);
+	ok(strstr(sb.buf, "<a href=\"#s1-cp1\"><line class=\"mark\" x1=\"148.5\"") != NULL &&
+	   strstr(sb.buf, "<title>&lt;worse&gt;</title>") != NULL,
+	   "the mark linked, its title escaped");
+	strbuf_reset(&sb);
+	plot_spark_svg(&sb, x, y, 1, NULL, 0, 200, 48, "one");
+	ok(!strstr(sb.buf, "<path"), "one point: the frame alone");
+	strbuf_release(&sb);
+}
+
 static void test_no_gnuplot(const char *dir)
 {
 	struct plot_page pg = PLOT_PAGE_INIT;
@@ -185,6 +237,8 @@ int main(void)
 	const char *ci = getenv("CI");
 
 	test_escape();
+	test_time_step();
+	test_summary_spark();
 	if (!mkdtemp(dir) || !getcwd(cwd, sizeof(cwd)))
 		return ok(0, "a scratch directory"), done_testing();
 	test_no_gnuplot(dir);

@@ -4,7 +4,7 @@
  * 2023; Apache Otava). Windows are short (50 points), so each holds its
  * pairwise distances; nothing here is random. */
 #include "config.h"
-#include "compare/changepoint.h"
+#include "lib/changepoint.h"
 #include "lib/xalloc.h"
 
 #include <gsl/gsl_cdf.h>
