@@ -468,15 +468,7 @@ void render_html_body(const struct cmp_model *m, const char *id_prefix, struct p
 	strbuf_addstr(out, "<pre class=\"facts\">");
 	html_escape(out, sb.buf);
 	strbuf_addstr(out, "</pre>\n");
-	for (size_t c = 0; c < m->nruns; c++) {
-		if (!m->runs[c].note)
-			continue;
-		strbuf_addstr(out, "<p class=\"run-note\">Note on ");
-		html_escape(out, m->runs[c].label);
-		strbuf_addstr(out, ": ");
-		html_escape(out, m->runs[c].note);
-		strbuf_addstr(out, "</p>\n");
-	}
+	/* The runs' notes are in the header block, as in text. */
 	if (!*id_prefix && pg->have_gnuplot && m->nsections)
 		strbuf_addf(out, "<p>In the plots, a line joins each run's mean of the rows, with "
 			    "its 95%% confidence interval as a bar; the dots are the samples, spread "

@@ -58,7 +58,6 @@ static const char html_style[] =
 	"span.swatch{display:inline-block;width:1.6em;height:.5em;margin-right:.4em}\n"
 	"p.noplot,p.plot-error{background:#fff4d6;border:1px solid #e0c060;padding:.5em}\n"
 	"ul.notes{font-size:.9em;color:#444}\n"
-	"p.run-note{white-space:pre-wrap;background:#eef4fb;padding:.4em .6em}\n"
 	"div.multiples{display:flex;flex-wrap:wrap;gap:.6em}\n"
 	"div.multiples figure{margin:0;width:14em;font-size:.75em}\n"
 	"div.multiples figcaption{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\n";

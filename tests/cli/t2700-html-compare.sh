@@ -67,8 +67,9 @@ check "and a better one" grep -q \
 check "the page colours the classes" grep -q \
 	'td.better{[^}]*}td.worse{[^}]*}td.noise{[^}]*}td.cannot{background' "$tmp/within.html"
 is "the page starts as HTML on stdout" "$(head -1 "$tmp/plain.html")" "<!DOCTYPE html>"
-check "the run's note follows the header block, escaped" grep -qx \
-	'<p class="run-note">Note on base: x &lt; y &amp; &lt;i&gt;z&lt;/i&gt;</p>' "$tmp/plain.html"
+check "the run's note is in the header block, escaped" grep -qx \
+	'Note: *base *x &lt; y &amp; &lt;i&gt;z&lt;/i&gt;' "$tmp/plain.html"
+is "... once" "$(grep -c 'x &lt; y' "$tmp/plain.html")" 1
 
 if need_browser; then
 	mkdir "$tmp/tmpdir"
