@@ -92,8 +92,10 @@ while read -r delay; do
 		sed 's/^/#   /' "$tmp/err"
 	fi
 	status=none
-	[ "$id" -gt 0 ] && status=$("$KBENCH" --db "$db" runs --name "$name" |
-		awk 'NR == 2 { print $(NF - 1) }')
+	# The status as readers show it (interrupted is a reading of a dead
+	# writer's run), from show's JSON: runs' columns are for people.
+	[ "$id" -gt 0 ] && status=$("$KBENCH" --db "$db" show --format json "#$id" |
+		tr ',' '\n' | sed -n 's/^"status":"\([a-z]*\)"$/\1/p' | head -n 1)
 	if [ "$st" -eq 0 ] || [ "$status" = complete ]; then
 		# The run ended before the kill (or as it landed, complete
 		# already): the next kill goes to a new one.
