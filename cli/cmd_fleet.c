@@ -15,7 +15,9 @@
 #include "runner/plan.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pwd.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,134 @@ static const struct parse_opt_usage fleet_usage = {
 		"  upload      export a store's new runs and upload them (what jobs run)",
 	.epilogue = "'kbench fleet COMMAND --help' describes a command; docs/fleet.md the setup.",
 };
+
+/* ---- network limits and [fleet] ---- */
+
+/* The time limits of upload and collect and the CA they trust, as
+ * options; total_s is the whole command's. */
+struct net_limits {
+	int tries, connect_s, stall_s, request_s, total_s;
+	const char *cafile;
+};
+
+#define NET_LIMIT_OPTIONS(l, what, total_default)					\
+	OPT_INT_RANGE(0, "tries", &(l)->tries, "N",					\
+		      "tries of each request, with a doubling pause\n"			\
+		      "from 1 s between them (default 4)", 1, 100),			\
+	OPT_INT_RANGE(0, "connect-timeout", &(l)->connect_s, "S",			\
+		      "give up a connection after S seconds (default 30)", 1, 86400),	\
+	OPT_INT_RANGE(0, "stall-timeout", &(l)->stall_s, "S",				\
+		      "give up a request that moves no data for S\n"			\
+		      "seconds (default 60)", 1, 86400),				\
+	OPT_INT_RANGE(0, "request-timeout", &(l)->request_s, "S",			\
+		      "give up a request after S seconds (default 300)", 1, 86400),	\
+	OPT_INT_RANGE(0, "timeout", &(l)->total_s, "S",				\
+		      "give up the whole " what " after S seconds\n"			\
+		      "(default " total_default ")", 1, 604800),			\
+	OPT_STRING(0, "cafile", &(l)->cafile, "FILE",					\
+		   "trust the CA certificates in FILE (PEM) for\n"			\
+		   "https: a private or lab CA")
+
+/* The keys of [fleet] in the user's kbench.conf: defaults of the options
+ * above, the whole command's limit by command. */
+static const char *const fleet_keys[] = {
+	"tries", "connect-timeout", "stall-timeout", "request-timeout", "upload-timeout",
+	"collect-timeout", "cafile", NULL
+};
+
+/* [fleet] of the user's kbench.conf, kept for its strings. */
+struct fleet_defaults {
+	struct config conf;
+	struct strbuf path;
+	const struct conf_entry *cafile;	/* where l->cafile came from; NULL: not there */
+};
+
+static void fleet_defaults_init(struct fleet_defaults *d)
+{
+	config_init(&d->conf);
+	strbuf_init(&d->path);
+	d->cafile = NULL;
+}
+
+static void fleet_defaults_release(struct fleet_defaults *d)
+{
+	config_release(&d->conf);
+	strbuf_release(&d->path);
+}
+
+/* Fill what the command line left unset in l from [fleet] (total_key:
+ * the key of this command's whole limit). Return 0, or -1 after printing
+ * why (a bad key or value, naming the file and line). */
+static int fleet_defaults_load(struct fleet_defaults *d, struct net_limits *l,
+			       const char *total_key)
+{
+	static const struct {
+		const char *key;	/* NULL: total_key */
+		size_t offset;
+		const char *unit;
+		long max;
+	} ints[] = {
+		{ "tries", offsetof(struct net_limits, tries), "a number of tries", 100 },
+		{ "connect-timeout", offsetof(struct net_limits, connect_s), "seconds", 86400 },
+		{ "stall-timeout", offsetof(struct net_limits, stall_s), "seconds", 86400 },
+		{ "request-timeout", offsetof(struct net_limits, request_s), "seconds", 86400 },
+		{ NULL, offsetof(struct net_limits, total_s), "seconds", 604800 },
+	};
+	const struct conf_section *s;
+
+	if (cmd_user_config_section("fleet", fleet_keys, &d->conf, &d->path, &s))
+		return -1;
+	for (size_t i = 0; s && i < sizeof(ints) / sizeof(ints[0]); i++) {
+		const char *key = ints[i].key ? ints[i].key : total_key;
+		const struct conf_entry *e = conf_section_get(s, key);
+		int *field = (int *)((char *)l + ints[i].offset);
+
+		if (!*field && e && cmd_config_int(e, "fleet", ints[i].unit, 1, ints[i].max, field))
+			return -1;
+	}
+	if (s && !l->cafile && conf_section_get(s, "cafile")) {
+		d->cafile = conf_section_get(s, "cafile");
+		l->cafile = d->cafile->value;
+	}
+	return 0;
+}
+
+/* Whether the cafile of l, if any, can be read: said now, naming where it
+ * was given, rather than by libcurl at the first https request. Return 0,
+ * or -1 after printing why not. */
+static int check_cafile(const struct fleet_defaults *d, const struct net_limits *l)
+{
+	const char *why;
+	struct stat st;
+	int fd;
+
+	if (!l->cafile)
+		return 0;
+	fd = open(l->cafile, O_RDONLY | O_CLOEXEC);
+	why = fd < 0 || fstat(fd, &st) ? strerror(errno) :
+		!S_ISREG(st.st_mode) ? "not a regular file" : NULL;
+	if (fd >= 0)
+		close(fd);
+	if (!why)
+		return 0;
+	if (d->cafile)
+		return error("%s:%d: cannot read cafile '%s' in [fleet]: %s", d->cafile->file,
+			     d->cafile->line, l->cafile, why);
+	return error("cannot read '--cafile' file '%s': %s", l->cafile, why);
+}
+
+static void net_options(const struct net_limits *l, long total_default_s,
+			struct http_options *o)
+{
+	*o = (struct http_options) {
+		.attempts = l->tries,
+		.connect_timeout_s = l->connect_s,
+		.stall_s = l->stall_s,
+		.timeout_s = l->request_s,
+		.cafile = l->cafile,
+	};
+	http_options_start(o, l->total_s ? l->total_s : total_default_s);
+}
 
 /* ---- submit and schedule ---- */
 
@@ -195,10 +325,13 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	struct fleet_names nodes = FLEET_NAMES_INIT, pending = FLEET_NAMES_INIT;
 	struct fleet_names labels = FLEET_NAMES_INIT, on_nodes = FLEET_NAMES_INIT;
 	struct fleet_job job;
+	struct net_limits limits = { .tries = 0 };
+	struct fleet_defaults defaults;
 	const char *begin;
 	size_t failed = 0, skipped = 0;
 	int rc = EXIT_USAGE;
 
+	fleet_defaults_init(&defaults);
 	if (cmd_parse_options(&argc, argv, opts, usage, &rc))
 		goto out;
 	if (argc > 0) {
@@ -230,6 +363,12 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	rc = check_run_args(&o);
 	if (rc)
 		goto out;
+	/* The job's upload is bounded by upload-timeout of [fleet] here, and
+	 * the job's time limit covers it. */
+	if (fleet_defaults_load(&defaults, &limits, "upload-timeout")) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	rc = 1;
 	if (o.results) {
 		http_url_redact(&id, o.results);
@@ -260,6 +399,7 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		.daily = daily ? o.daily : NULL,
 		.node_names = o.node_names,
 		.run_minutes = o.run_minutes,
+		.upload_timeout_s = limits.total_s,
 	};
 	if (fleet_job_script(&job, &script))
 		goto out;
@@ -316,6 +456,7 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	if (fflush(stdout))
 		rc = 1;
 out:
+	fleet_defaults_release(&defaults);
 	opt_list_release(&o.configs);
 	strbuf_release(&label);
 	strbuf_release(&job_name);
@@ -585,9 +726,15 @@ out:
 
 /* ---- upload (what a job runs on its node) ---- */
 
+/* What upload's and collect's --help say of [fleet]. */
+#define FLEET_DEFAULTS_HELP								\
+	"Defaults for every option but --timeout, and for it upload-timeout or\n"	\
+	"collect-timeout, come from the [fleet] section of\n"				\
+	"$XDG_CONFIG_HOME/kbench/kbench.conf (~/.config/kbench/kbench.conf).\n"
+
 static const struct parse_opt_usage upload_usage = {
 	.synopsis = "kbench fleet upload [--tries N] [--connect-timeout S] [--stall-timeout S]\n"
-		    "       [--request-timeout S] [--timeout S] URL|DIR",
+		    "       [--request-timeout S] [--timeout S] [--cafile FILE] URL|DIR",
 	.description =
 		"Export each run of the store (--db) that was not sent yet into\n"
 		"outbox/HOST/RUN-UUID.kbench beside the store, then upload every bundle of\n"
@@ -599,6 +746,7 @@ static const struct parse_opt_usage upload_usage = {
 	.help_column = 22,
 	.epilogue = "No request starts after --timeout: a server that accepts and never answers\n"
 		    "costs at most --stall-timeout a try.\n"
+		    FLEET_DEFAULTS_HELP
 		    "Credentials: KBENCH_UPLOAD_USER and KBENCH_UPLOAD_PASSWORD, else netrc.\n"
 		    "Exit status: 0 everything sent, 1 a bundle is left, 2 bad arguments.",
 };
@@ -627,43 +775,10 @@ static void print_uploaded(const char *host, const char *file, void *arg)
 	printf("uploaded %s/%s to %s\n", host, file, (const char *)arg);
 }
 
-/* The time limits of upload and collect, as options; total_s is the
- * whole command's. */
-struct net_limits {
-	int tries, connect_s, stall_s, request_s, total_s;
-};
-
-#define NET_LIMIT_OPTIONS(l, what, total_default)					\
-	OPT_INT_RANGE(0, "tries", &(l)->tries, "N",					\
-		      "tries of each request, with a doubling pause\n"			\
-		      "from 1 s between them (default 4)", 1, 100),			\
-	OPT_INT_RANGE(0, "connect-timeout", &(l)->connect_s, "S",			\
-		      "give up a connection after S seconds (default 30)", 1, 86400),	\
-	OPT_INT_RANGE(0, "stall-timeout", &(l)->stall_s, "S",				\
-		      "give up a request that moves no data for S\n"			\
-		      "seconds (default 60)", 1, 86400),				\
-	OPT_INT_RANGE(0, "request-timeout", &(l)->request_s, "S",			\
-		      "give up a request after S seconds (default 300)", 1, 86400),	\
-	OPT_INT_RANGE(0, "timeout", &(l)->total_s, "S",				\
-		      "give up the whole " what " after S seconds\n"			\
-		      "(default " total_default ")", 1, 604800)
-
-
-static void net_options(const struct net_limits *l, long total_default_s,
-			struct http_options *o)
-{
-	*o = (struct http_options) {
-		.attempts = l->tries,
-		.connect_timeout_s = l->connect_s,
-		.stall_s = l->stall_s,
-		.timeout_s = l->request_s,
-	};
-	http_options_start(o, l->total_s ? l->total_s : total_default_s);
-}
-
 static int cmd_upload(int argc, char **argv)
 {
 	struct net_limits limits = { .tries = 0 };
+	struct fleet_defaults defaults;
 	struct http_options net;
 	const struct parse_opt options[] = {
 		NET_LIMIT_OPTIONS(&limits, "upload", "600"),
@@ -675,6 +790,7 @@ static int cmd_upload(int argc, char **argv)
 	const char *slash;
 	int rc = EXIT_USAGE;
 
+	fleet_defaults_init(&defaults);
 	if (cmd_parse_options(&argc, argv, options, &upload_usage, &rc))
 		goto out;
 	if (argc != 1 || !*argv[0]) {
@@ -684,6 +800,9 @@ static int cmd_upload(int argc, char **argv)
 		goto out;
 	}
 	rc = 1;
+	if (fleet_defaults_load(&defaults, &limits, "upload-timeout") ||
+	    check_cafile(&defaults, &limits))
+		goto out;
 	cmd_store_path(&store_path);
 	slash = strrchr(store_path.buf, '/');
 	if (slash)
@@ -700,6 +819,7 @@ static int cmd_upload(int argc, char **argv)
 	if (fflush(stdout))
 		rc = 1;
 out:
+	fleet_defaults_release(&defaults);
 	strbuf_release(&store_path);
 	strbuf_release(&base);
 	strbuf_release(&outbox);
@@ -713,7 +833,7 @@ out:
 static const struct parse_opt_usage collect_usage = {
 	.synopsis = "kbench fleet collect [--since DATE] [--report] [--report-html FILE]\n"
 		    "       [--dry-run] [--tries N] [--connect-timeout S] [--stall-timeout S]\n"
-		    "       [--request-timeout S] [--timeout S] URL|DIR",
+		    "       [--request-timeout S] [--timeout S] [--cafile FILE] URL|DIR",
 	.description =
 		"Import into the store the bundles of URL|DIR/HOST/ not collected before\n"
 		"(a WebDAV PROPFIND listing, or the directory), then print a summary per\n"
@@ -723,6 +843,7 @@ static const struct parse_opt_usage collect_usage = {
 	.epilogue = "--report then prints 'kbench regressions' for each host of URL|DIR and\n"
 		    "compares the newest runs with the ones before them on every host;\n"
 		    "--report-html writes the same as one HTML page (with plots) to FILE.\n"
+		    FLEET_DEFAULTS_HELP
 		    "Exit status: 0 done, 1 a bundle could not be collected or (--report) a\n"
 		    "regression was found, 2 bad arguments.",
 };
@@ -786,6 +907,7 @@ static int cmd_collect(int argc, char **argv)
 	int do_report = 0, dry_run = 0;
 	const char *report_html = NULL;
 	struct net_limits limits = { .tries = 0 };
+	struct fleet_defaults defaults;
 	struct http_options net;
 	const struct parse_opt options[] = {
 		OPT_STRING(0, "since", &since, "DATE",
@@ -808,6 +930,7 @@ static int cmd_collect(int argc, char **argv)
 	int64_t since_t = 0, nsamples = 0;
 	int rc = EXIT_USAGE;
 
+	fleet_defaults_init(&defaults);
 	if (cmd_parse_options(&argc, argv, options, &collect_usage, &rc))
 		goto out;
 	if (argc != 1 || !*argv[0]) {
@@ -821,6 +944,9 @@ static int cmd_collect(int argc, char **argv)
 		goto out;
 	}
 	rc = 1;
+	if (fleet_defaults_load(&defaults, &limits, "collect-timeout") ||
+	    check_cafile(&defaults, &limits))
+		goto out;
 	net_options(&limits, FLEET_COLLECT_TIMEOUT_S, &net);
 	if (fleet_results_key(argv[0], &key) || fleet_list_bundles(argv[0], &net, &bundles))
 		goto out;
@@ -878,6 +1004,7 @@ static int cmd_collect(int argc, char **argv)
 	if (fflush(stdout))
 		rc = 1;
 out:
+	fleet_defaults_release(&defaults);
 	fleet_collect_release(&c);
 	fleet_bundle_list_release(&bundles);
 	store_close(s);

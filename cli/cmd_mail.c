@@ -60,23 +60,9 @@ struct mail_opts {
 	/* [mail], kept for its strings and for messages. */
 	struct config conf;
 	struct strbuf conf_path;
-	int conf_loaded;
 	char **conf_to, **conf_cc;
 	size_t nconf_to, nconf_cc;
 };
-
-static int user_config_path(struct strbuf *path)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-
-	if (xdg && *xdg)
-		strbuf_addf(path, "%s/kbench/kbench.conf", xdg);
-	else if (home && *home)
-		strbuf_addf(path, "%s/.config/kbench/kbench.conf", home);
-	else
-		return -1;
-	return 0;
-}
 
 /* Split a [mail] list ("a@x, b@y") into its addresses. */
 static size_t split_list(const char *v, char ***out)
@@ -105,39 +91,16 @@ static size_t split_list(const char *v, char ***out)
 /* Read [mail] from the user's kbench.conf, if there is one. */
 static int load_defaults(struct mail_opts *o)
 {
-	const struct conf_section *s = NULL;
-	struct stat st;
+	const struct conf_section *s;
 
-	if (user_config_path(&o->conf_path) || stat(o->conf_path.buf, &st))
-		return 0;
-	if (config_load(&o->conf, o->conf_path.buf))
+	if (cmd_user_config_section("mail", mail_keys, &o->conf, &o->conf_path, &s))
 		return -1;
-	o->conf_loaded = 1;
-	for (size_t i = 0; i < o->conf.n; i++)
-		if (!strcmp(o->conf.sections[i].name, "mail"))
-			s = &o->conf.sections[i];
 	if (!s)
 		return 0;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct conf_entry *e = &s->entries[i];
-		size_t k = 0;
-
-		while (mail_keys[k] && strcmp(mail_keys[k], e->key))
-			k++;
-		if (!mail_keys[k])
-			return error("%s:%d: unknown key '%s' in [mail] (expected from, to, cc, "
-				     "smtp, cafile or timeout)", e->file, e->line, e->key);
-	}
-	if (!o->timeout_s && conf_section_get(s, "timeout")) {
-		const struct conf_entry *e = conf_section_get(s, "timeout");
-		char *end;
-		long v = strtol(e->value, &end, 10);
-
-		if (end == e->value || *end || v < 1 || v > 86400)
-			return error("%s:%d: invalid timeout '%s' in [mail] (expected seconds, "
-				     "1 to 86400)", e->file, e->line, e->value);
-		o->timeout_s = (int)v;
-	}
+	if (!o->timeout_s && conf_section_get(s, "timeout") &&
+	    cmd_config_int(conf_section_get(s, "timeout"), "mail", "seconds", 1, 86400,
+			   &o->timeout_s))
+		return -1;
 	if (!o->from && conf_section_get(s, "from"))
 		o->from = conf_section_get(s, "from")->value;
 	if (!o->smtp && conf_section_get(s, "smtp"))

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct global_opts global_opts;
@@ -139,6 +140,71 @@ int cmd_suggest_name(struct store *s, enum store_name_kind kind, const char *typ
 		strbuf_addf(out, " (did you mean '%s'?)", ns.sg.best);
 	strbuf_release(&ns.best);
 	return found;
+}
+
+int cmd_user_config_path(struct strbuf *path)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		strbuf_addf(path, "%s/kbench/kbench.conf", xdg);
+	else if (home && *home)
+		strbuf_addf(path, "%s/.config/kbench/kbench.conf", home);
+	else
+		return -1;
+	return 0;
+}
+
+int cmd_user_config_section(const char *name, const char *const *keys, struct config *conf,
+			    struct strbuf *path, const struct conf_section **section)
+{
+	const struct conf_section *s = NULL;
+	struct stat st;
+
+	*section = NULL;
+	if (cmd_user_config_path(path) || stat(path->buf, &st))
+		return 0;
+	if (config_load(conf, path->buf))
+		return -1;
+	for (size_t i = 0; i < conf->n; i++)
+		if (!strcmp(conf->sections[i].name, name))
+			s = &conf->sections[i];
+	if (!s)
+		return 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct conf_entry *e = &s->entries[i];
+		struct strbuf expected = STRBUF_INIT;
+		size_t k = 0;
+
+		while (keys[k] && strcmp(keys[k], e->key))
+			k++;
+		if (keys[k])
+			continue;
+		for (k = 0; keys[k]; k++)
+			strbuf_addf(&expected, "%s%s", !k ? "" : keys[k + 1] ? ", " : " or ",
+				    keys[k]);
+		error("%s:%d: unknown key '%s' in [%s] (expected %s)", e->file, e->line, e->key,
+		      name, expected.buf);
+		strbuf_release(&expected);
+		return -1;
+	}
+	*section = s;
+	return 0;
+}
+
+int cmd_config_int(const struct conf_entry *e, const char *name, const char *unit, long min,
+		   long max, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(e->value, &end, 10);
+	if (errno || end == e->value || *end || v < min || v > max)
+		return error("%s:%d: invalid %s '%s' in [%s] (expected %s, %ld to %ld)", e->file,
+			     e->line, e->key, e->value, name, unit, min, max);
+	*out = (int)v;
+	return 0;
 }
 
 int cmd_check_note(const char *text)

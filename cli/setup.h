@@ -4,6 +4,9 @@
 #ifndef KBENCH_SETUP_H
 #define KBENCH_SETUP_H
 
+struct conf_entry;
+struct conf_section;
+struct config;
 struct parse_opt;
 struct parse_opt_usage;
 struct store;
@@ -70,6 +73,25 @@ int cmd_suggest_name(struct store *s, enum store_name_kind kind, const char *typ
  * characters but newline and tab, at most NOTE_MAX bytes. Returns 0, or
  * -1 after saying why. */
 int cmd_check_note(const char *text);
+
+/* The user's kbench.conf, where commands keep their defaults:
+ * $XDG_CONFIG_HOME/kbench/kbench.conf, else ~/.config/kbench/kbench.conf,
+ * into path. Return 0, or -1 when neither variable is set. */
+int cmd_user_config_path(struct strbuf *path);
+
+/* Section [name] of the user's kbench.conf into *section, loaded into
+ * conf (config_init'ed by the caller, who releases it) with its path in
+ * path; *section is NULL when there is no such file or section. Every key
+ * of the section must be one of keys (NULL-terminated). Return 0, or -1
+ * after printing why (the file's error, or "FILE:LINE: unknown key"). */
+int cmd_user_config_section(const char *name, const char *const *keys, struct config *conf,
+			    struct strbuf *path, const struct conf_section **section);
+
+/* The value of entry e of section [name] as an integer from min to max
+ * into *out. Return 0, or -1 after "FILE:LINE: invalid KEY 'VALUE' in
+ * [NAME] (expected UNIT, MIN to MAX)". */
+int cmd_config_int(const struct conf_entry *e, const char *name, const char *unit, long min,
+		   long max, int *out);
 
 /* A run name must not read as another selector (#ID, NAME@HOST) nor carry
  * bytes that would garble a table (kbench run and calibrate). Returns 0,

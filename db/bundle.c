@@ -396,25 +396,46 @@ static const struct schema_object *schema_find(const struct schema *sc, const ch
 	return NULL;
 }
 
+/* kbench's schema of version v, built in memory the first time a bundle
+ * of that version is checked and kept for the others (a collect imports
+ * many): into *out. Return 0, or -1 after printing why. */
+static int reference_schema(int v, const struct schema **out)
+{
+	static struct schema built[STORE_SCHEMA_VERSION + 1];
+	static int ready[STORE_SCHEMA_VERSION + 1];
+	sqlite3 *ref = NULL;
+	int rc = 0;
+
+	if (!ready[v]) {
+		if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+		    store_migrate_db(ref, "kbench's schema", 0, v) || schema_load(ref, &built[v])) {
+			schema_release(&built[v]);
+			memset(&built[v], 0, sizeof(built[v]));
+			rc = error("BUG: cannot build kbench's schema version %d", v);
+		}
+		sqlite3_close(ref);
+		ready[v] = !rc;
+	}
+	*out = &built[v];
+	return rc;
+}
+
 /* sqlite_master of the copy must be kbench's schema of version v, object
  * for object: no trigger, view, table or index more or less. */
 static int check_schema(struct bundle *b, int v)
 {
-	struct schema want = { .n = 0 }, got = { .n = 0 };
-	sqlite3 *ref = NULL;
+	const struct schema *want;
+	struct schema got = { .n = 0 };
 	int rc = -1;
 
-	if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
-	    store_migrate_db(ref, "kbench's schema", 0, v) || schema_load(ref, &want)) {
-		error("BUG: cannot build kbench's schema version %d", v);
+	if (reference_schema(v, &want))
 		goto out;
-	}
 	if (schema_load(b->db, &got)) {
 		copy_error(b, "cannot read its schema");
 		goto out;
 	}
 	for (size_t i = 0; i < got.n; i++) {
-		const struct schema_object *g = &got.o[i], *w = schema_find(&want, g->type, g->name);
+		const struct schema_object *g = &got.o[i], *w = schema_find(want, g->type, g->name);
 
 		if (!w) {
 			bundle_error(b, "not a kbench bundle: unexpected %s '%s'", g->type, g->name);
@@ -425,17 +446,15 @@ static int check_schema(struct bundle *b, int v)
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < want.n; i++)
-		if (!schema_find(&got, want.o[i].type, want.o[i].name)) {
-			bundle_error(b, "not a kbench bundle: no %s '%s'", want.o[i].type,
-				     want.o[i].name);
+	for (size_t i = 0; i < want->n; i++)
+		if (!schema_find(&got, want->o[i].type, want->o[i].name)) {
+			bundle_error(b, "not a kbench bundle: no %s '%s'", want->o[i].type,
+				     want->o[i].name);
 			goto out;
 		}
 	rc = 0;
 out:
-	schema_release(&want);
 	schema_release(&got);
-	sqlite3_close(ref);
 	return rc;
 }
 

@@ -408,10 +408,11 @@ static void immutable_uri(const char *path, struct strbuf *uri)
 
 /* Open s->path read-only. A WAL store needs its -shm (and -wal) beside it,
  * and a reader that cannot create them (a read-only directory or mount)
- * gets SQLITE_READONLY or SQLITE_CANTOPEN on the first read: then, when no
- * write-ahead log is left, nothing can be missed and the file is opened as
- * immutable (without locks, which such a reader could not take anyway).
- * Return 0, or -1 after printing why. */
+ * gets SQLITE_READONLY or SQLITE_CANTOPEN on the first read, and one that
+ * cannot write an -shm a killed writer left half made gets SQLITE_PROTOCOL:
+ * then, when no write-ahead log is left, nothing can be missed and the
+ * file is opened as immutable (without locks, which such a reader could
+ * not take anyway). Return 0, or -1 after printing why. */
 static int open_readonly(struct store *s)
 {
 	struct strbuf wal = STRBUF_INIT, uri = STRBUF_INIT;
@@ -422,12 +423,15 @@ static int open_readonly(struct store *s)
 		goto out;
 	code = sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
 	if (code == SQLITE_OK || !((code & 0xff) == SQLITE_READONLY ||
-				   (code & 0xff) == SQLITE_CANTOPEN) || !file_is_wal(s->path)) {
+				   (code & 0xff) == SQLITE_CANTOPEN ||
+				   (code & 0xff) == SQLITE_PROTOCOL) || !file_is_wal(s->path)) {
 		rc = 0;		/* what is wrong, if anything, is said by identify() */
 		goto out;
 	}
+	/* A log of its 32-byte header alone (a writer killed as it began
+	 * one) holds nothing to miss. */
 	strbuf_addf(&wal, "%s-wal", s->path);
-	if (!stat(wal.buf, &st) && st.st_size > 0) {
+	if (!stat(wal.buf, &st) && st.st_size > 32) {
 		s->last_error = STORE_ERROR_IO;
 		error("cannot read database '%s' without write access to its directory: "
 		      "its write-ahead log '%s' is not checkpointed yet; open it once where "
@@ -476,7 +480,9 @@ fail:
 }
 
 /* A reader found schema version `version`, older than this build's: bring
- * the store up to date once through a writer's open. */
+ * the store up to date once through a writer's open. Return 0; 1 when
+ * version is 0 and the reader may not write (the caller reads it as the
+ * empty store it is); or -1 after printing why not. */
 static int upgrade_for_reading(struct store *s, int version)
 {
 	struct strbuf dir = STRBUF_INIT;
@@ -489,16 +495,15 @@ static int upgrade_for_reading(struct store *s, int version)
 	else
 		strbuf_addch(&dir, '.');
 	if (access(s->path, W_OK) || access(dir.buf, W_OK)) {
+		if (!version) {
+			rc = 1;
+			goto out;
+		}
 		s->last_error = STORE_ERROR_IO;
-		if (!version)
-			error("%s: an empty file, not a kbench store yet, and making it one "
-			      "needs write access to the file and its directory (%s)", s->path,
-			      strerror(errno));
-		else
-			error("%s: schema version %d is older than this kbench's (%d) and "
-			      "bringing it up to date needs write access to the file and its "
-			      "directory (%s); open it once where it can be written", s->path,
-			      version, STORE_SCHEMA_VERSION, strerror(errno));
+		error("%s: schema version %d is older than this kbench's (%d) and "
+		      "bringing it up to date needs write access to the file and its "
+		      "directory (%s); open it once where it can be written", s->path,
+		      version, STORE_SCHEMA_VERSION, strerror(errno));
 		goto out;
 	}
 	if (store_open(s->path, &w)) {
@@ -512,6 +517,26 @@ out:
 	store_close(w);
 	strbuf_release(&dir);
 	return rc;
+}
+
+/* Read s as an empty store: a file with no schema yet, that its reader
+ * may not make a store (an empty file, or one whose creation a kbench
+ * killed before its schema was committed left, with a journal or a
+ * write-ahead log of nothing committed beside it). The schema is made in
+ * memory and the file is left as it is, for the next writer to make a
+ * store of. Return 0, or -1 after printing why not. */
+static int open_empty(struct store *s)
+{
+	char pragma[96];
+
+	snprintf(pragma, sizeof(pragma), "PRAGMA application_id = %d; PRAGMA query_only = 1",
+		 STORE_APPLICATION_ID);
+	if (open_db(s, ":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY) ||
+	    store_migrate_db(s->db, s->path, 0, STORE_SCHEMA_VERSION) ||
+	    exec_sql(s, pragma, "cannot set up an empty store"))
+		return -1;
+	s->immutable = 1;
+	return 0;
 }
 
 int store_open_readonly(const char *path, struct store **out)
@@ -540,8 +565,12 @@ int store_open_readonly(const char *path, struct store **out)
 	if (open_readonly(s) || identify(s, &v, &app_id))
 		goto fail;
 	if (v < STORE_SCHEMA_VERSION) {
+		int up;
+
 		close_db(s);
-		if (upgrade_for_reading(s, v) || open_readonly(s) || identify(s, &v, &app_id))
+		up = upgrade_for_reading(s, v);
+		if (up < 0 || (up == 1 && open_empty(s)) ||
+		    (!up && (open_readonly(s) || identify(s, &v, &app_id))))
 			goto fail;
 	}
 	/* A reader may walk the same pages many times (history of many

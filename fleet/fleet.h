@@ -34,11 +34,13 @@ struct fleet_job {
 					 * that time first; NULL: it runs once */
 	int node_names;			/* runs recorded under the Slurm node name */
 	int run_minutes;		/* the run's time limit; the job's is this plus
-					 * FLEET_UPLOAD_TIMEOUT_S; 0: Slurm's default */
+					 * the upload's; 0: Slurm's default */
+	int upload_timeout_s;		/* the upload's whole time limit (fleet upload
+					 * --timeout); 0: FLEET_UPLOAD_TIMEOUT_S */
 };
 
-/* How long a job's upload may take in all (fleet upload --timeout), and
- * collect's default. */
+/* How long a job's upload may take in all (fleet upload --timeout) by
+ * default, and collect's default. */
 #define FLEET_UPLOAD_TIMEOUT_S 600
 #define FLEET_COLLECT_TIMEOUT_S 3600
 

@@ -184,6 +184,8 @@ static void try_once(const struct http_options *o, struct http_call *call)
 	 * has moved less than a byte a second for stall_s. */
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o->stall_s);
+	if (o->cafile)
+		curl_easy_setopt(c, CURLOPT_CAINFO, o->cafile);
 	/* Never follow a redirect: the credentials would go with it. */
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
 	set_credentials(c);
@@ -270,6 +272,11 @@ static void describe_failure(const struct http_options *o, const struct http_cal
 		strbuf_addf(why, "the answer is larger than %d MiB", HTTP_MAX_LISTING >> 20);
 	else
 		strbuf_addstr(why, call->errbuf[0] ? call->errbuf : curl_easy_strerror(call->code));
+	if (call->code == CURLE_PEER_FAILED_VERIFICATION && o->cafile)
+		strbuf_addf(why, " (no CA of '%s' vouches for it)", o->cafile);
+	else if (call->code == CURLE_PEER_FAILED_VERIFICATION)
+		strbuf_addstr(why, " (a server with a certificate of a private CA needs that "
+			      "CA's certificate: --cafile, or cafile in [fleet])");
 	if (tries > 1)
 		strbuf_addf(why, " (%d tries)", tries);
 	if (call->out_of_time && tries)
@@ -291,6 +298,7 @@ static int perform(const struct http_options *opts, struct http_call *call, cons
 		.stall_s = opts && opts->stall_s > 0 ? opts->stall_s : HTTP_STALL_S,
 		.total_s = opts ? opts->total_s : 0,
 		.deadline = opts ? opts->deadline : 0,
+		.cafile = opts ? opts->cafile : NULL,
 	};
 	long pause_ms = o.backoff_ms;
 	int tries = 0;

@@ -31,6 +31,9 @@ struct http_options {
 	long stall_s;			/* one try below 1 byte/s for this long */
 	long total_s;			/* for messages: what the deadline allows */
 	double deadline;		/* CLOCK_MONOTONIC seconds; 0: none */
+	const char *cafile;		/* https: trust the CA certificates of this
+					 * PEM file, not the system's; NULL: the
+					 * system's */
 };
 
 /* Set o's deadline total_s seconds from now (0: none). */

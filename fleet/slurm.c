@@ -187,6 +187,7 @@ static const char *base_name(const char *path)
 int fleet_job_script(const struct fleet_job *job, struct strbuf *out)
 {
 	struct strbuf text = STRBUF_INIT, key = STRBUF_INIT;
+	int upload_s = job->upload_timeout_s > 0 ? job->upload_timeout_s : FLEET_UPLOAD_TIMEOUT_S;
 	int rc = -1;
 
 	strbuf_addstr(out, "#!/bin/sh\n");
@@ -196,7 +197,7 @@ int fleet_job_script(const struct fleet_job *job, struct strbuf *out)
 	 * rounded up to minutes, and one minute to spare. */
 	if (job->run_minutes > 0)
 		strbuf_addf(out, "#SBATCH --time=%d\n",
-			    job->run_minutes + (FLEET_UPLOAD_TIMEOUT_S + 59) / 60 + 1);
+			    job->run_minutes + (upload_s + 59) / 60 + 1);
 	if (job->partition)
 		strbuf_addf(out, "#SBATCH --partition=%s\n", job->partition);
 	if (job->results) {
@@ -275,7 +276,7 @@ int fleet_job_script(const struct fleet_job *job, struct strbuf *out)
 		add_sq(out, job->results);
 		strbuf_addf(out, "\n\"$kbench\" --db \"$dir/kbench.db\" fleet upload --timeout %d "
 			    "\"$results\" ||\n\t[ \"$status\" -ne 0 ] || status=1\n",
-			    FLEET_UPLOAD_TIMEOUT_S);
+			    upload_s);
 	} else {
 		strbuf_addstr(out, "echo \"kbench fleet: no results location given: the run stays "
 			      "in $dir/kbench.db on $node\"\n");

@@ -12,7 +12,10 @@
 #                              for that location may be given in
 #                              $nginx_extra. /mk/ lacks create_full_put_path
 #                              (collections need MKCOL), /plain/ takes PUT
-#                              only
+#                              only. With $nginx_tls set to a directory
+#                              holding server.pem (the certificate chain)
+#                              and server.key, the same over HTTPS on
+#                              $https_port too, $results_tls its URL
 #   stop_nginx
 #   start_slurm                munged, slurmctld, slurmd -N n1 and -N n2 on
 #                              free ports, SLURM_CONF exported; waits until
@@ -86,6 +89,14 @@ start_nginx() {
 	mkdir -p "$www/results" "$www/mk" "$www/plain" "$tmp/nginx"
 	[ -n "${http_port:-}" ] || http_port=$(free_port)
 	results=http://127.0.0.1:$http_port/results
+	sn_tls=
+	if [ -n "${nginx_tls:-}" ]; then
+		[ -n "${https_port:-}" ] || https_port=$(free_port)
+		results_tls=https://127.0.0.1:$https_port/results
+		sn_tls="listen 127.0.0.1:$https_port ssl;
+	        ssl_certificate $nginx_tls/server.pem;
+	        ssl_certificate_key $nginx_tls/server.key;"
+	fi
 	cat >"$tmp/nginx/nginx.conf" <<-EOF
 	load_module $nginx_dav_ext;
 	user root root;
@@ -103,6 +114,7 @@ start_nginx() {
 	    scgi_temp_path $tmp/nginx/scgi;
 	    server {
 	        listen 127.0.0.1:$http_port;
+	        $sn_tls
 	        root $www;
 	        location /results/ {
 	            dav_methods PUT DELETE MKCOL COPY MOVE;

@@ -14,7 +14,8 @@ python3 "$TOP_SRCDIR/tests/cli/silent-listener.py" silent "$tmp/port" 100 &
 echo $! >"$tmp/silent.pid"
 wait_until 10 test -s "$tmp/port"
 ok $? "a listener that never answers"
-url=http://127.0.0.1:$(cat "$tmp/port")/dav
+port=$(cat "$tmp/port")
+url=http://127.0.0.1:$port/dav
 printf '[hackbench-process-pipes]\niterations = 2\nloops = 10\ngroups = 1\n' >hb.conf
 KBENCH_HOSTNAME=h1 "$KBENCH" --db node/kbench.db --quiet run -c hb.conf -n slow --no-report
 ok $? "a run to upload"
@@ -55,5 +56,58 @@ check "... within the connect timeout of its tries" test "$took" -le 6
 
 "$KBENCH" fleet upload --help >out 2>&1
 check "upload --help names the limits" grep -q -- "--stall-timeout S" out
+
+# The same limits from [fleet] of the user's kbench.conf; the command
+# line wins over it.
+XDG_CONFIG_HOME=$tmp/cfg
+export XDG_CONFIG_HOME
+mkdir -p cfg/kbench
+printf '[fleet]\ntries = 1\nstall-timeout = 2\n' >cfg/kbench/kbench.conf
+elapsed "$KBENCH" --db node/kbench.db fleet upload "$url"
+is "upload with tries and stall-timeout from [fleet] fails" "$?" 1
+check "... within the stall limit of its two requests" test "$took" -le 20
+check "... the server sent nothing" grep -q "Operation too slow" err
+printf '[fleet]\ntries = 100\nstall-timeout = 60\ncollect-timeout = 3\nupload-timeout = 7\n' \
+	>cfg/kbench/kbench.conf
+elapsed "$KBENCH" --db collector.db fleet collect "$url"
+is "collect under collect-timeout of [fleet] fails" "$?" 1
+check "... within it, saying so" grep -q "the 3 s allowed\|of the 3 s allowed" err
+elapsed "$KBENCH" --db collector.db fleet collect --timeout 2 "$url"
+is "collect --timeout 2 wins over [fleet]" "$?" 1
+check "... saying so" grep -q "the 2 s allowed\|of the 2 s allowed" err
+
+# submit puts upload-timeout into the job's upload and its time limit.
+printf '[fleet]\nupload-timeout = 900\n' >cfg/kbench/kbench.conf
+"$KBENCH" fleet submit --dry-run --nodes n1 -c hb.conf --time-limit 10 \
+	--results "$url" --kbench /usr/bin/kbench >out 2>err
+st=$?
+ok $st "submit --dry-run with upload-timeout in [fleet]"
+[ "$st" -eq 0 ] || comment err
+check "... the job's time limit covers the run and 15 minutes of upload" \
+	grep -qx "#SBATCH --time=26" out
+check "... its upload gives up after 900 s" \
+	grep -q "fleet upload --timeout 900 " out
+
+printf '[fleet]\ntries = 2\nstall = 5\n' >cfg/kbench/kbench.conf
+expect_transcript -e "s/:$port/:PORT/" "an unknown key in [fleet]: file, line and the keys there are" \
+	"$KBENCH" --db node/kbench.db fleet upload "$url" <<'OUT'
+$ kbench --db node/kbench.db fleet upload http://127.0.0.1:PORT/dav
+2> kbench: TMP/cfg/kbench/kbench.conf:3: unknown key 'stall' in [fleet] (expected tries, connect-timeout, stall-timeout, request-timeout, upload-timeout, collect-timeout or cafile)
+[exit 1]
+OUT
+printf '[fleet]\nstall-timeout = 0\n' >cfg/kbench/kbench.conf
+expect_transcript -e "s/:$port/:PORT/" "a value out of range in [fleet]" \
+	"$KBENCH" --db collector.db fleet collect "$url" <<'OUT'
+$ kbench --db collector.db fleet collect http://127.0.0.1:PORT/dav
+2> kbench: TMP/cfg/kbench/kbench.conf:2: invalid stall-timeout '0' in [fleet] (expected seconds, 1 to 86400)
+[exit 1]
+OUT
+printf '[fleet]\nupload-timeout = soon\n' >cfg/kbench/kbench.conf
+expect_transcript -e "s/:$port/:PORT/" "submit refuses a bad [fleet] before anything is submitted" \
+	"$KBENCH" fleet submit --dry-run --nodes n1 -c hb.conf --results "$url" <<'OUT'
+$ kbench fleet submit --dry-run --nodes n1 -c hb.conf --results http://127.0.0.1:PORT/dav
+2> kbench: TMP/cfg/kbench/kbench.conf:2: invalid upload-timeout 'soon' in [fleet] (expected seconds, 1 to 604800)
+[exit 2]
+OUT
 
 done_testing

@@ -6,8 +6,10 @@
 # reads as interrupted, and no process of it is left. Each run is then
 # resumed, killed again, ..., and ends complete with a clean run's samples.
 # Then kill -9 during import and fleet collect (the store intact, each run
-# there whole or not at all, a second try completes it) and, where root
-# may change the knobs, during an A/B experiment (the knobs restored).
+# there whole or not at all, a second try completes it), during the first
+# run into a new store (the readers after it say what they find in
+# kbench's words) and, where root may change the knobs, during an A/B
+# experiment (the knobs restored).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # One value of a query on the store, through kb-sql.
@@ -91,8 +93,10 @@ while read -r delay; do
 		sed 's/^/#   /' "$tmp/err"
 	fi
 	status=none
-	[ "$id" -gt 0 ] && status=$("$KBENCH" --db "$db" runs --name "$name" |
-		awk 'NR == 2 { print $(NF - 1) }')
+	# The status as readers show it (interrupted is a reading of a dead
+	# writer's run), from show's JSON: runs' columns are for people.
+	[ "$id" -gt 0 ] && status=$("$KBENCH" --db "$db" show --format json "#$id" |
+		tr ',' '\n' | sed -n 's/^"status":"\([a-z]*\)"$/\1/p' | head -n 1)
 	if [ "$st" -eq 0 ] || [ "$status" = complete ]; then
 		# The run ended before the kill (or as it landed, complete
 		# already): the next kill goes to a new one.
@@ -142,7 +146,8 @@ check "the store is intact at the end" "$KB_SQL" --integrity "$db"
 # ---- kill -9 during import and fleet collect ----
 # kill_points N MS: N seeded delays in seconds within MS milliseconds.
 kill_points() {
-	awk -v seed="$seed$1" -v n="$1" -v ms="$2" 'BEGIN {
+	# mawk's srand takes no seed beyond 2^31 well: folded below it.
+	awk -v seed="$(( (seed % 1000000007) * 31 + $1 ))" -v n="$1" -v ms="$2" 'BEGIN {
 		srand(seed); for (i = 0; i < n; i++) printf "%.3f\n", rand() * ms / 1000 }'
 }
 # intact DB WHAT: integrity_check of DB right after a kill. A kill while
@@ -243,6 +248,113 @@ for delay in $(kill_points 5 "$collect_ms"); do
 	check "$what: ... whole" whole "$tmp/c$k.db"
 	check "$what: ... integrity_check is ok" "$KB_SQL" --integrity "$tmp/c$k.db"
 done
+
+# ---- kill -9 while the first run creates its store ----
+# Right after the kill, the readers (runs, query) either read the store
+# or say in kbench's words what is wrong; never SQLite's words for a
+# journal left behind or a store they cannot write: first where they
+# cannot write (a read-only mount, where root may make one), then where
+# they can. Then a run into the same file completes, the store intact.
+# The kill points: seeded, within twice the time a command takes to
+# create a store; and, with strace, before each of the first writes and
+# removals of files of the first run, one by one.
+printf '[hackbench-cr]\ngroups = 1\nloops = 5\niterations = 2\n' >"$tmp/cr.conf"
+cr_can_ro=
+mkdir "$tmp/cr-probe"
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 &&
+	unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1"' sh \
+		"$tmp/cr-probe" 2>/dev/null; then
+	cr_can_ro=1
+fi
+# cr_reader DIR [ro] ARGS...: kbench ARGS on DIR/k.db (DIR mounted
+# read-only with ro), its output in cr.out and cr.err, its status in cr_st.
+cr_reader() {
+	cr_d=$1
+	shift
+	if [ "$1" = ro ]; then
+		shift
+		unshare -m sh -c 'd=$1; shift; mount --bind "$d" "$d" &&
+			mount -o remount,bind,ro "$d" && exec "$@"' sh "$cr_d" \
+			"$KBENCH" --db "$cr_d/k.db" "$@" >"$tmp/cr.out" 2>"$tmp/cr.err"
+	else
+		"$KBENCH" --db "$cr_d/k.db" "$@" >"$tmp/cr.out" 2>"$tmp/cr.err"
+	fi
+	cr_st=$?
+}
+# cr_read DIR WHAT [ro]: runs and query on DIR/k.db read it: with no
+# file, they say there is no store yet; with one, whatever the kill left,
+# they read the store (empty if its schema was not committed), or, where
+# they may not write, say that its write-ahead log needs a writer first.
+cr_read() {
+	cr_ro=${3:-}
+	for cr_cmd in runs query; do
+		# shellcheck disable=SC2086
+		if [ "$cr_cmd" = runs ]; then
+			cr_reader "$1" $cr_ro runs
+		else
+			cr_reader "$1" $cr_ro query "SELECT count(*) FROM runs"
+		fi
+		if [ ! -e "$1/k.db" ]; then
+			cr_want="exits 1: no store yet"
+			[ "$cr_st" -eq 1 ] &&
+				grep -q "no such file (only 'kbench run' creates one)" "$tmp/cr.err"
+		else
+			cr_want="reads the store"
+			[ "$cr_st" -eq 0 ] || { [ -n "$cr_ro" ] && [ "$cr_st" -eq 1 ] &&
+				grep -q "is not checkpointed yet; open it once where it can be written" \
+					"$tmp/cr.err"; }
+		fi
+		cr_ok=$?
+		ok $cr_ok "$2: ${cr_ro:+read-only }$cr_cmd $cr_want"
+		if [ "$cr_ok" -ne 0 ]; then
+			echo "#   exit $cr_st; files: $(ls "$1" | tr '\n' ' ')"
+			comment "$tmp/cr.err"
+		fi
+	done
+}
+# cr_after DIR WHAT: the readers, then a run into the store completes.
+cr_after() {
+	[ -n "$cr_can_ro" ] && cr_read "$1" "$2" ro
+	cr_read "$1" "$2"
+	"$KBENCH" --db "$1/k.db" run -c "$tmp/cr.conf" -n again --no-report >/dev/null 2>"$tmp/cr.err"
+	cr_st=$?
+	ok $cr_st "$2: a run into it then completes"
+	[ "$cr_st" -eq 0 ] || comment "$tmp/cr.err"
+	check "$2: ... integrity_check is ok" "$KB_SQL" --integrity "$1/k.db"
+}
+t0=$(now_ms)
+"$KBENCH" --db "$tmp/cr0/k.db" recover >/dev/null 2>&1
+create_ms=$(( $(now_ms) - t0 ))
+diag "a store is created in $create_ms ms"
+k=0
+for delay in $(kill_points 8 $((create_ms * 2))); do
+	k=$((k + 1))
+	"$KBENCH" --db "$tmp/cr$k/k.db" run -c "$tmp/cr.conf" -n first --no-report \
+		>/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid"
+	mkdir -p "$tmp/cr$k"
+	cr_after "$tmp/cr$k" "first run killed at $delay s"
+done
+if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null; then
+	# With SQLite 3.40: pwrite64 1-3 and unlink 1 are the journal of the
+	# switch to WAL (4 and fdatasync 3: page 1 written, the journal hot),
+	# 4-12 the -shm, 13 the log's header, 14 on its first frames.
+	for cr_at in pwrite64:1 pwrite64:2 pwrite64:3 pwrite64:4 pwrite64:12 pwrite64:13 \
+		pwrite64:14 pwrite64:20 unlink:1 fdatasync:1 fdatasync:3 fdatasync:5; do
+		d=$tmp/cs-${cr_at%:*}-${cr_at#*:}
+		mkdir -p "$d"
+		strace -f -qq -o /dev/null -e trace="${cr_at%:*}" \
+			-e inject="${cr_at%:*}:signal=KILL:when=${cr_at#*:}" \
+			"$KBENCH" --db "$d/k.db" run -c "$tmp/cr.conf" -n first --no-report \
+			>/dev/null 2>&1
+		cr_after "$d" "first run killed before ${cr_at%:*} ${cr_at#*:}"
+	done
+else
+	skip "kill -9 at each write of a new store needs strace"
+fi
 
 # ---- kill -9 during an A/B experiment: the knobs restored ----
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"

@@ -1,7 +1,8 @@
 /* fuzz_selectors: libFuzzer target for run selectors (NAME, NAME@HOST,
  * NAME@*, #ID, a uuid prefix) as store_resolve_run and compare_build take
- * them, against a small store built once per process in a scratch
- * directory: the input is split on newlines into up to four selectors. */
+ * them, against a small store built once per process and then held in
+ * memory (no file read an input): the input is split on newlines into up
+ * to four selectors. */
 #include "config.h"
 #include "compare/compare.h"
 #include "compare/model.h"
@@ -9,6 +10,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
+#include "tests/fuzz/memstore.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -22,8 +24,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAX_SELECTORS 4
 
 static struct store *store;
-static char scratch[] = "/tmp/kbench-fuzz-selectors-XXXXXX";
-static char store_file[sizeof(scratch) + 16];
 
 /* The runs of the store: names shared between hosts, runs that are not
  * complete, a name that looks like a uuid prefix. (Run names refuse '#'
@@ -93,20 +93,10 @@ static void add_run(size_t i)
 		abort();
 }
 
-static void remove_scratch(void)
+static void close_store(void)
 {
-	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
-	struct strbuf path = STRBUF_INIT;
-
 	store_close(store);
 	store = NULL;
-	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s%s", store_file, suffix[i]);
-		unlink(path.buf);
-	}
-	rmdir(scratch);
-	strbuf_release(&path);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -115,16 +105,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	/* A bare NAME means a run of this host. */
 	setenv("KBENCH_HOSTNAME", "here", 1);
-	if (!mkdtemp(scratch)) {
-		perror("fuzz_selectors: mkdtemp");
+	memstore_scratch("fuzz-selectors");
+	if (store_open(memstore_file("k.db"), &store))
 		exit(1);
-	}
-	snprintf(store_file, sizeof(store_file), "%s/k.db", scratch);
-	if (store_open(store_file, &store))
-		exit(1);
-	atexit(remove_scratch);
+	/* Registered after the scratch directory's removal: runs before it. */
+	atexit(close_store);
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
 		add_run(i);
+	{
+		struct memstore_image img;
+
+		memstore_snapshot(store, &img);
+		memstore_load(store, &img);
+		free(img.bytes);
+	}
 	/* Every refused selector prints why: quiet unless asked. */
 	if (!getenv("KBENCH_FUZZ_VERBOSE")) {
 		FILE *null = fopen("/dev/null", "w");
