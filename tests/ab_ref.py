@@ -28,7 +28,8 @@ def round_means(con, name, row, higher):
     means = {}
     for rnd, vals in con.execute(
             "SELECT s.round, group_concat(s.value, ' ') FROM samples s JOIN runs r "
-            "ON r.id = s.run_id WHERE r.name = ? AND s.row = ? GROUP BY s.round",
+            "ON r.id = s.run_id WHERE r.name = ? AND s.row = ? AND s.warmup = 0 "
+            "GROUP BY s.round",
             (name, row)):
         xs = [float(v) for v in vals.split()]
         if higher:

@@ -410,6 +410,11 @@ trap 'rm -rf "$tmp"' EXIT
 db=$tmp/k.db
 KB_SQL=${KB_SQL:-$(dirname "$KBENCH")/tests/tools/kb-sql}
 kb() { "$KBENCH" --db "$db" "$@"; }
+# run_status NAME: the status kbench runs gives the latest run of NAME
+# (its csv's status column, whatever the text layout).
+run_status() {
+	kb runs --name "$1" --format csv | awk -F, '$1 ~ /^[0-9]+$/ { s = $9 } END { print s }'
+}
 sql() { "$KB_SQL" "$db" "$@"; }
 sql_write() { "$KB_SQL" --write "$db" "$@"; }
 sql_write_file() { sql_write "$(cat "$1")"; }

@@ -52,6 +52,10 @@ Ops Context Switches            9.99
 Ops CPU Migrations              9.99
 Ops vmstat pgfault              9.99
 Ops vmstat pgmajfault           9.99
+
+Nothing to compare with yet: this is the first complete run of config 't' here.
+Run it again (on the kernel to compare with, say) and the report ends with the
+comparison of the two; 'kbench compare BASE NEW' compares any two runs.
 2> kbench: warning: [hackbench-slow] groups 1 sample 1: timed out after 0.4 s (timeout = 0.4); its process group was killed
 2> kbench: warning: [hackbench-slow] groups 1 sample 2: timed out after 0.4 s (timeout = 0.4); its process group was killed
 2> kbench: warning: 2 samples failed; they are recorded (see 'kbench show #1')

@@ -38,7 +38,7 @@ check "the recovery file is named and lies beside the store ($file)" \
 	test -f "$file" -a "$(dirname "$file")" = "$tmp"
 # Marking it failed needs the lock too: it reads as interrupted unless
 # the lock went first.
-st=$(kb runs --name lk | awk 'NR == 2 { print $(NF - 1) }')
+st=$(run_status lk)
 check "the run is not left running ($st)" test "$st" = interrupted -o "$st" = failed
 check "the recovery file holds the sample in hand" \
 	test "$("$KB_SQL" "$file" "SELECT count(*) FROM samples WHERE iteration = $((n + 1))")" = 1

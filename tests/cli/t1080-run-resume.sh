@@ -51,7 +51,7 @@ wait "$pid" 2>/dev/null
 id=$(id_of killed)
 before=$(count "$id")
 check "the killed run reads as interrupted" \
-	test "$(kb runs --name killed | awk 'NR == 2 { print $(NF - 1) }')" = interrupted
+	test "$(run_status killed)" = interrupted
 check "no worker of the killed run is left" no_workers
 kb run --resume killed --no-report >"$tmp/out" 2>"$tmp/err"
 ok $? "--resume NAME resumes its latest run"

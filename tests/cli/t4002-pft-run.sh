@@ -38,7 +38,7 @@ done
 kb runs
 per_run=$(( $(echo $rows | wc -w) * 2 ))
 checkx "both runs complete, $per_run samples each" \
-	'[ $(grep -c " tiny .* pft-.* complete *$per_run\$" "$tmp/out") -eq 2 ]'
+	'[ $(grep -c " tiny .* pft-.* complete *$per_run [^ ]*\$" "$tmp/out") -eq 2 ]'
 checkx "... of 4 values each" \
 	'[ "$(sql "SELECT count(*) FROM samples WHERE warmup = 0")" -eq $((2 * per_run * 4)) ]'
 kb show '#1'

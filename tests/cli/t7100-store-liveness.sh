@@ -30,7 +30,7 @@ start=$(sed 's/.*) //' /proc/$me/stat | cut -d' ' -f20)
 status_of() {	# status_of PID BOOT START: the status runs shows for it
 	sql_write "UPDATE runs SET status = 'running', finished_at = NULL, pid = $1,
 		boot_id = $2, pid_start_ticks = $3 WHERE name = 'live'"
-	kb runs --name live | awk 'NR == 2 { print $(NF - 1) }'
+	run_status live
 }
 
 expect_status() {	# expect_status DESCRIPTION WANT PID BOOT START

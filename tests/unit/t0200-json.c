@@ -27,9 +27,9 @@ static void test_escaping(void)
 	json_init(&j, &sb);
 	json_string(&j, "a\"b\\c\nd\te\x01\x1f\x7f/\xc3\xa9");
 	json_finish(&j);
-	expect(&sb, "\"a\\\"b\\\\c\\nd\\te\\u0001\\u001f\x7f/\xc3\xa9\"",
-	       "quotes, backslashes, \\n and \\t by name, other control bytes as \\u00XX, "
-	       "UTF-8 as it is");
+	expect(&sb, "\"a\\\"b\\\\c\\nd\\te\\u0001\\u001f\\u007f/\xc3\xa9\"",
+	       "quotes, backslashes, \\n and \\t by name, other control bytes (DEL too) "
+	       "as \\u00XX, UTF-8 as it is");
 	strbuf_reset(&sb);
 	json_init(&j, &sb);
 	json_object_begin(&j);
