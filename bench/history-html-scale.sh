@@ -30,32 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 db=$tmp/scale.db
 
 empty_store "$kbench" "$db"
-sqlite3 "$db" <<SQL
-PRAGMA synchronous = OFF;
-BEGIN;
-WITH RECURSIVE h(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM h WHERE i < 5)
-INSERT INTO machines (hostname, cpu_model, cpus, fingerprint)
-SELECT 'host-' || i, 'synthetic', 2, 'history-html-scale-' || i FROM h;
-WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < $runs - 1)
-INSERT INTO runs (id, uuid, name, machine_id, kernel_release, config_name, config_text,
-		  started_at, finished_at, status)
-SELECT i + 1, printf('%08x-0000-4000-8000-%012x', i + 1, i + 1),
-       printf('nightly-%03d', i / 50),
-       (SELECT id FROM machines WHERE fingerprint = 'history-html-scale-' || (i % 5 + 1)),
-       printf('6.%d.0', i / 50), 'cfg-' || ((i / 5) % 10 + 1), '[hackbench-process-pipes]',
-       strftime('%Y-%m-%dT02:00:00Z', '2025-01-01', '+' || (i / 50) || ' days'),
-       strftime('%Y-%m-%dT03:00:00Z', '2025-01-01', '+' || (i / 50) || ' days'), 'complete'
-FROM r;
-WITH RECURSIVE k(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM k WHERE j < 49)
-INSERT INTO samples (run_id, section, workload, row, iteration, value, unit, better)
-SELECT r.id, 'hackbench-process-pipes', 'hackbench', CAST(j / 5 + 1 AS TEXT), j % 5 + 1,
-       (j / 5 + 1) * 0.1 *
-       (CASE WHEN r.config_name = 'cfg-3' AND (r.id - 1) / 50 >= $slow THEN 1.05 ELSE 1 END) *
-       (1 + (((r.id * 7919 + j * 104729) % 10007) / 10007.0 - 0.5) * 0.04),
-       's', 'lower'
-FROM runs r, k;
-COMMIT;
-SQL
+nightly_rows "$db" "$runs" "$slow" history-html-scale
 echo "store: $(sqlite3 "$db" 'SELECT count(*) FROM runs') runs, $(sqlite3 "$db" 'SELECT count(*) FROM samples') samples"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 
