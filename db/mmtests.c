@@ -11,6 +11,7 @@
 #include "lib/error.h"
 #include "lib/name.h"
 #include "lib/regex.h"
+#include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/uuid.h"
 #include "lib/xalloc.h"
@@ -145,13 +146,6 @@ static int list_dir(const char *path, struct names *out)
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), natcmp_p);
 	return 0;
-}
-
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -584,7 +578,7 @@ static int import_pft(struct mm_ctx *c, struct mm_run *r, const char *bench, con
 		strbuf_reset(&label);
 	}
 	strbuf_addf(&dir, "%s/base", logs);
-	if (!is_dir(dir.buf)) {
+	if (!path_is_dir(dir.buf)) {
 		strbuf_reset(&dir);
 		strbuf_addstr(&dir, logs);
 	}
@@ -867,7 +861,7 @@ static int read_run(struct mm_ctx *c, const char *path, const char *name, struct
 
 			strbuf_reset(&logs);
 			strbuf_addf(&logs, "%s/%s/logs", iter.buf, entries.v[j]);
-			if (!is_dir(logs.buf))
+			if (!path_is_dir(logs.buf))
 				continue;
 			b = find_bench(entries.v[j]);
 			if (!b)
@@ -983,7 +977,7 @@ int mmtests_import(struct store *s, const char *dir, int dry_run,
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
-	if (!is_dir(dir))
+	if (!path_is_dir(dir))
 		return error("'%s' is not a directory: --mmtests reads a results directory "
 			     "(work/log)", dir);
 	ctx.parser = mmtests_parser_new();
@@ -1017,7 +1011,7 @@ int mmtests_import(struct store *s, const char *dir, int dry_run,
 		for (size_t i = 0; i < entries.n; i++) {
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/%s", dir, entries.v[i]);
-			if (!is_dir(path.buf))
+			if (!path_is_dir(path.buf))
 				continue;
 			runs = xrealloc(runs, (nruns + 1) * sizeof(*runs));
 			rc = read_run(&ctx, path.buf, entries.v[i], &runs[nruns]);

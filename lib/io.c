@@ -3,6 +3,7 @@
 #include "lib/io.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int write_full(int fd, const void *buf, size_t len)
@@ -65,4 +66,11 @@ int wait_byte(int fd)
 		;
 	close(fd);
 	return n == 1 ? 0 : -1;
+}
+
+int path_is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }

@@ -16,5 +16,7 @@ ssize_t read_upto(int fd, void *buf, size_t len);
 /* Wait for one byte on fd (a held child's go signal), then close fd.
  * Return 0, or -1 at EOF or on an error. */
 int wait_byte(int fd);
+/* Whether path is a directory (symbolic links followed). */
+int path_is_dir(const char *path);
 
 #endif

@@ -2,6 +2,7 @@
  * modules tree (see kmod.h). */
 #include "config.h"
 #include "machine/kmod.h"
+#include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include <dirent.h>
@@ -33,13 +34,6 @@ struct tree {
 	int has_dep;
 };
 
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 static int exists(const char *dir, const char *name)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -70,7 +64,7 @@ static int one_release_below(const char *parent, struct strbuf *out)
 			continue;
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/%s", parent, e->d_name);
-		if (is_dir(p.buf) && is_release_dir(p.buf) && !found++) {
+		if (path_is_dir(p.buf) && is_release_dir(p.buf) && !found++) {
 			strbuf_reset(out);
 			strbuf_addstr(out, p.buf);
 		}
@@ -86,7 +80,7 @@ static int find_release_dir(const char *dir, struct strbuf *out, struct strbuf *
 	struct strbuf lm = STRBUF_INIT;
 	int n = 0;
 
-	if (!is_dir(dir)) {
+	if (!path_is_dir(dir)) {
 		strbuf_addf(err, "'%s' is not a directory: --modules takes a modules tree", dir);
 		return -1;
 	}
@@ -95,7 +89,7 @@ static int find_release_dir(const char *dir, struct strbuf *out, struct strbuf *
 		return 0;
 	}
 	strbuf_addf(&lm, "%s/lib/modules", dir);
-	if (is_dir(lm.buf))
+	if (path_is_dir(lm.buf))
 		n = one_release_below(lm.buf, out);
 	else
 		n = one_release_below(dir, out);
@@ -105,7 +99,7 @@ static int find_release_dir(const char *dir, struct strbuf *out, struct strbuf *
 	}
 	if (n > 1)
 		strbuf_addf(err, "'%s' holds modules for %d kernel releases: name one "
-			    "(DIR/lib/modules/RELEASE)", is_dir(lm.buf) ? lm.buf : dir, n);
+			    "(DIR/lib/modules/RELEASE)", path_is_dir(lm.buf) ? lm.buf : dir, n);
 	else
 		strbuf_addf(err, "'%s' holds no kernel modules: expected a release directory "
 			    "(with kernel/ or modules.order in it), or a directory holding "
