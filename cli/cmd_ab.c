@@ -104,7 +104,7 @@ int cmd_ab(int argc, char **argv)
 			   "each arm is stored as the run NAME/ARM"),
 		OPT_INT_RANGE(0, "rounds", &eo.rounds, "N",
 			      "rounds of every arm (default: [experiment] rounds,\n"
-			      "else 6)",
+			      "else 12)",
 			      1, EXPERIMENT_MAX_ROUNDS),
 		OPT_INT_RANGE(0, "iterations", &eo.iterations, "N",
 			      "samples per row of each arm in each round\n"
