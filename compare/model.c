@@ -900,16 +900,28 @@ static void summarise_cannot_tell(struct cmp_model *m)
 	for (size_t i = 0; i < m->nsections; i++)
 		for (size_t r = 0; r < m->sections[i].nrows; r++) {
 			const struct cmp_row *row = &m->sections[i].rows[r];
-			int hit = 0;
+			int hit = 0;	/* a cell not paired by round is marked ? */
 
 			for (size_t c = 1; c < m->nruns; c++) {
 				const struct cmp_cell *cell = &row->cells[c];
 
 				if (!cell->cannot_tell)
 					continue;
-				hit = 1;
+				hit |= !cell->paired;
 				ct->cells++;
 				ct->unknown += cell->within_only != 0;
+				if (cell->paired) {
+					ct->paired++;
+					if (!cell->rounds_needed)
+						ct->rounds_none++;
+					else {
+						if (!ct->rounds_lo ||
+						    cell->rounds_needed < ct->rounds_lo)
+							ct->rounds_lo = cell->rounds_needed;
+						if (cell->rounds_needed > ct->rounds_hi)
+							ct->rounds_hi = cell->rounds_needed;
+					}
+				}
 				if (!isnan(cell->mde_pct)) {
 					ALLOC_GROW(mde, ct->nmde + 1, alloc);
 					mde[ct->nmde++] = cell->mde_pct;

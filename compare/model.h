@@ -100,6 +100,9 @@ struct cmp_cell {
 	 * both the change seen and the model's margin. */
 	int cannot_tell;
 	double mde_pct;		/* NaN: unknown */
+	/* Paired: the rounds that would detect CMP_TARGET_PCT at power
+	 * NOISE_POWER (0: more than CMP_MAX_ROUNDS_NEEDED). */
+	size_t rounds_needed;
 	/* The within-run test (the only one possible, noise unknown) was
 	 * significant: --exit-code=any counts such a row. */
 	int within_significant;
@@ -179,6 +182,10 @@ struct cmp_cannot_tell {
 	 * need_none: rows with known noise that would need more than
 	 * CMP_MAX_RUNS_NEEDED. */
 	size_t need_lo, need_hi, need_none;
+	/* Of the cells, those paired by round (an A/B experiment's arms),
+	 * and the rounds that would detect CMP_TARGET_PCT over them
+	 * (rounds_none: more than CMP_MAX_ROUNDS_NEEDED). */
+	size_t paired, rounds_lo, rounds_hi, rounds_none;
 };
 
 struct cmp_model {
@@ -318,6 +325,7 @@ size_t cmp_stats_shown(const struct cmp_model *m, enum cmp_stat stats[CMP_NSTATS
 /* The change the footer says how many runs a side would detect. */
 #define CMP_TARGET_PCT 10.0
 #define CMP_MAX_RUNS_NEEDED 20
+#define CMP_MAX_ROUNDS_NEEDED 200
 
 /* The default CoeffVar (%) above which a mean is marked noisy. */
 #define CMP_NOISE_THRESHOLD 5.0

@@ -346,6 +346,17 @@ int noise_paired_test(const double *d, size_t n, double alpha, struct noise_deci
 	return 0;
 }
 
+size_t noise_rounds_needed(double sd_d, double target, double alpha, double power,
+			   size_t max_rounds)
+{
+	if (isnan(sd_d) || !(target > 0))
+		return 0;
+	for (size_t n = 3; n <= max_rounds; n++)
+		if (noise_mde_se(sd_d / sqrt((double)n), (double)(n - 1), alpha, power) <= target)
+			return n;
+	return 0;
+}
+
 size_t noise_runs_needed(const struct noise_estimate *est, double rel, int rounds, size_t n,
 			 double alpha, double power, size_t max_runs)
 {

@@ -116,6 +116,12 @@ double noise_mde_se(double se, double df, double alpha, double power);
  * Returns 0, or -1 with fewer than 2 differences. */
 int noise_paired_test(const double *d, size_t n, double alpha, struct noise_decision *out);
 
+/* The fewest rounds (3 to max_rounds) with which a paired test of
+ * differences of sd sd_d detects a mean difference of target at power;
+ * 0 when even max_rounds do not, or sd_d is unknown. */
+size_t noise_rounds_needed(double sd_d, double target, double alpha, double power,
+			   size_t max_rounds);
+
 /* The fewest runs a side (at most max_runs) with which a difference of
  * rel (a fraction of |est->mean|) is detected at power, rounds rounds of
  * n samples a run; 0 when even max_runs do not or the noise is unknown. */

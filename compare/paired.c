@@ -94,6 +94,9 @@ int paired_decide(const struct cmp_model *m, const struct cmp_row *r,
 	cell->paired = 1;
 	cell->mde_pct = 100 * noise_mde_se(dec.se, dec.df, m->alpha, NOISE_POWER) /
 			fabs(base_sum / (double)n);
+	cell->rounds_needed = noise_rounds_needed(dec.se * sqrt((double)n),
+						  CMP_TARGET_PCT / 100 * fabs(base_sum / (double)n),
+						  m->alpha, NOISE_POWER, CMP_MAX_ROUNDS_NEEDED);
 out:
 	free(mb);
 	free(mn);

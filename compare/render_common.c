@@ -217,12 +217,23 @@ static void cannot_tell_footer(const struct cmp_model *m, size_t width,
 			    "exceeds both the change seen and the margin of %g%% (--margin)",
 			    NOISE_POWER * 100, m->margin_pct);
 	strbuf_addstr(&sb, ". For a verdict:");
-	if (ct->unknown)
-		strbuf_addstr(&sb, " calibrate the baseline (kbench calibrate --runs 3),");
-	if (ct->need_hi || ct->need_none)
-		strbuf_addstr(&sb, " pool more runs a side (kbench compare --pool),");
-	strbuf_addstr(&sb, " or run an interleaved A/B experiment (kbench ab), which cancels "
-		      "the drift between runs.");
+	{
+		const char *advice[4];
+		size_t n = 0;
+
+		if (ct->unknown)
+			advice[n++] = "calibrate the baseline (kbench calibrate --runs 3)";
+		if (ct->need_hi || ct->need_none)
+			advice[n++] = "pool more runs a side (kbench compare --pool)";
+		if (ct->paired)
+			advice[n++] = "run the experiment with more rounds (kbench ab --rounds N)";
+		if (ct->cells > ct->paired)
+			advice[n++] = "run an interleaved A/B experiment (kbench ab), which "
+				      "cancels the drift between runs";
+		for (size_t i = 0; i < n; i++)
+			strbuf_addf(&sb, "%s %s", !i ? "" : i + 1 < n ? "," : ", or", advice[i]);
+		strbuf_addch(&sb, '.');
+	}
 	render_wrapped(&sb, width, line, arg);
 
 	strbuf_addf(&sb, "Cannot tell: %zu row%s", ct->cells, ct->cells == 1 ? "" : "s");
@@ -244,6 +255,17 @@ static void cannot_tell_footer(const struct cmp_model *m, size_t width,
 	} else if (ct->need_none) {
 		strbuf_addf(&sb, "Runs a side to detect %g%%: more than %d.", CMP_TARGET_PCT,
 			    CMP_MAX_RUNS_NEEDED);
+		render_wrapped(&sb, width, line, arg);
+	}
+	if (ct->rounds_hi) {
+		strbuf_addf(&sb, "Rounds to detect %g%%: %zu", CMP_TARGET_PCT, ct->rounds_lo);
+		if (ct->rounds_hi != ct->rounds_lo)
+			strbuf_addf(&sb, "-%zu", ct->rounds_hi);
+		strbuf_addch(&sb, '.');
+		render_wrapped(&sb, width, line, arg);
+	} else if (ct->rounds_none) {
+		strbuf_addf(&sb, "Rounds to detect %g%%: more than %d.", CMP_TARGET_PCT,
+			    CMP_MAX_ROUNDS_NEEDED);
 		render_wrapped(&sb, width, line, arg);
 	}
 	strbuf_release(&sb);

@@ -82,6 +82,8 @@ static void cell_test(const struct cmp_cell *c, struct json *j)
 				c->between_run ? "between-run" : "within-run");
 		json_key_bool(j, "cannot_tell", c->cannot_tell);
 		json_key_double(j, "mde_pct", c->mde_pct);
+		if (c->paired && c->rounds_needed)
+			json_key_int(j, "rounds_needed_10pct", (long long)c->rounds_needed);
 		if (c->within_only)
 			json_key_bool(j, "within_run_significant", c->within_significant);
 	}

@@ -61,6 +61,23 @@ for sec in doc["sections"]:
         ok(test["df"] == len(ks) - 1, "%s: df %s" % (what, test["df"]))
         ok(test["significant"] == bool(res.pvalue < 0.05),
            "%s: significant %s as scipy says" % (what, test["significant"]))
+        # The smallest change detected at 80% power, and the rounds that
+        # would detect 10% of the base arm's mean, from the same pairs.
+        n = len(ks)
+        d = [mn[k] - mb[k] for k in ks]
+        dm = sum(d) / n
+        sd = (sum((x - dm) ** 2 for x in d) / (n - 1)) ** 0.5
+        base_mean = abs(sum(mb[k] for k in ks) / n)
+
+        def mde(rounds):
+            q = stats.t.ppf(0.975, rounds - 1) + stats.t.ppf(0.8, rounds - 1)
+            return q * sd / rounds ** 0.5
+
+        ok(abs(test["mde_pct"] - 100 * mde(n) / base_mean) < 1e-6 * test["mde_pct"],
+           "%s: detectable change %.9g%% as scipy's t quantiles give" % (what, test["mde_pct"]))
+        need = next((k for k in range(3, 201) if mde(k) <= 0.1 * base_mean), None)
+        ok(test.get("rounds_needed_10pct") == need,
+           "%s: rounds to detect 10%% %s, scipy %s" % (what, test.get("rounds_needed_10pct"), need))
 ok(rows > 0, "%d rows compared" % rows)
 print("1..%d" % count)
 sys.exit(1 if failed else 0)

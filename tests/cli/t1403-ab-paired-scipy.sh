@@ -52,6 +52,23 @@ sql_write "UPDATE samples SET better = 'higher'"
 ok $? "the paired verdict equals scipy's (higher is better, on 1/x)"
 comment "$tmp/ref"
 
+# Arms whose rounds disagree (the changed arm 20% above the base in odd
+# rounds, 20% below in even ones): the paired test cannot tell, and the
+# footer says how many rounds would detect 10%, and to run them.
+sql_write "UPDATE samples SET value = value * CASE WHEN round % 2 THEN 1.2 ELSE 0.8 END
+	WHERE run_id = (SELECT id FROM runs WHERE name = 'p/more')"
+kb compare p/base p/more > "$tmp/ct" 2>&1
+ok $? "compare of arms that disagree by round"
+tr '\n' ' ' < "$tmp/ct" | tr -s ' ' > "$tmp/ct1"
+check "the footer's way to a verdict is more rounds" \
+	grep -q 'For a verdict: run the experiment with more rounds (kbench ab --rounds N)\.' \
+	"$tmp/ct1"
+check "... not more runs a side, nor another experiment" \
+	sh -c "! grep -Eq 'compare --pool|run an interleaved' '$tmp/ct1'"
+check "the footer gives the rounds that would detect 10%" \
+	grep -Eq '^Rounds to detect 10%: ([0-9]+(-[0-9]+)?|more than 200)\.$' "$tmp/ct"
+[ "$tap_failed" -eq 0 ] || comment "$tmp/ct"
+
 # A run that is no arm of the experiment is compared as before.
 kb -q run -c "$tmp/x.conf" --only hackbench -n plain -o rounds=3 --no-report >/dev/null 2>&1
 kb compare --format json p/base plain > "$tmp/json" 2>&1
