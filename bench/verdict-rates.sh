@@ -1,7 +1,7 @@
 #!/bin/sh
 # verdict-rates: how often kbench's verdicts are right, in both
-# directions, on this machine. The work is an external workload: a shell
-# script timing an awk loop of LOOPS iterations (times FACTOR), one row
+# directions, on this machine. The work is an external workload: a perl
+# loop of LOOPS iterations (times FACTOR) timed inside perl, one row
 # per series (ROWS rows a run, each row its own series), so a change of
 # known size is made by the work itself. Checks, each printed as a rate:
 #   aa-rounds      A/A: consecutive runs of 3 rounds (RUNS runs), the
@@ -30,7 +30,7 @@
 # Usage: bench/verdict-rates.sh [KBENCH]   (default ./kbench)
 # Variables: RUNS (A/A runs with rounds, default 8), REPS (repetitions of
 # the pooled and interleaved checks, default 3), ROWS (series per run,
-# default 6), AB_ROUNDS (default 6), ITERATIONS (samples a round, default
+# default 6), AB_ROUNDS (default 12, kbench ab's), ITERATIONS (samples a round, default
 # 3), LOOPS (default 300000). The store is a temporary file. Run it on a
 # machine left alone: it measures that machine's noise.
 . "$(dirname "$0")/usage.sh"
@@ -39,7 +39,7 @@ kbench=${1:-${KBENCH:-./kbench}}
 RUNS=${RUNS:-8}
 REPS=${REPS:-3}
 ROWS=${ROWS:-6}
-AB_ROUNDS=${AB_ROUNDS:-6}
+AB_ROUNDS=${AB_ROUNDS:-12}
 ITERATIONS=${ITERATIONS:-3}
 LOOPS=${LOOPS:-300000}
 
@@ -51,20 +51,29 @@ done
 [ "$RUNS" -ge 2 ] && [ "$AB_ROUNDS" -ge 2 ] && [ "$ROWS" -ge 1 ] && [ "$REPS" -ge 1 ] ||
 	{ echo "verdict-rates: RUNS and AB_ROUNDS must be 2 or more, ROWS and REPS 1 or more" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "verdict-rates: needs python3 (to read json)" >&2; exit 2; }
+command -v perl >/dev/null || { echo "verdict-rates: needs perl (its workload)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/verdict-rates.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 db=$work/v.db
 kb() { "$kbench" --db "$db" --quiet "$@"; }
 
 # The workload: row ROW runs LOOPS x FACTOR x factor.ROW (a file, 1 when
-# absent: the change made outside the config) iterations.
-cat > "$work/wl.sh" <<'WL'
-f=$(cat "$(dirname "$0")/factor.$1" 2>/dev/null || echo 1)
-n=$(awk -v f="$f" -v g="$3" -v l="$2" 'BEGIN { printf "%d", f * g * l }')
-s=$(date +%s%N)
-awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) s += i * i }'
-e=$(date +%s%N)
-echo "v=$(( (e - s) / 1000 ))"
+# absent: the change made outside the config) iterations of a perl loop,
+# timed inside the process: the interpreter's start is outside the value,
+# so a change of the loop count is the same change of the value (timed
+# around a process, as an awk loop was, its start halved a change).
+cat > "$work/wl.pl" <<'WL'
+use strict;
+use Time::HiRes qw(clock_gettime CLOCK_MONOTONIC);
+my ($row, $loops, $g) = @ARGV;
+my $f = 1;
+(my $dir = $0) =~ s{/[^/]*$}{};
+if (open(my $fh, '<', "$dir/factor.$row")) { $f = <$fh>; chomp $f; }
+my $n = int($f * $g * $loops);
+my $t = clock_gettime(CLOCK_MONOTONIC);
+my $s = 0;
+$s += $_ * $_ for 0 .. $n - 1;
+printf "v=%d\n", (clock_gettime(CLOCK_MONOTONIC) - $t) * 1e6;
 WL
 rows=$(seq 1 "$ROWS" | tr '\n' ' ')
 
@@ -75,13 +84,13 @@ conf() {
 	{
 		if [ -n "${4:-}" ]; then
 			printf '[experiment]\nrounds = %s\n\n[arm:a]\n\n[arm:b]\n' "$3"
-			printf 'option.command = sh %s/wl.sh {row} %s %s\n\n' "$work" "$LOOPS" "$4"
+			printf 'option.command = perl %s/wl.pl {row} %s %s\n\n' "$work" "$LOOPS" "$4"
 		fi
 		printf '[global]\nworkload = external\nmonitors = none\niterations = %s\n' \
 			"$ITERATIONS"
 		[ -n "${3:-}" ] && [ -z "${4:-}" ] && printf 'rounds = %s\n' "$3"
 		printf '\n[ext]\nparam.row = %s\n' "$rows"
-		printf 'command = sh %s/wl.sh {row} %s %s\n' "$work" "$LOOPS" "$2"
+		printf 'command = perl %s/wl.pl {row} %s %s\n' "$work" "$LOOPS" "$2"
 		printf 'metric.v = v=(?<value>[0-9.]+)\nbetter.v = lower\n'
 	} > "$1"
 }
