@@ -1213,37 +1213,123 @@ int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out)
 	return 0;
 }
 
-static int run_row_summary_row(struct store *s, sqlite3_stmt *st, void *ctx)
-{
-	const struct row_cb *c = ctx;
-	struct run_row_summary r = {
-		.run_id = sqlite3_column_int64(st, 0),
-		.group = sqlite3_column_int64(st, 1),
-		.calibration = sqlite3_column_int(st, 2),
-		.section = (const char *)sqlite3_column_text(st, 3),
-		.row = (const char *)sqlite3_column_text(st, 4),
-		.unit = (const char *)sqlite3_column_text(st, 5),
-		.higher_better = sqlite3_column_int(st, 6),
-		.n = sqlite3_column_int64(st, 7),
-		.mean = col_double(st, 8),
-		.m2 = col_double(st, 9),
-		.inv_mean = col_double(st, 10),
-		.inv_m2 = col_double(st, 11),
-	};
+/* One run's samples of one row (and round), summed as they are read. */
+struct row_sums {
+	char *section, *row, *unit;
+	int round, higher_better;
+	int64_t first;		/* the rowid of its first sample */
+	int64_t n;
+	double sum, sumsq, min, inv_sum, inv_sumsq;
+};
 
-	(void)s;
-	if (!r.unit)
-		r.unit = "";
-	return c->fn.run_row_summary(&r, c->arg) != 0;
+struct run_sums {
+	struct row_sums *v;
+	size_t n, alloc, hint;
+};
+
+static int by_first_sample(const void *a, const void *b)
+{
+	const struct row_sums *x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+static struct row_sums *row_sums_of(struct run_sums *rs, const char *section, const char *row,
+				    int round, int64_t rowid)
+{
+	struct row_sums *g;
+
+	/* A run's samples of a row mostly come one after another. */
+	for (size_t k = 0; k < rs->n; k++) {
+		g = &rs->v[(rs->hint + k) % rs->n];
+		if (g->round == round && !strcmp(g->row, row) && !strcmp(g->section, section)) {
+			rs->hint = (size_t)(g - rs->v);
+			return g;
+		}
+	}
+	ALLOC_GROW(rs->v, rs->n + 1, rs->alloc);
+	g = &rs->v[rs->n];
+	*g = (struct row_sums){ .section = xstrdup(section), .row = xstrdup(row),
+				.round = round, .first = rowid, .min = INFINITY };
+	rs->hint = rs->n++;
+	return g;
+}
+
+static void run_sums_clear(struct run_sums *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		free(rs->v[i].section);
+		free(rs->v[i].row);
+		free(rs->v[i].unit);
+	}
+	rs->n = rs->hint = 0;
+}
+
+/* Summarise run r's samples (st: its samples, bound and reset by the
+ * caller) per row, and per round when it has 3 rounds or more, and hand
+ * each summary to cb in the order of its first sample. Returns 0, 1 when
+ * cb stopped, or -1. The sums are those the SQL aggregates gave (m2 =
+ * sum x^2 - n mean^2, which loses digits only for spreads below 1e-6 of
+ * the mean), read in one pass over the run's samples in the index's
+ * order: no sort of the samples, whose cost grew with the series. */
+static int summarise_run(struct store *s, sqlite3_stmt *st, struct run_row_summary *r,
+			 int by_round, struct run_sums *rs,
+			 int (*cb)(const struct run_row_summary *r, void *arg), void *arg)
+{
+	int rc, stop = 0;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *section = (const char *)sqlite3_column_text(st, 0);
+		const char *row = (const char *)sqlite3_column_text(st, 1);
+		const char *unit = (const char *)sqlite3_column_text(st, 3);
+		double x = sqlite3_column_double(st, 5);
+		struct row_sums *g = row_sums_of(rs, section ? section : "", row ? row : "",
+						 by_round ? sqlite3_column_int(st, 2) : 0,
+						 sqlite3_column_int64(st, 6));
+
+		if (unit && (!g->unit || strcmp(unit, g->unit) > 0)) {
+			free(g->unit);
+			g->unit = xstrdup(unit);
+		}
+		g->higher_better |= sqlite3_column_int(st, 4);
+		g->n++;
+		g->sum += x;
+		g->sumsq += x * x;
+		if (x < g->min)
+			g->min = x;
+		g->inv_sum += 1.0 / x;
+		g->inv_sumsq += 1.0 / (x * x);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_db_error(s, "cannot summarise the runs of a series");
+	qsort(rs->v, rs->n, sizeof(*rs->v), by_first_sample);
+	for (size_t i = 0; i < rs->n && !stop; i++) {
+		const struct row_sums *g = &rs->v[i];
+		double n = (double)g->n, mean = g->sum / n;
+
+		r->section = g->section;
+		r->row = g->row;
+		r->unit = g->unit ? g->unit : "";
+		r->higher_better = g->higher_better;
+		r->n = g->n;
+		r->mean = mean;
+		r->m2 = g->sumsq - g->sum * mean;
+		r->inv_mean = g->min > 0 ? g->inv_sum / n : NAN;
+		r->inv_m2 = g->min > 0 ? g->inv_sumsq - g->inv_sum * r->inv_mean : NAN;
+		stop = cb(r, arg) != 0;
+	}
+	run_sums_clear(rs);
+	return stop;
 }
 
 int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n,
 			       int series_runs,
 			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg)
 {
-	struct row_cb c = { .fn.run_row_summary = cb, .arg = arg };
 	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = NULL, *samples = NULL;
+	struct run_sums rs = { .v = NULL };
 	int rc;
 
 	if (!n)
@@ -1263,36 +1349,49 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 			    "p.config_name IS r2.config_name)) WHERE recent <= %d))", series_runs);
 	else
 		strbuf_addstr(&sql, "r.id IN (SELECT id FROM pick)");
-	/* The group: what a run measured. One pass over the samples: the
-	 * sums of squares come from raw moments (m2 = sum x^2 - n mean^2),
-	 * which loses digits only for spreads below 1e-6 of the mean. */
+	/* The group: what a run measured. */
 	strbuf_addstr(&sql, "), w AS MATERIALIZED (SELECT hist.*, ");
 	work_options_sql(&sql, "hist.id");
 	strbuf_addstr(&sql, " AS work FROM hist");
-	strbuf_addstr(&sql, "), g AS MATERIALIZED (SELECT id, dense_rank() OVER (ORDER BY machine_id, "
-		      "config_name, config_text, work, kernel_release, kernel_version, "
-		      "kernel_cmdline) AS grp, EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = w.id AND "
-		      "k.section = '' AND k.key = 'calibration') AS calib, (SELECT max(x.round) "
-		      "FROM samples x WHERE x.run_id = w.id AND x.warmup = 0) AS rounds FROM w) "
-		      "SELECT s.run_id, g.grp, g.calib, s.section, s.row, max(s.unit), "
-		      "max(s.better = 'higher'), count(*), avg(s.value), "
-		      "sum(s.value * s.value) - sum(s.value) * avg(s.value), "
-		      "CASE WHEN min(s.value) > 0 THEN avg(1.0 / s.value) END, "
-		      "CASE WHEN min(s.value) > 0 THEN sum(1.0 / (s.value * s.value)) - "
-		      "sum(1.0 / s.value) * avg(1.0 / s.value) END "
-		      "FROM samples s JOIN g ON g.id = s.run_id WHERE s.warmup = 0 "
-		      /* A run of 3 rounds or more: each round is a replicate. */
-		      "GROUP BY s.run_id, s.section, s.row, CASE WHEN g.rounds >= 3 THEN s.round "
-		      "ELSE 0 END "
-		      "ORDER BY g.grp, s.run_id, min(s.rowid)");
+	strbuf_addstr(&sql, ") SELECT id, dense_rank() OVER (ORDER BY machine_id, config_name, "
+		      "config_text, work, kernel_release, kernel_version, kernel_cmdline) AS grp, "
+		      "EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = w.id AND k.section = '' "
+		      "AND k.key = 'calibration'), (SELECT max(x.round) FROM samples x WHERE "
+		      "x.run_id = w.id AND x.warmup = 0) FROM w ORDER BY grp, id");
 	rc = store_prepare(s, sql.buf, &st);
 	strbuf_release(&sql);
 	if (rc)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		sqlite3_bind_int64(st, (int)i + 1, run_ids[i]);
-	return store_step_rows(s, st, "cannot summarise the runs of a series",
-			       run_row_summary_row, &c);
+	if (store_prepare(s, "SELECT section, row, round, unit, better = 'higher', value, rowid "
+			  "FROM samples WHERE run_id = ? AND warmup = 0", &samples)) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	rc = 0;
+	while (!rc) {
+		struct run_row_summary r;
+		int step = sqlite3_step(st);
+
+		if (step != SQLITE_ROW) {
+			if (step != SQLITE_DONE)
+				rc = store_db_error(s, "cannot summarise the runs of a series");
+			break;
+		}
+		memset(&r, 0, sizeof(r));
+		r.run_id = sqlite3_column_int64(st, 0);
+		r.group = sqlite3_column_int64(st, 1);
+		r.calibration = sqlite3_column_int(st, 2);
+		sqlite3_bind_int64(samples, 1, r.run_id);
+		/* A run of 3 rounds or more: each round is a replicate. */
+		rc = summarise_run(s, samples, &r, sqlite3_column_int(st, 3) >= 3, &rs, cb, arg);
+	}
+	run_sums_clear(&rs);
+	free(rs.v);
+	sqlite3_finalize(samples);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
 }
 
 static int row_result_row(struct store *s, sqlite3_stmt *st, void *ctx)
