@@ -6,6 +6,8 @@
 # known size is made by the work itself. Checks, each printed as a rate:
 #   aa-rounds      A/A: consecutive runs of 3 rounds (RUNS runs), the
 #                  default decision; "marked" is a starred mean row
+#   pooled A/A     3 runs a side (--pool) of the same work, REPS times;
+#                  "marked" is a starred mean row
 #   pooled +10%    3 runs a side (--pool) against 3 runs with the loop
 #   pooled +25%    raised 10% or 25% (REPS times); "found" is a starred
 #                  worse mean row, "wrong" a starred better one, "?" cannot
@@ -155,21 +157,30 @@ while [ "$i" -lt "$RUNS" ]; do
 done
 line "aa-rounds" "$m" "$t"
 
-# ---- pooled, 3 runs a side ----
-for pct in 10 25; do
-	conf "$work/p$pct.conf" "1.$pct"
-	f=0 w=0 c=0 t=0
+# ---- pooled, 3 runs a side (A/A: both sides of the base) ----
+for pct in 0 10 25; do
+	changed=$work/p$pct.conf
+	if [ "$pct" = 0 ]; then
+		changed=$work/aa.conf
+	else
+		conf "$changed" "1.$pct"
+	fi
+	f=0 m=0 w=0 c=0 t=0
 	rep=1
 	while [ "$rep" -le "$REPS" ]; do
 		for k in 1 2 3; do
 			run "$work/aa.conf" "pb$pct-$rep"
-			run "$work/p$pct.conf" "pn$pct-$rep"
+			run "$changed" "pn$pct-$rep"
 		done
 		set -- $(verdicts --pool "pb$pct-$rep" "pn$pct-$rep")
-		f=$((f + $2)) w=$((w + $3)) c=$((c + $4)) t=$((t + $5))
+		m=$((m + $1)) f=$((f + $2)) w=$((w + $3)) c=$((c + $4)) t=$((t + $5))
 		rep=$((rep + 1))
 	done
-	line "pooled +$pct%" "$f" "$t" "$w" "$c"
+	if [ "$pct" = 0 ]; then
+		line "pooled A/A" "$m" "$t"
+	else
+		line "pooled +$pct%" "$f" "$t" "$w" "$c"
+	fi
 done
 
 # ---- interleaved (kbench ab) ----
