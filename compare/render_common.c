@@ -196,6 +196,24 @@ static void add_id_ranges(const int64_t *ids, size_t n, struct strbuf *sb)
 	}
 }
 
+/* "WHAT to detect 10%: LO-HI." over the rows that say, else "more than
+ * MAX" when some rows would need more; nothing when none says. */
+static void needed_line(struct strbuf *sb, const char *what, size_t lo, size_t hi, size_t none,
+			int max, size_t width, void (*line)(const char *line, void *arg), void *arg)
+{
+	if (!hi && !none)
+		return;
+	strbuf_addf(sb, "%s to detect %g%%: ", what, CMP_TARGET_PCT);
+	if (!hi)
+		strbuf_addf(sb, "more than %d", max);
+	else if (hi != lo)
+		strbuf_addf(sb, "%zu-%zu", lo, hi);
+	else
+		strbuf_addf(sb, "%zu", lo);
+	strbuf_addch(sb, '.');
+	render_wrapped(sb, width, line, arg);
+}
+
 /* What the cannot-tell cells could have detected, and how to get a
  * verdict. The explanation's wording depends only on which causes occur;
  * the figures follow on short lines of their own, so that a paragraph's
@@ -246,28 +264,10 @@ static void cannot_tell_footer(const struct cmp_model *m, size_t width,
 			    ct->mde_lo, ct->mde_hi, ct->mde_median);
 		render_wrapped(&sb, width, line, arg);
 	}
-	if (ct->need_hi) {
-		strbuf_addf(&sb, "Runs a side to detect %g%%: %zu", CMP_TARGET_PCT, ct->need_lo);
-		if (ct->need_hi != ct->need_lo)
-			strbuf_addf(&sb, "-%zu", ct->need_hi);
-		strbuf_addch(&sb, '.');
-		render_wrapped(&sb, width, line, arg);
-	} else if (ct->need_none) {
-		strbuf_addf(&sb, "Runs a side to detect %g%%: more than %d.", CMP_TARGET_PCT,
-			    CMP_MAX_RUNS_NEEDED);
-		render_wrapped(&sb, width, line, arg);
-	}
-	if (ct->rounds_hi) {
-		strbuf_addf(&sb, "Rounds to detect %g%%: %zu", CMP_TARGET_PCT, ct->rounds_lo);
-		if (ct->rounds_hi != ct->rounds_lo)
-			strbuf_addf(&sb, "-%zu", ct->rounds_hi);
-		strbuf_addch(&sb, '.');
-		render_wrapped(&sb, width, line, arg);
-	} else if (ct->rounds_none) {
-		strbuf_addf(&sb, "Rounds to detect %g%%: more than %d.", CMP_TARGET_PCT,
-			    CMP_MAX_ROUNDS_NEEDED);
-		render_wrapped(&sb, width, line, arg);
-	}
+	needed_line(&sb, "Runs a side", ct->need_lo, ct->need_hi, ct->need_none,
+		    CMP_MAX_RUNS_NEEDED, width, line, arg);
+	needed_line(&sb, "Rounds", ct->rounds_lo, ct->rounds_hi, ct->rounds_none,
+		    CMP_MAX_ROUNDS_NEEDED, width, line, arg);
 	strbuf_release(&sb);
 }
 
