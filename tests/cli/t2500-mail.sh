@@ -303,21 +303,24 @@ quiet_mail() {
 	took=$(( $(date +%s) - qm_t0 ))
 	return $qm_st
 }
+# The bounds are far below the 120 s default and the listeners' 60 s, so
+# a loaded machine (sanitizers, a parallel suite) cannot fail them; only
+# a limit not applied can.
 quiet silent
 quiet_mail --timeout 3
 is "a server that never answers: not sent" "$?" 1
-check "... given up within --timeout" test "$took" -le 6
+check "... given up within --timeout" test "$took" -le 30
 check "... saying it timed out" grep -q "cannot send the mail: Timeout was reached" "$tmp/err"
 check "... the mail saved" grep -q "the mail is saved in" "$tmp/err"
 quiet smtp-data
 quiet_mail --timeout 3
 is "a server that stalls after DATA: not sent" "$?" 1
-check "... given up within --timeout" test "$took" -le 6
+check "... given up within --timeout" test "$took" -le 30
 check "... the mail saved" grep -q "the mail is saved in" "$tmp/err"
 printf '[mail]\ntimeout = 2\n' >"$XDG_CONFIG_HOME/kbench/kbench.conf"
 quiet_mail
 is "timeout of [mail] is the default" "$?" 1
-check "... given up within it" test "$took" -le 5
+check "... given up within it" test "$took" -le 30
 printf '[mail]\ntimeout = soon\n' >"$XDG_CONFIG_HOME/kbench/kbench.conf"
 quiet_mail
 is "an invalid timeout in [mail] is refused" "$?" 2

@@ -3,8 +3,12 @@
 # answers give up within their time limits (--stall-timeout a try,
 # --timeout in all) and say why; the bundle waits in the outbox. libcurl
 # measures speed over its last few seconds, so a try ends some 5 s after
-# the stall limit when the request itself sent bytes: the bounds below
-# allow that, and are far below the 300 s a try could take before.
+# the stall limit when the request itself sent bytes. The bounds below
+# allow that and a loaded machine (sanitizers, a parallel suite): each
+# is far below what the command would take without the limit it checks
+# (60 s of stall, 30 s to connect, the 20 s --timeout of the unreachable
+# server's case, tries x stall in all), so only a limit not applied can
+# fail them.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 command -v python3 >/dev/null 2>&1 || { skip "python3 is needed"; done_testing; exit; }
@@ -31,28 +35,28 @@ elapsed() {
 
 elapsed "$KBENCH" --db node/kbench.db fleet upload --tries 1 --stall-timeout 2 "$url"
 is "upload fails" "$?" 1
-check "... within the stall limit of its two requests (MKCOL, PUT)" test "$took" -le 20
+check "... within the stall limit of its two requests (MKCOL, PUT)" test "$took" -le 40
 check "... saying the server sent nothing" grep -q "Operation too slow" err
 check "... the bundle waits in the outbox" test -n "$(ls node/outbox/h1)"
 
 elapsed "$KBENCH" --db node/kbench.db fleet upload --tries 100 --stall-timeout 2 --timeout 5 "$url"
 is "upload with many tries fails too" "$?" 1
-check "... within --timeout" test "$took" -le 9
+check "... within --timeout" test "$took" -le 40
 check "... and says the time ran out" grep -q "gave up: the 5 s allowed have run out\|no time left of the 5 s allowed" err
 
 elapsed "$KBENCH" --db collector.db fleet collect --tries 1 --stall-timeout 2 "$url"
 is "collect fails" "$?" 1
-check "... within the stall limit" test "$took" -le 10
+check "... within the stall limit" test "$took" -le 40
 check "... naming what it could not list" grep -q "cannot list 'http://127.0.0.1:[0-9]*/dav/'" err
 
 elapsed "$KBENCH" --db collector.db fleet collect --tries 100 --stall-timeout 60 --timeout 3 "$url"
 is "collect under --timeout fails" "$?" 1
-check "... within it" test "$took" -le 6
+check "... within it" test "$took" -le 30
 
 elapsed "$KBENCH" --db node/kbench.db fleet upload --tries 1 --connect-timeout 1 \
 	--stall-timeout 2 --timeout 20 http://192.0.2.1:9/dav
 is "an unreachable server fails" "$?" 1
-check "... within the connect timeout of its tries" test "$took" -le 6
+check "... within the connect timeout of its tries" test "$took" -le 15
 
 "$KBENCH" fleet upload --help >out 2>&1
 check "upload --help names the limits" grep -q -- "--stall-timeout S" out
@@ -65,7 +69,7 @@ mkdir -p cfg/kbench
 printf '[fleet]\ntries = 1\nstall-timeout = 2\n' >cfg/kbench/kbench.conf
 elapsed "$KBENCH" --db node/kbench.db fleet upload "$url"
 is "upload with tries and stall-timeout from [fleet] fails" "$?" 1
-check "... within the stall limit of its two requests" test "$took" -le 20
+check "... within the stall limit of its two requests" test "$took" -le 40
 check "... the server sent nothing" grep -q "Operation too slow" err
 printf '[fleet]\ntries = 100\nstall-timeout = 60\ncollect-timeout = 3\nupload-timeout = 7\n' \
 	>cfg/kbench/kbench.conf
