@@ -8,6 +8,9 @@
 now() {
 	date +%s.%N
 }
+# "On time" below is under 15 s: a lost datagram that hung the sample
+# would run to --timeout 20 (and fail it), while a loaded machine
+# (sanitizers, a parallel suite) stretches the 0.3 s of work by seconds.
 
 t0=$(now)
 "$KBENCH" netperf -t UDP_RR -l 0.3 -o drop_every=100 -o loss_timeout=0.01 \
@@ -21,7 +24,7 @@ trans=$(sed -n 's/.*: \([0-9.]*\) trans\/s.*/\1/p' "$tmp/out")
 ok $? "losses counted ($lost) and transactions carried on ($trans trans/s)"
 grep -Eq "^# flagged: UDP_RR lost $lost of [0-9]+ datagrams\$" "$tmp/out"
 ok $? "the sample is flagged: $(tail -n 1 "$tmp/out")"
-awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 5) }'
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 15) }'
 ok $? "it took about its duration, not the timeout"
 
 # Every request lost, default loss timeout: still ends on time.
@@ -31,7 +34,7 @@ rc=$?
 t1=$(now)
 ok $rc "UDP_RR with every request dropped completes: $(cat "$tmp/err")"
 grep -Eq ': 0\.00 trans/s, [1-9][0-9]* datagrams? lost$' "$tmp/out" &&
-	awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 5) }'
+	awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 15) }'
 ok $? "no transaction, the losses counted, on time: $(head -n 1 "$tmp/out")"
 
 "$KBENCH" netperf -t UDP_RR -l 0.2 >"$tmp/out" 2>"$tmp/err"
