@@ -13,6 +13,10 @@
 # significant (* or +). Prints a line naming the size, then one line per
 # design and change:
 #   DESIGN       CHANGE  marked x/REPS (pct%)
+# and, when CHANGES holds 0, the same at equal false-positive rate: the
+# share of each change's p-values below the level at which the design's
+# own A/A experiments are marked at most 5% of the time
+#   DESIGN       CHANGE  marked x/REPS (pct%) at p < LEVEL
 # It exits 1 when a command fails or a comparison holds no verdict.
 # Goals (docs/statistics.md): A/A marked <= 5%, +10% marked >= 80% with the
 # default rounds, and the interleaved design's power above the sequential
@@ -70,6 +74,7 @@ for pct in $CHANGES; do
 			{ cat "$work/i.err" >&2; echo "ab-power: kbench ab failed" >&2; exit 1; }
 		m=$(count "$work/i.json") || exit 1
 		inter=$((inter + m))
+		mean_p "$work/i.json" ab-power >> "$work/p.interleaved.$pct" || exit 1
 		db=$work/s$pct-$r.db
 		"$kbench" --db "$db" -q run -c "$work/x.conf" --only hackbench -n a \
 			-o rounds=1 -o iterations=$((ROUNDS * ITERATIONS)) --no-report \
@@ -81,6 +86,7 @@ for pct in $CHANGES; do
 			{ cat "$work/s.err" >&2; echo "ab-power: the sequential runs failed" >&2; exit 1; }
 		m=$(count "$work/s.json") || exit 1
 		seq=$((seq + m))
+		mean_p "$work/s.json" ab-power >> "$work/p.sequential.$pct" || exit 1
 		rm -f "$work"/*.db "$work"/*.db-*
 	done
 	printf '%-12s %-6s  marked %d/%d (%d%%)\n' interleaved "$label" "$inter" "$REPS" \
@@ -88,3 +94,31 @@ for pct in $CHANGES; do
 	printf '%-12s %-6s  marked %d/%d (%d%%)\n' sequential "$label" "$seq" "$REPS" \
 		$((seq * 100 / REPS))
 done
+
+# Power at equal false-positive rate: each design's own A/A p-values set
+# the level at which it marks at most 5% of them (the largest threshold
+# c <= 0.05 with at most 5% of the A/A p-values below it), and the power
+# is the share of each change's p-values below that c. A design whose
+# A/A marks run above 5% at p < 0.05 gets a smaller c, so its power is
+# told at the rate the other design keeps.
+case " $CHANGES " in
+*" 0 "*)
+	echo "# at equal false-positive rate: p below each design's own A/A 5% level"
+	for design in interleaved sequential; do
+		for pct in $CHANGES; do
+			[ "$pct" = 0 ] && continue
+			python3 - "$work/p.$design.0" "$work/p.$design.$pct" "$design" "+$pct%" <<'PY' ||
+import sys
+aa = sorted(float(x) for x in open(sys.argv[1]))
+ch = [float(x) for x in open(sys.argv[2])]
+k = int(0.05 * len(aa))            # A/A marks allowed
+c = min(0.05, aa[k]) if k < len(aa) else 0.05
+n = sum(p < c for p in ch)
+print("%-12s %-6s  marked %d/%d (%d%%) at p < %.3g" % (
+    sys.argv[3], sys.argv[4], n, len(ch), 100 * n // len(ch), c))
+PY
+				{ echo "ab-power: cannot read the p-values" >&2; exit 1; }
+		done
+	done
+	;;
+esac

@@ -9,6 +9,8 @@
 #                                 0 when not; a non-zero status after
 #                                 saying why (as WHO) when it holds no
 #                                 verdict
+#   mean_p JSON WHO               the p-value of that mean row's test (1
+#                                 when no test was done), the same way
 
 hb_conf() {
 	cat > "$1" <<CONF
@@ -47,5 +49,23 @@ try:
 except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
     sys.exit("%s: no verdict in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
 print(1 if t["done"] and t["significant"] else 0)
+PY
+}
+
+mean_p() {
+	python3 - "$1" "$2" <<'PY'
+import json, math, sys
+try:
+    with open(sys.argv[1]) as f:
+        d = json.load(f)
+    t = d["sections"][0]["rows"][0]["runs"][-1]["test"]
+    if not isinstance(t.get("done"), bool):
+        raise KeyError("done")
+    p = float(t["p"]) if t["done"] else 1.0
+    if math.isnan(p) or not 0 <= p <= 1:
+        raise ValueError("p %r" % t["p"])
+except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+    sys.exit("%s: no p-value in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
+print(repr(p))
 PY
 }
