@@ -24,6 +24,8 @@ strays=
 for d in "$TOP_SRCDIR"/*/; do
 	d=$(basename "$d")
 	case " $rooms $not_rooms " in *" $d "*) continue ;; esac
+	# Build trees (bench/fuzz.sh's _build-fuzz/) hold generated C files.
+	case $d in _build*) continue ;; esac
 	if [ -n "$(find "$TOP_SRCDIR/$d" -name '*.[ch]' | head -n 1)" ]; then
 		strays="$strays $d/"
 	fi
