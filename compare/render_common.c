@@ -214,6 +214,29 @@ static void needed_line(struct strbuf *sb, const char *what, size_t lo, size_t h
 	render_wrapped(sb, width, line, arg);
 }
 
+/* ". For a verdict: A, B, or C." for the causes the cannot-tell cells
+ * have: an experiment's arms want more rounds, other runs calibration,
+ * pooled runs or an experiment. */
+static void add_ways_to_verdict(const struct cmp_cannot_tell *ct, struct strbuf *sb)
+{
+	const char *advice[4];
+	size_t n = 0;
+
+	if (ct->unknown)
+		advice[n++] = "calibrate the baseline (kbench calibrate --runs 3)";
+	if (ct->need_hi || ct->need_none)
+		advice[n++] = "pool more runs a side (kbench compare --pool)";
+	if (ct->paired)
+		advice[n++] = "run the experiment with more rounds (kbench ab --rounds N)";
+	if (ct->cells > ct->paired)
+		advice[n++] = "run an interleaved A/B experiment (kbench ab), which "
+			      "cancels the drift between runs";
+	strbuf_addstr(sb, ". For a verdict:");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s %s", !i ? "" : i + 1 < n ? "," : ", or", advice[i]);
+	strbuf_addch(sb, '.');
+}
+
 /* What the cannot-tell cells could have detected, and how to get a
  * verdict. The explanation's wording depends only on which causes occur;
  * the figures follow on short lines of their own, so that a paragraph's
@@ -234,24 +257,7 @@ static void cannot_tell_footer(const struct cmp_model *m, size_t width,
 		strbuf_addf(&sb, " the smallest change these runs detect at %.0f%% power "
 			    "exceeds both the change seen and the margin of %g%% (--margin)",
 			    NOISE_POWER * 100, m->margin_pct);
-	strbuf_addstr(&sb, ". For a verdict:");
-	{
-		const char *advice[4];
-		size_t n = 0;
-
-		if (ct->unknown)
-			advice[n++] = "calibrate the baseline (kbench calibrate --runs 3)";
-		if (ct->need_hi || ct->need_none)
-			advice[n++] = "pool more runs a side (kbench compare --pool)";
-		if (ct->paired)
-			advice[n++] = "run the experiment with more rounds (kbench ab --rounds N)";
-		if (ct->cells > ct->paired)
-			advice[n++] = "run an interleaved A/B experiment (kbench ab), which "
-				      "cancels the drift between runs";
-		for (size_t i = 0; i < n; i++)
-			strbuf_addf(&sb, "%s %s", !i ? "" : i + 1 < n ? "," : ", or", advice[i]);
-		strbuf_addch(&sb, '.');
-	}
+	add_ways_to_verdict(ct, &sb);
 	render_wrapped(&sb, width, line, arg);
 
 	strbuf_addf(&sb, "Cannot tell: %zu row%s", ct->cells, ct->cells == 1 ? "" : "s");
