@@ -35,24 +35,9 @@ transport = pipes
 CONF
 }
 
-mean_marked() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-try:
-    with open(sys.argv[1]) as f:
-        d = json.load(f)
-    t = d["sections"][0]["rows"][0]["runs"][-1]["test"]
-    if not isinstance(t.get("done"), bool):
-        raise KeyError("done")
-    if t["done"] and not isinstance(t.get("significant"), bool):
-        raise KeyError("significant")
-except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-    sys.exit("%s: no verdict in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
-print(1 if t["done"] and t["significant"] else 0)
-PY
-}
-
-mean_p() {
+# mean_test JSON WHO: "MARKED P" of that mean row (P 1 when no test was
+# done), or a non-zero status after saying why.
+mean_test() {
 	python3 - "$1" "$2" <<'PY'
 import json, math, sys
 try:
@@ -61,11 +46,23 @@ try:
     t = d["sections"][0]["rows"][0]["runs"][-1]["test"]
     if not isinstance(t.get("done"), bool):
         raise KeyError("done")
+    if t["done"] and not isinstance(t.get("significant"), bool):
+        raise KeyError("significant")
     p = float(t["p"]) if t["done"] else 1.0
     if math.isnan(p) or not 0 <= p <= 1:
         raise ValueError("p %r" % t["p"])
 except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-    sys.exit("%s: no p-value in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
-print(repr(p))
+    sys.exit("%s: no verdict in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
+print(1 if t["done"] and t["significant"] else 0, repr(p))
 PY
+}
+
+mean_marked() {
+	mt=$(mean_test "$1" "$2") || return 1
+	echo "${mt%% *}"
+}
+
+mean_p() {
+	mt=$(mean_test "$1" "$2") || return 1
+	echo "${mt#* }"
 }

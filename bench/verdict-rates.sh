@@ -32,8 +32,8 @@
 # Usage: bench/verdict-rates.sh [KBENCH]   (default ./kbench)
 # Variables: RUNS (A/A runs with rounds, default 8), REPS (repetitions of
 # the pooled and interleaved checks, default 3), ROWS (series per run,
-# default 6), AB_ROUNDS (default 12, kbench ab's), ITERATIONS (samples a round, default
-# 3), LOOPS (default 300000). The store is a temporary file. Run it on a
+# default 6), AB_ROUNDS (default 12, kbench ab's), ITERATIONS (samples a
+# round, default 3), LOOPS (default 300000). The store is a temporary file. Run it on a
 # machine left alone: it measures that machine's noise.
 . "$(dirname "$0")/usage.sh"
 set -u
