@@ -10,7 +10,9 @@
 #                                 saying why (as WHO) when it holds no
 #                                 verdict
 #   mean_p JSON WHO               the p-value of that mean row's test (1
-#                                 when no test was done), the same way
+#                                 when no test was done), the same way;
+#                                 a non-zero status for a test that
+#                                 gives none (--test ci)
 
 hb_conf() {
 	cat > "$1" <<CONF
@@ -36,7 +38,8 @@ CONF
 }
 
 # mean_test JSON WHO: "MARKED P" of that mean row (P 1 when no test was
-# done), or a non-zero status after saying why.
+# done, none when the test gives no p-value, as --test ci), or a non-zero
+# status after saying why.
 mean_test() {
 	python3 - "$1" "$2" <<'PY'
 import json, math, sys
@@ -48,9 +51,11 @@ try:
         raise KeyError("done")
     if t["done"] and not isinstance(t.get("significant"), bool):
         raise KeyError("significant")
-    p = float(t["p"]) if t["done"] else 1.0
+    p = float(t["p"]) if t["done"] and t.get("p") is not None else 1.0
     if math.isnan(p) or not 0 <= p <= 1:
         raise ValueError("p %r" % t["p"])
+    if t["done"] and t.get("p") is None:
+        p = None
 except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
     sys.exit("%s: no verdict in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
 print(1 if t["done"] and t["significant"] else 0, repr(p))
@@ -64,5 +69,8 @@ mean_marked() {
 
 mean_p() {
 	mt=$(mean_test "$1" "$2") || return 1
+	case ${mt#* } in
+	None) echo "$2: the comparison's test gives no p-value" >&2; return 1 ;;
+	esac
 	echo "${mt#* }"
 }
