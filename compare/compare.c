@@ -303,6 +303,12 @@ static int feed_run(struct store *s, const struct column *cols, char *const *nam
 			goto out;
 		}
 		model_set_options(model, col, opts.buf);
+		strbuf_reset(&opts);
+		if (store_run_work_values(s, id, &opts)) {
+			strbuf_release(&opts);
+			goto out;
+		}
+		model_set_work(model, col, opts.buf);
 		strbuf_release(&opts);
 
 		if (store_each_meta(s, id, experiment_fact, &x))

@@ -19,6 +19,9 @@ struct run_facts {
 	 * the work (overrides, an A/B arm's keys), "KEY=VALUE" a line; NULL
 	 * or "" when none. */
 	char *options;
+	/* The effective values that change the work, "SECTION.KEY=VALUE\n"
+	 * each (store_run_work_values); NULL when not read. */
+	char *work;
 	int cpus;
 	int cores, nodes;
 	uint64_t mem_bytes;

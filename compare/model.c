@@ -87,6 +87,7 @@ static void run_release(struct cmp_run *r)
 	free(r->facts.config_text);
 	free(r->facts.vm);
 	free(r->facts.options);
+	free(r->facts.work);
 	free(r->facts.note);
 }
 
@@ -232,6 +233,42 @@ void model_set_options(struct cmp_model *m, size_t col, const char *options)
 	if (r->facts.options)
 		return;		/* a pooled run: the first one describes the column */
 	r->facts.options = dup_or_empty(options);
+}
+
+void model_set_work(struct cmp_model *m, size_t col, const char *work)
+{
+	struct cmp_run *r = &m->runs[col];
+
+	if (r->facts.work)
+		return;		/* a pooled run: the first one describes the column */
+	r->facts.work = dup_or_empty(work);
+}
+
+/* Whether the work values a and b (model_set_work) give a SECTION.KEY
+ * that both hold two different values; NULL (not read) differs. Keys
+ * that one run lacks (a version of kbench that did not store them) do
+ * not count. Both are sorted. */
+static int work_differs(const char *a, const char *b)
+{
+	if (!a || !b)
+		return 1;
+	while (*a && *b) {
+		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+		size_t ka = strcspn(a, "="), kb = strcspn(b, "=");
+		int c;
+
+		if (ka > la || kb > lb)
+			return 1;
+		/* "KEY=" against "KEY=": the store's order (bytes). */
+		c = strncmp(a, b, (ka < kb ? ka : kb) + 1);
+		if (!c && (la != lb || strncmp(a, b, la)))
+			return 1;
+		if (c <= 0)
+			a += la + (a[la] == '\n');
+		if (c >= 0)
+			b += lb + (b[lb] == '\n');
+	}
+	return 0;
 }
 
 void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,
@@ -1004,7 +1041,8 @@ void model_finish(struct cmp_model *m)
 	for (size_t c = 1; c < m->nruns; c++) {
 		const char *a = m->runs[0].facts.options, *b = m->runs[c].facts.options;
 
-		if (strcmp(a ? a : "", b ? b : ""))
+		if (strcmp(a ? a : "", b ? b : "") &&
+		    work_differs(m->runs[0].facts.work, m->runs[c].facts.work))
 			m->different_work = 1;
 	}
 	/* The caches point into rows that moved. */

@@ -221,7 +221,9 @@ struct cmp_model {
 	/* The noise was pinned (compare --noise-from). */
 	int noise_pinned;
 	/* Columns that measured different work than the baseline: effective
-	 * options (overrides, arm keys) that differ; see facts. */
+	 * options (overrides, arm keys) that differ, and with them a value
+	 * of a section key both runs have (an override equal to the config's
+	 * value changes nothing); see facts. */
 	int different_work;
 	unsigned run_seq;	/* counts model_begin_run calls */
 	/* The run being fed has 3 rounds or more: each round of a row is a
@@ -268,6 +270,9 @@ void model_set_note(struct cmp_model *m, size_t col, const char *note);
 /* The effective options of column col's (first) run that change the work
  * (store_run_work_options), one a line; copied. */
 void model_set_options(struct cmp_model *m, size_t col, const char *options);
+/* The effective values of column col's (first) run that change the work
+ * (store_run_work_values); copied. */
+void model_set_work(struct cmp_model *m, size_t col, const char *work);
 
 /* The machine of column col's (first) run: its cores, NUMA nodes and
  * memory (0: not known). */

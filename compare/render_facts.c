@@ -195,6 +195,7 @@ void render_facts_header(const struct cmp_model *m, size_t width, struct strbuf 
 			break;
 		}
 	}
+	h.keyed = 0;
 	if (m->different_work)
 		value_line(&h, "Warning:", -1, "the runs measured different work (Options): a "
 			   "change includes what the options changed, and the noise of one is "

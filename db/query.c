@@ -1213,6 +1213,32 @@ int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out)
 	return 0;
 }
 
+int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	strbuf_addstr(&sql, "SELECT section || '.' || key || '=' || ifnull(value, '') FROM run_meta "
+		      "WHERE run_id = ?1 AND section <> '' AND key NOT IN (");
+	for (size_t i = 0; i < sizeof(runner_only_keys) / sizeof(runner_only_keys[0]); i++)
+		strbuf_addf(&sql, "%s'%s'", i ? ", " : "", runner_only_keys[i]);
+	strbuf_addstr(&sql, ") ORDER BY 1");
+	rc = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
+		strbuf_addch(out, '\n');
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the run's effective values");
+	return 0;
+}
+
 /* One run's samples of one row (and round), summed as they are read. */
 struct row_sums {
 	char *section, *row, *unit;

@@ -616,6 +616,13 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
  * different groups of store_each_run_row_summary. Returns 0 or -1. */
 int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out);
 
+/* The effective values of run run_id's sections that change what it
+ * measured (all but the runner-only keys), "SECTION.KEY=VALUE" a line,
+ * sorted, each line ending in a newline, appended to out. Two runs
+ * measured different work when a line of one holds a SECTION.KEY that
+ * the other has with another value. Returns 0 or -1. */
+int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out);
+
 /* ---- previous runs for reports and estimates (query.c) ---- */
 
 /* The complete runs made on the machine of fingerprint before run
