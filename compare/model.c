@@ -245,12 +245,13 @@ void model_set_work(struct cmp_model *m, size_t col, const char *work)
 }
 
 /* Whether the work values a and b (model_set_work) give a SECTION.KEY
- * that both hold two different values; NULL (not read) differs. Keys
- * that one run lacks (a version of kbench that did not store them) do
- * not count. Both are sorted. */
+ * that both hold two different values. Keys that one run lacks (a
+ * version of kbench that did not store them) do not count; a run with
+ * none (not read, or stored before sections' values were) differs, so
+ * that its options decide. Both are sorted. */
 static int work_differs(const char *a, const char *b)
 {
-	if (!a || !b)
+	if (!a || !b || !*a || !*b)
 		return 1;
 	while (*a && *b) {
 		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
