@@ -11,6 +11,8 @@
 # compare-scale.sh and history-scale.sh build their stores and time each
 # command at a small size. ab-power.sh runs one repetition of tiny
 # experiments and prints its lines, and stops when it finds no verdict;
+# so does time-to-verdict.sh, for each design at one size;
+# ab-order-sim.py prints its rates at a tiny size;
 # verdict-rates.sh prints a rate for each of its checks at its smallest
 # size. valgrind.sh, where valgrind is installed and
 # the build has no sanitizers, checks a run whose samples succeed and
@@ -176,6 +178,47 @@ REPS=1 TMPDIR=$tmp sh "$bench/ab-power.sh" "$tmp/nojson" > "$tmp/abp" 2> "$tmp/a
 is "ab-power.sh exits 1 when a comparison has no verdict" "$?" 1
 check "... says so" grep -q '^ab-power: no verdict in the comparison' "$tmp/abp.err"
 check "... and prints no rate" sh -c "! grep -q marked '$tmp/abp'"
+
+# ab-order-sim.py (python3 with scipy): its header for --help, a line
+# of rates per state and order at a tiny size, and bad sizes refused.
+/usr/bin/python3 "$bench/ab-order-sim.py" --help > "$tmp/help" 2> "$tmp/help.err"
+is "ab-order-sim.py --help exits 0, quiet, with its header comment" \
+	"$?.$(cat "$tmp/help.err").$(cat "$tmp/help")" \
+	"0..$(awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$bench/ab-order-sim.py")"
+N=8 ROUNDS=4 /usr/bin/python3 "$bench/ab-order-sim.py" > "$tmp/sim" 2> "$tmp/sim.err"
+is "ab-order-sim.py at N=8 exits 0, quiet" "$?.$(cat "$tmp/sim.err")" "0."
+is "... one line per state and order, each with two rates" \
+	"$(sed -E 's/ A\/A [01]\.[0-9]{3}  power [01]\.[0-9]{3}$/ R/' "$tmp/sim" | tr -s ' ' | tr '\n' ,)" \
+	"two-level 0.10 abba R,two-level 0.10 ab R,two-level 0.10 random R,two-level 0.30 abba R,two-level 0.30 ab R,two-level 0.30 random R,two-level 0.50 abba R,two-level 0.50 ab R,two-level 0.50 random R,ar1 0.10 abba R,ar1 0.10 ab R,ar1 0.10 random R,ar1 0.30 abba R,ar1 0.30 ab R,ar1 0.30 random R,linear 0.10 abba R,linear 0.10 ab R,linear 0.10 random R,"
+ROUNDS=2 /usr/bin/python3 "$bench/ab-order-sim.py" > /dev/null 2> "$tmp/sim.err"
+is "... refuses ROUNDS below 3" "$?.$(cat "$tmp/sim.err")" "2.ab-order-sim: ROUNDS must be 3 or more"
+
+# time-to-verdict.sh at its smallest: each design at one size, its
+# verdicts counted (mmtests' way by its CI rule, whose test gives no
+# p-value), the sizes reaching the goal and the ratio in one of its three
+# forms; a kbench whose comparison holds no verdict stops it with status 1.
+REPS=1 LOOPS=10 ITERATIONS=1 SIZES_MMTESTS=2 SIZES_POOLED=2 SIZES_AB=3 CHANGES="0 10" \
+	TMPDIR=$tmp sh "$bench/time-to-verdict.sh" "$KBENCH" > "$tmp/ttv" 2> "$tmp/ttv.err"
+is "time-to-verdict.sh at REPS=1 exits 0" "$?" 0
+is "... says nothing on stderr" "$(cat "$tmp/ttv.err")" ""
+is "... one line per design and size, the goal's sizes, the ratio" \
+	"$(sed -E 's/ [01]\/1 / N /g; s/ [0-9]+\.[0-9]+$/ S/; s/(not reached at the sizes tried|[0-9]+ [a-z]+, [0-9.]+ s a verdict)$/R/; s/^(ratio kbench\/mmtests:) ([0-9.]+ \(goal < 0\.5\)|below [0-9.]+ \(goal < 0\.5\): .*|cannot be told .*)$/\1 X/' "$tmp/ttv")" \
+	"# hackbench process pipes, 1 group, loops 10; 1 samples a run or round; 1 repetitions
+design   size        A/A       +10%      s a verdict
+mmtests  2 iter      N       N       S
+pooled   2 runs      N       N       S
+ab       3 rounds    N       N       S
+# the smallest size reaching the goal (A/A <= 5%, +10% >= 80%):
+mmtests  R
+pooled   R
+ab       R
+ratio kbench/mmtests: X"
+check "... and leaves no work directory behind" \
+	test -z "$(ls -d "$tmp"/time-to-verdict.* 2>/dev/null)"
+REPS=1 SIZES_MMTESTS=2 SIZES_POOLED= SIZES_AB= CHANGES="0 10" TMPDIR=$tmp \
+	sh "$bench/time-to-verdict.sh" "$tmp/nojson" > "$tmp/ttv" 2> "$tmp/ttv.err"
+is "time-to-verdict.sh exits 1 when a comparison has no verdict" "$?" 1
+check "... says so" grep -q '^time-to-verdict: no verdict in the comparison' "$tmp/ttv.err"
 REPS=0 expect_err "ab-power.sh refuses REPS=0" 2 \
 	"ab-power: REPS must be a positive integer ('0')" sh "$bench/ab-power.sh" "$KBENCH"
 
