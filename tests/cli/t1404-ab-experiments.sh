@@ -33,9 +33,12 @@ mode = thread
 transport = pipes
 CONF
 
-# Samples stored: the experiment is measuring.
+# Samples stored by both arms: the experiment is measuring, and the
+# second arm's run, made when the arm is first switched in, exists (a
+# count of samples alone is reached by the first arm's warm-up and
+# samples, and a kill then leaves one run).
 measuring() {
-	[ "$(sql 'SELECT count(*) FROM samples' 2>/dev/null || echo 0)" -gt 3 ]
+	[ "$(sql 'SELECT count(DISTINCT run_id) FROM samples' 2>/dev/null || echo 0)" -ge 2 ]
 }
 
 # Killed part way, -o, --iterations and --only given: a resume must ask
