@@ -4,7 +4,9 @@
 # Warning: line (its key printed) in the header of text, brief and
 # markdown, and "different_work": true in json; an override equal to the
 # config's value is listed under Options: but changes nothing, so there
-# is no warning. Runner-only keys (iterations) are no change of work.
+# is no warning. Runner-only keys (iterations) are no change of work. A
+# key that one run did not store does not count; a run with no section
+# values stored leaves the decision to the options.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[global]\nwarmup = 0\n\n[hackbench-process-pipes]\niterations = 2\nloops = 10\ngroups = 1\n' \
@@ -54,5 +56,26 @@ kb compare a iters > "$tmp/iters.txt" 2> "$tmp/err"
 is "compare a iters exits 0, quiet" "$?.$(cat "$tmp/err")" "0."
 is "a runner-only override (iterations): no Options line, no warning" \
 	"$(header "$tmp/iters.txt")" ""
+
+# Stores of older versions: a key one run lacks does not count (a key
+# added to kbench since), and a run with no section values stored at all
+# leaves the decision to the options.
+check "run more2 (-o loops=12), then forget its stored loops and pin_cpus values" \
+	kb --quiet run -c "$tmp/hb.conf" -n more2 -o loops=12 --no-report '&&' \
+	sql_write "DELETE FROM run_meta WHERE run_id = (SELECT id FROM runs WHERE name = 'more2')
+		AND section <> '' AND key IN ('loops', 'pin_cpus')"
+kb compare --format json a more2 > "$tmp/more2.json" 2> "$tmp/err"
+is "compare --format json a more2 exits 0, quiet" "$?.$(cat "$tmp/err")" "0."
+check "... a key one run lacks does not count: different_work false" python3 -c '
+import json, sys
+sys.exit(0 if json.load(open(sys.argv[1]))["different_work"] is False else 1)' "$tmp/more2.json"
+check "forget every section value of more2" \
+	sql_write "DELETE FROM run_meta WHERE run_id = (SELECT id FROM runs WHERE name = 'more2')
+		AND section <> ''"
+kb compare --format json a more2 > "$tmp/more2.json" 2> "$tmp/err"
+is "compare --format json a more2 exits 0, quiet" "$?.$(cat "$tmp/err")" "0."
+check "... none stored: the options decide, different_work true" python3 -c '
+import json, sys
+sys.exit(0 if json.load(open(sys.argv[1]))["different_work"] is True else 1)' "$tmp/more2.json"
 
 done_testing
