@@ -51,11 +51,14 @@ try:
         raise KeyError("done")
     if t["done"] and not isinstance(t.get("significant"), bool):
         raise KeyError("significant")
-    p = float(t["p"]) if t["done"] and t.get("p") is not None else 1.0
-    if math.isnan(p) or not 0 <= p <= 1:
-        raise ValueError("p %r" % t["p"])
-    if t["done"] and t.get("p") is None:
-        p = None
+    if not t["done"]:
+        p = 1.0
+    elif t.get("p") is None:
+        p = None        # a rule without a p-value (--test ci)
+    else:
+        p = float(t["p"])
+        if math.isnan(p) or not 0 <= p <= 1:
+            raise ValueError("p %r" % t["p"])
 except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
     sys.exit("%s: no verdict in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
 print(1 if t["done"] and t["significant"] else 0, repr(p))

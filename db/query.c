@@ -1213,6 +1213,15 @@ int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out)
 	return 0;
 }
 
+/* A row of store_run_work_values: its one column, as a line of out. */
+static int work_value_row(struct store *s, sqlite3_stmt *st, void *out)
+{
+	(void)s;
+	strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
+	strbuf_addch(out, '\n');
+	return 0;
+}
+
 int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out)
 {
 	struct strbuf sql = STRBUF_INIT;
@@ -1229,14 +1238,8 @@ int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out)
 	if (rc)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
-		strbuf_addch(out, '\n');
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the run's effective values");
-	return 0;
+	return store_step_rows(s, st, "cannot read the run's effective values", work_value_row,
+			       out);
 }
 
 /* One run's samples of one row (and round), summed as they are read. */
