@@ -330,11 +330,72 @@ static void drop(const double *x, size_t len, struct changepoint *cps, size_t *k
 		recompute(x, len, cps, *k, w);
 }
 
+/* The merge's choice among cps[0..k-1]: the one with the largest p if
+ * that p is not below P; when every p is, the one with the smallest
+ * magnitude if it does not exceed the minimum magnitude. k when none. */
+static size_t weakest(const struct changepoint *cps, size_t k, const struct changepoint_params *p)
+{
+	size_t w = 0;
+
+	if (!k)
+		return k;
+	for (size_t i = 1; i < k; i++)
+		if (cps[i].p > cps[w].p)
+			w = i;
+	if (cps[w].p < p->max_pvalue) {
+		w = 0;
+		for (size_t i = 1; i < k; i++)
+			if (cps[i].magnitude < cps[w].magnitude)
+				w = i;
+		if (cps[w].magnitude > p->min_magnitude)
+			return k;
+	}
+	return w;
+}
+
+/* A change point one of whose segments holds fewer than min_segment
+ * points (the one with the largest p if several), or k. Two change
+ * points around one run are that run, an outlier, not two changes. */
+static size_t too_short(const struct changepoint *cps, size_t k, size_t len, size_t min_segment)
+{
+	size_t w = k;
+
+	for (size_t i = 0; i < k; i++) {
+		size_t a = i ? cps[i - 1].index : 0, b = i + 1 < k ? cps[i + 1].index : len;
+
+		if ((cps[i].index - a < min_segment || b - cps[i].index < min_segment) &&
+		    (w == k || cps[i].p > cps[w].p))
+			w = i;
+	}
+	return w;
+}
+
+/* The change point with the smallest step not above noise_factor times
+ * the series' between-run noise, or k; every noise_sd is set. A t-test of
+ * long segments finds shifts far smaller than the run-to-run noise: the
+ * drift a series shows without a change. */
+static size_t within_noise(const double *x, size_t len, struct changepoint *cps, size_t k,
+			   double noise_factor)
+{
+	double sd = k && noise_factor > 0 ? noise_of(x, len, cps, k) : NAN;
+	size_t w = k;
+
+	for (size_t i = 0; i < k; i++) {
+		double step = fabs(cps[i].mean_after - cps[i].mean_before);
+
+		cps[i].noise_sd = sd;
+		if (isfinite(sd) && !(step > noise_factor * sd) &&
+		    (w == k || step < fabs(cps[w].mean_after - cps[w].mean_before)))
+			w = i;
+	}
+	return w;
+}
+
 void changepoint_detect(const double *x, size_t n, const struct changepoint_params *p,
 			struct changepoint **out, size_t *nout)
 {
 	size_t window = p->window < 2 ? 2 : p->window;
-	size_t *idx, k;
+	size_t *idx, k, w;
 	struct changepoint *cps = NULL;
 
 	split(x, n, window, changepoint_first_pass_pvalue(p->max_pvalue), &idx, &k);
@@ -346,48 +407,23 @@ void changepoint_detect(const double *x, size_t n, const struct changepoint_para
 	for (size_t i = 0; i < k; i++)
 		recompute(x, n, cps, k, i);
 
-	/* Merge: drop the weakest change point (the largest p; when every p
-	 * passes, the smallest magnitude unless it exceeds min_magnitude),
-	 * then recompute its two neighbours, whose segments it bounded. */
-	while (k) {
-		size_t w = 0;
-
-		for (size_t i = 1; i < k; i++)
-			if (cps[i].p > cps[w].p)
-				w = i;
-		if (cps[w].p < p->max_pvalue) {
-			w = 0;
-			for (size_t i = 1; i < k; i++)
-				if (cps[i].magnitude < cps[w].magnitude)
-					w = i;
-			if (cps[w].magnitude > p->min_magnitude)
-				break;
-		}
+	/* Merge: drop the weakest change point, then recompute its two
+	 * neighbours, whose segments it bounded. */
+	while ((w = weakest(cps, k, p)) < k)
 		drop(x, n, cps, &k, w);
-	}
 	for (size_t i = 0; i < k; i++)
 		refine(x, n, cps, k, i);
 	for (size_t i = 0; i < k; i++)
 		recompute(x, n, cps, k, i);
 
-	/* The noise gate: a step that passes the t-test but is no larger
-	 * than noise_factor between-run sds is drift a series can show
-	 * without a change (a t-test of long segments finds small shifts);
-	 * the smallest such step goes first, then the noise is estimated
-	 * again on the segments left. */
-	while (k && p->noise_factor > 0) {
-		double sd = noise_of(x, n, cps, k);
-		size_t w = k;
-
-		for (size_t i = 0; i < k; i++) {
-			double step = fabs(cps[i].mean_after - cps[i].mean_before);
-
-			cps[i].noise_sd = sd;
-			if (isfinite(sd) && !(step > p->noise_factor * sd) &&
-			    (w == k || step < fabs(cps[w].mean_after - cps[w].mean_before)))
-				w = i;
-		}
-		if (w == k)
+	/* Then one at a time, each drop followed by the merge's test of what
+	 * is left (a neighbour's longer segments may no longer pass): a change
+	 * point with a segment shorter than min_segment points, then the
+	 * smallest step within the noise (estimated again each time, on the
+	 * segments left). */
+	for (;;) {
+		if ((w = weakest(cps, k, p)) == k && (w = too_short(cps, k, n, p->min_segment)) == k &&
+		    (w = within_noise(x, n, cps, k, p->noise_factor)) == k)
 			break;
 		drop(x, n, cps, &k, w);
 	}

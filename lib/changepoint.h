@@ -14,13 +14,18 @@ struct changepoint_params {
 	 * noise_factor times the series' between-run noise (see
 	 * changepoint_noise_sd); 0 turns the gate off. */
 	double noise_factor;
+	/* Points each side of a change point must hold at least; 1 allows a
+	 * change point on each side of one outlier point. */
+	size_t min_segment;
 };
 
-/* Hunter's and Otava's defaults (window 50, p 0.001, magnitude 0) and a
- * step of more than 2 between-run sds. */
+/* Hunter's and Otava's defaults (window 50, p 0.001, magnitude 0), a
+ * step of more than 2 between-run sds and 2 points a segment. */
 #define CHANGEPOINT_NOISE_FACTOR 2.0
+#define CHANGEPOINT_MIN_SEGMENT 2
 #define CHANGEPOINT_PARAMS_INIT { .window = 50, .max_pvalue = 0.001, .min_magnitude = 0.0, \
-				  .noise_factor = CHANGEPOINT_NOISE_FACTOR }
+				  .noise_factor = CHANGEPOINT_NOISE_FACTOR, \
+				  .min_segment = CHANGEPOINT_MIN_SEGMENT }
 
 /* A change point and the t-test of the segments either side of it (from
  * the previous change point, or the start, to the next one, or the end). */

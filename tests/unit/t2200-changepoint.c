@@ -1,7 +1,8 @@
 /* t2200-changepoint: the change-point detector on synthetic series made
  * with GSL's Mersenne twister and fixed seeds: the t-test of two segments,
  * steps in 3% noise, two shifts, pure noise, base-changed-base series
- * (x2 and +25%), A/A series with drift, the noise gate and the edge cases. */
+ * (x2 and +25%), A/A series with drift, an outlier run, what every change
+ * point reported must satisfy, the noise gate and the edge cases. */
 #include "config.h"
 #include "lib/changepoint.h"
 #include "tests/tap.h"
@@ -286,6 +287,88 @@ static void test_aa(gsl_rng *r)
 	     "change", drift, NSEEDS);
 }
 
+/* One outlier run in a flat series: E-Divisive may cut on both sides of
+ * it; each of those change points has a segment of one run, so none is
+ * reported (min_segment 2). The newest run alone is no change either. */
+static void test_outlier_run(gsl_rng *r)
+{
+	struct changepoint_params one = defaults;
+	size_t cut = 0, kept = 0, last = 0;
+	double x[16];
+
+	one.min_segment = 1;
+	for (unsigned long seed = 1; seed <= NSEEDS; seed++) {
+		struct changepoint *cps;
+		size_t n;
+
+		gsl_rng_set(r, seed);
+		for (size_t i = 0; i < 16; i++)
+			x[i] = 100 + gsl_ran_gaussian(r, 1);
+		x[10] = 110;
+		changepoint_detect(x, 16, &one, &cps, &n);
+		cut += has_index(cps, n, 10, 0) && has_index(cps, n, 11, 0);
+		free(cps);
+		changepoint_detect(x, 16, &defaults, &cps, &n);
+		kept += n;
+		free(cps);
+		x[10] = 100;
+		x[15] = 110;
+		changepoint_detect(x, 16, &defaults, &cps, &n);
+		last += n;
+		free(cps);
+	}
+	ok(cut >= NSEEDS / 2, "segments of 1 allowed: an outlier run at 10 is cut out as two "
+	   "changes (10 and 11) in %zu of %d seeds", cut, NSEEDS);
+	ok(kept == 0, "segments of 2 or more: no change point around it (%zu in %d seeds)", kept,
+	   NSEEDS);
+	ok(last == 0, "nor at the newest run alone (%zu in %d seeds)", last, NSEEDS);
+}
+
+/* Whatever the series, every change point reported has p below the
+ * threshold, segments of min_segment points or more, a step above
+ * noise_factor times the noise and a magnitude above the minimum: a
+ * removal makes its neighbours' segments longer, and they are tested
+ * again. Series of steps, outlier runs and drift, seeded. */
+static void test_invariants(gsl_rng *r)
+{
+	struct changepoint_params floor = defaults;
+	size_t bad = 0, reported = 0, floored = 0;
+	double x[40];
+
+	floor.min_magnitude = 0.08;
+	for (unsigned long seed = 1; seed <= 5 * NSEEDS; seed++) {
+		const struct changepoint_params *p = seed % 2 ? &defaults : &floor;
+		struct changepoint *cps;
+		double level = 100;
+		size_t n;
+
+		gsl_rng_set(r, seed);
+		for (size_t i = 0; i < 40; i++) {
+			if (gsl_rng_uniform(r) < 0.1)
+				level *= 1 + gsl_ran_gaussian(r, 0.1);
+			x[i] = level * (1 + 0.002 * i) + gsl_ran_gaussian(r, 2);
+			if (gsl_rng_uniform(r) < 0.08)
+				x[i] *= 1.5;
+		}
+		changepoint_detect(x, 40, p, &cps, &n);
+		for (size_t i = 0; i < n; i++) {
+			size_t a = i ? cps[i - 1].index : 0, b = i + 1 < n ? cps[i + 1].index : 40;
+
+			bad += !(cps[i].p < p->max_pvalue) || cps[i].index - a < p->min_segment ||
+			       b - cps[i].index < p->min_segment ||
+			       !(fabs(cps[i].mean_after - cps[i].mean_before) >
+				 p->noise_factor * cps[i].noise_sd) ||
+			       !(cps[i].magnitude > p->min_magnitude);
+			floored += p == &floor;
+		}
+		reported += n;
+		free(cps);
+	}
+	ok(reported > 100 && floored > 20 && bad == 0, "every change point reported (%zu, %zu "
+	   "with a minimum magnitude of 8%%) has p < P, segments of 2, a step above 2 sd of noise "
+	   "and a magnitude above the minimum: %zu do not", reported, floored, bad);
+}
+
 static void test_noise_sd(void)
 {
 	const double x[] = { 10, 11, 9, 10, 20, 21, 19, 20 };
@@ -335,6 +418,8 @@ int main(void)
 	test_noise(r);
 	test_base_changed_base(r);
 	test_aa(r);
+	test_outlier_run(r);
+	test_invariants(r);
 	test_noise_sd();
 	test_edges();
 	gsl_rng_free(r);
