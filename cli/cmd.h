@@ -23,6 +23,28 @@ int cmd_query(int argc, char **argv);
 
 int cmd_history(int argc, char **argv);
 int cmd_regressions(int argc, char **argv);
+
+struct history;
+/* The change-point options kbench history and regressions share, as
+ * given (NULL: not given); CMD_CHANGEPOINT_OPTIONS(o) lists them in a
+ * parse_opt table, and cmd_changepoint_apply (cli/cmd_history.c) reads
+ * them into h: 0, or -1 after printing why. */
+struct cmd_changepoint_opts {
+	const char *pvalue, *window, *min_change, *statistic;
+};
+#define CMD_CHANGEPOINT_OPTIONS(o) \
+	OPT_STRING(0, "p-value", &(o)->pvalue, "P", \
+		   "a change point's p must be below P (default 0.001)"), \
+	OPT_STRING(0, "window", &(o)->window, "N", \
+		   "runs per E-Divisive window (default 50)"), \
+	OPT_STRING(0, "min-change", &(o)->min_change, "PCT", \
+		   "report only changes of more than PCT percent\n" \
+		   "(default 0: any change the tests pass)"), \
+	OPT_STRING(0, "statistic", &(o)->statistic, "STAT", \
+		   "find change points on each run's best sample (best,\n" \
+		   "the default: Min, or Max when higher is better) or on\n" \
+		   "its mean (mean)")
+int cmd_changepoint_apply(const struct cmd_changepoint_opts *o, struct history *h);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_rm(int argc, char **argv);

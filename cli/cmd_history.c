@@ -27,13 +27,16 @@ static const struct parse_opt_usage history_usage = {
 	.description =
 		"A metric over time: one series per host, config, section and row, one line\n"
 		"per complete run, oldest first (date, run, kernel, Hmean for higher-is-better\n"
-		"metrics or Amean, its 95% confidence interval, samples), change points\n"
-		"marked (<-) with the change of the mean (+ is better) and their p-value,\n"
-		"then a sparkline of the means. RUN (a name, #ID, uuid prefix or NAME@HOST)\n"
-		"picks the host and config of each series: every row of that run.",
+		"metrics or Amean, its 95% confidence interval, the best sample, samples),\n"
+		"change points marked (<-) with their change (+ is better) and p-value, then\n"
+		"a sparkline of the values they were found on: each run's best sample (Min,\n"
+		"Max when higher is better) unless --statistic mean. RUN (a name, #ID, uuid\n"
+		"prefix or NAME@HOST) picks the host and config of each series: every row of\n"
+		"that run.",
 	.help_column = 25,
 	.epilogue =
 		"Change points: E-Divisive means with a Student t-test (Hunter, Apache Otava),\n"
+		"2 runs a segment at least, a step above twice the series' run-to-run noise,\n"
 		"found on the whole series; --since only hides older runs. The sparkline uses\n"
 		"block characters when LC_ALL, LC_CTYPE or LANG names UTF-8, else ASCII.\n"
 		"The method is in docs/statistics.md.",
@@ -80,12 +83,20 @@ out:
 	return rc;
 }
 
+int cmd_changepoint_apply(const struct cmd_changepoint_opts *o, struct history *h)
+{
+	if (history_params_parse(o->pvalue, o->window, o->min_change, &h->params))
+		return -1;
+	return o->statistic ? history_stat_parse(o->statistic, &h->stat) : 0;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct series_filter f = { .host = NULL };
-	struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
+	const struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
+	struct cmd_changepoint_opts cp = { .pvalue = NULL };
 	struct history_view view = { .since = NULL };
-	const char *format_name = NULL, *pvalue = NULL, *window = NULL, *output = NULL;
+	const char *format_name = NULL, *output = NULL;
 	const struct parse_opt options[] = {
 		OPT_STRING(0, "config", &f.config, "CONFIG",
 			   "the series of this config (its name: configs/quick.conf\n"
@@ -103,10 +114,7 @@ int cmd_history(int argc, char **argv)
 			   "by gnuplot, up to 24 series)"),
 		OPT_STRING('o', "output", &output, "FILE",
 			   "write to FILE instead of the standard output"),
-		OPT_STRING(0, "p-value", &pvalue, "P",
-			   "a change point's p must be below P (default 0.001)"),
-		OPT_STRING(0, "window", &window, "N",
-			   "runs per E-Divisive window (default 50)"),
+		CMD_CHANGEPOINT_OPTIONS(&cp),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -123,7 +131,7 @@ int cmd_history(int argc, char **argv)
 		error("unknown format '%s' (expected text, csv, json or html)", format_name);
 		goto out;
 	}
-	if (history_params_parse(pvalue, window, &params))
+	if (cmd_changepoint_apply(&cp, &h))
 		goto out;
 	if (argc && (f.config || f.host)) {
 		error("--config and --host pick series without a run: give runs or them, not both");
@@ -135,7 +143,6 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	}
 	rc = 1;
-	h.params = params;
 	if (cmd_open_store(&store, CMD_STORE_READ))
 		goto out;
 	if (argc) {

@@ -21,8 +21,10 @@ static const struct parse_opt_usage regressions_usage = {
 	.synopsis = "kbench regressions [--since DATE] [--host HOST] [--config CONFIG]",
 	.description =
 		"For every series (host, config, section, row) of the complete runs, the\n"
-		"latest change point that made its mean worse: the means either side, the\n"
-		"change (+ is better), its p-value, and the runs either side of it.",
+		"latest change point that made it worse, found as kbench history finds them\n"
+		"(on each run's best sample unless --statistic mean): the means of those\n"
+		"values either side, the change (+ is better), its p-value, and the runs\n"
+		"either side of it.",
 	.help_column = 22,
 	.epilogue =
 		"Change points are found on the whole series (docs/statistics.md); --since\n"
@@ -34,18 +36,16 @@ static const struct parse_opt_usage regressions_usage = {
 int cmd_regressions(int argc, char **argv)
 {
 	struct series_filter f = { .host = NULL };
-	struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
-	const char *since = NULL, *pvalue = NULL, *window = NULL;
+	const struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
+	struct cmd_changepoint_opts cp = { .pvalue = NULL };
+	const char *since = NULL;
 	const struct parse_opt options[] = {
 		OPT_STRING(0, "since", &since, "DATE",
 			   "only change points whose first run started at or after\n"
 			   "DATE (e.g. 2026-11-01)"),
 		OPT_STRING(0, "host", &f.host, "HOST", "only series of this host"),
 		OPT_STRING(0, "config", &f.config, "CONFIG", "only series of this config"),
-		OPT_STRING(0, "p-value", &pvalue, "P",
-			   "a change point's p must be below P (default 0.001)"),
-		OPT_STRING(0, "window", &window, "N",
-			   "runs per E-Divisive window (default 50)"),
+		CMD_CHANGEPOINT_OPTIONS(&cp),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -63,10 +63,9 @@ int cmd_regressions(int argc, char **argv)
 		error("unexpected argument '%s'", argv[0]);
 		goto out;
 	}
-	if (history_params_parse(pvalue, window, &params))
+	if (cmd_changepoint_apply(&cp, &h))
 		goto out;
 	rc = EXIT_ERROR;
-	h.params = params;
 	if (cmd_open_store(&store, CMD_STORE_READ) || history_read(store, &f, &h))
 		goto out;
 	history_finish(&h);

@@ -1,6 +1,6 @@
 /* history: series built from the store's samples (one point per complete
- * run: Hmean or Amean and its 95% CI), their change points and
- * regressions; render_history.c shows them. */
+ * run: Hmean or Amean and its 95% CI, and the best sample), their change
+ * points and regressions; render_history.c shows them. */
 #include "config.h"
 #include "compare/history.h"
 #include "compare/stats.h"
@@ -160,6 +160,10 @@ static void flush_run(struct builder *b)
 		p->started_at = b->started_at;
 		p->n = g->n;
 		point_stats(b, g->values, g->n, hs->higher_better, &p->mean, &p->ci95);
+		p->best = g->values[0];
+		for (size_t k = 1; k < g->n; k++)
+			p->best = hs->higher_better ? fmax(p->best, g->values[k])
+						    : fmin(p->best, g->values[k]);
 		free(g->section);
 		free(g->row);
 		free(g->unit);
@@ -234,19 +238,19 @@ static int cmp_points(const void *a, const void *b)
 	return (x->run_id > y->run_id) - (x->run_id < y->run_id);
 }
 
-/* Change points of one series, found on the points that have a mean. */
-static void series_detect(struct history_series *hs, const struct changepoint_params *params)
+/* Change points of one series, found on the points that have a value. */
+static void series_detect(const struct history *h, struct history_series *hs)
 {
 	double *x = xcalloc(hs->npoints ? hs->npoints : 1, sizeof(*x));
 	size_t *at = xcalloc(hs->npoints ? hs->npoints : 1, sizeof(*at));
 	size_t n = 0;
 
 	for (size_t i = 0; i < hs->npoints; i++)
-		if (isfinite(hs->points[i].mean)) {
-			x[n] = hs->points[i].mean;
+		if (isfinite(history_point_value(h, &hs->points[i]))) {
+			x[n] = history_point_value(h, &hs->points[i]);
 			at[n++] = i;
 		}
-	changepoint_detect(x, n, params, &hs->cps, &hs->ncps);
+	changepoint_detect(x, n, &h->params, &hs->cps, &hs->ncps);
 	for (size_t i = 0; i < hs->ncps; i++)
 		hs->cps[i].index = at[hs->cps[i].index];
 	free(x);
@@ -257,6 +261,35 @@ void history_init(struct history *h, const struct changepoint_params *params)
 {
 	memset(h, 0, sizeof(*h));
 	h->params = *params;
+	h->stat = HISTORY_STAT_BEST;
+}
+
+int history_stat_parse(const char *name, enum history_stat *stat)
+{
+	if (!strcmp(name, "best"))
+		*stat = HISTORY_STAT_BEST;
+	else if (!strcmp(name, "mean"))
+		*stat = HISTORY_STAT_MEAN;
+	else
+		return error("invalid --statistic '%s': expected best (each run's best sample) "
+			     "or mean", name);
+	return 0;
+}
+
+const char *history_stat_name(const struct history *h, const struct history_series *hs)
+{
+	if (h->stat == HISTORY_STAT_MEAN)
+		return hs->higher_better ? "Hmean" : "Amean";
+	return hs->higher_better ? "Max" : "Min";
+}
+
+double history_point_value(const struct history *h, const struct history_point *p)
+{
+	/* A run's best sample is a value only where its mean is (Hmean is
+	 * undefined with a sample <= 0, and so is the run). */
+	if (!isfinite(p->mean))
+		return NAN;
+	return h->stat == HISTORY_STAT_MEAN ? p->mean : p->best;
 }
 
 int history_read(struct store *s, const struct series_filter *f, struct history *h)
@@ -278,7 +311,7 @@ void history_finish(struct history *h)
 
 		qsort(hs->points, hs->npoints, sizeof(*hs->points), cmp_points);
 		free(hs->cps);
-		series_detect(hs, &h->params);
+		series_detect(h, hs);
 	}
 }
 
@@ -315,10 +348,19 @@ int history_change_worse(const struct history_series *hs, const struct changepoi
 				 : cp->mean_after > cp->mean_before;
 }
 
-int history_params_parse(const char *pvalue, const char *window,
+int history_params_parse(const char *pvalue, const char *window, const char *min_change,
 			 struct changepoint_params *params)
 {
 	char *end;
+
+	if (min_change) {
+		double pct = strtod(min_change, &end);
+
+		if (!*min_change || *end || !(pct >= 0 && pct < 1e6))
+			return error("invalid --min-change '%s': expected a percentage, 0 or more "
+				     "(e.g. 5)", min_change);
+		params->min_magnitude = pct / 100;
+	}
 
 	if (pvalue) {
 		double p = strtod(pvalue, &end);

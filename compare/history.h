@@ -23,6 +23,8 @@ struct history_point {
 	double mean;		/* Hmean when higher is better, else Amean */
 	double ci95;		/* half-width of the mean's 95% CI; NaN below 2
 				 * samples or without a mean */
+	double best;		/* the best sample: Max when higher is better,
+				 * else Min */
 };
 
 struct history_series {
@@ -34,11 +36,21 @@ struct history_series {
 	size_t ncps;
 };
 
+/* The per-run value a series' change points are found on: the run's best
+ * sample (the default: interference only slows a run, so its best sample
+ * moves with the kernel and not with the machine's slow spells) or its
+ * mean. docs/statistics.md section 8 says why. */
+enum history_stat {
+	HISTORY_STAT_BEST,
+	HISTORY_STAT_MEAN,
+};
+
 /* The series read, in order of first appearance. */
 struct history {
 	struct history_series *series;
 	size_t n, alloc;
 	struct changepoint_params params;
+	enum history_stat stat;
 	/* Series by key while reading: a series index + 1, 0 when free. */
 	size_t *slots;
 	size_t nslots;
@@ -47,12 +59,21 @@ struct history {
 	size_t nrun_strings, run_strings_alloc;
 };
 
-/* Start an empty history whose change points will be found with params. */
+/* Start an empty history whose change points will be found with params,
+ * on the best sample of each run. */
 void history_init(struct history *h, const struct changepoint_params *params);
+/* --statistic's text, "best" or "mean", into *stat. Returns 0, or -1
+ * after printing why. */
+int history_stat_parse(const char *name, enum history_stat *stat);
+/* The name of the per-run value change points are found on in a series of
+ * h: "Min" or "Max" (best), "Amean" or "Hmean" (mean). */
+const char *history_stat_name(const struct history *h, const struct history_series *hs);
+/* The value of point p for its series' change points (NaN: none). */
+double history_point_value(const struct history *h, const struct history_point *p);
 /* The change point parameters kbench history and regressions take as
- * option text, --p-value and --window (NULL: not given), into params.
- * Returns 0, or -1 after printing why. */
-int history_params_parse(const char *pvalue, const char *window,
+ * option text, --p-value, --window and --min-change (a percentage; NULL:
+ * not given), into params. Returns 0, or -1 after printing why. */
+int history_params_parse(const char *pvalue, const char *window, const char *min_change,
 			 struct changepoint_params *params);
 /* Add the series matching f from the store (a series read before is not
  * read twice). Returns 0, or -1 after printing why. */
@@ -61,8 +82,9 @@ int history_read(struct store *s, const struct series_filter *f, struct history 
 void history_finish(struct history *h);
 void history_release(struct history *h);
 
-/* The direction-normalised change of a change point in percent, as kbench
- * compare shows it (positive: better). */
+/* The direction-normalised change of a change point in percent (of the
+ * per-run values it was found on), as kbench compare shows a change
+ * (positive: better). */
 double history_change_pct(const struct history_series *hs, const struct changepoint *cp);
 /* Whether a change point makes the metric worse. */
 int history_change_worse(const struct history_series *hs, const struct changepoint *cp);

@@ -105,7 +105,7 @@ struct history_view {
 void history_render(const struct history *h, enum history_format f,
 		    const struct history_view *v, struct strbuf *out);
 
-#define HISTORY_FORMAT_VERSION 1
+#define HISTORY_FORMAT_VERSION 2
 
 /* Append the regressions found in h (n of them) and a summary line. */
 void history_render_regressions(const struct history *h, const struct history_regression *r,

@@ -60,6 +60,26 @@ static const char *mean_name(const struct history_series *hs)
 	return hs->higher_better ? "Hmean" : "Amean";
 }
 
+static const char *best_name(const struct history_series *hs)
+{
+	return hs->higher_better ? "Max" : "Min";
+}
+
+/* How the change points of h were found and what their % is, as the
+ * text and html say it (two lines; sep goes between them). */
+static void method_note(const struct history *h, const char *sep, struct strbuf *out)
+{
+	int mean = h->stat == HISTORY_STAT_MEAN;
+
+	strbuf_addf(out, "E-Divisive means with a t-test, p < %g, window %zu, on each run's %s",
+		    h->params.max_pvalue, h->params.window,
+		    mean ? "mean" : "best sample (Min, Max when higher is better)");
+	if (h->params.min_magnitude > 0)
+		strbuf_addf(out, ", changes over %g%%", h->params.min_magnitude * 100);
+	strbuf_addf(out, ";%s%% is the change of %s, + is better.", sep,
+		    mean ? "the mean" : "the runs' best samples");
+}
+
 /* "2026-11-29T23:52:28Z" -> "2026-11-29 23:52" */
 static void short_date(char *buf, size_t len, const char *iso)
 {
@@ -78,8 +98,9 @@ static void pad_left(struct strbuf *out, const char *s, int width)
 	strbuf_addstr(out, s);
 }
 
-static void sparkline(const struct history_series *hs, const struct history_view *v,
-		      struct strbuf *out)
+/* The sparkline of the values the change points were found on. */
+static void sparkline(const struct history *h, const struct history_series *hs,
+		      const struct history_view *v, struct strbuf *out)
 {
 	static const char *const blocks[] = { "\u2581", "\u2582", "\u2583", "\u2584",
 					      "\u2585", "\u2586", "\u2587", "\u2588" };
@@ -88,35 +109,37 @@ static void sparkline(const struct history_series *hs, const struct history_view
 	int d = decimals(hs);
 
 	for (size_t i = 0; i < hs->npoints; i++)
-		if (shown(v, &hs->points[i]) && isfinite(hs->points[i].mean)) {
-			lo = fmin(lo, hs->points[i].mean);
-			hi = fmax(hi, hs->points[i].mean);
+		if (shown(v, &hs->points[i]) && isfinite(history_point_value(h, &hs->points[i]))) {
+			lo = fmin(lo, history_point_value(h, &hs->points[i]));
+			hi = fmax(hi, history_point_value(h, &hs->points[i]));
 		}
 	if (lo > hi)
 		return;
 	strbuf_addstr(out, "trend ");
 	for (size_t i = 0; i < hs->npoints; i++) {
 		const struct history_point *p = &hs->points[i];
+		double y = history_point_value(h, p);
 		int level = 0;
 
 		if (!shown(v, p))
 			continue;
-		if (!isfinite(p->mean)) {
+		if (!isfinite(y)) {
 			strbuf_addch(out, ' ');
 			continue;
 		}
 		if (hi > lo)
-			level = (int)((p->mean - lo) / (hi - lo) * 7 + 0.5);
+			level = (int)((y - lo) / (hi - lo) * 7 + 0.5);
 		if (v->unicode)
 			strbuf_addstr(out, blocks[level]);
 		else
 			strbuf_addch(out, ascii[level]);
 	}
-	strbuf_addf(out, "  (oldest first; min %.*f, max %.*f)\n", d, lo, d, hi);
+	strbuf_addf(out, "  (%s, oldest first; min %.*f, max %.*f)\n", history_stat_name(h, hs),
+		    d, lo, d, hi);
 }
 
-static void text_series(const struct history_series *hs, const struct history_view *v,
-			       struct strbuf *out)
+static void text_series(const struct history *h, const struct history_series *hs,
+			const struct history_view *v, struct strbuf *out)
 {
 	const char *pm = v->unicode ? "\u00b1" : "+-";
 	int d = decimals(hs);
@@ -127,8 +150,8 @@ static void text_series(const struct history_series *hs, const struct history_vi
 		    name_printable(hs->host), name_printable(hs->config), mean_name(hs),
 		    *hs->unit ? " (" : "",
 		    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
-	strbuf_addf(out, "%-16s  %-24s %-22s %12s %11s %4s\n", "date", "run", "kernel",
-		    mean_name(hs), "95% CI", "n");
+	strbuf_addf(out, "%-16s  %-24s %-22s %12s %11s %12s %4s\n", "date", "run", "kernel",
+		    mean_name(hs), "95% CI", best_name(hs), "n");
 	for (size_t i = 0; i < hs->npoints; i++) {
 		const struct history_point *p = &hs->points[i];
 		const struct changepoint *cp = change_at(hs, i);
@@ -145,13 +168,13 @@ static void text_series(const struct history_series *hs, const struct history_vi
 		else
 			strbuf_addf(&cell, "%s%.*f", pm, d, p->ci95);
 		pad_left(out, cell.buf, 11);
-		strbuf_addf(out, " %4zu", p->n);
+		strbuf_addf(out, " %12.*f %4zu", d, p->best, p->n);
 		if (cp)
 			strbuf_addf(out, "  <- %+.2f%% %s, p %.2g", history_change_pct(hs, cp),
 				    history_change_worse(hs, cp) ? "worse" : "better", cp->p);
 		strbuf_addch(out, '\n');
 	}
-	sparkline(hs, v, out);
+	sparkline(h, hs, v, out);
 	strbuf_release(&cell);
 }
 
@@ -161,12 +184,13 @@ static void history_text(const struct history *h, const struct history_view *v,
 	for (size_t i = 0; i < h->n; i++) {
 		if (i)
 			strbuf_addch(out, '\n');
-		text_series(&h->series[i], v, out);
+		text_series(h, &h->series[i], v, out);
 	}
-	if (h->n)
-		strbuf_addf(out, "\nChange points (<-): E-Divisive means with a t-test, "
-			    "p < %g, window %zu; %% is the change of the mean, + is better.\n",
-			    h->params.max_pvalue, h->params.window);
+	if (h->n) {
+		strbuf_addstr(out, "\nChange points (<-): ");
+		method_note(h, "\n", out);
+		strbuf_addch(out, '\n');
+	}
 }
 
 /* Fields each followed by its comma, control characters escaped. */
@@ -181,10 +205,11 @@ static void csv_fields(struct strbuf *out, const char *const *fields, size_t n)
 static void history_csv(const struct history *h, const struct history_view *v,
 		       struct strbuf *out)
 {
-	strbuf_addf(out, "# kbench history csv %d; e-divisive p %g window %zu\n",
-		    HISTORY_FORMAT_VERSION, h->params.max_pvalue, h->params.window);
+	strbuf_addf(out, "# kbench history csv %d; e-divisive p %g window %zu statistic %s\n",
+		    HISTORY_FORMAT_VERSION, h->params.max_pvalue, h->params.window,
+		    h->stat == HISTORY_STAT_MEAN ? "mean" : "best");
 	strbuf_addstr(out, "host,config,section,row,unit,better,stat,run_id,uuid,run,kernel,"
-		      "started_at,n,mean,ci95,change_pct,change_p\n");
+		      "started_at,n,mean,ci95,change_pct,change_p,best\n");
 	for (size_t i = 0; i < h->n; i++) {
 		const struct history_series *hs = &h->series[i];
 		const char *series[] = {
@@ -214,13 +239,15 @@ static void history_csv(const struct history *h, const struct history_view *v,
 			} else {
 				strbuf_addch(out, ',');
 			}
+			strbuf_addch(out, ',');
+			csv_number(out, p->best);
 			strbuf_addch(out, '\n');
 		}
 	}
 }
 
-static void json_change(struct json *j, const struct history_series *hs,
-			const struct changepoint *cp)
+static void json_change(struct json *j, const struct history *h,
+			const struct history_series *hs, const struct changepoint *cp)
 {
 	const struct history_point *p = &hs->points[cp->index];
 
@@ -229,6 +256,7 @@ static void json_change(struct json *j, const struct history_series *hs,
 	json_key_int(j, "run_id", p->run_id);
 	json_key_string(j, "run", name_printable(p->run_name));
 	json_key_string(j, "started_at", p->started_at);
+	json_key_string(j, "of", history_stat_name(h, hs));
 	json_key_double(j, "mean_before", cp->mean_before);
 	json_key_double(j, "mean_after", cp->mean_after);
 	json_key_int(j, "runs_before", (long long)cp->n_before);
@@ -266,6 +294,9 @@ static void history_json(const struct history *h, const struct history_view *v,
 	json_key_int(&j, "window", (long long)h->params.window);
 	json_key_double(&j, "max_pvalue", h->params.max_pvalue);
 	json_key_double(&j, "min_magnitude", h->params.min_magnitude);
+	json_key_double(&j, "noise_factor", h->params.noise_factor);
+	json_key_int(&j, "min_segment", (long long)h->params.min_segment);
+	json_key_string(&j, "statistic", h->stat == HISTORY_STAT_MEAN ? "mean" : "best");
 	json_object_end(&j);
 	json_key(&j, "series");
 	json_array_begin(&j);
@@ -292,6 +323,7 @@ static void history_json(const struct history *h, const struct history_view *v,
 			json_key_int(&j, "n", (long long)p->n);
 			json_key_double(&j, "mean", p->mean);
 			json_key_double(&j, "ci95", p->ci95);
+			json_key_double(&j, "best", p->best);
 			json_object_end(&j);
 		}
 		json_array_end(&j);
@@ -299,7 +331,7 @@ static void history_json(const struct history *h, const struct history_view *v,
 		json_array_begin(&j);
 		for (size_t k = 0; k < hs->ncps; k++)
 			if (shown(v, &hs->points[hs->cps[k].index]))
-				json_change(&j, hs, &hs->cps[k]);
+				json_change(&j, h, hs, &hs->cps[k]);
 		json_array_end(&j);
 		json_object_end(&j);
 	}
@@ -350,8 +382,9 @@ void history_render_regressions(const struct history *h, const struct history_re
 
 		strbuf_addf(out, "%s %s on %s, config %s: %s %.*f -> %.*f%s%s (%+.2f%%), p %.2g\n",
 			    name_printable(hs->section), name_printable(hs->row),
-			    name_printable(hs->host), name_printable(hs->config), mean_name(hs), d,
-			    cp->mean_before, d, cp->mean_after, *hs->unit ? " " : "", hs->unit,
+			    name_printable(hs->host), name_printable(hs->config),
+			    history_stat_name(h, hs), d, cp->mean_before, d, cp->mean_after,
+			    *hs->unit ? " " : "", hs->unit,
 			    history_change_pct(hs, cp), cp->p);
 		run_line(out, "last run before:", &hs->points[cp->index - 1]);
 		run_line(out, "first run after:", &hs->points[cp->index]);
@@ -454,8 +487,8 @@ static void html_table(const struct history_series *hs, const struct history_vie
 	int d = decimals(hs);
 
 	strbuf_addf(out, "<table class=\"history\">\n<thead><tr><th>date</th><th>run</th>"
-		    "<th>kernel</th><th>%s</th><th>95%% CI</th><th>n</th><th>change</th>"
-		    "</tr></thead>\n<tbody>\n", mean_name(hs));
+		    "<th>kernel</th><th>%s</th><th>95%% CI</th><th>%s</th><th>n</th>"
+		    "<th>change</th></tr></thead>\n<tbody>\n", mean_name(hs), best_name(hs));
 	for (size_t i = 0; i < hs->npoints; i++) {
 		const struct history_point *p = &hs->points[i];
 		const struct changepoint *cp = change_at(hs, i);
@@ -479,6 +512,9 @@ static void html_table(const struct history_series *hs, const struct history_vie
 			strbuf_addf(&sb, "+-%.*f", d, p->ci95);
 		html_cell(out, "num", sb.buf);
 		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.*f", d, p->best);
+		html_cell(out, "num", sb.buf);
+		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%zu", p->n);
 		html_cell(out, "num", sb.buf);
 		strbuf_reset(&sb);
@@ -494,7 +530,7 @@ static void html_table(const struct history_series *hs, const struct history_vie
 
 /* The change points of series i (numbered from 1) in the page: what each
  * compared, and how to compare the two runs around it. */
-static void html_changes(const struct history_series *hs, size_t i,
+static void html_changes(const struct history *h, const struct history_series *hs, size_t i,
 			 const struct history_view *v, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -510,7 +546,7 @@ static void html_changes(const struct history_series *hs, size_t i,
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "Change point %zu: %s %.*f over %zu runs, then %.*f over %zu runs "
 			    "from %s on (%+.2f%% %s, p %.2g). The runs around it compare with: "
-			    "kbench compare '#%lld' '#%lld'", k + 1, mean_name(hs), d,
+			    "kbench compare '#%lld' '#%lld'", k + 1, history_stat_name(h, hs), d,
 			    cp->mean_before, cp->n_before, d, cp->mean_after, cp->n_after,
 			    b->run_name, history_change_pct(hs, cp),
 			    history_change_worse(hs, cp) ? "worse" : "better", cp->p,
@@ -591,12 +627,13 @@ static void history_html(const struct history *h, const struct history_view *v,
 	strbuf_addstr(out, "<h1>");
 	html_escape(out, sb.buf);
 	strbuf_addstr(out, "</h1>\n");
-	strbuf_addf(out, "<p>One point per complete run: its mean (Hmean when higher is "
-		    "better, else Amean) with the 95%% confidence interval. Change points "
-		    "(dashed lines, and the change column): E-Divisive means with a t-test, "
-		    "p &lt; %g, window %zu; %% is the change of the mean, + is better. Hover "
-		    "over a point for its run and kernel.</p>\n",
-		    h->params.max_pvalue, h->params.window);
+	strbuf_reset(&sb);
+	method_note(h, " ", &sb);
+	strbuf_addstr(out, "<p>One point per complete run: its mean (Hmean when higher is "
+		      "better, else Amean) with the 95% confidence interval. Change points "
+		      "(dashed lines, and the change column): ");
+	html_escape(out, sb.buf);
+	strbuf_addstr(out, " Hover over a point for its run and kernel.</p>\n");
 	if (h->n > 1) {
 		strbuf_addf(out, "<h2>Overview</h2>\n<p>Every series, its means oldest first; a "
 			    "bar marks a change point (red worse, green better) and links to it.%s"
@@ -623,7 +660,7 @@ static void history_html(const struct history *h, const struct history_view *v,
 		if (h->n <= HTML_CHARTS_MAX)
 			html_chart(hs, v, &pg, out);
 		html_table(hs, v, out);
-		html_changes(hs, i + 1, v, out);
+		html_changes(h, hs, i + 1, v, out);
 		strbuf_addstr(out, "</section>\n");
 	}
 	html_page_end(out);

@@ -30,13 +30,13 @@ expect() {
 
 LC_ALL=C kb history --config hb --section hackbench-process-pipes --row 1 > "$tmp/out" 2>"$tmp/err"
 ok $? "history of one series"
-check "one line per run, a header, a title and the sparkline" test "$(grep -c . "$tmp/out")" = 34
+check "one line per run, a header, a title, the sparkline and the footer" test "$(grep -c . "$tmp/out")" = 35
 check "the title names the series" test "$(head -1 "$tmp/out")" = \
 	"hackbench-process-pipes 1 on $host, config hb: Amean (s), lower is better"
 check "runs in time order" test "$(grep -o 'nightly-[0-9]*' "$tmp/out" | tr '\n' ' ')" = \
 	"$(seq -f 'nightly-%02g' 1 30 | tr '\n' ' ')"
 line=$(grep ' nightly-20 ' "$tmp/out")
-want="2026-10-20 02:00  nightly-20               6.1.20                       0.5460    +-0.0025    3  <- -9.88% worse, p 5e-28"
+want="2026-10-20 02:00  nightly-20               6.1.20                       0.5460    +-0.0025       0.5450    3  <- -9.90% worse, p 5e-28"
 if [ "$line" = "$want" ]; then
 	ok 0 "the step is marked on the first run after it, with the change and p"
 else
@@ -45,10 +45,32 @@ else
 	diag "got:  $line"
 fi
 check "and nowhere else" test "$(grep -c '<-' "$tmp/out")" = 2
-check "mean and 95% CI of three samples 0.001 apart" grep -q \
-	'^2026-10-01 02:00  nightly-01  .* 0.5000    +-0.0025    3$' "$tmp/out"
-check "ASCII sparkline in the C locale" grep -q \
-	'^trend _\._\.__\._\.__\._\.__\._\.\*##\*#\*##\*#\*  (oldest first; min 0.4960, max 0.5540)$' "$tmp/out"
+check "mean, 95% CI and Min of three samples 0.001 apart" grep -q \
+	'^2026-10-01 02:00  nightly-01  .* 0.5000    +-0.0025       0.4990    3$' "$tmp/out"
+check "the header names the columns" grep -q \
+	'^date              run                      kernel                        Amean      95% CI          Min    n$' \
+	"$tmp/out"
+check "ASCII sparkline of the runs' Min in the C locale" grep -q \
+	'^trend _\._\.__\._\.__\._\.__\._\.\*##\*#\*##\*#\*  (Min, oldest first; min 0.4950, max 0.5530)$' "$tmp/out"
+is "the footer says what the change points were found on" "$(tail -2 "$tmp/out")" \
+"Change points (<-): E-Divisive means with a t-test, p < 0.001, window 50, on each run's best sample (Min, Max when higher is better);
+% is the change of the runs' best samples, + is better."
+
+# --statistic mean finds them on the run means, as kbench did before.
+LC_ALL=C kb history --config hb --row 1 --statistic mean > "$tmp/mean"
+check "--statistic mean: the change of the means" \
+	grep -q ' nightly-20 .* 0.5450    3  <- -9.88% worse, p 5e-28$' "$tmp/mean"
+check "--statistic mean: the sparkline of the means" grep -q \
+	'^trend .*  (Amean, oldest first; min 0.4960, max 0.5540)$' "$tmp/mean"
+check "--statistic mean: the footer says so" grep -q \
+	"^Change points (<-): .* window 50, on each run's mean;$" "$tmp/mean"
+LC_ALL=C kb history --config hb --row 1 --min-change 10 > "$tmp/out10"
+check "--min-change 10 keeps no change point of 9.9%" test "$(grep -c '<-' "$tmp/out10")" = 1
+check "and the footer names the floor" grep -q \
+	"window 50, on each run's best sample (Min, Max when higher is better), changes over 10%;$" \
+	"$tmp/out10"
+LC_ALL=C kb history --config hb --row 1 --min-change 9 > "$tmp/out9"
+check "--min-change 9 keeps it" grep -q ' nightly-20 .*<- -9.90% worse' "$tmp/out9"
 
 LC_ALL= LC_CTYPE= LANG=en_US.UTF-8 kb history --config hb --row 1 > "$tmp/utf8"
 check "block characters when LANG names UTF-8" grep -q '^trend ▁▂▁▂▁▁▂▁▂▁▁▂▁▂▁▁▂▁▂▇██▇█▇██▇█▇  ' "$tmp/utf8"
@@ -65,16 +87,18 @@ check "--since shows the runs from that date" test "$(grep -c ' nightly-' "$tmp/
 check "the step before it is not marked" test "$(grep -c '<-' "$tmp/out")" = 1
 LC_ALL=C kb history --config hb --row 1 --since 2026-10-18 > "$tmp/out"
 check "a change point found on the whole series stays where it was" \
-	grep -q ' nightly-20 .*<- -9.88% worse, p 5e-28$' "$tmp/out"
+	grep -q ' nightly-20 .*<- -9.90% worse, p 5e-28$' "$tmp/out"
 
 kb history --config hb --format csv > "$tmp/csv"
 ok $? "--format csv"
 check "csv: a version line, a header and a record per run and row" test "$(wc -l < "$tmp/csv")" = 62
 check "csv: the header" test "$(sed -n 2p "$tmp/csv")" = \
-	"host,config,section,row,unit,better,stat,run_id,uuid,run,kernel,started_at,n,mean,ci95,change_pct,change_p"
+	"host,config,section,row,unit,better,stat,run_id,uuid,run,kernel,started_at,n,mean,ci95,change_pct,change_p,best"
+check "csv: the version line names the statistic" test "$(head -1 "$tmp/csv")" = \
+	"# kbench history csv 2; e-divisive p 0.001 window 50 statistic best"
 check "csv: the change on its run" grep -q \
-	"^$host,hb,hackbench-process-pipes,1,s,lower,Amean,21,00000000-0000-4000-8000-000000000020,nightly-20,6.1.20,2026-10-20T02:00:00Z,3,0.546[0-9]*,0.00248[0-9]*,-9.88[0-9]*,5.04[0-9]*e-28$" "$tmp/csv"
-check "csv: one change in all" test "$(grep -c ',-9.88[0-9]*,[0-9.e-]*$' "$tmp/csv")" = 1
+	"^$host,hb,hackbench-process-pipes,1,s,lower,Amean,21,00000000-0000-4000-8000-000000000020,nightly-20,6.1.20,2026-10-20T02:00:00Z,3,0.546[0-9]*,0.00248[0-9]*,-9.90[0-9]*,5.04[0-9]*e-28,0.545$" "$tmp/csv"
+check "csv: one change in all" test "$(grep -c ',-9.90[0-9]*,[0-9.e-]*,[0-9.]*$' "$tmp/csv")" = 1
 
 kb history --config hb --format json > "$tmp/json"
 ok $? "--format json"
@@ -84,11 +108,13 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["series"]
 cp = s[0]["change_points"]
-print(d["format_version"], d["method"]["window"], d["method"]["max_pvalue"], len(s),
-      len(s[0]["points"]), len(cp), cp[0]["run"], cp[0]["direction"],
-      round(cp[0]["change_pct"], 2), len(s[1]["change_points"]))' "$tmp/json")
+m = d["method"]
+print(d["format_version"], m["window"], m["max_pvalue"], m["statistic"], m["min_segment"],
+      m["noise_factor"], len(s), len(s[0]["points"]), s[0]["points"][0]["best"], len(cp),
+      cp[0]["run"], cp[0]["of"], cp[0]["direction"], round(cp[0]["change_pct"], 2),
+      len(s[1]["change_points"]))' "$tmp/json")
 	check "json: version, method, series, points and the change ($got)" \
-		test "$got" = "1 50 0.001 2 30 1 nightly-20 worse -9.88 0"
+		test "$got" = "2 50 0.001 best 2 2 2 30 0.499 1 nightly-20 Min worse -9.9 0"
 else
 	skip "no python3 to read the JSON"
 fi
@@ -102,6 +128,12 @@ expect 2 "kbench: unknown format 'xml' (expected text, csv, json or html)" --for
 expect 2 "kbench: invalid --p-value '0': expected a number between 0 and 1" --p-value 0 --config hb
 expect 2 "kbench: invalid --window '1': expected a whole number of runs, at least 2" \
 	--window 1 --config hb
+expect 2 "kbench: invalid --statistic 'min': expected best (each run's best sample) or mean" \
+	--statistic min --config hb
+expect 2 "kbench: invalid --min-change '-1': expected a percentage, 0 or more (e.g. 5)" \
+	--min-change -1 --config hb
+expect 2 "kbench: invalid --min-change '5%': expected a percentage, 0 or more (e.g. 5)" \
+	--min-change 5% --config hb
 expect 2 "kbench: --config and --host pick series without a run: give runs or them, not both" \
 	--config hb nightly-30
 expect 2 "kbench: unknown option '--bogus'" --bogus

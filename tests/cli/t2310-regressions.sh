@@ -36,10 +36,10 @@ run_regressions() {
 
 run_regressions 1
 cat > "$tmp/want" <<WANT
-hackbench-process-pipes 1 on $host, config hb: Amean 0.5002 -> 0.5496 s (-9.88%), p 5e-28
+hackbench-process-pipes 1 on $host, config hb: Min 0.4992 -> 0.5486 s (-9.90%), p 5e-28
   last run before: #20 nightly-19 (6.1.19) 2026-10-19 02:00
   first run after: #21 nightly-20 (6.1.20) 2026-10-20 02:00
-hackbench-process-pipes 1 on $host, config hb3: Amean 0.5006 -> 0.5499 s (-9.85%), p 4.1e-21
+hackbench-process-pipes 1 on $host, config hb3: Min 0.4996 -> 0.5489 s (-9.87%), p 4.1e-21
   last run before: #68 nightly-07 (6.1.7) 2026-10-07 02:00
   first run after: #69 nightly-08 (6.1.8) 2026-10-08 02:00
 2 regressions in 7 series
@@ -67,6 +67,15 @@ check "no series: no regression" test "$(cat "$tmp/out")" = "0 regressions in 0 
 run_regressions 0 --p-value 1e-40
 check "--p-value 1e-40: no change point is strong enough" \
 	test "$(cat "$tmp/out")" = "0 regressions in 7 series"
+run_regressions 1 --config hb --statistic mean
+check "--statistic mean: the change of the run means" test "$(head -1 "$tmp/out")" = \
+	"hackbench-process-pipes 1 on $host, config hb: Amean 0.5002 -> 0.5496 s (-9.88%), p 5e-28"
+run_regressions 0 --min-change 10
+check "--min-change 10: no change of 9.9% is reported" \
+	test "$(cat "$tmp/out")" = "0 regressions in 7 series"
+run_regressions 2 --statistic median
+check "a bad --statistic: usage error" test "$(cat "$tmp/err")" = \
+	"kbench: invalid --statistic 'median': expected best (each run's best sample) or mean"
 
 run_regressions 2 extra
 check "an argument: usage error" test "$(cat "$tmp/err")" = "kbench: unexpected argument 'extra'"

@@ -40,10 +40,10 @@ is "an overview: a small multiple a series, linked to it" \
 is "the change point marked on series 1's, linked to it" \
 	"$(grep -o '<a href="#series[0-9]*-cp[0-9]*"><line class="mark"[^>]*><title>[^<]*</title>' \
 	"$tmp/plain.html" | sed 's/ x1="[^"]*" x2="[^"]*"//')" \
-	'<a href="#series1-cp1"><line class="mark" y1="0" y2="48" stroke="#c62828" stroke-width="3"><title>-9.88% worse from nightly-20</title>'
+	'<a href="#series1-cp1"><line class="mark" y1="0" y2="48" stroke="#c62828" stroke-width="3"><title>-9.90% worse from nightly-20</title>'
 a=$(sql "SELECT id FROM runs WHERE name = 'nightly-19'") b=$(sql "SELECT id FROM runs WHERE name = 'nightly-20'")
 check "which says what changed and how to compare the runs around it" grep -qx \
-	"<p class=\"change\" id=\"series1-cp1\">Change point 1: Amean 0.5002 over 19 runs, then 0.5496 over 11 runs from nightly-20 on (-9.88% worse, p 5e-28). The runs around it compare with: kbench compare &#39;#$a&#39; &#39;#$b&#39;</p>" \
+	"<p class=\"change\" id=\"series1-cp1\">Change point 1: Min 0.4992 over 19 runs, then 0.5486 over 11 runs from nightly-20 on (-9.90% worse, p 5e-28). The runs around it compare with: kbench compare &#39;#$a&#39; &#39;#$b&#39;</p>" \
 	"$tmp/plain.html"
 
 
@@ -72,11 +72,11 @@ T
 		"$last"
 	check_html texts "$tmp/dom.html" chart1 >"$tmp/texts"
 	is "the change point is marked with its change" \
-		"$(grep -c '% \(worse\|better\)$' "$tmp/texts") $(grep -c ' -9.88% worse$' "$tmp/texts")" \
+		"$(grep -c '% \(worse\|better\)$' "$tmp/texts") $(grep -c ' -9.90% worse$' "$tmp/texts")" \
 		"1 1"
 	# Its label sits just right of the dashed line, halfway between the
 	# points of nights 19 and 20.
-	x=$(grep ' -9.88% worse$' "$tmp/texts" | cut -d' ' -f1)
+	x=$(grep ' -9.90% worse$' "$tmp/texts" | cut -d' ' -f1)
 	got=$(check_html points "$tmp/dom.html" chart1 | awk -v label="$x" '
 		NR == 19 { a = $2 } NR == 20 { b = $2 }
 		END {
@@ -90,7 +90,7 @@ T
 	is "the flat series has none" \
 		"$(check_html texts "$tmp/dom.html" chart2 | grep -c '% \(worse\|better\)$')" 0
 	check "and the table says it on its run" grep -q \
-		'<td>nightly-20</td>.*<td class="worse">-9.88% worse, p 5e-28</td></tr>$' "$tmp/dom.html"
+		'<td>nightly-20</td>.*<td class="worse">-9.90% worse, p 5e-28</td></tr>$' "$tmp/dom.html"
 	is "markup from the store makes no element" \
 		"$(check_html tags "$tmp/dom.html" | grep -c '^\(script\|img\) ')" 0
 	check "and shows as text" sh -c "python3 '$TOP_SRCDIR/tests/tools/html-check.py' text \
