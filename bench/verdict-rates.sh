@@ -20,9 +20,13 @@
 #                  is), 8 of the base; "found" is a change point at the
 #                  first changed run (kbench history), "wrong" one at a
 #                  run where nothing changed
-#   cp A/A         false alarms: series of 16 runs where nothing changed
+#   cp A/A         false alarms: series of 16 runs where nothing changed;
+#                  "largest" is the largest change alarmed on, the
+#                  --min-change this machine needs for none
+# Change points are kbench history's defaults (each run's best sample),
+# or STATISTIC and MIN_CHANGE's (its --statistic and --min-change).
 # Prints one line per check:
-#   CHECK          RATE x/y (pct%)  [wrong w]  [? c]
+#   CHECK          RATE x/y (pct%)  [wrong w]  [? c]  [largest L%]
 # Goals (docs/statistics.md): A/A marked <= 5% in every design; +10%
 # found >= 80% with the design the footer recommends; no verdict of the
 # wrong direction; x2 steps found 6/6, +25% steps >= 4/6, A/A series 0
@@ -33,7 +37,8 @@
 # Variables: RUNS (A/A runs with rounds, default 8), REPS (repetitions of
 # the pooled and interleaved checks, default 3), ROWS (series per run,
 # default 6), AB_ROUNDS (default 12, kbench ab's), ITERATIONS (samples a
-# round, default 3), LOOPS (default 300000). The store is a temporary file. Run it on a
+# round, default 3), LOOPS (default 300000), STATISTIC and MIN_CHANGE (for
+# history; unset: its defaults). The store is a temporary file. Run it on a
 # machine left alone: it measures that machine's noise.
 . "$(dirname "$0")/usage.sh"
 set -u
@@ -44,6 +49,8 @@ ROWS=${ROWS:-6}
 AB_ROUNDS=${AB_ROUNDS:-12}
 ITERATIONS=${ITERATIONS:-3}
 LOOPS=${LOOPS:-300000}
+STATISTIC=${STATISTIC:-}
+MIN_CHANGE=${MIN_CHANGE:-}
 
 die() { echo "verdict-rates: $*" >&2; exit 1; }
 [ -x "$kbench" ] || { echo "verdict-rates: $kbench is not executable (build first)" >&2; exit 2; }
@@ -131,11 +138,12 @@ print(m, w, b, c, t)
 PY
 }
 
-# line CHECK COUNT TOTAL [WRONG] [CANNOT]
+# line CHECK COUNT TOTAL [WRONG] [CANNOT] [LARGEST]
 line() {
 	[ "$3" -gt 0 ] || die "$1: nothing was tested"
-	printf '%-14s %s/%s (%s%%)%s%s\n' "$1" "$2" "$3" "$(awk -v a="$2" -v b="$3" \
-		'BEGIN { printf "%.0f", 100 * a / b }')" "${4:+  wrong $4}" "${5:+  ? $5}"
+	printf '%-14s %s/%s (%s%%)%s%s%s\n' "$1" "$2" "$3" "$(awk -v a="$2" -v b="$3" \
+		'BEGIN { printf "%.0f", 100 * a / b }')" "${4:+  wrong $4}" "${5:+  ? $5}" \
+		"${6:+  largest $6%}"
 }
 
 echo "verdict-rates: on $(uname -n), $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -151,7 +159,8 @@ done
 m=0 t=0
 i=1
 while [ "$i" -lt "$RUNS" ]; do
-	set -- $(verdicts "aa$i" "aa$((i + 1))")
+	got=$(verdicts "aa$i" "aa$((i + 1))") || exit 1
+	set -- $got
 	m=$((m + $1)) t=$((t + $5))
 	i=$((i + 1))
 done
@@ -172,7 +181,8 @@ for pct in 0 10 25; do
 			run "$work/aa.conf" "pb$pct-$rep"
 			run "$changed" "pn$pct-$rep"
 		done
-		set -- $(verdicts --pool "pb$pct-$rep" "pn$pct-$rep")
+		got=$(verdicts --pool "pb$pct-$rep" "pn$pct-$rep") || exit 1
+		set -- $got
 		m=$((m + $1)) f=$((f + $2)) w=$((w + $3)) c=$((c + $4)) t=$((t + $5))
 		rep=$((rep + 1))
 	done
@@ -193,7 +203,8 @@ for pct in 0 10 25; do
 	while [ "$rep" -le "$REPS" ]; do
 		kb ab -c "$work/ab$pct.conf" -n "ab$pct-$rep" >/dev/null 2>"$work/err" ||
 			{ cat "$work/err" >&2; die "kbench ab failed"; }
-		set -- $(verdicts "ab$pct-$rep/a" "ab$pct-$rep/b")
+		got=$(verdicts "ab$pct-$rep/a" "ab$pct-$rep/b") || exit 1
+		set -- $got
 		m=$((m + $1)) f=$((f + $2)) w=$((w + $3)) c=$((c + $4)) t=$((t + $5))
 		rep=$((rep + 1))
 	done
@@ -206,9 +217,10 @@ done
 
 # ---- change points ----
 # series NAME FACTOR LEN: LEN runs of config NAME, runs 9-16 at FACTOR
-# (every row), then "found wrong any series" from kbench history: found,
-# a change point at run 9 of a row's series; wrong, one at a run other
-# than 9 and 17; any, every change point.
+# (every row), then "found wrong any series largest" from kbench history:
+# found, a change point at run 9 of a row's series; wrong, one at a run
+# other than 9 and 17; any, every change point; largest, the largest
+# change in percent (0 without any).
 series() {
 	conf "$work/$1.conf" 1
 	i=1
@@ -221,21 +233,28 @@ series() {
 		i=$((i + 1))
 	done
 	for r in $rows; do rm -f "$work/factor.$r"; done
-	kb history --config "$1" --format csv > "$work/h.csv" 2>"$work/err" ||
+	kb history --config "$1" --format csv ${STATISTIC:+--statistic "$STATISTIC"} \
+		${MIN_CHANGE:+--min-change "$MIN_CHANGE"} > "$work/h.csv" 2>"$work/err" ||
 		{ cat "$work/err" >&2; die "history of $1 failed"; }
 	awk -F, -v name="$1" '
 		/^#/ || $1 == "host" { next }
 		{ rows[$4] = 1; n++ }
 		$16 != "" { at = $10; sub(/^.*-/, "", at)
-			any++; if (at == 9) found++; else if (at != 17) wrong++ }
+			any++; if (at == 9) found++; else if (at != 17) wrong++
+			c = $16 < 0 ? -$16 : $16; if (c > largest) largest = c }
 		END { if (!n) exit 1; for (r in rows) nrows++
-			print found + 0, wrong + 0, any + 0, nrows }' "$work/h.csv" ||
+			printf "%d %d %d %d %.1f\n", found, wrong, any, nrows, largest }' "$work/h.csv" ||
 		die "cannot read the history of $1"
 }
-set -- $(series cpx2 2 24)
+got=$(series cpx2 2 24) || exit 1
+set -- $got
 line "cp x2" "$1" "$4" "$2"
-set -- $(series cp25 1.25 24)
+got=$(series cp25 1.25 24) || exit 1
+set -- $got
 line "cp +25%" "$1" "$4" "$2"
-set -- $(series cpaa 1 16)
-line "cp A/A alarms" "$3" "$4"
+got=$(series cpaa 1 16) || exit 1
+set -- $got
+largest=
+[ "$3" -gt 0 ] && largest=$5
+line "cp A/A alarms" "$3" "$4" "" "" "$largest"
 echo "verdict-rates: took $(($(date +%s) - start)) s" >&2

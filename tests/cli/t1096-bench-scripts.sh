@@ -256,10 +256,15 @@ RUNS=2 REPS=1 ROWS=1 AB_ROUNDS=2 ITERATIONS=2 LOOPS=1000 TMPDIR=$tmp \
 is "verdict-rates.sh at its smallest exits 0" "$?" 0
 is "... names the checks in order" "$(cut -c1-14 "$tmp/vr" | sed 's/ *$//' | tr '\n' ,)" \
 	"aa-rounds,pooled A/A,pooled +10%,pooled +25%,ab A/A,ab +10%,ab +25%,cp x2,cp +25%,cp A/A alarms,"
-check "... each a rate" sh -c '! grep -Ev "^[-a-zA-Z/ +%0-9]{14} [0-9]+/[1-9][0-9]* \([0-9]+%\)(  wrong [0-9]+)?(  \? [0-9]+)?$" "$1"' \
+check "... each a rate" sh -c '! grep -Ev "^[-a-zA-Z/ +%0-9]{14} [0-9]+/[1-9][0-9]* \([0-9]+%\)(  wrong [0-9]+)?(  \? [0-9]+)?(  largest [0-9]+\.[0-9]%)?$" "$1"' \
 	sh "$tmp/vr"
 check "... and leaves no work directory behind" \
 	test -z "$(ls -d "$tmp"/verdict-rates.* 2>/dev/null)"
+RUNS=2 REPS=1 ROWS=1 AB_ROUNDS=2 ITERATIONS=2 LOOPS=1000 MIN_CHANGE=x TMPDIR=$tmp \
+	sh "$bench/verdict-rates.sh" "$KBENCH" > /dev/null 2> "$tmp/vr.err"
+is "... passes MIN_CHANGE to history, whose error stops it" "$?.$(tail -2 "$tmp/vr.err")" \
+	"1.kbench: invalid --min-change 'x': expected a percentage, 0 or more (e.g. 5)
+verdict-rates: history of cpx2 failed"
 RUNS=1 sh "$bench/verdict-rates.sh" "$KBENCH" > /dev/null 2> "$tmp/vr.err"
 is "... refuses RUNS below 2" "$?.$(cat "$tmp/vr.err")" \
 	"2.verdict-rates: RUNS and AB_ROUNDS must be 2 or more, ROWS and REPS 1 or more"
