@@ -15,6 +15,11 @@
 #   ab A/A, ab +10%, ab +25%
 #                  the same with one interleaved kbench ab experiment of
 #                  AB_ROUNDS rounds (REPS times), the paired verdict
+#   ab +10% advice the design the footer recommends: where the +10%
+#                  experiment could not tell, it again with the rounds the
+#                  footer names ("Rounds to detect 10%"; at most
+#                  AB_MAX_ROUNDS), counted as that rerun found; "rounds"
+#                  is the range of rounds the reruns used
 #   cp x2, cp +25% change points: 8 runs of the base, 8 changed (factor 2
 #                  or 1.25, changed outside the config, as a kernel change
 #                  is), 8 of the base; "found" is a change point at the
@@ -26,7 +31,7 @@
 # Change points are kbench history's defaults (each run's best sample),
 # or STATISTIC and MIN_CHANGE's (its --statistic and --min-change).
 # Prints one line per check:
-#   CHECK          RATE x/y (pct%)  [wrong w]  [? c]  [largest L%]
+#   CHECK          RATE x/y (pct%)  [wrong w]  [? c]  [largest L%]  [rounds R]
 # Goals (docs/statistics.md): A/A marked <= 5% in every design; +10%
 # found >= 80% with the design the footer recommends; no verdict of the
 # wrong direction; x2 steps found 6/6, +25% steps >= 4/6, A/A series 0
@@ -36,7 +41,8 @@
 # Usage: bench/verdict-rates.sh [KBENCH]   (default ./kbench)
 # Variables: RUNS (A/A runs with rounds, default 8), REPS (repetitions of
 # the pooled and interleaved checks, default 3), ROWS (series per run,
-# default 6), AB_ROUNDS (default 12, kbench ab's), ITERATIONS (samples a
+# default 6), AB_ROUNDS (default 12, kbench ab's), AB_MAX_ROUNDS (default
+# 48), ITERATIONS (samples a
 # round, default 3), LOOPS (default 300000), STATISTIC and MIN_CHANGE (for
 # history; unset: its defaults). The store is a temporary file. Run it on a
 # machine left alone: it measures that machine's noise.
@@ -47,6 +53,7 @@ RUNS=${RUNS:-8}
 REPS=${REPS:-3}
 ROWS=${ROWS:-6}
 AB_ROUNDS=${AB_ROUNDS:-12}
+AB_MAX_ROUNDS=${AB_MAX_ROUNDS:-48}
 ITERATIONS=${ITERATIONS:-3}
 LOOPS=${LOOPS:-300000}
 STATISTIC=${STATISTIC:-}
@@ -54,11 +61,12 @@ MIN_CHANGE=${MIN_CHANGE:-}
 
 die() { echo "verdict-rates: $*" >&2; exit 1; }
 [ -x "$kbench" ] || { echo "verdict-rates: $kbench is not executable (build first)" >&2; exit 2; }
-for v in "$RUNS" "$REPS" "$ROWS" "$AB_ROUNDS" "$ITERATIONS" "$LOOPS"; do
+for v in "$RUNS" "$REPS" "$ROWS" "$AB_ROUNDS" "$AB_MAX_ROUNDS" "$ITERATIONS" "$LOOPS"; do
 	case $v in '' | *[!0-9]*) echo "verdict-rates: '$v' is not a whole number" >&2; exit 2 ;; esac
 done
-[ "$RUNS" -ge 2 ] && [ "$AB_ROUNDS" -ge 2 ] && [ "$ROWS" -ge 1 ] && [ "$REPS" -ge 1 ] ||
-	{ echo "verdict-rates: RUNS and AB_ROUNDS must be 2 or more, ROWS and REPS 1 or more" >&2; exit 2; }
+[ "$RUNS" -ge 2 ] && [ "$AB_ROUNDS" -ge 2 ] && [ "$AB_MAX_ROUNDS" -ge 2 ] &&
+	[ "$ROWS" -ge 1 ] && [ "$REPS" -ge 1 ] ||
+	{ echo "verdict-rates: RUNS, AB_ROUNDS and AB_MAX_ROUNDS must be 2 or more, ROWS and REPS 1 or more" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "verdict-rates: needs python3 (to read json)" >&2; exit 2; }
 command -v perl >/dev/null || { echo "verdict-rates: needs perl (its workload)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/verdict-rates.XXXXXX") || exit 1
@@ -108,16 +116,18 @@ run() {	# CONF NAME
 		{ cat "$work/err" >&2; die "run $2 failed"; }
 }
 
-# verdicts OPTIONS...: "marked worse better cannot tested" over the mean
-# rows of the last column of a json comparison (lower is better here, so
-# more work is worse).
+# verdicts OPTIONS...: "marked worse better cannot tested rounds" over the
+# mean rows of the last column of a json comparison (lower is better here,
+# so more work is worse); rounds, the most rounds a cannot-tell row's
+# footer asks for (AB_MAX_ROUNDS for "more than" the most it names; 0
+# without such a row).
 verdicts() {
 	kb compare --format json "$@" > "$work/json" 2>"$work/err" ||
 		{ cat "$work/err" >&2; die "compare $* failed"; }
-	python3 - "$work/json" <<'PY' || die "cannot read the comparison of $*"
+	python3 - "$work/json" "$AB_MAX_ROUNDS" <<'PY' || die "cannot read the comparison of $*"
 import json, sys
 d = json.load(open(sys.argv[1]))
-m = w = b = c = t = 0
+m = w = b = c = t = rounds = 0
 for s in d["sections"]:
     for r in s["rows"]:
         cell = r["runs"][-1]
@@ -132,18 +142,21 @@ for s in d["sections"]:
         w += sig and pct < 0
         b += sig and pct > 0
         c += bool(test.get("cannot_tell"))
+        if test.get("cannot_tell") and test.get("basis") == "paired-rounds":
+            rounds = max(rounds, min(int(test.get("rounds_needed_10pct", sys.argv[2])),
+                                     int(sys.argv[2])))
 if not t:
     sys.exit(1)
-print(m, w, b, c, t)
+print(m, w, b, c, t, rounds)
 PY
 }
 
-# line CHECK COUNT TOTAL [WRONG] [CANNOT] [LARGEST]
+# line CHECK COUNT TOTAL [WRONG] [CANNOT] [LARGEST] [ROUNDS]
 line() {
 	[ "$3" -gt 0 ] || die "$1: nothing was tested"
-	printf '%-14s %s/%s (%s%%)%s%s%s\n' "$1" "$2" "$3" "$(awk -v a="$2" -v b="$3" \
+	printf '%-14s %s/%s (%s%%)%s%s%s%s\n' "$1" "$2" "$3" "$(awk -v a="$2" -v b="$3" \
 		'BEGIN { printf "%.0f", 100 * a / b }')" "${4:+  wrong $4}" "${5:+  ? $5}" \
-		"${6:+  largest $6%}"
+		"${6:+  largest $6%}" "${7:+  rounds $7}"
 }
 
 echo "verdict-rates: on $(uname -n), $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -199,6 +212,7 @@ for pct in 0 10 25; do
 	[ "$pct" = 0 ] && factor=1
 	conf "$work/ab$pct.conf" 1 "$AB_ROUNDS" "$factor"
 	f=0 m=0 w=0 c=0 t=0
+	af=0 aw=0 ac=0 at=0 lo= hi=
 	rep=1
 	while [ "$rep" -le "$REPS" ]; do
 		kb ab -c "$work/ab$pct.conf" -n "ab$pct-$rep" >/dev/null 2>"$work/err" ||
@@ -206,12 +220,29 @@ for pct in 0 10 25; do
 		got=$(verdicts "ab$pct-$rep/a" "ab$pct-$rep/b") || exit 1
 		set -- $got
 		m=$((m + $1)) f=$((f + $2)) w=$((w + $3)) c=$((c + $4)) t=$((t + $5))
+		# The footer's advice at +10%: the rounds it names, once.
+		if [ "$pct" = 10 ] && [ "$6" -gt 0 ]; then
+			rounds=$6
+			[ -z "$lo" ] || [ "$rounds" -lt "$lo" ] && lo=$rounds
+			[ -z "$hi" ] || [ "$rounds" -gt "$hi" ] && hi=$rounds
+			kb ab -c "$work/ab$pct.conf" --rounds "$rounds" -n "ab$pct-$rep-more" \
+				>/dev/null 2>"$work/err" ||
+				{ cat "$work/err" >&2; die "kbench ab --rounds $rounds failed"; }
+			got=$(verdicts "ab$pct-$rep-more/a" "ab$pct-$rep-more/b") || exit 1
+			set -- $got
+		fi
+		af=$((af + $2)) aw=$((aw + $3)) ac=$((ac + $4)) at=$((at + $5))
 		rep=$((rep + 1))
 	done
 	if [ "$pct" = 0 ]; then
 		line "ab A/A" "$m" "$t"
 	else
 		line "ab +$pct%" "$f" "$t" "$w" "$c"
+	fi
+	if [ "$pct" = 10 ]; then
+		range=$lo
+		[ "$lo" != "$hi" ] && range=$lo-$hi
+		line "ab +10% advice" "$af" "$at" "$aw" "$ac" "" "$range"
 	fi
 done
 

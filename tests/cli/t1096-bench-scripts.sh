@@ -251,13 +251,20 @@ EOF
 		has "$tmp/vg" "^valgrind: clean \([0-9]+ kbench processes checked\)$"
 fi
 # verdict-rates.sh at its smallest: every check prints a rate.
-RUNS=2 REPS=1 ROWS=1 AB_ROUNDS=2 ITERATIONS=2 LOOPS=1000 TMPDIR=$tmp \
+RUNS=2 REPS=1 ROWS=1 AB_ROUNDS=3 AB_MAX_ROUNDS=4 ITERATIONS=2 LOOPS=1000 TMPDIR=$tmp \
 	sh "$bench/verdict-rates.sh" "$KBENCH" > "$tmp/vr" 2> "$tmp/vr.err"
 is "verdict-rates.sh at its smallest exits 0" "$?" 0
 is "... names the checks in order" "$(cut -c1-14 "$tmp/vr" | sed 's/ *$//' | tr '\n' ,)" \
-	"aa-rounds,pooled A/A,pooled +10%,pooled +25%,ab A/A,ab +10%,ab +25%,cp x2,cp +25%,cp A/A alarms,"
-check "... each a rate" sh -c '! grep -Ev "^[-a-zA-Z/ +%0-9]{14} [0-9]+/[1-9][0-9]* \([0-9]+%\)(  wrong [0-9]+)?(  \? [0-9]+)?(  largest [0-9]+\.[0-9]%)?$" "$1"' \
+	"aa-rounds,pooled A/A,pooled +10%,pooled +25%,ab A/A,ab +10%,ab +10% advice,ab +25%,cp x2,cp +25%,cp A/A alarms,"
+check "... each a rate" sh -c '! grep -Ev "^[-a-zA-Z/ +%0-9]{14} [0-9]+/[1-9][0-9]* \([0-9]+%\)(  wrong [0-9]+)?(  \? [0-9]+)?(  largest [0-9]+\.[0-9]%)?(  rounds [0-9]+(-[0-9]+)?)?$" "$1"' \
 	sh "$tmp/vr"
+if grep -q '^ab +10%  .*  ? 1$' "$tmp/vr"; then
+	check "... where +10% could not tell, reruns with the footer's rounds (at most 4)" \
+		grep -q '^ab +10% advice .*  rounds [1-4]$' "$tmp/vr"
+else
+	check "... where +10% was told, reruns nothing" grep -q '^ab +10% advice .*[0-9]$' "$tmp/vr" \
+		'&&' sh -c '! grep -q "^ab +10% advice .*rounds" "$1"' sh "$tmp/vr"
+fi
 check "... and leaves no work directory behind" \
 	test -z "$(ls -d "$tmp"/verdict-rates.* 2>/dev/null)"
 RUNS=2 REPS=1 ROWS=1 AB_ROUNDS=2 ITERATIONS=2 LOOPS=1000 MIN_CHANGE=x TMPDIR=$tmp \
@@ -267,7 +274,7 @@ is "... passes MIN_CHANGE to history, whose error stops it" "$?.$(tail -2 "$tmp/
 verdict-rates: history of cpx2 failed"
 RUNS=1 sh "$bench/verdict-rates.sh" "$KBENCH" > /dev/null 2> "$tmp/vr.err"
 is "... refuses RUNS below 2" "$?.$(cat "$tmp/vr.err")" \
-	"2.verdict-rates: RUNS and AB_ROUNDS must be 2 or more, ROWS and REPS 1 or more"
+	"2.verdict-rates: RUNS, AB_ROUNDS and AB_MAX_ROUNDS must be 2 or more, ROWS and REPS 1 or more"
 if command -v sockperf > /dev/null 2>&1; then
 	DURATION=1 PAIRS=1 TESTS=udp_rr PLACEMENTS=same-pu PEERS=sockperf TMPDIR=$tmp \
 		PORT=$((20000 + $$ % 20000)) \
