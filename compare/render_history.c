@@ -397,6 +397,7 @@ void history_render_regressions(const struct history *h, const struct history_re
 #define HTML_LINE_RGB 0x0072b2
 #define HTML_WORSE_RGB 0xc62828
 #define HTML_BETTER_RGB 0x2e7d32
+#define HTML_BEST_RGB 0xd55e00
 /* A page of more series than this has no chart per series (gnuplot would
  * take seconds): the overview shows them all. */
 #define HTML_CHARTS_MAX 24
@@ -408,11 +409,11 @@ static void series_title(const struct history_series *hs, struct strbuf *sb)
 	strbuf_addf(sb, "%s %s on %s, config %s", hs->section, hs->row, hs->host, hs->config);
 }
 
-static void html_chart(const struct history_series *hs, const struct history_view *v,
-		       struct plot_page *pg, struct strbuf *out)
+static void html_chart(const struct history *h, const struct history_series *hs,
+		       const struct history_view *v, struct plot_page *pg, struct strbuf *out)
 {
 	struct plot p;
-	struct plot_series *ps;
+	struct plot_series *ps, *best = NULL;
 	struct strbuf sb = STRBUF_INIT, caption = STRBUF_INIT;
 	double lo = INFINITY, hi = -INFINITY, prev = NAN;
 	int d = decimals(hs);
@@ -425,6 +426,9 @@ static void html_chart(const struct history_series *hs, const struct history_vie
 	plot_set_ylabel(&p, sb.buf);
 	series_title(hs, &caption);
 	ps = plot_add_series(&p, PLOT_ERRORLINES, HTML_LINE_RGB, caption.buf);
+	/* The values the change points were found on, when not the means. */
+	if (h->stat == HISTORY_STAT_BEST)
+		best = plot_add_series(&p, PLOT_MARKS, HTML_BEST_RGB, best_name(hs));
 	for (size_t i = 0; i < hs->npoints; i++) {
 		const struct history_point *pt = &hs->points[i];
 		const struct changepoint *cp = change_at(hs, i);
@@ -439,11 +443,14 @@ static void html_chart(const struct history_series *hs, const struct history_vie
 			    date, mean_name(hs), d, pt->mean);
 		if (isfinite(pt->ci95))
 			strbuf_addf(&sb, " +- %.*f", d, pt->ci95);
-		strbuf_addf(&sb, "%s%s, %zu sample%s", *hs->unit ? " " : "", hs->unit, pt->n,
+		strbuf_addf(&sb, "%s%s, %s %.*f%s%s, %zu sample%s", *hs->unit ? " " : "", hs->unit,
+			    best_name(hs), d, pt->best, *hs->unit ? " " : "", hs->unit, pt->n,
 			    pt->n == 1 ? "" : "s");
 		if (isfinite(pt->mean)) {
 			plot_add_point(ps, t, pt->mean, pt->mean - pt->ci95, pt->mean + pt->ci95,
 				       sb.buf);
+			if (best)
+				plot_add_point(best, t, pt->best, NAN, NAN, sb.buf);
 			lo = fmin(lo, t);
 			hi = fmax(hi, t);
 		}
@@ -464,8 +471,11 @@ static void html_chart(const struct history_series *hs, const struct history_vie
 	/* A day either side of a lone run; else a little room. */
 	p.xmin = hi > lo ? lo - (hi - lo) * 0.03 : lo - 86400;
 	p.xmax = hi > lo ? hi + (hi - lo) * 0.03 : hi + 86400;
-	strbuf_addf(&caption, ": %s over time, %s is better", mean_name(hs),
-		    hs->higher_better ? "higher" : "lower");
+	strbuf_addf(&caption, ": %s over time (line, 95%% CI)", mean_name(hs));
+	if (best)
+		strbuf_addf(&caption, " and each run's %s (circles, the values change points "
+			    "are found on)", best_name(hs));
+	strbuf_addf(&caption, ", %s is better", hs->higher_better ? "higher" : "lower");
 	plot_figure(pg, &p, caption.buf, out);
 out:
 	plot_release(&p);
@@ -560,7 +570,7 @@ static void html_changes(const struct history *h, const struct history_series *h
 
 /* Series i of the overview: a small multiple linked to its part of the
  * page, its change points marked and linked to theirs. */
-static void html_multiple(const struct history_series *hs, size_t i,
+static void html_multiple(const struct history *h, const struct history_series *hs, size_t i,
 			  const struct history_view *v, struct strbuf *out)
 {
 	double *x = xcalloc(hs->npoints + 1, sizeof(*x)), *y = xcalloc(hs->npoints + 1, sizeof(*y));
@@ -577,7 +587,7 @@ static void html_multiple(const struct history_series *hs, size_t i,
 		if (!shown(v, &hs->points[k]))
 			continue;
 		x[n] = t;
-		y[n++] = hs->points[k].mean;
+		y[n++] = history_point_value(h, &hs->points[k]);
 		if (cp && isfinite(t)) {
 			int worse = history_change_worse(hs, cp);
 
@@ -629,20 +639,22 @@ static void history_html(const struct history *h, const struct history_view *v,
 	strbuf_addstr(out, "</h1>\n");
 	strbuf_reset(&sb);
 	method_note(h, " ", &sb);
-	strbuf_addstr(out, "<p>One point per complete run: its mean (Hmean when higher is "
-		      "better, else Amean) with the 95% confidence interval. Change points "
-		      "(dashed lines, and the change column): ");
+	strbuf_addf(out, "<p>One point per complete run: its mean (Hmean when higher is "
+		    "better, else Amean) with the 95%% confidence interval%s. Change points "
+		    "(dashed lines, and the change column): ", h->stat == HISTORY_STAT_BEST ?
+		    ", and a circle for its best sample" : "");
 	html_escape(out, sb.buf);
 	strbuf_addstr(out, " Hover over a point for its run and kernel.</p>\n");
 	if (h->n > 1) {
-		strbuf_addf(out, "<h2>Overview</h2>\n<p>Every series, its means oldest first; a "
+		strbuf_addf(out, "<h2>Overview</h2>\n<p>Every series, the values its change points "
+			    "are found on, oldest first; a "
 			    "bar marks a change point (red worse, green better) and links to it.%s"
 			    "</p>\n<div class=\"multiples\">\n", h->n > HTML_CHARTS_MAX ?
 			    " Past " STR(HTML_CHARTS_MAX) " series, the series below have their "
 			    "tables and no chart: ask for fewer (--section, --row, --host) to "
 			    "have them." : "");
 		for (size_t i = 0; i < h->n; i++)
-			html_multiple(&h->series[i], i + 1, v, out);
+			html_multiple(h, &h->series[i], i + 1, v, out);
 		strbuf_addstr(out, "</div>\n");
 	}
 	if (h->n <= HTML_CHARTS_MAX)
@@ -658,7 +670,7 @@ static void history_html(const struct history *h, const struct history_view *v,
 		html_escape(out, sb.buf);
 		strbuf_addstr(out, "</h2>\n");
 		if (h->n <= HTML_CHARTS_MAX)
-			html_chart(hs, v, &pg, out);
+			html_chart(h, hs, v, &pg, out);
 		html_table(hs, v, out);
 		html_changes(h, hs, i + 1, v, out);
 		strbuf_addstr(out, "</section>\n");

@@ -242,7 +242,8 @@ static void add_yrange(const struct plot *p, struct strbuf *sb)
 	for (size_t i = 0; i < p->nseries; i++)
 		for (size_t k = 0; k < p->series[i].n; k++) {
 			const struct plot_point *pt = &p->series[i].points[k];
-			int bars = p->series[i].style != PLOT_POINTS;
+			int bars = p->series[i].style != PLOT_POINTS &&
+				   p->series[i].style != PLOT_MARKS;
 
 			negative |= pt->y < 0;
 			lo = fmin(lo, bars ? fmin(pt->y, pt->ylow) : pt->y);
@@ -341,6 +342,9 @@ static void plot_script(const struct plot *p, struct strbuf *sb, struct texts *t
 		if (s->style == PLOT_POINTS)
 			strbuf_addf(sb, "'-' using 1:2 with points pointtype 7 pointsize 0.45 "
 				    "linecolor rgb '#70%06x' notitle", s->rgb);
+		else if (s->style == PLOT_MARKS)
+			strbuf_addf(sb, "'-' using 1:2 with points pointtype 6 pointsize 1.1 "
+				    "linewidth 1.5 linecolor rgb '#%06x' notitle", s->rgb);
 		else if (s->style == PLOT_BOXES)
 			strbuf_addf(sb, "'-' using 1:5:3:4:6:7 with candlesticks whiskerbars "
 				    "linecolor rgb '#%06x' notitle", s->rgb);
@@ -362,7 +366,7 @@ static void plot_script(const struct plot *p, struct strbuf *sb, struct texts *t
 			add_number(sb, pt->x);
 			strbuf_addch(sb, ' ');
 			add_number(sb, pt->y);
-			if (s->style != PLOT_POINTS) {
+			if (s->style != PLOT_POINTS && s->style != PLOT_MARKS) {
 				strbuf_addch(sb, ' ');
 				add_number(sb, pt->ylow);
 				strbuf_addch(sb, ' ');

@@ -18,6 +18,8 @@ enum plot_style {
 	PLOT_ERRORLINES,	/* points joined by a line, y error bars */
 	PLOT_BOXES,		/* a box per point: quartiles, whiskers to the
 				 * extremes (many samples in a few nodes) */
+	PLOT_MARKS,		/* open circles, no line and no error bars (a
+				 * second value of each point of a line) */
 };
 
 struct plot_point {

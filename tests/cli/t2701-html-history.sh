@@ -61,13 +61,13 @@ if need_browser; then
 	expect_transcript -e "s/ on $host, / on HOST, /" "a chart per series, a point per run" \
 		check_html charts "$tmp/dom.html" <<'T'
 $ check_html charts TMP/dom.html
-chart1 30 hackbench-process-pipes 1 on HOST, config hb: Amean over time, lower is better
-chart2 30 hackbench-process-pipes 2 on HOST, config hb: Amean over time, lower is better
+chart1 30,30 hackbench-process-pipes 1 on HOST, config hb: Amean over time (line, 95% CI) and each run's Min (circles, the values change points are found on), lower is better
+chart2 30,30 hackbench-process-pipes 2 on HOST, config hb: Amean over time (line, 95% CI) and each run's Min (circles, the values change points are found on), lower is better
 [exit 0]
 T
 	check_html titles "$tmp/dom.html" chart1 >"$tmp/titles"
 	is "a point names its run and kernel on hover" "$(sed -n 20p "$tmp/titles")" \
-		"nightly-20, kernel 6.1.20, 2026-10-20 02:00: Amean 0.5460 +- 0.0025 s, 3 samples"
+		"nightly-20, kernel 6.1.20, 2026-10-20 02:00: Amean 0.5460 +- 0.0025 s, Min 0.5450 s, 3 samples"
 	is "markup in a run name is text there too" "$(sed -n 30p "$tmp/titles" | cut -d, -f1)" \
 		"$last"
 	check_html texts "$tmp/dom.html" chart1 >"$tmp/texts"
@@ -120,7 +120,10 @@ T
 	kb history --config hb --row 1 --since 2026-10-25 --format html -o "$tmp/since.html"
 	is "--since: the runs from that date, the change before it not marked" \
 		"$(check_html charts "$tmp/since.html" | cut -d' ' -f1,2) $(check_html texts \
-		"$tmp/since.html" chart1 | grep -c '% \(worse\|better\)$')" "chart1 6 0"
+		"$tmp/since.html" chart1 | grep -c '% \(worse\|better\)$')" "chart1 6,6 0"
+	kb history --config hb --row 1 --statistic mean --format html -o "$tmp/mean.html"
+	is "--statistic mean: the means alone, no circles" \
+		"$(check_html charts "$tmp/mean.html" | cut -d' ' -f1,2)" "chart1 30"
 fi
 
 done_testing

@@ -63,7 +63,7 @@ static void test_chart(const char *dir)
 	/* What gnuplot would run or mistake, were it given these texts. */
 	const char *nasty = "it's `touch pwned` $(touch pwned) \"x\" \\ @kbt0@ <script>";
 	struct plot p;
-	struct plot_series *a, *b;
+	struct plot_series *a, *b, *c;
 	struct strbuf svg = STRBUF_INIT, err = STRBUF_INIT;
 	struct stat st;
 	int rc;
@@ -79,6 +79,8 @@ static void test_chart(const char *dir)
 	a = plot_add_series(&p, PLOT_POINTS, 0x0072b2, "samples <of> a");
 	b = plot_add_series(&p, PLOT_ERRORLINES, 0xd55e00, nasty);
 	plot_add_series(&p, PLOT_POINTS, 0, "no points: not drawn");
+	c = plot_add_series(&p, PLOT_MARKS, 0x009e73, "marks");
+	plot_add_point(c, 1, 9.5, NAN, NAN, "c's mark");
 	plot_add_point(a, 1, 10, 0, 0, "a's first");
 	plot_add_point(a, 2, 11, 0, 0, NULL);
 	plot_add_point(a, 2, NAN, 0, 0, "left out");
@@ -96,13 +98,14 @@ static void test_chart(const char *dir)
 	ok(!strstr(svg.buf, "<script") && !strstr(svg.buf, "@kbt1@"),
 	   "no markup and no placeholder left");
 	ok(strstr(svg.buf, "<title>a &lt;chart&gt;</title>") != NULL, "the chart's title");
-	ok(count(svg.buf, "class=\"series\"") == 2, "two series drawn (the empty one is not): %zu",
+	ok(count(svg.buf, "class=\"series\"") == 3, "three series drawn (the empty one is not): %zu",
 	   count(svg.buf, "class=\"series\""));
 	ok(strstr(svg.buf, "<g id=\"c1-series-1\" class=\"series\"><title>samples &lt;of&gt; "
 			   "a</title>") != NULL, "each series' group has its title");
 	ok(count(svg.buf, "<title>a&#39;s first</title></use>") == 1 &&
 	   count(svg.buf, "<title>b &amp; 1</title></use>") == 1 &&
 	   count(svg.buf, "<title>b &lt;2&gt;</title></use>") == 1 &&
+	   count(svg.buf, "<title>c&#39;s mark</title></use>") == 1 &&
 	   !strstr(svg.buf, "left out"),
 	   "each point's symbol has its title, the point without a y is left out");
 	ok(strstr(svg.buf, "-9.88% worse") && strstr(svg.buf, "stroke-dasharray"),
