@@ -181,6 +181,9 @@ static void test_time_step(void)
 	ok(step == 6 * 3600 && !strcmp(format, "%m-%d %H:%M"),
 	   "two days: every 6 hours, with the hour, never one date twice (%g, %s)", step,
 	   format);
+	step = plot_time_step(0, 70, 8, &format);
+	ok(step == 10 && !strcmp(format, "%H:%M:%S"),
+	   "runs within a minute or so: every 10 seconds, to the second (%g, %s)", step, format);
 }
 
 /* A box sums up its values; a small multiple is drawn without gnuplot. */
