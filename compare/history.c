@@ -245,11 +245,11 @@ static void series_detect(const struct history *h, struct history_series *hs)
 	size_t *at = xcalloc(hs->npoints ? hs->npoints : 1, sizeof(*at));
 	size_t n = 0;
 
-	for (size_t i = 0; i < hs->npoints; i++)
-		if (isfinite(history_point_value(h, &hs->points[i]))) {
-			x[n] = history_point_value(h, &hs->points[i]);
+	for (size_t i = 0; i < hs->npoints; i++) {
+		x[n] = history_point_value(h, &hs->points[i]);
+		if (isfinite(x[n]))
 			at[n++] = i;
-		}
+	}
 	changepoint_detect(x, n, &h->params, &hs->cps, &hs->ncps);
 	for (size_t i = 0; i < hs->ncps; i++)
 		hs->cps[i].index = at[hs->cps[i].index];
@@ -264,23 +264,41 @@ void history_init(struct history *h, const struct changepoint_params *params)
 	h->stat = HISTORY_STAT_BEST;
 }
 
+/* --statistic's words, by enum history_stat. */
+static const char *const stat_options[] = {
+	[HISTORY_STAT_BEST] = "best",
+	[HISTORY_STAT_MEAN] = "mean",
+};
+
 int history_stat_parse(const char *name, enum history_stat *stat)
 {
-	if (!strcmp(name, "best"))
-		*stat = HISTORY_STAT_BEST;
-	else if (!strcmp(name, "mean"))
-		*stat = HISTORY_STAT_MEAN;
-	else
-		return error("invalid --statistic '%s': expected best (each run's best sample) "
-			     "or mean", name);
-	return 0;
+	for (size_t i = 0; i < sizeof(stat_options) / sizeof(stat_options[0]); i++)
+		if (!strcmp(name, stat_options[i])) {
+			*stat = (enum history_stat)i;
+			return 0;
+		}
+	return error("invalid --statistic '%s': expected best (each run's best sample) or mean",
+		     name);
+}
+
+const char *history_stat_option(const struct history *h)
+{
+	return stat_options[h->stat];
+}
+
+const char *history_mean_name(const struct history_series *hs)
+{
+	return hs->higher_better ? "Hmean" : "Amean";
+}
+
+const char *history_best_name(const struct history_series *hs)
+{
+	return hs->higher_better ? "Max" : "Min";
 }
 
 const char *history_stat_name(const struct history *h, const struct history_series *hs)
 {
-	if (h->stat == HISTORY_STAT_MEAN)
-		return hs->higher_better ? "Hmean" : "Amean";
-	return hs->higher_better ? "Max" : "Min";
+	return h->stat == HISTORY_STAT_MEAN ? history_mean_name(hs) : history_best_name(hs);
 }
 
 double history_point_value(const struct history *h, const struct history_point *p)

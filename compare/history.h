@@ -65,8 +65,13 @@ void history_init(struct history *h, const struct changepoint_params *params);
 /* --statistic's text, "best" or "mean", into *stat. Returns 0, or -1
  * after printing why. */
 int history_stat_parse(const char *name, enum history_stat *stat);
-/* The name of the per-run value change points are found on in a series of
- * h: "Min" or "Max" (best), "Amean" or "Hmean" (mean). */
+/* h's statistic as --statistic names it: "best" or "mean". */
+const char *history_stat_option(const struct history *h);
+/* The names of a series' per-run mean ("Hmean" when higher is better, else
+ * "Amean") and best sample ("Max", else "Min"), and of the one of them
+ * change points are found on in h. */
+const char *history_mean_name(const struct history_series *hs);
+const char *history_best_name(const struct history_series *hs);
 const char *history_stat_name(const struct history *h, const struct history_series *hs);
 /* The value of point p for its series' change points (NaN: none). */
 double history_point_value(const struct history *h, const struct history_point *p);

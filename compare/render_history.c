@@ -55,16 +55,6 @@ static int decimals(const struct history_series *hs)
 	return !strcmp(hs->unit, "s") ? 4 : 2;
 }
 
-static const char *mean_name(const struct history_series *hs)
-{
-	return hs->higher_better ? "Hmean" : "Amean";
-}
-
-static const char *best_name(const struct history_series *hs)
-{
-	return hs->higher_better ? "Max" : "Min";
-}
-
 /* How the change points of h were found and what their % is, as the
  * text and html say it (two lines; sep goes between them). */
 static void method_note(const struct history *h, const char *sep, struct strbuf *out)
@@ -108,11 +98,14 @@ static void sparkline(const struct history *h, const struct history_series *hs,
 	double lo = INFINITY, hi = -INFINITY;
 	int d = decimals(hs);
 
-	for (size_t i = 0; i < hs->npoints; i++)
-		if (shown(v, &hs->points[i]) && isfinite(history_point_value(h, &hs->points[i]))) {
-			lo = fmin(lo, history_point_value(h, &hs->points[i]));
-			hi = fmax(hi, history_point_value(h, &hs->points[i]));
+	for (size_t i = 0; i < hs->npoints; i++) {
+		double y = history_point_value(h, &hs->points[i]);
+
+		if (shown(v, &hs->points[i]) && isfinite(y)) {
+			lo = fmin(lo, y);
+			hi = fmax(hi, y);
 		}
+	}
 	if (lo > hi)
 		return;
 	strbuf_addstr(out, "trend ");
@@ -147,11 +140,11 @@ static void text_series(const struct history *h, const struct history_series *hs
 
 	strbuf_addf(out, "%s %s on %s, config %s: %s%s%s%s, %s is better\n",
 		    name_printable(hs->section), name_printable(hs->row),
-		    name_printable(hs->host), name_printable(hs->config), mean_name(hs),
+		    name_printable(hs->host), name_printable(hs->config), history_mean_name(hs),
 		    *hs->unit ? " (" : "",
 		    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
 	strbuf_addf(out, "%-16s  %-24s %-22s %12s %11s %12s %4s\n", "date", "run", "kernel",
-		    mean_name(hs), "95% CI", best_name(hs), "n");
+		    history_mean_name(hs), "95% CI", history_best_name(hs), "n");
 	for (size_t i = 0; i < hs->npoints; i++) {
 		const struct history_point *p = &hs->points[i];
 		const struct changepoint *cp = change_at(hs, i);
@@ -207,14 +200,14 @@ static void history_csv(const struct history *h, const struct history_view *v,
 {
 	strbuf_addf(out, "# kbench history csv %d; e-divisive p %g window %zu statistic %s\n",
 		    HISTORY_FORMAT_VERSION, h->params.max_pvalue, h->params.window,
-		    h->stat == HISTORY_STAT_MEAN ? "mean" : "best");
+		    history_stat_option(h));
 	strbuf_addstr(out, "host,config,section,row,unit,better,stat,run_id,uuid,run,kernel,"
 		      "started_at,n,mean,ci95,change_pct,change_p,best\n");
 	for (size_t i = 0; i < h->n; i++) {
 		const struct history_series *hs = &h->series[i];
 		const char *series[] = {
 			hs->host, hs->config, hs->section, hs->row, hs->unit,
-			hs->higher_better ? "higher" : "lower", mean_name(hs),
+			hs->higher_better ? "higher" : "lower", history_mean_name(hs),
 		};
 
 		for (size_t k = 0; k < hs->npoints; k++) {
@@ -277,7 +270,7 @@ static void json_series_head(struct json *j, const struct history_series *hs)
 	json_key_string(j, "row", name_printable(hs->row));
 	json_key_string(j, "unit", hs->unit);
 	json_key_string(j, "better", hs->higher_better ? "higher" : "lower");
-	json_key_string(j, "stat", mean_name(hs));
+	json_key_string(j, "stat", history_mean_name(hs));
 }
 
 static void history_json(const struct history *h, const struct history_view *v,
@@ -296,7 +289,7 @@ static void history_json(const struct history *h, const struct history_view *v,
 	json_key_double(&j, "min_magnitude", h->params.min_magnitude);
 	json_key_double(&j, "noise_factor", h->params.noise_factor);
 	json_key_int(&j, "min_segment", (long long)h->params.min_segment);
-	json_key_string(&j, "statistic", h->stat == HISTORY_STAT_MEAN ? "mean" : "best");
+	json_key_string(&j, "statistic", history_stat_option(h));
 	json_object_end(&j);
 	json_key(&j, "series");
 	json_array_begin(&j);
@@ -421,14 +414,14 @@ static void html_chart(const struct history *h, const struct history_series *hs,
 	plot_init(&p);
 	p.xaxis = PLOT_X_TIME;
 	plot_set_xlabel(&p, "run started (UTC)");
-	strbuf_addf(&sb, "%s%s%s%s", mean_name(hs), *hs->unit ? " (" : "", hs->unit,
+	strbuf_addf(&sb, "%s%s%s%s", history_mean_name(hs), *hs->unit ? " (" : "", hs->unit,
 		    *hs->unit ? ")" : "");
 	plot_set_ylabel(&p, sb.buf);
 	series_title(hs, &caption);
 	ps = plot_add_series(&p, PLOT_ERRORLINES, HTML_LINE_RGB, caption.buf);
 	/* The values the change points were found on, when not the means. */
 	if (h->stat == HISTORY_STAT_BEST)
-		best = plot_add_series(&p, PLOT_MARKS, HTML_BEST_RGB, best_name(hs));
+		best = plot_add_series(&p, PLOT_MARKS, HTML_BEST_RGB, history_best_name(hs));
 	for (size_t i = 0; i < hs->npoints; i++) {
 		const struct history_point *pt = &hs->points[i];
 		const struct changepoint *cp = change_at(hs, i);
@@ -440,12 +433,12 @@ static void html_chart(const struct history *h, const struct history_series *hs,
 		short_date(date, sizeof(date), pt->started_at);
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s, kernel %s, %s: %s %.*f", pt->run_name, pt->kernel_release,
-			    date, mean_name(hs), d, pt->mean);
+			    date, history_mean_name(hs), d, pt->mean);
 		if (isfinite(pt->ci95))
 			strbuf_addf(&sb, " +- %.*f", d, pt->ci95);
 		strbuf_addf(&sb, "%s%s, %s %.*f%s%s, %zu sample%s", *hs->unit ? " " : "", hs->unit,
-			    best_name(hs), d, pt->best, *hs->unit ? " " : "", hs->unit, pt->n,
-			    pt->n == 1 ? "" : "s");
+			    history_best_name(hs), d, pt->best, *hs->unit ? " " : "", hs->unit,
+			    pt->n, pt->n == 1 ? "" : "s");
 		if (isfinite(pt->mean)) {
 			plot_add_point(ps, t, pt->mean, pt->mean - pt->ci95, pt->mean + pt->ci95,
 				       sb.buf);
@@ -471,10 +464,10 @@ static void html_chart(const struct history *h, const struct history_series *hs,
 	/* A day either side of a lone run; else a little room. */
 	p.xmin = hi > lo ? lo - (hi - lo) * 0.03 : lo - 86400;
 	p.xmax = hi > lo ? hi + (hi - lo) * 0.03 : hi + 86400;
-	strbuf_addf(&caption, ": %s over time (line, 95%% CI)", mean_name(hs));
+	strbuf_addf(&caption, ": %s over time (line, 95%% CI)", history_mean_name(hs));
 	if (best)
 		strbuf_addf(&caption, " and each run's %s (circles, the values change points "
-			    "are found on)", best_name(hs));
+			    "are found on)", history_best_name(hs));
 	strbuf_addf(&caption, ", %s is better", hs->higher_better ? "higher" : "lower");
 	plot_figure(pg, &p, caption.buf, out);
 out:
@@ -498,7 +491,8 @@ static void html_table(const struct history_series *hs, const struct history_vie
 
 	strbuf_addf(out, "<table class=\"history\">\n<thead><tr><th>date</th><th>run</th>"
 		    "<th>kernel</th><th>%s</th><th>95%% CI</th><th>%s</th><th>n</th>"
-		    "<th>change</th></tr></thead>\n<tbody>\n", mean_name(hs), best_name(hs));
+		    "<th>change</th></tr></thead>\n<tbody>\n", history_mean_name(hs),
+		    history_best_name(hs));
 	for (size_t i = 0; i < hs->npoints; i++) {
 		const struct history_point *p = &hs->points[i];
 		const struct changepoint *cp = change_at(hs, i);
@@ -665,8 +659,9 @@ static void history_html(const struct history *h, const struct history_view *v,
 		strbuf_addf(out, "<section id=\"series%zu\">\n<h2>", i + 1);
 		strbuf_reset(&sb);
 		series_title(hs, &sb);
-		strbuf_addf(&sb, ": %s%s%s%s, %s is better", mean_name(hs), *hs->unit ? " (" : "",
-			    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
+		strbuf_addf(&sb, ": %s%s%s%s, %s is better", history_mean_name(hs),
+			    *hs->unit ? " (" : "", hs->unit, *hs->unit ? ")" : "",
+			    hs->higher_better ? "higher" : "lower");
 		html_escape(out, sb.buf);
 		strbuf_addstr(out, "</h2>\n");
 		if (h->n <= HTML_CHARTS_MAX)

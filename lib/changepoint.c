@@ -422,7 +422,8 @@ void changepoint_detect(const double *x, size_t n, const struct changepoint_para
 	 * smallest step within the noise (estimated again each time, on the
 	 * segments left). */
 	for (;;) {
-		if ((w = weakest(cps, k, p)) == k && (w = too_short(cps, k, n, p->min_segment)) == k &&
+		if ((w = weakest(cps, k, p)) == k &&
+		    (w = too_short(cps, k, n, p->min_segment)) == k &&
 		    (w = within_noise(x, n, cps, k, p->noise_factor)) == k)
 			break;
 		drop(x, n, cps, &k, w);

@@ -232,6 +232,12 @@ static void add_time_tics(const struct plot *p, struct strbuf *sb)
 		strbuf_addstr(sb, ")\n");
 }
 
+/* Whether a style's points carry a y range (error bars, whiskers). */
+static int has_bars(enum plot_style style)
+{
+	return style != PLOT_POINTS && style != PLOT_MARKS;
+}
+
 /* The y range of p: its points, error bars and boxes with a little room,
  * and never below zero when no point is (times and rates cannot be
  * negative: an error bar reaching below zero is cut at it). */
@@ -243,8 +249,7 @@ static void add_yrange(const struct plot *p, struct strbuf *sb)
 	for (size_t i = 0; i < p->nseries; i++)
 		for (size_t k = 0; k < p->series[i].n; k++) {
 			const struct plot_point *pt = &p->series[i].points[k];
-			int bars = p->series[i].style != PLOT_POINTS &&
-				   p->series[i].style != PLOT_MARKS;
+			int bars = has_bars(p->series[i].style);
 
 			negative |= pt->y < 0;
 			lo = fmin(lo, bars ? fmin(pt->y, pt->ylow) : pt->y);
@@ -367,7 +372,7 @@ static void plot_script(const struct plot *p, struct strbuf *sb, struct texts *t
 			add_number(sb, pt->x);
 			strbuf_addch(sb, ' ');
 			add_number(sb, pt->y);
-			if (s->style != PLOT_POINTS && s->style != PLOT_MARKS) {
+			if (has_bars(s->style)) {
 				strbuf_addch(sb, ' ');
 				add_number(sb, pt->ylow);
 				strbuf_addch(sb, ' ');
