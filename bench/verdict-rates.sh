@@ -16,7 +16,7 @@
 #                  the same with one interleaved kbench ab experiment of
 #                  AB_ROUNDS rounds (REPS times), the paired verdict
 #   ab +10% advice the design the footer recommends: where the +10%
-#                  experiment could not tell, it again with the rounds the
+#                  experiment could not tell, runs it again with the rounds the
 #                  footer names ("Rounds to detect 10%"; at most
 #                  AB_MAX_ROUNDS), counted as that rerun found; "rounds"
 #                  is the range of rounds the reruns used
