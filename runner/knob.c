@@ -101,11 +101,31 @@ int knob_writable(const char *path, struct strbuf *err)
 	return 0;
 }
 
+/* Whether canon, a path realpath(3) gave, lies under /sys or /proc/sys:
+ * the only files a knob may name. A glob or a symbolic link may lead a
+ * key written under /sys elsewhere ("sysfs./sys/.?/etc/X" matches
+ * /sys/../etc/X), so the check is made on where the path leads. */
+static int knob_place(const char *canon)
+{
+	return !strncmp(canon, "/sys/", 5) || !strncmp(canon, "/proc/sys/", 10);
+}
+
 int knob_write(const char *path, const char *value, struct strbuf *err)
 {
 	struct strbuf back = STRBUF_INIT, want = STRBUF_INIT;
-	int fd = open(path, O_WRONLY | O_CLOEXEC), rc = -1;
+	char canon[PATH_MAX];
+	int fd, rc = -1;
 
+	if (!realpath(path, canon)) {
+		strbuf_addf(err, "cannot find %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!knob_place(canon)) {
+		strbuf_addf(err, "%s leads to %s, outside /sys and /proc/sys: not a knob, "
+			    "not written", path, canon);
+		return -1;
+	}
+	fd = open(canon, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
 		strbuf_addf(err, "cannot open %s for writing: %s%s", path, strerror(errno),
 			    (errno == EACCES || errno == EPERM) && geteuid() ?
@@ -122,7 +142,7 @@ int knob_write(const char *path, const char *value, struct strbuf *err)
 		strbuf_addf(err, "%s refused '%s': %s", path, value, strerror(errno));
 		return -1;
 	}
-	if (knob_read(path, &back)) {
+	if (knob_read(canon, &back)) {
 		strbuf_addf(err, "cannot read %s back: %s", path, strerror(errno));
 		goto out;
 	}
@@ -150,6 +170,9 @@ static int add_file(const char *path, const char *where, struct knob_files *kf, 
 
 	if (!realpath(path, canon))
 		return error("%s: cannot find knob %s: %s", where, path, strerror(errno));
+	if (!knob_place(canon))
+		return error("%s: %s leads to %s, outside /sys and /proc/sys: not a knob",
+			     where, path, canon);
 	at = knob_files_find(kf, canon);
 	if (at < 0) {
 		if (knob_read(canon, &v)) {

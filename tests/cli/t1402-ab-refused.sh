@@ -1,7 +1,8 @@
 #!/bin/sh
 # A knob the kernel refuses, or one that is not there, stops kbench ab
 # before any sample: no knob is left changed, the journal is empty, and
-# the message names the knob. A config without two arms is an error.
+# the message names the knob. A config without two arms is an error, and
+# so is a knob whose glob leads out of /sys.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 ab_need_knobs
@@ -31,6 +32,16 @@ expect_err "a knob that is not there is a config error" 2 \
 ab_conf "$tmp/w.conf" "sysctl.vm.../x = 1"
 expect_err "a sysctl name may not climb out of /proc/sys" 2 "names no sysctl" \
 	kb ab -c "$tmp/w.conf"
+# A glob may climb out of /sys where the key's text does not: .? and .*
+# and .[.] match "..". Where a path leads is checked, and nothing there
+# is read as a knob or written.
+printf '5\n' > "$tmp/victim"
+for g in '.?' '.*' '.[.]'; do
+	ab_conf "$tmp/u.conf" "sysfs./sys/$g$tmp/victim = 32"
+	expect_err "sysfs./sys/$g/... leading out of /sys is refused" 2 \
+		"leads to $tmp/victim, outside /sys and /proc/sys: not a knob" kb ab -c "$tmp/u.conf"
+done
+is "the file outside /sys is unchanged" "$(cat "$tmp/victim")" 5
 ab_conf "$tmp/v.conf" "cpu_partial = 0"
 expect_err "an unknown arm key is named with its line" 2 \
 	"unknown key 'cpu_partial' in [arm:test]" kb ab -c "$tmp/v.conf"
