@@ -141,7 +141,7 @@ static int resume_plan(struct store *s, const struct run_info *ri,
 		strbuf_reset(&why);
 	}
 	rc = 1;
-	if (record_other_system(ri, &why))
+	if (record_other_system(ri, 1, &why))
 		goto out;
 	if (why.len && !force) {
 		error("run #%lld cannot be resumed here: %s (--force resumes it anyway)",

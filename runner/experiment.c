@@ -511,6 +511,28 @@ out:
 	return same;
 }
 
+/* Why e's runs cannot go on here, into why: another machine than any
+ * run's (ri, one of them), or another kernel than a run of an arm that
+ * runs on this machine's kernel (a kernel arm's runs hold its guest's,
+ * booted again for each round). Return 0, or -1 after an error. */
+static int other_system(const struct experiment *e, struct store *s,
+			const struct run_info *ri, struct strbuf *why)
+{
+	for (size_t i = 0; i < e->narms; i++) {
+		struct run_info own = { .id = 0 };
+		int rc;
+
+		if (e->arms[i].vm || !e->arms[i].run_id)
+			continue;
+		if (store_get_run(s, e->arms[i].run_id, &own))
+			return -1;
+		rc = record_other_system(&own, 1, why);
+		run_info_release(&own);
+		return rc;
+	}
+	return record_other_system(ri, 0, why);
+}
+
 int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, int force)
 {
 	struct experiment_info x;
@@ -544,15 +566,8 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 		      "start it again with kbench ab -c", (long long)id, x.name);
 		goto out;
 	}
-	if (store_get_run(s, sr.id[0], &ri) || record_other_system(&ri, &why))
+	if (store_get_run(s, sr.id[0], &ri))
 		goto out;
-	if (why.len && !force) {
-		error("experiment #%lld cannot be resumed here: %s (--force resumes it anyway)",
-		      (long long)id, why.buf);
-		goto out;
-	}
-	if (why.len)
-		warning("resuming experiment #%lld although %s", (long long)id, why.buf);
 	if (store_each_meta(s, sr.id[0], read_asked, &as))
 		goto out;
 	o.config_text = ri.config_text;
@@ -581,6 +596,15 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 		for (size_t i = 0; i < e->narms; i++)
 			if (!strcmp(e->arms[i].name, sr.arm[r]))
 				e->arms[i].run_id = sr.id[r];
+	if (other_system(e, s, &ri, &why))
+		goto out;
+	if (why.len && !force) {
+		error("experiment #%lld cannot be resumed here: %s (--force resumes it anyway)",
+		      (long long)id, why.buf);
+		goto out;
+	}
+	if (why.len)
+		warning("resuming experiment #%lld although %s", (long long)id, why.buf);
 	for (size_t i = 0; i < e->narms; i++) {
 		struct arm *a = &e->arms[i];
 
@@ -1030,6 +1054,20 @@ static int boot_arm(struct experiment *e, struct arm *a, int r, struct vm **vm,
 	return 0;
 }
 
+/* A later round's boot that needed more than one try, as a fact of the
+ * arm's run: key vm.boot_retries.round-R (the first round's boot is the
+ * run's vm.boot_retries). Return 0, or -1 when it cannot be stored. */
+static int boot_retried(struct store *s, int64_t run_id, int r, const struct vm *vm)
+{
+	char key[48], n[16];
+
+	if (!vm_boot_retries(vm))
+		return 0;
+	snprintf(key, sizeof(key), "vm.boot_retries.round-%d", r);
+	snprintf(n, sizeof(n), "%d", vm_boot_retries(vm));
+	return store_add_meta(s, run_id, "", key, n) ? -1 : 0;
+}
+
 /* Run round r of arm a (its knobs switched in already; a kernel arm's
  * guest booted for it and powered off after, the boot outside every
  * sample). Return the runner's status (0, 1, 128+N, -1). */
@@ -1062,6 +1100,8 @@ static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 	arm_env(a, 1, saved);
 	rc = plan_execute(&a->plan, &a->conf, s, &req, &run_id);
 	arm_env(a, 0, saved);
+	if (run_id > 0 && vm && req.resume && boot_retried(s, run_id, r, vm))
+		rc = -1;
 	vm_stop(vm);
 	if (run_id > 0) {
 		a->run_id = run_id;

@@ -488,7 +488,7 @@ void record_recovery_release(struct record_recovery *rec)
 	strbuf_release(&rec->path);
 }
 
-int record_other_system(const struct run_info *ri, struct strbuf *why)
+int record_other_system(const struct run_info *ri, int kernel, struct strbuf *why)
 {
 	struct machine_info mi;
 	struct kernel_info ki;
@@ -501,7 +501,8 @@ int record_other_system(const struct run_info *ri, struct strbuf *why)
 	}
 	if (strcmp(mi.fingerprint, ri->fingerprint))
 		strbuf_addf(why, "it was measured on another machine ('%s')", ri->hostname);
-	else if (strcmp(ki.release, ri->kernel_release) || strcmp(ki.version, ri->kernel_version))
+	else if (kernel && (strcmp(ki.release, ri->kernel_release) ||
+			    strcmp(ki.version, ri->kernel_version)))
 		strbuf_addf(why, "it was measured on another kernel (%s, this is %s)",
 			    ri->kernel_release, ki.release);
 	machine_info_release(&mi);

@@ -61,10 +61,11 @@ int record_failure(struct store *s, int64_t run_id, const struct plan_section *p
  * p, saying once what they cannot measure (the run holds why already).
  * Return 0, or -1 after printing why. */
 int record_resume_run(struct store *s, const struct plan *p, int64_t run_id);
-/* Why run ri cannot be continued here (measured on another machine or
- * another kernel), appended to why; nothing when it can. Return 0, or -1
- * after an error (this machine's or kernel's facts unreadable). */
-int record_other_system(const struct run_info *ri, struct strbuf *why);
+/* Why run ri cannot be continued here (measured on another machine or,
+ * when kernel is set, another kernel: a run measured in a guest has the
+ * guest's), appended to why; nothing when it can. Return 0, or -1 after
+ * an error (this machine's or kernel's facts unreadable). */
+int record_other_system(const struct run_info *ri, int kernel, struct strbuf *why);
 
 /* Where a run puts what its store could not take (a store that stays
  * locked, a full disk): a recovery file, a store of the same schema with

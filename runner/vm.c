@@ -46,6 +46,8 @@
 #define VM_KVM_PROBE_S 20.0
 /* How long a guest may take to power off before QEMU is killed. */
 #define VM_QUIT_S 5.0
+/* Boots of one guest before a death before kbench's init is an error. */
+#define VM_BOOT_TRIES 3
 /* Console lines shown when the guest fails. */
 #define VM_CONSOLE_TAIL 20
 
@@ -65,6 +67,7 @@ struct vm {
 	int cpus, numa_nodes;
 	unsigned long long mem_bytes;
 	double boot_s;
+	int boot_retries;		/* boots that died before the one that spoke */
 	struct strbuf pinned;		/* "CPU 0 -> P#0, CPU 1 -> P#1" */
 	struct kmod_set mods;		/* what the guest loads at boot */
 	struct strbuf loaded;		/* the modules it loaded: "dummy loop" */
@@ -141,6 +144,14 @@ static void words_release(struct words *w)
 	memset(w, 0, sizeof(*w));
 }
 
+/* " no_timer_check" where a TCG boot needs it, else "". */
+static const char *tcg_timer_words(const struct vm_config *cfg, const char *accel)
+{
+	if (strcmp(accel, "tcg") || (cfg->append && strstr(cfg->append, "no_timer_check")))
+		return "";
+	return " no_timer_check";
+}
+
 static void command_words(const struct vm_config *cfg, const char *accel,
 			  const char *initramfs, const char *console, struct words *w)
 {
@@ -182,9 +193,12 @@ static void command_words(const struct vm_config *cfg, const char *accel,
 	word(w, "-initrd");
 	word(w, "%s", initramfs);
 	word(w, "-append");
-	/* panic=-1 with -no-reboot: a panicking guest ends QEMU at once. */
-	word(w, "console=ttyS0 panic=-1%s%s", cfg->append && *cfg->append ? " " : "",
-	     cfg->append ? cfg->append : "");
+	/* panic=-1 with -no-reboot: a panicking guest ends QEMU at once.
+	 * Under TCG the IO-APIC timer check can miss ticks of an emulated
+	 * CPU and panic ("IO-APIC + timer doesn't work!"): skip it unless
+	 * the user's command line names it already. */
+	word(w, "console=ttyS0 panic=-1%s%s%s", tcg_timer_words(cfg, accel),
+	     cfg->append && *cfg->append ? " " : "", cfg->append ? cfg->append : "");
 }
 
 static void sh_quote(struct strbuf *out, const char *s)
@@ -630,6 +644,9 @@ static int vm_facts(void *arg, struct store *s, int64_t run_id)
 	snprintf(buf, sizeof(buf), "%.2f", vm->boot_s);
 	if (fact(s, run_id, "vm.boot_s", buf))
 		return -1;
+	snprintf(buf, sizeof(buf), "%d", vm->boot_retries);
+	if (fact(s, run_id, "vm.boot_retries", buf))
+		return -1;
 	if (fact(s, run_id, "guest.cpu_model", vm->cpu_model))
 		return -1;
 	snprintf(buf, sizeof(buf), "%d", vm->cpus);
@@ -711,7 +728,32 @@ out:
 /* Boot under accel and wait for the guest's facts. Return 0; 1 when KVM
  * did not work (QEMU is gone, the reason in why); -1 after an error
  * message with the console's tail. */
-static int boot_once(struct vm *vm, const char *accel, double timeout_s, struct strbuf *why)
+/* The console line that says why a guest died: its panic line where it
+ * has one, else its last line, into out. */
+static void death_line(struct vm *vm, struct strbuf *out)
+{
+	struct strbuf tail = STRBUF_INIT;
+	const char *p, *line;
+
+	console_tail(vm, VM_CONSOLE_TAIL, &tail);
+	strbuf_rtrim(&tail);
+	p = strstr(tail.buf, "Kernel panic");
+	if (!p) {
+		line = strrchr(tail.buf, '\n');
+		p = line ? line + 1 : tail.buf;
+	}
+	strbuf_add(out, p, strcspn(p, "\n"));
+	if (!out->len)
+		strbuf_addstr(out, vm->err.len ? vm->err.buf : "no console output");
+	strbuf_release(&tail);
+}
+
+/* Boot under accel once and wait for the guest's hello. Return 0 when it
+ * came, 1 when a KVM probe failed (why says how), 2 when the guest died
+ * before kbench's init spoke and retry is set (a warning says so; the
+ * caller boots again), -1 after an error. */
+static int boot_once(struct vm *vm, const char *accel, double timeout_s, int retry,
+		     struct strbuf *why)
 {
 	struct strbuf payload = STRBUF_INIT, tail = STRBUF_INIT;
 	int64_t t0 = clock_ns(CLOCK_MONOTONIC);
@@ -741,6 +783,13 @@ static int boot_once(struct vm *vm, const char *accel, double timeout_s, struct 
 		rc = 1;
 		goto out;
 	}
+	if (retry && end != WAIT_TIMEOUT) {
+		death_line(vm, &tail);
+		warning("the guest died before kbench's init spoke under %s (%s); booting it "
+			"again", accel, tail.buf);
+		rc = 2;
+		goto out;
+	}
 	vm->keep_dir = 1;
 	console_tail(vm, VM_CONSOLE_TAIL, &tail);
 	if (end == WAIT_TIMEOUT)
@@ -757,6 +806,24 @@ out:
 	strbuf_release(&payload);
 	strbuf_release(&tail);
 	return rc;
+}
+
+/* Boot under accel, booting again (VM_BOOT_TRIES in all) a guest that
+ * died before kbench's init spoke: a kernel under TCG can panic in a
+ * check of emulated hardware now and then. A boot that times out is not
+ * tried again (it cost the whole --boot-timeout). Return 0, or -1 after
+ * an error. */
+static int boot_tries(struct vm *vm, const char *accel)
+{
+	struct strbuf why = STRBUF_INIT;
+	int rc;
+
+	vm->boot_retries = 0;
+	while ((rc = boot_once(vm, accel, vm->cfg.boot_timeout_s,
+			       vm->boot_retries + 1 < VM_BOOT_TRIES, &why)) == 2)
+		vm->boot_retries++;
+	strbuf_release(&why);
+	return rc ? -1 : 0;
 }
 
 static int kvm_usable(struct strbuf *why)
@@ -833,9 +900,11 @@ int vm_boot(const struct vm_config *cfg, struct vm **out)
 	if (write_initramfs(cfg, &vm->mods, path.buf))
 		goto out;
 	if (!strcmp(cfg->accel, "kvm") || (!strcmp(cfg->accel, "auto") && kvm_usable(&why))) {
-		rc = boot_once(vm, "kvm", strcmp(cfg->accel, "auto") ? cfg->boot_timeout_s :
-			       (cfg->boot_timeout_s < VM_KVM_PROBE_S ? cfg->boot_timeout_s :
-				VM_KVM_PROBE_S), &why);
+		if (strcmp(cfg->accel, "auto"))
+			rc = boot_tries(vm, "kvm");
+		else
+			rc = boot_once(vm, "kvm", cfg->boot_timeout_s < VM_KVM_PROBE_S ?
+				       cfg->boot_timeout_s : VM_KVM_PROBE_S, 0, &why);
 		if (rc < 0)
 			goto out;
 		if (rc > 0)
@@ -847,7 +916,7 @@ int vm_boot(const struct vm_config *cfg, struct vm **out)
 	} else {
 		rc = 1;
 	}
-	if (rc > 0 && boot_once(vm, "tcg", cfg->boot_timeout_s, &why))
+	if (rc > 0 && boot_tries(vm, "tcg"))
 		goto out;
 	if (vm->mod_errors.len) {
 		vm->mod_errors.len -= 2;	/* the last "; " */
@@ -858,8 +927,13 @@ int vm_boot(const struct vm_config *cfg, struct vm **out)
 			      vm->kernel.release);
 		goto out;
 	}
-	notice("booted %s under %s (%d vCPUs, %d MiB) in %.1f s", vm->kernel.release,
-	       !strcmp(vm->accel, "kvm") ? "KVM" : "TCG", cfg->vcpus, cfg->mem_mib, vm->boot_s);
+	strbuf_reset(&why);
+	if (vm->boot_retries)
+		strbuf_addf(&why, " (after %d boot%s that died)", vm->boot_retries,
+			    vm->boot_retries == 1 ? "" : "s");
+	notice("booted %s under %s (%d vCPUs, %d MiB) in %.1f s%s", vm->kernel.release,
+	       !strcmp(vm->accel, "kvm") ? "KVM" : "TCG", cfg->vcpus, cfg->mem_mib, vm->boot_s,
+	       why.buf);
 	if (pin_vcpus(vm))
 		goto out;
 	vm->exec.run = sample_executor_run;
@@ -874,6 +948,11 @@ out:
 	strbuf_release(&why);
 	strbuf_release(&path);
 	return rc;
+}
+
+int vm_boot_retries(const struct vm *vm)
+{
+	return vm->boot_retries;
 }
 
 const char *vm_accel(const struct vm *vm)

@@ -50,11 +50,17 @@ int vm_plan_for_guest(struct plan *p);
 void vm_describe_command(const struct vm_config *cfg, const char *accel,
 			 const char *initramfs, struct strbuf *out);
 
-/* Boot cfg's kernel and wait for the guest to say what it is. Prints
- * which accelerator ran and how long the boot took. Return 0 with the
- * guest in *out, or -1 after an error message (with the console's last
- * lines when the kernel did not come up). */
+/* Boot cfg's kernel and wait for the guest to say what it is; under TCG
+ * the kernel's command line gets no_timer_check (unless cfg->append has
+ * it), and a guest that dies before kbench's init speaks is booted again,
+ * three boots in all. Prints which accelerator ran, how long the boot
+ * took and the boots that died. Return 0 with the guest in *out, or -1
+ * after an error message (with the console's last lines when the kernel
+ * did not come up). */
 int vm_boot(const struct vm_config *cfg, struct vm **out);
+/* How many boots of vm's kernel died before kbench's init spoke and were
+ * booted again (at most 2: the third death is vm_boot's error). */
+int vm_boot_retries(const struct vm *vm);
 /* The accelerator vm booted with: "kvm" or "tcg". */
 const char *vm_accel(const struct vm *vm);
 /* How long vm took from QEMU's start to the guest's first word, in s. */

@@ -36,7 +36,7 @@ tcp-rr|2"
 is "no sample failed" "$(sql "SELECT count(*) FROM failures")" "0"
 is "the VM's facts are stored" \
 	"$(sql "SELECT key FROM run_meta WHERE section = '' AND key LIKE 'vm.%' ORDER BY key" | tr '\n' ' ')" \
-	"vm.accel vm.append vm.boot_s vm.initrd vm.kernel_image vm.memory_mib vm.modules vm.qemu vm.vcpu_pin vm.vcpus "
+	"vm.accel vm.append vm.boot_retries vm.boot_s vm.initrd vm.kernel_image vm.memory_mib vm.modules vm.qemu vm.vcpu_pin vm.vcpus "
 is "the guest's own facts are stored" \
 	"$(sql "SELECT key || '=' || value FROM run_meta WHERE key IN ('guest.cpus', 'guest.numa_nodes') ORDER BY key" | tr '\n' ' ')" \
 	"guest.cpus=2 guest.numa_nodes=1 "
@@ -75,7 +75,7 @@ ok $((rc != 2 || $?)) "an unknown accelerator is a usage error"
 
 kbt vm -k "$vm_cloud" -c "$tmp/tiny.conf" --accel tcg --append "mitigations=off" --dry-run
 ok $rc "--dry-run runs nothing"
-grep -q "^    -append 'console=ttyS0 panic=-1 mitigations=off'$" "$tmp/out" &&
+grep -q "^    -append 'console=ttyS0 panic=-1 no_timer_check mitigations=off'$" "$tmp/out" &&
 	grep -q "^    -nic none \\\\$" "$tmp/out" && grep -q "^    -accel tcg,thread=multi" "$tmp/out"
 ok $? "--dry-run shows QEMU's command line: no NIC, the command line, TCG"
 [ $? -eq 0 ] || show
