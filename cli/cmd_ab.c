@@ -43,7 +43,7 @@ static const struct parse_opt_usage ab_usage = {
  * missing rounds run, then the report. Return an exit status. */
 static int resume(const char *sel, const struct opt_list *configs,
 		  const struct opt_list *overrides, const struct experiment_options *eo,
-		  int dry_run, int force, const char *format, int no_report)
+		  int dry_run, int force, double wait_knobs, const char *format, int no_report)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct store *store = NULL;
@@ -76,6 +76,7 @@ static int resume(const char *sel, const struct opt_list *configs,
 	default:
 		goto out;
 	}
+	e.wait_knobs = wait_knobs;
 	rc = experiment_run(&e, store);
 	if (rc == 0 && !no_report)
 		rc = cmd_report_experiment(store, &e, format) ? 1 : 0;
@@ -92,6 +93,7 @@ int cmd_ab(int argc, char **argv)
 	struct experiment_options eo = { .name = NULL };
 	const char *format = NULL, *resume_sel = NULL;
 	int dry_run = 0, no_report = 0, force = 0;
+	double wait_knobs = 0;
 	const struct parse_opt options[] = {
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
 				"a config with [arm:NAME] sections (repeatable);\n"
@@ -123,6 +125,9 @@ int cmd_ab(int argc, char **argv)
 		OPT_STRING(0, "resume", &resume_sel, "EXPERIMENT",
 			   "finish the rounds of a stopped experiment (#ID, ID,\n"
 			   "a name: its latest, a uuid prefix)"),
+		OPT_DOUBLE(0, "wait-knobs", &wait_knobs, "SECONDS",
+			   "wait up to SECONDS for another kbench changing this\n"
+			   "machine's knobs to finish (default: refuse at once)"),
 		OPT_BOOL(0, "force", &force,
 			 "resume although the machine, the kernel or an arm's\n"
 			 "options differ from the experiment's runs"),
@@ -142,9 +147,13 @@ int cmd_ab(int argc, char **argv)
 		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
 		goto out;
 	}
+	if (!(wait_knobs >= 0 && wait_knobs <= 86400)) {
+		error("--wait-knobs takes seconds from 0 to 86400, not %g", wait_knobs);
+		goto out;
+	}
 	if (resume_sel) {
-		rc = resume(resume_sel, &configs, &overrides, &eo, dry_run, force, format,
-			    no_report);
+		rc = resume(resume_sel, &configs, &overrides, &eo, dry_run, force, wait_knobs,
+			    format, no_report);
 		goto out;
 	}
 	if (force) {
@@ -182,6 +191,7 @@ int cmd_ab(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	e.wait_knobs = wait_knobs;
 	rc = experiment_run(&e, store);
 	if (rc == 0 && !no_report)
 		rc = cmd_report_experiment(store, &e, format) ? 1 : 0;

@@ -5,6 +5,7 @@
 #include "cli/complete.h"
 #include "compare/compare.h"
 #include "compare/render.h"
+#include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/regex.h"
@@ -290,6 +291,30 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 	return 0;
 }
 
+/* Say which compared runs are still measuring (their writer at work) or
+ * were stopped part way: their rows hold only what was stored so far, and
+ * a row they have not reached yet reads as missing. */
+static void say_unfinished(struct store *s, const struct cmp_model *m)
+{
+	for (size_t c = 0; c < m->nruns; c++)
+		for (size_t i = 0; i < m->runs[c].nruns; i++) {
+			struct run_info ri = { .id = 0 };
+
+			if (store_get_run(s, m->runs[c].ids[i], &ri))
+				continue;
+			if (!strcmp(ri.status, "running"))
+				notice("run #%lld '%s' is still running (started %s): it is "
+				       "compared on the %lld samples stored so far, and a row it "
+				       "has not reached reads as missing", (long long)ri.id,
+				       ri.name, ri.started_at, (long long)ri.nsamples);
+			else if (strcmp(ri.status, "complete"))
+				notice("run #%lld '%s' is %s: it is compared on the %lld samples "
+				       "it stored", (long long)ri.id, ri.name, ri.status,
+				       (long long)ri.nsamples);
+			run_info_release(&ri);
+		}
+}
+
 int compare_cmdline_run(struct store *s, const struct compare_cmdline *c, struct strbuf *out)
 {
 	struct cmp_model model;
@@ -300,6 +325,7 @@ int compare_cmdline_run(struct store *s, const struct compare_cmdline *c, struct
 					out);
 	if (compare_build(s, c->selectors, c->nselectors, &c->opt, &model))
 		return -1;
+	say_unfinished(s, &model);
 	rc = compare_render(&model, c->format, out);
 	if (!rc)
 		rc = c->exit_code != COMPARE_EXIT_NEVER && any_worse(&model, c->exit_code) ? 1 : 0;

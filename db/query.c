@@ -413,10 +413,17 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		goto out;
 	}
 	if (!collect_ids(s, "SELECT id FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1",
-			 sel, NULL, &ids, &n) && n)
-		strbuf_addf(err, "run '%s' has no complete run (use #%lld to pick an "
-			    "unfinished one)", sel, (long long)ids[0]);
-	else
+			 sel, NULL, &ids, &n) && n) {
+		struct run_info ri = { .id = 0 };
+		int got = !store_get_run(s, ids[0], &ri);
+
+		strbuf_addf(err, "run '%s' has no complete run: #%lld is %s (use #%lld to pick "
+			    "it%s)", sel, (long long)ids[0], got ? ri.status : "unfinished",
+			    (long long)ids[0], got && !strcmp(ri.status, "running") ?
+			    ", as far as it has gone" : "");
+		if (got)
+			run_info_release(&ri);
+	} else
 		strbuf_addf(err, "no run named '%s' in %s (see kbench runs)", sel, s->path);
 out:
 	strbuf_release(&choices);

@@ -14,6 +14,7 @@
 #include "lib/strbuf.h"
 #include "lib/uuid.h"
 #include "lib/xalloc.h"
+#include "machine/hostlock.h"
 #include "machine/sysinfo.h"
 #include "runner/dryrun.h"
 #include "runner/effective.h"
@@ -1130,6 +1131,106 @@ static void close_runs(struct experiment *e, struct store *s, const char *status
 	}
 }
 
+/* Take this machine's knobs (machine/hostlock.h) for e, restoring what a
+ * killed holder left, then read every knob file's original value again:
+ * what was read when the config was loaded may be another kbench's
+ * setting, or a killed one's. Return 0, 1 when another kbench holds the
+ * knobs (said), or -1 after an error. */
+static int take_knobs(struct experiment *e, struct store *s)
+{
+	struct strbuf what = STRBUF_INIT, err = STRBUF_INIT, now = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&what, "kbench ab, experiment '%s'", e->name);
+	rc = hostlock_knobs(what.buf, store_path(s), e->wait_knobs, knob_write, &err);
+	if (rc) {
+		error("%s", err.buf);
+		goto out;
+	}
+	for (size_t f = 0; f < e->files.n; f++) {
+		if (knob_read(e->files.v[f].path, &now)) {
+			error("cannot read knob %s: %s", e->files.v[f].path, strerror(errno));
+			rc = -1;
+			goto out;
+		}
+		if (strcmp(now.buf, e->files.v[f].original))
+			notice("%s reads '%s' now, '%s' when the config was read: '%s' is its "
+			       "original value", e->files.v[f].path, now.buf,
+			       e->files.v[f].original, now.buf);
+		free(e->files.v[f].original);
+		e->files.v[f].original = strbuf_detach(&now);
+	}
+out:
+	strbuf_release(&what);
+	strbuf_release(&err);
+	strbuf_release(&now);
+	return rc;
+}
+
+/* Say that e measures on this machine (machine/hostlock.h); each arm's
+ * run says who else does. */
+static void measuring(const struct experiment *e, struct store *s)
+{
+	struct strbuf what = STRBUF_INIT, others = STRBUF_INIT, err = STRBUF_INIT;
+
+	strbuf_addf(&what, "kbench ab, experiment '%s'", e->name);
+	if (hostlock_measure(what.buf, store_path(s), &others, &err))
+		warning("cannot tell whether another kbench measures on this machine: %s",
+			err.buf);
+	strbuf_release(&what);
+	strbuf_release(&others);
+	strbuf_release(&err);
+}
+
+/* Journal every knob file's original value host-wide too, so that a
+ * kbench of any store restores it if this one is killed. */
+static int journal_host(const struct experiment *e)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t f = 0; f < e->files.n && !rc; f++)
+		if (hostlock_journal(e->files.v[f].path, e->files.v[f].original, &err)) {
+			error("%s", err.buf);
+			rc = -1;
+		}
+	strbuf_release(&err);
+	return rc;
+}
+
+/* After round r of arm a: every knob file reads as the arm set it, or
+ * something else changed it during the round, which is said and stored
+ * with the arm's run (key knob-changed.round-R). Return 0, or -1 when
+ * that cannot be stored. */
+static int check_knobs(const struct experiment *e, const struct arm *a, struct store *s, int r)
+{
+	struct strbuf now = STRBUF_INIT, seen = STRBUF_INIT;
+	char key[48];
+	int rc = 0;
+
+	for (size_t f = 0; f < e->files.n; f++) {
+		const char *want = arm_value(e, a, f);
+		int same = knob_reads(e->files.v[f].path, want, &now);
+
+		if (same == 1)
+			continue;
+		if (same < 0)
+			strbuf_addf(&now, "(unreadable: %s)", strerror(errno));
+		warning("round %d %s: %s reads '%s' after the round, not '%s' as the arm set it: "
+			"something else changed it during the round", r, a->name,
+			e->files.v[f].path, now.buf, want);
+		strbuf_addf(&seen, "%s%s: '%s', not '%s'", seen.len ? "; " : "",
+			    e->files.v[f].path, now.buf, want);
+	}
+	if (seen.len && a->run_id) {
+		snprintf(key, sizeof(key), "knob-changed.round-%d", r);
+		rc = store_add_meta(s, a->run_id, "", key, seen.buf) ? -1 : 0;
+	}
+	strbuf_release(&now);
+	strbuf_release(&seen);
+	return rc;
+}
+
 int experiment_run(struct experiment *e, struct store *s)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
@@ -1146,12 +1247,22 @@ int experiment_run(struct experiment *e, struct store *s)
 			rc = 2;
 			goto out_free;
 		}
+	if (e->files.n) {
+		int taken = take_knobs(e, s);
+
+		if (taken) {
+			rc = taken > 0 ? 1 : 2;
+			goto out_free;
+		}
+	} else {
+		measuring(e, s);
+	}
 	ab_stop = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup);
-	if (journal(e, s))
+	if (journal(e, s) || journal_host(e))
 		goto out;
 	notice("experiment #%lld '%s' (%s)%s: %zu arms, %d rounds, order %s; %zu knob files "
 	       "journalled", (long long)e->id, e->name, e->uuid, e->resumed ? " resumed" : "",
@@ -1189,6 +1300,8 @@ int experiment_run(struct experiment *e, struct store *s)
 				break;
 			}
 			rc = run_arm_round(e, s, order[k], r);
+			if (e->files.n && rc >= 0 && rc < 128 && check_knobs(e, a, s, r))
+				rc = -1;
 			if (rc < 0)
 				rc = 1;
 			else if (rc == 1 && r < e->rounds)
@@ -1200,6 +1313,7 @@ int experiment_run(struct experiment *e, struct store *s)
 	status = rc == 0 ? "complete" : rc >= 128 ? "interrupted" : "failed";
 out:
 	bad = restore_all(e, s);
+	hostlock_knobs_release(!bad);
 	if (bad) {
 		error("%d knob%s could not be restored; their original values stay journalled",
 		      bad, bad == 1 ? "" : "s");
@@ -1224,6 +1338,7 @@ out:
 	if (rc >= 128)
 		error("experiment #%lld interrupted by signal %d; every knob is restored",
 		      (long long)e->id, rc - 128);
+	hostlock_release();
 out_free:
 	strbuf_release(&err);
 	free(order);

@@ -102,6 +102,7 @@ struct experiment {
 	int64_t id;			/* in the store; 0: not recorded */
 	char uuid[37];
 	int resumed;			/* id is an experiment stopped before, resumed */
+	double wait_knobs;		/* s to wait for another kbench's knobs; 0: refuse */
 	/* What was asked of every arm, stored with each arm's run so that
 	 * a resume builds the same arms. */
 	char **overrides;		/* -o */

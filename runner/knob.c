@@ -347,3 +347,17 @@ long knob_left(struct store *s)
 	free(l.v);
 	return n;
 }
+
+int knob_reads(const char *path, const char *value, struct strbuf *now)
+{
+	struct strbuf want = STRBUF_INIT;
+	int same;
+
+	strbuf_reset(now);
+	if (knob_read(path, now))
+		return -1;
+	normalise(value, &want);
+	same = !strcmp(now->buf, want.buf);
+	strbuf_release(&want);
+	return same;
+}

@@ -47,6 +47,9 @@ int knob_read(const char *path, struct strbuf *value);
  * written, else -1 with why in err ("permission denied", "the kernel
  * refused '5': Invalid argument", "reads back '8', not '5'"). */
 int knob_write(const char *path, const char *value, struct strbuf *err);
+/* Whether path reads as value (as knob_write checks it): 1, or 0 with
+ * what it reads in now; -1 when it cannot be read (errno set). */
+int knob_reads(const char *path, const char *value, struct strbuf *now);
 /* Whether this process may write path; if not, why into err. */
 int knob_writable(const char *path, struct strbuf *err);
 

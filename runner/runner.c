@@ -18,6 +18,7 @@
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "machine/hostlock.h"
 #include "workloads/params.h"
 #include "workloads/workload.h"
 
@@ -780,6 +781,53 @@ static void report_unfinished(struct run_exec *x, const char *status)
 		      "'kbench recover %s' sets it", (long long)x->run_id, status, x->rec.path.buf);
 }
 
+/* The other kbench processes measuring on this machine (machine/
+ * hostlock.h), said once for each new set and stored with the run x:
+ * key concurrent-kbench (concurrent-kbench.round-R for a round of an
+ * experiment's arm), value one line a process. This process says it
+ * measures first unless it does already (*mine set then: the caller
+ * lets go at the end). last holds the text stored before for x. Return
+ * 0, or -1 when the fact cannot be stored. */
+static int concurrent(struct run_exec *x, const struct run_request *req, int *mine,
+		      struct strbuf *last)
+{
+	static struct strbuf warned = STRBUF_INIT;
+	struct strbuf others = STRBUF_INIT, what = STRBUF_INIT, err = STRBUF_INIT;
+	char key[48];
+	int rc = 0;
+
+	if (!hostlock_measuring()) {
+		strbuf_addf(&what, "kbench run '%s' (run #%lld)", x->info.name,
+			    (long long)x->run_id);
+		if (hostlock_measure(what.buf, store_path(x->s), &others, &err))
+			warning("cannot tell whether another kbench measures on this machine: %s",
+				err.buf);
+		else
+			*mine = 1;
+	} else {
+		hostlock_others(&others);
+	}
+	if (others.len && strcmp(others.buf, warned.buf)) {
+		warning("another kbench is measuring on this machine; the figures of run #%lld "
+			"may be disturbed:\n  %s", (long long)x->run_id, others.buf);
+		strbuf_reset(&warned);
+		strbuf_add(&warned, others.buf, others.len);
+	}
+	if (others.len && strcmp(others.buf, last->buf)) {
+		if (req->round)
+			snprintf(key, sizeof(key), "concurrent-kbench.round-%d", req->round);
+		else
+			snprintf(key, sizeof(key), "concurrent-kbench");
+		rc = store_add_meta(x->s, x->run_id, "", key, others.buf) ? -1 : 0;
+		strbuf_reset(last);
+		strbuf_add(last, others.buf, others.len);
+	}
+	strbuf_release(&others);
+	strbuf_release(&what);
+	strbuf_release(&err);
+	return rc;
+}
+
 int plan_execute(struct plan *p, struct config *c, struct store *s,
 		 const struct run_request *req, int64_t *run_id)
 {
@@ -787,7 +835,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	struct run_exec x = { .p = p, .s = s, .mv = MONITOR_VALUES_INIT, .round = req->round,
 			      .exec = req->exec };
 	sig_atomic_t decided = -2;	/* stop_signal when the run's end was decided */
-	int rc = -1;
+	struct strbuf others = STRBUF_INIT;	/* stored as concurrent-kbench */
+	int rc = -1, mine = 0;
 
 	strbuf_init(&x.rec.path);
 	*run_id = req->resume;
@@ -813,7 +862,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	}
 	x.run_id = *run_id;
 	if (store_get_run(s, x.run_id, &x.info) || load_done(&x, req->resume != 0) ||
-	    (!req->resume && req->facts && req->facts(s, x.run_id, req->facts_arg))) {
+	    (!req->resume && req->facts && req->facts(s, x.run_id, req->facts_arg)) ||
+	    concurrent(&x, req, &mine, &others)) {
 		record_finish_run(s, x.run_id, "failed");
 		goto out;
 	}
@@ -874,6 +924,8 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		rc = 0;
 	}
 out_signals:
+	/* Another kbench that began measuring during the run. */
+	concurrent(&x, req, &mine, &others);
 	serving = 0;
 	child_server_stop(&server);
 	sigaction(SIGINT, &old_int, NULL);
@@ -894,5 +946,8 @@ out:
 	record_recovery_release(&x.rec);
 	run_info_release(&x.info);
 	monitor_values_release(&x.mv);
+	strbuf_release(&others);
+	if (mine)
+		hostlock_release();
 	return rc;
 }

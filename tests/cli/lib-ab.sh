@@ -7,6 +7,7 @@
 #   ab_need_knobs            skip the whole test unless root may write them
 #   ab_save                  take the knob tests' lock (they change the same
 #                            files: one at a time, even under make -j),
+#                            use the machine's kbench lock directory,
 #                            save the values (and restore them on EXIT)
 #   ab_values                their values now, "path=value" a line
 #   ab_conf FILE ARM-KEYS... a small two-arm config: arm base changes
@@ -63,6 +64,9 @@ ab_save() {
 		echo "Bail out! another knob test held the lock for 300 s"
 		exit 1
 	fi
+	# The machine's lock directory, as a user's kbench uses: a knob test
+	# beside a user's experiment is refused, not interleaved.
+	unset KBENCH_LOCK_DIR
 	ab_values > "$tmp/knobs.saved"
 	trap 'ab_restore; rm -rf "$tmp"' EXIT
 	trap 'ab_restore; rm -rf "$tmp"; exit 130' INT TERM

@@ -410,6 +410,10 @@ trap 'rm -rf "$tmp"' EXIT
 db=$tmp/k.db
 KB_SQL=${KB_SQL:-$(dirname "$KBENCH")/tests/tools/kb-sql}
 kb() { "$KBENCH" --db "$db" "$@"; }
+# Each test says who measures and holds the knobs in a lock directory of
+# its own (machine/hostlock.h): tests run at once must not see each other.
+# The knob tests (lib-ab.sh) use the machine's, as a user's kbench does.
+export KBENCH_LOCK_DIR="$tmp/lock"
 # run_status NAME: the status kbench runs gives the latest run of NAME
 # (its csv's status column, whatever the text layout).
 run_status() {
