@@ -85,9 +85,7 @@ static int list(struct store *s, enum output_format format)
 
 	if (format == OUTPUT_JSON) {
 		json_init(&l.j, &l.out);
-		json_object_begin(&l.j);
-		json_key_string(&l.j, "format", "kbench-experiments");
-		json_key_int(&l.j, "format_version", EXPERIMENTS_FORMAT_VERSION);
+		json_document_begin(&l.j, "kbench-experiments", EXPERIMENTS_FORMAT_VERSION);
 		json_key(&l.j, "experiments");
 		json_array_begin(&l.j);
 	}
@@ -122,9 +120,7 @@ static int show_one(struct store *s, const char *sel, enum output_format format)
 		goto out;
 	if (format == OUTPUT_JSON) {
 		json_init(&j, &out);
-		json_object_begin(&j);
-		json_key_string(&j, "format", "kbench-experiment");
-		json_key_int(&j, "format_version", EXPERIMENTS_FORMAT_VERSION);
+		json_document_begin(&j, "kbench-experiment", EXPERIMENTS_FORMAT_VERSION);
 		experiment_view_json(&j, &v);
 		json_object_end(&j);
 		json_finish(&j);

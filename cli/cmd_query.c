@@ -343,9 +343,7 @@ int cmd_query(int argc, char **argv)
 		strbuf_addf(&q.out, "# kbench query csv %d\n", QUERY_FORMAT_VERSION);
 	if (q.format == OUTPUT_JSON) {
 		json_init(&q.json, &q.out);
-		json_object_begin(&q.json);
-		json_key_string(&q.json, "format", "kbench-query");
-		json_key_int(&q.json, "format_version", QUERY_FORMAT_VERSION);
+		json_document_begin(&q.json, "kbench-query", QUERY_FORMAT_VERSION);
 		json_key(&q.json, "results");
 		json_array_begin(&q.json);
 	}

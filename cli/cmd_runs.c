@@ -201,9 +201,7 @@ static void listing_begin(struct listing *l)
 {
 	if (l->format == OUTPUT_JSON) {
 		json_init(&l->json, &l->out);
-		json_object_begin(&l->json);
-		json_key_string(&l->json, "format", "kbench-runs");
-		json_key_int(&l->json, "format_version", RUNS_FORMAT_VERSION);
+		json_document_begin(&l->json, "kbench-runs", RUNS_FORMAT_VERSION);
 		json_key(&l->json, "runs");
 		json_array_begin(&l->json);
 	} else if (l->format == OUTPUT_CSV) {

@@ -531,9 +531,7 @@ static int show_json(struct store *store, int64_t id)
 	if (store_each_monitor(store, id, collect_cache, &ss) || load_row_results(store, id, &rs))
 		goto out_run;
 	json_init(&j, &out);
-	json_object_begin(&j);
-	json_key_string(&j, "format", "kbench-show");
-	json_key_int(&j, "format_version", SHOW_FORMAT_VERSION);
+	json_document_begin(&j, "kbench-show", SHOW_FORMAT_VERSION);
 	json_run(&j, &r);
 	array_key(&j, "sections");
 	rc = store_each_section_count(store, id, json_count, &j);

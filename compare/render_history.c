@@ -279,8 +279,7 @@ static void history_json(const struct history *h, const struct history_view *v,
 	struct json j;
 
 	json_init(&j, out);
-	json_object_begin(&j);
-	json_key_int(&j, "format_version", HISTORY_FORMAT_VERSION);
+	json_document_begin(&j, "kbench-history", HISTORY_FORMAT_VERSION);
 	json_key(&j, "method");
 	json_object_begin(&j);
 	json_key_string(&j, "name", "e-divisive means, t-test");

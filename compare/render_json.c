@@ -217,9 +217,7 @@ int render_json(const struct cmp_model *m, struct strbuf *out)
 	struct json j;
 
 	json_init(&j, out);
-	json_object_begin(&j);
-	json_key_string(&j, "format", "kbench-compare");
-	json_key_int(&j, "format_version", CMP_FORMAT_VERSION);
+	json_document_begin(&j, "kbench-compare", CMP_FORMAT_VERSION);
 	json_key(&j, "test");
 	json_object_begin(&j);
 	json_key_string(&j, "name", m->test->name);

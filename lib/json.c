@@ -120,6 +120,13 @@ void json_object_begin(struct json *j)
 	open_container(j, '{');
 }
 
+void json_document_begin(struct json *j, const char *format, int version)
+{
+	json_object_begin(j);
+	json_key_string(j, "format", format);
+	json_key_int(j, "format_version", version);
+}
+
 void json_object_end(struct json *j)
 {
 	close_container(j, '{');

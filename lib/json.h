@@ -27,6 +27,13 @@ void json_init(struct json *j, struct strbuf *out);
  * container closed) and free the writer's state; out keeps the text. */
 void json_finish(struct json *j);
 
+/* Open the object of a kbench document, the top-level value of every
+ * JSON output kbench writes, and write its envelope, its first two keys:
+ * "format" (format, "kbench-" and what it holds, as "kbench-runs") and
+ * "format_version" (version, raised when a key changes meaning or goes
+ * away). The caller adds its keys and closes the object. */
+void json_document_begin(struct json *j, const char *format, int version);
+
 /* Containers. Closing one that is not the innermost open one, or an
  * object whose last key has no value, aborts. */
 void json_object_begin(struct json *j);

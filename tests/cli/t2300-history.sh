@@ -109,12 +109,12 @@ d = json.load(open(sys.argv[1]))
 s = d["series"]
 cp = s[0]["change_points"]
 m = d["method"]
-print(d["format_version"], m["window"], m["max_pvalue"], m["statistic"], m["min_segment"],
+print(d["format"], d["format_version"], m["window"], m["max_pvalue"], m["statistic"], m["min_segment"],
       m["noise_factor"], len(s), len(s[0]["points"]), s[0]["points"][0]["best"], len(cp),
       cp[0]["run"], cp[0]["of"], cp[0]["direction"], round(cp[0]["change_pct"], 2),
       len(s[1]["change_points"]))' "$tmp/json")
-	check "json: version, method, series, points and the change ($got)" \
-		test "$got" = "2 50 0.001 best 2 2 2 30 0.499 1 nightly-20 Min worse -9.9 0"
+	check "json: format, version, method, series, points and the change ($got)" \
+		test "$got" = "kbench-history 2 50 0.001 best 2 2 2 30 0.499 1 nightly-20 Min worse -9.9 0"
 else
 	skip "no python3 to read the JSON"
 fi

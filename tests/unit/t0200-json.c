@@ -1,7 +1,7 @@
 /* t0200-json: the JSON writer escapes strings, nests containers, places
  * commas and newlines, writes numbers as compare's JSON always has, writes
- * a key and its value in one call, and aborts on misuse (checked in a
- * forked child). */
+ * a key and its value in one call, opens a document with its envelope,
+ * and aborts on misuse (checked in a forked child). */
 #include "config.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
@@ -285,9 +285,25 @@ static void test_misuse(enum misuse what)
 	}
 }
 
+static void test_document(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json j;
+
+	json_init(&j, &sb);
+	json_document_begin(&j, "kbench-test", 3);
+	json_key_int(&j, "n", 1);
+	json_object_end(&j);
+	json_finish(&j);
+	expect(&sb, "{\"format\":\"kbench-test\",\"format_version\":3,\"n\":1}",
+	       "a document opens with its envelope, format and format_version");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	test_escaping();
+	test_document();
 	test_nesting();
 	test_numbers();
 	test_keyed();
