@@ -25,6 +25,7 @@ int cmd_history(int argc, char **argv);
 int cmd_regressions(int argc, char **argv);
 
 struct history;
+struct series_filter;
 /* The change-point options kbench history and regressions share, as
  * given (NULL: not given); CMD_CHANGEPOINT_OPTIONS(o) lists them in a
  * parse_opt table, and cmd_changepoint_apply (cli/cmd_history.c) reads
@@ -45,6 +46,10 @@ struct cmd_changepoint_opts {
 		   "the default: Min, or Max when higher is better) or on\n" \
 		   "its mean (mean)")
 int cmd_changepoint_apply(const struct cmd_changepoint_opts *o, struct history *h);
+/* Say (error()) that no complete run of store has samples of the series
+ * f picks (given_runs: among the runs given), naming the closest stored
+ * config or host when f's looks mistyped (cli/cmd_history.c). */
+void cmd_no_series(struct store *store, const struct series_filter *f, int given_runs);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_rm(int argc, char **argv);

@@ -83,6 +83,28 @@ out:
 	return rc;
 }
 
+void cmd_no_series(struct store *store, const struct series_filter *f, int given_runs)
+{
+	struct strbuf what = STRBUF_INIT, hint = STRBUF_INIT;
+
+	if (!given_runs && f->config)
+		strbuf_addf(&what, ", config '%s'", f->config);
+	/* A mistyped config (or host) name: the closest one stored. */
+	if ((given_runs || !f->config ||
+	     !cmd_suggest_name(store, STORE_NAME_CONFIG, f->config, &hint)) && f->host)
+		cmd_suggest_name(store, STORE_NAME_HOST, f->host, &hint);
+	if (f->host)
+		strbuf_addf(&what, ", host '%s'", f->host);
+	if (f->section)
+		strbuf_addf(&what, ", section '%s'", f->section);
+	if (f->row)
+		strbuf_addf(&what, ", row '%s'", f->row);
+	error("no complete run %s%s in %s%s", given_runs ? "given has samples of" : "matches",
+	      what.len ? what.buf + 1 : " the series asked for", store_path(store), hint.buf);
+	strbuf_release(&what);
+	strbuf_release(&hint);
+}
+
 int cmd_changepoint_apply(const struct cmd_changepoint_opts *o, struct history *h)
 {
 	if (history_params_parse(o->pvalue, o->window, o->min_change, &h->params))
@@ -153,24 +175,7 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	}
 	if (!h.n) {
-		struct strbuf what = STRBUF_INIT, hint = STRBUF_INIT;
-
-		if (!argc)
-			strbuf_addf(&what, ", config '%s'", f.config);
-		/* A mistyped config (or host) name: the closest one stored. */
-		if ((argc || !cmd_suggest_name(store, STORE_NAME_CONFIG, f.config, &hint)) &&
-		    f.host)
-			cmd_suggest_name(store, STORE_NAME_HOST, f.host, &hint);
-		if (f.host)
-			strbuf_addf(&what, ", host '%s'", f.host);
-		if (f.section)
-			strbuf_addf(&what, ", section '%s'", f.section);
-		if (f.row)
-			strbuf_addf(&what, ", row '%s'", f.row);
-		error("no complete run %s%s in %s%s", argc ? "given has samples of" : "matches",
-		      what.buf + 1, store_path(store), hint.buf);
-		strbuf_release(&what);
-		strbuf_release(&hint);
+		cmd_no_series(store, &f, argc > 0);
 		goto out;
 	}
 	history_finish(&h);

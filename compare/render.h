@@ -107,8 +107,26 @@ void history_render(const struct history *h, enum history_format f,
 
 #define HISTORY_FORMAT_VERSION 2
 
-/* Append the regressions found in h (n of them) and a summary line. */
-void history_render_regressions(const struct history *h, const struct history_regression *r,
-				size_t n, struct strbuf *out);
+/* What kbench regressions found in h: its regressions (r, n of them:
+ * history_regressions), from since on (NULL: all). */
+struct regressions_report {
+	const struct history *h;
+	const char *since;
+	const struct history_regression *r;
+	size_t n;
+};
+
+/* Append rr in format f, text or json: each regression (its change and
+ * the runs either side) and a summary line (text); a kbench-regressions
+ * document (json, REGRESSIONS_FORMAT_VERSION). */
+void history_render_regressions(const struct regressions_report *rr, enum history_format f,
+				struct strbuf *out);
+/* Find the regressions of h since since (NULL: all) and append them to
+ * out as history_render_regressions does. Returns
+ * how many regressions it found. */
+size_t history_report_regressions(const struct history *h, const char *since,
+				  enum history_format f, struct strbuf *out);
+
+#define REGRESSIONS_FORMAT_VERSION 1
 
 #endif

@@ -262,6 +262,21 @@ static void json_change(struct json *j, const struct history *h,
 	json_object_end(j);
 }
 
+/* The "method" key: how the change points were found. */
+static void json_method(struct json *j, const struct history *h)
+{
+	json_key(j, "method");
+	json_object_begin(j);
+	json_key_string(j, "name", "e-divisive means, t-test");
+	json_key_int(j, "window", (long long)h->params.window);
+	json_key_double(j, "max_pvalue", h->params.max_pvalue);
+	json_key_double(j, "min_magnitude", h->params.min_magnitude);
+	json_key_double(j, "noise_factor", h->params.noise_factor);
+	json_key_int(j, "min_segment", (long long)h->params.min_segment);
+	json_key_string(j, "statistic", history_stat_option(h));
+	json_object_end(j);
+}
+
 static void json_series_head(struct json *j, const struct history_series *hs)
 {
 	json_key_string(j, "host", name_printable(hs->host));
@@ -280,16 +295,7 @@ static void history_json(const struct history *h, const struct history_view *v,
 
 	json_init(&j, out);
 	json_document_begin(&j, "kbench-history", HISTORY_FORMAT_VERSION);
-	json_key(&j, "method");
-	json_object_begin(&j);
-	json_key_string(&j, "name", "e-divisive means, t-test");
-	json_key_int(&j, "window", (long long)h->params.window);
-	json_key_double(&j, "max_pvalue", h->params.max_pvalue);
-	json_key_double(&j, "min_magnitude", h->params.min_magnitude);
-	json_key_double(&j, "noise_factor", h->params.noise_factor);
-	json_key_int(&j, "min_segment", (long long)h->params.min_segment);
-	json_key_string(&j, "statistic", history_stat_option(h));
-	json_object_end(&j);
+	json_method(&j, h);
 	json_key(&j, "series");
 	json_array_begin(&j);
 	for (size_t i = 0; i < h->n; i++) {
@@ -364,24 +370,89 @@ static void run_line(struct strbuf *out, const char *what, const struct history_
 		    name_printable(p->run_name), name_printable(p->kernel_release), date);
 }
 
-void history_render_regressions(const struct history *h, const struct history_regression *r,
-				size_t n, struct strbuf *out)
+static void regressions_text(const struct regressions_report *rr, struct strbuf *out)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct history_series *hs = r[i].series;
-		const struct changepoint *cp = r[i].cp;
+	const struct history *h = rr->h;
+
+	for (size_t i = 0; i < rr->n; i++) {
+		const struct history_series *hs = rr->r[i].series;
+		const struct changepoint *cp = rr->r[i].cp;
 		int d = decimals(hs);
 
 		strbuf_addf(out, "%s %s on %s, config %s: %s %.*f -> %.*f%s%s (%+.2f%%), p %.2g\n",
 			    name_printable(hs->section), name_printable(hs->row),
 			    name_printable(hs->host), name_printable(hs->config),
-			    history_stat_name(h, hs), d, cp->mean_before, d, cp->mean_after,
-			    *hs->unit ? " " : "", hs->unit,
+			    history_stat_name(h, hs), d, cp->mean_before, d, cp->mean_after, *hs->unit ? " " : "", hs->unit,
 			    history_change_pct(hs, cp), cp->p);
 		run_line(out, "last run before:", &hs->points[cp->index - 1]);
 		run_line(out, "first run after:", &hs->points[cp->index]);
 	}
-	strbuf_addf(out, "%zu regression%s in %zu series\n", n, n == 1 ? "" : "s", h->n);
+	strbuf_addf(out, "%zu regression%s in %zu series\n", rr->n, rr->n == 1 ? "" : "s", h->n);
+}
+
+static void json_run(struct json *j, const char *key, const struct history_point *p)
+{
+	json_key(j, key);
+	json_object_begin(j);
+	json_key_int(j, "run_id", p->run_id);
+	json_key_string(j, "uuid", p->uuid);
+	json_key_string(j, "run", name_printable(p->run_name));
+	json_key_string(j, "kernel_release", name_printable(p->kernel_release));
+	json_key_string(j, "started_at", p->started_at);
+	json_object_end(j);
+}
+
+static void regressions_json(const struct regressions_report *rr, struct strbuf *out)
+{
+	const struct history *h = rr->h;
+	struct json j;
+
+	json_init(&j, out);
+	json_document_begin(&j, "kbench-regressions", REGRESSIONS_FORMAT_VERSION);
+	json_method(&j, h);
+	json_key_string(&j, "since", rr->since);
+	json_key_int(&j, "series", (long long)h->n);
+	json_key(&j, "regressions");
+	json_array_begin(&j);
+	for (size_t i = 0; i < rr->n; i++) {
+		const struct history_series *hs = rr->r[i].series;
+		const struct changepoint *cp = rr->r[i].cp;
+
+		json_newline(&j);
+		json_object_begin(&j);
+		json_series_head(&j, hs);
+		json_key(&j, "change");
+		json_change(&j, h, hs, cp);
+		json_run(&j, "before", &hs->points[cp->index - 1]);
+		json_run(&j, "after", &hs->points[cp->index]);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+	strbuf_addch(out, '\n');
+}
+
+void history_render_regressions(const struct regressions_report *rr, enum history_format f,
+				struct strbuf *out)
+{
+	if (f == HISTORY_FORMAT_JSON)
+		regressions_json(rr, out);
+	else
+		regressions_text(rr, out);
+}
+
+size_t history_report_regressions(const struct history *h, const char *since,
+				  enum history_format f, struct strbuf *out)
+{
+	struct regressions_report rr = { .h = h, .since = since };
+	struct history_regression *r;
+
+	rr.n = history_regressions(h, since, &r);
+	rr.r = r;
+	history_render_regressions(&rr, f, out);
+	free(r);
+	return rr.n;
 }
 
 /* ---- html ---- */

@@ -220,7 +220,6 @@ static int report_regressions(struct store *s, const char *host, struct html_rep
 {
 	const struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
 	const struct series_filter f = { .host = host };
-	struct history_regression *found = NULL;
 	struct strbuf out = STRBUF_INIT;
 	struct history h;
 	size_t n;
@@ -230,14 +229,12 @@ static int report_regressions(struct store *s, const char *host, struct html_rep
 	if (history_read(s, &f, &h))
 		goto out;
 	history_finish(&h);
-	n = history_regressions(&h, NULL, &found);
-	history_render_regressions(&h, found, n, &out);
+	n = history_report_regressions(&h, NULL, HISTORY_FORMAT_TEXT, &out);
 	html_text(html, host, &out);
 	if (print_now(&out))
 		goto out;
 	rc = n ? 1 : 0;
 out:
-	free(found);
 	history_release(&h);
 	strbuf_release(&out);
 	return rc;

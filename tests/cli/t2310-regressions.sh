@@ -2,8 +2,9 @@
 # t2310: kbench regressions over synthetic nightly runs: config hb gets 10%
 # worse at night 20, hb2 10% better at night 10, hb3 worse at night 8 and
 # back at night 24. The latest change for the worse of each series is
-# reported with the runs either side; exit 1 when there is one, 0 when
-# not, 2 on bad arguments, 128 on other errors.
+# reported with the runs either side, in text or json; exit 1 when there
+# is one, 0 when not, 2 on bad arguments, 128 on other errors (a --config
+# or --host that no run has among them).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
@@ -62,8 +63,48 @@ run_regressions 0 --since 2026-10-21
 check "none since the last one" test "$(cat "$tmp/out")" = "0 regressions in 7 series"
 run_regressions 1 --host "$host" --config hb3
 check "--host and --config pick the series" test "$(tail -1 "$tmp/out")" = "1 regression in 2 series"
-run_regressions 0 --host elsewhere
-check "no series: no regression" test "$(cat "$tmp/out")" = "0 regressions in 0 series"
+# A mistyped name must not pass a nightly job: no series is an error
+# (128, as git bisect run stops on) that names the closest stored one.
+run_regressions 128 --host elsewhere
+check "an unknown host: an error" test "$(cat "$tmp/err")" = \
+	"kbench: no complete run matches host 'elsewhere' in $db"
+check "... and nothing on stdout" test ! -s "$tmp/out"
+run_regressions 128 --config hb4
+check "a mistyped config: did you mean" test "$(cat "$tmp/err")" = \
+	"kbench: no complete run matches config 'hb4' in $db (did you mean 'hb'?)"
+run_regressions 128 --config hb --host "${host}x"
+check "a mistyped host with a known config: did you mean" test "$(cat "$tmp/err")" = \
+	"kbench: no complete run matches config 'hb', host '${host}x' in $db (did you mean '$host'?)"
+run_regressions 0 --host "$host" --since 2026-10-21
+check "a known host with nothing since: no error" \
+	test "$(cat "$tmp/out")" = "0 regressions in 7 series"
+
+# --format json: a kbench-regressions document of what the text says.
+run_regressions 1 --format json
+check "json: the envelope, the method, and hb's and hb3's regressions" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert (d["format"], d["format_version"]) == ("kbench-regressions", 1), d
+assert d["method"]["statistic"] == "best" and d["method"]["window"] == 50, d["method"]
+assert d["since"] is None and d["series"] == 7, d
+r = {x["config"]: x for x in d["regressions"]}
+assert sorted(r) == ["hb", "hb3"], sorted(r)
+c = r["hb"]["change"]
+assert (r["hb"]["section"], r["hb"]["row"]) == ("hackbench-process-pipes", "1"), r["hb"]
+assert (c["direction"], c["of"], round(c["change_pct"], 2)) == ("worse", "Min", -9.9), c
+assert (r["hb"]["before"]["run"], r["hb"]["after"]["run"]) == ("nightly-19", "nightly-20")
+assert (r["hb"]["before"]["run_id"], r["hb"]["after"]["run_id"]) == (20, 21)
+' "$tmp/out"
+check "... nothing on stderr" test ! -s "$tmp/err"
+run_regressions 0 --format json --since 2026-10-21
+check "json: no regression since: an empty list" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["regressions"] == [] and d["since"] == "2026-10-21" and d["series"] == 7, d
+' "$tmp/out"
+run_regressions 2 --format csv
+check "another format: usage error" test "$(cat "$tmp/err")" = \
+	"kbench: unknown format 'csv' (expected text or json)"
 run_regressions 0 --p-value 1e-40
 check "--p-value 1e-40: no change point is strong enough" \
 	test "$(cat "$tmp/out")" = "0 regressions in 7 series"
