@@ -25,14 +25,15 @@ static const struct parse_opt_usage history_usage = {
 		    "   or: kbench history [options] --config CONFIG [--section S] [--row R]\n"
 		    "                      [--host H]",
 	.description =
-		"A metric over time: one series per host, config, section and row, one line\n"
-		"per complete run, oldest first (date, run, kernel, Hmean for higher-is-better\n"
-		"metrics or Amean, its 95% confidence interval, the best sample, samples),\n"
-		"change points marked (<-) with their change (+ is better) and p-value, then\n"
-		"a sparkline of the values they were found on: each run's best sample (Min,\n"
-		"Max when higher is better) unless --statistic mean. RUN (a name, #ID, uuid\n"
-		"prefix or NAME@HOST) picks the host and config of each series: every row of\n"
-		"that run.",
+		"A metric over time: one series per host, config, section, row and work (runs\n"
+		"with other effective options or config values make a series of their own,\n"
+		"named by the keys that differ), one line per complete run, oldest first\n"
+		"(date, run, kernel, Hmean for higher-is-better metrics or Amean, its 95%\n"
+		"confidence interval, the best sample, samples), change points marked (<-)\n"
+		"with their change (+ is better) and p-value, then a sparkline of the values\n"
+		"they were found on: each run's best sample (Min, Max when higher is better)\n"
+		"unless --statistic mean. RUN (a name, #ID, uuid prefix or NAME@HOST) picks\n"
+		"the host and config of each series: every row of that run.",
 	.help_column = 25,
 	.epilogue =
 		"Change points: E-Divisive means with a Student t-test (Hunter, Apache Otava),\n"

@@ -1,7 +1,7 @@
 /* cmd_regressions: kbench regressions [--since DATE] [--host H] [--config C]
  * [--format text|json]: for every series, its latest change point for the
- * worse; exit status 1 when there is one, for cron, CI and git bisect
- * run. */
+ * worse, and where the work its runs measured changed; exit status 1 when
+ * there is a regression, for cron, CI and git bisect run. */
 #include "config.h"
 #include "cli/cmd.h"
 #include "compare/history.h"
@@ -22,11 +22,13 @@ static const struct parse_opt_usage regressions_usage = {
 	.synopsis = "kbench regressions [--since DATE] [--host HOST] [--config CONFIG]\n"
 		    "                          [--format text|json]",
 	.description =
-		"For every series (host, config, section, row) of the complete runs, the\n"
-		"latest change point that made it worse, found as kbench history finds them\n"
-		"(on each run's best sample unless --statistic mean): the means of those\n"
-		"values either side, the change (+ is better), its p-value, and the runs\n"
-		"either side of it.",
+		"For every series (host, config, section, row and the work its runs measured)\n"
+		"of the complete runs, the latest change point that made it worse, found as\n"
+		"kbench history finds them (on each run's best sample unless --statistic\n"
+		"mean): the means of those values either side, the change (+ is better), its\n"
+		"p-value, and the runs either side of it. Runs that measured other work (other\n"
+		"effective options or config values) make a series of their own: the latest\n"
+		"change of work of each row is listed, and is no regression.",
 	.help_column = 22,
 	.epilogue =
 		"Change points are found on the whole series (docs/statistics.md); --since\n"
@@ -58,8 +60,9 @@ int cmd_regressions(int argc, char **argv)
 	struct store *store = NULL;
 	struct history h;
 	struct history_regression *found = NULL;
+	struct history_work_change *changes = NULL;
 	struct strbuf out = STRBUF_INIT;
-	size_t n;
+	size_t n, nchanges;
 	int rc = EXIT_USAGE;
 
 	history_init(&h, &params);
@@ -86,9 +89,10 @@ int cmd_regressions(int argc, char **argv)
 	}
 	history_finish(&h);
 	n = history_regressions(&h, since, &found);
+	nchanges = history_work_changes(&h, since, &changes);
 	{
 		const struct regressions_report report = {
-			.h = &h, .since = since, .r = found, .n = n,
+			.h = &h, .since = since, .r = found, .n = n, .w = changes, .nw = nchanges,
 		};
 
 		history_render_regressions(&report, format, &out);
@@ -99,6 +103,7 @@ int cmd_regressions(int argc, char **argv)
 	rc = n ? 1 : 0;
 out:
 	free(found);
+	free(changes);
 	history_release(&h);
 	strbuf_release(&out);
 	store_close(store);

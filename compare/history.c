@@ -4,6 +4,7 @@
 #include "config.h"
 #include "compare/history.h"
 #include "compare/stats.h"
+#include "compare/work.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -98,6 +99,7 @@ static struct history_series *series_for(struct builder *b, const struct group *
 	hs->section = xstrdup(g->section);
 	hs->row = xstrdup(g->row);
 	hs->unit = xstrdup(g->unit);
+	hs->work = xstrdup("");
 	hs->higher_better = g->higher_better;
 	h->slots[j] = h->n;
 	return hs;
@@ -158,6 +160,7 @@ static void flush_run(struct builder *b)
 		p->run_name = b->run_name;
 		p->kernel_release = b->kernel;
 		p->started_at = b->started_at;
+		p->config_text = p->options = p->values = NULL;
 		p->n = g->n;
 		point_stats(b, g->values, g->n, hs->higher_better, &p->mean, &p->ci95);
 		p->best = g->values[0];
@@ -172,21 +175,18 @@ static void flush_run(struct builder *b)
 	b->ngroups = 0;
 }
 
-/* Keep the strings of run r in one block of the history. */
-static void start_run(struct builder *b, const struct series_sample *r)
+/* Copy the n strings src (NULL reads as "") into one block the history
+ * owns, each *dst[i] pointing at its copy. */
+static void history_keep_strings(struct history *h, const char *const *src, const char **const *dst,
+				 size_t n)
 {
-	const char *src[] = { r->uuid, r->run_name, r->hostname, r->config_name,
-			      r->kernel_release, r->started_at };
-	const char **dst[] = { &b->uuid, &b->run_name, &b->host, &b->config, &b->kernel,
-			       &b->started_at };
-	struct history *h = b->h;
 	size_t len = 0;
 	char *block, *p;
 
-	for (size_t i = 0; i < 6; i++)
+	for (size_t i = 0; i < n; i++)
 		len += strlen(src[i] ? src[i] : "") + 1;
 	block = p = xmalloc(len);
-	for (size_t i = 0; i < 6; i++) {
+	for (size_t i = 0; i < n; i++) {
 		size_t l = strlen(src[i] ? src[i] : "") + 1;
 
 		memcpy(p, src[i] ? src[i] : "", l);
@@ -195,6 +195,17 @@ static void start_run(struct builder *b, const struct series_sample *r)
 	}
 	ALLOC_GROW(h->run_strings, h->nrun_strings + 1, h->run_strings_alloc);
 	h->run_strings[h->nrun_strings++] = block;
+}
+
+/* Keep the strings of run r in one block of the history. */
+static void start_run(struct builder *b, const struct series_sample *r)
+{
+	const char *src[] = { r->uuid, r->run_name, r->hostname, r->config_name,
+			      r->kernel_release, r->started_at };
+	const char **dst[] = { &b->uuid, &b->run_name, &b->host, &b->config, &b->kernel,
+			       &b->started_at };
+
+	history_keep_strings(b->h, src, dst, 6);
 	b->run_id = r->run_id;
 }
 
@@ -310,6 +321,61 @@ double history_point_value(const struct history *h, const struct history_point *
 	return h->stat == HISTORY_STAT_MEAN ? p->mean : p->best;
 }
 
+/* What the runs read measured: their work strings, in order of id. */
+struct works {
+	struct history *h;
+	struct run_work_strings {
+		int64_t run_id;
+		const char *config_text, *options, *values;
+	} *v;
+	size_t n, alloc;
+};
+
+static int add_work(const struct run_work_row *w, void *arg)
+{
+	struct works *ws = arg;
+	struct run_work_strings *rw;
+	const char *src[] = { w->config_text, w->options, w->values };
+
+	ALLOC_GROW(ws->v, ws->n + 1, ws->alloc);
+	rw = &ws->v[ws->n++];
+	rw->run_id = w->run_id;
+	history_keep_strings(ws->h, src, (const char **[]){ &rw->config_text, &rw->options,
+							   &rw->values }, 3);
+	return 0;
+}
+
+static int cmp_work_id(const void *key, const void *elt)
+{
+	int64_t id = *(const int64_t *)key, other = ((const struct run_work_strings *)elt)->run_id;
+
+	return (id > other) - (id < other);
+}
+
+/* Give each point of h that lacks them its run's work strings, read from
+ * the store for the runs of f ("" for a run that completed since its
+ * samples were read). Returns 0, or -1 after printing why. */
+static int read_work(struct store *s, const struct series_filter *f, struct history *h)
+{
+	struct works ws = { .h = h };
+	int rc = store_each_run_work(s, f, add_work, &ws);
+
+	for (size_t i = 0; !rc && i < h->n; i++)
+		for (size_t k = 0; k < h->series[i].npoints; k++) {
+			struct history_point *p = &h->series[i].points[k];
+			const struct run_work_strings *rw;
+
+			if (p->config_text)
+				continue;
+			rw = bsearch(&p->run_id, ws.v, ws.n, sizeof(*ws.v), cmp_work_id);
+			p->config_text = rw ? rw->config_text : "";
+			p->options = rw ? rw->options : "";
+			p->values = rw ? rw->values : "";
+		}
+	free(ws.v);
+	return rc;
+}
+
 int history_read(struct store *s, const struct series_filter *f, struct history *h)
 {
 	struct builder b = { .h = h };
@@ -319,21 +385,12 @@ int history_read(struct store *s, const struct series_filter *f, struct history 
 	flush_run(&b);
 	free(b.groups);
 	free(b.tq);
-	return rc;
+	return rc ? rc : read_work(s, f, h);
 }
 
-void history_finish(struct history *h)
-{
-	for (size_t i = 0; i < h->n; i++) {
-		struct history_series *hs = &h->series[i];
-
-		qsort(hs->points, hs->npoints, sizeof(*hs->points), cmp_points);
-		free(hs->cps);
-		series_detect(h, hs);
-	}
-}
-
-void history_release(struct history *h)
+/* Free the series of h and the index of them; h keeps its runs'
+ * strings. */
+static void history_release_series(struct history *h)
 {
 	for (size_t i = 0; i < h->n; i++) {
 		struct history_series *hs = &h->series[i];
@@ -345,12 +402,168 @@ void history_release(struct history *h)
 		free(hs->section);
 		free(hs->row);
 		free(hs->unit);
+		free(hs->work);
 	}
+	free(h->series);
+	free(h->slots);
+	h->series = NULL;
+	h->n = h->alloc = 0;
+	h->slots = NULL;
+	h->nslots = 0;
+}
+
+static struct run_work point_work(const struct history_point *p)
+{
+	return (struct run_work){ p->config_text, p->options, p->values };
+}
+
+/* The value of key (klen bytes) of section in values ("SECTION.KEY=VALUE"
+ * lines), its length in *len; NULL when values has none. */
+static const char *work_value(const char *values, const char *section, const char *key,
+			      size_t klen, size_t *len)
+{
+	size_t slen = strlen(section);
+
+	for (const char *l = values; *l;) {
+		size_t n = strcspn(l, "\n");
+
+		if (n > slen + klen + 1 && !strncmp(l, section, slen) && l[slen] == '.' &&
+		    !strncmp(l + slen + 1, key, klen) && l[slen + 1 + klen] == '=') {
+			*len = n - (slen + klen + 2);
+			return l + slen + klen + 2;
+		}
+		l += n + (l[n] == '\n');
+	}
+	return NULL;
+}
+
+/* The values of the latest run of series hs. */
+static const char *latest_values(const struct history_series *hs)
+{
+	return hs->points[hs->npoints - 1].values;
+}
+
+/* Whether the latest run of a series of parts[0..n-1] other than parts[i]
+ * has key (klen bytes) of their section with a value other than v (vlen
+ * bytes). */
+static int value_differs(const struct history_series *parts, size_t n, size_t i,
+			 const char *key, size_t klen, const char *v, size_t vlen)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t olen;
+		const char *ov;
+
+		if (k == i)
+			continue;
+		ov = work_value(latest_values(&parts[k]), parts[i].section, key, klen, &olen);
+		if (ov && (olen != vlen || strncmp(ov, v, vlen)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The work of each of the n series at parts, which share a host, config,
+ * section and row: the keys of the section whose value in its latest
+ * run some other series' latest run has another value of, "KEY=VALUE,
+ * ...". When no such key is stored, its options, else its first run. */
+static void label_parts(struct history_series *parts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct history_series *hs = &parts[i];
+		size_t slen = strlen(hs->section);
+		struct strbuf sb = STRBUF_INIT;
+
+		for (const char *l = latest_values(hs); *l;) {
+			size_t len = strcspn(l, "\n"), eq = strcspn(l, "=");
+
+			/* "SECTION.KEY=VALUE" of the series' section */
+			if (eq < len && eq > slen + 1 && !strncmp(l, hs->section, slen) &&
+			    l[slen] == '.' &&
+			    value_differs(parts, n, i, l + slen + 1, eq - slen - 1, l + eq + 1,
+					  len - eq - 1))
+				strbuf_addf(&sb, "%s%.*s", sb.len ? ", " : "",
+					    (int)(len - slen - 1), l + slen + 1);
+			l += len + (l[len] == '\n');
+		}
+		if (!sb.len)
+			for (const char *o = hs->points[0].options; *o;) {
+				size_t len = strcspn(o, "\n");
+
+				strbuf_addf(&sb, "%s%.*s", sb.len ? ", " : "", (int)len, o);
+				o += len + (o[len] == '\n');
+			}
+		if (!sb.len)
+			strbuf_addf(&sb, "as run %s", hs->points[0].run_name);
+		free(hs->work);
+		hs->work = strbuf_detach(&sb);
+	}
+}
+
+/* Series hs, its points in time order, as the series of the runs that
+ * measured the same work, appended to *out: each run joins the one whose
+ * latest run did the same work as it (the latest such), else starts
+ * one. hs is left empty. */
+static void split_by_work(struct history_series *hs, struct history_series **out, size_t *n,
+			  size_t *alloc)
+{
+	size_t first = *n;
+
+	for (size_t i = 0; i < hs->npoints; i++) {
+		const struct history_point *p = &hs->points[i];
+		const struct run_work pw = point_work(p);
+		struct history_series *to = NULL;
+
+		for (size_t k = first; k < *n; k++) {
+			struct history_series *o = &(*out)[k];
+			const struct history_point *last = &o->points[o->npoints - 1];
+			const struct run_work lw = point_work(last);
+
+			if (!run_work_differs(&lw, &pw, hs->section) &&
+			    (!to || cmp_points(last, &to->points[to->npoints - 1]) > 0))
+				to = o;
+		}
+		if (!to) {
+			ALLOC_GROW(*out, *n + 1, *alloc);
+			to = &(*out)[(*n)++];
+			*to = (struct history_series){
+				.host = xstrdup(hs->host), .config = xstrdup(hs->config),
+				.section = xstrdup(hs->section), .row = xstrdup(hs->row),
+				.unit = xstrdup(hs->unit), .work = xstrdup(""),
+				.higher_better = hs->higher_better,
+			};
+		}
+		ALLOC_GROW(to->points, to->npoints + 1, to->alloc);
+		to->points[to->npoints++] = *p;
+	}
+	if (*n - first > 1)
+		label_parts(*out + first, *n - first);
+}
+
+void history_finish(struct history *h)
+{
+	struct history_series *series = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < h->n; i++) {
+		struct history_series *hs = &h->series[i];
+
+		qsort(hs->points, hs->npoints, sizeof(*hs->points), cmp_points);
+		split_by_work(hs, &series, &n, &alloc);
+	}
+	history_release_series(h);
+	h->series = series;
+	h->n = n;
+	h->alloc = alloc;
+	for (size_t i = 0; i < h->n; i++)
+		series_detect(h, &h->series[i]);
+}
+
+void history_release(struct history *h)
+{
+	history_release_series(h);
 	for (size_t i = 0; i < h->nrun_strings; i++)
 		free(h->run_strings[i]);
 	free(h->run_strings);
-	free(h->series);
-	free(h->slots);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -419,6 +632,50 @@ size_t history_regressions(const struct history *h, const char *since,
 			(*out)[n++] = (struct history_regression){ .series = hs, .cp = cp };
 			break;
 		}
+	}
+	return n;
+}
+
+static int same_row(const struct history_series *a, const struct history_series *b)
+{
+	return series_is(a, b->host, b->config, b->section, b->row);
+}
+
+size_t history_work_changes(const struct history *h, const char *since,
+			    struct history_work_change **out)
+{
+	size_t n = 0, alloc = 0;
+
+	*out = NULL;
+	for (size_t i = 0, end; i < h->n; i = end) {
+		const struct history_series *last;
+		struct history_work_change c = { .before = NULL };
+
+		for (end = i + 1; end < h->n && same_row(&h->series[i], &h->series[end]); end++)
+			;
+		if (end - i < 2)
+			continue;
+		/* The newest series of the row (they are in order of their
+		 * first run), and the run before its first among the others. */
+		last = &h->series[end - 1];
+		c.after_series = last;
+		c.after = &last->points[0];
+		for (size_t j = i; j < end - 1; j++) {
+			const struct history_series *hs = &h->series[j];
+
+			for (size_t k = hs->npoints; k-- > 0;)
+				if (cmp_points(&hs->points[k], c.after) < 0) {
+					if (!c.before || cmp_points(&hs->points[k], c.before) > 0) {
+						c.before = &hs->points[k];
+						c.before_series = hs;
+					}
+					break;
+				}
+		}
+		if (!c.before || (since && strcmp(c.after->started_at, since) < 0))
+			continue;
+		ALLOC_GROW(*out, n + 1, alloc);
+		(*out)[n++] = c;
 	}
 	return n;
 }

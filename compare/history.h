@@ -25,10 +25,21 @@ struct history_point {
 				 * samples or without a mean */
 	double best;		/* the best sample: Max when higher is better,
 				 * else Min */
+	/* What the run was asked to do and did (compare/work.h): its
+	 * config text, work options and effective values. */
+	const char *config_text, *options, *values;
 };
 
+/* A series is one row of one section of one config on one host, of the
+ * runs that measured the same work (run_work_differs): runs that did not
+ * make series of their own, whose work says how they differ. */
 struct history_series {
 	char *host, *config, *section, *row, *unit;
+	/* "" when no other series has the same host, config, section and
+	 * row; else the effective values of the section in which this
+	 * series differs from those, "KEY=VALUE, ..." (its latest run's),
+	 * or when none is stored its options (or its first run). */
+	char *work;
 	int higher_better;
 	struct history_point *points;	/* oldest first (start time, then id) */
 	size_t npoints, alloc;
@@ -45,7 +56,9 @@ enum history_stat {
 	HISTORY_STAT_MEAN,
 };
 
-/* The series read, in order of first appearance. */
+/* The series read, in order of first appearance; after history_finish
+ * the series of one host, config, section and row (split by their work)
+ * are next to each other, in order of their first run. */
 struct history {
 	struct history_series *series;
 	size_t n, alloc;
@@ -83,7 +96,11 @@ int history_params_parse(const char *pvalue, const char *window, const char *min
 /* Add the series matching f from the store (a series read before is not
  * read twice). Returns 0, or -1 after printing why. */
 int history_read(struct store *s, const struct series_filter *f, struct history *h);
-/* Put each series' points in time order and find its change points. */
+/* Put each series' points in time order, split it where its runs
+ * measured different work (each run joins the latest series of its
+ * host, config, section and row whose last run did the same work, else
+ * starts one; compare/work.h decides) and find the change points of
+ * each. Nothing is read after. */
 void history_finish(struct history *h);
 void history_release(struct history *h);
 
@@ -105,5 +122,21 @@ struct history_regression {
  * (malloc'd; NULL when none); returns how many. */
 size_t history_regressions(const struct history *h, const char *since,
 			   struct history_regression **out);
+
+/* Where the runs of a host, config, section and row started measuring
+ * other work (history_finish split their series there): the first run
+ * of the newer series, and the run before it and its series. */
+struct history_work_change {
+	const struct history_series *before_series, *after_series;
+	const struct history_point *before, *after;
+};
+
+/* For every host, config, section and row of h whose runs measured more
+ * than one work, where its newest series starts (the latest change to
+ * work not measured before), when that run started at or after since
+ * (NULL: any), into *out (malloc'd; NULL when none), in the order of h's
+ * series; returns how many. */
+size_t history_work_changes(const struct history *h, const char *since,
+			    struct history_work_change **out);
 
 #endif

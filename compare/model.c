@@ -6,6 +6,7 @@
 #include "compare/model.h"
 #include "compare/paired.h"
 #include "compare/facts.h"
+#include "compare/work.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/name.h"
@@ -242,34 +243,6 @@ void model_set_work(struct cmp_model *m, size_t col, const char *work)
 	if (r->facts.work)
 		return;		/* a pooled run: the first one describes the column */
 	r->facts.work = dup_or_empty(work);
-}
-
-/* Whether the work values a and b (model_set_work) give a SECTION.KEY
- * that both hold two different values. Keys that one run lacks (a
- * version of kbench that did not store them) do not count; a run with
- * none (not read, or stored before sections' values were) differs, so
- * that its options decide. Both are sorted. */
-static int work_differs(const char *a, const char *b)
-{
-	if (!a || !b || !*a || !*b)
-		return 1;
-	while (*a && *b) {
-		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
-		size_t ka = strcspn(a, "="), kb = strcspn(b, "=");
-		int c;
-
-		if (ka > la || kb > lb)
-			return 1;
-		/* "KEY=" against "KEY=": the store's order (bytes). */
-		c = strncmp(a, b, (ka < kb ? ka : kb) + 1);
-		if (!c && (la != lb || strncmp(a, b, la)))
-			return 1;
-		if (c <= 0)
-			a += la + (a[la] == '\n');
-		if (c >= 0)
-			b += lb + (b[lb] == '\n');
-	}
-	return 0;
 }
 
 void model_set_machine(struct cmp_model *m, size_t col, int cores, int nodes,
@@ -1040,11 +1013,11 @@ void model_finish(struct cmp_model *m)
 	summarise_cannot_tell(m);
 	m->different_work = 0;
 	for (size_t c = 1; c < m->nruns; c++) {
-		const char *a = m->runs[0].facts.options, *b = m->runs[c].facts.options;
+		const struct run_facts *a = &m->runs[0].facts, *b = &m->runs[c].facts;
+		const struct run_work wa = { a->config_text, a->options, a->work };
+		const struct run_work wb = { b->config_text, b->options, b->work };
 
-		if (strcmp(a ? a : "", b ? b : "") &&
-		    work_differs(m->runs[0].facts.work, m->runs[c].facts.work))
-			m->different_work = 1;
+		m->different_work |= run_work_differs(&wa, &wb, NULL);
 	}
 	/* The caches point into rows that moved. */
 	m->last_section = NULL;

@@ -220,11 +220,11 @@ struct cmp_model {
 	struct cmp_cannot_tell cannot_tell;
 	/* The noise was pinned (compare --noise-from). */
 	int noise_pinned;
-	/* Columns that measured different work than the baseline: effective
-	 * options (overrides, arm keys) that differ, and with them a value
-	 * of a section key both runs have (an override equal to the config's
-	 * value changes nothing); see facts. */
-	int different_work;
+	/* Columns measured different work than the baseline
+	 * (run_work_differs): why, WORK_OPTIONS and WORK_CONFIG as their
+	 * options or config texts differ from the baseline's; 0 when none
+	 * did. */
+	unsigned different_work;
 	unsigned run_seq;	/* counts model_begin_run calls */
 	/* The run being fed has 3 rounds or more: each round of a row is a
 	 * replicate of it (model_set_rounds). */

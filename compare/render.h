@@ -105,25 +105,29 @@ struct history_view {
 void history_render(const struct history *h, enum history_format f,
 		    const struct history_view *v, struct strbuf *out);
 
-#define HISTORY_FORMAT_VERSION 2
+#define HISTORY_FORMAT_VERSION 3
 
 /* What kbench regressions found in h: its regressions (r, n of them:
- * history_regressions), from since on (NULL: all). */
+ * history_regressions) and changes of work (w, nw of them:
+ * history_work_changes), from since on (NULL: all). */
 struct regressions_report {
 	const struct history *h;
 	const char *since;
 	const struct history_regression *r;
 	size_t n;
+	const struct history_work_change *w;
+	size_t nw;
 };
 
 /* Append rr in format f, text or json: each regression (its change and
+ * the runs either side), each change of work (the keys that changed and
  * the runs either side) and a summary line (text); a kbench-regressions
  * document (json, REGRESSIONS_FORMAT_VERSION). */
 void history_render_regressions(const struct regressions_report *rr, enum history_format f,
 				struct strbuf *out);
-/* Find the regressions of h since since (NULL: all) and append them to
- * out as history_render_regressions does. Returns
- * how many regressions it found. */
+/* Find the regressions and changes of work of h since since (NULL: all)
+ * and append them to out as history_render_regressions does. Returns how
+ * many regressions it found. */
 size_t history_report_regressions(const struct history *h, const char *since,
 				  enum history_format f, struct strbuf *out);
 

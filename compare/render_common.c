@@ -4,6 +4,7 @@
 #include "config.h"
 #include "compare/render_common.h"
 #include "compare/model.h"
+#include "compare/work.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -604,4 +605,14 @@ void render_footer_parts(const struct cmp_model *m, size_t width, unsigned parts
 		render_wrapped(&sb, width, line, arg);
 	}
 	strbuf_release(&sb);
+}
+
+void render_work_warning(unsigned different_work, struct strbuf *sb)
+{
+	int config = !!(different_work & WORK_CONFIG), options = !!(different_work & WORK_OPTIONS);
+
+	strbuf_addf(sb, "the runs measured different work (%s%s%s): a change includes what the "
+		    "%s%s%s changed", config ? "Config" : "", config && options ? ", " : "",
+		    options ? "Options" : "", config ? "config" : "",
+		    config && options ? " and the " : "", options ? "options" : "");
 }

@@ -60,4 +60,10 @@ const char *render_test_title(const struct cmp_model *m);
  * the between-run noise unknown (marked + instead of *). */
 int render_within_only(const struct cmp_cell *cell);
 
+/* The warning of runs that measured different work (the model's
+ * different_work, not 0): "the runs measured different work (Options):
+ * a change includes what the options changed" and its kin for a config
+ * text, the header keys in parentheses; appended to sb. */
+void render_work_warning(unsigned different_work, struct strbuf *sb);
+
 #endif

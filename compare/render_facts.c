@@ -196,10 +196,14 @@ void render_facts_header(const struct cmp_model *m, size_t width, struct strbuf 
 		}
 	}
 	h.keyed = 0;
-	if (m->different_work)
-		value_line(&h, "Warning:", -1, "the runs measured different work (Options): a "
-			   "change includes what the options changed, and the noise of one is "
-			   "not the other's.");
+	if (m->different_work) {
+		struct strbuf warn = STRBUF_INIT;
+
+		render_work_warning(m->different_work, &warn);
+		strbuf_addstr(&warn, ", and the noise of one is not the other's.");
+		value_line(&h, "Warning:", -1, warn.buf);
+		strbuf_release(&warn);
+	}
 	strbuf_addch(out, '\n');
 	facts_header_release(&facts);
 	free(runs);

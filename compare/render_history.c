@@ -138,10 +138,10 @@ static void text_series(const struct history *h, const struct history_series *hs
 	int d = decimals(hs);
 	struct strbuf cell = STRBUF_INIT;
 
-	strbuf_addf(out, "%s %s on %s, config %s: %s%s%s%s, %s is better\n",
+	strbuf_addf(out, "%s %s on %s, config %s%s%s: %s%s%s%s, %s is better\n",
 		    name_printable(hs->section), name_printable(hs->row),
-		    name_printable(hs->host), name_printable(hs->config), history_mean_name(hs),
-		    *hs->unit ? " (" : "",
+		    name_printable(hs->host), name_printable(hs->config), *hs->work ? ", " : "",
+		    name_printable(hs->work), history_mean_name(hs), *hs->unit ? " (" : "",
 		    hs->unit, *hs->unit ? ")" : "", hs->higher_better ? "higher" : "lower");
 	strbuf_addf(out, "%-16s  %-24s %-22s %12s %11s %12s %4s\n", "date", "run", "kernel",
 		    history_mean_name(hs), "95% CI", history_best_name(hs), "n");
@@ -201,12 +201,12 @@ static void history_csv(const struct history *h, const struct history_view *v,
 	strbuf_addf(out, "# kbench history csv %d; e-divisive p %g window %zu statistic %s\n",
 		    HISTORY_FORMAT_VERSION, h->params.max_pvalue, h->params.window,
 		    history_stat_option(h));
-	strbuf_addstr(out, "host,config,section,row,unit,better,stat,run_id,uuid,run,kernel,"
+	strbuf_addstr(out, "host,config,section,row,work,unit,better,stat,run_id,uuid,run,kernel,"
 		      "started_at,n,mean,ci95,change_pct,change_p,best\n");
 	for (size_t i = 0; i < h->n; i++) {
 		const struct history_series *hs = &h->series[i];
 		const char *series[] = {
-			hs->host, hs->config, hs->section, hs->row, hs->unit,
+			hs->host, hs->config, hs->section, hs->row, hs->work, hs->unit,
 			hs->higher_better ? "higher" : "lower", history_mean_name(hs),
 		};
 
@@ -283,6 +283,7 @@ static void json_series_head(struct json *j, const struct history_series *hs)
 	json_key_string(j, "config", name_printable(hs->config));
 	json_key_string(j, "section", name_printable(hs->section));
 	json_key_string(j, "row", name_printable(hs->row));
+	json_key_string(j, "work", name_printable(hs->work));
 	json_key_string(j, "unit", hs->unit);
 	json_key_string(j, "better", hs->higher_better ? "higher" : "lower");
 	json_key_string(j, "stat", history_mean_name(hs));
@@ -370,6 +371,18 @@ static void run_line(struct strbuf *out, const char *what, const struct history_
 		    name_printable(p->run_name), name_printable(p->kernel_release), date);
 }
 
+/* Whether changes of work a and b are the same but for their row. */
+static int same_work_change(const struct history_work_change *a,
+			    const struct history_work_change *b)
+{
+	const struct history_series *x = a->after_series, *y = b->after_series;
+
+	return a->before->run_id == b->before->run_id && a->after->run_id == b->after->run_id &&
+	       !strcmp(x->host, y->host) && !strcmp(x->config, y->config) &&
+	       !strcmp(x->section, y->section) && !strcmp(x->work, y->work) &&
+	       !strcmp(a->before_series->work, b->before_series->work);
+}
+
 static void regressions_text(const struct regressions_report *rr, struct strbuf *out)
 {
 	const struct history *h = rr->h;
@@ -379,15 +392,35 @@ static void regressions_text(const struct regressions_report *rr, struct strbuf 
 		const struct changepoint *cp = rr->r[i].cp;
 		int d = decimals(hs);
 
-		strbuf_addf(out, "%s %s on %s, config %s: %s %.*f -> %.*f%s%s (%+.2f%%), p %.2g\n",
+		strbuf_addf(out, "%s %s on %s, config %s%s%s: %s %.*f -> %.*f%s%s (%+.2f%%), p %.2g\n",
 			    name_printable(hs->section), name_printable(hs->row),
 			    name_printable(hs->host), name_printable(hs->config),
-			    history_stat_name(h, hs), d, cp->mean_before, d, cp->mean_after, *hs->unit ? " " : "", hs->unit,
+			    *hs->work ? ", " : "", name_printable(hs->work), history_stat_name(h, hs),
+			    d, cp->mean_before, d, cp->mean_after, *hs->unit ? " " : "", hs->unit,
 			    history_change_pct(hs, cp), cp->p);
 		run_line(out, "last run before:", &hs->points[cp->index - 1]);
 		run_line(out, "first run after:", &hs->points[cp->index]);
 	}
-	strbuf_addf(out, "%zu regression%s in %zu series\n", rr->n, rr->n == 1 ? "" : "s", h->n);
+	/* A change of work usually changes every row of a section at once:
+	 * one entry for the rows it changed together. */
+	for (size_t i = 0, end; i < rr->nw; i = end) {
+		const struct history_work_change *w = &rr->w[i];
+		const struct history_series *hs = w->after_series;
+
+		strbuf_addf(out, "%s %s", name_printable(hs->section), name_printable(hs->row));
+		for (end = i + 1; end < rr->nw && same_work_change(w, &rr->w[end]); end++)
+			strbuf_addf(out, ", %s", name_printable(rr->w[end].after_series->row));
+		strbuf_addf(out, " on %s, config %s: the work changed, ", name_printable(hs->host),
+			    name_printable(hs->config));
+		strbuf_addf(out, "%s -> ", name_printable(w->before_series->work));
+		strbuf_addf(out, "%s (a new series, not a regression)\n", name_printable(hs->work));
+		run_line(out, "last run before:", w->before);
+		run_line(out, "first run after:", w->after);
+	}
+	strbuf_addf(out, "%zu regression%s in %zu series", rr->n, rr->n == 1 ? "" : "s", h->n);
+	if (rr->nw)
+		strbuf_addf(out, ", %zu change%s of work", rr->nw, rr->nw == 1 ? "" : "s");
+	strbuf_addch(out, '\n');
 }
 
 static void json_run(struct json *j, const char *key, const struct history_point *p)
@@ -428,6 +461,25 @@ static void regressions_json(const struct regressions_report *rr, struct strbuf 
 		json_object_end(&j);
 	}
 	json_array_end(&j);
+	json_key(&j, "work_changes");
+	json_array_begin(&j);
+	for (size_t i = 0; i < rr->nw; i++) {
+		const struct history_work_change *w = &rr->w[i];
+		const struct history_series *hs = w->after_series;
+
+		json_newline(&j);
+		json_object_begin(&j);
+		json_key_string(&j, "host", name_printable(hs->host));
+		json_key_string(&j, "config", name_printable(hs->config));
+		json_key_string(&j, "section", name_printable(hs->section));
+		json_key_string(&j, "row", name_printable(hs->row));
+		json_key_string(&j, "work_before", name_printable(w->before_series->work));
+		json_key_string(&j, "work_after", name_printable(hs->work));
+		json_run(&j, "before", w->before);
+		json_run(&j, "after", w->after);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
 	json_object_end(&j);
 	json_finish(&j);
 	strbuf_addch(out, '\n');
@@ -447,11 +499,15 @@ size_t history_report_regressions(const struct history *h, const char *since,
 {
 	struct regressions_report rr = { .h = h, .since = since };
 	struct history_regression *r;
+	struct history_work_change *w;
 
 	rr.n = history_regressions(h, since, &r);
+	rr.nw = history_work_changes(h, since, &w);
 	rr.r = r;
+	rr.w = w;
 	history_render_regressions(&rr, f, out);
 	free(r);
+	free(w);
 	return rr.n;
 }
 
@@ -469,7 +525,8 @@ size_t history_report_regressions(const struct history *h, const char *since,
 
 static void series_title(const struct history_series *hs, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s %s on %s, config %s", hs->section, hs->row, hs->host, hs->config);
+	strbuf_addf(sb, "%s %s on %s, config %s%s%s", hs->section, hs->row, hs->host, hs->config,
+		    *hs->work ? ", " : "", hs->work);
 }
 
 static void html_chart(const struct history *h, const struct history_series *hs,

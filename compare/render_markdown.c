@@ -139,9 +139,11 @@ static void notes(const struct cmp_model *m, struct strbuf *out)
 
 int render_markdown(const struct cmp_model *m, struct strbuf *out)
 {
-	if (m->different_work)
-		strbuf_addstr(out, "**Warning:** the runs measured different work (effective "
-			      "options differ): a change includes what the options changed.\n\n");
+	if (m->different_work) {
+		strbuf_addstr(out, "**Warning:** ");
+		render_work_warning(m->different_work, out);
+		strbuf_addstr(out, ".\n\n");
+	}
 	notes(m, out);
 	for (size_t f = 0; f < m->nfacts; f++) {
 		strbuf_addf(out, "**%s differs:**\n\n", m->facts[f].what);

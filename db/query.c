@@ -466,6 +466,7 @@ struct row_cb {
 		int (*meta)(const char *section, const char *key, const char *value,
 			    void *arg);
 		int (*series_sample)(const struct series_sample *r, void *arg);
+		int (*run_work)(const struct run_work_row *w, void *arg);
 		int (*collected)(const struct fleet_collected *c, void *arg);
 		int (*run_row_summary)(const struct run_row_summary *r, void *arg);
 		int (*row_result)(const struct row_result *r, void *arg);
@@ -1220,13 +1221,17 @@ int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out)
 	return 0;
 }
 
-/* A row of store_run_work_values: its one column, as a line of out. */
-static int work_value_row(struct store *s, sqlite3_stmt *st, void *out)
+/* SQL for the effective values of run `id_expr`'s sections that change
+ * the work (all keys but the runner-only ones), sorted, one
+ * "SECTION.KEY=VALUE" a line; NULL when none. */
+static void work_values_sql(struct strbuf *sql, const char *id_expr)
 {
-	(void)s;
-	strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
-	strbuf_addch(out, '\n');
-	return 0;
+	strbuf_addf(sql, "(SELECT group_concat(x, char(10)) FROM (SELECT v.section || '.' || "
+		    "v.key || '=' || ifnull(v.value, '') AS x FROM run_meta v WHERE v.run_id = %s "
+		    "AND v.section <> '' AND v.key NOT IN (", id_expr);
+	for (size_t i = 0; i < sizeof(runner_only_keys) / sizeof(runner_only_keys[0]); i++)
+		strbuf_addf(sql, "%s'%s'", i ? ", " : "", runner_only_keys[i]);
+	strbuf_addstr(sql, ") ORDER BY x))");
 }
 
 int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out)
@@ -1235,18 +1240,71 @@ int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	strbuf_addstr(&sql, "SELECT section || '.' || key || '=' || ifnull(value, '') FROM run_meta "
-		      "WHERE run_id = ?1 AND section <> '' AND key NOT IN (");
-	for (size_t i = 0; i < sizeof(runner_only_keys) / sizeof(runner_only_keys[0]); i++)
-		strbuf_addf(&sql, "%s'%s'", i ? ", " : "", runner_only_keys[i]);
-	strbuf_addstr(&sql, ") ORDER BY 1");
+	strbuf_addstr(&sql, "SELECT ");
+	work_values_sql(&sql, "?1");
 	rc = store_prepare(s, sql.buf, &st);
 	strbuf_release(&sql);
 	if (rc)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	return store_step_rows(s, st, "cannot read the run's effective values", work_value_row,
-			       out);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		strbuf_addf(out, "%s\n", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_db_error(s, "cannot read the run's effective values");
+	return 0;
+}
+
+static const char *text_or_empty(sqlite3_stmt *st, int col)
+{
+	const char *t = (const char *)sqlite3_column_text(st, col);
+
+	return t ? t : "";
+}
+
+static int run_work_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	const struct run_work_row w = {
+		.run_id = sqlite3_column_int64(st, 0),
+		.config_text = text_or_empty(st, 1),
+		.options = text_or_empty(st, 2),
+		.values = text_or_empty(st, 3),
+	};
+
+	(void)s;
+	return c->fn.run_work(&w, c->arg) != 0;
+}
+
+int store_each_run_work(struct store *s, const struct series_filter *f,
+			int (*cb)(const struct run_work_row *w, void *arg), void *arg)
+{
+	struct row_cb c = { .fn.run_work = cb, .arg = arg };
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	strbuf_addstr(&sql, "SELECT r.id, r.config_text, ");
+	work_options_sql(&sql, "r.id");
+	strbuf_addstr(&sql, ", ");
+	work_values_sql(&sql, "r.id");
+	strbuf_addstr(&sql, " FROM runs r JOIN machines m ON m.id = r.machine_id "
+		      "WHERE r.status = 'complete'");
+	if (f->host)
+		strbuf_addstr(&sql, " AND m.hostname = :host");
+	if (f->config)
+		strbuf_addstr(&sql, " AND r.config_name = :config");
+	strbuf_addstr(&sql, " ORDER BY r.id");
+	rc = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
+	if (f->host)
+		store_bind_text(st, sqlite3_bind_parameter_index(st, ":host"), f->host);
+	if (f->config)
+		store_bind_text(st, sqlite3_bind_parameter_index(st, ":config"), f->config);
+	return store_step_rows(s, st, "cannot read what the runs measured", run_work_row, &c);
 }
 
 /* One run's samples of one row (and round), summed as they are read. */

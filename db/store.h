@@ -623,6 +623,22 @@ int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out);
  * the other has with another value. Returns 0 or -1. */
 int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out);
 
+/* What one run was asked to do and did, to tell runs that measured
+ * different work apart (compare/work.h). */
+struct run_work_row {
+	int64_t run_id;
+	const char *config_text;
+	const char *options;	/* as store_run_work_options; "" when none */
+	const char *values;	/* as store_run_work_values, without the last
+				 * newline; "" when none */
+};
+
+/* For each complete run of f's host and config (its section and row are
+ * not looked at), in order of id, its work into cb; cb returning non-zero
+ * stops. The strings last until cb returns. Returns 0 or -1. */
+int store_each_run_work(struct store *s, const struct series_filter *f,
+			int (*cb)(const struct run_work_row *w, void *arg), void *arg);
+
 /* ---- previous runs for reports and estimates (query.c) ---- */
 
 /* The complete runs made on the machine of fingerprint before run

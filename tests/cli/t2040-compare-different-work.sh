@@ -5,8 +5,9 @@
 # markdown, and "different_work": true in json; an override equal to the
 # config's value is listed under Options: but changes nothing, so there
 # is no warning. Runner-only keys (iterations) are no change of work. A
-# key that one run did not store does not count; a run with no section
-# values stored leaves the decision to the options.
+# config edited to another value warns naming Config, a comment added
+# does not. A key that one run did not store does not count; a run with
+# no section values stored leaves the decision to the options.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[global]\nwarmup = 0\n\n[hackbench-process-pipes]\niterations = 2\nloops = 10\ngroups = 1\n' \
@@ -56,6 +57,31 @@ kb compare a iters > "$tmp/iters.txt" 2> "$tmp/err"
 is "compare a iters exits 0, quiet" "$?.$(cat "$tmp/err")" "0."
 is "a runner-only override (iterations): no Options line, no warning" \
 	"$(header "$tmp/iters.txt")" ""
+
+# A config edited to another value measured different work too, named
+# Config; an edit that changes no value (a comment) did not.
+mkdir "$tmp/edited"
+sed 's/^loops = 10$/loops = 14/' "$tmp/hb.conf" > "$tmp/edited/hb.conf"
+check "run edited: config hb with loops = 14, no -o" \
+	kb --quiet run -c "$tmp/edited/hb.conf" -n edited --no-report
+kb compare a edited > "$tmp/edited.txt" 2> "$tmp/err"
+is "compare a edited exits 0, quiet" "$?.$(cat "$tmp/err")" "0."
+is "a config edited to another value: a Warning line naming Config" \
+	"$(sed -n '/^Warning:/,/^$/p' "$tmp/edited.txt" | sed '$d')" \
+"Warning:  the runs measured different work (Config): a change includes what the
+          config changed, and the noise of one is not the other's."
+kb compare --format markdown a edited > "$tmp/edited.md"
+check "... markdown too" grep -q \
+	'^\*\*Warning:\*\* the runs measured different work (Config): a change includes what the config changed\.$' \
+	"$tmp/edited.md"
+{ echo '# a comment'; cat "$tmp/hb.conf"; } > "$tmp/edited/hb.conf"
+check "run comment: config hb with a comment added" \
+	kb --quiet run -c "$tmp/edited/hb.conf" -n comment --no-report
+kb compare --format json a comment > "$tmp/comment.json" 2> "$tmp/err"
+is "compare --format json a comment exits 0, quiet" "$?.$(cat "$tmp/err")" "0."
+check "... a comment changes no work: different_work false" python3 -c '
+import json, sys
+sys.exit(0 if json.load(open(sys.argv[1]))["different_work"] is False else 1)' "$tmp/comment.json"
 
 # Stores of older versions: a key one run lacks does not count (a key
 # added to kbench since), and a run with no section values stored at all

@@ -93,11 +93,11 @@ kb history --config hb --format csv > "$tmp/csv"
 ok $? "--format csv"
 check "csv: a version line, a header and a record per run and row" test "$(wc -l < "$tmp/csv")" = 62
 check "csv: the header" test "$(sed -n 2p "$tmp/csv")" = \
-	"host,config,section,row,unit,better,stat,run_id,uuid,run,kernel,started_at,n,mean,ci95,change_pct,change_p,best"
+	"host,config,section,row,work,unit,better,stat,run_id,uuid,run,kernel,started_at,n,mean,ci95,change_pct,change_p,best"
 check "csv: the version line names the statistic" test "$(head -1 "$tmp/csv")" = \
-	"# kbench history csv 2; e-divisive p 0.001 window 50 statistic best"
+	"# kbench history csv 3; e-divisive p 0.001 window 50 statistic best"
 check "csv: the change on its run" grep -q \
-	"^$host,hb,hackbench-process-pipes,1,s,lower,Amean,21,00000000-0000-4000-8000-000000000020,nightly-20,6.1.20,2026-10-20T02:00:00Z,3,0.546[0-9]*,0.00248[0-9]*,-9.90[0-9]*,5.04[0-9]*e-28,0.545$" "$tmp/csv"
+	"^$host,hb,hackbench-process-pipes,1,,s,lower,Amean,21,00000000-0000-4000-8000-000000000020,nightly-20,6.1.20,2026-10-20T02:00:00Z,3,0.546[0-9]*,0.00248[0-9]*,-9.90[0-9]*,5.04[0-9]*e-28,0.545$" "$tmp/csv"
 check "csv: one change in all" test "$(grep -c ',-9.90[0-9]*,[0-9.e-]*,[0-9.]*$' "$tmp/csv")" = 1
 
 kb history --config hb --format json > "$tmp/json"
@@ -114,7 +114,7 @@ print(d["format"], d["format_version"], m["window"], m["max_pvalue"], m["statist
       cp[0]["run"], cp[0]["of"], cp[0]["direction"], round(cp[0]["change_pct"], 2),
       len(s[1]["change_points"]))' "$tmp/json")
 	check "json: format, version, method, series, points and the change ($got)" \
-		test "$got" = "kbench-history 2 50 0.001 best 2 2 2 30 0.499 1 nightly-20 Min worse -9.9 0"
+		test "$got" = "kbench-history 3 50 0.001 best 2 2 2 30 0.499 1 nightly-20 Min worse -9.9 0"
 else
 	skip "no python3 to read the JSON"
 fi

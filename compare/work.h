@@ -1,0 +1,36 @@
+/* work: whether two runs measured different work. The one decision that
+ * kbench compare's Warning line and the series of kbench history and
+ * regressions share: runs asked to do different work (another config
+ * text, other effective options) whose stored effective values show it. */
+#ifndef KBENCH_WORK_H
+#define KBENCH_WORK_H
+
+/* What one run was asked to do and what it did. NULL reads as "". */
+struct run_work {
+	const char *config_text;	/* the config text the run was started with */
+	/* The effective options the config text does not hold and that
+	 * change the work (store_run_work_options): "KEY=VALUE" a line. */
+	const char *options;
+	/* The effective values that change the work (store_run_work_values):
+	 * "SECTION.KEY=VALUE\n" each, sorted; "" when the run stored none
+	 * (a kbench older than those values). */
+	const char *values;
+};
+
+/* Why two runs measured different work (bits of run_work_differs). */
+#define WORK_OPTIONS 1u		/* their options differ */
+#define WORK_CONFIG 2u		/* their config texts differ */
+
+/* Whether runs a and b measured different work in section (NULL: in any
+ * section): 0 when not, else why, WORK_OPTIONS and WORK_CONFIG as their
+ * options and config texts differ. They did when they were asked for
+ * different work (options or config text) and a SECTION.KEY of the
+ * section that both stored has a different value in each: an option
+ * set to the value the config gave anyway, a comment edited or a key
+ * only one run stored (one kbench added since) changes nothing. When
+ * one of them stored no value of the section, their options alone
+ * decide. */
+unsigned run_work_differs(const struct run_work *a, const struct run_work *b,
+			  const char *section);
+
+#endif

@@ -1,0 +1,58 @@
+/* t2130-work: run_work_differs, the one decision of compare's Warning line
+ * and of history's series: asked for other work (options, config text)
+ * and a value both runs stored differs; scoped to a section; keys one run
+ * lacks do not count; runs with no values stored are told apart by their
+ * options alone. */
+#include "config.h"
+#include "compare/work.h"
+#include "tests/tap.h"
+
+static const char *const conf = "[s]\nloops = 5\n";
+static const char *const conf50 = "[s]\nloops = 50\n";
+static const char *const values5 = "s.groups=1\ns.loops=5\nt.loops=7\n";
+static const char *const values50 = "s.groups=1\ns.loops=50\nt.loops=7\n";
+
+static void expect(const struct run_work *a, const struct run_work *b, const char *section,
+		   unsigned want, const char *what)
+{
+	unsigned got = run_work_differs(a, b, section);
+
+	ok(got == want, "%s (got %u, want %u)", what, got, want);
+}
+
+int main(void)
+{
+	const struct run_work plain = { conf, "", values5 };
+	const struct run_work same_override = { conf, "loops=5", values5 };
+	const struct run_work override50 = { conf, "loops=50", values50 };
+	const struct run_work edited50 = { conf50, NULL, values50 };
+	const struct run_work commented = { "# note\n[s]\nloops = 5\n", "", values5 };
+	const struct run_work t_only = { conf, "t.loops=8", "s.groups=1\ns.loops=5\nt.loops=8\n" };
+	const struct run_work lacks_loops = { conf, "loops=6", "s.groups=1\nt.loops=7\n" };
+	const struct run_work old5 = { conf, "loops=5", "" };
+	const struct run_work old50 = { conf, "loops=50", NULL };
+	const struct run_work old_edited = { conf50, "", "" };
+
+	expect(&plain, &plain, NULL, 0, "a run against itself: the same work");
+	expect(&plain, &same_override, NULL, 0,
+	       "an override equal to the config's value changes nothing");
+	expect(&plain, &override50, NULL, WORK_OPTIONS, "an override to another value: options");
+	expect(&plain, &edited50, NULL, WORK_CONFIG, "a config edited to another value: config");
+	expect(&override50, &edited50, NULL, 0,
+	       "a config edited to what an override gave changes nothing");
+	expect(&same_override, &edited50, NULL, WORK_OPTIONS | WORK_CONFIG,
+	       "options and config differ, and a value: both named");
+	expect(&plain, &commented, NULL, 0, "a comment edited changes nothing");
+	expect(&plain, &t_only, NULL, WORK_OPTIONS, "a value of another section: in any section");
+	expect(&plain, &t_only, "s", 0, "... not in section s");
+	expect(&plain, &t_only, "t", WORK_OPTIONS, "... in section t");
+	expect(&plain, &override50, "t", 0, "section t's values are the same");
+	expect(&plain, &lacks_loops, NULL, 0, "a key one run lacks does not count");
+	expect(&old5, &old50, NULL, WORK_OPTIONS, "no values stored: the options decide");
+	expect(&old5, &override50, NULL, WORK_OPTIONS, "... when one run has none");
+	expect(&old5, &old5, NULL, 0, "... the same options: the same work");
+	expect(&plain, &old_edited, NULL, 0, "... a config edit alone does not count then");
+	expect(&plain, &override50, "u", WORK_OPTIONS,
+	       "a section neither run stored: the options decide");
+	return done_testing();
+}
