@@ -123,7 +123,7 @@ int cmd_ab(int argc, char **argv)
 			   "of the comparison after the experiment (as compare)"),
 		OPT_BOOL(0, "no-report", &no_report, "do not compare the arms afterwards"),
 		OPT_STRING(0, "resume", &resume_sel, "EXPERIMENT",
-			   "finish the rounds of a stopped experiment (#ID, ID,\n"
+			   "finish the rounds of a stopped experiment (@ID, ID,\n"
 			   "a name: its latest, a uuid prefix)"),
 		OPT_DOUBLE(0, "wait-knobs", &wait_knobs, "SECONDS",
 			   "wait up to SECONDS for another kbench changing this\n"

@@ -80,7 +80,7 @@ static int report(struct store *s, const int64_t *ids, size_t n, double alpha)
 	printf("calibration: %zu runs of config '%s' on %s, kernel %s:", n, first.config_name,
 	       first.hostname, first.kernel_release);
 	for (size_t i = 0; i < n; i++)
-		printf(" #%lld", (long long)ids[i]);
+		printf(" @%lld", (long long)ids[i]);
 	printf("\n\n");
 	run_info_release(&first);
 	rc = compare_noise(s, ids, n, alpha, print_row, &t);

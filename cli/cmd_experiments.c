@@ -23,7 +23,7 @@ static const struct parse_opt_usage experiments_usage = {
 	.description =
 		"List the A/B experiments in the store (kbench ab), oldest first: id, name,\n"
 		"status, rounds, arms, start time (UTC) and samples; or show one with its\n"
-		"arms' runs. EXPERIMENT is #ID, ID, a name (its latest experiment) or a\n"
+		"arms' runs. EXPERIMENT is @ID, ID, a name (its latest experiment) or a\n"
 		"uuid prefix. An experiment whose writer died is shown interrupted; 'kbench\n"
 		"ab --resume EXPERIMENT' finishes its rounds.",
 	.help_column = 20,

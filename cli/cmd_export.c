@@ -21,7 +21,7 @@ static const struct parse_opt_usage export_usage = {
 		"   or: kbench export --mmtests DIR [--all | --since DATE | --host HOST]...\n"
 		"                     [RUN...]",
 	.description =
-		"Write the runs named (a name, #ID, uuid prefix or NAME@HOST), with their\n"
+		"Write the runs named (a name, @ID, uuid prefix or NAME@HOST), with their\n"
 		"samples, monitor values, failures and facts and the machines they ran on,\n"
 		"into FILE, a new SQLite file of the store's schema that 'kbench import'\n"
 		"reads on any host. The runs are read in one transaction.\n"
@@ -38,7 +38,7 @@ static const struct parse_opt_usage export_usage = {
 static int add_selected(const struct run_info *r, void *arg)
 {
 	if (!strcmp(r->status, "running"))
-		notice("leaving out run #%lld '%s': it is still running", (long long)r->id,
+		notice("leaving out run @%lld '%s': it is still running", (long long)r->id,
 		       name_printable(r->name));
 	else
 		run_ids_add(arg, r->id);

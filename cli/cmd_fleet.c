@@ -549,7 +549,7 @@ static const struct parse_opt_usage status_usage = {
 		"jobcomp log): their names (without 'kbench-'), nodes, times (MM-DD HH:MM,\n"
 		"the nodes' local time; an end on the start's day HH:MM) and results. A\n"
 		"finished job's result is its run in this store once collected ('kbench\n"
-		"show #ID' shows it), else its exit status.",
+		"show @ID' shows it), else its exit status.",
 	.help_column = 22,
 };
 
@@ -685,7 +685,7 @@ static int cmd_status(int argc, char **argv)
 
 		strbuf_reset(&result);
 		if (r)
-			strbuf_addf(&result, "run #%lld", (long long)r->run_id);
+			strbuf_addf(&result, "run @%lld", (long long)r->run_id);
 		else if (!strcmp(j->state, "PENDING"))
 			strbuf_addf(&result, "waits (%s)", or_dash(j->reason));
 		else if (*j->exit_code && strcmp(j->exit_code, "0:0"))

@@ -32,7 +32,7 @@ static const struct parse_opt_usage history_usage = {
 		"confidence interval, the best sample, samples), change points marked (<-)\n"
 		"with their change (+ is better) and p-value, then a sparkline of the values\n"
 		"they were found on: each run's best sample (Min, Max when higher is better)\n"
-		"unless --statistic mean. RUN (a name, #ID, uuid prefix or NAME@HOST) picks\n"
+		"unless --statistic mean. RUN (a name, @ID, uuid prefix or NAME@HOST) picks\n"
 		"the host and config of each series: every row of that run.",
 	.help_column = 25,
 	.epilogue =

@@ -16,7 +16,7 @@ static const struct parse_opt_usage note_usage = {
 		"Write the note of a run: TEXT replaces its note, or with --append is added\n"
 		"on a new line; an empty TEXT clears it. The note is shown by kbench show\n"
 		"and kbench runs --format json|csv. RUN is a name (latest complete run on\n"
-		"this host), #ID, a uuid prefix, NAME@HOST or NAME@*.",
+		"this host), @ID, a uuid prefix, NAME@HOST or NAME@*.",
 	.help_column = 14,
 	.complete_args = cmd_complete_first_run,
 };

@@ -49,7 +49,7 @@ int cmd_recover(int argc, char **argv)
 			rc = 1;
 			continue;
 		}
-		printf("%s: run #%lld (%s)%s: %lld sample values, %lld monitor values, %lld failures "
+		printf("%s: run @%lld (%s)%s: %lld sample values, %lld monitor values, %lld failures "
 		       "added\n", argv[i], (long long)r.run_id, r.uuid,
 		       r.created ? ", created" : "", (long long)r.samples,
 		       (long long)r.monitors, (long long)r.failures);

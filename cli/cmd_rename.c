@@ -16,7 +16,7 @@ static const struct parse_opt_usage rename_usage = {
 	.synopsis = "kbench rename RUN NEWNAME",
 	.description =
 		"Give a run another name: RUN is a name (the latest complete run of it on\n"
-		"this host), #ID, a uuid prefix or NAME@HOST; NEWNAME follows the rules of\n"
+		"this host), @ID, a uuid prefix or NAME@HOST; NEWNAME follows the rules of\n"
 		"'kbench run -n'. Runs may share a name. A run still running is refused.",
 	.help_column = 14,
 	.complete_args = cmd_complete_first_run,
@@ -52,7 +52,7 @@ int cmd_rename(int argc, char **argv)
 	}
 	if (store_run_name(store, id, &old) || store_rename_run(store, id, argv[1]))
 		goto out;
-	printf("renamed run #%lld '%s' to '%s'\n", (long long)id, name_printable(old),
+	printf("renamed run @%lld '%s' to '%s'\n", (long long)id, name_printable(old),
 	       name_printable(argv[1]));
 	rc = fflush(stdout) ? 1 : 0;
 out:

@@ -18,7 +18,7 @@ static const struct parse_opt_usage rm_usage = {
 	.synopsis = "kbench rm [--dry-run] [--export FILE] RUN...",
 	.description =
 		"Remove runs from the store (a name: the latest complete run of it on this\n"
-		"host; #ID, a uuid prefix, NAME@HOST), with their samples, monitor values,\n"
+		"host; @ID, a uuid prefix, NAME@HOST), with their samples, monitor values,\n"
 		"failures, facts and note, in one transaction: all of them go, or none.\n"
 		"A run still running is refused. A run of an A/B experiment's arm goes only\n"
 		"with every other run of that experiment, and the experiment with them.",
@@ -47,7 +47,7 @@ static int list_removal(const struct run_removal *r, void *arg)
 	struct listing *l = arg;
 	int first = 1;
 
-	strbuf_addf(&l->out, "%s run #%lld '%s' (%s, %s, %s)", l->dry_run ? "would remove" :
+	strbuf_addf(&l->out, "%s run @%lld '%s' (%s, %s, %s)", l->dry_run ? "would remove" :
 		    "removed", (long long)r->run_id, name_printable(r->name),
 		    name_printable(r->hostname), r->started_at, r->status);
 	add_count(&l->out, r->samples, "sample", &first);

@@ -126,16 +126,16 @@ static int resume_plan(struct store *s, const struct run_info *ri,
 				goto out;
 		if (strcmp(conf->text.buf, ri->config_text)) {
 			if (!force) {
-				error("the configs differ from the text run #%lld was started with: "
+				error("the configs differ from the text run @%lld was started with: "
 				      "give the same files, none (the run's own text is used), or "
 				      "--force", (long long)ri->id);
 				goto out;
 			}
-			warning("resuming run #%lld with configs that differ from its own",
+			warning("resuming run @%lld with configs that differ from its own",
 				(long long)ri->id);
 		}
 	} else {
-		strbuf_addf(&why, "config of run #%lld", (long long)ri->id);
+		strbuf_addf(&why, "config of run @%lld", (long long)ri->id);
 		if (config_load_string(conf, why.buf, ri->config_text))
 			goto out;
 		strbuf_reset(&why);
@@ -144,12 +144,12 @@ static int resume_plan(struct store *s, const struct run_info *ri,
 	if (record_other_system(ri, 1, &why))
 		goto out;
 	if (why.len && !force) {
-		error("run #%lld cannot be resumed here: %s (--force resumes it anyway)",
+		error("run @%lld cannot be resumed here: %s (--force resumes it anyway)",
 		      (long long)ri->id, why.buf);
 		goto out;
 	}
 	if (why.len)
-		warning("resuming run #%lld although %s", (long long)ri->id, why.buf);
+		warning("resuming run @%lld although %s", (long long)ri->id, why.buf);
 	if (store_each_meta(s, ri->id, add_section, &sn))
 		goto out;
 	rc = EXIT_USAGE;
@@ -163,12 +163,12 @@ static int resume_plan(struct store *s, const struct run_info *ri,
 			strbuf_reset(&why);
 			describe_overrides(&why, sn.o, sn.no);
 			if (!force) {
-				error("the -o overrides differ from those run #%lld was started "
+				error("the -o overrides differ from those run @%lld was started "
 				      "with (%s): give the same ones, none (the run's own are "
 				      "used), or --force", (long long)ri->id, why.buf);
 				goto out;
 			}
-			warning("resuming run #%lld with -o overrides that differ from its own "
+			warning("resuming run @%lld with -o overrides that differ from its own "
 				"(%s)", (long long)ri->id, why.buf);
 		}
 		if (apply_overrides(conf, (char *const *)overrides->v, overrides->n))
@@ -201,12 +201,12 @@ static int resume(struct store *s, const char *sel, const struct opt_list *confi
 	if (find_run(s, sel, &ri))
 		goto out;
 	if (!strcmp(ri.status, "complete")) {
-		notice("run #%lld '%s' is complete: nothing to resume", (long long)ri.id, ri.name);
+		notice("run @%lld '%s' is complete: nothing to resume", (long long)ri.id, ri.name);
 		rc = -1;
 		goto out;
 	}
 	if (!strcmp(ri.status, "running")) {
-		error("run #%lld '%s' is still running", (long long)ri.id, ri.name);
+		error("run @%lld '%s' is still running", (long long)ri.id, ri.name);
 		goto out;
 	}
 	rc = resume_plan(s, &ri, configs, overrides, force, conf, plan);

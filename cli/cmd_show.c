@@ -31,7 +31,7 @@ static const struct parse_opt_usage show_usage = {
 		"Show one run: machine, kernel, status, per-section sample counts, the\n"
 		"warm-up samples stored (in no statistic) and what they took, the\n"
 		"effective options of each section, failures and flagged samples.\n"
-		"RUN is a name (latest complete run), #ID, a uuid prefix or NAME@HOST.\n"
+		"RUN is a name (latest complete run), @ID, a uuid prefix or NAME@HOST.\n"
 		"A name means a run made on this host; NAME@* looks on every host.",
 	.help_column = 14,
 	.complete_args = cmd_complete_runs,
@@ -675,7 +675,7 @@ int cmd_show(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	printf("run #%lld  %s\n", (long long)r.id, name_printable(r.name));
+	printf("run @%lld  %s\n", (long long)r.id, name_printable(r.name));
 	printf("  uuid        %s\n", r.uuid);
 	printf("  status      %s\n", r.status);
 	printf("  started     %s\n", r.started_at);

@@ -20,7 +20,7 @@ static const struct parse_opt_usage compare_usage = {
 	.synopsis = "kbench compare [options] BASE NEW [NEW...]",
 	.description =
 		"Compare runs side by side in mmtests' table layout. BASE is the baseline;\n"
-		"each run is a name (its latest complete run), #ID, a uuid prefix or\n"
+		"each run is a name (its latest complete run), @ID, a uuid prefix or\n"
 		"NAME@HOST (the latest complete run of NAME on HOST).\n"
 		"Per section: Min, Amean or Hmean, Stddev, CoeffVar, Max and the mean of\n"
 		"the best 95% of samples, with the change against BASE in percent.\n"
@@ -249,7 +249,7 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 		OPT_STRING_LIST(0, "noise-from", &c->noise_from, "RUNS",
 				"estimate the between-run noise from these runs\n"
 				"(and the compared ones) only, not the latest of\n"
-				"each series: selectors or #A-#B ranges, commas\n"
+				"each series: selectors or @A-@B ranges, commas\n"
 				"between them, as the footer prints them; the same\n"
 				"verdicts however many runs are stored since"),
 		OPT_CALLBACK(0, "margin", &c->opt, "PCT",
@@ -303,12 +303,12 @@ static void say_unfinished(struct store *s, const struct cmp_model *m)
 			if (store_get_run(s, m->runs[c].ids[i], &ri))
 				continue;
 			if (!strcmp(ri.status, "running"))
-				notice("run #%lld '%s' is still running (started %s): it is "
+				notice("run @%lld '%s' is still running (started %s): it is "
 				       "compared on the %lld samples stored so far, and a row it "
 				       "has not reached reads as missing", (long long)ri.id,
 				       ri.name, ri.started_at, (long long)ri.nsamples);
 			else if (strcmp(ri.status, "complete"))
-				notice("run #%lld '%s' is %s: it is compared on the %lld samples "
+				notice("run @%lld '%s' is %s: it is compared on the %lld samples "
 				       "it stored", (long long)ri.id, ri.name, ri.status,
 				       (long long)ri.nsamples);
 			run_info_release(&ri);

@@ -50,7 +50,7 @@ int experiment_view_load(struct store *s, int64_t id, struct experiment_view *v)
 
 	memset(v, 0, sizeof(*v));
 	if ((rc = store_get_experiment(s, id, &v->info)))
-		return rc > 0 ? error("no experiment #%lld in the store", (long long)id) : -1;
+		return rc > 0 ? error("no experiment @%lld in the store", (long long)id) : -1;
 	v->uuid = xstrdup(v->info.uuid);
 	return load_runs(s, v);
 }
@@ -222,7 +222,7 @@ void experiment_view_print(const struct experiment_view *v)
 	const struct experiment_info *x = &v->info;
 
 	if (x->id) {
-		printf("experiment #%lld  %s\n", (long long)x->id, x->name);
+		printf("experiment @%lld  %s\n", (long long)x->id, x->name);
 		printf("  uuid        %s\n", x->uuid);
 		printf("  design      arms %s; %d rounds, order %s", x->arms, x->rounds,
 		       x->arm_order);
@@ -238,7 +238,7 @@ void experiment_view_print(const struct experiment_view *v)
 	for (size_t i = 0; i < v->nruns; i++) {
 		const struct view_run *r = &v->runs[i];
 
-		printf("  %-11s %s: run #%lld, %s, %d round%s, %lld samples%s\n",
+		printf("  %-11s %s: run @%lld, %s, %d round%s, %lld samples%s\n",
 		       i ? "" : "arms", r->arm, (long long)r->run_id, r->status, r->rounds,
 		       r->rounds == 1 ? "" : "s", (long long)r->nsamples,
 		       r->run_id == v->run_id ? "  (this run)" : "");

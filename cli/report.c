@@ -101,7 +101,7 @@ int cmd_report_run(struct store *s, int64_t run_id)
 	ids[1] = run_id;
 	if (compare_runs_text(s, &run_id, 1, &out))
 		goto out;
-	printf("run #%lld '%s': %lld samples (%lld failed) in %s\n\n", (long long)r.id,
+	printf("run @%lld '%s': %lld samples (%lld failed) in %s\n\n", (long long)r.id,
 	       r.name, (long long)r.nsamples, (long long)r.nfailures, store_path(s));
 	fputs(out.buf, stdout);
 	if (pv.same && !store_get_run(s, pv.same, &p)) {
@@ -126,7 +126,7 @@ int cmd_report_run(struct store *s, int64_t run_id)
 		    r.config_name);
 		effective_diff(&pv.named_opts, &mine, &out);
 		fputs(out.buf, stdout);
-		printf("('kbench compare #%lld #%lld' compares them anyway)\n",
+		printf("('kbench compare @%lld @%lld' compares them anyway)\n",
 		       (long long)p.id, (long long)r.id);
 		run_info_release(&p);
 	} else {
@@ -160,7 +160,7 @@ int cmd_report_experiment(struct store *s, const struct experiment *e, const cha
 		argv[argc++] = strbuf_detach(&sb);
 	}
 	for (size_t i = 0; i < e->narms; i++) {
-		strbuf_addf(&sb, "#%lld", (long long)e->arms[i].run_id);
+		strbuf_addf(&sb, "@%lld", (long long)e->arms[i].run_id);
 		argv[argc++] = strbuf_detach(&sb);
 	}
 	/* The option parser reorders argv: free what was allocated. */

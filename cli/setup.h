@@ -93,7 +93,7 @@ int cmd_user_config_section(const char *name, const char *const *keys, struct co
 int cmd_config_int(const struct conf_entry *e, const char *name, const char *unit, long min,
 		   long max, int *out);
 
-/* A run name must not read as another selector (#ID, NAME@HOST) nor carry
+/* A run name must not read as another selector (@ID, NAME@HOST) nor carry
  * bytes that would garble a table (kbench run and calibrate). Returns 0,
  * or -1 after saying which rule name breaks. */
 int cmd_check_run_name(const char *name);

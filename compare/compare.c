@@ -211,7 +211,9 @@ static void label_for(char *const *names, size_t ncols, size_t i, const struct r
 	strbuf_addstr(label, r->name);
 	for (size_t j = 0; j < ncols; j++)
 		if (j != i && !strcmp(names[j], r->name)) {
-			strbuf_addf(label, "#%lld", (long long)r->id);
+			/* NAME#ID, a label in one word: a shell passes it whole. */
+			strbuf_addch(label, '#');
+			strbuf_addf(label, "%lld", (long long)r->id);
 			break;
 		}
 }
@@ -336,9 +338,9 @@ static int feed_history(const struct run_row_summary *r, void *arg)
 	return 0;
 }
 
-/* The runs one item of --noise-from names into *ids: "#A-#B" (every
- * stored id from A to B), or a selector. Returns 0, or -1 after printing
- * why. */
+/* The runs one item of --noise-from names into *ids: "@A-@B" or "#A-#B"
+ * (every stored id from A to B), or a selector. Returns 0, or -1 after
+ * printing why. */
 static int noise_item(struct store *s, const char *item, int64_t **ids, size_t *n,
 		      size_t *alloc)
 {
@@ -347,7 +349,8 @@ static int noise_item(struct store *s, const char *item, int64_t **ids, size_t *
 	struct strbuf err = STRBUF_INIT;
 	int64_t id;
 
-	if (sscanf(item, "#%lld-#%lld%n", &a, &b, &used) == 2 && !item[used]) {
+	if ((sscanf(item, "@%lld-@%lld%n", &a, &b, &used) == 2 ||
+	     sscanf(item, "#%lld-#%lld%n", &a, &b, &used) == 2) && !item[used]) {
 		if (a > b || a < 1)
 			return error("invalid --noise-from range '%s'", item);
 		for (long long k = a; k <= b; k++) {

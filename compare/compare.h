@@ -49,7 +49,7 @@ struct compare_options {
 	double margin_pct;
 	int margin_set;
 	/* Pin the between-run noise to these runs and the compared ones
-	 * (compare --noise-from): selectors, or "#A-#B" ranges of ids, each
+	 * (compare --noise-from): selectors, or "@A-@B" ranges of ids, each
 	 * string a comma-separated list of them; nnoise_from 0: the latest
 	 * CMP_SERIES_RUNS of each compared run's series. */
 	const char *const *noise_from;

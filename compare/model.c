@@ -887,7 +887,7 @@ static void paired_setup(struct cmp_model *m)
 	strbuf_addf(&sb, "a paired t-test on %d rounds' mean differences (interleaved A/B, "
 		    "experiment ", rounds);
 	if (m->runs[0].experiment_id > 0)
-		strbuf_addf(&sb, "#%lld)", (long long)m->runs[0].experiment_id);
+		strbuf_addf(&sb, "@%lld)", (long long)m->runs[0].experiment_id);
 	else
 		strbuf_addf(&sb, "%.8s)", m->runs[0].experiment_uuid);
 	m->paired_title = strbuf_detach(&sb);

@@ -191,9 +191,9 @@ static void add_id_ranges(const int64_t *ids, size_t n, struct strbuf *sb)
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && ids[j] == ids[j - 1] + 1; j++)
 			;
-		strbuf_addf(sb, "%s#%lld", i ? "," : "", (long long)ids[i]);
+		strbuf_addf(sb, "%s@%lld", i ? "," : "", (long long)ids[i]);
 		if (j - i > 1)
-			strbuf_addf(sb, "-#%lld", (long long)ids[j - 1]);
+			strbuf_addf(sb, "-@%lld", (long long)ids[j - 1]);
 	}
 }
 
@@ -304,7 +304,7 @@ static void outlier_footer(const struct cmp_model *m, struct strbuf *sb)
 	strbuf_addstr(sb, "Outlier run");
 	strbuf_addstr(sb, n > 1 ? "s " : " ");
 	for (size_t k = 0; k < n; k++)
-		strbuf_addf(sb, "%s#%lld", k ? ", " : "", (long long)ids[k]);
+		strbuf_addf(sb, "%s@%lld", k ? ", " : "", (long long)ids[k]);
 	strbuf_addf(sb, ": on %zu row%s a run mean lies more than %g robust sd (1.4826 MAD) "
 		    "from its group's median; kept in the noise, which it widens: check the run, "
 		    "or pin the noise without it (--noise-from).", rows, rows == 1 ? "" : "s",

@@ -367,7 +367,7 @@ static void run_line(struct strbuf *out, const char *what, const struct history_
 	char date[32];
 
 	short_date(date, sizeof(date), p->started_at);
-	strbuf_addf(out, "  %s #%lld %s (%s) %s\n", what, (long long)p->run_id,
+	strbuf_addf(out, "  %s @%lld %s (%s) %s\n", what, (long long)p->run_id,
 		    name_printable(p->run_name), name_printable(p->kernel_release), date);
 }
 
@@ -677,7 +677,7 @@ static void html_changes(const struct history *h, const struct history_series *h
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "Change point %zu: %s %.*f over %zu runs, then %.*f over %zu runs "
 			    "from %s on (%+.2f%% %s, p %.2g). The runs around it compare with: "
-			    "kbench compare '#%lld' '#%lld'", k + 1, history_stat_name(h, hs), d,
+			    "kbench compare @%lld @%lld", k + 1, history_stat_name(h, hs), d,
 			    cp->mean_before, cp->n_before, d, cp->mean_after, cp->n_after,
 			    b->run_name, history_change_pct(hs, cp),
 			    history_change_worse(hs, cp) ? "worse" : "better", cp->p,

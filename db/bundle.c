@@ -91,7 +91,7 @@ static int check_exportable(struct store *s, const int64_t *ids, size_t n, struc
 			return -1;
 		running = !strcmp(r.status, "running");
 		if (running)
-			error("run #%lld '%s' is still running; export it when it has finished",
+			error("run @%lld '%s' is still running; export it when it has finished",
 			      (long long)r.id, r.name);
 		run_info_release(&r);
 		if (running)

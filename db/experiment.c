@@ -265,7 +265,7 @@ int store_get_experiment(struct store *s, int64_t id, struct experiment_info *x)
 int store_find_experiment(struct store *s, const char *sel, int64_t *id, struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	const char *num = *sel == '#' ? sel + 1 : sel;
+	const char *num = *sel == '#' || *sel == '@' ? sel + 1 : sel;
 	char *end;
 	long long v;
 	int rc;

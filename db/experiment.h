@@ -58,7 +58,7 @@ void experiment_info_release(struct experiment_info *x);
 /* Experiment id into *x. Return 0, 1 when there is none, or -1. */
 int store_get_experiment(struct store *s, int64_t id, struct experiment_info *x);
 
-/* Resolve an experiment selector: "#ID" or ID; a name, its latest
+/* Resolve an experiment selector: "@ID", "#ID" or ID; a name, its latest
  * experiment; a uuid prefix (4 hex digits or more). Return 0 with *id
  * set, or -1 with err saying why (a store error is printed). */
 int store_find_experiment(struct store *s, const char *sel, int64_t *id, struct strbuf *err);

@@ -19,7 +19,7 @@ static int check_not_running(const struct run_info *r, const char *doing)
 {
 	if (strcmp(r->status, "running"))
 		return 0;
-	return error("run #%lld '%s' is still running; %s it when it has finished",
+	return error("run @%lld '%s' is still running; %s it when it has finished",
 		     (long long)r->id, r->name, doing);
 }
 
@@ -94,15 +94,15 @@ static int check_arms_listed(struct store *s, const struct run_removal *r, const
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 
-		strbuf_addf(&all, " '#%lld'", (long long)id);
+		strbuf_addf(&all, " @%lld", (long long)id);
 		if (!listed(ids, n, id))
-			strbuf_addf(&missing, "%s#%lld", missing.len ? ", " : "", (long long)id);
+			strbuf_addf(&missing, "%s@%lld", missing.len ? ", " : "", (long long)id);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		rc = store_db_error(s, "cannot read the runs of an experiment");
 	else if (missing.len)
-		rc = error("run #%lld '%s' is an arm of experiment '%s': its other runs (%s) "
+		rc = error("run @%lld '%s' is an arm of experiment '%s': its other runs (%s) "
 			   "must go with it (kbench rm%s)", (long long)r->run_id, r->name,
 			   r->experiment ? r->experiment : r->experiment_uuid, missing.buf,
 			   all.buf);

@@ -594,14 +594,14 @@ int mmtests_export(struct store *s, const int64_t *run_ids, size_t n, const char
 			goto out;
 		if (strchr(r->info.name, '/') || !strcmp(r->info.name, ".") ||
 		    !strcmp(r->info.name, "..")) {
-			error("run #%lld: its name '%s' cannot name a directory of mmtests' "
+			error("run @%lld: its name '%s' cannot name a directory of mmtests' "
 			      "layout", (long long)r->info.id, name_printable(r->info.name));
 			got++;
 			goto out;
 		}
 		for (size_t j = 0; j < got; j++)
 			if (!strcmp(runs[j].info.name, r->info.name)) {
-				error("runs #%lld and #%lld are both named '%s': mmtests' layout "
+				error("runs @%lld and @%lld are both named '%s': mmtests' layout "
 				      "holds one run of a name", (long long)runs[j].info.id,
 				      (long long)r->info.id, name_printable(r->info.name));
 				got++;

@@ -11,6 +11,7 @@
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -217,7 +218,7 @@ int store_get_run(struct store *s, int64_t run_id, struct run_info *out)
 		fill_run(s, st, out);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
-		return error("%s: no run #%lld", s->path, (long long)run_id);
+		return error("%s: no run @%lld", s->path, (long long)run_id);
 	return 0;
 }
 
@@ -237,7 +238,7 @@ int store_run_name(struct store *s, int64_t run_id, char **name)
 	if (rc == SQLITE_ROW)
 		return 0;
 	if (rc == SQLITE_DONE)
-		return error("%s: no run #%lld", s->path, (long long)run_id);
+		return error("%s: no run @%lld", s->path, (long long)run_id);
 	return store_db_error(s, "cannot read a run's name");
 }
 
@@ -346,12 +347,15 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 	size_t n = 0;
 	int rc = -1;
 
-	if (sel[0] == '#') {
+	/* No run name starts with '#' or holds '@' (lib/name.c): "@ID" is
+	 * the id a shell passes as it is, "#ID" the older form. */
+	if (sel[0] == '#' || sel[0] == '@') {
 		char *end;
 		long long id = strtoll(sel + 1, &end, 10);
 
-		if (!sel[1] || *end) {
-			strbuf_addf(err, "invalid run id '%s': expected #NUMBER", sel);
+		if (!isdigit((unsigned char)sel[1]) || *end) {
+			strbuf_addf(err, "invalid run id '%s': expected @ID, a run's number (NAME@HOST "
+				    "names a host)", sel);
 			return -1;
 		}
 		if (collect_ids(s, "SELECT id FROM runs WHERE id = CAST(? AS INTEGER)",
@@ -417,7 +421,7 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		struct run_info ri = { .id = 0 };
 		int got = !store_get_run(s, ids[0], &ri);
 
-		strbuf_addf(err, "run '%s' has no complete run: #%lld is %s (use #%lld to pick "
+		strbuf_addf(err, "run '%s' has no complete run: @%lld is %s (use @%lld to pick "
 			    "it%s)", sel, (long long)ids[0], got ? ri.status : "unfinished",
 			    (long long)ids[0], got && !strcmp(ri.status, "running") ?
 			    ", as far as it has gone" : "");

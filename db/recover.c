@@ -195,7 +195,7 @@ int store_recover(struct store *s, const char *path, struct store_recovered *out
 			goto out;
 		/* Its writer's own samples could collide with the file's. */
 		if (!strcmp(ri.status, "running")) {
-			error("run #%lld is still being written; recover '%s' once it has "
+			error("run @%lld is still being written; recover '%s' once it has "
 			      "stopped", (long long)out->run_id, path);
 			goto out;
 		}
@@ -249,7 +249,7 @@ int store_resume_run(struct store *s, int64_t run_id)
 	if (sqlite3_step(st) != SQLITE_DONE)
 		store_db_error(s, "cannot mark the run running again");
 	else if (!sqlite3_changes(s->db))
-		error("%s: run #%lld is complete or gone: nothing to resume", s->path,
+		error("%s: run @%lld is complete or gone: nothing to resume", s->path,
 		      (long long)run_id);
 	else
 		rc = 0;

@@ -740,7 +740,7 @@ int store_finish_run(struct store *s, int64_t run_id, const char *status,
 	store_bind_text(st, 1, status);
 	store_bind_text(st, 2, finished_at);
 	sqlite3_bind_int64(st, 3, run_id);
-	strbuf_addf(&what, "cannot mark run #%lld %s", (long long)run_id, status);
+	strbuf_addf(&what, "cannot mark run @%lld %s", (long long)run_id, status);
 	rc = store_step_done(s, st, what.buf);
 	sqlite3_finalize(st);
 	strbuf_release(&what);
@@ -760,7 +760,7 @@ int store_add_meta(struct store *s, int64_t run_id, const char *section,
 	store_bind_text(st, 2, section ? section : "");
 	store_bind_text(st, 3, key);
 	store_bind_text(st, 4, value);
-	strbuf_addf(&what, "cannot record '%s' of [%s] of run #%lld", key, section ? section : "",
+	strbuf_addf(&what, "cannot record '%s' of [%s] of run @%lld", key, section ? section : "",
 		    (long long)run_id);
 	rc = store_step_done(s, st, what.buf);
 	sqlite3_finalize(st);
@@ -946,7 +946,7 @@ int store_set_note(struct store *s, int64_t run_id, const char *text, int append
 	rc = store_step_done(s, st, "cannot write the run's note");
 	sqlite3_finalize(st);
 	if (!rc && sqlite3_changes(s->db) != 1)
-		rc = error("%s: no run #%lld", s->path, (long long)run_id);
+		rc = error("%s: no run @%lld", s->path, (long long)run_id);
 	return rc;
 }
 

@@ -223,7 +223,8 @@ int store_get_run(struct store *s, int64_t run_id, struct run_info *out);
  * store_get_run() also reads (machine, counts). Return 0 or -1. */
 int store_run_name(struct store *s, int64_t run_id, char **name);
 
-/* Resolve a selector: "#ID"; NAME, the latest complete run of that name on
+/* Resolve a selector: "@ID" (or "#ID", which a shell takes for a comment
+ * unless quoted); NAME, the latest complete run of that name on
  * this host (sysinfo_hostname()); a uuid prefix (4+ hex digits, when no
  * run of this host has that name); "NAME@HOST", the latest complete run of
  * NAME on HOST; or "NAME@*", the latest on any host. On no match or

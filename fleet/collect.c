@@ -424,8 +424,8 @@ static int report(struct store *s, const char *key, struct html_report *html)
 		}
 		strbuf_reset(&a);
 		strbuf_reset(&b);
-		strbuf_addf(&a, "#%lld", (long long)prev);
-		strbuf_addf(&b, "#%lld", (long long)host_new.id);
+		strbuf_addf(&a, "@%lld", (long long)prev);
+		strbuf_addf(&b, "@%lld", (long long)host_new.id);
 		printf("\n%s:\n", hosts.v[i]);
 		html_add(html, "h2", hosts.v[i]);
 		report_compare(s, a.buf, b.buf, 0, html);

@@ -34,7 +34,7 @@ const char *name_invalid(enum name_kind kind, const char *name, size_t len, size
 		if (!len)
 			why = "it must not be empty";
 		else if (s[0] == '#')
-			why = "it must not start with '#' (#ID selects a run by id)";
+			why = "it must not start with '#' (#ID and @ID select a run by id)";
 		else if (memchr(s, '@', len))
 			why = "it must not contain '@' (NAME@HOST selects a run by host)";
 	}

@@ -322,7 +322,7 @@ int dryrun_print(const struct plan *p, const struct config *c, struct store *s)
 			snprintf(a, sizeof(a), "unknown");
 		if (by_run >= 0) {
 			dryrun_format_duration(by_run, b, sizeof(b));
-			printf("%-28s %-10s %s (run #%lld)\n", ps->cs->name, a, b,
+			printf("%-28s %-10s %s (run @%lld)\n", ps->cs->name, a, b,
 			       (long long)run_id);
 		} else {
 			printf("%-28s %-10s %s\n", ps->cs->name, a, "none");

@@ -547,23 +547,23 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	memset(e, 0, sizeof(*e));
 	if ((rc = store_get_experiment(s, id, &x))) {
 		if (rc > 0)
-			error("no experiment #%lld in the store", (long long)id);
+			error("no experiment @%lld in the store", (long long)id);
 		return -1;
 	}
 	rc = -1;
 	if (!strcmp(x.status, "complete")) {
-		notice("experiment #%lld '%s' is complete: nothing to resume", (long long)id, x.name);
+		notice("experiment @%lld '%s' is complete: nothing to resume", (long long)id, x.name);
 		rc = 1;
 		goto out;
 	}
 	if (!strcmp(x.status, "running")) {
-		error("experiment #%lld '%s' is still running", (long long)id, x.name);
+		error("experiment @%lld '%s' is still running", (long long)id, x.name);
 		goto out;
 	}
 	if (store_each_experiment_run(s, x.uuid, add_stored, &sr) < 0)
 		goto out;
 	if (!sr.n) {
-		error("experiment #%lld '%s' stopped before any run: there is nothing to resume; "
+		error("experiment @%lld '%s' stopped before any run: there is nothing to resume; "
 		      "start it again with kbench ab -c", (long long)id, x.name);
 		goto out;
 	}
@@ -589,7 +589,7 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	for (size_t i = 0; i < e->narms; i++)
 		strbuf_addf(&arms, "%s%s", i ? " " : "", e->arms[i].name);
 	if (strcmp(arms.buf, x.arms)) {
-		error("experiment #%lld has the arms %s, its config now %s", (long long)id, x.arms,
+		error("experiment @%lld has the arms %s, its config now %s", (long long)id, x.arms,
 		      arms.buf);
 		goto out;
 	}
@@ -600,12 +600,12 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	if (other_system(e, s, &ri, &why))
 		goto out;
 	if (why.len && !force) {
-		error("experiment #%lld cannot be resumed here: %s (--force resumes it anyway)",
+		error("experiment @%lld cannot be resumed here: %s (--force resumes it anyway)",
 		      (long long)id, why.buf);
 		goto out;
 	}
 	if (why.len)
-		warning("resuming experiment #%lld although %s", (long long)id, why.buf);
+		warning("resuming experiment @%lld although %s", (long long)id, why.buf);
 	for (size_t i = 0; i < e->narms; i++) {
 		struct arm *a = &e->arms[i];
 
@@ -615,12 +615,12 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 		if ((same = same_options(s, a, &why)) < 0)
 			goto out;
 		if (!same && !force) {
-			error("arm %s would not run as run #%lld did (--force resumes it anyway):\n%s",
+			error("arm %s would not run as run @%lld did (--force resumes it anyway):\n%s",
 			      a->name, (long long)a->run_id, why.buf);
 			goto out;
 		}
 		if (!same)
-			warning("resuming arm %s with options that differ from run #%lld's",
+			warning("resuming arm %s with options that differ from run @%lld's",
 				a->name, (long long)a->run_id);
 	}
 	e->id = id;
@@ -895,7 +895,7 @@ static int check_busy(const struct journal_row *r, void *arg)
 
 	if (!r->here || !r->alive || knob_files_find(&b->e->files, r->path) < 0)
 		return 0;
-	error("%s is being changed by experiment #%lld (pid %lld), which is still at work",
+	error("%s is being changed by experiment @%lld (pid %lld), which is still at work",
 	      r->path, (long long)r->experiment_id, (long long)r->pid);
 	b->busy = 1;
 	return 1;
@@ -1264,7 +1264,7 @@ int experiment_run(struct experiment *e, struct store *s)
 	sigaction(SIGHUP, &sa, &old_hup);
 	if (journal(e, s) || journal_host(e))
 		goto out;
-	notice("experiment #%lld '%s' (%s)%s: %zu arms, %d rounds, order %s; %zu knob files "
+	notice("experiment @%lld '%s' (%s)%s: %zu arms, %d rounds, order %s; %zu knob files "
 	       "journalled", (long long)e->id, e->name, e->uuid, e->resumed ? " resumed" : "",
 	       e->narms, e->rounds, order_name(e->order), e->files.n);
 	/* Every arm's knobs must take, and go back, before any sample. */
@@ -1283,7 +1283,7 @@ int experiment_run(struct experiment *e, struct store *s)
 			}
 		}
 		if (refused || bad) {
-			error("experiment #%lld stopped before any sample: a knob cannot be %s",
+			error("experiment @%lld stopped before any sample: a knob cannot be %s",
 			      (long long)e->id, bad ? "restored" : "set");
 			rc = 2;
 			goto out;
@@ -1336,7 +1336,7 @@ out:
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
 	if (rc >= 128)
-		error("experiment #%lld interrupted by signal %d; every knob is restored",
+		error("experiment @%lld interrupted by signal %d; every knob is restored",
 		      (long long)e->id, rc - 128);
 	hostlock_release();
 out_free:

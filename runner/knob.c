@@ -300,7 +300,7 @@ int knob_recover(struct store *s, int writable)
 			struct strbuf err = STRBUF_INIT;
 
 			if (knob_write(l.v[j].path, l.v[j].original, &err)) {
-				error("cannot restore %s to '%s' (left by experiment #%lld): %s",
+				error("cannot restore %s to '%s' (left by experiment @%lld): %s",
 				      l.v[j].path, l.v[j].original, (long long)l.v[j].experiment_id,
 				      err.buf);
 				bad++;
@@ -312,7 +312,7 @@ int knob_recover(struct store *s, int writable)
 			strbuf_release(&err);
 		}
 		if (done)
-			warning("restored %zu knob%s left changed by experiment #%lld (pid %lld, "
+			warning("restored %zu knob%s left changed by experiment @%lld (pid %lld, "
 				"gone)", done, done == 1 ? "" : "s", (long long)l.v[i].experiment_id,
 				(long long)l.v[i].pid);
 		clock_iso_utc(at, sizeof(at), t);

@@ -355,7 +355,7 @@ int record_begin_run_on(struct store *s, const struct plan *p, const struct conf
 	rr.facts_arg = &bf;
 	if (store_begin_run(s, &mi, &ki, &rr, run_id))
 		goto out;
-	notice("run #%lld '%s' (%s) into %s", (long long)*run_id, rr.name, uuid, store_path(s));
+	notice("run @%lld '%s' (%s) into %s", (long long)*run_id, rr.name, uuid, store_path(s));
 	if (record_prepare_monitors(s, *run_id, p))
 		goto out;
 	rc = 0;
@@ -378,7 +378,7 @@ int record_resume_run(struct store *s, const struct plan *p, int64_t run_id)
 {
 	if (store_resume_run(s, run_id))
 		return -1;
-	notice("run #%lld resumed in %s", (long long)run_id, store_path(s));
+	notice("run @%lld resumed in %s", (long long)run_id, store_path(s));
 	return record_prepare_monitors(NULL, run_id, p);
 }
 

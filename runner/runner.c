@@ -756,7 +756,7 @@ static void report_store_failure(struct run_exec *x)
 	int marked = !record_finish_run(x->s, x->run_id, "failed");
 
 	record_recovery_close(&x->rec, "failed");
-	error("run #%lld stopped because its store failed; the %ld samples stored before "
+	error("run @%lld stopped because its store failed; the %ld samples stored before "
 	      "are kept", (long long)x->run_id, x->stored + x->before);
 	if (x->saved)
 		error("what it could not store is saved in %s: load it with 'kbench recover %s'",
@@ -764,10 +764,10 @@ static void report_store_failure(struct run_exec *x)
 	else
 		error("what it could not store is lost: no recovery file could be written");
 	if (marked)
-		error("run #%lld is marked failed; 'kbench run --resume #%lld' runs the rest",
+		error("run @%lld is marked failed; 'kbench run --resume @%lld' runs the rest",
 		      (long long)x->run_id, (long long)x->run_id);
 	else
-		error("run #%lld could not be marked failed: it reads as interrupted once this "
+		error("run @%lld could not be marked failed: it reads as interrupted once this "
 		      "process has ended", (long long)x->run_id);
 }
 
@@ -777,7 +777,7 @@ static void report_unfinished(struct run_exec *x, const char *status)
 {
 	record_recovery_close(&x->rec, status);
 	if (x->saved)
-		error("run #%lld keeps its samples but its status could not be set to %s; "
+		error("run @%lld keeps its samples but its status could not be set to %s; "
 		      "'kbench recover %s' sets it", (long long)x->run_id, status, x->rec.path.buf);
 }
 
@@ -797,7 +797,7 @@ static int concurrent(struct run_exec *x, const struct run_request *req, int *mi
 	int rc = 0;
 
 	if (!hostlock_measuring()) {
-		strbuf_addf(&what, "kbench run '%s' (run #%lld)", x->info.name,
+		strbuf_addf(&what, "kbench run '%s' (run @%lld)", x->info.name,
 			    (long long)x->run_id);
 		if (hostlock_measure(what.buf, store_path(x->s), &others, &err))
 			warning("cannot tell whether another kbench measures on this machine: %s",
@@ -808,7 +808,7 @@ static int concurrent(struct run_exec *x, const struct run_request *req, int *mi
 		hostlock_others(&others);
 	}
 	if (others.len && strcmp(others.buf, warned.buf)) {
-		warning("another kbench is measuring on this machine; the figures of run #%lld "
+		warning("another kbench is measuring on this machine; the figures of run @%lld "
 			"may be disturbed:\n  %s", (long long)x->run_id, others.buf);
 		strbuf_reset(&warned);
 		strbuf_add(&warned, others.buf, others.len);
@@ -856,7 +856,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		if (!*run_id)
 			error("the run could not be started; nothing of it was stored");
 		else if (!record_finish_run(s, *run_id, "failed"))
-			error("run #%lld could not be started; it is marked failed",
+			error("run @%lld could not be started; it is marked failed",
 			      (long long)*run_id);
 		return -1;
 	}
@@ -877,7 +877,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	progress_init(&x.prog, (int)samples_to_run(&x));
 	x.prog.tag = req->tag;
 	if (req->resume && !req->round)
-		notice("run #%lld holds %ld of the plan's samples; %d to run, warm-up included",
+		notice("run @%lld holds %ld of the plan's samples; %d to run, warm-up included",
 		       (long long)x.run_id, x.before, x.prog.total);
 	if (run_sections(&x)) {
 		progress_clear(&x.prog);
@@ -890,26 +890,26 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	if (stop_signal < 0) {
 		if (finish(&x, "failed"))
 			report_unfinished(&x, "failed");
-		error("run #%lld stopped because its guest is gone: it kept %ld samples and is "
+		error("run @%lld stopped because its guest is gone: it kept %ld samples and is "
 		      "marked failed", (long long)x.run_id, x.stored + x.before);
 		rc = 1;
 	} else if (stop_signal) {
 		if (finish(&x, "interrupted"))
 			report_unfinished(&x, "interrupted");
 		if (req->resume_cmd)
-			error("interrupted by signal %d: run #%lld kept %ld samples and is marked "
-			      "interrupted; '%s #%lld' runs the rest", (int)stop_signal,
+			error("interrupted by signal %d: run @%lld kept %ld samples and is marked "
+			      "interrupted; '%s @%lld' runs the rest", (int)stop_signal,
 			      (long long)x.run_id, x.stored + x.before, req->resume_cmd,
 			      (long long)x.run_id);
 		else
-			error("interrupted by signal %d: run #%lld kept %ld samples and is marked "
+			error("interrupted by signal %d: run @%lld kept %ld samples and is marked "
 			      "interrupted", (int)stop_signal, (long long)x.run_id,
 			      x.stored + x.before);
 		rc = 128 + stop_signal;
 	} else if (!x.stored && !x.before && x.failed) {
 		if (finish(&x, "failed"))
 			report_unfinished(&x, "failed");
-		error("run #%lld failed: every sample failed (see 'kbench show #%lld')",
+		error("run @%lld failed: every sample failed (see 'kbench show @%lld')",
 		      (long long)x.run_id, (long long)x.run_id);
 		rc = 1;
 	} else {
@@ -919,7 +919,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 			goto out_signals;
 		}
 		if (x.failed)
-			warning("%ld samples failed; they are recorded (see 'kbench show #%lld')",
+			warning("%ld samples failed; they are recorded (see 'kbench show @%lld')",
 				x.failed, (long long)x.run_id);
 		rc = 0;
 	}

@@ -103,7 +103,7 @@ $ kb runs --last 0
 T
 expect_transcript -e "$show_sed" "show describes the run, its sections and options" kb show v618-base <<'T'
 $ kb show v618-base
-run #1  v618-base
+run @1  v618-base
   uuid        UUID
   status      complete
   started     YYYY-MM-DDThh:mm:ssZ
@@ -161,7 +161,7 @@ T
 { echo "\$ kb show --config '#1'"; cat "$tmp/tiny.conf"; echo "[exit 0]"; } >"$tmp/cfg.want"
 expect_transcript "show --config prints the stored config" kb show --config '#1' <"$tmp/cfg.want"
 
-# The estimates come from run #3's sample durations (measured: masked).
+# The estimates come from run @3's sample durations (measured: masked).
 expect_transcript -e 's/ [0-9.]+ s \(run/ D s (run/; s/^(estimated duration:) [0-9.]+ s$/\1 D s/' \
 	"--dry-run prints the plan" kb run -c "$tmp/tiny.conf" --dry-run <<'T'
 $ kb run -c TMP/tiny.conf --dry-run
@@ -177,8 +177,8 @@ Effective options:
     loops=10 groups=1 2 mode=thread
 
 estimate                     plan       last run of the same options here
-hackbench-process-pipes      unknown    D s (run #3)
-hackbench-thread-sockets     unknown    D s (run #3)
+hackbench-process-pipes      unknown    D s (run @3)
+hackbench-thread-sockets     unknown    D s (run @3)
 estimated duration: D s
 [exit 0]
 T

@@ -47,7 +47,7 @@ is "the run is stored as interrupted" \
 m=$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.name = 'sigint'")
 check "its samples are kept ($m)" test "$m" -ge 3
 is "it says so on stderr, and nothing else" "$(cat "$tmp/err" "$tmp/out")" \
-	"kbench: interrupted by signal 2: run #2 kept $m samples and is marked interrupted; 'kbench run --resume #2' runs the rest"
+	"kbench: interrupted by signal 2: run @2 kept $m samples and is marked interrupted; 'kbench run --resume @2' runs the rest"
 sleep 0.3
 check "no worker is left after SIGINT" no_workers
 is "integrity_check is still ok" "$(sql 'PRAGMA integrity_check')" ok

@@ -18,7 +18,7 @@ CONF
 expect_transcript -m -e "$header_sed" "the run completes although one section times out, and says so" \
 	kb --quiet run -c "$tmp/t.conf" -n to <<'T'
 $ kb --quiet run -c TMP/t.conf -n to
-run #1 'to': 2 samples (2 failed) in TMP/k.db
+run @1 'to': 2 samples (2 failed) in TMP/k.db
 
 Kernel:   KERNEL
 Host:     HOST
@@ -58,7 +58,7 @@ Run it again (on the kernel to compare with, say) and the report ends with the
 comparison of the two; 'kbench compare BASE NEW' compares any two runs.
 2> kbench: warning: [hackbench-slow] groups 1 sample 1: timed out after 0.4 s (timeout = 0.4); its process group was killed
 2> kbench: warning: [hackbench-slow] groups 1 sample 2: timed out after 0.4 s (timeout = 0.4); its process group was killed
-2> kbench: warning: 2 samples failed; they are recorded (see 'kbench show #1')
+2> kbench: warning: 2 samples failed; they are recorded (see 'kbench show @1')
 [exit 0]
 T
 is "each timed-out sample is a failure row" \
@@ -86,7 +86,7 @@ printf '[hackbench-slow]\nloops = 100000000\ngroups = 1\niterations = 1\ntimeout
 expect_transcript "a run whose samples all fail exits 1" kb --quiet run -c "$tmp/f.conf" -n allfail <<'T'
 $ kb --quiet run -c TMP/f.conf -n allfail
 2> kbench: warning: [hackbench-slow] groups 1 sample 1: timed out after 0.3 s (timeout = 0.3); its process group was killed
-2> kbench: run #2 failed: every sample failed (see 'kbench show #2')
+2> kbench: run @2 failed: every sample failed (see 'kbench show @2')
 [exit 1]
 T
 is "and is stored as failed" "$(sql "SELECT status FROM runs WHERE name = 'allfail'")" failed

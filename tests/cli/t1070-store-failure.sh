@@ -48,7 +48,7 @@ check "the store is intact" "$KB_SQL" --integrity "$db"
 
 kb recover "$file" >"$tmp/out" 2>"$tmp/err"
 ok $? "kbench recover loads the file"
-check "it says what it added" grep -q ": run #1 (.*): 1 sample values, .* monitor values, 0 failures added$" "$tmp/out"
+check "it says what it added" grep -q ": run @1 (.*): 1 sample values, .* monitor values, 0 failures added$" "$tmp/out"
 check "the sample is back in the run" test "$(val "SELECT count(*) FROM samples")" = $((n + 1))
 check "the run takes the file's status" test "$(val "SELECT status FROM runs")" = failed
 kb recover "$file" >"$tmp/out" 2>"$tmp/err"
@@ -94,7 +94,7 @@ else
 	sed 's/^/#   /' "$tmp/lock2.out"
 fi
 "$KBENCH" --db "$tmp/new.db" recover "$file" >"$tmp/out" 2>"$tmp/err"
-check "recover creates a run the store lacks" grep -q ": run #1 (.*), created: 1 sample values" "$tmp/out"
+check "recover creates a run the store lacks" grep -q ": run @1 (.*), created: 1 sample values" "$tmp/out"
 check "with its options" test "$("$KB_SQL" "$tmp/new.db" \
 	"SELECT value FROM run_meta WHERE section = 'hackbench-a' AND key = 'loops'")" = 100
 

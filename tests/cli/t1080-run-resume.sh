@@ -55,7 +55,7 @@ check "the killed run reads as interrupted" \
 check "no worker of the killed run is left" no_workers
 kb run --resume killed --no-report >"$tmp/out" 2>"$tmp/err"
 ok $? "--resume NAME resumes its latest run"
-check "it says what the run holds" grep -q "run #$id holds $before of the plan's samples" "$tmp/err"
+check "it says what the run holds" grep -q "run @$id holds $before of the plan's samples" "$tmp/err"
 after=$(count "$id")
 check "the resumed run holds as many samples as a clean run ($after, $clean)" test "$after" = "$clean"
 check "no sample is stored twice" test "$(dups "$id")" = 0
@@ -77,7 +77,7 @@ id=$(id_of again)
 uuid=$(val "SELECT substr(uuid, 1, 8) FROM runs WHERE id = $id")
 sed 's/iterations = 3/iterations = 4/' "$tmp/r.conf" > "$tmp/changed.conf"
 expect_err "configs that differ from the run's text are refused" 2 \
-	"the configs differ from the text run #$id was started with" \
+	"the configs differ from the text run @$id was started with" \
 	kb run --resume "$uuid" -c "$tmp/changed.conf"
 expect_err "--resume with --name is refused" 2 "--name cannot be combined with --resume" \
 	kb run --resume "$uuid" -n other
@@ -85,11 +85,11 @@ expect_err "--force without --resume is refused" 2 "--force applies to --resume 
 	kb run -c "$tmp/r.conf" --force
 "$KB_SQL" --write "$db" "UPDATE runs SET kernel_release = 'other-kernel' WHERE id = $id" >/dev/null
 expect_err "a run measured on another kernel is refused" 1 \
-	"run #$id cannot be resumed here: it was measured on another kernel (other-kernel" \
+	"run @$id cannot be resumed here: it was measured on another kernel (other-kernel" \
 	kb run --resume "$uuid" -c "$tmp/r.conf"
 kb run --resume "$uuid" -c "$tmp/r.conf" --force --no-report >"$tmp/out" 2>"$tmp/err"
 ok $? "--force resumes it, by uuid prefix, with the same files"
-check "saying why it needed forcing" grep -q "resuming run #$id although it was measured on another kernel" "$tmp/err"
+check "saying why it needed forcing" grep -q "resuming run @$id although it was measured on another kernel" "$tmp/err"
 check "that run too ends with a clean run's samples" test "$(count "$id")" = "$clean"
 check "no sample is stored twice" test "$(dups "$id")" = 0
 

@@ -64,7 +64,7 @@ PY
 	fi
 }
 
-json_is "id and name as show prints them" 't[0] == "run #%d  %s" % (d["id"], d["name"])'
+json_is "id and name as show prints them" 't[0] == "run @%d  %s" % (d["id"], d["name"])'
 json_is "uuid, status, start, end, config" \
 	'[field(k) for k in ("uuid", "status", "started", "finished", "config")] == [d["uuid"], d["status"], d["started_at"], d["finished_at"], d["config_name"]]'
 json_is "host facts" \

@@ -30,10 +30,10 @@ CONF
 expect_transcript -e 's/: [0-9.e+-]+ s \(/: T s (/' "elsewhere each failure is reported once" \
 	kb run -c "$tmp/to.conf" -n to --no-report <<'T'
 $ kb run -c TMP/to.conf -n to --no-report
-2> kbench: notice: run #1 'to' (UUID) into TMP/k.db
+2> kbench: notice: run @1 'to' (UUID) into TMP/k.db
 2> kbench: warning: [hackbench-slow] groups 1 sample 1: timed out after 0.3 s (timeout = 0.3); its process group was killed
 2> kbench: [hackbench-fast] groups 1: sample 1/1: T s (2/2)
-2> kbench: warning: 1 samples failed; they are recorded (see 'kbench show #1')
+2> kbench: warning: 1 samples failed; they are recorded (see 'kbench show @1')
 [exit 0]
 T
 
@@ -107,7 +107,7 @@ for cols in 40 120; do
 		-c "$tmp/p.conf" -n "w$cols" >"$tmp/tty.$cols" 2>&1
 	ok $? "a run on a terminal of $cols columns"
 	fits "$tmp/tty.$cols" $cols "... no progress line reaches $cols columns"
-	check "... its report went to stdout" grep -q "^run #[0-9]* 'w$cols': 4 samples" \
+	check "... its report went to stdout" grep -q "^run @[0-9]* 'w$cols': 4 samples" \
 		"$tmp/stdout.$cols"
 done
 drawn "$tmp/tty.120" '^\[hackbench-a-section-with-a-long-name\] groups 1: sample 4/4, last [0-9.e+-]+ s  \(4/4, ETA 0:00\)$' \

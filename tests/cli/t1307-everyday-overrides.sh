@@ -96,7 +96,7 @@ sql_write "UPDATE runs SET status = 'interrupted', finished_at = NULL WHERE id =
 expect_transcript "a resume with other -o overrides is refused" \
 	kb run --resume over -o iterations=2 --no-report <<'T'
 $ kb run --resume over -o iterations=2 --no-report
-2> kbench: the -o overrides differ from those run #1 was started with (-o 'iterations=1' -o 'hackbench-a.loops=3'): give the same ones, none (the run's own are used), or --force
+2> kbench: the -o overrides differ from those run @1 was started with (-o 'iterations=1' -o 'hackbench-a.loops=3'): give the same ones, none (the run's own are used), or --force
 [exit 2]
 T
 check "a resume without -o uses the run's own" kb --quiet run --resume over --no-report
@@ -113,7 +113,7 @@ sql_write "UPDATE runs SET status = 'interrupted', finished_at = NULL WHERE id =
 expect_transcript -e '/^2> kbench: (notice|\[)/d' "--force resumes with other -o overrides, saying so" \
 	kb run --resume over -o iterations=2 --force --no-report <<'T'
 $ kb run --resume over -o iterations=2 --force --no-report
-2> kbench: warning: resuming run #1 with -o overrides that differ from its own (-o 'iterations=1' -o 'hackbench-a.loops=3')
+2> kbench: warning: resuming run @1 with -o overrides that differ from its own (-o 'iterations=1' -o 'hackbench-a.loops=3')
 [exit 0]
 T
 is "... with the options given (two iterations)" \

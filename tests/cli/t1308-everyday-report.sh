@@ -45,7 +45,7 @@ is "... is not compared: the options that differ are listed" "$(after_table)" \
 config 't' here: config differs
   [hackbench-x]
     loops: 10 -> 20
-('kbench compare #1 #2' compares them anyway)"
+('kbench compare @1 @2' compares them anyway)"
 report "a second run of the first config" -c "$tmp/a/t.conf" -n a2
 is "... is compared with the run of the same options, not the latest of the name" \
 	"$(after_table)" \
@@ -85,7 +85,7 @@ Effective options:
   [hackbench-x] pin=unbound iterations=2 warmup=1 timeout=600 loops=10 groups=1
 
 estimate                     plan       last run of the same options here
-hackbench-x                  unknown    1:30 (run #5)
+hackbench-x                  unknown    1:30 (run @5)
 estimated duration: 1:30
 [exit 0]
 T

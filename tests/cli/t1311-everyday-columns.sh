@@ -95,7 +95,7 @@ expect_transcript "fleet status fits 80 columns; running jobs' results URL once"
 	slurm_kb fleet status <<'T'
 $ slurm_kb fleet status
 job   name           state      node     start        end    result
-1236  fleet-quick    COMPLETED  node-05  12-03 15:01  15:20  run #1
+1236  fleet-quick    COMPLETED  node-05  12-03 15:01  15:20  run @1
 1237  fleet-quick    FAILED     node-06  12-03 15:01  15:03  exit 1:0
 1238  fleet-quick    COMPLETED  node-08  12-03 15:01  15:21  not collected
 1239  fleet-quick    RUNNING    node-07  12-03 15:40  -      -

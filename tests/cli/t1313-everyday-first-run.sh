@@ -28,7 +28,7 @@ is "SIGINT stops it: exit 130" "$st" 130
 expect_transcript -e 's/ kept [0-9]+ samples / kept N samples /' \
 	"... and says which command runs the rest of it" cat "$tmp/err" <<'T'
 $ cat TMP/err
-kbench: interrupted by signal 2: run #3 kept N samples and is marked interrupted; 'kbench run --resume #3' runs the rest
+kbench: interrupted by signal 2: run @3 kept N samples and is marked interrupted; 'kbench run --resume @3' runs the rest
 [exit 0]
 T
 check "no worker is left" no_workers

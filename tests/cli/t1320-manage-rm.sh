@@ -42,7 +42,7 @@ before=$(store_digest "$db")
 expect_transcript -e "s/ $facts facts/ N facts/" "--dry-run says what would go" \
 	kb rm --dry-run '#1' base@host1 <<'T'
 $ kb rm --dry-run '#1' base@host1
-would remove run #1 'base' (host1, YYYY-MM-DDThh:mm:ssZ, complete): 2 samples, 1 monitor value, 1 failure, N facts, 1 note
+would remove run @1 'base' (host1, YYYY-MM-DDThh:mm:ssZ, complete): 2 samples, 1 monitor value, 1 failure, N facts, 1 note
 [exit 0]
 T
 is "... and changes nothing" "$(store_digest "$db")" "$before"
@@ -51,10 +51,10 @@ expect_transcript -e "s/ $facts facts/ N facts/" "rm --export writes the bundle,
 	kb rm --export "$tmp/base.kbb" '#1' <<'T'
 $ kb rm --export TMP/base.kbb '#1'
 exported 1 run to TMP/base.kbb
-removed run #1 'base' (host1, YYYY-MM-DDThh:mm:ssZ, complete): 2 samples, 1 monitor value, 1 failure, N facts, 1 note
+removed run @1 'base' (host1, YYYY-MM-DDThh:mm:ssZ, complete): 2 samples, 1 monitor value, 1 failure, N facts, 1 note
 [exit 0]
 T
-is "nothing of run #1 is left" "$(rows_of 1)" 0
+is "nothing of run @1 is left" "$(rows_of 1)" 0
 is "the bundle holds it whole" "$("$KB_SQL" "$tmp/base.kbb" "SELECT name || ' ' || notes ||
 	' ' || (SELECT count(*) FROM samples) || ' ' || (SELECT count(*) FROM monitor_values) ||
 	' ' || (SELECT count(*) FROM failures) FROM runs")" "base first try 2 1 1"
@@ -76,7 +76,7 @@ before=$(store_digest "$db")
 expect_transcript "a running run is refused, and nothing named with it goes" \
 	kb rm new@host1 '#3' <<'T'
 $ kb rm new@host1 '#3'
-2> kbench: run #3 'other' is still running; remove it when it has finished
+2> kbench: run @3 'other' is still running; remove it when it has finished
 [exit 1]
 T
 is "... the store is as it was" "$(store_digest "$db")" "$before"
@@ -87,14 +87,14 @@ is "... with its machine, on which no run is left" \
 
 expect_transcript "an experiment's arm does not go alone" kb rm a-1@host1 <<'T'
 $ kb rm a-1@host1
-2> kbench: run #4 'a-1' is an arm of experiment 'thp': its other runs (#5) must go with it (kbench rm '#4' '#5')
+2> kbench: run @4 'a-1' is an arm of experiment 'thp': its other runs (@5) must go with it (kbench rm @4 @5)
 [exit 1]
 T
 expect_transcript -e "s/ [0-9]+ facts/ N facts/" "with every arm, the experiment goes too" \
 	kb rm a-1@host1 a-2@host1 <<'T'
 $ kb rm a-1@host1 a-2@host1
-removed run #4 'a-1' (host1, YYYY-MM-DDThh:mm:ssZ, complete): 2 samples, N facts, arm of experiment 'thp'
-removed run #5 'a-2' (host1, YYYY-MM-DDThh:mm:ssZ, complete): 2 samples, N facts, arm of experiment 'thp'
+removed run @4 'a-1' (host1, YYYY-MM-DDThh:mm:ssZ, complete): 2 samples, N facts, arm of experiment 'thp'
+removed run @5 'a-2' (host1, YYYY-MM-DDThh:mm:ssZ, complete): 2 samples, N facts, arm of experiment 'thp'
 [exit 0]
 T
 is "no experiment is left" "$(sql "SELECT count(*) FROM experiments")" 0
@@ -105,7 +105,7 @@ $ kb rm
 2> usage: kbench rm [--dry-run] [--export FILE] RUN...
 2>
 2> Remove runs from the store (a name: the latest complete run of it on this
-2> host; #ID, a uuid prefix, NAME@HOST), with their samples, monitor values,
+2> host; @ID, a uuid prefix, NAME@HOST), with their samples, monitor values,
 2> failures, facts and note, in one transaction: all of them go, or none.
 2> A run still running is refused. A run of an A/B experiment's arm goes only
 2> with every other run of that experiment, and the experiment with them.

@@ -14,7 +14,7 @@ check "runs mistake, b and c are stored" \
 
 expect_transcript "rename gives a run another name" kb rename mistake 6.18-thp <<'T'
 $ kb rename mistake 6.18-thp
-renamed run #1 'mistake' to '6.18-thp'
+renamed run @1 'mistake' to '6.18-thp'
 [exit 0]
 T
 is "... in the store" "$(sql "SELECT name FROM runs WHERE id = 1")" "6.18-thp"
@@ -34,7 +34,7 @@ $ kb rename b
 2> usage: kbench rename RUN NEWNAME
 2>
 2> Give a run another name: RUN is a name (the latest complete run of it on
-2> this host), #ID, a uuid prefix or NAME@HOST; NEWNAME follows the rules of
+2> this host), @ID, a uuid prefix or NAME@HOST; NEWNAME follows the rules of
 2> 'kbench run -n'. Runs may share a name. A run still running is refused.
 2>
 2>   -h, --help  this text
@@ -46,7 +46,7 @@ sql_write "INSERT INTO machines(hostname, fingerprint) VALUES ('host2', 'f2f2f2f
 	started_at = '2026-01-02T03:04:05Z' WHERE id = 3"
 expect_transcript "a running run is not renamed" kb rename '#3' d <<'T'
 $ kb rename '#3' d
-2> kbench: run #3 'c' is still running; rename it when it has finished
+2> kbench: run @3 'c' is still running; rename it when it has finished
 [exit 1]
 T
 is "... its name is kept" "$(sql "SELECT name FROM runs WHERE id = 3")" "c"
@@ -57,7 +57,7 @@ expect_transcript "--all leaves a running run out, with a notice" \
 	"$KBENCH" --db "$db" export --all -o "$tmp/all.kbb" <<'T'
 $ kbench --db TMP/k.db export --all -o TMP/all.kbb
 exported 2 runs to TMP/all.kbb
-2> kbench: notice: leaving out run #3 'c': it is still running
+2> kbench: notice: leaving out run @3 'c': it is still running
 [exit 0]
 T
 is "... the bundle holds the others" "$(names "$tmp/all.kbb")" "6.18-thp b"

@@ -60,7 +60,7 @@ for k in 1 2 3 4; do
 	is "kill -9 after $delay s: the journal is empty" "$(journal_rows)" 0
 	if [ "$was" -gt 0 ]; then
 		check "kill -9 after $delay s: recover says what it restored" \
-			grep -q 'restored [0-9]* knobs\{0,1\} left changed by experiment #[0-9]* (pid [0-9]*, gone)' "$tmp/rec"
+			grep -q 'restored [0-9]* knobs\{0,1\} left changed by experiment @[0-9]* (pid [0-9]*, gone)' "$tmp/rec"
 	fi
 done
 

@@ -62,16 +62,16 @@ check "... and as json with a format version" \
 kb experiments ex > "$tmp/one" 2>&1
 ok $? "kbench experiments NAME shows one"
 check "... with its status" grep -q '^  status      interrupted$' "$tmp/one"
-check "... and its first arm's run" grep -Eq '^  arms        base: run #1, interrupted, [0-9]+ rounds?, [0-9]+ samples$' "$tmp/one"
+check "... and its first arm's run" grep -Eq '^  arms        base: run @1, interrupted, [0-9]+ rounds?, [0-9]+ samples$' "$tmp/one"
 expect_err "an unknown experiment is an error" 1 "no experiment 'nonesuch'" kb experiments nonesuch
 
 kb show "#1" > "$tmp/show" 2>&1
 ok $? "kbench show of an arm's run"
-check "... names its experiment" grep -q '^experiment #1  ex$' "$tmp/show"
+check "... names its experiment" grep -q '^experiment @1  ex$' "$tmp/show"
 check "... and the arm" grep -q '^  this arm    base$' "$tmp/show"
 kb show '#2' > "$tmp/show2" 2>&1
 check "... the other arm's keys as written" grep -q '^  its keys    option.loops = 44$' "$tmp/show2"
-check "... marking the run shown among the arms" grep -q 'more: run #2, .*  (this run)$' "$tmp/show2"
+check "... marking the run shown among the arms" grep -q 'more: run @2, .*  (this run)$' "$tmp/show2"
 kb show --format json '#2' > "$tmp/json" 2>&1
 check "... and in json: an experiment object with the arm" \
 	grep -q '"experiment":{"id":1,"uuid":"[0-9a-f-]*","name":"ex","status":"interrupted","rounds":4,"order":"abba","arm":"more"' "$tmp/json"
@@ -81,7 +81,7 @@ expect_err "--resume takes nothing from the command line" 2 \
 kb ab --resume ex --no-report > "$tmp/res" 2>&1
 ok $? "kbench ab --resume finishes it"
 comment "$tmp/res"
-check "... saying it is resumed" grep -q "experiment #1 'ex' ([0-9a-f-]*) resumed" "$tmp/res"
+check "... saying it is resumed" grep -q "experiment @1 'ex' ([0-9a-f-]*) resumed" "$tmp/res"
 is "... into the same two runs" "$(sql 'SELECT count(*) FROM runs')" 2
 is "... keeping the samples it had" \
 	"$(sql "SELECT count(*) >= $n0 FROM samples")" 1

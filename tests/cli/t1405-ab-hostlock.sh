@@ -118,7 +118,7 @@ wait_until 30 is32 || diag "the knob never read 32"
 printf '[slow]\nworkload = external\ncommand = echo 1\nmetric.x = (?<value>[0-9]+)\nbetter.x = higher\niterations = 1\nwarmup = 0\n' >"$tmp/run.conf"
 "$KBENCH" --db "$s2" run -c "$tmp/run.conf" -n beside >"$tmp/out" 2>"$tmp/err"
 ok $? "a run beside an experiment runs"
-grep -q "^kbench: warning: another kbench is measuring on this machine; the figures of run #[0-9]* may be disturbed:\$" "$tmp/err" &&
+grep -q "^kbench: warning: another kbench is measuring on this machine; the figures of run @[0-9]* may be disturbed:\$" "$tmp/err" &&
 	grep -q "^  pid $one: kbench ab, experiment 'eight', store $s1, since .*, changing knobs\$" "$tmp/err"
 ok $? "... warning that another kbench measures, naming it"
 [ $? -eq 0 ] || sed 's/^/#   /' "$tmp/err"
@@ -127,12 +127,12 @@ ok $? "... and storing it as a fact of the run"
 # compare of a run still measuring says so: by name, it is not the
 # latest complete run; by id it is compared as far as it has gone.
 "$KBENCH" --db "$s1" compare eight/base eight/large >"$tmp/out" 2>"$tmp/err"
-grep -q "^kbench: run 'eight/base' has no complete run: #[0-9]* is running (use #[0-9]* to pick it, as far as it has gone)\$" "$tmp/err"
+grep -q "^kbench: run 'eight/base' has no complete run: @[0-9]* is running (use @[0-9]* to pick it, as far as it has gone)\$" "$tmp/err"
 ok $? "compare by name says the run is running"
-ids=$("$KB_SQL" "$s1" "SELECT '#' || id FROM runs WHERE name LIKE 'eight/%' ORDER BY id")
+ids=$("$KB_SQL" "$s1" "SELECT '@' || id FROM runs WHERE name LIKE 'eight/%' ORDER BY id")
 # shellcheck disable=SC2086 # two ids
 "$KBENCH" --db "$s1" compare $ids >"$tmp/out" 2>"$tmp/err"
-grep -q "^kbench: notice: run #[0-9]* 'eight/base' is still running (started [-0-9T:]*Z): it is compared on the [0-9]* samples stored so far, and a row it has not reached reads as missing\$" "$tmp/err"
+grep -q "^kbench: notice: run @[0-9]* 'eight/base' is still running (started [-0-9T:]*Z): it is compared on the [0-9]* samples stored so far, and a row it has not reached reads as missing\$" "$tmp/err"
 st=$?
 ok $st "compare names a run still running"
 [ $st -eq 0 ] || sed 's/^/#   /' "$tmp/out" "$tmp/err"

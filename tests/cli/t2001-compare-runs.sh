@@ -58,7 +58,7 @@ is "--pool: each pooled run is a replicate of the between-run test" "$(footer "$
 Between-run noise: from 3 stored runs of one host, config, options and kernel
   (df 2); the difference of the run means is tested against it plus each side's
   within-run variance.
-Noise read from runs #1-#3: --noise-from with them gives the same verdicts
+Noise read from runs @1-@3: --noise-from with them gives the same verdicts
   later.
 ? after a mean row's %: cannot tell, neither a change nor its absence is shown:
   the smallest change these runs detect at 80% power exceeds both the change
@@ -113,7 +113,7 @@ is "--alpha is used and stated" "$(footer "$tmp/alpha")" \
 Between-run noise: from 3 stored runs of one host, config, options and kernel
   (df 2); the difference of the run means is tested against it plus each side's
   within-run variance.
-Noise read from runs #1-#3: --noise-from with them gives the same verdicts
+Noise read from runs @1-@3: --noise-from with them gives the same verdicts
   later.
 ? after a mean row's %: cannot tell, neither a change nor its absence is shown:
   the smallest change these runs detect at 80% power exceeds both the change

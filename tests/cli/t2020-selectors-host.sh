@@ -34,7 +34,7 @@ check "the runs carry their host" \
 
 # show_id HOST SELECTOR: the id show picks, as if on HOST
 show_id() {
-	on "$1" show "$2" 2>"$tmp/err" | sed -n 's/^run #\([0-9]*\) .*/\1/p'
+	on "$1" show "$2" 2>"$tmp/err" | sed -n 's/^run @\([0-9]*\) .*/\1/p'
 }
 
 # expect_id DESCRIPTION HOST SELECTOR ID
@@ -111,7 +111,7 @@ expect_json "... and names every host of the column" '"hostname":"alpha+beta"' \
 # Names that would read as selectors, or garble a table, are refused at
 # run, before anything runs.
 expect_err "a name starting with '#' is refused" 2 \
-	"kbench: invalid run name '#7': it must not start with '#' (#ID selects a run by id)" \
+	"kbench: invalid run name '#7': it must not start with '#' (#ID and @ID select a run by id)" \
 	kb run -c "$tmp/tiny.conf" -n '#7'
 expect_err "a name with '@' is refused" 2 \
 	"kbench: invalid run name 'x@y': it must not contain '@' (NAME@HOST selects a run by host)" \

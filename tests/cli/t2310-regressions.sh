@@ -38,11 +38,11 @@ run_regressions() {
 run_regressions 1
 cat > "$tmp/want" <<WANT
 hackbench-process-pipes 1 on $host, config hb: Min 0.4992 -> 0.5486 s (-9.90%), p 5e-28
-  last run before: #20 nightly-19 (6.1.19) 2026-10-19 02:00
-  first run after: #21 nightly-20 (6.1.20) 2026-10-20 02:00
+  last run before: @20 nightly-19 (6.1.19) 2026-10-19 02:00
+  first run after: @21 nightly-20 (6.1.20) 2026-10-20 02:00
 hackbench-process-pipes 1 on $host, config hb3: Min 0.4996 -> 0.5489 s (-9.87%), p 4.1e-21
-  last run before: #68 nightly-07 (6.1.7) 2026-10-07 02:00
-  first run after: #69 nightly-08 (6.1.8) 2026-10-08 02:00
+  last run before: @68 nightly-07 (6.1.7) 2026-10-07 02:00
+  first run after: @69 nightly-08 (6.1.8) 2026-10-08 02:00
 2 regressions in 7 series
 WANT
 if cmp -s "$tmp/want" "$tmp/out"; then

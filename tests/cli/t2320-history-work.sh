@@ -30,8 +30,8 @@ check "four runs with -o loops=5, then four with -o loops=50" \
 expect_transcript "regressions: two series, the change of work, no regression" kb regressions <<'T'
 $ kb regressions
 hackbench-process-pipes 1 on nightly, config hb: the work changed, loops=5 -> loops=50 (a new series, not a regression)
-  last run before: #4 a4 (KERNEL) YYYY-MM-DD hh:mm
-  first run after: #5 b1 (KERNEL) YYYY-MM-DD hh:mm
+  last run before: @4 a4 (KERNEL) YYYY-MM-DD hh:mm
+  first run after: @5 b1 (KERNEL) YYYY-MM-DD hh:mm
 0 regressions in 2 series, 1 change of work
 [exit 0]
 T

@@ -82,7 +82,7 @@ Significance: a t-test of run means with between-run noise on the mean row only,
 Between-run noise: from 3 stored runs of one host, config, options and kernel
   (df 2, 1 calibration run); the difference of the run means is tested against
   it plus each side's within-run variance.
-Noise read from runs #1-#4,#6: --noise-from with them gives the same verdicts
+Noise read from runs @1-@4,@6: --noise-from with them gives the same verdicts
   later.
 Between-run noise unknown for hackbench-process-pipes 4 (fewer than 3 stored
   runs of one host, config, options and kernel): a test on the samples of two

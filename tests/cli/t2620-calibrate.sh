@@ -34,7 +34,7 @@ is "three complete runs, each tagged calibration i/3" \
 # The table: a title, then per section a header and a line per row whose
 # figures are percentages (or - when they cannot be told), then the legend.
 is "the title names the runs, the config, the host and the kernel" "$(sed -n 1p "$tmp/out")" \
-	"calibration: 3 runs of config 'tiny' on $(uname -n), kernel $(uname -r): #1 #2 #3"
+	"calibration: 3 runs of config 'tiny' on $(uname -n), kernel $(uname -r): @1 @2 @3"
 is "a header per section and a line per mean row, 3 runs of 3 samples each" \
 	"$(awk '/^[^ ].* runs +samples / { print $1, $2, $3, $4, $5, $6 }
 		/^  [AH]mean / { print $1, $2, $3, $4 }' "$tmp/out")" \
@@ -68,7 +68,7 @@ is "compare counts the calibration runs as history" \
 "Between-run noise: from 4 stored runs of one host, config, options and kernel
   (df 3, 3 calibration runs); the difference of the run means is tested against
   it plus each side's within-run variance.
-Noise read from runs #1-#4: --noise-from with them gives the same verdicts
+Noise read from runs @1-@4: --noise-from with them gives the same verdicts
   later."
 
 expect_err "--runs below 3 is refused" 2 "invalid value '2' for '--runs'" \

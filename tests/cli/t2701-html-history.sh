@@ -43,7 +43,7 @@ is "the change point marked on series 1's, linked to it" \
 	'<a href="#series1-cp1"><line class="mark" y1="0" y2="48" stroke="#c62828" stroke-width="3"><title>-9.90% worse from nightly-20</title>'
 a=$(sql "SELECT id FROM runs WHERE name = 'nightly-19'") b=$(sql "SELECT id FROM runs WHERE name = 'nightly-20'")
 check "which says what changed and how to compare the runs around it" grep -qx \
-	"<p class=\"change\" id=\"series1-cp1\">Change point 1: Min 0.4992 over 19 runs, then 0.5486 over 11 runs from nightly-20 on (-9.90% worse, p 5e-28). The runs around it compare with: kbench compare &#39;#$a&#39; &#39;#$b&#39;</p>" \
+	"<p class=\"change\" id=\"series1-cp1\">Change point 1: Min 0.4992 over 19 runs, then 0.5486 over 11 runs from nightly-20 on (-9.90% worse, p 5e-28). The runs around it compare with: kbench compare @$a @$b</p>" \
 	"$tmp/plain.html"
 
 

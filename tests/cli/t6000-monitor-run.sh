@@ -67,7 +67,7 @@ else
 	is "one notice names both hardware events, for both sections and all samples" \
 		"$(grep -c "notice: perf events 'cycles', 'instructions' not counted: " "$tmp/err")" 1
 	is "no other monitor complaint" \
-		"$(grep -v '^kbench: notice: run #' "$tmp/err" | grep -c 'perf')" 1
+		"$(grep -v '^kbench: notice: run @' "$tmp/err" | grep -c 'perf')" 1
 	is "the reason is stored with the run, per event and section" \
 		"$(sql "SELECT count(*) FROM run_meta WHERE run_id = $r AND key IN ('perf.cycles', 'perf.instructions') AND value LIKE 'not counted: %'")" 4
 	is "no values for the hardware events" \

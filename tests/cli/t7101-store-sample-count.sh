@@ -17,7 +17,7 @@ kb --quiet run -c "$tmp/pft.conf" -n pft >"$tmp/out" 2>"$tmp/err"
 ok $? "a pft run of 3 iterations x 2 worker counts is stored"
 rows=$(sql "SELECT count(*) FROM samples")
 check "with 4 result rows a sample ($rows)" test "$rows" = 24
-check "the report after the run says 6 samples" grep -q "^run #1 'pft': 6 samples (0 failed)" "$tmp/out"
+check "the report after the run says 6 samples" grep -q "^run @1 'pft': 6 samples (0 failed)" "$tmp/out"
 # samples: the 10th column of runs' csv
 kb runs --name pft --format csv >"$tmp/out" 2>&1
 got=$(awk -F, '$1 ~ /^[0-9]+$/ { print $10 }' "$tmp/out")

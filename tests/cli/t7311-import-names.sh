@@ -56,6 +56,6 @@ kb runs > "$tmp/runs.out" 2>&1
 check "runs prints the name without the raw escape" sh -c '! grep -q "$(printf "\\033")" "$1"' sh "$tmp/runs.out"
 check "... escaped, as \\x1b" grep -q ' x\\x1b\[2J' "$tmp/runs.out"
 kb show "#1" > "$tmp/show.out" 2>&1
-check "show prints it escaped, as \\x1b" grep -q '^run #1  x\\x1b\[2J' "$tmp/show.out"
+check "show prints it escaped, as \\x1b" grep -q '^run @1  x\\x1b\[2J' "$tmp/show.out"
 check "... without the raw escape" sh -c '! grep -q "$(printf "\\033")" "$1"' sh "$tmp/show.out"
 done_testing

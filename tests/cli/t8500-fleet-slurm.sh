@@ -79,7 +79,7 @@ is "the collected bundles are recorded" "$(sql "SELECT path, runs_added FROM fle
 n2/UUID|1"
 kb fleet status >status 2>&1
 check "status names each job's collected run" \
-	test "$(grep -Ec ' fleet-1 +COMPLETED .* run #[0-9]+$' status)" = 2
+	test "$(grep -Ec ' fleet-1 +COMPLETED .* run @[0-9]+$' status)" = 2
 kb fleet collect "$results" >out 2>err
 ok $? "collect again"
 check "... finds nothing new" grep -qx "$results: 0 new bundles, 0 runs added (0 samples)" out

@@ -1,5 +1,5 @@
 /* fuzz_selectors: libFuzzer target for run selectors (NAME, NAME@HOST,
- * NAME@*, #ID, a uuid prefix) as store_resolve_run and compare_build take
+ * NAME@*, @ID, #ID, a uuid prefix) as store_resolve_run and compare_build take
  * them, against a small store built once per process and then held in
  * memory (no file read an input): the input is split on newlines into up
  * to four selectors. */

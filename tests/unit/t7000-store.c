@@ -79,6 +79,18 @@ int main(void)
 	   "its monitor record reads back as stored (%d rows, %d equal)", mons.n, mons.same);
 	ok(!store_resolve_run(s, "base", &got, &err) && got == id2, "a name picks the latest complete run");
 	ok(!store_resolve_run(s, "#1", &got, &err) && got == id1, "#ID picks that run");
+	ok(!store_resolve_run(s, "@1", &got, &err) && got == id1, "@ID picks that run");
+	ok(!store_resolve_run(s, "@2", &got, &err) && got == id2, "... and @2 the second");
+	strbuf_reset(&err);
+	ok(store_resolve_run(s, "@9", &got, &err) && strstr(err.buf, "no run @9 in "),
+	   "an id no run has says so: %s", err.buf);
+	strbuf_reset(&err);
+	ok(store_resolve_run(s, "@h", &got, &err) &&
+	   !strcmp(err.buf, "invalid run id '@h': expected @ID, a run's number (NAME@HOST names "
+		   "a host)"), "@ and no number is no run id: %s", err.buf);
+	strbuf_reset(&err);
+	ok(store_resolve_run(s, "@-1", &got, &err) && strstr(err.buf, "invalid run id '@-1'"),
+	   "nor @ and a sign: %s", err.buf);
 	ok(!store_resolve_run(s, "aaaaaaaa", &got, &err) && got == id1, "a uuid prefix picks that run");
 	ok(!store_resolve_run(s, "base@h", &got, &err) && got == id2, "NAME@HOST works");
 	strbuf_reset(&err);
