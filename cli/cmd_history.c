@@ -59,9 +59,16 @@ static int utf8_locale(void)
 	return 0;
 }
 
-/* Add the series of run sel (its host and config) to h. */
+/* The hosts and configs whose series were read for the runs given. */
+struct read_pairs {
+	char **v;	/* host, config, host, config, ... */
+	size_t n, alloc;
+};
+
+/* Add the series of run sel (its host and config) to h, unless an earlier
+ * run given had the same host and config. */
 static int read_run_series(struct store *store, const char *sel, const struct series_filter *opt,
-			   struct history *h)
+			   struct history *h, struct read_pairs *read)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct run_info r;
@@ -77,7 +84,15 @@ static int read_run_series(struct store *store, const char *sel, const struct se
 		goto out;
 	f.host = r.hostname;
 	f.config = r.config_name;
+	rc = 0;
+	for (size_t i = 0; i < read->n; i += 2)
+		if (!strcmp(read->v[i], r.hostname) && !strcmp(read->v[i + 1], r.config_name))
+			goto release;
 	rc = history_read(store, &f, h);
+	ALLOC_GROW(read->v, read->n + 2, read->alloc);
+	read->v[read->n++] = xstrdup(r.hostname);
+	read->v[read->n++] = xstrdup(r.config_name);
+release:
 	run_info_release(&r);
 out:
 	strbuf_release(&err);
@@ -145,6 +160,7 @@ int cmd_history(int argc, char **argv)
 	struct store *store = NULL;
 	struct history h;
 	struct strbuf out = STRBUF_INIT;
+	struct read_pairs read = { .v = NULL };
 	int rc = EXIT_USAGE;
 
 	history_init(&h, &params);
@@ -170,7 +186,7 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	if (argc) {
 		for (int i = 0; i < argc; i++)
-			if (read_run_series(store, argv[i], &f, &h))
+			if (read_run_series(store, argv[i], &f, &h, &read))
 				goto out;
 	} else if (history_read(store, &f, &h)) {
 		goto out;
@@ -186,6 +202,9 @@ int cmd_history(int argc, char **argv)
 out:
 	history_release(&h);
 	strbuf_release(&out);
+	for (size_t i = 0; i < read.n; i++)
+		free(read.v[i]);
+	free(read.v);
 	store_close(store);
 	return rc;
 }

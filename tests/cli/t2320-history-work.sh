@@ -58,6 +58,10 @@ for s in d["series"]:
 kb history --config hb --format json > "$tmp/h.json"
 is "history json: the series' work" "$(series "$tmp/h.json")" "loops=5:a1 a2 a3 a4
 loops=50:b1 b2 b3 b4"
+kb history a1@nightly b4@nightly --format json > "$tmp/h.json"
+is "history of two runs of one host and config: each run once" "$(series "$tmp/h.json")" \
+	"loops=5:a1 a2 a3 a4
+loops=50:b1 b2 b3 b4"
 kb history --config hb --format csv > "$tmp/h.csv"
 is "history csv: the work column" \
 	"$(grep -v '^#' "$tmp/h.csv" | cut -d, -f5,11 | sort -u | tr '\n' ' ')" \
