@@ -161,4 +161,42 @@ wait "$one"
 is "the experiment stopped by SIGINT" "$?" 130
 is "the knob reads its original value" "$(knob_value $mp)" "$orig"
 
+# 6. Journal rows of an earlier boot are dropped, never written: the boot
+# reset the knob (and emptied /run, the lock directory with it). A row
+# whose file is gone is dropped too, once.
+s3=$tmp/s3.db
+"$KBENCH" --db "$s3" ab -c "$tmp/long.conf" -n nine --no-report >"$tmp/one.out" 2>&1 &
+one=$!
+wait_until 30 is32 || diag "the knob never read 32"
+kill -9 "$one"
+wait "$one" 2>/dev/null
+rm -f /run/lock/kbench/knobs.journal	# as a reboot empties /run
+"$KB_SQL" --write "$s3" "UPDATE knob_journal SET boot_id = '00000000-0000-4000-8000-000000000000'"
+echo 9 > $mp	# what the new boot set
+"$KBENCH" --db "$s3" recover >"$tmp/out" 2>"$tmp/err"
+grep -q "^kbench: warning: not restoring $mpc to '$orig' (left by experiment #1, pid $one): the machine booted since, which reset it; its journal row is dropped\$" "$tmp/err"
+st=$?
+ok $st "a row of an earlier boot is reported and dropped"
+[ $st -eq 0 ] || sed 's/^/#   /' "$tmp/err"
+is "... the knob keeps what this boot set" "$(knob_value $mp)" 9
+is "... the journal is empty" "$("$KB_SQL" "$s3" 'SELECT count(*) FROM knob_journal')" 0
+"$KBENCH" --db "$s3" recover >"$tmp/out" 2>"$tmp/err"
+is "... and the next command says nothing of it" "$(cat "$tmp/err")" ""
+echo "$orig" > $mp
+
+"$KBENCH" --db "$s3" ab -c "$tmp/long.conf" -n ten --no-report >"$tmp/one.out" 2>&1 &
+one=$!
+wait_until 30 is32 || diag "the knob never read 32"
+kill -9 "$one"
+wait "$one" 2>/dev/null
+rm -f /run/lock/kbench/knobs.journal
+"$KB_SQL" --write "$s3" "UPDATE knob_journal SET path = '/sys/kernel/slab/no-such-cache/min_partial'"
+"$KBENCH" --db "$s3" recover >"$tmp/out" 2>"$tmp/err"
+grep -q "^kbench: warning: not restoring /sys/kernel/slab/no-such-cache/min_partial to '$orig' (left by experiment #2, pid $one): the file is gone; its journal row is dropped\$" "$tmp/err"
+st=$?
+ok $st "a row whose file is gone is reported and dropped"
+[ $st -eq 0 ] || sed 's/^/#   /' "$tmp/err"
+is "... the journal is empty" "$("$KB_SQL" "$s3" 'SELECT count(*) FROM knob_journal')" 0
+echo "$orig" > $mp
+
 done_testing
