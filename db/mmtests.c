@@ -20,6 +20,8 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,55 +157,140 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* The text of the file at path into sb (reset first), through gzip or xz
- * for a .gz or .xz file. Return 0, 1 when there is no such file, or -1
- * after printing why. */
-static int read_file(const char *path, struct strbuf *sb)
+/* What is read of one file of a results directory, raw and once
+ * decompressed: mmtests' logs are kilobytes, and its largest file
+ * (tests-timestamp or tests-sysstate, with /proc files copied in around
+ * every test) a few megabytes. docs/mmtests.md states it. */
+#define MMTESTS_FILE_MAX ((size_t)64 << 20)
+/* The memory xz may take to decompress one: the largest preset, -9,
+ * needs 65 MiB. */
+#define MMTESTS_XZ_MEMLIMIT "--memlimit-decompress=128MiB"
+
+/* What a file of mode is, when it is not a regular file. */
+static const char *file_kind(mode_t mode)
 {
-	const char *tool = ends_with(path, ".gz") ? "gzip" : ends_with(path, ".xz") ? "xz" : NULL;
+	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" :
+		S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device" :
+		S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/* The whole of fd, a regular file of size bytes, into sb: at most
+ * MMTESTS_FILE_MAX bytes, even from a file that grows as it is read.
+ * Return 0, or -1 after printing why. */
+static int read_regular(const char *path, int fd, off_t size, struct strbuf *sb)
+{
+	char buf[65536];
+
+	strbuf_grow(sb, (size_t)size);
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error("cannot read '%s': %s", path, strerror(errno));
+		if (!n)
+			return 0;
+		if (sb->len + (size_t)n > MMTESTS_FILE_MAX)
+			return error("cannot read '%s': it grew past the %zu MiB kbench reads of "
+				     "one file (docs/mmtests.md)", path, MMTESTS_FILE_MAX >> 20);
+		strbuf_add(sb, buf, (size_t)n);
+	}
+}
+
+/* fd decompressed by tool (gzip or xz) into sb: stopped at
+ * MMTESTS_FILE_MAX bytes, and after 600 s. Return 0, or -1 after
+ * printing why. */
+static int decompress(const char *path, int fd, const char *tool, struct strbuf *sb)
+{
+	const char *argv[] = { tool, "-dc", NULL, NULL };
+	struct child_program p = CHILD_PROGRAM_INIT;
+	struct child_io io = { .out = sb, .out_max = MMTESTS_FILE_MAX, .timeout_s = 600 };
 	struct strbuf why = STRBUF_INIT;
 	int rc;
 
-	strbuf_reset(sb);
-	if (!tool) {
-		rc = strbuf_read_file(sb, path);
-		if (rc == -ENOENT)
-			return 1;
-		return rc ? error("cannot read '%s': %s", path, strerror(-rc)) : 0;
-	}
-	if (access(path, F_OK))
-		return 1;
-	{
-		const char *argv[] = { tool, "-dc", "--", path, NULL };
-		struct child_program p = CHILD_PROGRAM_INIT;
-		struct child_io io = { .out = sb, .err = &why, .timeout_s = 600 };
-
-		p.argv = argv;
-		p.in = CHILD_FD_NULL;
-		rc = child_program_run(&p, &io, &why);
-		if (rc == CHILD_EXITED && WIFEXITED(p.w.status) && !WEXITSTATUS(p.w.status))
-			rc = 0;
-		else {
-			strbuf_rtrim(&why);
-			rc = error("cannot read '%s' with %s: %s", path, tool,
-				   why.len ? why.buf : "it failed");
-		}
+	if (!strcmp(tool, "xz"))
+		argv[2] = MMTESTS_XZ_MEMLIMIT;
+	io.err = &why;
+	p.argv = argv;
+	p.in = fd;
+	rc = child_program_run(&p, &io, &why);
+	if (rc == CHILD_EXITED && WIFEXITED(p.w.status) && !WEXITSTATUS(p.w.status))
+		rc = 0;
+	else if (rc == CHILD_OUT_FULL)
+		rc = error("cannot read '%s' with %s: it decompresses to more than the %zu MiB "
+			   "kbench reads of one file (docs/mmtests.md); stopped there", path, tool,
+			   MMTESTS_FILE_MAX >> 20);
+	else if (rc == CHILD_TIMEOUT)
+		rc = error("cannot read '%s' with %s: it did not finish in %g s", path, tool,
+			   io.timeout_s);
+	else {
+		strbuf_rtrim(&why);
+		rc = error("cannot read '%s' with %s: %s", path, tool,
+			   why.len ? why.buf : "it failed");
 	}
 	strbuf_release(&why);
 	return rc;
 }
 
-/* read_file() of path, else of path.gz. */
-static int read_file_gz(const char *path, struct strbuf *sb)
+/* The text of the file at path into sb (reset first), through gzip or xz
+ * for a .gz or .xz file. Only a regular file is read (a FIFO would block,
+ * a device never end), of at most MMTESTS_FILE_MAX bytes on disk and once
+ * decompressed. Return 0, 1 when there is no such file, or -1 after
+ * printing why. */
+static int read_file(const char *path, struct strbuf *sb)
 {
-	struct strbuf gz = STRBUF_INIT;
-	int rc = read_file(path, sb);
+	const char *tool = ends_with(path, ".gz") ? "gzip" : ends_with(path, ".xz") ? "xz" : NULL;
+	struct stat st;
+	int fd, rc;
+
+	strbuf_reset(sb);
+	/* Looked at before it is opened (opening a device can do things),
+	 * and again once open, as what is read. */
+	if (stat(path, &st))
+		return errno == ENOENT ? 1 : error("cannot read '%s': %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return error("cannot read '%s': it is %s, not a regular file", path,
+			     file_kind(st.st_mode));
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 1 : error("cannot read '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st)) {
+		rc = error("cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = error("cannot read '%s': it is %s, not a regular file", path,
+			   file_kind(st.st_mode));
+		goto out;
+	}
+	if ((uintmax_t)st.st_size > MMTESTS_FILE_MAX) {
+		rc = error("cannot read '%s': it is %jd bytes, more than the %zu MiB kbench reads "
+			   "of one file (docs/mmtests.md)", path, (intmax_t)st.st_size,
+			   MMTESTS_FILE_MAX >> 20);
+		goto out;
+	}
+	/* A regular file's reads never wait: the flag only kept open()
+	 * from waiting for a FIFO's writer. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	rc = tool ? decompress(path, fd, tool, sb) : read_regular(path, fd, st.st_size, sb);
+out:
+	close(fd);
+	if (rc)
+		strbuf_reset(sb);
+	return rc;
+}
+
+/* read_file() of path, else of path.gz: path is left naming the file
+ * read. */
+static int read_file_gz(struct strbuf *path, struct strbuf *sb)
+{
+	int rc = read_file(path->buf, sb);
 
 	if (rc == 1) {
-		strbuf_addf(&gz, "%s.gz", path);
-		rc = read_file(gz.buf, sb);
+		strbuf_addstr(path, ".gz");
+		rc = read_file(path->buf, sb);
 	}
-	strbuf_release(&gz);
 	return rc;
 }
 
@@ -706,17 +793,24 @@ static void read_uname(struct mm_run *r, char *text)
 	strbuf_release(&v);
 }
 
-/* The value after "KEY:" on a line of text, trimmed; NULL if none. */
-static char *line_value(const char *text, const char *key)
+/* The value after "KEY" on the first line of text that starts with it,
+ * trimmed (NULL when it has none), and that line's number in *lineno (0:
+ * no line starts with key; lineno may be NULL). */
+static char *line_value_at(const char *text, const char *key, size_t *lineno)
 {
-	size_t k = strlen(key);
+	size_t k = strlen(key), n = 0;
 
+	if (lineno)
+		*lineno = 0;
 	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 		size_t len = strcspn(l, "\n");
 
-		if (len > k && !strncmp(l, key, k)) {
+		n++;
+		if (len >= k && !strncmp(l, key, k)) {
 			const char *v = l + k;
 
+			if (lineno)
+				*lineno = n;
 			while (v < l + len && isspace((unsigned char)*v))
 				v++;
 			while (len && isspace((unsigned char)l[len - 1]))
@@ -727,31 +821,102 @@ static char *line_value(const char *text, const char *key)
 	return NULL;
 }
 
-static int int_value(const char *text, const char *key)
+static char *line_value(const char *text, const char *key)
 {
-	char *v = line_value(text, key);
-	int n = v ? atoi(v) : 0;
-
-	free(v);
-	return n > 0 ? n : 0;
+	return line_value_at(text, key, NULL);
 }
 
-/* "start :: EPOCH" or "finish :: EPOCH" in tests-timestamp; -1 if none. */
-static long long stamp(const char *text, const char *key)
-{
-	char *v = line_value(text, key);
-	long long t = v && isdigit((unsigned char)*v) ? atoll(v) : -1;
+/* The largest count of CPUs, cores, sockets or nodes taken from lscpu:
+ * Linux's own bound (NR_CPUS) is at most 8192 on every architecture. */
+#define MMTESTS_COUNT_MAX 1048576
 
+/* The count after key in file's text into *out: 0 when there is none or
+ * it is not a number (lscpu prints '-' for what it does not know).
+ * Return 0, or -1 after printing why for a number past
+ * MMTESTS_COUNT_MAX or followed by more than blanks. */
+static int count_value(const char *file, const char *text, const char *key, int *out)
+{
+	size_t line;
+	char *v = line_value_at(text, key, &line), *end;
+	long long n;
+	int rc = 0;
+
+	*out = 0;
+	if (!v || !isdigit((unsigned char)*v))
+		goto out;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno || *end || n > MMTESTS_COUNT_MAX)
+		rc = error("%s:%zu: expected a count of at most %d after '%s', found '%s'", file,
+			   line, MMTESTS_COUNT_MAX, key, v);
+	else
+		*out = (int)n;
+out:
 	free(v);
-	return t;
+	return rc;
 }
 
-/* What the first iteration (iter) says of the run and its machine. */
+/* The latest time taken from tests-timestamp: the end of 9999, in seconds
+ * since 1970 (what gmtime() can write as a four-digit year). */
+#define MMTESTS_EPOCH_MAX 253402300799LL
+
+/* "start :: EPOCH" or "finish :: EPOCH" in file's text into *t; -1 when
+ * no line starts with key. Return 0, or -1 after printing why for a line
+ * whose value is not seconds since 1970. */
+static int stamp(const char *file, const char *text, const char *key, long long *t)
+{
+	size_t line;
+	char *v = line_value_at(text, key, &line), *end = NULL;
+	int rc = 0;
+
+	*t = -1;
+	if (!line)
+		return 0;
+	errno = 0;
+	if (v && isdigit((unsigned char)*v))
+		*t = strtoll(v, &end, 10);
+	if (!end || *end || errno || *t > MMTESTS_EPOCH_MAX) {
+		rc = error("%s:%zu: expected seconds since 1970 after '%s', found '%s'", file, line,
+			   key, v ? v : "");
+		*t = -1;
+	}
+	free(v);
+	return rc;
+}
+
+/* "MemTotal: N kB" of file's text, in bytes, into *bytes (0: none, or
+ * not a number). Return 0, or -1 after printing why for a size past an
+ * exbibyte. */
+static int mem_value(const char *file, const char *text, uint64_t *bytes)
+{
+	size_t line;
+	char *v = line_value_at(text, "MemTotal:", &line), *end;
+	unsigned long long kb;
+	int rc = 0;
+
+	*bytes = 0;
+	if (!v || !isdigit((unsigned char)*v))
+		goto out;
+	errno = 0;
+	kb = strtoull(v, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (errno || (*end && strcmp(end, "kB")) || kb > (1ULL << 50))
+		rc = error("%s:%zu: expected a size in kB of at most 2^50 after 'MemTotal:', "
+			   "found '%s'", file, line, v);
+	else
+		*bytes = (uint64_t)kb << 10;
+out:
+	free(v);
+	return rc;
+}
+
+/* What the first iteration (iter) says of the run and its machine, and
+ * the last (last) of its end. */
 static int read_facts(struct mm_ctx *c, struct mm_run *r, const char *iter, const char *last)
 {
 	struct strbuf path = STRBUF_INIT;
-	char *v;
-	int rc;
+	int rc, per_socket;
 
 	r->m.cpu_model = NULL;
 	strbuf_addf(&path, "%s/kernel.version", iter);
@@ -761,36 +926,44 @@ static int read_facts(struct mm_ctx *c, struct mm_run *r, const char *iter, cons
 		read_uname(r, c->text.buf);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/lscpu.txt", iter);
-	if ((rc = read_file_gz(path.buf, &c->text)) < 0)
+	if ((rc = read_file_gz(&path, &c->text)) < 0)
 		goto out;
 	if (!rc) {
 		r->m.cpu_model = line_value(c->text.buf, "Model name:");
-		r->m.cpus = int_value(c->text.buf, "CPU(s):");
-		r->m.packages = int_value(c->text.buf, "Socket(s):");
-		r->m.cores = int_value(c->text.buf, "Core(s) per socket:") * r->m.packages;
-		r->m.numa_nodes = int_value(c->text.buf, "NUMA node(s):");
+		if (count_value(path.buf, c->text.buf, "CPU(s):", &r->m.cpus) ||
+		    count_value(path.buf, c->text.buf, "Socket(s):", &r->m.packages) ||
+		    count_value(path.buf, c->text.buf, "Core(s) per socket:", &per_socket) ||
+		    count_value(path.buf, c->text.buf, "NUMA node(s):", &r->m.numa_nodes)) {
+			rc = -1;
+			goto out;
+		}
+		if ((long long)per_socket * r->m.packages > MMTESTS_COUNT_MAX) {
+			rc = error("%s: expected at most %d cores, found %d per socket on %d sockets",
+				   path.buf, MMTESTS_COUNT_MAX, per_socket, r->m.packages);
+			goto out;
+		}
+		r->m.cores = per_socket * r->m.packages;
 	}
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tests-sysstate", iter);
-	if ((rc = read_file_gz(path.buf, &c->text)) < 0)
+	if ((rc = read_file_gz(&path, &c->text)) < 0)
 		goto out;
 	if (!rc) {
 		r->mmtests_version = line_value(c->text.buf, "version ::");
-		v = line_value(c->text.buf, "MemTotal:");
-		if (v)
-			r->m.mem_bytes = strtoull(v, NULL, 10) << 10;
-		free(v);
+		if ((rc = mem_value(path.buf, c->text.buf, &r->m.mem_bytes)))
+			goto out;
 	}
+	r->start = r->finish = -1;
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tests-timestamp", iter);
-	if ((rc = read_file(path.buf, &c->text)) < 0)
+	if ((rc = read_file(path.buf, &c->text)) < 0 ||
+	    (!rc && (rc = stamp(path.buf, c->text.buf, "start ::", &r->start))))
 		goto out;
-	r->start = rc ? -1 : stamp(c->text.buf, "start ::");
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tests-timestamp", last);
-	if ((rc = read_file(path.buf, &c->text)) < 0)
+	if ((rc = read_file(path.buf, &c->text)) < 0 ||
+	    (!rc && (rc = stamp(path.buf, c->text.buf, "finish ::", &r->finish))))
 		goto out;
-	r->finish = rc ? -1 : stamp(c->text.buf, "finish ::");
 	for (int i = 0; i < 2 && !r->config_text; i++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/config", i ? iter : r->path);
