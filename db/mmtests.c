@@ -56,6 +56,8 @@ struct mm_run {
 	struct kernel_info k;
 	char *mmtests_version, *config_text;
 	long long start, finish;	/* epoch seconds; -1: not known */
+	char *unfinished;		/* why mmtests has not finished the run;
+					 * NULL: it has, or nothing says */
 	struct mm_set *sets;
 	size_t nsets, asets;
 	struct mm_count *counts;
@@ -304,6 +306,7 @@ static void run_release(struct mm_run *r)
 	kernel_info_release(&r->k);
 	free(r->mmtests_version);
 	free(r->config_text);
+	free(r->unfinished);
 	for (size_t i = 0; i < r->nsets; i++) {
 		free(r->sets[i].section);
 		for (size_t j = 0; j < r->sets[i].n; j++)
@@ -980,11 +983,78 @@ out:
 	return rc;
 }
 
+/* Whether name is an iteration directory's: iter-N. */
+static int is_iter(const char *name)
+{
+	static const char *const none[] = { "", NULL };
+
+	return name_number(name, "iter-", none, NULL) || !strcmp(name, "iter-0");
+}
+
+/* Whether text has a line that starts with key. */
+static int has_line(const char *text, const char *key)
+{
+	size_t line;
+
+	free(line_value_at(text, key, &line));
+	return line > 0;
+}
+
+/* Set r->unfinished when the files of run r (iterations iters) say that
+ * mmtests has not finished it: a tests-timestamp with 'start ::' but no
+ * 'finish ::' (an iteration under way), an iteration without one beside
+ * iterations with one (an iteration being set up), a tests-activity with
+ * 'run-mmtests: Start' but no 'run-mmtests: End' (between iterations).
+ * A run whose files say none of it (an older mmtests, a copy without
+ * them) counts as finished. Return 0, or -1 after printing why. */
+static int check_finished(struct mm_ctx *c, struct mm_run *r, const struct names *iters)
+{
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
+	const char *missing = NULL;
+	int stamped = 0, rc = 0;
+
+	for (size_t i = 0; i < iters->n && !why.len; i++) {
+		if (!is_iter(iters->v[i]))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s/tests-timestamp", r->path, iters->v[i]);
+		if ((rc = read_file(path.buf, &c->text)) < 0)
+			goto out;
+		if (rc) {
+			missing = missing ? missing : iters->v[i];
+			continue;
+		}
+		stamped = 1;
+		if (has_line(c->text.buf, "start ::") && !has_line(c->text.buf, "finish ::"))
+			strbuf_addf(&why, "%s/tests-timestamp has 'start ::' but no 'finish ::'",
+				    iters->v[i]);
+	}
+	if (!why.len && stamped && missing)
+		strbuf_addf(&why, "%s has no tests-timestamp, beside iterations that have one",
+			    missing);
+	if (!why.len) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/tests-activity", r->path);
+		if ((rc = read_file(path.buf, &c->text)) < 0)
+			goto out;
+		if (!rc && strstr(c->text.buf, "run-mmtests: Start") &&
+		    !strstr(c->text.buf, "run-mmtests: End"))
+			strbuf_addstr(&why, "tests-activity has 'run-mmtests: Start' but no "
+				      "'run-mmtests: End'");
+	}
+	if (why.len)
+		r->unfinished = strbuf_detach(&why);
+	rc = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&why);
+	return rc;
+}
+
 /* Read the run directory path (named name) into r. Return 0, 1 when it
  * is not a run (no iter-N directory), or -1 after printing why. */
 static int read_run(struct mm_ctx *c, const char *path, const char *name, struct mm_run *r)
 {
-	static const char *const none[] = { "", NULL };
 	struct names iters, entries = { 0 };
 	struct strbuf iter = STRBUF_INIT, last = STRBUF_INIT, logs = STRBUF_INIT;
 	const char *why;
@@ -997,7 +1067,7 @@ static int read_run(struct mm_ctx *c, const char *path, const char *name, struct
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < iters.n; i++) {
-		if (!name_number(iters.v[i], "iter-", none, NULL) && strcmp(iters.v[i], "iter-0"))
+		if (!is_iter(iters.v[i]))
 			continue;
 		strbuf_reset(&last);
 		strbuf_addf(&last, "%s/%s", path, iters.v[i]);
@@ -1013,7 +1083,7 @@ static int read_run(struct mm_ctx *c, const char *path, const char *name, struct
 		rc = error("%s: invalid run name '%s': %s", path, name_printable(name), why);
 		goto out;
 	}
-	if ((rc = read_facts(c, r, iter.buf, last.buf)))
+	if ((rc = read_facts(c, r, iter.buf, last.buf)) || (rc = check_finished(c, r, &iters)))
 		goto out;
 	why = name_invalid(NAME_HOST, r->m.hostname, strlen(r->m.hostname), NULL);
 	if (why) {
@@ -1022,7 +1092,7 @@ static int read_run(struct mm_ctx *c, const char *path, const char *name, struct
 		goto out;
 	}
 	for (size_t i = 0; !rc && i < iters.n; i++) {
-		if (!name_number(iters.v[i], "iter-", none, NULL) && strcmp(iters.v[i], "iter-0"))
+		if (!is_iter(iters.v[i]))
 			continue;
 		strbuf_reset(&iter);
 		strbuf_addf(&iter, "%s/%s", path, iters.v[i]);
@@ -1075,7 +1145,8 @@ static int run_facts(struct store *s, int64_t run_id, void *arg)
 	if (store_add_meta(s, run_id, "", "imported", "mmtests") ||
 	    store_add_meta(s, run_id, "", "mmtests-run", r->name) ||
 	    (r->mmtests_version &&
-	     store_add_meta(s, run_id, "", "mmtests-version", r->mmtests_version)))
+	     store_add_meta(s, run_id, "", "mmtests-version", r->mmtests_version)) ||
+	    (r->unfinished && store_add_meta(s, run_id, "", "mmtests-unfinished", r->unfinished)))
 		return -1;
 	for (const char *l = r->benches.buf + (r->benches.len > 0); *l; l = strchr(l, '\n') + 1) {
 		char *line = strndup(l, strcspn(l, "\n"));
@@ -1089,6 +1160,20 @@ static int run_facts(struct store *s, int64_t run_id, void *arg)
 			return -1;
 	}
 	return 0;
+}
+
+/* What run r holds, appended to id: its kernel version, mmtests
+ * version, config and every sample, in the order they were read. */
+static void run_contents(const struct mm_run *r, struct strbuf *id)
+{
+	strbuf_addf(id, "\n%s\n%s\n%s", r->k.version ? r->k.version : "",
+		    r->mmtests_version ? r->mmtests_version : "",
+		    r->config_text ? r->config_text : "");
+	for (size_t i = 0; i < r->nsets; i++)
+		for (size_t j = 0; j < r->sets[i].n; j++)
+			strbuf_addf(id, "\n%s\t%s\t%d\t%.17g", r->sets[i].section,
+				    r->sets[i].r[j].row, r->sets[i].iteration,
+				    r->sets[i].r[j].value);
 }
 
 /* Write run r into the bundle store b. */
@@ -1109,10 +1194,18 @@ static int write_run(struct store *b, struct mm_run *r)
 	int rc = 0;
 
 	iso_time(r->start, started);
-	iso_time(r->finish >= 0 ? r->finish : r->start, finished);
+	iso_time(r->finish >= 0 && !r->unfinished ? r->finish : r->start, finished);
 	machine_info_set_fingerprint(&r->m);
 	strbuf_addf(&id, "mmtests\n%s\n%s\n%s\n%lld", r->m.fingerprint, r->name,
 		    r->k.release ? r->k.release : "", r->start);
+	/* Without a start time, host, name and release may be shared by
+	 * other runs: what the run holds tells it from them. */
+	if (r->start < 0)
+		run_contents(r, &id);
+	/* Imported unfinished, a run stays so: once mmtests has finished it,
+	 * it is another run, imported beside this one. */
+	if (r->unfinished)
+		strbuf_addstr(&id, "\nunfinished");
 	uuid_from_text(id.buf, uuid);
 	rec.uuid = uuid;
 	if (store_begin_run(b, &r->m, &r->k, &rec, &run_id))
@@ -1130,12 +1223,13 @@ static int write_run(struct store *b, struct mm_run *r)
 		rc = store_add_sample_set(b, run_id, &set);
 	}
 	if (!rc)
-		rc = store_finish_run(b, run_id, "complete", finished);
+		rc = store_finish_run(b, run_id, r->unfinished ? "interrupted" : "complete",
+				      finished);
 	strbuf_release(&id);
 	return rc;
 }
 
-int mmtests_import(struct store *s, const char *dir, int dry_run,
+int mmtests_import(struct store *s, const char *dir, unsigned flags,
 		   const struct mmtests_import_cbs *cbs, struct import_counts *c)
 {
 	struct mm_ctx ctx = { .text = STRBUF_INIT, .err = STRBUF_INIT };
@@ -1146,7 +1240,8 @@ int mmtests_import(struct store *s, const char *dir, int dry_run,
 	struct store *b = NULL;
 	struct bundle *bundle = NULL;
 	const char *tmp = getenv("TMPDIR");
-	char *base;
+	char *real = NULL, *base;
+	size_t nwrite = 0, nunfinished = 0;
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
@@ -1156,21 +1251,17 @@ int mmtests_import(struct store *s, const char *dir, int dry_run,
 	ctx.parser = mmtests_parser_new();
 	if (!ctx.parser)
 		goto out;
-	/* dir is one run when it holds iter-N itself, else a directory of runs. */
-	base = strrchr(dir, '/');
-	runs = xcalloc(1, sizeof(*runs));
-	{
-		struct strbuf name = STRBUF_INIT;
-
-		strbuf_addstr(&name, base && base[1] ? base + 1 : dir);
-		while (name.len > 1 && name.buf[name.len - 1] == '/')
-			name.buf[--name.len] = '\0';
-		if (strrchr(name.buf, '/'))
-			memmove(name.buf, strrchr(name.buf, '/') + 1,
-				strlen(strrchr(name.buf, '/') + 1) + 1);
-		rc = read_run(&ctx, dir, name.buf, &runs[0]);
-		strbuf_release(&name);
+	/* dir is one run when it holds iter-N itself, else a directory of
+	 * runs. The run is named as the directory is, not as dir reaches it
+	 * (DIR/.., a trailing '/', '.'). */
+	real = realpath(dir, NULL);
+	if (!real) {
+		error("cannot resolve '%s': %s", dir, strerror(errno));
+		goto out;
 	}
+	base = strrchr(real, '/');
+	runs = xcalloc(1, sizeof(*runs));
+	rc = read_run(&ctx, dir, base && base[1] ? base + 1 : real, &runs[0]);
 	if (rc < 0) {
 		nruns = 1;
 		goto out;
@@ -1202,11 +1293,30 @@ int mmtests_import(struct store *s, const char *dir, int dry_run,
 		error("%s: no mmtests runs (RUN/iter-N directories) there", dir);
 		goto out;
 	}
-	for (size_t i = 0; cbs && cbs->skipped && i < nruns; i++)
-		for (size_t j = 0; j < runs[i].nskips; j++)
-			if (cbs->skipped(runs[i].name, runs[i].skips[j].bench, runs[i].skips[j].why,
-					 cbs->arg))
+	/* A run mmtests has not finished is left for a later import, which
+	 * then takes it whole, unless asked for as it is. */
+	for (size_t i = 0; i < nruns; i++) {
+		struct mm_run *r = &runs[i];
+
+		if (r->unfinished && !(flags & MMTESTS_UNFINISHED)) {
+			nunfinished++;
+			strbuf_reset(&path);
+			strbuf_addf(&path, "mmtests has not finished it (%s); import it once it has, "
+				    "or with --unfinished", r->unfinished);
+			if (cbs && cbs->skipped && cbs->skipped(r->name, NULL, path.buf, cbs->arg))
 				goto out;
+			continue;
+		}
+		nwrite++;
+		for (size_t j = 0; cbs && cbs->skipped && j < r->nskips; j++)
+			if (cbs->skipped(r->name, r->skips[j].bench, r->skips[j].why, cbs->arg))
+				goto out;
+	}
+	if (!nwrite) {
+		error("%s: no finished mmtests run there (%zu unfinished: import again once "
+		      "mmtests has finished, or with --unfinished)", dir, nunfinished);
+		goto out;
+	}
 
 	/* The runs into a private bundle, then that into the store. */
 	strbuf_addf(&tmpdir, "%s/kbench-mmtests-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -1219,12 +1329,13 @@ int mmtests_import(struct store *s, const char *dir, int dry_run,
 	if (store_open(file.buf, &b) || store_exec(b, "PRAGMA synchronous = OFF", "scratch bundle"))
 		goto out;
 	for (size_t i = 0; i < nruns; i++)
-		if (write_run(b, &runs[i]))
+		if ((!runs[i].unfinished || (flags & MMTESTS_UNFINISHED)) && write_run(b, &runs[i]))
 			goto out;
 	store_close(b);
 	b = NULL;
 	if (bundle_open_as(file.buf, dir, &bundle) ||
-	    store_import(s, bundle, dry_run, cbs ? cbs->run : NULL, cbs ? cbs->arg : NULL, c))
+	    store_import(s, bundle, !!(flags & MMTESTS_DRY_RUN), cbs ? cbs->run : NULL,
+			 cbs ? cbs->arg : NULL, c))
 		goto out;
 	rc = 0;
 out:
@@ -1237,6 +1348,7 @@ out:
 	for (size_t i = 0; i < nruns; i++)
 		run_release(&runs[i]);
 	free(runs);
+	free(real);
 	names_release(&entries);
 	mmtests_parser_free(ctx.parser);
 	mmtests_values_release(&ctx.vals);
