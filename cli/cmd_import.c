@@ -16,7 +16,7 @@
 
 static const struct parse_opt_usage import_usage = {
 	.synopsis = "kbench import [--dry-run] FILE...\n"
-		    "   or: kbench import [--dry-run] --mmtests DIR",
+		    "   or: kbench import [--dry-run] [--unfinished] --mmtests DIR",
 	.description =
 		"Add the runs of bundles written by 'kbench export' that the store lacks\n"
 		"(runs are known by uuid: importing twice adds nothing), with machines\n"
@@ -30,7 +30,10 @@ static const struct parse_opt_usage import_usage = {
 		"of hackbench, netperf, pft, tbench and sysbenchcpu become runs marked\n"
 		"imported, with the kernel, date, machine, config and mmtests version the\n"
 		"directory records; other benchmarks are listed and skipped. A malformed\n"
-		"log refuses the directory, naming the file and line; nothing is stored.",
+		"log refuses the directory, naming the file and line; nothing is stored.\n"
+		"Only regular files of up to 64 MiB (also once decompressed) are read. A\n"
+		"run mmtests has not finished is listed and skipped: import it once it\n"
+		"has, or with --unfinished, as an interrupted run.",
 	.help_column = 22,
 	.complete_args = cmd_complete_files,
 };
@@ -45,7 +48,11 @@ static int list_run(const struct bundle_run *r, void *arg)
 static int list_skipped(const char *run, const char *bench, const char *why, void *arg)
 {
 	(void)arg;
-	printf("  skip  %s/%s: %s\n", name_printable(run), name_printable(bench), why);
+	if (!bench)
+		printf("  skip  %s: %s\n", name_printable(run), name_printable_text(why));
+	else
+		printf("  skip  %s/%s: %s\n", name_printable(run), name_printable(bench),
+		       name_printable_text(why));
 	return 0;
 }
 
@@ -58,12 +65,15 @@ static void summary(const char *path, int dry_run, const struct import_counts *c
 
 int cmd_import(int argc, char **argv)
 {
-	int dry_run = 0;
+	int dry_run = 0, unfinished = 0;
 	const char *mmtests = NULL;
 	const struct parse_opt options[] = {
 		OPT_BOOL(0, "dry-run", &dry_run, "list what would be added, change nothing"),
 		OPT_STRING(0, "mmtests", &mmtests, "DIR",
 			   "import mmtests' results directory DIR (docs/mmtests.md)"),
+		OPT_BOOL(0, "unfinished", &unfinished,
+			 "with --mmtests: import runs mmtests has not finished\n"
+			 "too, as interrupted runs"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -79,13 +89,20 @@ int cmd_import(int argc, char **argv)
 		parse_opt_usage_print(&import_usage, options, stderr);
 		goto out;
 	}
+	if (unfinished && !mmtests) {
+		error("--unfinished goes with --mmtests");
+		parse_opt_usage_print(&import_usage, options, stderr);
+		goto out;
+	}
 	if (mmtests) {
 		struct mmtests_import_cbs cbs = { .skipped = list_skipped,
 						  .run = dry_run ? list_run : NULL };
+		unsigned flags = (dry_run ? MMTESTS_DRY_RUN : 0) |
+				 (unfinished ? MMTESTS_UNFINISHED : 0);
 
 		rc = 1;
 		if (cmd_open_store(&store, CMD_STORE_WRITE) ||
-		    mmtests_import(store, mmtests, dry_run, &cbs, &c))
+		    mmtests_import(store, mmtests, flags, &cbs, &c))
 			goto out;
 		summary(mmtests, dry_run, &c);
 		rc = fflush(stdout) ? 1 : 0;

@@ -53,7 +53,8 @@ static int print_count(const struct section_count *c, void *arg)
 
 	if (!cs->nsections++)
 		printf("\n%-32s %8s %8s\n", "section", "samples", "flagged");
-	printf("%-32s %8lld %8lld\n", c->section, (long long)c->samples, (long long)c->flagged);
+	printf("%-32s %8lld %8lld\n", name_printable(c->section), (long long)c->samples,
+	       (long long)c->flagged);
 	cs->flagged += c->flagged;
 	cs->warmups += c->warmups;
 	cs->warmup_ns += c->warmup_ns;
@@ -66,8 +67,9 @@ static int print_flagged(const struct sample_row *r, void *arg)
 
 	if (!r->flag || !*r->flag)
 		return 0;
-	printf("  [%s] %s sample %d: %g %s  FLAGGED: %s\n", r->section, r->row, r->iteration,
-	       r->value, r->unit, r->flag);
+	printf("  [%s] %s sample %d: %g %s  FLAGGED: %s\n", name_printable(r->section),
+	       name_printable(r->row), r->iteration, r->value, name_printable(r->unit),
+	       name_printable_text(r->flag));
 	return ++*shown == MAX_FLAGGED;
 }
 
@@ -77,9 +79,9 @@ static int print_failure(const struct failure_row *r, void *arg)
 
 	if (!(*n)++)
 		printf("\nFailures:\n");
-	printf("  [%s] row %s %s %d: %s\n", r->section, r->row,
+	printf("  [%s] row %s %s %d: %s\n", name_printable(r->section), name_printable(r->row),
 	       r->iteration < 0 ? "warm-up" : "sample",
-	       r->iteration < 0 ? -r->iteration : r->iteration, r->reason);
+	       r->iteration < 0 ? -r->iteration : r->iteration, name_printable_text(r->reason));
 	return 0;
 }
 
@@ -98,9 +100,9 @@ static int print_meta(const char *section, const char *key, const char *value, v
 	if (strcmp(m->section.buf, section)) {
 		strbuf_reset(&m->section);
 		strbuf_addstr(&m->section, section);
-		printf("\n[%s]\n", *section ? section : "run");
+		printf("\n[%s]\n", *section ? name_printable(section) : "run");
 	}
-	printf("  %-16s %s\n", key, value);
+	printf("  %-16s %s\n", name_printable(key), name_printable_text(value));
 	return 0;
 }
 
@@ -164,7 +166,8 @@ static void print_row_results(const struct row_results *rs)
 			snprintf(ci, sizeof(ci), "-");
 		else
 			snprintf(ci, sizeof(ci), "%.2f%%", r->ci_reached * 100);
-		printf("  %-24s %-12s %5d %7d %9s %7g%%  %s\n", r->section, r->row, r->round,
+		printf("  %-24s %-12s %5d %7d %9s %7g%%  %s\n", name_printable(r->section),
+		       name_printable(r->row), r->round,
 		       r->iterations, ci, r->ci_target * 100, r->met ? "yes" : "no");
 	}
 }
@@ -175,7 +178,7 @@ static int add_override(const char *section, const char *key, const char *value,
 	struct strbuf *sb = arg;
 
 	if (!*section && !strcmp(key, "override"))
-		strbuf_addf(sb, "%s-o '%s'", sb->len ? " " : "", value);
+		strbuf_addf(sb, "%s-o '%s'", sb->len ? " " : "", name_printable_text(value));
 	return 0;
 }
 
@@ -194,7 +197,7 @@ static int print_monitor(const struct monitor_summary *m, void *arg)
 	int new_section = !ms->n || strcmp(ms->section.buf, m->section);
 
 	if (new_section) {
-		printf("%s[%s]\n", ms->n ? "\n" : "", m->section);
+		printf("%s[%s]\n", ms->n ? "\n" : "", name_printable(m->section));
 		strbuf_reset(&ms->section);
 		strbuf_addstr(&ms->section, m->section);
 	}
@@ -205,7 +208,8 @@ static int print_monitor(const struct monitor_summary *m, void *arg)
 		strbuf_addstr(&ms->row, m->row);
 	}
 	strbuf_addf(&name, "%s/%s", m->source, m->key);
-	printf("  %-8s %-40s %16.2f %16.2f %16.2f %4lld\n", m->row, name.buf, m->mean, m->min,
+	printf("  %-8s %-40s %16.2f %16.2f %16.2f %4lld\n", name_printable(m->row),
+	       name_printable(name.buf), m->mean, m->min,
 	       m->max, (long long)m->n);
 	strbuf_release(&name);
 	ms->n++;
@@ -328,7 +332,7 @@ static int show_slab(struct store *store, int64_t id)
 			quiet++;
 			continue;
 		}
-		printf("  %-28s", c->name);
+		printf("  %-28s", name_printable(c->name));
 		print_cell(c->have[0][2], c->v[0][2]);
 		print_cell(c->have[1][2], c->v[1][2]);
 		print_cell(c->have[0][0], c->v[0][0]);
@@ -584,18 +588,23 @@ out_run:
 	return rc;
 }
 
-/* The note, its lines under one another (no trailing blanks). */
+/* The note, its lines under one another (no trailing blanks), with no
+ * control character but tabs. */
 static void print_notes(const char *notes)
 {
+	struct strbuf text = STRBUF_INIT;
 	const char *line = notes;
 
 	do {
 		size_t len = strcspn(line, "\n");
 
-		printf("%s%.*s\n", line == notes ? "  notes       " : len ? "              " : "",
-		       (int)len, line);
+		strbuf_reset(&text);
+		name_escape_text(&text, line, len);
+		printf("%s%s\n", line == notes ? "  notes       " : len ? "              " : "",
+		       text.buf);
 		line += len;
 	} while (*line++);
+	strbuf_release(&text);
 }
 
 static int parse_format(const struct parse_opt *opt, const char *value)
@@ -676,17 +685,17 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	}
 	printf("run @%lld  %s\n", (long long)r.id, name_printable(r.name));
-	printf("  uuid        %s\n", r.uuid);
-	printf("  status      %s\n", r.status);
-	printf("  started     %s\n", r.started_at);
-	printf("  finished    %s\n", *r.finished_at ? r.finished_at : "-");
+	printf("  uuid        %s\n", name_printable(r.uuid));
+	printf("  status      %s\n", name_printable(r.status));
+	printf("  started     %s\n", name_printable(r.started_at));
+	printf("  finished    %s\n", *r.finished_at ? name_printable(r.finished_at) : "-");
 	printf("  config      %s\n", name_printable(r.config_name));
 	printf("  host        %s (%s, %d CPUs, %d cores, %.1f GiB)\n", name_printable(r.hostname), name_printable(r.cpu_model),
 	       r.cpus, r.cores, (double)r.mem_bytes / (1 << 30));
 	printf("  kernel      %s %s\n", name_printable(r.kernel_release),
 	       name_printable(r.kernel_version));
 	printf("  cmdline     %s\n", name_printable(r.kernel_cmdline));
-	printf("  kbench      %s\n", r.kbench_version);
+	printf("  kbench      %s\n", name_printable(r.kbench_version));
 	printf("  samples     %lld (%lld failed)\n", (long long)r.nsamples, (long long)r.nfailures);
 	if (store_each_meta(store, id, add_override, &overrides)) {
 		run_info_release(&r);

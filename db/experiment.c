@@ -143,6 +143,7 @@ int store_each_journal(struct store *s, int (*cb)(const struct journal_row *r, v
 		};
 
 		r.here = !strcmp(r.hostname, host);
+		r.other_boot = r.here && store_other_boot(s, boot);
 		r.alive = run_writer_alive(s, r.hostname, r.pid, boot,
 					   (uint64_t)sqlite3_column_int64(st, 6));
 		if ((stop = cb(&r, arg)))

@@ -105,6 +105,9 @@ struct journal_row {
 	int64_t pid;
 	int alive;		/* its writer may still be at work (liveness.c) */
 	int here;		/* written on this host */
+	int other_boot;		/* here, but before the machine last booted: the
+				 * knob was reset by the boot (and a sysfs path
+				 * may name something else now) */
 };
 
 /* Call cb for every journal row, by experiment then path; a non-zero

@@ -75,6 +75,9 @@ extern const char *const store_run_tables[STORE_NRUN_TABLES];
  * its pid alone. */
 int run_writer_alive(struct store *s, const char *hostname, int64_t pid,
 		     const char *boot_id, uint64_t start_ticks);
+/* Whether boot_id (of a writer) names another boot than the running
+ * kernel's: 0 when it is this boot, or when either is unknown. */
+int store_other_boot(struct store *s, const char *boot_id);
 
 /* Run the migrations that take db, a database that is not open as a store
  * (a bundle's private copy, an in-memory reference), from schema version

@@ -122,6 +122,17 @@ static int pid_is_kbench(int64_t pid)
 	return read_proc_start(pid, &state, &ticks) || (state != 'Z' && state != 'X');
 }
 
+int store_other_boot(struct store *s, const char *boot_id)
+{
+	if (!boot_id || !*boot_id)
+		return 0;
+	if (!s->boot_id_read) {
+		read_boot_id(s->boot_id, sizeof(s->boot_id));
+		s->boot_id_read = 1;
+	}
+	return *s->boot_id && strcmp(boot_id, s->boot_id) != 0;
+}
+
 int run_writer_alive(struct store *s, const char *hostname, int64_t pid,
 		     const char *boot_id, uint64_t start_ticks)
 {

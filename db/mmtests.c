@@ -20,6 +20,8 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,8 @@ struct mm_run {
 	struct kernel_info k;
 	char *mmtests_version, *config_text;
 	long long start, finish;	/* epoch seconds; -1: not known */
+	char *unfinished;		/* why mmtests has not finished the run;
+					 * NULL: it has, or nothing says */
 	struct mm_set *sets;
 	size_t nsets, asets;
 	struct mm_count *counts;
@@ -155,55 +159,140 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* The text of the file at path into sb (reset first), through gzip or xz
- * for a .gz or .xz file. Return 0, 1 when there is no such file, or -1
- * after printing why. */
-static int read_file(const char *path, struct strbuf *sb)
+/* What is read of one file of a results directory, raw and once
+ * decompressed: mmtests' logs are kilobytes, and its largest file
+ * (tests-timestamp or tests-sysstate, with /proc files copied in around
+ * every test) a few megabytes. docs/mmtests.md states it. */
+#define MMTESTS_FILE_MAX ((size_t)64 << 20)
+/* The memory xz may take to decompress one: the largest preset, -9,
+ * needs 65 MiB. */
+#define MMTESTS_XZ_MEMLIMIT "--memlimit-decompress=128MiB"
+
+/* What a file of mode is, when it is not a regular file. */
+static const char *file_kind(mode_t mode)
 {
-	const char *tool = ends_with(path, ".gz") ? "gzip" : ends_with(path, ".xz") ? "xz" : NULL;
+	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" :
+		S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device" :
+		S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/* The whole of fd, a regular file of size bytes, into sb: at most
+ * MMTESTS_FILE_MAX bytes, even from a file that grows as it is read.
+ * Return 0, or -1 after printing why. */
+static int read_regular(const char *path, int fd, off_t size, struct strbuf *sb)
+{
+	char buf[65536];
+
+	strbuf_grow(sb, (size_t)size);
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error("cannot read '%s': %s", path, strerror(errno));
+		if (!n)
+			return 0;
+		if (sb->len + (size_t)n > MMTESTS_FILE_MAX)
+			return error("cannot read '%s': it grew past the %zu MiB kbench reads of "
+				     "one file (docs/mmtests.md)", path, MMTESTS_FILE_MAX >> 20);
+		strbuf_add(sb, buf, (size_t)n);
+	}
+}
+
+/* fd decompressed by tool (gzip or xz) into sb: stopped at
+ * MMTESTS_FILE_MAX bytes, and after 600 s. Return 0, or -1 after
+ * printing why. */
+static int decompress(const char *path, int fd, const char *tool, struct strbuf *sb)
+{
+	const char *argv[] = { tool, "-dc", NULL, NULL };
+	struct child_program p = CHILD_PROGRAM_INIT;
+	struct child_io io = { .out = sb, .out_max = MMTESTS_FILE_MAX, .timeout_s = 600 };
 	struct strbuf why = STRBUF_INIT;
 	int rc;
 
-	strbuf_reset(sb);
-	if (!tool) {
-		rc = strbuf_read_file(sb, path);
-		if (rc == -ENOENT)
-			return 1;
-		return rc ? error("cannot read '%s': %s", path, strerror(-rc)) : 0;
-	}
-	if (access(path, F_OK))
-		return 1;
-	{
-		const char *argv[] = { tool, "-dc", "--", path, NULL };
-		struct child_program p = CHILD_PROGRAM_INIT;
-		struct child_io io = { .out = sb, .err = &why, .timeout_s = 600 };
-
-		p.argv = argv;
-		p.in = CHILD_FD_NULL;
-		rc = child_program_run(&p, &io, &why);
-		if (rc == CHILD_EXITED && WIFEXITED(p.w.status) && !WEXITSTATUS(p.w.status))
-			rc = 0;
-		else {
-			strbuf_rtrim(&why);
-			rc = error("cannot read '%s' with %s: %s", path, tool,
-				   why.len ? why.buf : "it failed");
-		}
+	if (!strcmp(tool, "xz"))
+		argv[2] = MMTESTS_XZ_MEMLIMIT;
+	io.err = &why;
+	p.argv = argv;
+	p.in = fd;
+	rc = child_program_run(&p, &io, &why);
+	if (rc == CHILD_EXITED && WIFEXITED(p.w.status) && !WEXITSTATUS(p.w.status))
+		rc = 0;
+	else if (rc == CHILD_OUT_FULL)
+		rc = error("cannot read '%s' with %s: it decompresses to more than the %zu MiB "
+			   "kbench reads of one file (docs/mmtests.md); stopped there", path, tool,
+			   MMTESTS_FILE_MAX >> 20);
+	else if (rc == CHILD_TIMEOUT)
+		rc = error("cannot read '%s' with %s: it did not finish in %g s", path, tool,
+			   io.timeout_s);
+	else {
+		strbuf_rtrim(&why);
+		rc = error("cannot read '%s' with %s: %s", path, tool,
+			   why.len ? why.buf : "it failed");
 	}
 	strbuf_release(&why);
 	return rc;
 }
 
-/* read_file() of path, else of path.gz. */
-static int read_file_gz(const char *path, struct strbuf *sb)
+/* The text of the file at path into sb (reset first), through gzip or xz
+ * for a .gz or .xz file. Only a regular file is read (a FIFO would block,
+ * a device never end), of at most MMTESTS_FILE_MAX bytes on disk and once
+ * decompressed. Return 0, 1 when there is no such file, or -1 after
+ * printing why. */
+static int read_file(const char *path, struct strbuf *sb)
 {
-	struct strbuf gz = STRBUF_INIT;
-	int rc = read_file(path, sb);
+	const char *tool = ends_with(path, ".gz") ? "gzip" : ends_with(path, ".xz") ? "xz" : NULL;
+	struct stat st;
+	int fd, rc;
+
+	strbuf_reset(sb);
+	/* Looked at before it is opened (opening a device can do things),
+	 * and again once open, as what is read. */
+	if (stat(path, &st))
+		return errno == ENOENT ? 1 : error("cannot read '%s': %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return error("cannot read '%s': it is %s, not a regular file", path,
+			     file_kind(st.st_mode));
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 1 : error("cannot read '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st)) {
+		rc = error("cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = error("cannot read '%s': it is %s, not a regular file", path,
+			   file_kind(st.st_mode));
+		goto out;
+	}
+	if ((uintmax_t)st.st_size > MMTESTS_FILE_MAX) {
+		rc = error("cannot read '%s': it is %jd bytes, more than the %zu MiB kbench reads "
+			   "of one file (docs/mmtests.md)", path, (intmax_t)st.st_size,
+			   MMTESTS_FILE_MAX >> 20);
+		goto out;
+	}
+	/* A regular file's reads never wait: the flag only kept open()
+	 * from waiting for a FIFO's writer. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	rc = tool ? decompress(path, fd, tool, sb) : read_regular(path, fd, st.st_size, sb);
+out:
+	close(fd);
+	if (rc)
+		strbuf_reset(sb);
+	return rc;
+}
+
+/* read_file() of path, else of path.gz: path is left naming the file
+ * read. */
+static int read_file_gz(struct strbuf *path, struct strbuf *sb)
+{
+	int rc = read_file(path->buf, sb);
 
 	if (rc == 1) {
-		strbuf_addf(&gz, "%s.gz", path);
-		rc = read_file(gz.buf, sb);
+		strbuf_addstr(path, ".gz");
+		rc = read_file(path->buf, sb);
 	}
-	strbuf_release(&gz);
 	return rc;
 }
 
@@ -217,6 +306,7 @@ static void run_release(struct mm_run *r)
 	kernel_info_release(&r->k);
 	free(r->mmtests_version);
 	free(r->config_text);
+	free(r->unfinished);
 	for (size_t i = 0; i < r->nsets; i++) {
 		free(r->sets[i].section);
 		for (size_t j = 0; j < r->sets[i].n; j++)
@@ -706,17 +796,24 @@ static void read_uname(struct mm_run *r, char *text)
 	strbuf_release(&v);
 }
 
-/* The value after "KEY:" on a line of text, trimmed; NULL if none. */
-static char *line_value(const char *text, const char *key)
+/* The value after "KEY" on the first line of text that starts with it,
+ * trimmed (NULL when it has none), and that line's number in *lineno (0:
+ * no line starts with key; lineno may be NULL). */
+static char *line_value_at(const char *text, const char *key, size_t *lineno)
 {
-	size_t k = strlen(key);
+	size_t k = strlen(key), n = 0;
 
+	if (lineno)
+		*lineno = 0;
 	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 		size_t len = strcspn(l, "\n");
 
-		if (len > k && !strncmp(l, key, k)) {
+		n++;
+		if (len >= k && !strncmp(l, key, k)) {
 			const char *v = l + k;
 
+			if (lineno)
+				*lineno = n;
 			while (v < l + len && isspace((unsigned char)*v))
 				v++;
 			while (len && isspace((unsigned char)l[len - 1]))
@@ -727,31 +824,102 @@ static char *line_value(const char *text, const char *key)
 	return NULL;
 }
 
-static int int_value(const char *text, const char *key)
+static char *line_value(const char *text, const char *key)
 {
-	char *v = line_value(text, key);
-	int n = v ? atoi(v) : 0;
-
-	free(v);
-	return n > 0 ? n : 0;
+	return line_value_at(text, key, NULL);
 }
 
-/* "start :: EPOCH" or "finish :: EPOCH" in tests-timestamp; -1 if none. */
-static long long stamp(const char *text, const char *key)
-{
-	char *v = line_value(text, key);
-	long long t = v && isdigit((unsigned char)*v) ? atoll(v) : -1;
+/* The largest count of CPUs, cores, sockets or nodes taken from lscpu:
+ * Linux's own bound (NR_CPUS) is at most 8192 on every architecture. */
+#define MMTESTS_COUNT_MAX 1048576
 
+/* The count after key in file's text into *out: 0 when there is none or
+ * it is not a number (lscpu prints '-' for what it does not know).
+ * Return 0, or -1 after printing why for a number past
+ * MMTESTS_COUNT_MAX or followed by more than blanks. */
+static int count_value(const char *file, const char *text, const char *key, int *out)
+{
+	size_t line;
+	char *v = line_value_at(text, key, &line), *end;
+	long long n;
+	int rc = 0;
+
+	*out = 0;
+	if (!v || !isdigit((unsigned char)*v))
+		goto out;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno || *end || n > MMTESTS_COUNT_MAX)
+		rc = error("%s:%zu: expected a count of at most %d after '%s', found '%s'", file,
+			   line, MMTESTS_COUNT_MAX, key, v);
+	else
+		*out = (int)n;
+out:
 	free(v);
-	return t;
+	return rc;
 }
 
-/* What the first iteration (iter) says of the run and its machine. */
+/* The latest time taken from tests-timestamp: the end of 9999, in seconds
+ * since 1970 (what gmtime() can write as a four-digit year). */
+#define MMTESTS_EPOCH_MAX 253402300799LL
+
+/* "start :: EPOCH" or "finish :: EPOCH" in file's text into *t; -1 when
+ * no line starts with key. Return 0, or -1 after printing why for a line
+ * whose value is not seconds since 1970. */
+static int stamp(const char *file, const char *text, const char *key, long long *t)
+{
+	size_t line;
+	char *v = line_value_at(text, key, &line), *end = NULL;
+	int rc = 0;
+
+	*t = -1;
+	if (!line)
+		return 0;
+	errno = 0;
+	if (v && isdigit((unsigned char)*v))
+		*t = strtoll(v, &end, 10);
+	if (!end || *end || errno || *t > MMTESTS_EPOCH_MAX) {
+		rc = error("%s:%zu: expected seconds since 1970 after '%s', found '%s'", file, line,
+			   key, v ? v : "");
+		*t = -1;
+	}
+	free(v);
+	return rc;
+}
+
+/* "MemTotal: N kB" of file's text, in bytes, into *bytes (0: none, or
+ * not a number). Return 0, or -1 after printing why for a size past an
+ * exbibyte. */
+static int mem_value(const char *file, const char *text, uint64_t *bytes)
+{
+	size_t line;
+	char *v = line_value_at(text, "MemTotal:", &line), *end;
+	unsigned long long kb;
+	int rc = 0;
+
+	*bytes = 0;
+	if (!v || !isdigit((unsigned char)*v))
+		goto out;
+	errno = 0;
+	kb = strtoull(v, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (errno || (*end && strcmp(end, "kB")) || kb > (1ULL << 50))
+		rc = error("%s:%zu: expected a size in kB of at most 2^50 after 'MemTotal:', "
+			   "found '%s'", file, line, v);
+	else
+		*bytes = (uint64_t)kb << 10;
+out:
+	free(v);
+	return rc;
+}
+
+/* What the first iteration (iter) says of the run and its machine, and
+ * the last (last) of its end. */
 static int read_facts(struct mm_ctx *c, struct mm_run *r, const char *iter, const char *last)
 {
 	struct strbuf path = STRBUF_INIT;
-	char *v;
-	int rc;
+	int rc, per_socket;
 
 	r->m.cpu_model = NULL;
 	strbuf_addf(&path, "%s/kernel.version", iter);
@@ -761,36 +929,44 @@ static int read_facts(struct mm_ctx *c, struct mm_run *r, const char *iter, cons
 		read_uname(r, c->text.buf);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/lscpu.txt", iter);
-	if ((rc = read_file_gz(path.buf, &c->text)) < 0)
+	if ((rc = read_file_gz(&path, &c->text)) < 0)
 		goto out;
 	if (!rc) {
 		r->m.cpu_model = line_value(c->text.buf, "Model name:");
-		r->m.cpus = int_value(c->text.buf, "CPU(s):");
-		r->m.packages = int_value(c->text.buf, "Socket(s):");
-		r->m.cores = int_value(c->text.buf, "Core(s) per socket:") * r->m.packages;
-		r->m.numa_nodes = int_value(c->text.buf, "NUMA node(s):");
+		if (count_value(path.buf, c->text.buf, "CPU(s):", &r->m.cpus) ||
+		    count_value(path.buf, c->text.buf, "Socket(s):", &r->m.packages) ||
+		    count_value(path.buf, c->text.buf, "Core(s) per socket:", &per_socket) ||
+		    count_value(path.buf, c->text.buf, "NUMA node(s):", &r->m.numa_nodes)) {
+			rc = -1;
+			goto out;
+		}
+		if ((long long)per_socket * r->m.packages > MMTESTS_COUNT_MAX) {
+			rc = error("%s: expected at most %d cores, found %d per socket on %d sockets",
+				   path.buf, MMTESTS_COUNT_MAX, per_socket, r->m.packages);
+			goto out;
+		}
+		r->m.cores = per_socket * r->m.packages;
 	}
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tests-sysstate", iter);
-	if ((rc = read_file_gz(path.buf, &c->text)) < 0)
+	if ((rc = read_file_gz(&path, &c->text)) < 0)
 		goto out;
 	if (!rc) {
 		r->mmtests_version = line_value(c->text.buf, "version ::");
-		v = line_value(c->text.buf, "MemTotal:");
-		if (v)
-			r->m.mem_bytes = strtoull(v, NULL, 10) << 10;
-		free(v);
+		if ((rc = mem_value(path.buf, c->text.buf, &r->m.mem_bytes)))
+			goto out;
 	}
+	r->start = r->finish = -1;
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tests-timestamp", iter);
-	if ((rc = read_file(path.buf, &c->text)) < 0)
+	if ((rc = read_file(path.buf, &c->text)) < 0 ||
+	    (!rc && (rc = stamp(path.buf, c->text.buf, "start ::", &r->start))))
 		goto out;
-	r->start = rc ? -1 : stamp(c->text.buf, "start ::");
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tests-timestamp", last);
-	if ((rc = read_file(path.buf, &c->text)) < 0)
+	if ((rc = read_file(path.buf, &c->text)) < 0 ||
+	    (!rc && (rc = stamp(path.buf, c->text.buf, "finish ::", &r->finish))))
 		goto out;
-	r->finish = rc ? -1 : stamp(c->text.buf, "finish ::");
 	for (int i = 0; i < 2 && !r->config_text; i++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/config", i ? iter : r->path);
@@ -807,11 +983,78 @@ out:
 	return rc;
 }
 
+/* Whether name is an iteration directory's: iter-N. */
+static int is_iter(const char *name)
+{
+	static const char *const none[] = { "", NULL };
+
+	return name_number(name, "iter-", none, NULL) || !strcmp(name, "iter-0");
+}
+
+/* Whether text has a line that starts with key. */
+static int has_line(const char *text, const char *key)
+{
+	size_t line;
+
+	free(line_value_at(text, key, &line));
+	return line > 0;
+}
+
+/* Set r->unfinished when the files of run r (iterations iters) say that
+ * mmtests has not finished it: a tests-timestamp with 'start ::' but no
+ * 'finish ::' (an iteration under way), an iteration without one beside
+ * iterations with one (an iteration being set up), a tests-activity with
+ * 'run-mmtests: Start' but no 'run-mmtests: End' (between iterations).
+ * A run whose files say none of it (an older mmtests, a copy without
+ * them) counts as finished. Return 0, or -1 after printing why. */
+static int check_finished(struct mm_ctx *c, struct mm_run *r, const struct names *iters)
+{
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
+	const char *missing = NULL;
+	int stamped = 0, rc = 0;
+
+	for (size_t i = 0; i < iters->n && !why.len; i++) {
+		if (!is_iter(iters->v[i]))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s/tests-timestamp", r->path, iters->v[i]);
+		if ((rc = read_file(path.buf, &c->text)) < 0)
+			goto out;
+		if (rc) {
+			missing = missing ? missing : iters->v[i];
+			continue;
+		}
+		stamped = 1;
+		if (has_line(c->text.buf, "start ::") && !has_line(c->text.buf, "finish ::"))
+			strbuf_addf(&why, "%s/tests-timestamp has 'start ::' but no 'finish ::'",
+				    iters->v[i]);
+	}
+	if (!why.len && stamped && missing)
+		strbuf_addf(&why, "%s has no tests-timestamp, beside iterations that have one",
+			    missing);
+	if (!why.len) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/tests-activity", r->path);
+		if ((rc = read_file(path.buf, &c->text)) < 0)
+			goto out;
+		if (!rc && strstr(c->text.buf, "run-mmtests: Start") &&
+		    !strstr(c->text.buf, "run-mmtests: End"))
+			strbuf_addstr(&why, "tests-activity has 'run-mmtests: Start' but no "
+				      "'run-mmtests: End'");
+	}
+	if (why.len)
+		r->unfinished = strbuf_detach(&why);
+	rc = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&why);
+	return rc;
+}
+
 /* Read the run directory path (named name) into r. Return 0, 1 when it
  * is not a run (no iter-N directory), or -1 after printing why. */
 static int read_run(struct mm_ctx *c, const char *path, const char *name, struct mm_run *r)
 {
-	static const char *const none[] = { "", NULL };
 	struct names iters, entries = { 0 };
 	struct strbuf iter = STRBUF_INIT, last = STRBUF_INIT, logs = STRBUF_INIT;
 	const char *why;
@@ -824,7 +1067,7 @@ static int read_run(struct mm_ctx *c, const char *path, const char *name, struct
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < iters.n; i++) {
-		if (!name_number(iters.v[i], "iter-", none, NULL) && strcmp(iters.v[i], "iter-0"))
+		if (!is_iter(iters.v[i]))
 			continue;
 		strbuf_reset(&last);
 		strbuf_addf(&last, "%s/%s", path, iters.v[i]);
@@ -840,7 +1083,7 @@ static int read_run(struct mm_ctx *c, const char *path, const char *name, struct
 		rc = error("%s: invalid run name '%s': %s", path, name_printable(name), why);
 		goto out;
 	}
-	if ((rc = read_facts(c, r, iter.buf, last.buf)))
+	if ((rc = read_facts(c, r, iter.buf, last.buf)) || (rc = check_finished(c, r, &iters)))
 		goto out;
 	why = name_invalid(NAME_HOST, r->m.hostname, strlen(r->m.hostname), NULL);
 	if (why) {
@@ -849,7 +1092,7 @@ static int read_run(struct mm_ctx *c, const char *path, const char *name, struct
 		goto out;
 	}
 	for (size_t i = 0; !rc && i < iters.n; i++) {
-		if (!name_number(iters.v[i], "iter-", none, NULL) && strcmp(iters.v[i], "iter-0"))
+		if (!is_iter(iters.v[i]))
 			continue;
 		strbuf_reset(&iter);
 		strbuf_addf(&iter, "%s/%s", path, iters.v[i]);
@@ -902,7 +1145,8 @@ static int run_facts(struct store *s, int64_t run_id, void *arg)
 	if (store_add_meta(s, run_id, "", "imported", "mmtests") ||
 	    store_add_meta(s, run_id, "", "mmtests-run", r->name) ||
 	    (r->mmtests_version &&
-	     store_add_meta(s, run_id, "", "mmtests-version", r->mmtests_version)))
+	     store_add_meta(s, run_id, "", "mmtests-version", r->mmtests_version)) ||
+	    (r->unfinished && store_add_meta(s, run_id, "", "mmtests-unfinished", r->unfinished)))
 		return -1;
 	for (const char *l = r->benches.buf + (r->benches.len > 0); *l; l = strchr(l, '\n') + 1) {
 		char *line = strndup(l, strcspn(l, "\n"));
@@ -916,6 +1160,20 @@ static int run_facts(struct store *s, int64_t run_id, void *arg)
 			return -1;
 	}
 	return 0;
+}
+
+/* What run r holds, appended to id: its kernel version, mmtests
+ * version, config and every sample, in the order they were read. */
+static void run_contents(const struct mm_run *r, struct strbuf *id)
+{
+	strbuf_addf(id, "\n%s\n%s\n%s", r->k.version ? r->k.version : "",
+		    r->mmtests_version ? r->mmtests_version : "",
+		    r->config_text ? r->config_text : "");
+	for (size_t i = 0; i < r->nsets; i++)
+		for (size_t j = 0; j < r->sets[i].n; j++)
+			strbuf_addf(id, "\n%s\t%s\t%d\t%.17g", r->sets[i].section,
+				    r->sets[i].r[j].row, r->sets[i].iteration,
+				    r->sets[i].r[j].value);
 }
 
 /* Write run r into the bundle store b. */
@@ -936,10 +1194,18 @@ static int write_run(struct store *b, struct mm_run *r)
 	int rc = 0;
 
 	iso_time(r->start, started);
-	iso_time(r->finish >= 0 ? r->finish : r->start, finished);
+	iso_time(r->finish >= 0 && !r->unfinished ? r->finish : r->start, finished);
 	machine_info_set_fingerprint(&r->m);
 	strbuf_addf(&id, "mmtests\n%s\n%s\n%s\n%lld", r->m.fingerprint, r->name,
 		    r->k.release ? r->k.release : "", r->start);
+	/* Without a start time, host, name and release may be shared by
+	 * other runs: what the run holds tells it from them. */
+	if (r->start < 0)
+		run_contents(r, &id);
+	/* Imported unfinished, a run stays so: once mmtests has finished it,
+	 * it is another run, imported beside this one. */
+	if (r->unfinished)
+		strbuf_addstr(&id, "\nunfinished");
 	uuid_from_text(id.buf, uuid);
 	rec.uuid = uuid;
 	if (store_begin_run(b, &r->m, &r->k, &rec, &run_id))
@@ -957,12 +1223,13 @@ static int write_run(struct store *b, struct mm_run *r)
 		rc = store_add_sample_set(b, run_id, &set);
 	}
 	if (!rc)
-		rc = store_finish_run(b, run_id, "complete", finished);
+		rc = store_finish_run(b, run_id, r->unfinished ? "interrupted" : "complete",
+				      finished);
 	strbuf_release(&id);
 	return rc;
 }
 
-int mmtests_import(struct store *s, const char *dir, int dry_run,
+int mmtests_import(struct store *s, const char *dir, unsigned flags,
 		   const struct mmtests_import_cbs *cbs, struct import_counts *c)
 {
 	struct mm_ctx ctx = { .text = STRBUF_INIT, .err = STRBUF_INIT };
@@ -973,7 +1240,8 @@ int mmtests_import(struct store *s, const char *dir, int dry_run,
 	struct store *b = NULL;
 	struct bundle *bundle = NULL;
 	const char *tmp = getenv("TMPDIR");
-	char *base;
+	char *real = NULL, *base;
+	size_t nwrite = 0, nunfinished = 0;
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
@@ -983,21 +1251,17 @@ int mmtests_import(struct store *s, const char *dir, int dry_run,
 	ctx.parser = mmtests_parser_new();
 	if (!ctx.parser)
 		goto out;
-	/* dir is one run when it holds iter-N itself, else a directory of runs. */
-	base = strrchr(dir, '/');
-	runs = xcalloc(1, sizeof(*runs));
-	{
-		struct strbuf name = STRBUF_INIT;
-
-		strbuf_addstr(&name, base && base[1] ? base + 1 : dir);
-		while (name.len > 1 && name.buf[name.len - 1] == '/')
-			name.buf[--name.len] = '\0';
-		if (strrchr(name.buf, '/'))
-			memmove(name.buf, strrchr(name.buf, '/') + 1,
-				strlen(strrchr(name.buf, '/') + 1) + 1);
-		rc = read_run(&ctx, dir, name.buf, &runs[0]);
-		strbuf_release(&name);
+	/* dir is one run when it holds iter-N itself, else a directory of
+	 * runs. The run is named as the directory is, not as dir reaches it
+	 * (DIR/.., a trailing '/', '.'). */
+	real = realpath(dir, NULL);
+	if (!real) {
+		error("cannot resolve '%s': %s", dir, strerror(errno));
+		goto out;
 	}
+	base = strrchr(real, '/');
+	runs = xcalloc(1, sizeof(*runs));
+	rc = read_run(&ctx, dir, base && base[1] ? base + 1 : real, &runs[0]);
 	if (rc < 0) {
 		nruns = 1;
 		goto out;
@@ -1029,11 +1293,30 @@ int mmtests_import(struct store *s, const char *dir, int dry_run,
 		error("%s: no mmtests runs (RUN/iter-N directories) there", dir);
 		goto out;
 	}
-	for (size_t i = 0; cbs && cbs->skipped && i < nruns; i++)
-		for (size_t j = 0; j < runs[i].nskips; j++)
-			if (cbs->skipped(runs[i].name, runs[i].skips[j].bench, runs[i].skips[j].why,
-					 cbs->arg))
+	/* A run mmtests has not finished is left for a later import, which
+	 * then takes it whole, unless asked for as it is. */
+	for (size_t i = 0; i < nruns; i++) {
+		struct mm_run *r = &runs[i];
+
+		if (r->unfinished && !(flags & MMTESTS_UNFINISHED)) {
+			nunfinished++;
+			strbuf_reset(&path);
+			strbuf_addf(&path, "mmtests has not finished it (%s); import it once it has, "
+				    "or with --unfinished", r->unfinished);
+			if (cbs && cbs->skipped && cbs->skipped(r->name, NULL, path.buf, cbs->arg))
 				goto out;
+			continue;
+		}
+		nwrite++;
+		for (size_t j = 0; cbs && cbs->skipped && j < r->nskips; j++)
+			if (cbs->skipped(r->name, r->skips[j].bench, r->skips[j].why, cbs->arg))
+				goto out;
+	}
+	if (!nwrite) {
+		error("%s: no finished mmtests run there (%zu unfinished: import again once "
+		      "mmtests has finished, or with --unfinished)", dir, nunfinished);
+		goto out;
+	}
 
 	/* The runs into a private bundle, then that into the store. */
 	strbuf_addf(&tmpdir, "%s/kbench-mmtests-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -1046,12 +1329,13 @@ int mmtests_import(struct store *s, const char *dir, int dry_run,
 	if (store_open(file.buf, &b) || store_exec(b, "PRAGMA synchronous = OFF", "scratch bundle"))
 		goto out;
 	for (size_t i = 0; i < nruns; i++)
-		if (write_run(b, &runs[i]))
+		if ((!runs[i].unfinished || (flags & MMTESTS_UNFINISHED)) && write_run(b, &runs[i]))
 			goto out;
 	store_close(b);
 	b = NULL;
 	if (bundle_open_as(file.buf, dir, &bundle) ||
-	    store_import(s, bundle, dry_run, cbs ? cbs->run : NULL, cbs ? cbs->arg : NULL, c))
+	    store_import(s, bundle, !!(flags & MMTESTS_DRY_RUN), cbs ? cbs->run : NULL,
+			 cbs ? cbs->arg : NULL, c))
 		goto out;
 	rc = 0;
 out:
@@ -1064,6 +1348,7 @@ out:
 	for (size_t i = 0; i < nruns; i++)
 		run_release(&runs[i]);
 	free(runs);
+	free(real);
 	names_release(&entries);
 	mmtests_parser_free(ctx.parser);
 	mmtests_values_release(&ctx.vals);

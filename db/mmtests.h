@@ -59,22 +59,35 @@ int mmtests_parse_log(struct mmtests_parser *p, enum mmtests_log kind, const cha
 
 /* What the import says as it goes; any may be NULL. */
 struct mmtests_import_cbs {
-	/* A benchmark directory that is not imported, once per run and name. */
+	/* A benchmark directory that is not imported, once per run and name;
+	 * benchmark NULL: the whole run is not. */
 	int (*skipped)(const char *run, const char *benchmark, const char *why, void *arg);
 	/* A run found, before anything is stored (as store_import's cb). */
 	int (*run)(const struct bundle_run *r, void *arg);
 	void *arg;
 };
 
+/* How mmtests_import() imports. */
+enum {
+	MMTESTS_DRY_RUN = 1,	/* change nothing */
+	MMTESTS_UNFINISHED = 2,	/* runs mmtests has not finished too, as
+				 * interrupted runs (else skipped) */
+};
+
 /* Read dir, an mmtests results directory (work/log: one directory per
- * run, each with iter-N directories; or one run's directory), into runs of
- * the store it lacks, in one transaction through a bundle (runs are known
- * by a uuid made from the host, run name and start time: importing twice
- * adds nothing); with dry_run, change nothing. Every run, section, row and
- * host name is checked as lib/name.c checks them; a malformed log or fact
- * refuses the whole directory, naming the file and line, and nothing is
- * stored. Return 0 with c filled, or -1 after printing why. */
-int mmtests_import(struct store *s, const char *dir, int dry_run,
+ * run, each with iter-N directories; or one run's directory, the run
+ * named as the directory is, whatever path reaches it), into runs of the
+ * store it lacks, in one transaction through a bundle (runs are known by
+ * a uuid made from the host, run name and start time, or what the run
+ * holds when no start time is recorded: importing twice adds nothing).
+ * Only regular files of at most 64 MiB, raw and decompressed, are read.
+ * A run mmtests has not finished (its tests-timestamp or tests-activity
+ * say so) is passed to cbs->skipped and left out, unless flags has
+ * MMTESTS_UNFINISHED. Every run, section, row and host name is checked
+ * as lib/name.c checks them; a malformed log or fact refuses the whole
+ * directory, naming the file and line, and nothing is stored. Return 0
+ * with c filled, or -1 after printing why. */
+int mmtests_import(struct store *s, const char *dir, unsigned flags,
 		   const struct mmtests_import_cbs *cbs, struct import_counts *c);
 
 /* ---- export (mmtests_export.c) ---- */

@@ -6,6 +6,7 @@
 #include "db/internal.h"
 #include "lib/clock.h"
 #include "lib/error.h"
+#include "lib/name.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -338,8 +339,34 @@ out:
 	return rc;
 }
 
+/* The longest selector: NAME@HOST. */
+#define SELECTOR_MAX (NAME_RUN_MAX + 1 + NAME_HOST_MAX)
+/* A uuid's length, which a prefix of it cannot pass. */
+#define UUID_LEN 36
+
+static int resolve_run(struct store *s, const char *sel, int64_t *run_id,
+		       struct strbuf *err);
+
 int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		      struct strbuf *err)
+{
+	size_t len = strlen(sel);
+	int rc;
+
+	if (len > SELECTOR_MAX) {
+		strbuf_addf(err, "run selector of %zu bytes is too long: a run name has at most %d, "
+			    "NAME@HOST at most %d", len, NAME_RUN_MAX, SELECTOR_MAX);
+		return -1;
+	}
+	rc = resolve_run(s, sel, run_id, err);
+	/* A failed lookup has printed its own message: say what it was for. */
+	if (rc && !err->len)
+		strbuf_addf(err, "cannot look up run '%s' in %s", sel, s->path);
+	return rc;
+}
+
+static int resolve_run(struct store *s, const char *sel, int64_t *run_id,
+		       struct strbuf *err)
 {
 	struct strbuf choices = STRBUF_INIT;
 	char *here = NULL;
@@ -383,7 +410,8 @@ int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 	}
 	free(ids);
 	ids = NULL;
-	if (strlen(sel) >= 4 && strspn(sel, "0123456789abcdef-") == strlen(sel)) {
+	if (strlen(sel) >= 4 && strlen(sel) <= UUID_LEN &&
+	    strspn(sel, "0123456789abcdef-") == strlen(sel)) {
 		struct strbuf like = STRBUF_INIT;
 
 		strbuf_addf(&like, "%s%%", sel);

@@ -335,6 +335,9 @@ static int identify(struct store *s, int *version, int *app_id)
 	if (*version > STORE_SCHEMA_VERSION)
 		return error("%s: schema version %d is newer than this kbench understands (%d); "
 			     "upgrade kbench", s->path, *version, STORE_SCHEMA_VERSION);
+	if (*version < 0)
+		return error("%s: schema version %d is not one kbench writes (they count up from "
+			     "1): the file is damaged, or not a kbench database", s->path, *version);
 	if (*version == 0 && nobjects)
 		return error("%s: not a kbench database (it has tables but no kbench schema version)",
 			     s->path);
@@ -448,6 +451,31 @@ out:
 	return rc;
 }
 
+/* Refuse, saying so, a store on a read-only file system: SQLite would
+ * open it read-only and fail later, at the write-ahead log, with "unable
+ * to open database file". The directory counts too: the log and its
+ * index are made beside the file. Return 0, or -1 after printing why. */
+static int check_writable_mount(struct store *s)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *slash = strrchr(s->path, '/');
+	int rc = 0;
+
+	if (slash)
+		strbuf_add(&dir, s->path, (size_t)(slash - s->path) + (slash == s->path));
+	else
+		strbuf_addch(&dir, '.');
+	if (access(s->path, W_OK) && errno == EROFS)
+		rc = error("cannot write database '%s': it is on a read-only file system", s->path);
+	else if (access(dir.buf, W_OK) && errno == EROFS)
+		rc = error("cannot write database '%s': its directory '%s' is on a read-only file "
+			   "system", s->path, dir.buf);
+	if (rc)
+		s->last_error = STORE_ERROR_IO;
+	strbuf_release(&dir);
+	return rc;
+}
+
 int store_open(const char *path, struct store **out)
 {
 	struct store *s = store_alloc(path);
@@ -464,7 +492,7 @@ int store_open(const char *path, struct store **out)
 			goto fail;
 		close_db(s);
 	}
-	if (open_db(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+	if (check_writable_mount(s) || open_db(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
 		goto fail;
 	if (exec_locking(s, "PRAGMA journal_mode=WAL", "cannot turn on write-ahead logging") ||
 	    exec_sql(s, "PRAGMA synchronous=NORMAL", "cannot set the sync mode") ||
@@ -952,6 +980,8 @@ int store_set_note(struct store *s, int64_t run_id, const char *text, int append
 
 int store_migrate_db(sqlite3 *db, const char *name, int from, int to)
 {
+	if (from < 0)
+		return error("%s: schema version %d is not one kbench writes", name, from);
 	for (int v = from; v < to && v < (int)NMIGRATIONS; v++) {
 		char pragma[64], *msg = NULL;
 

@@ -633,8 +633,8 @@ static void keep_tail(struct strbuf *sb, size_t limit, size_t *dropped)
 	*dropped += cut;
 }
 
-/* Read what *fd has into sb (io->out is held to its limit); close *fd
- * at its end. With now, only what is there already, without waiting. */
+/* Read what *fd has into sb (io->out is held to its limit, and closed
+ * one byte past its bound); close *fd at its end. With now, only what is there already, without waiting. */
 static void read_output(int *fd, struct strbuf *sb, struct child_io *io, int now)
 {
 	char buf[65536];
@@ -644,6 +644,13 @@ static void read_output(int *fd, struct strbuf *sb, struct child_io *io, int now
 		ssize_t n = read(*fd, buf, sizeof(buf));
 
 		if (n > 0) {
+			if (sb == io->out && io->out_max && sb->len + (size_t)n > io->out_max) {
+				/* One byte past the bound says it was passed. */
+				if (sb->len <= io->out_max)
+					strbuf_add(sb, buf, io->out_max + 1 - sb->len);
+				close_fd(fd);
+				break;
+			}
 			strbuf_add(sb, buf, (size_t)n);
 			/* Trimmed now and then, not on every read. */
 			if (sb == io->out && io->out_limit && sb->len > 2 * io->out_limit)
@@ -654,6 +661,12 @@ static void read_output(int *fd, struct strbuf *sb, struct child_io *io, int now
 		if (!now)
 			break;
 	}
+}
+
+/* Whether io->out has passed io->out_max. */
+static int out_full(const struct child_io *io)
+{
+	return io->out && io->out_max && io->out->len > io->out_max;
 }
 
 /* Write what the pipe takes of io->input from *off on; close it once all
@@ -724,6 +737,12 @@ int child_program_run(struct child_program *p, struct child_io *io, struct strbu
 				read_output(&out[0], io->out, io, 1);
 			if (msg[0] >= 0)
 				read_output(&msg[0], io->err, io, 1);
+			if (out_full(io))
+				end = CHILD_OUT_FULL;
+			break;
+		}
+		if (out_full(io)) {
+			end = CHILD_OUT_FULL;
 			break;
 		}
 		if (deadline) {

@@ -56,6 +56,7 @@ enum child_end {
 	CHILD_EXITED = 0,	/* it exited or died on its own: see status */
 	CHILD_TIMEOUT,		/* killed after the timeout */
 	CHILD_STOPPED,		/* killed because *stop was set */
+	CHILD_OUT_FULL,		/* killed once its output passed io->out_max */
 };
 
 /* Make this process the reaper of its orphaned descendants, so that
@@ -160,6 +161,8 @@ struct child_io {
 				 * with stdout, as it was written */
 	size_t out_limit;	/* keep only the last out_limit bytes of out; 0: all */
 	size_t out_dropped;	/* set to the bytes dropped from out's start */
+	size_t out_max;		/* stop it once out holds more than out_max
+				 * bytes (out_max + 1 kept); 0: no bound */
 	double timeout_s;	/* it is killed after this long; 0: never */
 };
 
@@ -170,7 +173,9 @@ struct child_io {
  * SIGPIPE is ignored while input is fed, so that a program that stops
  * reading does not kill kbench. Return CHILD_EXITED with p->w.status
  * set; CHILD_TIMEOUT once it was killed (with its group: new_group) at
- * io->timeout_s; or -1 with why in err (it did not start, p->failed_*
+ * io->timeout_s; CHILD_OUT_FULL once it was killed so, its output having
+ * passed io->out_max (a decompressor fed a bomb stops there); or -1 with
+ * why in err (it did not start, p->failed_*
  * as child_program_start sets them; or it could not be waited for). */
 int child_program_run(struct child_program *p, struct child_io *io, struct strbuf *err);
 

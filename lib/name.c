@@ -74,10 +74,34 @@ void name_escape(struct strbuf *out, const char *s)
 	}
 }
 
-const char *name_printable(const char *s)
+void name_escape_text(struct strbuf *out, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		size_t c = text[i] == '\n' || text[i] == '\t' ? 0 :
+			control_at((const unsigned char *)text + i, len - i);
+
+		if (!c)
+			strbuf_addch(out, text[i]);
+		for (size_t k = 0; k < c; k++)
+			strbuf_addf(out, "\\x%02x", (unsigned char)text[i + k]);
+		if (c)
+			i += c - 1;
+	}
+}
+
+/* Four rotating buffers: enough for the arguments of one printf. */
+static struct strbuf *next_buffer(void)
 {
 	static struct strbuf bufs[4] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	static unsigned next;
+	struct strbuf *b = &bufs[next++ % 4];
+
+	strbuf_reset(b);
+	return b;
+}
+
+const char *name_printable(const char *s)
+{
 	struct strbuf *b;
 	size_t n;
 
@@ -89,8 +113,25 @@ const char *name_printable(const char *s)
 			goto escape;
 	return s;
 escape:
-	b = &bufs[next++ % 4];
-	strbuf_reset(b);
+	b = next_buffer();
 	name_escape(b, s);
+	return b->buf;
+}
+
+const char *name_printable_text(const char *s)
+{
+	struct strbuf *b;
+	size_t n;
+
+	if (!s)
+		return s;
+	n = strlen(s);
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '\n' && s[i] != '\t' && control_at((const unsigned char *)s + i, n - i))
+			goto escape;
+	return s;
+escape:
+	b = next_buffer();
+	name_escape_text(b, s, n);
 	return b->buf;
 }

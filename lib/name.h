@@ -31,6 +31,18 @@ const char *name_invalid(enum name_kind kind, const char *name, size_t len, size
  * cursor, set a title, ring or break a line when printed. */
 void name_escape(struct strbuf *out, const char *s);
 
+/* Append text[0..len) to out with every control character but newline
+ * and tab written as \xNN (backslashes left as they are): a message or a
+ * note of several lines that cannot move the cursor, set a title or ring
+ * when printed. error(), warning() and notice() print through it. */
+void name_escape_text(struct strbuf *out, const char *text, size_t len);
+
+/* s escaped as name_escape_text() does (newlines, tabs and backslashes
+ * kept), in the rotating buffers of name_printable(); s itself when it
+ * needs no escaping. For stored text that is not a name: a fact's value,
+ * a failure's reason. */
+const char *name_printable_text(const char *s);
+
 /* s escaped as name_escape() does, in one of four rotating static buffers
  * (for the arguments of one printf); s itself when it needs no escaping. */
 const char *name_printable(const char *s);

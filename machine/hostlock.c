@@ -178,7 +178,10 @@ int hostlock_measure(const char *what, const char *store, struct strbuf *others,
 	free(me.what);
 	free(me.store);
 	me.what = xstrdup(what);
-	me.store = xstrdup(store ? store : "");
+	/* Absolute: the reader of the holder file may be anywhere. */
+	me.store = store && *store ? realpath(store, NULL) : NULL;
+	if (!me.store)
+		me.store = xstrdup(store ? store : "");
 	if (me.holder_fd >= 0) {
 		write_holder();
 		rc = 0;

@@ -609,8 +609,21 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	for (size_t i = 0; i < e->narms; i++) {
 		struct arm *a = &e->arms[i];
 
+		struct run_info own = { .id = 0 };
+
 		if (!a->run_id)
 			continue;
+		/* An arm whose last round completed before the stop has
+		 * nothing left: its run is complete and stays so. */
+		if (store_get_run(s, a->run_id, &own))
+			goto out;
+		a->done = !strcmp(own.status, "complete");
+		run_info_release(&own);
+		if (a->done) {
+			notice("arm %s: run @%lld is complete; only the other arms run", a->name,
+			       (long long)a->run_id);
+			continue;
+		}
 		strbuf_reset(&why);
 		if ((same = same_options(s, a, &why)) < 0)
 			goto out;
@@ -1295,6 +1308,8 @@ int experiment_run(struct experiment *e, struct store *s)
 		for (size_t k = 0; k < e->narms && !rc && !ab_stop; k++) {
 			struct arm *a = &e->arms[order[k]];
 
+			if (a->done)
+				continue;
 			if (switch_in(e, a)) {
 				rc = 1;
 				break;

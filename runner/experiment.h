@@ -64,6 +64,8 @@ struct arm {
 	struct plan plan;
 	int64_t run_id;			/* 0: not recorded yet */
 	int ran_here;			/* this process ran a round of it */
+	int done;			/* resumed with its run complete: every round
+					 * ran; it is not switched in again */
 	char *run_name;
 };
 

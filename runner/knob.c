@@ -10,6 +10,7 @@
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "machine/hostlock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -246,6 +247,7 @@ struct left_row {
 	int64_t experiment_id;
 	int64_t pid;
 	char *path, *original;
+	int other_boot;		/* journalled before the last boot: drop, never write */
 };
 
 struct left {
@@ -270,15 +272,27 @@ static int collect(const struct journal_row *r, void *arg)
 		.pid = r->pid,
 		.path = xstrdup(r->path),
 		.original = xstrdup(r->original),
+		.other_boot = r->other_boot,
 	};
 	return 0;
+}
+
+/* Drop row r of the journal without writing its knob: journalled before
+ * the machine last booted (the boot reset the knob, and a sysfs path may
+ * name something else now), or its file is gone. Return 0 when dropped. */
+static int drop_row(struct store *w, const struct left_row *r, const char *why)
+{
+	warning("not restoring %s to '%s' (left by experiment @%lld, pid %lld): %s; its "
+		"journal row is dropped", r->path, r->original, (long long)r->experiment_id,
+		(long long)r->pid, why);
+	return store_journal_forget(w, r->experiment_id, r->path);
 }
 
 int knob_recover(struct store *s, int writable)
 {
 	struct left l = { .v = NULL };
 	struct store *w = s;
-	int failed = 0;
+	int failed = 0, took = 0;	/* took: 1 the knobs, 2 and said it measures */
 
 	if (store_each_journal(s, collect, &l) < 0)
 		return -1;
@@ -291,6 +305,26 @@ int knob_recover(struct store *s, int writable)
 		w = NULL;
 		goto out;
 	}
+	/* The machine's knobs are one kbench's at a time (machine/hostlock.h):
+	 * while another changes them, the rows wait for a later command. */
+	if (!hostlock_holds_knobs()) {
+		int measuring = hostlock_measuring();
+		struct strbuf err = STRBUF_INIT, what = STRBUF_INIT;
+		int rc;
+
+		strbuf_addf(&what, "kbench restoring the knobs of %s", store_path(s));
+		rc = hostlock_knobs(what.buf, store_path(s), 0, knob_write, &err);
+		if (rc)
+			warning("knobs left changed by a kbench that died are not restored now: %s",
+				err.buf);
+		strbuf_release(&err);
+		strbuf_release(&what);
+		if (rc) {
+			failed = (int)l.n;
+			goto out;
+		}
+		took = measuring ? 1 : 2;
+	}
 	for (size_t i = 0; i < l.n;) {
 		size_t j = i, done = 0, bad = 0;
 		char at[32];
@@ -299,6 +333,14 @@ int knob_recover(struct store *s, int writable)
 		for (; j < l.n && l.v[j].experiment_id == l.v[i].experiment_id; j++) {
 			struct strbuf err = STRBUF_INIT;
 
+			if (l.v[j].other_boot || access(l.v[j].path, F_OK)) {
+				if (drop_row(w, &l.v[j], l.v[j].other_boot ?
+					     "the machine booted since, which reset it" :
+					     "the file is gone"))
+					bad++;
+				strbuf_release(&err);
+				continue;
+			}
 			if (knob_write(l.v[j].path, l.v[j].original, &err)) {
 				error("cannot restore %s to '%s' (left by experiment @%lld): %s",
 				      l.v[j].path, l.v[j].original, (long long)l.v[j].experiment_id,
@@ -322,6 +364,12 @@ int knob_recover(struct store *s, int writable)
 		i = j;
 	}
 out:
+	if (took) {
+		/* Nothing of this process is in the host-wide journal. */
+		hostlock_knobs_release(1);
+		if (took == 2)
+			hostlock_release();
+	}
 	for (size_t i = 0; i < l.n; i++) {
 		free(l.v[i].path);
 		free(l.v[i].original);

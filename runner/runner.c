@@ -808,8 +808,16 @@ static int concurrent(struct run_exec *x, const struct run_request *req, int *mi
 		hostlock_others(&others);
 	}
 	if (others.len && strcmp(others.buf, warned.buf)) {
+		struct strbuf list = STRBUF_INIT;
+
+		for (const char *p = others.buf; *p; p++)
+			if (*p == '\n')
+				strbuf_addstr(&list, "\n  ");
+			else
+				strbuf_addch(&list, *p);
 		warning("another kbench is measuring on this machine; the figures of run @%lld "
-			"may be disturbed:\n  %s", (long long)x->run_id, others.buf);
+			"may be disturbed:\n  %s", (long long)x->run_id, list.buf);
+		strbuf_release(&list);
 		strbuf_reset(&warned);
 		strbuf_add(&warned, others.buf, others.len);
 	}

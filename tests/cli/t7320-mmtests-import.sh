@@ -201,7 +201,7 @@ expect_transcript "--mmtests takes no bundle files" kb import --mmtests "$tmp/lo
 $ kb import --mmtests TMP/log x.kbb
 2> kbench: import --mmtests takes one directory, not bundle files
 2> usage: kbench import [--dry-run] FILE...
-2>    or: kbench import [--dry-run] --mmtests DIR
+2>    or: kbench import [--dry-run] [--unfinished] --mmtests DIR
 2>
 2> Add the runs of bundles written by 'kbench export' that the store lacks
 2> (runs are known by uuid: importing twice adds nothing), with machines
@@ -216,9 +216,14 @@ $ kb import --mmtests TMP/log x.kbb
 2> imported, with the kernel, date, machine, config and mmtests version the
 2> directory records; other benchmarks are listed and skipped. A malformed
 2> log refuses the directory, naming the file and line; nothing is stored.
+2> Only regular files of up to 64 MiB (also once decompressed) are read. A
+2> run mmtests has not finished is listed and skipped: import it once it
+2> has, or with --unfinished, as an interrupted run.
 2>
 2>   --dry-run           list what would be added, change nothing
 2>   --mmtests DIR       import mmtests' results directory DIR (docs/mmtests.md)
+2>   --unfinished        with --mmtests: import runs mmtests has not finished
+2>                       too, as interrupted runs
 2>   -h, --help          this text
 [exit 2]
 T

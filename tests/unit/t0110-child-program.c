@@ -163,6 +163,32 @@ static void test_env_and_timeout(void)
 	strbuf_release(&why);
 }
 
+/* A program whose output passes io->out_max is stopped there, however
+ * much more it would write. */
+static void test_out_max(void)
+{
+	const char *yes[] = { "sh", "-c", "exec yes 0123456789abcdef", NULL };
+	const char *few[] = { "sh", "-c", "printf 12345678", NULL };
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
+	struct child_program p = CHILD_PROGRAM_INIT;
+	struct child_io io = { .out = &out, .out_max = 100000, .timeout_s = 60 };
+	int end;
+
+	p.argv = yes;
+	end = child_program_run(&p, &io, &why);
+	ok(end == CHILD_OUT_FULL, "an endless output stops at out_max (end %d: %s)", end, why.buf);
+	ok(out.len == 100001, "... with one byte past the bound kept (%zu)", out.len);
+	ok(!p.w.running, "... and the program reaped");
+	strbuf_reset(&out);
+	p = (struct child_program)CHILD_PROGRAM_INIT;
+	p.argv = few;
+	io = (struct child_io){ .out = &out, .out_max = 8 };
+	end = child_program_run(&p, &io, &why);
+	ok(end == CHILD_EXITED && !strcmp(out.buf, "12345678"), "output of out_max bytes is whole");
+	strbuf_release(&out);
+	strbuf_release(&why);
+}
+
 int main(void)
 {
 	char dir[] = "t0110.XXXXXX";
@@ -173,6 +199,7 @@ int main(void)
 	test_find(dir);
 	test_output();
 	test_failures();
+	test_out_max();
 	test_env_and_timeout();
 	ok(!rmdir(dir), "no file left behind in %s", dir);
 	ok(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "no child is left, not even a zombie");

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t2021: run selectors survive a shell. A run's id is @ID wherever a run is
+# t2022: run selectors survive a shell. A run's id is @ID wherever a run is
 # taken (show, compare, history, --noise-from's ranges, experiments), and
 # kbench prints ids so: a selector or command taken from a message and
 # pasted into sh reaches kbench whole, where "#8" was a comment that sh
