@@ -342,6 +342,12 @@ int cmd_vm(int argc, char **argv)
 				goto out;
 			}
 	}
+	/* A missing or wrong image is said before anything, --dry-run too. */
+	for (size_t i = 0; i < narms; i++)
+		if (vm_check_kernel(arms[i].vc.kernel, &err)) {
+			error("%s", err.buf);
+			goto out;
+		}
 	vc = arms[0].vc;
 	if (!configs.n) {
 		error("no config given: use -c FILE (e.g. configs/quick.conf)");

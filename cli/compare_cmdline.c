@@ -17,11 +17,13 @@
 #include <string.h>
 
 static const struct parse_opt_usage compare_usage = {
-	.synopsis = "kbench compare [options] BASE NEW [NEW...]",
+	.synopsis = "kbench compare [options] BASE NEW [NEW...]\n"
+		    "   or: kbench compare [options] RUN",
 	.description =
 		"Compare runs side by side in mmtests' table layout. BASE is the baseline;\n"
 		"each run is a name (its latest complete run), @ID, a uuid prefix or\n"
-		"NAME@HOST (the latest complete run of NAME on HOST).\n"
+		"NAME@HOST (the latest complete run of NAME on HOST). One RUN alone\n"
+		"prints its statistics, as its report after 'kbench run' did.\n"
 		"Per section: Min, Amean or Hmean, Stddev, CoeffVar, Max and the mean of\n"
 		"the best 95% of samples, with the change against BASE in percent.\n"
 		"Positive % = better. A significant change of the mean row prints\n"
@@ -274,8 +276,9 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 	c->opt.nnoise_from = c->noise_from.n;
 	if (nsel < 0)
 		return nsel == PARSE_OPT_HELP ? PARSE_OPT_HELP : -1;
-	if (nsel < 2) {
-		error("compare needs a baseline and at least one run to compare with it");
+	if (nsel < 1) {
+		error("compare needs a run (its statistics), or a baseline and the runs to "
+		      "compare with it");
 		parse_opt_usage_print(&compare_usage, options, stderr);
 		return -1;
 	}

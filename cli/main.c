@@ -3,6 +3,7 @@
 #include "cli/cmd.h"
 #include "cli/complete.h"
 #include "lib/child.h"
+#include "lib/docs.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
@@ -169,6 +170,8 @@ int main(int argc, char **argv)
 		argv += 3;
 		parse_options_complete(cmd_complete_by_argh);
 	}
+	/* An installed kbench names the guides where make install put them. */
+	docs_set_dir(cmd_source_tree() ? NULL : KBENCH_DOCDIR);
 	describe(&description);
 	usage.description = description.buf;
 	epilogue(&epilogue_text);

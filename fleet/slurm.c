@@ -5,6 +5,7 @@
 #include "fleet/fleet.h"
 #include "fleet/internal.h"
 #include "fleet/http.h"
+#include "lib/docs.h"
 #include "lib/error.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
@@ -205,7 +206,7 @@ int fleet_job_script(const struct fleet_job *job, struct strbuf *out)
 		if (plain_word(key.buf))
 			strbuf_addf(out, "#SBATCH --comment=%s\n", key.buf);
 	}
-	strbuf_addstr(out,
+	docs_add_text(out,
 		"# A kbench fleet job: run the configs below on this node into a store of\n"
 		"# its own, then export each run not sent yet and upload its bundle to the\n"
 		"# results, with any an earlier job could not send (docs/fleet.md).\n"

@@ -2,6 +2,7 @@
  * usage text generated from the same table. */
 #include "config.h"
 #include "lib/parse-options.h"
+#include "lib/docs.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/suggest.h"
@@ -65,8 +66,9 @@ static void format_option(const struct parse_opt *o, int column, int indent_long
 	strbuf_addch(out, '\n');
 }
 
-void parse_opt_usage_format(const struct parse_opt_usage *u, const struct parse_opt *opts,
-			    struct strbuf *out)
+/* The usage text as written, into out. */
+static void usage_format(const struct parse_opt_usage *u, const struct parse_opt *opts,
+			 struct strbuf *out)
 {
 	int indent_long = short_column(opts), listed = 0;
 
@@ -85,6 +87,64 @@ void parse_opt_usage_format(const struct parse_opt_usage *u, const struct parse_
 	}
 	if (u->epilogue)
 		strbuf_addf(out, "\n%s\n", u->epilogue);
+}
+
+/* One line of a usage text (no newline), into out with the guides it
+ * names where docs_set_dir() put them (lib/docs.h). A line that the
+ * longer path takes past 80 columns is broken at its last blank that
+ * fits, each further line indented as the line's text is (an option's
+ * help at help_column). */
+static void add_line_naming_docs(struct strbuf *out, const char *line, size_t len,
+				 int help_column)
+{
+	struct strbuf named = STRBUF_INIT;
+	char *copy = xstrndup(line, len);
+	const char *rest;
+	size_t indent = 0;
+
+	docs_add_text(&named, copy);
+	free(copy);
+	if (named.len == len) {
+		strbuf_add(out, named.buf, named.len);
+		strbuf_release(&named);
+		return;
+	}
+	while (named.buf[indent] == ' ')
+		indent++;
+	if (indent == 2 && named.buf[2] == '-')
+		indent = (size_t)help_column;
+	rest = named.buf;
+	while (strlen(rest) > 80 - (rest == named.buf ? 0 : indent)) {
+		size_t width = rest == named.buf ? 80 : 80 - indent, cut = width;
+
+		while (cut > 0 && rest[cut] != ' ')
+			cut--;
+		if (!cut || (rest == named.buf && cut <= indent))
+			break;
+		strbuf_add(out, rest, cut);
+		strbuf_addf(out, "\n%*s", (int)indent, "");
+		rest += cut + 1;
+	}
+	strbuf_addstr(out, rest);
+	strbuf_release(&named);
+}
+
+void parse_opt_usage_format(const struct parse_opt_usage *u, const struct parse_opt *opts,
+			    struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *p;
+
+	usage_format(u, opts, &text);
+	for (p = text.buf; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		add_line_naming_docs(out, p, len, u->help_column);
+		p += len;
+		if (*p == '\n')
+			strbuf_addch(out, *p++);
+	}
+	strbuf_release(&text);
 }
 
 void parse_opt_usage_print(const struct parse_opt_usage *u, const struct parse_opt *opts,

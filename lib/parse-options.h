@@ -120,7 +120,9 @@ struct parse_opt_usage {
 	parse_opt_complete_fn *complete_args;	/* the arguments' candidates; NULL: none */
 };
 
-/* The usage text of u and the listed options of opts, into out. */
+/* The usage text of u and the listed options of opts, into out; the
+ * guides it names (docs/NAME.md) are named where docs_set_dir() put them,
+ * lines kept within 80 columns (lib/docs.h). */
 void parse_opt_usage_format(const struct parse_opt_usage *u, const struct parse_opt *opts,
 			    struct strbuf *out);
 /* The same, written to f. */

@@ -176,10 +176,12 @@ static int read_vm_key(struct arm *a, const struct conf_entry *c,
 
 /* A kernel arm runs in a guest booted afresh for each round: what
  * changes this machine (its knobs, kbench's environment, a command
- * prefix) does not reach it. Return 0, or -1 after saying which key. */
+ * prefix) does not reach it; its kernel must be an image kbench vm
+ * boots. Return 0, or -1 after saying which key. */
 static int check_kernel_arm(const struct arm *a)
 {
 	const struct conf_entry *kernel = conf_section_get(a->cs, "kernel");
+	struct strbuf why = STRBUF_INIT;
 
 	for (size_t i = 0; i < a->cs->n; i++) {
 		const struct conf_entry *c = &a->cs->entries[i];
@@ -193,6 +195,12 @@ static int check_kernel_arm(const struct arm *a)
 				     "it on the guest's command line (append = ...)", c->where,
 				     c->key, a->cs->name, knob_key(c->key) ? "knobs" :
 				     !strcmp(c->key, "prefix") ? "command prefix" : "environment");
+	}
+	/* Its image is checked now, not when its first round boots. */
+	if (kernel && vm_check_kernel(kernel->value, &why)) {
+		error("%s: kernel in [%s]: %s", kernel->where, a->cs->name, why.buf);
+		strbuf_release(&why);
+		return -1;
 	}
 	return 0;
 }

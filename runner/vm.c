@@ -843,12 +843,47 @@ static int sample_executor_run(void *arg, const struct plan_section *ps, long lo
 			       struct wl_sample *out, struct child *c, struct strbuf *reason,
 			       volatile sig_atomic_t *stop);
 
+int vm_check_kernel(const char *path, struct strbuf *err)
+{
+	/* The x86 boot protocol's header: "HdrS" at 0x202 of the setup
+	 * sectors every bzImage starts with (Documentation/arch/x86/boot.rst). */
+	unsigned char head[0x206];
+	struct stat st;
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode))
+		n = read_upto(fd, head, sizeof(head));
+	else if (fd >= 0)
+		errno = 0;
+	if (n < 0) {
+		strbuf_addf(err, "cannot use the kernel image '%s': %s", path,
+			    errno ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (n >= SELFMAG && !memcmp(head, ELFMAG, SELFMAG)) {
+		strbuf_addf(err, "cannot use the kernel image '%s': it is an ELF file (a "
+			    "vmlinux?); kbench vm boots a bzImage (arch/x86/boot/bzImage) or a "
+			    "/boot/vmlinuz", path);
+		return -1;
+	}
+	if ((size_t)n < sizeof(head) || memcmp(head + 0x202, "HdrS", 4)) {
+		strbuf_addf(err, "cannot use the kernel image '%s': it is not an x86 Linux "
+			    "kernel (no boot header 'HdrS' at offset 0x202); give a bzImage "
+			    "(arch/x86/boot/bzImage) or a /boot/vmlinuz", path);
+		return -1;
+	}
+	return 0;
+}
+
 int vm_boot(const struct vm_config *cfg, struct vm **out)
 {
 	struct vm *vm = xcalloc(1, sizeof(*vm));
 	struct strbuf why = STRBUF_INIT, path = STRBUF_INIT;
 	const char *tmp = getenv("TMPDIR");
-	struct stat st;
 	int rc = -1;
 
 	*out = NULL;
@@ -861,9 +896,8 @@ int vm_boot(const struct vm_config *cfg, struct vm **out)
 	strbuf_init(&vm->pinned);
 	strbuf_init(&vm->loaded);
 	strbuf_init(&vm->mod_errors);
-	if (stat(cfg->kernel, &st) || !S_ISREG(st.st_mode)) {
-		error("cannot use the kernel image '%s': %s", cfg->kernel,
-		      errno ? strerror(errno) : "not a regular file");
+	if (vm_check_kernel(cfg->kernel, &why)) {
+		error("%s", why.buf);
 		goto out;
 	}
 	qemu_version(vm);

@@ -36,6 +36,11 @@ struct vm_config {
 
 struct vm;
 
+/* Whether path is a kernel image kbench vm can boot: a readable file with
+ * the x86 Linux boot header (a bzImage, a /boot/vmlinuz). Return 0, or -1
+ * with the reason in err ("cannot use the kernel image 'PATH': ..."). */
+int vm_check_kernel(const char *path, struct strbuf *err);
+
 /* The guest's topology as QEMU presents it (one package, one core a
  * vCPU), on which the plan's pin policies are computed. Return 0, or -1
  * with the reason in err. */

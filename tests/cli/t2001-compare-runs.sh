@@ -1,7 +1,7 @@
 #!/bin/sh
 # t2001: kbench compare on real tiny hackbench runs: mmtests' layout within
 # 80 columns, the footer, every selector, --pool, --only, --test, --alpha,
-# the formats, and the facts that differ between runs.
+# the formats, the facts that differ between runs, and one run alone.
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 cat > "$tmp/small.conf" <<'CONF'
@@ -159,6 +159,21 @@ expect_transcript -f t2001-compare.md \
 	-e "$cannot_tell_sed" \
 	"markdown: a table per section and block, the footer as a list" \
 	kb compare --format markdown base-x new-x
+# One run alone: its statistics, the tables its report after kbench run
+# printed (no percentages, no footer), in every format; --exit-code
+# finds nothing worse in it.
+"$KBENCH" --db "$db" run -c "$tmp/small.conf" -n solo >"$tmp/solo.report" 2>"$tmp/solo.err"
+ok $? "a run of its own"
+check "compare RUN prints its statistics" kb compare solo
+sed -n '3,/^Compared with /p' "$tmp/solo.report" | sed '$d' >"$tmp/solo.tables"
+is "... the tables of its report" "$(cat "$tmp/check.out")" "$(cat "$tmp/solo.tables")"
+is "... with no percentage" "$(grep -c '%' "$tmp/check.out")" 0
+for f in brief markdown csv json html; do
+	check "compare --format $f RUN" kb compare --format "$f" -o "$tmp/solo.$f" solo
+done
+grep -q '"runs":\[{"label":"solo",' "$tmp/solo.json" && ! grep -q '"runs":\[{[^]]*},{"label"' "$tmp/solo.json"
+ok $? "... json: one run"
+check "compare --exit-code RUN: nothing worse, exit 0" kb compare --exit-code solo
 expect_transcript -f t2001-compare-help.txt "--help lists every option" kb compare --help
 
 done_testing

@@ -28,8 +28,8 @@ $ kb compare --alpha x a-1 b-1
 2> kbench: invalid --alpha 'x': expected a number between 0 and 1
 [exit 2]
 T
-expect_transcript -f t2002-one-run.txt "one run is not a comparison: the reason, then the usage" \
-	kb compare a-1
+expect_transcript -f t2002-no-run.txt "no run to compare: the reason, then the usage" \
+	kb compare
 expect_transcript "an unknown run name" kb compare a-1 nosuch <<'T'
 $ kb compare a-1 nosuch
 2> kbench: no run named 'nosuch' in TMP/k.db (see kbench runs)

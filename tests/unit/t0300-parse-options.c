@@ -2,6 +2,7 @@
  * bundles, abbreviations, errors) and the usage text it generates. */
 #include "config.h"
 #include "../tap.h"
+#include "lib/docs.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 
@@ -328,6 +329,53 @@ static void test_usage_layout(void)
 	strbuf_release(&sb);
 }
 
+/* An installed kbench names the guides where they are installed: each
+ * docs/NAME.md of a usage text gets the directory, a line the longer path
+ * takes past 80 columns is broken at a blank, an option's help going on
+ * at the help column; other paths and texts are left as they are. */
+static void test_usage_docs(void)
+{
+	int flag = 0;
+	const struct parse_opt opts[] = {
+		OPT_BOOL(0, "flag", &flag, "a flag, as docs/ab.md and mydocs/x.md say"),
+		OPT_HELP(NULL),
+		OPT_END(),
+	};
+	const struct parse_opt_usage u = {
+		.synopsis = "kbench x [--flag]",
+		.description = "The arms are in kbench.conf(5), the design in docs/ab.md.",
+		.help_column = 14,
+		.epilogue = "The formulas are in docs/statistics.md; 'man -l docs/kbench.1'.",
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	parse_opt_usage_format(&u, opts, &sb);
+	ok_text(sb.buf, "usage: kbench x [--flag]\n"
+		"\n"
+		"The arms are in kbench.conf(5), the design in docs/ab.md.\n"
+		"\n"
+		"  --flag      a flag, as docs/ab.md and mydocs/x.md say\n"
+		"\n"
+		"The formulas are in docs/statistics.md; 'man -l docs/kbench.1'.\n",
+		"no directory set: the texts as written");
+	docs_set_dir("/opt/a-long-prefix/share/doc/kbench");
+	strbuf_reset(&sb);
+	parse_opt_usage_format(&u, opts, &sb);
+	ok_text(sb.buf, "usage: kbench x [--flag]\n"
+		"\n"
+		"The arms are in kbench.conf(5), the design in\n"
+		"/opt/a-long-prefix/share/doc/kbench/docs/ab.md.\n"
+		"\n"
+		"  --flag      a flag, as /opt/a-long-prefix/share/doc/kbench/docs/ab.md and\n"
+		"              mydocs/x.md say\n"
+		"\n"
+		"The formulas are in /opt/a-long-prefix/share/doc/kbench/docs/statistics.md; 'man\n"
+		"-l docs/kbench.1'.\n",
+		"installed: the guides under the directory, lines within 80 columns");
+	docs_set_dir(NULL);
+	strbuf_release(&sb);
+}
+
 /* Global options are accepted after the command's own; wrapped usage
  * text stays within its width. */
 static void test_global_and_wrap(void)
@@ -408,6 +456,7 @@ int main(void)
 	test_errors();
 	test_usage_text();
 	test_usage_layout();
+	test_usage_docs();
 	opt_list_release(&v.configs);
 	test_global_and_wrap();
 	test_completion();

@@ -1,0 +1,39 @@
+#!/bin/sh
+# t1920-release-files: the release's files agree with each other: the
+# version kbench prints is the one debian/changelog and NEWS give; every
+# package debian/control builds with is one .ci/install-deps installs;
+# the license is the one COPYING holds and the README names. (.ci/deb
+# builds, lints, installs and runs the package itself, in CI.)
+. "$TOP_SRCDIR/tests/cli/lib.sh"
+
+version=$("$KBENCH" --version | sed -n 's/^kbench //p')
+is "debian/changelog's latest entry is this version" \
+	"$(sed -n '1s/^kbench (\([^)]*\)).*/\1/p' "$TOP_SRCDIR/debian/changelog")" "$version"
+is "NEWS has an entry for this version" \
+	"$(grep -c "^\* kbench $version\( \|\$\)" "$TOP_SRCDIR/NEWS")" 1
+
+# The Build-Depends field's package names, one a line.
+awk '/^Build-Depends:/ { f = 1; sub(/^Build-Depends:/, "") } f && /^[A-Z]/ && !/^Build-Depends:/ { f = 0 }
+	f { print }' "$TOP_SRCDIR/debian/control" | tr ',' '\n' |
+	sed -e 's/(.*//' -e 's/|.*//' -e 's/[[:space:]]//g' | grep -v '^$' >"$tmp/build-depends"
+grep -q '^debhelper-compat$' "$tmp/build-depends"
+ok $? "Build-Depends names debhelper-compat"
+missing=
+while read -r p; do
+	[ "$p" = debhelper-compat ] && p=debhelper
+	grep -q "\\(^\\|[[:space:]\"]\\)$p\\([[:space:]\"]\\|\$\\)" "$TOP_SRCDIR/.ci/install-deps" ||
+		missing="$missing $p"
+done <"$tmp/build-depends"
+is "every package of Build-Depends is one .ci/install-deps installs" "$missing" ""
+
+head -2 "$TOP_SRCDIR/COPYING" | grep -q 'GNU GENERAL PUBLIC LICENSE' &&
+	sed -n 2p "$TOP_SRCDIR/COPYING" | grep -q 'Version 2, June 1991'
+ok $? "COPYING is the GPL, version 2"
+is "the README names the license by its SPDX identifier" \
+	"$(grep -c '^SPDX-License-Identifier: GPL-2.0-only$' "$TOP_SRCDIR/README.md")" 1
+grep -q '^License: GPL-2$' "$TOP_SRCDIR/debian/copyright" &&
+	grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/$' \
+		"$TOP_SRCDIR/debian/copyright"
+ok $? "debian/copyright is DEP-5 and says GPL-2"
+
+done_testing
