@@ -135,7 +135,10 @@ MERGE
 #                        and the cache's entries, are the same at every
 #                        run): "linux-source-6.1 as Debian ships it",
 #                        tagged v6.1-debian, and "fork: a comment"
-#                        (kernel/fork.c, one line more); sets
+#                        (kernel/fork.c, one line more; every file of the
+#                        package is tracked: its .gitignore ignores the
+#                        top level, Debian's tree not being the
+#                        kernel's); sets
 #                        $kbuild_linux (the tree) and $kbuild_kernels
 #                        (the kernel cache); false, with the reason in
 #                        $kbuild_why, when the source or a build tool is
@@ -184,7 +187,7 @@ kbuild_linux_tree() {
 		fi
 		if ! { kbuild_linux_git init -q "$_x/linux" &&
 		       kbuild_linux_git -C "$_x/linux" config gc.auto 0 &&
-		       kbuild_linux_git -C "$_x/linux" add -A &&
+		       kbuild_linux_git -C "$_x/linux" add -f -A &&
 		       kbuild_linux_git -C "$_x/linux" commit -q \
 			-m "linux-source-6.1 as Debian ships it" &&
 		       kbuild_linux_git -C "$_x/linux" tag v6.1-debian &&
