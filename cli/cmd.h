@@ -4,6 +4,7 @@
 #define KBENCH_CMD_H
 
 #include "cli/setup.h"	/* what every command starts with */
+#include "lib/parse-options.h"	/* struct opt_list */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +14,48 @@ struct store;
 
 int cmd_run(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
+
+/* kbench build: a commit of a kernel tree built into the kernel cache
+ * (cli/cmd_build.c, runner/kbuild.h); kbench vm --ref builds with the
+ * same options. */
+int cmd_build(int argc, char **argv);
+struct kbuild_request;
+/* The shipped guest fragment (configs/kernel/NAME.config), merged first
+ * unless --no-guest-fragment. */
+#define CMD_GUEST_FRAGMENT "kbench-guest"
+struct cmd_build_opts {
+	const char *tree, *kconfig, *cache;
+	struct opt_list fragments;	/* --fragment, as given */
+	int no_guest_fragment;
+	int jobs;			/* 0: the online CPUs */
+	double timeout_s;		/* 0: KBUILD_DEFAULT_TIMEOUT_S */
+};
+#define CMD_BUILD_OPTS_INIT { .fragments = OPT_LIST_INIT }
+/* The options of a build but --tree and --ref; timeout: the name of the
+ * bound's option ("timeout", or "build-timeout" beside a boot's). */
+#define CMD_BUILD_OPTIONS(o, timeout) \
+	OPT_STRING(0, "kconfig", &(o)->kconfig, "FILE|TARGET", \
+		   "the base config: a file, or the make target that\n" \
+		   "writes it (default tinyconfig; defconfig...)"), \
+	OPT_STRING_LIST(0, "fragment", &(o)->fragments, "FILE", \
+			"a config fragment merged onto it after the\n" \
+			"shipped kbench-guest (repeatable)"), \
+	OPT_BOOL(0, "no-guest-fragment", &(o)->no_guest_fragment, \
+		 "do not merge the shipped kbench-guest fragment"), \
+	OPT_STRING(0, "cache", &(o)->cache, "DIR", \
+		   "the kernel cache (default: $KBENCH_KERNEL_CACHE,\n" \
+		   "else ~/.cache/kbench/kernels)"), \
+	OPT_INT_RANGE('j', "jobs", &(o)->jobs, "N", \
+		      "make -jN (default: the online CPUs)", 1, 4096), \
+	OPT_DOUBLE(0, timeout, &(o)->timeout_s, "SECONDS", \
+		   "the most one build may take (default 7200)")
+/* The request o makes (its tree "." when not given; no ref), with the
+ * fragments' paths in *fragments (NULL-terminated; free with
+ * cmd_build_fragments_free). Return 0, or -1 after saying why (a
+ * fragment that is not there). */
+int cmd_build_request(const struct cmd_build_opts *o, struct kbuild_request *rq,
+		      char ***fragments);
+void cmd_build_fragments_free(char **fragments);
 int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -11,6 +11,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "runner/experiment.h"
+#include "runner/kbuild.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ static int resume(const char *sel, const struct opt_list *configs,
 			error("%s", err.buf);
 		goto out;
 	}
-	switch (experiment_load_stored(&e, store, id, force)) {
+	switch (experiment_load_stored(&e, store, id, force, eo->build)) {
 	case 0:
 		break;
 	case 1:
@@ -136,6 +137,9 @@ int cmd_ab(int argc, char **argv)
 	};
 	struct strbuf path = STRBUF_INIT;
 	char **paths = NULL;
+	struct cmd_build_opts build_opts = CMD_BUILD_OPTS_INIT;
+	struct kbuild_request build;
+	char **fragments = NULL;
 	struct experiment e;
 	struct store *store = NULL;
 	int rc = EXIT_USAGE;
@@ -151,6 +155,12 @@ int cmd_ab(int argc, char **argv)
 		error("--wait-knobs takes seconds from 0 to 86400, not %g", wait_knobs);
 		goto out;
 	}
+	/* Arms built from a tree (tree = DIR, ref = REF) get the guest
+	 * fragment, as kbench build does. */
+	if (cmd_build_request(&build_opts, &build, &fragments))
+		goto out;
+	build.tree = NULL;
+	eo.build = &build;
 	if (resume_sel) {
 		rc = resume(resume_sel, &configs, &overrides, &eo, dry_run, force, wait_knobs,
 			    format, no_report);
@@ -201,6 +211,7 @@ out:
 	for (size_t i = 0; paths && i < configs.n; i++)
 		free(paths[i]);
 	free(paths);
+	cmd_build_fragments_free(fragments);
 	opt_list_release(&configs);
 	opt_list_release(&overrides);
 	strbuf_release(&path);

@@ -10,6 +10,7 @@
 #include "runner/conf.h"
 #include "runner/experiment.h"
 #include "runner/dryrun.h"
+#include "runner/kbuild.h"
 #include "runner/plan.h"
 #include "runner/record.h"
 #include "runner/runner.h"
@@ -23,6 +24,8 @@
 #include "machine/pin.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +38,9 @@ static const struct parse_opt_usage vm_usage = {
 		    "                 [--modules DIR --modprobe NAME[,NAME...]]\n"
 		    "                 [--accel auto|kvm|tcg] [-n NAME] [--only REGEX] [--dry-run]\n"
 		    "   or: kbench vm -k A [-k B...] [--append TEXT...] [-n NAME...] --rounds N\n"
-		    "                 -c CONFIG...",
+		    "                 -c CONFIG...\n"
+		    "   or: kbench vm [--tree DIR] --ref REF [--ref REF...] [--kconfig FILE|TARGET]\n"
+		    "                 [--fragment FILE...] [kbench build's options] -c CONFIG...",
 	.description = "Boot a kernel under QEMU and run the configs inside it, storing every\n"
 		       "sample as it is measured, as 'kbench run' does on this kernel.",
 	.help_column = 24,
@@ -55,7 +60,14 @@ static const struct parse_opt_usage vm_usage = {
 		"serves all), -n naming the arm. Each arm is the run CONFIG/ARM; with\n"
 		"--rounds N their boots alternate, ABBA..., each boot running one round of\n"
 		"every section, the boot outside every sample; then the arms are compared\n"
-		"with a paired test over the rounds. See docs/vm.md.",
+		"with a paired test over the rounds.\n"
+		"\n"
+		"Refs: --ref REF boots the kernel of that commit of the git tree --tree (the\n"
+		"current directory by default), built as kbench build builds it (or found in\n"
+		"the kernel cache) before the first boot; several --ref are the arms, as\n"
+		"several -k are. The runs store the commit's facts (kernel-commit,\n"
+		"kernel-describe, kernel-subject, kernel-config-hash, kernel-compiler,\n"
+		"kernel-tree). See docs/vm.md.",
 };
 
 static int check_accel(const char *a)
@@ -65,10 +77,12 @@ static int check_accel(const char *a)
 	return error("--accel must be auto, kvm or tcg, not '%s'", a);
 }
 
-/* One kernel of an alternation: its image, command line and name. */
+/* One kernel of an alternation: its image (or the ref it is built
+ * from), command line and name. */
 struct vm_arm {
 	struct vm_config vc;
-	const char *name;	/* NULL: from the image's file name */
+	const char *ref;	/* --ref; NULL: vc.kernel is given */
+	const char *name;	/* NULL: from the image's file name, or the ref */
 };
 
 static const char *nth(const struct opt_list *l, size_t i)
@@ -82,16 +96,17 @@ static const char *nth(const struct opt_list *l, size_t i)
 static void arm_name(const struct vm_arm *arms, size_t narms, size_t i, struct strbuf *out)
 {
 	for (size_t j = 0; j < narms; j++) {
-		const char *k = arms[j].vc.kernel, *base = strrchr(k, '/');
+		const char *k = arms[j].ref ? arms[j].ref : arms[j].vc.kernel;
+		const char *base = arms[j].ref ? NULL : strrchr(k, '/');
 
 		base = base ? base + 1 : k;
-		if (!strncmp(base, "vmlinuz-", 8))
+		if (!arms[j].ref && !strncmp(base, "vmlinuz-", 8))
 			base += 8;
 		strbuf_reset(out);
 		for (const char *p = base; *p && out->len < 32; p++)
 			strbuf_addch(out, isalnum((unsigned char)*p) || strchr("_.-+", *p) ? *p : '_');
 		for (size_t m = 0; m < j && out->len; m++)
-			if (!strcmp(arms[m].vc.kernel, k))
+			if (!strcmp(arms[m].ref ? arms[m].ref : arms[m].vc.kernel, k))
 				strbuf_reset(out);
 		if (!out->len)
 			break;
@@ -102,18 +117,39 @@ static void arm_name(const struct vm_arm *arms, size_t narms, size_t i, struct s
 	strbuf_addf(out, "arm%zu", i + 1);
 }
 
-/* The arms as [arm:NAME] sections, the experiment's extra config text.
+/* The path of a build's input as an arm key: absolute, so that a resumed
+ * experiment finds it from anywhere (a make target is left as it is). */
+static void input_path(const char *path, int target, struct strbuf *out)
+{
+	char real[PATH_MAX];
+
+	strbuf_addstr(out, !target && realpath(path, real) ? real : path);
+}
+
+/* What the arms of refs are built from: the tree, the base config, the
+ * fragments given (the guest fragment comes from the experiment's
+ * defaults, as kbench ab --resume has them). */
+struct ref_build {
+	const char *tree, *kconfig;
+	const char *const *fragments;
+	size_t nfragments;
+};
+
+/* The arms as [arm:NAME] sections, the experiment's extra config text;
+ * an arm of a ref has the keys tree, ref, kconfig and fragment of rb.
  * Return 0, or -1 after an error (a value of more than one line). */
-static int arms_text(const struct vm_arm *arms, size_t narms, struct strbuf *out)
+static int arms_text(const struct vm_arm *arms, size_t narms, const struct ref_build *rb,
+		     struct strbuf *out)
 {
 	struct strbuf name = STRBUF_INIT;
 
 	for (size_t i = 0; i < narms; i++) {
 		const struct vm_arm *a = &arms[i];
+		const char *k = a->ref ? a->ref : a->vc.kernel;
 
-		if (strpbrk(a->vc.kernel, "\n\r") || (a->vc.append && strpbrk(a->vc.append, "\n\r"))) {
+		if (strpbrk(k, "\n\r") || (a->vc.append && strpbrk(a->vc.append, "\n\r"))) {
 			strbuf_release(&name);
-			return error("a kernel's path and command line are one line each");
+			return error("a kernel's path, ref and command line are one line each");
 		}
 		if (a->name) {
 			strbuf_reset(&name);
@@ -121,7 +157,26 @@ static int arms_text(const struct vm_arm *arms, size_t narms, struct strbuf *out
 		} else {
 			arm_name(arms, narms, i, &name);
 		}
-		strbuf_addf(out, "[arm:%s]\nkernel = %s\n", name.buf, a->vc.kernel);
+		strbuf_addf(out, "[arm:%s]\n", name.buf);
+		if (a->ref) {
+			strbuf_addstr(out, "tree = ");
+			input_path(rb->tree, 0, out);
+			strbuf_addf(out, "\nref = %s\n", a->ref);
+			if (rb->kconfig) {
+				const char *kc = rb->kconfig;
+
+				strbuf_addstr(out, "kconfig = ");
+				input_path(kc, !strchr(kc, '/') && access(kc, F_OK), out);
+				strbuf_addch(out, '\n');
+			}
+			for (size_t f = 0; f < rb->nfragments; f++) {
+				strbuf_addstr(out, "fragment = ");
+				input_path(rb->fragments[f], 0, out);
+				strbuf_addch(out, '\n');
+			}
+		} else {
+			strbuf_addf(out, "kernel = %s\n", a->vc.kernel);
+		}
 		if (a->vc.append)
 			strbuf_addf(out, "append = %s\n", a->vc.append);
 	}
@@ -132,6 +187,7 @@ static int arms_text(const struct vm_arm *arms, size_t narms, struct strbuf *out
 /* Two kernels or more: an experiment of kernel arms, then the paired
  * comparison of their runs. */
 static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_config *vc,
+		    const struct ref_build *rb, const struct kbuild_request *build,
 		    const struct opt_list *configs, const struct opt_list *overrides,
 		    const char *only, int rounds, int dry, int no_report, const char *note)
 {
@@ -142,8 +198,9 @@ static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_con
 		.noverrides = overrides->n,
 		.rounds = rounds,
 		.only = only,
-		.extra_name = "-k",
+		.extra_name = rb ? "--ref" : "-k",
 		.vm = vc,
+		.build = build,
 	};
 	char **paths = xcalloc(configs->n + 1, sizeof(*paths));
 	struct experiment e;
@@ -157,7 +214,7 @@ static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_con
 		paths[i] = strbuf_detach(&path);
 	}
 	eo.configs = paths;
-	if (arms_text(arms, narms, &text))
+	if (arms_text(arms, narms, rb, &text))
 		goto out;
 	eo.extra = text.buf;
 	if (experiment_load(&e, &eo))
@@ -191,6 +248,42 @@ out:
 	strbuf_release(&text);
 	strbuf_release(&path);
 	return rc;
+}
+
+static volatile sig_atomic_t build_stop;
+
+static void on_signal(int sig)
+{
+	build_stop = sig;
+}
+
+/* The kernel of rq built (or found in the kernel cache), interrupted by
+ * SIGINT, SIGTERM or SIGHUP; as kbuild_build returns. */
+static int build_one(struct kbuild_request *rq, struct kbuild_result *res, struct strbuf *err)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	int rc;
+
+	build_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	rq->stop = &build_stop;
+	rc = kbuild_build(rq, res, err);
+	rq->stop = NULL;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	if (rc)
+		return rc;
+	if (res->cache_hit)
+		notice("%s (%.12s %s) from the kernel cache", res->describe, res->commit,
+		       res->subject);
+	else
+		notice("built %s (%.12s %s) in %dm%02ds", res->describe, res->commit, res->subject,
+		       (int)res->build_s / 60, (int)res->build_s % 60);
+	return 0;
 }
 
 /* --dry-run: the QEMU command line, then the plan. */
@@ -238,6 +331,12 @@ int cmd_vm(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct opt_list kernels = OPT_LIST_INIT, appends = OPT_LIST_INIT, names = OPT_LIST_INIT;
+	struct opt_list refs = OPT_LIST_INIT;
+	struct cmd_build_opts bo = CMD_BUILD_OPTS_INIT;
+	struct kbuild_request build;
+	struct kbuild_result built;
+	char **fragments = NULL;
+	const char *built_facts[2 * KBUILD_NFACTS + 1] = { NULL };
 	struct vm_arm *arms = NULL;
 	size_t narms = 0;
 	int rounds = 1;
@@ -250,6 +349,13 @@ int cmd_vm(int argc, char **argv)
 				"the kernel to boot: a bzImage (a tree's\n"
 				"arch/x86/boot/bzImage) or a /boot/vmlinuz;\n"
 				"repeated: the arms of an alternation"),
+		OPT_STRING(0, "tree", &bo.tree, "DIR",
+			   "the kernel git tree --ref names commits of\n"
+			   "(default: the current directory)"),
+		OPT_STRING_LIST(0, "ref", &refs, "REF",
+				"boot the kernel of commit REF, built as kbench\n"
+				"build builds it; repeated: the arms"),
+		CMD_BUILD_OPTIONS(&bo, "build-timeout"),
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
 				"an INI config (repeatable); see kbench.conf(5)"),
 		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
@@ -307,6 +413,7 @@ int cmd_vm(int argc, char **argv)
 	int rc = EXIT_USAGE;
 
 	config_init(&conf);
+	memset(&built, 0, sizeof(built));
 	argc = parse_options(argc, argv, options, &vm_usage, 0);
 	if (argc < 0) {
 		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
@@ -317,11 +424,29 @@ int cmd_vm(int argc, char **argv)
 		      argv[0]);
 		goto out;
 	}
-	if (!kernels.n) {
-		error("no kernel given: use -k IMAGE (e.g. arch/x86/boot/bzImage)");
+	if (kernels.n && refs.n) {
+		error("-k and --ref cannot be combined: a kernel is an image, or a commit of "
+		      "--tree built");
 		goto out;
 	}
-	narms = kernels.n > appends.n ? kernels.n : appends.n;
+	if (!refs.n && (bo.tree || bo.kconfig || bo.fragments.n || bo.no_guest_fragment ||
+			bo.cache || bo.jobs || bo.timeout_s)) {
+		error("--tree, --kconfig, --fragment, --no-guest-fragment, --cache, --jobs and "
+		      "--build-timeout build the kernel of a --ref: give --ref REF");
+		goto out;
+	}
+	if (!kernels.n && !refs.n) {
+		error("no kernel given: use -k IMAGE (e.g. arch/x86/boot/bzImage), or --ref REF "
+		      "of a kernel tree");
+		goto out;
+	}
+	if (refs.n && cmd_build_request(&bo, &build, &fragments))
+		goto out;
+	narms = kernels.n + refs.n > appends.n ? kernels.n + refs.n : appends.n;
+	if (refs.n > 1 && refs.n != narms) {
+		error("%zu arms: give one --ref for each arm", narms);
+		goto out;
+	}
 	if ((kernels.n > 1 && kernels.n != narms) || (appends.n > 1 && appends.n != narms) ||
 	    (names.n > 1 && names.n != narms) || (names.n == 1 && narms > 1)) {
 		error("%zu arms: give one -k, --append and -n for all or one for each arm, and "
@@ -332,6 +457,7 @@ int cmd_vm(int argc, char **argv)
 	for (size_t i = 0; i < narms; i++) {
 		arms[i].vc = vc;
 		arms[i].vc.kernel = nth(&kernels, i);
+		arms[i].ref = nth(&refs, i);
 		arms[i].vc.append = nth(&appends, i);
 		arms[i].name = names.n ? names.v[i] : NULL;
 		if (arms[i].name && cmd_check_run_name(arms[i].name))
@@ -342,8 +468,27 @@ int cmd_vm(int argc, char **argv)
 				goto out;
 			}
 	}
+	/* One kernel of a ref is built now (--dry-run: its commit found);
+	 * the arms of refs when the experiment's arms are loaded and run. */
+	if (refs.n && narms == 1) {
+		build.ref = refs.v[0];
+		rc = dry ? kbuild_resolve(&build, &built, &err) : build_one(&build, &built, &err);
+		if (rc) {
+			error("%s", err.buf);
+			rc = rc >= 128 ? rc : 1;
+			goto out;
+		}
+		rc = EXIT_USAGE;
+		if (dry)
+			printf("KERNEL: %s (%.12s %s) of %s, %s: %s\n", built.describe, built.commit,
+			       built.subject, built.tree, built.config_desc, built.cache_hit ?
+			       "in the kernel cache" : "not in the kernel cache, built first");
+		kbuild_facts(&built, built_facts);
+		arms[0].vc.kernel = built.image;
+		arms[0].vc.facts = built_facts;
+	}
 	/* A missing or wrong image is said before anything, --dry-run too. */
-	for (size_t i = 0; i < narms; i++)
+	for (size_t i = 0; i < narms && (!refs.n || (narms == 1 && (!dry || built.cache_hit))); i++)
 		if (vm_check_kernel(arms[i].vc.kernel, &err)) {
 			error("%s", err.buf);
 			goto out;
@@ -366,9 +511,22 @@ int cmd_vm(int argc, char **argv)
 		goto out;
 	}
 	if (narms > 1) {
+		struct ref_build rb = { .tree = build.tree, .kconfig = bo.kconfig };
+		size_t guest = bo.no_guest_fragment ? 0 : 1;
+
 		vc.kernel = vc.append = NULL;
-		rc = run_arms(arms, narms, &vc, &configs, &overrides, only, rounds, dry, no_report,
-			      note);
+		vc.facts = NULL;
+		if (refs.n) {
+			/* The arms' keys name the base config and the fragments
+			 * given; the guest fragment is the experiment's default,
+			 * as kbench ab --resume has it. */
+			rb.fragments = build.fragments + guest;
+			rb.nfragments = build.nfragments - guest;
+			build.kconfig = NULL;
+			build.nfragments = guest;
+		}
+		rc = run_arms(arms, narms, &vc, refs.n ? &rb : NULL, refs.n ? &build : NULL,
+			      &configs, &overrides, only, rounds, dry, no_report, note);
 		goto out;
 	}
 	for (size_t i = 0; i < configs.n; i++) {
@@ -437,6 +595,10 @@ int cmd_vm(int argc, char **argv)
 		rc = cmd_report_run(store, run_id) ? 1 : 0;
 out:
 	free(arms);
+	kbuild_result_release(&built);
+	cmd_build_fragments_free(fragments);
+	opt_list_release(&refs);
+	opt_list_release(&bo.fragments);
 	opt_list_release(&kernels);
 	opt_list_release(&appends);
 	opt_list_release(&names);

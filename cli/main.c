@@ -25,6 +25,8 @@ static const struct command commands[] = {
 	  .summary = "run the sections of one or more configs and store every sample" },
 	{ .name = "vm", .fn = cmd_vm,
 	  .summary = "run configs inside a kernel booted under QEMU" },
+	{ .name = "build", .fn = cmd_build,
+	  .summary = "build a commit of a kernel git tree into the kernel cache" },
 	{ .name = "runs", .fn = cmd_runs, .summary = "list stored runs" },
 	{ .name = "show", .fn = cmd_show,
 	  .summary = "show one run: machine, kernel, config, samples, failures" },

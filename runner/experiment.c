@@ -131,26 +131,63 @@ static int valid_env_name(const char *name)
 	return 1;
 }
 
+/* A key of a kernel built from a tree (tree, ref, kconfig, fragment)
+ * into a->build, made from defaults (NULL: none) at its first key. */
+static void read_build_key(struct arm *a, const struct conf_entry *c,
+			   const struct kbuild_request *defaults)
+{
+	if (!a->build) {
+		a->build = xcalloc(1, sizeof(*a->build));
+		if (defaults) {
+			*a->build = *defaults;
+			a->build->tree = a->build->ref = NULL;
+			for (size_t i = 0; i < defaults->nfragments; i++) {
+				ALLOC_GROW(a->fragments, a->nfragments + 1, a->fragments_alloc);
+				a->fragments[a->nfragments++] = defaults->fragments[i];
+			}
+		}
+	}
+	if (!strcmp(c->key, "tree")) {
+		a->build->tree = c->value;
+	} else if (!strcmp(c->key, "ref")) {
+		a->build->ref = c->value;
+	} else if (!strcmp(c->key, "kconfig")) {
+		a->build->kconfig = c->value;
+	} else {
+		ALLOC_GROW(a->fragments, a->nfragments + 1, a->fragments_alloc);
+		a->fragments[a->nfragments++] = c->value;
+	}
+	a->build->fragments = a->fragments;
+	a->build->nfragments = a->nfragments;
+}
+
 /* A key of a kernel arm (kernel, append, initrd, modules, modprobe, vcpus,
- * memory) into
- * a->vm, made from defaults (NULL: VM_CONFIG_INIT) at its first key.
+ * memory; or of a kernel built from a tree: tree, ref, kconfig, fragment)
+ * into a->vm, made from defaults (NULL: VM_CONFIG_INIT) at its first key.
  * Return 1 when key is not one, 0 when taken, -1 after an error. */
 static int read_vm_key(struct arm *a, const struct conf_entry *c,
-		       const struct vm_config *defaults)
+		       const struct vm_config *defaults, const struct kbuild_request *build)
 {
 	static const struct vm_config init = VM_CONFIG_INIT;
 	int v;
 
 	if (strcmp(c->key, "kernel") && strcmp(c->key, "append") && strcmp(c->key, "initrd") &&
 	    strcmp(c->key, "modules") && strcmp(c->key, "modprobe") &&
-	    strcmp(c->key, "vcpus") && strcmp(c->key, "memory"))
+	    strcmp(c->key, "vcpus") && strcmp(c->key, "memory") && strcmp(c->key, "tree") &&
+	    strcmp(c->key, "ref") && strcmp(c->key, "kconfig") && strcmp(c->key, "fragment"))
 		return 1;
 	if (!a->vm) {
 		a->vm = xmalloc(sizeof(*a->vm));
 		*a->vm = defaults ? *defaults : init;
 		a->vm->kernel = NULL;
+		a->vm->facts = NULL;
 	}
-	if (!strcmp(c->key, "kernel") || !strcmp(c->key, "initrd")) {
+	if (!strcmp(c->key, "tree") || !strcmp(c->key, "ref") || !strcmp(c->key, "kconfig") ||
+	    !strcmp(c->key, "fragment")) {
+		if (!*c->value)
+			return error("%s: %s in [%s] has no value", c->where, c->key, a->cs->name);
+		read_build_key(a, c, build);
+	} else if (!strcmp(c->key, "kernel") || !strcmp(c->key, "initrd")) {
 		if (!*c->value)
 			return error("%s: %s in [%s] has no value", c->where, c->key, a->cs->name);
 		*(!strcmp(c->key, "kernel") ? &a->vm->kernel : &a->vm->initrd) = c->value;
@@ -174,11 +211,53 @@ static int read_vm_key(struct arm *a, const struct conf_entry *c,
 	return 0;
 }
 
+/* The facts of a->built into a->build_facts, and its image as a's
+ * kernel. */
+static void set_built(struct arm *a)
+{
+	kbuild_facts(a->built, a->build_facts);
+	a->build_facts[2 * KBUILD_NFACTS] = NULL;
+	a->vm->kernel = a->built->image;
+	a->vm->facts = a->build_facts;
+}
+
+/* An arm built from a tree needs both tree and ref, and no image; the
+ * commit is resolved now (not built: experiment_run builds it). Return
+ * 0, or -1 after saying why. */
+static int check_built_arm(struct arm *a, const struct conf_entry *kernel)
+{
+	const struct conf_entry *tree = conf_section_get(a->cs, "tree");
+	const struct conf_entry *ref = conf_section_get(a->cs, "ref");
+	const struct conf_entry *any = tree ? tree : ref ? ref :
+				       conf_section_get(a->cs, "kconfig") ?
+				       conf_section_get(a->cs, "kconfig") :
+				       conf_section_get(a->cs, "fragment");
+	struct strbuf why = STRBUF_INIT;
+
+	if (kernel)
+		return error("%s: %s in [%s]: an arm boots the image of kernel = IMAGE or one "
+			     "built from tree = DIR, not both", any->where, any->key, a->cs->name);
+	if (!tree || !ref)
+		return error("%s: %s in [%s] builds the arm's kernel from a git tree, which needs "
+			     "%s", any->where, any->key, a->cs->name,
+			     !tree && !ref ? "tree = DIR and ref = COMMIT" :
+			     !tree ? "tree = DIR" : "ref = COMMIT");
+	a->built = xcalloc(1, sizeof(*a->built));
+	if (kbuild_resolve(a->build, a->built, &why)) {
+		error("%s: [%s]: %s", tree->where, a->cs->name, why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	set_built(a);
+	return 0;
+}
+
 /* A kernel arm runs in a guest booted afresh for each round: what
  * changes this machine (its knobs, kbench's environment, a command
  * prefix) does not reach it; its kernel must be an image kbench vm
- * boots. Return 0, or -1 after saying which key. */
-static int check_kernel_arm(const struct arm *a)
+ * boots, or one built from a tree. Return 0, or -1 after saying which
+ * key. */
+static int check_kernel_arm(struct arm *a)
 {
 	const struct conf_entry *kernel = conf_section_get(a->cs, "kernel");
 	struct strbuf why = STRBUF_INIT;
@@ -186,9 +265,10 @@ static int check_kernel_arm(const struct arm *a)
 	for (size_t i = 0; i < a->cs->n; i++) {
 		const struct conf_entry *c = &a->cs->entries[i];
 
-		if (!kernel)
+		if (!kernel && !a->build)
 			return error("%s: %s in [%s] sets the guest of a kernel arm, which needs "
-				     "kernel = IMAGE", c->where, c->key, a->cs->name);
+				     "kernel = IMAGE (or tree = DIR and ref = COMMIT)", c->where,
+				     c->key, a->cs->name);
 		if (knob_key(c->key) || !strncmp(c->key, "env.", 4) || !strcmp(c->key, "prefix"))
 			return error("%s: %s in [%s]: a kernel arm runs in a guest booted for "
 				     "each round, which this machine's %s does not reach; give "
@@ -196,6 +276,8 @@ static int check_kernel_arm(const struct arm *a)
 				     c->key, a->cs->name, knob_key(c->key) ? "knobs" :
 				     !strcmp(c->key, "prefix") ? "command prefix" : "environment");
 	}
+	if (a->build)
+		return check_built_arm(a, kernel);
 	/* Its image is checked now, not when its first round boots. */
 	if (kernel && vm_check_kernel(kernel->value, &why)) {
 		error("%s: kernel in [%s]: %s", kernel->where, a->cs->name, why.buf);
@@ -207,7 +289,8 @@ static int check_kernel_arm(const struct arm *a)
 
 /* The keys of [arm:NAME] into a; vm: what a kernel arm's guest starts
  * from (NULL: VM_CONFIG_INIT). */
-static int read_arm(struct experiment *e, struct arm *a, const struct vm_config *vm)
+static int read_arm(struct experiment *e, struct arm *a, const struct vm_config *vm,
+		    const struct kbuild_request *build)
 {
 	for (size_t i = 0; i < a->cs->n; i++) {
 		const struct conf_entry *c = &a->cs->entries[i];
@@ -220,7 +303,7 @@ static int read_arm(struct experiment *e, struct arm *a, const struct vm_config 
 		ALLOC_GROW(a->keys, a->nkeys + 1, a->keys_alloc);
 		k = &a->keys[a->nkeys++];
 		*k = (struct arm_key){ .key = c->key, .value = c->value };
-		taken = read_vm_key(a, c, vm);
+		taken = read_vm_key(a, c, vm, build);
 		if (taken < 0)
 			return -1;
 		if (!taken) {
@@ -268,7 +351,8 @@ static int read_arm(struct experiment *e, struct arm *a, const struct vm_config 
 		} else if (strcmp(c->key, "description")) {
 			return error("%s: unknown key '%s' in [%s] (an arm takes sysctl.NAME, "
 				     "sysfs.PATH, option.KEY, env.NAME, prefix, description, "
-				     "or a kernel's: kernel, append, initrd, modules, modprobe, vcpus, memory)",
+				     "or a kernel's: kernel, append, initrd, modules, modprobe, vcpus, memory, "
+				     "tree, ref, kconfig, fragment)",
 				     c->where, c->key, a->cs->name);
 		}
 	}
@@ -438,7 +522,7 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 	if (e->order == ARM_ORDER_ABBA)
 		e->has_seed = 0;
 	for (size_t i = 0; i < e->narms; i++)
-		if (read_arm(e, &e->arms[i], o->vm))
+		if (read_arm(e, &e->arms[i], o->vm, o->build))
 			goto out;
 	e->name = xstrdup(o->name ? o->name : e->conf.name.buf);
 	for (size_t i = 0; i < e->narms; i++) {
@@ -520,6 +604,51 @@ out:
 	return same;
 }
 
+/* The kernel-commit and kernel-config-hash facts of a run. */
+struct built_facts {
+	char *commit, *config_hash;
+};
+
+static int read_built(const char *section, const char *key, const char *value, void *arg)
+{
+	struct built_facts *b = arg;
+	char **slot = !strcmp(key, "kernel-commit") ? &b->commit :
+		      !strcmp(key, "kernel-config-hash") ? &b->config_hash : NULL;
+
+	if (!*section && value && slot) {
+		free(*slot);
+		*slot = xstrdup(value);
+	}
+	return 0;
+}
+
+/* Whether arm a, built from a tree, builds the kernel its run was
+ * measured on: the same commit (its ref may have moved since) and
+ * config; why not into why. An arm not built from a tree, or a run
+ * without the facts, is the same. Return 1, 0, or -1 after an error. */
+static int same_commit(struct store *s, const struct arm *a, struct strbuf *why)
+{
+	struct built_facts had = { NULL, NULL };
+	int same = 1;
+
+	if (!a->built)
+		return 1;
+	if (store_each_meta(s, a->run_id, read_built, &had))
+		return -1;
+	if (had.commit && strcmp(had.commit, a->built->commit)) {
+		strbuf_addf(why, "its ref '%s' is now %.12s (%s), its run was measured on %.12s",
+			    a->build->ref, a->built->commit, a->built->describe, had.commit);
+		same = 0;
+	} else if (had.config_hash && strcmp(had.config_hash, a->built->config_hash)) {
+		strbuf_addf(why, "its config is now %s (%s), its run's was %s",
+			    a->built->config_hash, a->built->config_desc, had.config_hash);
+		same = 0;
+	}
+	free(had.commit);
+	free(had.config_hash);
+	return same;
+}
+
 /* Why e's runs cannot go on here, into why: another machine than any
  * run's (ri, one of them), or another kernel than a run of an arm that
  * runs on this machine's kernel (a kernel arm's runs hold its guest's,
@@ -542,7 +671,8 @@ static int other_system(const struct experiment *e, struct store *s,
 	return record_other_system(ri, 0, why);
 }
 
-int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, int force)
+int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, int force,
+			   const struct kbuild_request *build)
 {
 	struct experiment_info x;
 	struct stored_runs sr = { .id = NULL };
@@ -586,6 +716,7 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	o.only = as.only;
 	o.iterations = as.iterations;
 	o.name = x.name;
+	o.build = build;
 	o.rounds = x.rounds;
 	o.order = x.arm_order;
 	if (x.has_seed) {
@@ -633,6 +764,16 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 			continue;
 		}
 		strbuf_reset(&why);
+		if ((same = same_commit(s, a, &why)) < 0)
+			goto out;
+		if (!same && !force) {
+			error("arm %s would not run the kernel run #%lld ran (--force resumes it "
+			      "anyway): %s", a->name, (long long)a->run_id, why.buf);
+			goto out;
+		}
+		if (!same)
+			warning("resuming arm %s on another commit: %s", a->name, why.buf);
+		strbuf_reset(&why);
 		if ((same = same_options(s, a, &why)) < 0)
 			goto out;
 		if (!same && !force) {
@@ -674,6 +815,10 @@ void experiment_release(struct experiment *e)
 
 		free(a->name);
 		free(a->vm);
+		free(a->build);
+		free(a->fragments);
+		kbuild_result_release(a->built);
+		free(a->built);
 		free(a->knobs);
 		free(a->keys);
 		for (size_t j = 0; j < a->noverrides; j++)
@@ -811,6 +956,11 @@ int experiment_dry_run(const struct experiment *e, struct store *s)
 			}
 			printf("\n");
 		}
+		if (a->built)
+			printf("    builds %s (%.12s %s) of %s, %s: %s\n", a->built->describe,
+			       a->built->commit, a->built->subject, a->built->tree,
+			       a->built->config_desc, a->built->cache_hit ?
+			       "in the kernel cache" : "not in the kernel cache, built first");
 	}
 	if (e->files.n) {
 		printf("\nKnobs journalled in the store before the first write, and restored "
@@ -1252,6 +1402,59 @@ static int check_knobs(const struct experiment *e, const struct arm *a, struct s
 	return rc;
 }
 
+/* Build the kernels of the arms built from a tree, or find them in the
+ * kernel cache, before anything else: a build takes minutes, and one
+ * that fails stops the experiment before any knob or sample. Return 0,
+ * 1 after a failed build, 128+N when stopped by signal N. */
+static int build_arms(struct experiment *e)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	ab_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	for (size_t i = 0; i < e->narms && !rc; i++) {
+		struct arm *a = &e->arms[i];
+		struct kbuild_result res;
+
+		/* A resumed arm whose run is complete boots no more. */
+		if (!a->build || a->done)
+			continue;
+		a->build->stop = &ab_stop;
+		a->build->progress = 1;
+		strbuf_reset(&err);
+		rc = kbuild_build(a->build, &res, &err);
+		a->build->stop = NULL;
+		if (!rc && vm_check_kernel(res.image, &err))
+			rc = -1;
+		if (rc) {
+			error("arm %s: %s", a->name, err.buf);
+			kbuild_result_release(&res);
+			rc = rc >= 128 ? rc : 1;
+			break;
+		}
+		if (res.cache_hit)
+			notice("arm %s: %s (%.12s %s) from the kernel cache", a->name, res.describe,
+			       res.commit, res.subject);
+		else
+			notice("arm %s: built %s (%.12s %s) in %dm%02ds", a->name, res.describe,
+			       res.commit, res.subject, (int)res.build_s / 60,
+			       (int)res.build_s % 60);
+		kbuild_result_release(a->built);
+		*a->built = res;
+		set_built(a);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	strbuf_release(&err);
+	return rc;
+}
+
 int experiment_run(struct experiment *e, struct store *s)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
@@ -1260,6 +1463,10 @@ int experiment_run(struct experiment *e, struct store *s)
 	char at[32];
 	int rc = 1, bad;
 	const char *status = "failed";
+
+	if ((rc = build_arms(e)))
+		goto out_free;
+	rc = 1;
 
 	/* A knob this process may not write stops it before anything. */
 	for (size_t f = 0; f < e->files.n; f++)

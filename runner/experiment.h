@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "runner/conf.h"
+#include "runner/kbuild.h"
 #include "runner/knob.h"
 #include "runner/plan.h"
 
@@ -60,6 +61,15 @@ struct arm {
 	/* A kernel arm: each of its rounds boots this guest and runs there
 	 * (NULL: the arm runs on this machine). Its strings are the config's. */
 	struct vm_config *vm;
+	/* A kernel arm built from a git tree (its keys tree, ref, kconfig,
+	 * fragment): what to build, and the kernel, resolved when loaded
+	 * and built before the first round (vm's kernel is its image, its
+	 * facts the run's kernel-* facts). NULL: its image is given. */
+	struct kbuild_request *build;
+	struct kbuild_result *built;
+	const char **fragments;		/* build's: the defaults', then the arm's */
+	size_t nfragments, fragments_alloc;
+	const char *build_facts[2 * KBUILD_NFACTS + 1];
 	struct config conf;		/* the configs with the arm's options */
 	struct plan plan;
 	int64_t run_id;			/* 0: not recorded yet */
@@ -86,6 +96,11 @@ struct experiment_options {
 	/* What a kernel arm's guest takes from the command line (accel,
 	 * vCPUs, memory...) before its own keys; NULL: VM_CONFIG_INIT. */
 	const struct vm_config *vm;
+	/* What a kernel arm built from a tree (tree = DIR, ref = REF) takes
+	 * before its own keys: the cache, make's jobs, the timeout, the base
+	 * config, the fragments merged before the arm's; NULL: no fragment,
+	 * tinyconfig, the default cache. */
+	const struct kbuild_request *build;
 	/* The configs' text as a run stored it, instead of configs (a
 	 * resumed experiment); config_origin names it in messages. */
 	const char *config_text, *config_origin;
@@ -131,13 +146,18 @@ int experiment_dry_run(const struct experiment *e, struct store *s);
 
 /* Load experiment id of s to resume it: the configs' text, the design
  * and what was asked of every arm, as its arms' runs stored them, each
- * arm tied to its run (an arm with none starts one). Refused on another
- * machine or kernel, or when an arm's plan would differ from its run's,
- * unless force. Return 0, 1 when it is complete (nothing to resume, after
+ * arm tied to its run (an arm with none starts one); build: as
+ * experiment_options' build. Refused on another machine or kernel, when
+ * an arm's plan would differ from its run's, or when the ref of an arm
+ * built from a tree now names another commit than its run's, unless
+ * force. Return 0, 1 when it is complete (nothing to resume, after
  * saying so), or -1 after saying why. */
-int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, int force);
+int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, int force,
+			   const struct kbuild_request *build);
 
-/* Run the experiment into s: journal every knob, check that every arm's
+/* Run the experiment into s: build the kernels of the arms built from a
+ * tree (or find them in the kernel cache; a build that fails stops it
+ * before anything), journal every knob, check that every arm's
  * knobs can be set and restored (else stop before any sample), then run
  * the rounds, switching the arms' changes in and out, and restore every
  * knob whatever happens. Return 0 when complete, 1 after a failure, 2

@@ -635,6 +635,9 @@ static int vm_facts(void *arg, struct store *s, int64_t run_id)
 	    fact(s, run_id, "vm.append", vm->cfg.append) ||
 	    fact(s, run_id, "vm.vcpu_pin", vm->pinned.buf))
 		return -1;
+	for (size_t i = 0; vm->cfg.facts && vm->cfg.facts[i]; i += 2)
+		if (fact(s, run_id, vm->cfg.facts[i], vm->cfg.facts[i + 1]))
+			return -1;
 	snprintf(buf, sizeof(buf), "%d", vm->cfg.vcpus);
 	if (fact(s, run_id, "vm.vcpus", buf))
 		return -1;

@@ -29,6 +29,9 @@ struct vm_config {
 	int vcpus;
 	int mem_mib;
 	double boot_timeout_s;	/* from QEMU's start to the guest's first word */
+	/* More facts of each run in this guest (a built kernel's:
+	 * kernel-commit...): key, value, key, value..., NULL; NULL: none. */
+	const char *const *facts;
 };
 
 #define VM_CONFIG_INIT { .accel = "auto", .vcpu_pin = "spread", .vcpus = 2, \

@@ -1,0 +1,1204 @@
+/* kbuild: build a commit of a kernel git tree out of tree into kbench's
+ * kernel cache (see kbuild.h for the cache's layout), with git and make
+ * run through lib/child, every wait bounded, and nothing stored in an
+ * entry unless the build completed. */
+#include "config.h"
+#include "runner/kbuild.h"
+#include "lib/child.h"
+#include "lib/clock.h"
+#include "lib/error.h"
+#include "lib/io.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How long one git command that reads the tree may take, in s. */
+#define GIT_TIMEOUT_S 120.0
+/* The log lines a failed build's error quotes. */
+#define LOG_TAIL_LINES 20
+
+void kbuild_result_release(struct kbuild_result *r)
+{
+	if (!r)
+		return;
+	free(r->commit);
+	free(r->describe);
+	free(r->subject);
+	free(r->author);
+	free(r->tree);
+	free(r->config_hash);
+	free(r->config_desc);
+	free(r->compiler);
+	free(r->entry);
+	free(r->image);
+	free(r->config);
+	free(r->modules_dir);
+	free(r->log);
+	memset(r, 0, sizeof(*r));
+}
+
+void kbuild_cache_dir(struct strbuf *dir)
+{
+	const char *v = getenv("KBENCH_KERNEL_CACHE");
+
+	strbuf_reset(dir);
+	if (v && *v) {
+		strbuf_addstr(dir, v);
+		return;
+	}
+	v = getenv("XDG_CACHE_HOME");
+	if (v && *v)
+		strbuf_addf(dir, "%s/kbench/kernels", v);
+	else
+		strbuf_addf(dir, "%s/.cache/kbench/kernels", getenv("HOME") ? getenv("HOME") : "");
+}
+
+void kbuild_facts(const struct kbuild_result *res, const char *kv[2 * KBUILD_NFACTS])
+{
+	kv[0] = "kernel-commit";
+	kv[1] = res->commit;
+	kv[2] = "kernel-describe";
+	kv[3] = res->describe;
+	kv[4] = "kernel-subject";
+	kv[5] = res->subject;
+	kv[6] = "kernel-config-hash";
+	kv[7] = res->config_hash;
+	kv[8] = "kernel-compiler";
+	kv[9] = res->compiler;
+	kv[10] = "kernel-tree";
+	kv[11] = res->tree;
+}
+
+/* ---- programs ---- */
+
+/* What make must not take from kbench's own environment: a make that
+ * runs kbench (make check) passes its jobserver and flags down. */
+static const char *const make_env[] = {
+	"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", "GNUMAKEFLAGS=", "LC_ALL=C", NULL
+};
+
+/* The first line of text, at most 200 bytes, into out. */
+static void first_line(const char *text, struct strbuf *out)
+{
+	size_t n = strcspn(text, "\n");
+
+	strbuf_add(out, text, n < 200 ? n : 200);
+}
+
+/* Run argv in dir (NULL: here), its stdout into out (NULL: dropped) and
+ * its stderr kept for the error. Return 0 when it exited with status 0;
+ * else -1 with err saying "WHAT: " and how it ended or its first line of
+ * stderr. */
+static int run_capture(const char *dir, const char *const *argv, const char *input,
+		       struct strbuf *out, double timeout_s, const char *what,
+		       struct strbuf *err)
+{
+	struct child_program p = CHILD_PROGRAM_INIT;
+	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT, why = STRBUF_INIT;
+	struct child_io io = { .out = &o, .err = &e, .timeout_s = timeout_s,
+			       .input = input, .input_len = input ? strlen(input) : 0,
+			       .out_max = 16 << 20 };
+	int end, rc = -1;
+
+	p.argv = argv;
+	p.dir = dir;
+	p.env = make_env;
+	p.new_group = 1;
+	if (!input)
+		p.in = CHILD_FD_NULL;
+	end = child_program_run(&p, &io, &why);
+	if (end < 0) {
+		strbuf_addf(err, "%s: %s", what, why.buf);
+	} else if (end == CHILD_TIMEOUT) {
+		strbuf_addf(err, "%s: killed after %.0f s", what, timeout_s);
+	} else if (end != CHILD_EXITED) {
+		strbuf_addf(err, "%s: its output passed 16 MiB", what);
+	} else if (!WIFEXITED(p.w.status) || WEXITSTATUS(p.w.status)) {
+		strbuf_addf(err, "%s: ", what);
+		if (e.len)
+			first_line(e.buf, err);
+		else
+			child_describe_status(p.w.status, err);
+	} else {
+		if (out)
+			strbuf_add(out, o.buf, o.len);
+		rc = 0;
+	}
+	strbuf_release(&o);
+	strbuf_release(&e);
+	strbuf_release(&why);
+	return rc;
+}
+
+/* git -C tree ARGS..., its output's first line into out. */
+static int git_line(const char *tree, const char *const *args, struct strbuf *out,
+		    const char *what, struct strbuf *err)
+{
+	const char *argv[16] = { "git", "-C", tree };
+	size_t n = 3;
+	struct strbuf o = STRBUF_INIT;
+	int rc;
+
+	for (size_t i = 0; args[i] && n < 15; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	rc = run_capture(NULL, argv, NULL, &o, GIT_TIMEOUT_S, what, err);
+	if (!rc)
+		strbuf_add(out, o.buf, strcspn(o.buf, "\n"));
+	strbuf_release(&o);
+	return rc;
+}
+
+/* The first n hex digits of git's SHA-1 of text (as a blob), into out. */
+static int hash_text(const char *text, size_t n, struct strbuf *out, struct strbuf *err)
+{
+	const char *argv[] = { "git", "hash-object", "--stdin", NULL };
+	struct strbuf o = STRBUF_INIT;
+	int rc = run_capture(NULL, argv, text, &o, GIT_TIMEOUT_S, "git hash-object", err);
+
+	if (!rc && o.len < n) {
+		strbuf_addf(err, "git hash-object printed '%s'", o.buf);
+		rc = -1;
+	}
+	if (!rc)
+		strbuf_add(out, o.buf, n);
+	strbuf_release(&o);
+	return rc;
+}
+
+/* ---- files ---- */
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* Remove path and everything under it; a missing path is fine. */
+static void remove_tree(const char *path)
+{
+	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int rc = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || !*s) {
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, 0755) && errno != EEXIST) {
+				rc = -1;
+				break;
+			}
+			if (!c)
+				break;
+			*s = c;
+		}
+	}
+	free(p);
+	return rc;
+}
+
+static int copy_file(const char *from, const char *to, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int fd = -1, rc = -1;
+
+	if (strbuf_read_file(&text, from) < 0) {
+		strbuf_addf(err, "cannot read '%s': %s", from, strerror(errno));
+		goto out;
+	}
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write_full(fd, text.buf, text.len) || fsync(fd)) {
+		strbuf_addf(err, "cannot write '%s': %s", to, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&text);
+	return rc;
+}
+
+/* The last n lines of the file at path, each indented, into out. */
+static void file_tail(const char *path, int n, struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT;
+	size_t at;
+
+	if (strbuf_read_file(&text, path) < 0) {
+		strbuf_addf(out, "    (cannot read the log: %s)\n", strerror(errno));
+		return;
+	}
+	strbuf_rtrim(&text);
+	at = text.len;
+	for (int i = 0; i < n && at > 0; i++) {
+		while (at > 0 && text.buf[at - 1] != '\n')
+			at--;
+		if (i + 1 < n && at > 0)
+			at--;
+	}
+	if (!text.len)
+		strbuf_addstr(out, "    (the log is empty)\n");
+	for (const char *s = text.buf + at; *s; ) {
+		size_t len = strcspn(s, "\n");
+
+		strbuf_addstr(out, "    ");
+		strbuf_add(out, s, len);
+		strbuf_addch(out, '\n');
+		s += len + (s[len] == '\n');
+	}
+	strbuf_release(&text);
+}
+
+/* ---- resolving ---- */
+
+/* Whether kconfig names a file rather than a make target. */
+static int kconfig_is_file(const char *kconfig)
+{
+	struct stat st;
+
+	return strchr(kconfig, '/') || !stat(kconfig, &st);
+}
+
+static int valid_target(const char *t)
+{
+	if (!*t || *t == '-')
+		return 0;
+	for (; *t; t++)
+		if (!isalnum((unsigned char)*t) && !strchr("_.-", *t))
+			return 0;
+	return 1;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* The config's hash over what makes it (the base: a target's name or
+ * a file's bytes; each fragment's bytes, in order) and its description. */
+static int config_hash(const struct kbuild_request *rq, struct kbuild_result *res,
+		       struct strbuf *err)
+{
+	const char *kconfig = rq->kconfig ? rq->kconfig : KBUILD_DEFAULT_KCONFIG;
+	struct strbuf text = STRBUF_INIT, file = STRBUF_INIT, hash = STRBUF_INIT;
+	struct strbuf desc = STRBUF_INIT;
+	int rc = -1;
+
+	strbuf_addstr(&text, "kbench kernel config 1\n");
+	if (kconfig_is_file(kconfig)) {
+		if (strbuf_read_file(&file, kconfig) < 0) {
+			strbuf_addf(err, "cannot read the config '%s': %s", kconfig,
+				    strerror(errno));
+			goto out;
+		}
+		strbuf_addf(&text, "file %zu\n", file.len);
+		strbuf_add(&text, file.buf, file.len);
+		strbuf_addstr(&desc, base_name(kconfig));
+	} else if (!valid_target(kconfig)) {
+		strbuf_addf(err, "the config '%s' is neither a file nor a make target "
+			    "(tinyconfig, defconfig...)", kconfig);
+		goto out;
+	} else {
+		strbuf_addf(&text, "target %s\n", kconfig);
+		strbuf_addstr(&desc, kconfig);
+	}
+	for (size_t i = 0; i < rq->nfragments; i++) {
+		strbuf_reset(&file);
+		if (strbuf_read_file(&file, rq->fragments[i]) < 0) {
+			strbuf_addf(err, "cannot read the config fragment '%s': %s",
+				    rq->fragments[i], strerror(errno));
+			goto out;
+		}
+		strbuf_addf(&text, "\nfragment %zu\n", file.len);
+		strbuf_add(&text, file.buf, file.len);
+		strbuf_addf(&desc, " + %s", base_name(rq->fragments[i]));
+	}
+	if (hash_text(text.buf, 16, &hash, err))
+		goto out;
+	res->config_hash = strbuf_detach(&hash);
+	res->config_desc = strbuf_detach(&desc);
+	rc = 0;
+out:
+	strbuf_release(&text);
+	strbuf_release(&file);
+	strbuf_release(&hash);
+	strbuf_release(&desc);
+	return rc;
+}
+
+/* The paths of the build of res: its entry's key (COMMIT-CONFIG-CC) and
+ * its slot (the worktree and object directory of tree, config and
+ * compiler), from the tree's git directory gitdir. */
+struct kbuild_paths {
+	struct strbuf cache, key, slot, tmp_base;
+};
+
+static void paths_release(struct kbuild_paths *p)
+{
+	strbuf_release(&p->cache);
+	strbuf_release(&p->key);
+	strbuf_release(&p->slot);
+	strbuf_release(&p->tmp_base);
+}
+
+static int resolve(const struct kbuild_request *rq, struct kbuild_result *res,
+		   struct kbuild_paths *paths, struct strbuf *err)
+{
+	struct strbuf tree = STRBUF_INIT, gitdir = STRBUF_INIT, sb = STRBUF_INIT;
+	struct strbuf cc = STRBUF_INIT, hash = STRBUF_INIT, what = STRBUF_INIT;
+	char real[PATH_MAX];
+	const char *ref = rq->ref;
+	const char *cc_argv[] = { "gcc", "--version", NULL };
+	struct stat st;
+	int rc = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (!rq->tree || !*rq->tree) {
+		strbuf_addstr(err, "no kernel tree given");
+		goto out;
+	}
+	if (!ref || !*ref) {
+		strbuf_addstr(err, "no ref given: which commit of the tree to build");
+		goto out;
+	}
+	if (!realpath(rq->tree, real) || stat(real, &st)) {
+		strbuf_addf(err, "cannot use the kernel tree '%s': %s", rq->tree, strerror(errno));
+		goto out;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		strbuf_addf(err, "cannot use the kernel tree '%s': not a directory", rq->tree);
+		goto out;
+	}
+	res->tree = xstrdup(real);
+	{
+		const char *args[] = { "rev-parse", "--path-format=absolute", "--git-common-dir",
+				       NULL };
+		const char *top[] = { "git", "rev-parse", "--is-bare-repository", "--show-cdup",
+				      NULL };
+		const char *cdup;
+
+		strbuf_addf(&what, "'%s' is not a git tree", rq->tree);
+		if (git_line(real, args, &gitdir, what.buf, err) ||
+		    run_capture(real, top, NULL, &sb, GIT_TIMEOUT_S, what.buf, err))
+			goto out;
+		/* A directory inside a work tree is not the tree a user
+		 * names: its top is ("../" to go up to it). */
+		cdup = sb.buf + strcspn(sb.buf, "\n");
+		if (strncmp(sb.buf, "true", 4) && *cdup && cdup[1] && cdup[1] != '\n') {
+			strbuf_addf(err, "'%s' is not the top of a git tree (it is a directory "
+				    "inside one)", rq->tree);
+			goto out;
+		}
+		strbuf_reset(&sb);
+	}
+	strbuf_reset(&what);
+	strbuf_addf(&what, "no commit '%s' in the tree '%s'", ref, rq->tree);
+	strbuf_addf(&sb, "%s^{commit}", ref);
+	{
+		const char *args[] = { "rev-parse", "--verify", "--quiet", "--end-of-options",
+				       sb.buf, NULL };
+		struct strbuf id = STRBUF_INIT;
+		struct strbuf e = STRBUF_INIT;
+
+		if (*ref == '-' || git_line(real, args, &id, what.buf, &e)) {
+			/* rev-parse --quiet says nothing: the message is ours. */
+			strbuf_addstr(err, what.buf);
+			strbuf_release(&id);
+			strbuf_release(&e);
+			goto out;
+		}
+		strbuf_release(&e);
+		res->commit = strbuf_detach(&id);
+	}
+	{
+		const char *args[] = { "describe", "--tags", "--always", res->commit, NULL };
+
+		strbuf_reset(&sb);
+		if (git_line(real, args, &sb, "git describe", err))
+			goto out;
+		res->describe = strbuf_detach(&sb);
+	}
+	{
+		const char *argv[] = { "git", "-C", real, "log", "-1", "--format=%s%n%an <%ae>",
+				       res->commit, NULL };
+		const char *nl;
+
+		strbuf_reset(&sb);
+		if (run_capture(NULL, argv, NULL, &sb, GIT_TIMEOUT_S, "git log", err))
+			goto out;
+		nl = strchr(sb.buf, '\n');
+		res->subject = xstrndup(sb.buf, nl ? (size_t)(nl - sb.buf) : sb.len);
+		res->author = xstrndup(nl ? nl + 1 : "", nl ? strcspn(nl + 1, "\n") : 0);
+		strbuf_reset(&sb);
+	}
+	if (config_hash(rq, res, err))
+		goto out;
+	if (run_capture(NULL, cc_argv, NULL, &cc, GIT_TIMEOUT_S, "cannot run gcc, the kernel's "
+			"compiler", err))
+		goto out;
+	strbuf_reset(&sb);
+	first_line(cc.buf, &sb);
+	res->compiler = strbuf_detach(&sb);
+
+	if (rq->cache_dir && *rq->cache_dir)
+		strbuf_addstr(&paths->cache, rq->cache_dir);
+	else
+		kbuild_cache_dir(&paths->cache);
+	if (hash_text(res->compiler, 8, &hash, err))
+		goto out;
+	strbuf_addf(&paths->key, "%s-%s-%s", res->commit, res->config_hash, hash.buf);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s\n%s\n%s\n", gitdir.buf, res->config_hash, res->compiler);
+	if (hash_text(sb.buf, 16, &paths->slot, err))
+		goto out;
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/entries/%s", paths->cache.buf, paths->key.buf);
+	res->entry = strbuf_detach(&sb);
+	strbuf_addf(&sb, "%s/bzImage", res->entry);
+	res->image = strbuf_detach(&sb);
+	strbuf_addf(&sb, "%s/config", res->entry);
+	res->config = strbuf_detach(&sb);
+	strbuf_addf(&sb, "%s/build.log", res->entry);
+	res->log = strbuf_detach(&sb);
+	/* An entry is renamed into place complete: there is one or none. */
+	res->cache_hit = !access(res->image, R_OK);
+	strbuf_addf(&sb, "%s/modules", res->entry);
+	if (res->cache_hit && path_is_dir(sb.buf))
+		res->modules_dir = strbuf_detach(&sb);
+	rc = 0;
+out:
+	strbuf_release(&tree);
+	strbuf_release(&gitdir);
+	strbuf_release(&sb);
+	strbuf_release(&cc);
+	strbuf_release(&hash);
+	strbuf_release(&what);
+	return rc;
+}
+
+int kbuild_resolve(const struct kbuild_request *rq, struct kbuild_result *res,
+		   struct strbuf *err)
+{
+	struct kbuild_paths paths = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	int rc = resolve(rq, res, &paths, err);
+
+	if (rc)
+		kbuild_result_release(res);
+	paths_release(&paths);
+	return rc;
+}
+
+/* ---- building ---- */
+
+/* A build in progress. */
+struct build {
+	const struct kbuild_request *rq;
+	struct kbuild_result *res;
+	struct kbuild_paths *paths;
+	struct strbuf slot_dir, src, obj, tmp, log_path, marker;
+	int log_fd, lock_fd;
+	int tty;
+	int shown;		/* a progress line is on the terminal */
+	int64_t start_ns, deadline_ns;
+	int signal;		/* the build was stopped by *rq->stop */
+	int killed;		/* a step was killed: compilers may have left parts */
+};
+
+static double elapsed_s(const struct build *b)
+{
+	return (double)(clock_ns(CLOCK_MONOTONIC) - b->start_ns) / NSEC_PER_SEC;
+}
+
+static void clear_line(struct build *b)
+{
+	if (b->shown) {
+		fputs("\r\033[K", stderr);
+		b->shown = 0;
+	}
+}
+
+/* The last target kbuild names in the log ("CC      mm/slub.o"). */
+static void last_target(const struct build *b, char *buf, size_t size)
+{
+	char tail[4096];
+	off_t end = lseek(b->log_fd, 0, SEEK_END);
+	off_t at = end > (off_t)sizeof(tail) - 1 ? end - (off_t)sizeof(tail) + 1 : 0;
+	ssize_t n = end > 0 ? pread(b->log_fd, tail, (size_t)(end - at), at) : 0;
+	char *line = NULL;
+
+	buf[0] = '\0';
+	if (n <= 0)
+		return;
+	tail[n] = '\0';
+	for (char *s = tail; (s = strstr(s, "\n  ")); s++)
+		if (isupper((unsigned char)s[3]))
+			line = s + 3;
+	if (line)
+		snprintf(buf, size, "%.*s", (int)strcspn(line, "\n"), line);
+}
+
+static void show_progress(struct build *b, const char *step)
+{
+	char target[160];
+	struct winsize ws;
+	int cols = 80;
+	double s = elapsed_s(b);
+	struct strbuf line = STRBUF_INIT;
+
+	if (!b->tty)
+		return;
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 20)
+		cols = ws.ws_col;
+	last_target(b, target, sizeof(target));
+	strbuf_addf(&line, "building %s: %s %dm%02ds %s", b->res->describe, step, (int)s / 60,
+		    (int)s % 60, target);
+	if (line.len >= (size_t)cols)
+		line.buf[cols - 1] = '\0';
+	fprintf(stderr, "\r\033[K%s", line.buf);
+	fflush(stderr);
+	b->shown = 1;
+	strbuf_release(&line);
+}
+
+/* Run one step of the build, its output appended to the log, waiting
+ * with the progress line until it ends, the deadline passes or *stop is
+ * set. Return 0 when it exited with status 0; -1 with err saying why. */
+static int step(struct build *b, const char *dir, const char *const *argv, const char *name,
+		struct strbuf *err)
+{
+	struct child_program p = CHILD_PROGRAM_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int rc = -1;
+
+	if (!b->tty && b->rq->progress && !kb_quiet)
+		notice("%s: %s", b->res->describe, name);
+	dprintf(b->log_fd, "### %s\n", name);
+	p.argv = argv;
+	p.dir = dir;
+	p.env = make_env;
+	p.new_group = 1;
+	p.in = CHILD_FD_NULL;
+	p.out = p.err = b->log_fd;
+	if (child_program_start(&p, &why)) {
+		strbuf_addf(err, "%s: %s", name, why.buf);
+		goto out;
+	}
+	for (;;) {
+		struct timespec ts = { 0, 200 * 1000 * 1000 };
+
+		if (worker_poll(&p.w))
+			break;
+		if (b->rq->stop && *b->rq->stop) {
+			worker_kill_group(&p.w);
+			b->signal = *b->rq->stop;
+			b->killed = 1;
+			strbuf_addf(err, "%s: stopped by signal %d", name, b->signal);
+			goto out;
+		}
+		if (clock_ns(CLOCK_MONOTONIC) > b->deadline_ns) {
+			worker_kill_group(&p.w);
+			b->killed = 1;
+			strbuf_addf(err, "%s: killed after the build's %.0f s (--timeout)", name,
+				    b->rq->timeout_s > 0 ? b->rq->timeout_s :
+				    KBUILD_DEFAULT_TIMEOUT_S);
+			goto out;
+		}
+		if (b->rq->progress && !kb_quiet)
+			show_progress(b, name);
+		nanosleep(&ts, NULL);
+	}
+	if (!WIFEXITED(p.w.status) || WEXITSTATUS(p.w.status)) {
+		strbuf_addf(err, "%s ", name);
+		child_describe_status(p.w.status, err);
+		goto out;
+	}
+	rc = 0;
+out:
+	clear_line(b);
+	strbuf_release(&why);
+	return rc;
+}
+
+/* Take the slot's lock, waiting for another build of it until the
+ * deadline. The descriptor is inherited by make and what it starts, so
+ * that a killed kbench's compilers hold the slot until they are gone. */
+static int lock_slot(struct build *b, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int said = 0, rc = -1;
+
+	strbuf_addf(&path, "%s/lock", b->slot_dir.buf);
+	b->lock_fd = open(path.buf, O_RDWR | O_CREAT, 0644);
+	if (b->lock_fd < 0) {
+		strbuf_addf(err, "cannot open '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	while (flock(b->lock_fd, LOCK_EX | LOCK_NB)) {
+		struct timespec ts = { 0, 200 * 1000 * 1000 };
+
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			strbuf_addf(err, "cannot lock '%s': %s", path.buf, strerror(errno));
+			goto out;
+		}
+		if (b->rq->stop && *b->rq->stop) {
+			b->signal = *b->rq->stop;
+			strbuf_addf(err, "stopped by signal %d while waiting for '%s'", b->signal,
+				    path.buf);
+			goto out;
+		}
+		if (clock_ns(CLOCK_MONOTONIC) > b->deadline_ns) {
+			strbuf_addf(err, "another build holds '%s' still, after the build's "
+				    "timeout", path.buf);
+			goto out;
+		}
+		if (!said++)
+			notice("waiting for another build of this tree and config (%s)", path.buf);
+		nanosleep(&ts, NULL);
+	}
+	rc = 0;
+out:
+	strbuf_release(&path);
+	return rc;
+}
+
+/* The object files a killed build may have left half written: every
+ * file of the object directory written since its marker. */
+static int64_t marker_ns;
+static int remove_newer(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)ftw;
+	if (flag == FTW_F &&
+	    (int64_t)st->st_mtim.tv_sec * NSEC_PER_SEC + st->st_mtim.tv_nsec >= marker_ns)
+		unlink(path);
+	return 0;
+}
+
+static void clean_after_kill(struct build *b)
+{
+	struct stat st;
+
+	if (stat(b->marker.buf, &st))
+		return;
+	notice("the last build in %s was interrupted: removing what it wrote", b->obj.buf);
+	marker_ns = (int64_t)st.st_mtim.tv_sec * NSEC_PER_SEC + st.st_mtim.tv_nsec;
+	nftw(b->obj.buf, remove_newer, 16, FTW_PHYS);
+}
+
+/* Entries being written by builds that are gone (their pid is in the
+ * name: KEY.PID.XXXXXX). */
+static void clean_tmp(struct build *b)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	DIR *d;
+	struct dirent *e;
+
+	strbuf_addf(&dir, "%s/tmp", b->paths->cache.buf);
+	d = opendir(dir.buf);
+	while (d && (e = readdir(d))) {
+		const char *dot = strchr(e->d_name, '.');
+		long pid = dot ? strtol(dot + 1, NULL, 10) : 0;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (pid <= 0 || (kill((pid_t)pid, 0) && errno == ESRCH)) {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/%s", dir.buf, e->d_name);
+			remove_tree(path.buf);
+		}
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+}
+
+/* The options the fragments set, last one winning, checked against the
+ * .config make olddefconfig wrote: each must be there as asked. */
+struct wanted {
+	char *name, *value;	/* value NULL: "is not set" */
+	const char *file;
+	int line;
+};
+
+static void add_wanted(struct wanted **w, size_t *n, size_t *alloc, const char *name,
+		       size_t len, const char *value, size_t vlen, const char *file, int line)
+{
+	size_t i;
+
+	for (i = 0; i < *n && (strlen((*w)[i].name) != len || strncmp((*w)[i].name, name, len));
+	     i++)
+		;
+	if (i == *n) {
+		ALLOC_GROW(*w, *n + 1, *alloc);
+		(*w)[(*n)++].name = xstrndup(name, len);
+	} else {
+		free((*w)[i].value);
+	}
+	(*w)[i].value = value ? xstrndup(value, vlen) : NULL;
+	(*w)[i].file = file;
+	(*w)[i].line = line;
+}
+
+/* The value of option name in a .config's text, or NULL when not set;
+ * *len set to its length. */
+static const char *config_value(const char *text, const char *name, size_t *len)
+{
+	size_t nlen = strlen(name);
+
+	for (const char *s = text; *s; ) {
+		if (!strncmp(s, name, nlen) && s[nlen] == '=') {
+			*len = strcspn(s + nlen + 1, "\n");
+			return s + nlen + 1;
+		}
+		s += strcspn(s, "\n");
+		s += *s == '\n';
+	}
+	return NULL;
+}
+
+static int check_fragments(struct build *b, struct strbuf *err)
+{
+	struct wanted *w = NULL;
+	size_t n = 0, alloc = 0, bad = 0;
+	struct strbuf text = STRBUF_INIT, config = STRBUF_INIT, path = STRBUF_INIT;
+	int rc = -1;
+
+	for (size_t f = 0; f < b->rq->nfragments; f++) {
+		const char *file = b->rq->fragments[f];
+		int line = 0;
+
+		strbuf_reset(&text);
+		if (strbuf_read_file(&text, file) < 0) {
+			strbuf_addf(err, "cannot read the config fragment '%s': %s", file,
+				    strerror(errno));
+			goto out;
+		}
+		for (const char *s = text.buf; *s; ) {
+			size_t len = strcspn(s, "\n"), nlen;
+
+			line++;
+			nlen = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					 "0123456789_");
+			if (!strncmp(s, "CONFIG_", 7) && nlen < len && s[nlen] == '=')
+				add_wanted(&w, &n, &alloc, s, nlen, s + nlen + 1, len - nlen - 1,
+					   file, line);
+			else if (!strncmp(s, "# CONFIG_", 9) && len > 13 &&
+				 !strncmp(s + len - 11, " is not set", 11))
+				add_wanted(&w, &n, &alloc, s + 2, len - 13, NULL, 0, file, line);
+			s += len + (s[len] == '\n');
+		}
+	}
+	strbuf_addf(&path, "%s/.config", b->obj.buf);
+	if (strbuf_read_file(&config, path.buf) < 0) {
+		strbuf_addf(err, "make olddefconfig wrote no '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t len = 0;
+		const char *v = config_value(config.buf, w[i].name, &len);
+		int ok = w[i].value ? v && strlen(w[i].value) == len &&
+				      !strncmp(v, w[i].value, len) : !v || (len == 1 && *v == 'n');
+
+		if (ok)
+			continue;
+		if (!bad++)
+			strbuf_addstr(err, "the config lacks options its fragments set (a "
+				      "dependency is missing, or the option is not in this "
+				      "kernel):");
+		strbuf_addf(err, "\n    %s:%d: %s%s%s, but the .config has ", w[i].file,
+			    w[i].line, w[i].name, w[i].value ? "=" : " is not set",
+			    w[i].value ? w[i].value : "");
+		if (v)
+			strbuf_addf(err, "%s=%.*s", w[i].name, (int)len, v);
+		else
+			strbuf_addstr(err, "it not set");
+	}
+	rc = bad ? -1 : 0;
+out:
+	for (size_t i = 0; i < n; i++) {
+		free(w[i].name);
+		free(w[i].value);
+	}
+	free(w);
+	strbuf_release(&text);
+	strbuf_release(&config);
+	strbuf_release(&path);
+	return rc;
+}
+
+/* Export the commit into the slot's worktree: added the first time,
+ * checked out (only the files that differ change) after. */
+static int export_commit(struct build *b, struct strbuf *err)
+{
+	struct strbuf dotgit = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&dotgit, "%s/.git", b->src.buf);
+	if (access(dotgit.buf, F_OK)) {
+		const char *argv[] = { "git", "-C", b->res->tree, "worktree", "add", "-f",
+				       "--detach", b->src.buf, b->res->commit, NULL };
+
+		remove_tree(b->src.buf);
+		rc = step(b, NULL, argv, "git worktree add", err);
+	} else {
+		const char *co[] = { "git", "checkout", "-q", "-f", "--detach", b->res->commit,
+				     NULL };
+		const char *clean[] = { "git", "clean", "-q", "-f", "-d", "-x", NULL };
+
+		rc = step(b, b->src.buf, co, "git checkout", err) ||
+		     step(b, b->src.buf, clean, "git clean", err) ? -1 : 0;
+	}
+	strbuf_release(&dotgit);
+	return rc;
+}
+
+static int configure(struct build *b, struct strbuf *err)
+{
+	const char *kconfig = b->rq->kconfig ? b->rq->kconfig : KBUILD_DEFAULT_KCONFIG;
+	struct strbuf o = STRBUF_INIT, path = STRBUF_INIT, merge = STRBUF_INIT;
+	char **abs = xcalloc(b->rq->nfragments + 1, sizeof(*abs));
+	const char **argv = xcalloc(b->rq->nfragments + 8, sizeof(*argv));
+	int rc = -1;
+
+	strbuf_addf(&o, "O=%s", b->obj.buf);
+	if (mkdir_p(b->obj.buf)) {
+		strbuf_addf(err, "cannot create '%s': %s", b->obj.buf, strerror(errno));
+		goto out;
+	}
+	if (kconfig_is_file(kconfig)) {
+		strbuf_addf(&path, "%s/.config", b->obj.buf);
+		if (copy_file(kconfig, path.buf, err))
+			goto out;
+	} else {
+		const char *make[] = { "make", "-C", b->src.buf, o.buf, "ARCH=x86_64", kconfig,
+				       NULL };
+
+		strbuf_addf(&path, "make %s", kconfig);
+		if (step(b, NULL, make, path.buf, err))
+			goto out;
+	}
+	if (b->rq->nfragments) {
+		size_t n = 0;
+
+		strbuf_addf(&merge, "%s/scripts/kconfig/merge_config.sh", b->src.buf);
+		if (access(merge.buf, X_OK)) {
+			strbuf_addf(err, "the tree has no scripts/kconfig/merge_config.sh at %s, to "
+				    "merge the config fragments with", b->res->describe);
+			goto out;
+		}
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/.config", b->obj.buf);
+		argv[n++] = merge.buf;
+		argv[n++] = "-m";
+		argv[n++] = "-O";
+		argv[n++] = b->obj.buf;
+		argv[n++] = path.buf;
+		/* merge_config.sh runs in the object directory. */
+		for (size_t i = 0; i < b->rq->nfragments; i++) {
+			abs[i] = realpath(b->rq->fragments[i], NULL);
+			if (!abs[i]) {
+				strbuf_addf(err, "cannot read the config fragment '%s': %s",
+					    b->rq->fragments[i], strerror(errno));
+				goto out;
+			}
+			argv[n++] = abs[i];
+		}
+		argv[n] = NULL;
+		if (step(b, b->obj.buf, argv, "merge_config.sh", err))
+			goto out;
+	}
+	{
+		const char *make[] = { "make", "-C", b->src.buf, o.buf, "ARCH=x86_64",
+				       "olddefconfig", NULL };
+
+		if (step(b, NULL, make, "make olddefconfig", err))
+			goto out;
+	}
+	rc = check_fragments(b, err);
+out:
+	for (size_t i = 0; i < b->rq->nfragments; i++)
+		free(abs[i]);
+	free(abs);
+	free(argv);
+	strbuf_release(&o);
+	strbuf_release(&path);
+	strbuf_release(&merge);
+	return rc;
+}
+
+/* Whether the .config in obj builds modules. */
+static int builds_modules(const struct build *b)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	size_t len = 0;
+	const char *v;
+	int yes;
+
+	strbuf_addf(&path, "%s/.config", b->obj.buf);
+	strbuf_read_file(&text, path.buf);
+	v = config_value(text.buf, "CONFIG_MODULES", &len);
+	yes = v && len == 1 && *v == 'y';
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return yes;
+}
+
+static int make_kernel(struct build *b, struct strbuf *err)
+{
+	struct strbuf o = STRBUF_INIT, j = STRBUF_INIT, mod = STRBUF_INIT;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int modules = builds_modules(b), rc = -1;
+	const char *make[] = { "make", "-C", b->src.buf, NULL, "ARCH=x86_64", NULL, "bzImage",
+			       modules ? "modules" : NULL, NULL };
+
+	strbuf_addf(&o, "O=%s", b->obj.buf);
+	strbuf_addf(&j, "-j%d", b->rq->jobs > 0 ? b->rq->jobs : cpus > 0 ? (int)cpus : 1);
+	make[3] = o.buf;
+	make[5] = j.buf;
+	if (step(b, NULL, make, modules ? "make bzImage modules" : "make bzImage", err))
+		goto out;
+	if (modules) {
+		const char *inst[] = { "make", "-C", b->src.buf, o.buf, "ARCH=x86_64",
+				       NULL, "INSTALL_MOD_STRIP=1", "modules_install", NULL };
+
+		strbuf_addf(&mod, "INSTALL_MOD_PATH=%s/modules", b->tmp.buf);
+		inst[5] = mod.buf;
+		if (step(b, NULL, inst, "make modules_install", err))
+			goto out;
+	}
+	rc = 0;
+out:
+	strbuf_release(&o);
+	strbuf_release(&j);
+	strbuf_release(&mod);
+	return rc;
+}
+
+/* What the entry holds beside the kernel: its facts, one "key value" a
+ * line. */
+static int write_facts(struct build *b, struct strbuf *err)
+{
+	const char *kv[2 * KBUILD_NFACTS];
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	int fd, rc = -1;
+
+	kbuild_facts(b->res, kv);
+	for (int i = 0; i < KBUILD_NFACTS; i++)
+		strbuf_addf(&text, "%s %s\n", kv[2 * i], kv[2 * i + 1]);
+	strbuf_addf(&text, "kernel-author %s\nkernel-config %s\nbuild-seconds %.0f\n",
+		    b->res->author, b->res->config_desc, elapsed_s(b));
+	strbuf_addf(&path, "%s/facts", b->tmp.buf);
+	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write_full(fd, text.buf, text.len) || fsync(fd)) {
+		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	return rc;
+}
+
+/* Copy what was built into the temporary entry and rename it into
+ * place. */
+static int store_entry(struct build *b, struct strbuf *err)
+{
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	int rc = -1;
+
+	strbuf_addf(&from, "%s/arch/x86/boot/bzImage", b->obj.buf);
+	strbuf_addf(&to, "%s/bzImage", b->tmp.buf);
+	if (copy_file(from.buf, to.buf, err))
+		goto out;
+	strbuf_reset(&from);
+	strbuf_reset(&to);
+	strbuf_addf(&from, "%s/.config", b->obj.buf);
+	strbuf_addf(&to, "%s/config", b->tmp.buf);
+	if (copy_file(from.buf, to.buf, err) || write_facts(b, err))
+		goto out;
+	if (fsync(b->log_fd)) {
+		strbuf_addf(err, "cannot write '%s': %s", b->log_path.buf, strerror(errno));
+		goto out;
+	}
+	if (rename(b->tmp.buf, b->res->entry)) {
+		strbuf_addf(err, "cannot rename '%s' to '%s': %s", b->tmp.buf, b->res->entry,
+			    strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	strbuf_release(&from);
+	strbuf_release(&to);
+	return rc;
+}
+
+/* After a failed build: keep its log as failed/KEY.log, drop the rest. */
+static void keep_failed_log(struct build *b)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+
+	strbuf_addf(&dir, "%s/failed", b->paths->cache.buf);
+	strbuf_addf(&path, "%s/%s.log", dir.buf, b->paths->key.buf);
+	if (b->log_fd >= 0 && !mkdir_p(dir.buf) && !rename(b->log_path.buf, path.buf)) {
+		free(b->res->log);
+		b->res->log = strbuf_detach(&path);
+	}
+	strbuf_release(&dir);
+	strbuf_release(&path);
+}
+
+static void build_release(struct build *b)
+{
+	strbuf_release(&b->slot_dir);
+	strbuf_release(&b->src);
+	strbuf_release(&b->obj);
+	strbuf_release(&b->tmp);
+	strbuf_release(&b->log_path);
+	strbuf_release(&b->marker);
+	if (b->log_fd >= 0)
+		close(b->log_fd);
+	if (b->lock_fd >= 0)
+		close(b->lock_fd);
+}
+
+int kbuild_build(const struct kbuild_request *rq, struct kbuild_result *res,
+		 struct strbuf *err)
+{
+	struct kbuild_paths paths = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct build b = { .rq = rq, .res = res, .paths = &paths, .log_fd = -1, .lock_fd = -1,
+			   .slot_dir = STRBUF_INIT, .src = STRBUF_INIT, .obj = STRBUF_INIT,
+			   .tmp = STRBUF_INIT, .log_path = STRBUF_INIT, .marker = STRBUF_INIT };
+	struct strbuf why = STRBUF_INIT, dir = STRBUF_INIT, tail = STRBUF_INIT;
+	double timeout_s = rq->timeout_s > 0 ? rq->timeout_s : KBUILD_DEFAULT_TIMEOUT_S;
+	int fd, rc = -1;
+
+	b.start_ns = clock_ns(CLOCK_MONOTONIC);
+	b.deadline_ns = b.start_ns + (int64_t)(timeout_s * NSEC_PER_SEC);
+	b.tty = rq->progress && isatty(STDERR_FILENO);
+	if (resolve(rq, res, &paths, err))
+		goto fail;
+	if (res->cache_hit) {
+		rc = 0;
+		goto out;
+	}
+	strbuf_addf(&b.slot_dir, "%s/work/%s", paths.cache.buf, paths.slot.buf);
+	strbuf_addf(&dir, "%s/entries", paths.cache.buf);
+	if (mkdir_p(b.slot_dir.buf) || mkdir_p(dir.buf)) {
+		strbuf_addf(err, "cannot create the kernel cache in '%s': %s", paths.cache.buf,
+			    strerror(errno));
+		goto fail;
+	}
+	if (lock_slot(&b, err))
+		goto fail;
+	/* Built while we waited? */
+	if (!access(res->image, R_OK)) {
+		res->cache_hit = 1;
+		rc = 0;
+		goto out;
+	}
+	strbuf_addf(&b.src, "%s/src", b.slot_dir.buf);
+	strbuf_addf(&b.obj, "%s/obj", b.slot_dir.buf);
+	strbuf_addf(&b.marker, "%s/building", b.slot_dir.buf);
+	clean_after_kill(&b);
+	clean_tmp(&b);
+	unlink(b.marker.buf);
+	fd = open(b.marker.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", b.marker.buf, strerror(errno));
+		goto fail;
+	}
+	dprintf(fd, "%ld\n", (long)getpid());
+	close(fd);
+	strbuf_reset(&dir);
+	strbuf_addf(&dir, "%s/tmp", paths.cache.buf);
+	strbuf_addf(&b.tmp, "%s/%s.%ld.XXXXXX", dir.buf, paths.key.buf, (long)getpid());
+	if (mkdir_p(dir.buf) || !mkdtemp(b.tmp.buf)) {
+		strbuf_addf(err, "cannot create a directory in '%s': %s", dir.buf, strerror(errno));
+		goto fail;
+	}
+	chmod(b.tmp.buf, 0755);
+	strbuf_addf(&b.log_path, "%s/build.log", b.tmp.buf);
+	b.log_fd = open(b.log_path.buf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (b.log_fd < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", b.log_path.buf, strerror(errno));
+		goto fail;
+	}
+	dprintf(b.log_fd, "### kbench build of %s (%s) from %s\n### config %s (%s), %s\n",
+		res->commit, res->describe, res->tree, res->config_hash, res->config_desc,
+		res->compiler);
+	if (rq->progress && !kb_quiet)
+		notice("building %s (%.12s %s) in %s", res->describe, res->commit, res->subject,
+		       b.slot_dir.buf);
+	if (export_commit(&b, &why) || configure(&b, &why) || make_kernel(&b, &why) ||
+	    store_entry(&b, &why)) {
+		if (b.signal) {
+			strbuf_addf(err, "the build of %s was interrupted: nothing was stored",
+				    res->describe);
+			rc = 128 + b.signal;
+			goto fail;
+		}
+		strbuf_addf(err, "the build of %s (%.12s) failed: %s", res->describe, res->commit,
+			    why.buf);
+		keep_failed_log(&b);
+		file_tail(res->log, LOG_TAIL_LINES, &tail);
+		strbuf_addf(err, "\nthe last lines of its log (all of it in %s):\n%s", res->log,
+			    tail.buf);
+		strbuf_rtrim(err);
+		goto fail;
+	}
+	res->build_s = elapsed_s(&b);
+	strbuf_reset(&dir);
+	strbuf_addf(&dir, "%s/modules", res->entry);
+	if (path_is_dir(dir.buf))
+		res->modules_dir = strbuf_detach(&dir);
+	unlink(b.marker.buf);
+	rc = 0;
+	goto out;
+fail:
+	/* A step killed part way may leave half-written objects: the marker
+	 * stays, and the next build removes what was written since. */
+	if (b.marker.len && !b.killed)
+		unlink(b.marker.buf);
+	if (b.tmp.len)
+		remove_tree(b.tmp.buf);
+	if (rc < 128)
+		rc = -1;
+out:
+	strbuf_release(&why);
+	strbuf_release(&dir);
+	strbuf_release(&tail);
+	build_release(&b);
+	paths_release(&paths);
+	return rc;
+}
