@@ -110,5 +110,11 @@ void history_render(const struct history *h, enum history_format f,
 /* Append the regressions found in h (n of them) and a summary line. */
 void history_render_regressions(const struct history *h, const struct history_regression *r,
 				size_t n, struct strbuf *out);
+/* The same, calling more(r, arg, out) after each regression's lines (the
+ * caller's own lines about it; NULL: none). */
+void history_render_regressions_with(const struct history *h, const struct history_regression *r,
+				     size_t n, void (*more)(const struct history_regression *r,
+							    void *arg, struct strbuf *out),
+				     void *arg, struct strbuf *out);
 
 #endif

@@ -368,6 +368,14 @@ static void run_line(struct strbuf *out, const char *what, const struct history_
 void history_render_regressions(const struct history *h, const struct history_regression *r,
 				size_t n, struct strbuf *out)
 {
+	history_render_regressions_with(h, r, n, NULL, NULL, out);
+}
+
+void history_render_regressions_with(const struct history *h, const struct history_regression *r,
+				     size_t n, void (*more)(const struct history_regression *r,
+							    void *arg, struct strbuf *out),
+				     void *arg, struct strbuf *out)
+{
 	for (size_t i = 0; i < n; i++) {
 		const struct history_series *hs = r[i].series;
 		const struct changepoint *cp = r[i].cp;
@@ -381,6 +389,8 @@ void history_render_regressions(const struct history *h, const struct history_re
 			    history_change_pct(hs, cp), cp->p);
 		run_line(out, "last run before:", &hs->points[cp->index - 1]);
 		run_line(out, "first run after:", &hs->points[cp->index]);
+		if (more)
+			more(&r[i], arg, out);
 	}
 	strbuf_addf(out, "%zu regression%s in %zu series\n", n, n == 1 ? "" : "s", h->n);
 }
