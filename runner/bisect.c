@@ -116,9 +116,9 @@ enum bisect_verdict bisect_classify(const struct bisect_cmp *vs_good,
 {
 	int dg = differs(vs_good, min_pct), db = differs(vs_bad, min_pct);
 
-	if (dg && !db && vs_good->pct < 0 && fabs(vs_bad->pct) < fabs(vs_good->pct))
+	if (dg && !db && vs_good->pct < 0 && fabs(vs_bad->diff) < fabs(vs_good->diff))
 		return BISECT_VERDICT_BAD;
-	if (db && !dg && vs_bad->pct > 0 && fabs(vs_good->pct) < fabs(vs_bad->pct))
+	if (db && !dg && vs_bad->pct > 0 && fabs(vs_good->diff) < fabs(vs_bad->diff))
 		return BISECT_VERDICT_GOOD;
 	return BISECT_VERDICT_CANNOT_TELL;
 }

@@ -65,10 +65,13 @@ int bisect_walk_result(const struct bisect_walk *w);
 
 /* One paired verdict of a step: the tested commit's mean row against an
  * end's, as compare decides it. pct is the direction-normalised change of
- * the tested commit relative to that end (positive: better). */
+ * the tested commit relative to that end (positive: better); diff the
+ * difference of the two means in the metric's unit (tested - end), which
+ * says which end the tested commit is nearer (two pct are of two bases). */
 struct bisect_cmp {
 	int significant;
 	double pct;
+	double diff;
 };
 
 enum bisect_verdict {
@@ -81,11 +84,11 @@ enum bisect_verdict {
  * its verdict against each (vs_good: the tested commit relative to the
  * good end; vs_bad: relative to the bad end). A difference counts when
  * it is significant and at least min_pct in size. Bad: it differs from
- * the good end for the worse, does not differ from the bad end, and is
- * nearer the bad end. Good: the converse (better than the bad end, not
- * different from the good one, nearer it). Otherwise cannot tell: no
- * difference from either (noise), or from both (a change between the
- * two, or more than one). */
+ * the good end for the worse, does not differ from the bad end, and its
+ * mean is nearer the bad end's. Good: the converse (better than the bad
+ * end, not different from the good one, nearer it). Otherwise cannot
+ * tell: no difference from either (noise), or from both (a change
+ * between the two, or more than one). */
 enum bisect_verdict bisect_classify(const struct bisect_cmp *vs_good,
 				    const struct bisect_cmp *vs_bad, double min_pct);
 

@@ -134,20 +134,27 @@ static void classify(void)
 		enum bisect_verdict want;
 		const char *what;
 	} cases[] = {
-		{ { 1, -24 }, { 0, 1 }, BISECT_VERDICT_BAD, "worse than good, like bad" },
-		{ { 0, -2 }, { 1, 25 }, BISECT_VERDICT_GOOD, "like good, better than bad" },
-		{ { 0, -2 }, { 0, 20 }, BISECT_VERDICT_CANNOT_TELL, "like neither: noise" },
-		{ { 1, -12 }, { 1, 12 }, BISECT_VERDICT_CANNOT_TELL,
+		/* A lower-is-better row: good end 1.0 s, bad end 1.3 s. */
+		{ { 1, -24, 0.24 }, { 0, 1, -0.06 }, BISECT_VERDICT_BAD, "worse than good, like bad" },
+		{ { 0, -2, 0.02 }, { 1, 25, -0.28 }, BISECT_VERDICT_GOOD, "like good, better than bad" },
+		{ { 0, -2, 0.02 }, { 0, 20, -0.28 }, BISECT_VERDICT_CANNOT_TELL, "like neither: noise" },
+		{ { 1, -12, 0.12 }, { 1, 12, -0.18 }, BISECT_VERDICT_CANNOT_TELL,
 		  "different from both: half-way" },
-		{ { 1, 20 }, { 0, 1 }, BISECT_VERDICT_CANNOT_TELL,
+		{ { 1, 20, -0.2 }, { 0, 1, -1.5 }, BISECT_VERDICT_CANNOT_TELL,
 		  "better than good: not the regression's direction" },
-		{ { 0, 3 }, { 1, -20 }, BISECT_VERDICT_CANNOT_TELL, "worse than bad" },
-		{ { 1, -3 }, { 0, 1 }, BISECT_VERDICT_CANNOT_TELL,
+		{ { 0, 3, -0.03 }, { 1, -20, 0.26 }, BISECT_VERDICT_CANNOT_TELL, "worse than bad" },
+		{ { 1, -3, 0.03 }, { 0, 1, -0.27 }, BISECT_VERDICT_CANNOT_TELL,
 		  "a significant change below the threshold does not count" },
-		{ { 1, -24 }, { 1, -3 }, BISECT_VERDICT_BAD,
+		{ { 1, -24, 0.24 }, { 1, -3, 0.04 }, BISECT_VERDICT_BAD,
 		  "a small significant change against bad does not count" },
-		{ { 1, -8 }, { 0, 9 }, BISECT_VERDICT_CANNOT_TELL,
+		{ { 1, -8, 0.08 }, { 0, 9, -0.22 }, BISECT_VERDICT_CANNOT_TELL,
 		  "worse than good but nearer good: not bad" },
+		/* Good end 0.3 s, bad end 0.8 s: a commit at 0.45 s reads -50%
+		 * against good and +44% against bad, yet is nearer good. */
+		{ { 0, -50, 0.15 }, { 1, 44, -0.35 }, BISECT_VERDICT_GOOD,
+		  "the percentages of two bases: nearness by the means" },
+		{ { 1, -100, 0.3 }, { 0, 25, -0.2 }, BISECT_VERDICT_BAD,
+		  "... and the converse, at 0.6 s" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -155,12 +162,12 @@ static void classify(void)
 
 		ok(v == cases[i].want, "%s: %s", cases[i].what, bisect_verdict_name(v));
 	}
-	ok(bisect_is_regression(&(struct bisect_cmp){ 1, -12.3 }, 5),
+	ok(bisect_is_regression(&(struct bisect_cmp){ 1, -12.3, 0.1 }, 5),
 	   "bad 12.3%% worse, significant: a regression");
-	ok(!bisect_is_regression(&(struct bisect_cmp){ 0, -30 }, 5),
+	ok(!bisect_is_regression(&(struct bisect_cmp){ 0, -30, 0.3 }, 5),
 	   "not significant: no regression");
-	ok(!bisect_is_regression(&(struct bisect_cmp){ 1, 12 }, 5), "better: no regression");
-	ok(!bisect_is_regression(&(struct bisect_cmp){ 1, -4 }, 5), "below the threshold");
+	ok(!bisect_is_regression(&(struct bisect_cmp){ 1, 12, -0.1 }, 5), "better: no regression");
+	ok(!bisect_is_regression(&(struct bisect_cmp){ 1, -4, 0.04 }, 5), "below the threshold");
 	ok(bisect_min_pct(5, -24) == 5, "a large regression: the threshold");
 	ok(bisect_min_pct(5, -6) == 3, "a small one: half of it");
 	ok(bisect_min_pct(5, NAN) == 5, "an unknown one: the threshold");
