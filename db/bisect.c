@@ -64,14 +64,15 @@ int store_begin_bisect(struct store *s, const struct bisect_record *b, int64_t *
 	*id = sqlite3_last_insert_rowid(s->db);
 	sqlite3_finalize(st);
 	st = NULL;
-	if (store_prepare(s, "INSERT INTO bisect_commits(bisect_id, idx, commit_id, subject) "
-			  "VALUES (?,?,?,?)", &st))
+	if (store_prepare(s, "INSERT INTO bisect_commits(bisect_id, idx, commit_id, subject, "
+			  "author) VALUES (?,?,?,?,?)", &st))
 		goto out;
 	for (size_t i = 0; i < b->ncommits; i++) {
 		sqlite3_bind_int64(st, 1, *id);
 		sqlite3_bind_int64(st, 2, b->commits[i].idx);
 		store_bind_text(st, 3, b->commits[i].id);
 		store_bind_text(st, 4, b->commits[i].subject ? b->commits[i].subject : "");
+		store_bind_text(st, 5, b->commits[i].author ? b->commits[i].author : "");
 		if (store_step_done(s, st, "cannot record the commits of the bisection"))
 			goto out;
 	}
@@ -312,7 +313,7 @@ int store_each_bisect_commit(struct store *s, int64_t id,
 	sqlite3_stmt *st = NULL;
 	int rc, stop = 0;
 
-	if (store_prepare(s, "SELECT idx, commit_id, subject FROM bisect_commits "
+	if (store_prepare(s, "SELECT idx, commit_id, subject, author FROM bisect_commits "
 			  "WHERE bisect_id = ? ORDER BY idx", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -321,6 +322,7 @@ int store_each_bisect_commit(struct store *s, int64_t id,
 			.idx = (long)sqlite3_column_int64(st, 0),
 			.id = (const char *)sqlite3_column_text(st, 1),
 			.subject = (const char *)sqlite3_column_text(st, 2),
+			.author = (const char *)sqlite3_column_text(st, 3),
 		};
 
 		if ((stop = cb(&c, arg)))

@@ -18,6 +18,7 @@ struct bisect_commit {
 	long idx;
 	const char *id;		/* full commit id */
 	const char *subject;
+	const char *author;	/* "Name <address>" */
 };
 
 struct bisect_record {

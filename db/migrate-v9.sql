@@ -59,6 +59,7 @@ CREATE TABLE bisect_commits (
 	idx       INTEGER NOT NULL,
 	commit_id TEXT NOT NULL,
 	subject   TEXT NOT NULL,
+	author    TEXT NOT NULL,	-- "Name <address>"
 	PRIMARY KEY (bisect_id, idx)
 );
 
