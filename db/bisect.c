@@ -65,7 +65,7 @@ int store_begin_bisect(struct store *s, const struct bisect_record *b, int64_t *
 	sqlite3_finalize(st);
 	st = NULL;
 	if (store_prepare(s, "INSERT INTO bisect_commits(bisect_id, idx, commit_id, subject, "
-			  "author) VALUES (?,?,?,?,?)", &st))
+			  "author, parents) VALUES (?,?,?,?,?,?)", &st))
 		goto out;
 	for (size_t i = 0; i < b->ncommits; i++) {
 		sqlite3_bind_int64(st, 1, *id);
@@ -73,6 +73,7 @@ int store_begin_bisect(struct store *s, const struct bisect_record *b, int64_t *
 		store_bind_text(st, 3, b->commits[i].id);
 		store_bind_text(st, 4, b->commits[i].subject ? b->commits[i].subject : "");
 		store_bind_text(st, 5, b->commits[i].author ? b->commits[i].author : "");
+		sqlite3_bind_int(st, 6, b->commits[i].parents);
 		if (store_step_done(s, st, "cannot record the commits of the bisection"))
 			goto out;
 	}
@@ -313,7 +314,7 @@ int store_each_bisect_commit(struct store *s, int64_t id,
 	sqlite3_stmt *st = NULL;
 	int rc, stop = 0;
 
-	if (store_prepare(s, "SELECT idx, commit_id, subject, author FROM bisect_commits "
+	if (store_prepare(s, "SELECT idx, commit_id, subject, author, parents FROM bisect_commits "
 			  "WHERE bisect_id = ? ORDER BY idx", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -323,6 +324,7 @@ int store_each_bisect_commit(struct store *s, int64_t id,
 			.id = (const char *)sqlite3_column_text(st, 1),
 			.subject = (const char *)sqlite3_column_text(st, 2),
 			.author = (const char *)sqlite3_column_text(st, 3),
+			.parents = sqlite3_column_int(st, 4),
 		};
 
 		if ((stop = cb(&c, arg)))

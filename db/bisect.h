@@ -19,6 +19,7 @@ struct bisect_commit {
 	const char *id;		/* full commit id */
 	const char *subject;
 	const char *author;	/* "Name <address>" */
+	int parents;		/* 2 or more: a merge */
 };
 
 struct bisect_record {

@@ -60,6 +60,7 @@ CREATE TABLE bisect_commits (
 	commit_id TEXT NOT NULL,
 	subject   TEXT NOT NULL,
 	author    TEXT NOT NULL,	-- "Name <address>"
+	parents   INTEGER NOT NULL,	-- 2 or more: a merge
 	PRIMARY KEY (bisect_id, idx)
 );
 
