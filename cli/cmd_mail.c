@@ -5,10 +5,12 @@
  * the user's kbench.conf. A mail that cannot be sent is saved, never
  * lost. */
 #include "config.h"
+#include "cli/bisect_report.h"
 #include "cli/cmd.h"
 #include "cli/output.h"
 #include "cli/compare_cmdline.h"
 #include "compare/render.h"
+#include "db/bisect.h"
 #include "db/store.h"
 #include "runner/conf.h"
 #include "lib/error.h"
@@ -29,11 +31,13 @@
 static const struct parse_opt_usage mail_usage = {
 	.synopsis = "kbench mail --to ADDR [--to ADDR...] [--cc ADDR...] [--from ADDR]\n"
 		    "                  [--subject TEXT] [--in-reply-to MSGID [--references MSGIDS]]\n"
-		    "                  [--smtp URL] [--intro FILE] [--dry-run] -- COMPARE-ARGS...",
+		    "                  [--smtp URL] [--intro FILE] [--dry-run] -- COMPARE-ARGS...\n"
+		    "   or: kbench mail --to ADDR [options] --bisect BISECT",
 	.description =
 		"Mail a comparison as plain text, ready for a mailing list: the body is the\n"
 		"intro, if any, then what 'kbench compare COMPARE-ARGS' prints, as text (the\n"
-		"default) or --format brief; other formats are refused.",
+		"default) or --format brief; other formats are refused. With --bisect, the\n"
+		"body is the report of a bisection, as kbench bisect --report prints it.",
 	.help_column = 24,
 	.epilogue =
 		"Defaults for --from, --to, --cc, --smtp and --timeout, and cafile (the CA\n"
@@ -196,6 +200,29 @@ out:
 	return rc;
 }
 
+/* The report of the bisection sel names (#ID, ID, a uuid prefix), appended
+ * to body, its subject to subject. Return 0, or -1 after saying why. */
+static int bisect_text(const char *sel, struct strbuf *body, struct strbuf *subject)
+{
+	struct store *store = NULL;
+	struct strbuf err = STRBUF_INIT;
+	int64_t id;
+	int rc = -1;
+
+	if (cmd_open_store(&store, CMD_STORE_READ))
+		goto out;
+	if (store_find_bisect(store, sel, &id, &err)) {
+		if (err.len)
+			error("%s", err.buf);
+		goto out;
+	}
+	rc = bisect_report_text(store, id, body, subject);
+out:
+	strbuf_release(&err);
+	store_close(store);
+	return rc;
+}
+
 /* ---- the message ---- */
 
 static int read_intro(const char *path, struct strbuf *sb)
@@ -312,6 +339,7 @@ static int add_addresses(const char *what, const char *const *v, size_t n,
 
 int cmd_mail(int argc, char **argv)
 {
+	const char *bisect_sel = NULL;
 	struct mail_opts o = { .to = OPT_LIST_INIT, .cc = OPT_LIST_INIT,
 			       .in_reply_to = OPT_LIST_INIT, .references = OPT_LIST_INIT,
 			       .conf_path = STRBUF_INIT };
@@ -338,6 +366,9 @@ int cmd_mail(int argc, char **argv)
 			      1, 86400),
 		OPT_BOOL(0, "dry-run", &o.dry_run,
 			 "write the mail in mbox form on stdout, send nothing"),
+		OPT_STRING(0, "bisect", &bisect_sel, "BISECT",
+			   "mail the report of a bisection (kbench bisect):\n"
+			   "#ID, ID or a uuid prefix, instead of a comparison"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -350,12 +381,18 @@ int cmd_mail(int argc, char **argv)
 	size_t nto, ncc, nrcpt = 0;
 	struct mail m = { .date = time(NULL) };
 	struct mail_server srv = { .url = NULL };
+	struct strbuf bisect_subject = STRBUF_INIT;
 	int rc = EXIT_USAGE;
 
 	config_init(&o.conf);
 	if (cmd_parse_options(&argc, argv, options, &mail_usage, &rc))
 		goto out;
-	if (!argc) {
+	if (bisect_sel && argc) {
+		error("--bisect mails a bisection's report: no comparison arguments ('%s')",
+		      argv[0]);
+		goto out;
+	}
+	if (!argc && !bisect_sel) {
 		error("mail needs the runs to compare, after '--' (e.g. -- base new)");
 		parse_opt_usage_print(&mail_usage, options, stderr);
 		goto out;
@@ -390,12 +427,19 @@ int cmd_mail(int argc, char **argv)
 	if (o.intro && read_intro(o.intro, &intro))
 		goto out;
 
-	if (compare_text((const char **)argv, argc, &cmp, &rc))
+	if (bisect_sel) {
+		rc = 1;
+		if (bisect_text(bisect_sel, &cmp, &bisect_subject))
+			goto out;
+	} else if (compare_text((const char **)argv, argc, &cmp, &rc)) {
 		goto out;
+	}
 	rc = 1;
 	build_body(&intro, &cmp, &body);
 	if (o.subject) {
 		strbuf_addstr(&subject, o.subject);
+	} else if (bisect_sel) {
+		strbuf_add(&subject, bisect_subject.buf, bisect_subject.len);
 	} else {
 		strbuf_addstr(&subject, "kbench compare");
 		for (int i = 0; i < argc; i++)
@@ -469,6 +513,7 @@ out:
 	strbuf_release(&saved);
 	strbuf_release(&parents);
 	strbuf_release(&refs);
+	strbuf_release(&bisect_subject);
 	mail_opts_release(&o);
 	return rc;
 }

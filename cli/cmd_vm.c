@@ -36,7 +36,8 @@ static const struct parse_opt_usage vm_usage = {
 	.synopsis = "kbench vm -k IMAGE -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...]\n"
 		    "                 [--append TEXT] [--initrd FILE] [--vcpus N] [--memory MIB]\n"
 		    "                 [--modules DIR --modprobe NAME[,NAME...]]\n"
-		    "                 [--accel auto|kvm|tcg] [-n NAME] [--only REGEX] [--dry-run]\n"
+		    "                 [--accel auto|kvm|tcg] [--icount] [-n NAME] [--only REGEX]\n"
+		    "                 [--dry-run]\n"
 		    "   or: kbench vm -k A [-k B...] [--append TEXT...] [-n NAME...] --rounds N\n"
 		    "                 -c CONFIG...\n"
 		    "   or: kbench vm [--tree DIR] --ref REF [--ref REF...] [--kconfig FILE|TARGET]\n"
@@ -343,7 +344,7 @@ int cmd_vm(int argc, char **argv)
 	struct strbuf config_path = STRBUF_INIT, err = STRBUF_INIT;
 	struct vm_config vc = VM_CONFIG_INIT;
 	const char *only = NULL, *note = NULL;
-	int dry = 0, no_report = 0;
+	int dry = 0, no_report = 0, icount = 0;
 	const struct parse_opt options[] = {
 		OPT_STRING_LIST('k', "kernel", &kernels, "IMAGE",
 				"the kernel to boot: a bzImage (a tree's\n"
@@ -379,6 +380,9 @@ int cmd_vm(int argc, char **argv)
 		OPT_STRING(0, "accel", &vc.accel, "auto|kvm|tcg",
 			   "KVM, TCG, or KVM when it boots the guest and\n"
 			   "TCG otherwise (default auto)"),
+		OPT_BOOL(0, "icount", &icount,
+			 "under TCG, time the guest by the instructions it\n"
+			 "runs, not the host's clock (needs --vcpus 1)"),
 		OPT_STRING(0, "cpu", &vc.cpu, "MODEL",
 			   "QEMU's -cpu (default: host under KVM, QEMU's\n"
 			   "own under TCG)"),
@@ -447,6 +451,10 @@ int cmd_vm(int argc, char **argv)
 		error("%zu arms: give one --ref for each arm", narms);
 		goto out;
 	}
+	if (icount && cmd_check_icount(vc.accel, vc.vcpus))
+		goto out;
+	if (icount)
+		vc.icount_shift = VM_ICOUNT_SHIFT;
 	if ((kernels.n > 1 && kernels.n != narms) || (appends.n > 1 && appends.n != narms) ||
 	    (names.n > 1 && names.n != narms) || (names.n == 1 && narms > 1)) {
 		error("%zu arms: give one -k, --append and -n for all or one for each arm, and "

@@ -57,6 +57,8 @@ static const struct command commands[] = {
 	  .summary = "an A/B experiment over knobs and options, interleaved in rounds" },
 	{ .name = "experiments", .fn = cmd_experiments,
 	  .summary = "list the A/B experiments, or show one with its arms' runs" },
+	{ .name = "bisect", .fn = cmd_bisect,
+	  .summary = "find the commit of a git tree that made a row worse, under QEMU" },
 	{ .name = "calibrate", .fn = cmd_calibrate,
 	  .summary = "run a config N times and print each row's between-run noise" },
 	{ .name = "configs", .fn = cmd_configs,

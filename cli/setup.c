@@ -366,3 +366,14 @@ out:
 	strbuf_release(&path);
 	return rc;
 }
+
+int cmd_check_icount(const char *accel, int vcpus)
+{
+	if (!strcmp(accel, "kvm"))
+		return error("--icount counts the instructions of a guest under TCG, and --accel "
+			     "kvm asks for KVM");
+	if (vcpus != 1)
+		return error("--icount runs the guest on one vCPU (QEMU's single-threaded TCG): "
+			     "add --vcpus 1");
+	return 0;
+}

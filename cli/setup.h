@@ -114,6 +114,10 @@ int cmd_find_config(const char *name, struct strbuf *path);
 char **cmd_shipped_config_names(size_t *n);
 void cmd_free_names(char **names, size_t n);
 
+/* --icount with --accel accel and --vcpus vcpus: 0, or -1 after saying
+ * why it cannot be (KVM forced; more than one vCPU). */
+int cmd_check_icount(const char *accel, int vcpus);
+
 struct config;
 struct opt_list;
 /* Load the configs a command's -c options name (each found as

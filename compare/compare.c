@@ -238,7 +238,8 @@ static int experiment_fact(const char *section, const char *key, const char *val
 }
 
 /* The vm.* facts of a run in a guest (kbench vm) as one line:
- * "TCG, 2 vCPUs, 512 MiB". */
+ * "TCG, 2 vCPUs, 512 MiB"; "TCG counting instructions (icount shift 3),
+ * 1 vCPUs, 512 MiB" when its clock counted instructions. */
 static int vm_fact(const char *section, const char *key, const char *value, void *arg)
 {
 	struct strbuf *sb = arg;
@@ -247,6 +248,8 @@ static int vm_fact(const char *section, const char *key, const char *value, void
 		return 0;
 	if (!strcmp(key, "vm.accel"))
 		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", !strcmp(value, "kvm") ? "KVM" : "TCG");
+	else if (!strcmp(key, "vm.icount"))
+		strbuf_addf(sb, " counting instructions (icount shift %s)", value);
 	else if (!strcmp(key, "vm.vcpus"))
 		strbuf_addf(sb, "%s%s vCPUs", sb->len ? ", " : "", value);
 	else if (!strcmp(key, "vm.memory_mib"))

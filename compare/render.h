@@ -117,10 +117,16 @@ struct regressions_report {
 	size_t n;
 	const struct history_work_change *w;
 	size_t nw;
+	/* For regression r, the command that bisects it into cmd, or a
+	 * note saying why there is none into note (both left empty: nothing
+	 * to say); NULL: none. Called with bisect_arg. */
+	void (*bisect)(const struct history_regression *r, void *bisect_arg, struct strbuf *cmd,
+		       struct strbuf *note);
+	void *bisect_arg;
 };
 
-/* Append rr in format f, text or json: each regression (its change and
- * the runs either side), each change of work (the keys that changed and
+/* Append rr in format f, text or json: each regression (its change, the
+ * runs either side and the bisect command or note), each change of work (the keys that changed and
  * the runs either side) and a summary line (text); a kbench-regressions
  * document (json, REGRESSIONS_FORMAT_VERSION). */
 void history_render_regressions(const struct regressions_report *rr, enum history_format f,

@@ -386,6 +386,7 @@ static int same_work_change(const struct history_work_change *a,
 static void regressions_text(const struct regressions_report *rr, struct strbuf *out)
 {
 	const struct history *h = rr->h;
+	struct strbuf cmd = STRBUF_INIT, note = STRBUF_INIT;
 
 	for (size_t i = 0; i < rr->n; i++) {
 		const struct history_series *hs = rr->r[i].series;
@@ -400,7 +401,18 @@ static void regressions_text(const struct regressions_report *rr, struct strbuf 
 			    history_change_pct(hs, cp), cp->p);
 		run_line(out, "last run before:", &hs->points[cp->index - 1]);
 		run_line(out, "first run after:", &hs->points[cp->index]);
+		if (rr->bisect) {
+			strbuf_reset(&cmd);
+			strbuf_reset(&note);
+			rr->bisect(&rr->r[i], rr->bisect_arg, &cmd, &note);
+			if (cmd.len)
+				strbuf_addf(out, "  bisect it: %s\n", cmd.buf);
+			if (note.len)
+				strbuf_addf(out, "  %s\n", note.buf);
+		}
 	}
+	strbuf_release(&cmd);
+	strbuf_release(&note);
 	/* A change of work usually changes every row of a section at once:
 	 * one entry for the rows it changed together. */
 	for (size_t i = 0, end; i < rr->nw; i = end) {
@@ -438,6 +450,7 @@ static void json_run(struct json *j, const char *key, const struct history_point
 static void regressions_json(const struct regressions_report *rr, struct strbuf *out)
 {
 	const struct history *h = rr->h;
+	struct strbuf cmd = STRBUF_INIT, note = STRBUF_INIT;
 	struct json j;
 
 	json_init(&j, out);
@@ -458,9 +471,18 @@ static void regressions_json(const struct regressions_report *rr, struct strbuf 
 		json_change(&j, h, hs, cp);
 		json_run(&j, "before", &hs->points[cp->index - 1]);
 		json_run(&j, "after", &hs->points[cp->index]);
+		if (rr->bisect) {
+			strbuf_reset(&cmd);
+			strbuf_reset(&note);
+			rr->bisect(&rr->r[i], rr->bisect_arg, &cmd, &note);
+		}
+		json_key_string(&j, "bisect", cmd.len ? cmd.buf : NULL);
+		json_key_string(&j, "bisect_note", note.len ? note.buf : NULL);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
+	strbuf_release(&cmd);
+	strbuf_release(&note);
 	json_key(&j, "work_changes");
 	json_array_begin(&j);
 	for (size_t i = 0; i < rr->nw; i++) {

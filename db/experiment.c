@@ -369,3 +369,17 @@ int store_resume_experiment(struct store *s, int64_t id)
 	sqlite3_finalize(st);
 	return rc;
 }
+
+int store_set_experiment_rounds(struct store *s, int64_t id, int rounds)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "UPDATE experiments SET rounds = ? WHERE id = ?", &st))
+		return -1;
+	sqlite3_bind_int(st, 1, rounds);
+	sqlite3_bind_int64(st, 2, id);
+	rc = store_step_done(s, st, "cannot record the experiment's rounds");
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -35,6 +35,10 @@ int store_finish_experiment(struct store *s, int64_t id, const char *status,
  * interrupted at finished_at. Return 0 or -1. */
 int store_experiment_abandoned(struct store *s, int64_t id, const char *finished_at);
 
+/* Experiment id ended after its first rounds rounds (a sequential design
+ * that decided early): its design is cut to them. Return 0 or -1. */
+int store_set_experiment_rounds(struct store *s, int64_t id, int rounds);
+
 /* Experiment id, closed, runs again (kbench ab --resume). Return 0 or -1. */
 int store_resume_experiment(struct store *s, int64_t id);
 

@@ -203,7 +203,8 @@ static int delete_run(struct store *s, int64_t id, int64_t eid)
 		if (store_prepare(s, "DELETE FROM experiments WHERE id = ?1 AND NOT EXISTS "
 				  "(SELECT 1 FROM run_meta WHERE section = '' AND "
 				  "key = 'experiment-uuid' AND value = experiments.uuid) AND "
-				  "NOT EXISTS (SELECT 1 FROM knob_journal WHERE experiment_id = ?1)",
+				  "NOT EXISTS (SELECT 1 FROM knob_journal WHERE experiment_id = ?1) AND "
+				  "NOT EXISTS (SELECT 1 FROM bisect_steps WHERE experiment_id = ?1)",
 				  &st))
 			goto out;
 		sqlite3_bind_int64(st, 1, eid);

@@ -31,6 +31,8 @@ extern const char store_migration_v4[];
 extern const char store_migration_v5[];
 extern const char store_migration_v6[];
 extern const char store_migration_v7[];
+extern const char store_migration_v8[];
+extern const char store_migration_v9[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
@@ -41,6 +43,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[4] = store_migration_v5,
 	[5] = store_migration_v6,
 	[6] = store_migration_v7,
+	[7] = store_migration_v8,
+	[8] = store_migration_v9,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 

@@ -1455,6 +1455,21 @@ static int build_arms(struct experiment *e)
 	return rc;
 }
 
+/* End e after round r, complete: the design is cut to r rounds and every
+ * arm's run, left running for the rounds that would have followed, is
+ * complete. Return 0, or -1 when the store cannot say so. */
+static int end_early(struct experiment *e, struct store *s, int r)
+{
+	int rc = store_set_experiment_rounds(s, e->id, r);
+
+	e->rounds = r;
+	for (size_t i = 0; i < e->narms && !rc; i++)
+		if (e->arms[i].run_id && record_finish_run(s, e->arms[i].run_id, "complete"))
+			rc = -1;
+	notice("experiment #%lld ends after round %d: its rounds decided", (long long)e->id, r);
+	return rc ? -1 : 0;
+}
+
 int experiment_run(struct experiment *e, struct store *s)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
@@ -1536,6 +1551,14 @@ int experiment_run(struct experiment *e, struct store *s)
 				rc = 1;
 			else if (rc == 1 && r < e->rounds)
 				rc = 0;	/* failed samples are recorded; go on */
+		}
+		if (!rc && !ab_stop && e->round_done && r < e->rounds) {
+			int end = e->round_done(e, s, r, e->round_done_arg);
+
+			if (end < 0)
+				rc = 1;
+			else if (end > 0)
+				rc = end_early(e, s, r);
 		}
 	}
 	if (ab_stop && !rc)

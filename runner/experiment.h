@@ -126,6 +126,13 @@ struct experiment {
 	size_t noverrides;
 	char *only;
 	int iterations;
+	/* Called after each round but the last, once every arm ran it (NULL:
+	 * none): 1 ends the experiment there, complete, its design cut to
+	 * that many rounds (a sequential design: kbench bisect looks every
+	 * few rounds and stops at the first look that decides), 0 goes on,
+	 * -1 (after saying why) fails it. */
+	int (*round_done)(struct experiment *e, struct store *s, int round, void *arg);
+	void *round_done_arg;
 };
 
 /* Read the configs, their [experiment] section and [arm:NAME] sections,

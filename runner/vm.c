@@ -152,6 +152,12 @@ static const char *tcg_timer_words(const struct vm_config *cfg, const char *acce
 	return " no_timer_check";
 }
 
+/* Whether the guest's clock counts instructions: -icount under TCG. */
+static int icount(const struct vm_config *cfg, const char *accel)
+{
+	return cfg->icount_shift >= 0 && !strcmp(accel, "tcg");
+}
+
 static void command_words(const struct vm_config *cfg, const char *accel,
 			  const char *initramfs, const char *console, struct words *w)
 {
@@ -170,7 +176,14 @@ static void command_words(const struct vm_config *cfg, const char *accel,
 	word(w, "none");
 	word(w, "-no-reboot");
 	word(w, "-accel");
-	word(w, "%s", !strcmp(accel, "tcg") ? "tcg,thread=multi" : accel);
+	if (icount(cfg, accel)) {
+		/* Counting instructions needs the single-threaded TCG. */
+		word(w, "tcg,thread=single");
+		word(w, "-icount");
+		word(w, "shift=%d,sleep=off", cfg->icount_shift);
+	} else {
+		word(w, "%s", !strcmp(accel, "tcg") ? "tcg,thread=multi" : accel);
+	}
 	if (cpu) {
 		word(w, "-cpu");
 		word(w, "%s", cpu);
@@ -627,8 +640,12 @@ static int vm_facts(void *arg, struct store *s, int64_t run_id)
 	struct vm *vm = arg;
 	char buf[64];
 
-	if (fact(s, run_id, "vm.accel", vm->accel) ||
-	    fact(s, run_id, "vm.qemu", vm->version.buf) ||
+	if (fact(s, run_id, "vm.accel", vm->accel))
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", vm->cfg.icount_shift);
+	if (icount(&vm->cfg, vm->accel) && fact(s, run_id, "vm.icount", buf))
+		return -1;
+	if (fact(s, run_id, "vm.qemu", vm->version.buf) ||
 	    fact(s, run_id, "vm.kernel_image", vm->cfg.kernel) ||
 	    fact(s, run_id, "vm.initrd", vm->cfg.initrd) ||
 	    fact(s, run_id, "vm.modules", vm->loaded.buf) ||
@@ -698,8 +715,12 @@ static int pin_vcpus(struct vm *vm)
 		strbuf_reset(&path);
 		strbuf_addf(&path, "/proc/%d/task/%s/comm", (int)vm->qemu.w.pid, e->d_name);
 		strbuf_reset(&comm);
-		if (strbuf_read_file(&comm, path.buf) < 0 || sscanf(comm.buf, "CPU %d/", &cpu) != 1 ||
-		    cpu < 0 || cpu >= vm->cfg.vcpus)
+		if (strbuf_read_file(&comm, path.buf) < 0)
+			continue;
+		/* Single-threaded TCG (icount) runs every vCPU in one thread. */
+		if (!strncmp(comm.buf, "ALL CPUs/", 9))
+			cpu = 0;
+		else if (sscanf(comm.buf, "CPU %d/", &cpu) != 1 || cpu < 0 || cpu >= vm->cfg.vcpus)
 			continue;
 		if (pin_bind_task(plan, cpu, (pid_t)atoi(e->d_name), &err)) {
 			error("cannot pin vCPU %d: %s", cpu, err.buf);
@@ -899,6 +920,10 @@ int vm_boot(const struct vm_config *cfg, struct vm **out)
 	strbuf_init(&vm->pinned);
 	strbuf_init(&vm->loaded);
 	strbuf_init(&vm->mod_errors);
+	if (cfg->icount_shift >= 0 && cfg->vcpus != 1) {
+		error("counting instructions (icount) runs one vCPU, not %d", cfg->vcpus);
+		goto out;
+	}
 	if (vm_check_kernel(cfg->kernel, &why)) {
 		error("%s", why.buf);
 		goto out;
@@ -968,9 +993,10 @@ int vm_boot(const struct vm_config *cfg, struct vm **out)
 	if (vm->boot_retries)
 		strbuf_addf(&why, " (after %d boot%s that died)", vm->boot_retries,
 			    vm->boot_retries == 1 ? "" : "s");
-	notice("booted %s under %s (%d vCPUs, %d MiB) in %.1f s%s", vm->kernel.release,
-	       !strcmp(vm->accel, "kvm") ? "KVM" : "TCG", cfg->vcpus, cfg->mem_mib, vm->boot_s,
-	       why.buf);
+	notice("booted %s under %s%s (%d vCPUs, %d MiB) in %.1f s%s", vm->kernel.release,
+	       !strcmp(vm->accel, "kvm") ? "KVM" : "TCG",
+	       icount(cfg, vm->accel) ? " counting instructions" : "", cfg->vcpus, cfg->mem_mib,
+	       vm->boot_s, why.buf);
 	if (pin_vcpus(vm))
 		goto out;
 	vm->exec.run = sample_executor_run;

@@ -32,10 +32,18 @@ struct vm_config {
 	/* More facts of each run in this guest (a built kernel's:
 	 * kernel-commit...): key, value, key, value..., NULL; NULL: none. */
 	const char *const *facts;
+	/* Under TCG, the guest's clock counts instructions (QEMU's -icount
+	 * shift=N,sleep=off: 2^N ns each) instead of following the host's:
+	 * its timings no longer depend on the host's load. One vCPU only
+	 * (single-threaded TCG). -1: off; ignored under KVM. */
+	int icount_shift;
 };
 
 #define VM_CONFIG_INIT { .accel = "auto", .vcpu_pin = "spread", .vcpus = 2, \
-			 .mem_mib = 512, .boot_timeout_s = 60 }
+			 .mem_mib = 512, .boot_timeout_s = 60, .icount_shift = -1 }
+/* The -icount shift kbench bisect counts instructions with: 8 ns each, a
+ * 125 MIPS guest, near what TCG runs a guest at on a current host. */
+#define VM_ICOUNT_SHIFT 3
 
 struct vm;
 

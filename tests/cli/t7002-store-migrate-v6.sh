@@ -1,11 +1,12 @@
 #!/bin/sh
 # t7002-store-migrate-v6: a store of schema version 6 is migrated to
-# version 7 when kbench first opens it: every sample it holds is a
+# the current version when kbench first opens it: every sample it holds is a
 # measured one (warmup 0), each run's sample count is stored with it
 # (runs.nsamples: one a sample, as runs and show counted them, a pft
 # sample's four result rows once), and runs and show print what they
 # printed before. The version-6 store is one this kbench wrote, with the
-# two columns of version 7 dropped.
+# two columns of version 7 and the tables of version 9 (bisections)
+# dropped.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 val() { "$KB_SQL" "$db" "$1"; }
@@ -29,7 +30,8 @@ rows=$(val "SELECT count(*) FROM samples")
 kb runs > "$tmp/runs-before" 2>&1
 kb show m > "$tmp/show-before" 2>&1
 "$KB_SQL" --write "$db" "ALTER TABLE samples DROP COLUMN warmup;
-	ALTER TABLE runs DROP COLUMN nsamples; PRAGMA user_version = 6"
+	ALTER TABLE runs DROP COLUMN nsamples; DROP TABLE bisect_steps;
+	DROP TABLE bisect_commits; DROP TABLE bisects; PRAGMA user_version = 6"
 ok $? "the store is taken back to version 6"
 is "... without the columns of version 7" \
 	"$(val "SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'warmup'")
@@ -38,7 +40,7 @@ $(val "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'nsamples'")"
 
 kb runs > "$tmp/runs-after" 2>&1
 ok $? "runs opens it"
-is "... which is now at version 7" "$(val 'PRAGMA user_version')" 7
+is "... which is now at version 9" "$(val 'PRAGMA user_version')" 9
 is "... with every sample a measured one" \
 	"$(val "SELECT count(*) || ' ' || total(warmup) FROM samples")" "$rows 0.0"
 is "... each run's count stored: 2 x 2 hackbench samples and 3 pft ones" \

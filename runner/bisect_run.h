@@ -1,0 +1,68 @@
+/* bisect_run: kbench bisect's steps. git lists the commits between the
+ * ends; step 0 runs the good end against the bad one to confirm the
+ * regression and choose its row; each later step builds the commit the
+ * walk picks (runner/bisect.h) and runs one interleaved experiment whose
+ * kernel arms are the good end of the range still open, that commit and
+ * the bad end (runner/experiment.h), and takes its verdict from the
+ * paired comparisons (compare/verdict.h). Everything is stored as it
+ * happens (db/bisect.h), so that a stopped bisection resumes. */
+#ifndef KBENCH_BISECT_RUN_H
+#define KBENCH_BISECT_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+struct vm_config;
+
+/* Rounds of a step before its first look, and the most it runs: the
+ * shipped experiments' 6 rounds find a change of about 15% on a small
+ * machine, the default 12 one near 10% (docs/ab.md). */
+#define BISECT_DEFAULT_ROUNDS 6
+#define BISECT_DEFAULT_MAX_ROUNDS 12
+/* The paired test needs 3 rounds. */
+#define BISECT_MIN_ROUNDS 3
+/* The smallest change of the row that counts, in %. */
+#define BISECT_DEFAULT_THRESHOLD 5.0
+
+struct bisect_options {
+	const char *tree;
+	const char *good, *bad;		/* refs, as git takes them */
+	char *const *configs;		/* paths */
+	size_t nconfigs;
+	const char *row;		/* "SECTION/ROW"; NULL: the largest regression */
+	double threshold_pct;
+	int rounds, max_rounds;
+	const char *kconfig;		/* NULL: the builder's default */
+	char *const *fragments;
+	size_t nfragments;
+	/* The guests: accel, vcpus, mem_mib and append are taken. */
+	const struct vm_config *vm;
+	const char *command;		/* the command line, quoted, for the report */
+	/* List the commits and the first step on stdout, then stop: nothing
+	 * is built, run or stored. */
+	int dry_run;
+};
+
+/* What a bisection ended with. */
+enum {
+	BISECT_DONE_FOUND = 0,		/* a first bad commit is named */
+	BISECT_DONE_NOT_FOUND = 1,	/* nothing to bisect, only skipped commits
+					 * left, or a failure */
+};
+
+/* Start a bisection into s: list the commits, record it, then run its
+ * steps to the end (o->dry_run: list them and stop, returning 0). *id is
+ * set as soon as it is stored (0 before).
+ * Return BISECT_DONE_FOUND, BISECT_DONE_NOT_FOUND, 128+N when stopped by
+ * signal N, or -1 after an error found before anything was stored (a ref
+ * git does not know, ends that are not in order). */
+int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id);
+
+/* Go on with bisection id of s where it stopped: its finished steps are
+ * taken as they are, the built kernels come from the builder's cache.
+ * Return as bisect_start; -1 when it cannot be resumed (complete, still
+ * running, its tree or commits gone), after saying why. */
+int bisect_resume(struct store *s, int64_t id);
+
+#endif
