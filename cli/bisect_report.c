@@ -465,6 +465,8 @@ static void vm_command(const struct view *v, const char *a, const char *b, int r
 		words[n++] = (char *)"--fragment";
 		words[n++] = owned[nowned++] = strbuf_detach(&val);
 	}
+	if (setting(v, "guest-fragment", 0, &val))
+		words[n++] = (char *)"--no-guest-fragment";
 	if (!setting(v, "vcpus", 0, &val) && strcmp(val.buf, "2")) {
 		words[n++] = (char *)"--vcpus";
 		words[n++] = owned[nowned++] = strbuf_detach(&val);
@@ -534,6 +536,8 @@ static void bisect_command(const struct view *v, struct strbuf *out)
 		}
 	if (!setting(v, "icount", 0, &val))
 		words[n++] = (char *)"--icount";
+	if (setting(v, "guest-fragment", 0, &val))
+		words[n++] = (char *)"--no-guest-fragment";
 	if (*v->info.section) {
 		strbuf_addf(&row, "%s/%s", v->info.section, v->info.row);
 		words[n++] = (char *)"--row";

@@ -16,6 +16,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "runner/bisect_run.h"
+#include "runner/kbuild.h"
 #include "runner/vm.h"
 
 #include <errno.h>
@@ -24,14 +25,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct parse_opt_usage bisect_usage = {
 	.synopsis = "kbench bisect --tree DIR --good REF --bad REF -c CONFIG [-c CONFIG...]\n"
 		    "                    [--row SECTION/ROW] [--threshold PCT] [--rounds N]\n"
 		    "                    [--max-rounds N] [--kconfig FILE|TARGET] [--fragment FILE...]\n"
-		    "                    [--vcpus N] [--memory MIB] [--append TEXT]\n"
-		    "                    [--accel auto|kvm|tcg] [--icount] [--boot-timeout SECONDS]\n"
-		    "                    [--no-report] [--dry-run]\n"
+		    "                    [--no-guest-fragment] [--cache DIR] [-j N]\n"
+		    "                    [--build-timeout SECONDS] [--vcpus N] [--memory MIB]\n"
+		    "                    [--append TEXT] [--accel auto|kvm|tcg] [--icount]\n"
+		    "                    [--boot-timeout SECONDS] [--no-report] [--dry-run]\n"
 		    "   or: kbench bisect --resume [BISECT]\n"
 		    "   or: kbench bisect --log [BISECT]\n"
 		    "   or: kbench bisect --report [BISECT] [--mail ADDR...]\n"
@@ -41,7 +44,8 @@ static const struct parse_opt_usage bisect_usage = {
 		"worse. Each step builds a commit and runs it beside the good and the bad\n"
 		"end of the range still open, as kernels under QEMU, interleaved round by\n"
 		"round in one experiment; the paired comparisons decide whether it is good\n"
-		"or bad. Step 0 runs the two ends alone to confirm the regression.",
+		"or bad. Step 0 runs the two ends alone to confirm the regression. Commits are\n"
+		"built as kbench build builds them, into its kernel cache.",
 	.help_column = 28,
 	.epilogue =
 		"The commits are those git rev-list --first-parent --ancestry-path GOOD..BAD\n"
@@ -169,6 +173,19 @@ out:
 	return rc;
 }
 
+/* Replace the path *p by its absolute form (a file that is not there is
+ * said). Return 0, or -1 after saying why. */
+static int absolute(char **p)
+{
+	char abs[PATH_MAX];
+
+	if (!realpath(*p, abs))
+		return error("cannot use '%s': %s", *p, strerror(errno));
+	free(*p);
+	*p = xstrdup(abs);
+	return 0;
+}
+
 /* Print the report of bisection id after it ran. */
 static int report(struct store *s, int64_t id)
 {
@@ -193,7 +210,10 @@ static int status(int rc)
 
 int cmd_bisect(int argc, char **argv)
 {
-	struct opt_list configs = OPT_LIST_INIT, fragments = OPT_LIST_INIT, to = OPT_LIST_INIT;
+	struct opt_list configs = OPT_LIST_INIT, to = OPT_LIST_INIT;
+	struct cmd_build_opts bo = CMD_BUILD_OPTS_INIT;
+	struct kbuild_request rq;
+	char **fragments = NULL;
 	struct vm_config vc = VM_CONFIG_INIT;
 	struct bisect_options o = {
 		.threshold_pct = BISECT_DEFAULT_THRESHOLD,
@@ -219,11 +239,7 @@ int cmd_bisect(int argc, char **argv)
 		OPT_INT_RANGE(0, "max-rounds", &o.max_rounds, "N",
 			      "the most rounds of a step before it is skipped\n"
 			      "(default 12, at least --rounds)", BISECT_MIN_ROUNDS, 1000),
-		OPT_STRING(0, "kconfig", &o.kconfig, "FILE|TARGET",
-			   "the kernel's config: a file, or a make target\n"
-			   "(defconfig, tinyconfig)"),
-		OPT_STRING_LIST(0, "fragment", &fragments, "FILE",
-				"a config fragment merged onto it (repeatable)"),
+		CMD_BUILD_OPTIONS(&bo, "build-timeout"),
 		OPT_INT_RANGE(0, "vcpus", &vc.vcpus, "N", "the guests' vCPUs (default 2)", 1, 288),
 		OPT_INT_RANGE(0, "memory", &vc.mem_mib, "MIB",
 			      "the guests' memory in MiB (default 512)", 64, 1 << 22),
@@ -249,8 +265,8 @@ int cmd_bisect(int argc, char **argv)
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
-	struct strbuf path = STRBUF_INIT, cmdline = STRBUF_INIT;
-	char **paths = NULL;
+	struct strbuf path = STRBUF_INIT, cmdline = STRBUF_INIT, cache = STRBUF_INIT;
+	char **paths = NULL, *kconfig = NULL;
 	struct store *store = NULL;
 	int64_t id = 0;
 	int rc = EXIT_USAGE, run;
@@ -273,10 +289,11 @@ int cmd_bisect(int argc, char **argv)
 		error("--mail goes with --report");
 		goto out;
 	}
-	if (!run && (o.tree || o.good || o.bad || configs.n || o.row || fragments.n ||
-		     o.kconfig || icount || o.dry_run)) {
+	if (!run && (o.tree || o.good || o.bad || configs.n || o.row || bo.fragments.n ||
+		     bo.kconfig || bo.no_guest_fragment || bo.cache || bo.jobs || bo.timeout_s ||
+		     icount || o.dry_run)) {
 		error("--resume, --log, --report and --list take a stored bisection: --tree, "
-		      "--good, --bad, -c, --row, --kconfig and --fragment start a new one");
+		      "--good, --bad, -c, --row and the build's options start a new one");
 		goto out;
 	}
 	if (lst) {
@@ -339,8 +356,34 @@ int cmd_bisect(int argc, char **argv)
 	}
 	o.configs = paths;
 	o.nconfigs = configs.n;
-	o.fragments = (char *const *)fragments.v;
-	o.nfragments = fragments.n;
+	/* The build's settings are stored, to be read by --resume from
+	 * anywhere: files by their absolute paths. */
+	if (cmd_build_request(&bo, &rq, &fragments))
+		goto out;
+	for (size_t i = 0; fragments[i]; i++)
+		if (absolute(&fragments[i]))
+			goto out;
+	if (bo.kconfig && (strchr(bo.kconfig, '/') || !access(bo.kconfig, F_OK))) {
+		kconfig = xstrdup(bo.kconfig);
+		if (absolute(&kconfig))
+			goto out;
+	}
+	o.kconfig = kconfig ? kconfig : bo.kconfig;
+	o.guest_fragment = bo.no_guest_fragment ? NULL : fragments[0];
+	o.fragments = fragments + !bo.no_guest_fragment;
+	o.nfragments = rq.nfragments - !bo.no_guest_fragment;
+	if (bo.cache && *bo.cache != '/') {
+		char cwd[PATH_MAX];
+
+		if (!getcwd(cwd, sizeof(cwd))) {
+			error("cannot read the current directory: %s", strerror(errno));
+			goto out;
+		}
+		strbuf_addf(&cache, "%s/%s", cwd, bo.cache);
+	}
+	o.cache_dir = cache.len ? cache.buf : bo.cache;
+	o.jobs = bo.jobs;
+	o.build_timeout_s = bo.timeout_s;
 	o.vm = &vc;
 	o.command = cmdline.buf;
 	if (o.dry_run) {
@@ -363,9 +406,12 @@ out:
 	free(paths);
 	store_close(store);
 	opt_list_release(&configs);
-	opt_list_release(&fragments);
+	opt_list_release(&bo.fragments);
+	cmd_build_fragments_free(fragments);
+	free(kconfig);
 	opt_list_release(&to);
 	strbuf_release(&path);
 	strbuf_release(&cmdline);
+	strbuf_release(&cache);
 	return rc;
 }

@@ -19,8 +19,8 @@ int compare_each_row_verdict(struct store *s, int64_t base, int64_t new_run,
 	struct cmp_model m;
 	int stop = 0;
 
-	snprintf(a, sizeof(a), "#%" PRId64, base);
-	snprintf(b, sizeof(b), "#%" PRId64, new_run);
+	snprintf(a, sizeof(a), "@%" PRId64, base);
+	snprintf(b, sizeof(b), "@%" PRId64, new_run);
 	if (compare_build(s, sel, 2, &opt, &m))
 		return -1;
 	for (size_t i = 0; i < m.nsections && !stop; i++) {

@@ -15,14 +15,15 @@
 #include "lib/uuid.h"
 #include "lib/xalloc.h"
 #include "runner/bisect.h"
-#include "runner/bisect_build.h"
 #include "runner/conf.h"
 #include "runner/experiment.h"
+#include "runner/kbuild.h"
 #include "runner/vm.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ struct bcommit {
 /* A kernel built for a commit in this process. */
 struct built {
 	char *commit;
-	struct bisect_kernel res;
+	struct kbuild_result res;
 };
 
 struct bisect_ctx {
@@ -58,6 +59,10 @@ struct bisect_ctx {
 	char *kconfig;
 	char **fragments;
 	size_t nfragments, fragments_alloc;
+	char *guest_fragment;		/* merged before them; NULL: none */
+	char *cache_dir;		/* NULL: the builder's default */
+	int jobs;			/* 0: the online CPUs */
+	double build_timeout_s;		/* 0: the builder's default */
 	char *row_given;		/* "SECTION/ROW", or NULL */
 	struct vm_config vc;
 	char *vm_strings[2];		/* what vc's append and accel point to */
@@ -217,6 +222,8 @@ static void ctx_release(struct bisect_ctx *b)
 	for (size_t i = 0; i < b->nfragments; i++)
 		free(b->fragments[i]);
 	free(b->fragments);
+	free(b->guest_fragment);
+	free(b->cache_dir);
 	free(b->row_given);
 	free(b->vm_strings[0]);
 	free(b->vm_strings[1]);
@@ -226,7 +233,7 @@ static void ctx_release(struct bisect_ctx *b)
 	free(b->row);
 	for (size_t i = 0; i < b->nbuilt; i++) {
 		free(b->built[i].commit);
-		bisect_kernel_release(&b->built[i].res);
+		kbuild_result_release(&b->built[i].res);
 	}
 	free(b->built);
 	memset(b, 0, sizeof(*b));
@@ -273,6 +280,14 @@ static void settings_text(const struct bisect_ctx *b, const struct bisect_option
 		strbuf_addf(out, "kconfig=%s\n", b->kconfig);
 	for (size_t i = 0; i < b->nfragments; i++)
 		strbuf_addf(out, "fragment=%s\n", b->fragments[i]);
+	if (b->guest_fragment)
+		strbuf_addf(out, "guest-fragment=%s\n", b->guest_fragment);
+	if (b->cache_dir)
+		strbuf_addf(out, "cache=%s\n", b->cache_dir);
+	if (b->jobs)
+		strbuf_addf(out, "jobs=%d\n", b->jobs);
+	if (b->build_timeout_s)
+		strbuf_addf(out, "build-timeout=%g\n", b->build_timeout_s);
 	strbuf_addf(out, "vcpus=%d\nmemory=%d\naccel=%s\n", b->vc.vcpus, b->vc.mem_mib,
 		    b->vc.accel);
 	if (b->vc.append)
@@ -334,6 +349,17 @@ static int settings_read(struct bisect_ctx *b, const char *text)
 		} else if (!strcmp(line, "fragment")) {
 			ALLOC_GROW(b->fragments, b->nfragments + 1, b->fragments_alloc);
 			b->fragments[b->nfragments++] = xstrdup(v);
+		} else if (!strcmp(line, "guest-fragment")) {
+			free(b->guest_fragment);
+			b->guest_fragment = xstrdup(v);
+		} else if (!strcmp(line, "cache")) {
+			free(b->cache_dir);
+			b->cache_dir = xstrdup(v);
+		} else if (!strcmp(line, "jobs")) {
+			rc = parse_int_setting(v, 1, 4096, &b->jobs);
+		} else if (!strcmp(line, "build-timeout")) {
+			b->build_timeout_s = strtod(v, &end);
+			rc = *end || !(b->build_timeout_s >= 0) ? -1 : 0;
 		} else if (!strcmp(line, "vcpus")) {
 			rc = parse_int_setting(v, 1, 288, &b->vc.vcpus);
 		} else if (!strcmp(line, "memory")) {
@@ -362,46 +388,84 @@ static int settings_read(struct bisect_ctx *b, const char *text)
 
 /* ---- building ---- */
 
-/* The kernel of commit id, built (or found in the builder's cache) once
- * in this process. Return it, or NULL with err saying why the build
- * failed. */
-static const struct bisect_kernel *build(struct bisect_ctx *b, const char *id, struct strbuf *err)
+static volatile sig_atomic_t build_stop;
+
+static void on_build_signal(int sig)
 {
-	struct bisect_build_request req = {
+	build_stop = sig;
+}
+
+/* The kernel of commit id, built (or found in the builder's cache) once
+ * in this process, into *k. Return 0; -1 with err saying why the build
+ * failed; or 128+N when signal N stopped it (nothing is stored). */
+static int build(struct bisect_ctx *b, const char *id, const struct kbuild_result **k,
+		 struct strbuf *err)
+{
+	struct kbuild_request req = {
 		.tree = b->tree,
 		.ref = id,
 		.kconfig = b->kconfig,
-		.fragments = (const char *const *)b->fragments,
-		.nfragments = b->nfragments,
+		.cache_dir = b->cache_dir,
+		.jobs = b->jobs,
+		.timeout_s = b->build_timeout_s,
+		.progress = 1,
+		.stop = &build_stop,
 	};
-	struct built *k;
+	struct sigaction sa = { .sa_handler = on_build_signal }, old_int, old_term, old_hup;
+	const char **fragments = xcalloc(b->nfragments + 1, sizeof(*fragments));
+	struct built *n;
+	int rc;
 
 	for (size_t i = 0; i < b->nbuilt; i++)
-		if (!strcmp(b->built[i].commit, id))
-			return &b->built[i].res;
+		if (!strcmp(b->built[i].commit, id)) {
+			*k = &b->built[i].res;
+			free(fragments);
+			return 0;
+		}
+	/* The guest fragment first, as kbench build merges it. */
+	if (b->guest_fragment)
+		fragments[req.nfragments++] = b->guest_fragment;
+	for (size_t i = 0; i < b->nfragments; i++)
+		fragments[req.nfragments++] = b->fragments[i];
+	req.fragments = fragments;
 	ALLOC_GROW(b->built, b->nbuilt + 1, b->built_alloc);
-	k = &b->built[b->nbuilt];
-	memset(k, 0, sizeof(*k));
-	if (bisect_build(&req, &k->res, err))
-		return NULL;
-	k->commit = xstrdup(id);
+	n = &b->built[b->nbuilt];
+	memset(n, 0, sizeof(*n));
+	build_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	rc = kbuild_build(&req, &n->res, err);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	free(fragments);
+	if (!rc && vm_check_kernel(n->res.image, err))
+		rc = -1;
+	if (rc) {
+		kbuild_result_release(&n->res);
+		return rc;
+	}
+	n->commit = xstrdup(id);
 	b->nbuilt++;
-	return &k->res;
+	*k = &n->res;
+	return 0;
 }
 
 /* The facts of a run made on a built kernel, as kbench vm --ref stores
  * them. */
-static int kernel_facts(struct store *s, int64_t run_id, const char *tree,
-			const struct bisect_kernel *k)
+static int kernel_facts(struct store *s, int64_t run_id, const struct kbuild_result *k)
 {
+	const char *kv[2 * KBUILD_NFACTS];
+
 	if (!run_id)
 		return 0;
-	return store_add_meta(s, run_id, "", "kernel-commit", k->commit) ||
-	       store_add_meta(s, run_id, "", "kernel-describe", k->describe) ||
-	       store_add_meta(s, run_id, "", "kernel-subject", k->subject) ||
-	       store_add_meta(s, run_id, "", "kernel-config-hash", k->config_hash) ||
-	       store_add_meta(s, run_id, "", "kernel-compiler", k->compiler) ||
-	       store_add_meta(s, run_id, "", "kernel-tree", tree) ? -1 : 0;
+	kbuild_facts(k, kv);
+	for (size_t i = 0; i < KBUILD_NFACTS; i++)
+		if (store_add_meta(s, run_id, "", kv[2 * i], kv[2 * i + 1]))
+			return -1;
+	return 0;
 }
 
 /* ---- reading a step's verdicts ---- */
@@ -571,7 +635,7 @@ static void arm_names(const char *const *ids, size_t n, char names[][41])
  * it as l says. Return the experiment's status (0, 1, 128+N), or -1 after
  * an error before it ran; *exp_id its id (0: none), accel how its guests
  * ran. */
-static int run_experiment(struct bisect_ctx *b, int step, const struct bisect_kernel *const *k,
+static int run_experiment(struct bisect_ctx *b, int step, const struct kbuild_result *const *k,
 			  size_t n, struct look *l, int64_t *exp_id, struct strbuf *accel)
 {
 	struct strbuf arms = STRBUF_INIT, name = STRBUF_INIT;
@@ -615,7 +679,7 @@ static int run_experiment(struct bisect_ctx *b, int step, const struct bisect_ke
 		b->vc.accel = b->vm_strings[1];
 	}
 	for (size_t i = 0; i < e.narms && i < n; i++)
-		if (kernel_facts(b->s, e.arms[i].run_id, b->tree, k[i]) && rc == 0)
+		if (kernel_facts(b->s, e.arms[i].run_id, k[i]) && rc == 0)
 			rc = 1;
 	/* The last look, at every round run. */
 	if (rc == 0 && look_at(&e, l) < 0)
@@ -651,7 +715,7 @@ static int finish_step(struct bisect_ctx *b, struct bisect_step *st, const char 
 static int confirm(struct bisect_ctx *b)
 {
 	const struct bcommit *good = at(b, -1), *bad = at(b, (long)b->walk.n - 1);
-	const struct bisect_kernel *k[2];
+	const struct kbuild_result *k[2];
 	struct look l = { .b = b, .step = 0, .good = 0, .test = 1, .bad = 1 };
 	struct bisect_step st = { .bisect_id = b->id, .step = 0, .commit = bad->id,
 				  .good = good->id, .bad = bad->id };
@@ -669,12 +733,14 @@ static int confirm(struct bisect_ctx *b)
 	       (long long)b->id, g, bb, el.buf);
 	if (store_begin_bisect_step(b->s, &st))
 		goto out;
-	if (!(k[0] = build(b, good->id, &err))) {
-		error("the good end %s cannot be built: %s", g, err.buf);
+	if ((rc = build(b, good->id, &k[0], &err))) {
+		if (rc < 128)
+			error("the good end %s cannot be built: %s", g, err.buf);
 		goto out;
 	}
-	if (!(k[1] = build(b, bad->id, &err))) {
-		error("the bad end %s cannot be built: %s", bb, err.buf);
+	if ((rc = build(b, bad->id, &k[1], &err))) {
+		if (rc < 128)
+			error("the bad end %s cannot be built: %s", bb, err.buf);
 		goto out;
 	}
 	rc = run_experiment(b, 0, k, 2, &l, &exp, &accel);
@@ -752,7 +818,7 @@ static int step(struct bisect_ctx *b, long idx)
 	long gi;
 	size_t bi;
 	const struct bcommit *c = at(b, idx), *good, *bad;
-	const struct bisect_kernel *k[3];
+	const struct kbuild_result *k[3];
 	struct look l = { .b = b, .good = 0, .test = 1, .bad = 2 };
 	struct bisect_step st = { .bisect_id = b->id, .commit = c->id };
 	struct strbuf err = STRBUF_INIT, accel = STRBUF_INIT, reason = STRBUF_INIT, el = STRBUF_INIT;
@@ -780,11 +846,15 @@ static int step(struct bisect_ctx *b, long idx)
 	       left, left == 1 ? "" : "s", el.buf);
 	if (store_begin_bisect_step(b->s, &st))
 		goto out;
-	if (!(k[0] = build(b, good->id, &err)) || !(k[2] = build(b, bad->id, &err))) {
-		error("an end of the range cannot be built any more: %s", err.buf);
+	if ((rc = build(b, good->id, &k[0], &err)) || (rc = build(b, bad->id, &k[2], &err))) {
+		if (rc < 128)
+			error("an end of the range cannot be built any more: %s", err.buf);
 		goto out;
 	}
-	if (!(k[1] = build(b, c->id, &err))) {
+	if ((rc = build(b, c->id, &k[1], &err)) >= 128) {
+		goto out;
+	} else if (rc) {
+		rc = -1;
 		/* The reason is the builder's first line; the end of the log
 		 * after it is said once, with the warning. */
 		strbuf_addf(&reason, "it cannot be built: %.*s", (int)strcspn(err.buf, "\n"),
@@ -959,6 +1029,7 @@ static int load_configs(struct bisect_ctx *b, const struct bisect_options *o)
 		.extra_name = "kbench bisect",
 		.rounds = b->max_rounds,
 		.vm = &b->vc,
+		.images_later = 1,
 	};
 	int rc = -1;
 
@@ -1026,6 +1097,10 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 		ALLOC_GROW(b.fragments, b.nfragments + 1, b.fragments_alloc);
 		b.fragments[b.nfragments++] = xstrdup(o->fragments[i]);
 	}
+	b.guest_fragment = o->guest_fragment ? xstrdup(o->guest_fragment) : NULL;
+	b.cache_dir = o->cache_dir ? xstrdup(o->cache_dir) : NULL;
+	b.jobs = o->jobs;
+	b.build_timeout_s = o->build_timeout_s;
 	b.row_given = o->row ? xstrdup(o->row) : NULL;
 	b.vc = *o->vm;
 	b.vc.kernel = NULL;

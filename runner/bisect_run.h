@@ -36,6 +36,10 @@ struct bisect_options {
 	const char *kconfig;		/* NULL: the builder's default */
 	char *const *fragments;
 	size_t nfragments;
+	const char *guest_fragment;	/* merged first; NULL: none */
+	const char *cache_dir;		/* NULL: the builder's default */
+	int jobs;			/* make -jN; 0: the online CPUs */
+	double build_timeout_s;		/* 0: the builder's default */
 	/* The guests: accel, vcpus, mem_mib and append are taken. */
 	const struct vm_config *vm;
 	const char *command;		/* the command line, quoted, for the report */

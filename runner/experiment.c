@@ -257,7 +257,7 @@ static int check_built_arm(struct arm *a, const struct conf_entry *kernel)
  * prefix) does not reach it; its kernel must be an image kbench vm
  * boots, or one built from a tree. Return 0, or -1 after saying which
  * key. */
-static int check_kernel_arm(struct arm *a)
+static int check_kernel_arm(struct arm *a, int images_later)
 {
 	const struct conf_entry *kernel = conf_section_get(a->cs, "kernel");
 	struct strbuf why = STRBUF_INIT;
@@ -279,7 +279,7 @@ static int check_kernel_arm(struct arm *a)
 	if (a->build)
 		return check_built_arm(a, kernel);
 	/* Its image is checked now, not when its first round boots. */
-	if (kernel && vm_check_kernel(kernel->value, &why)) {
+	if (kernel && !images_later && vm_check_kernel(kernel->value, &why)) {
 		error("%s: kernel in [%s]: %s", kernel->where, a->cs->name, why.buf);
 		strbuf_release(&why);
 		return -1;
@@ -290,7 +290,7 @@ static int check_kernel_arm(struct arm *a)
 /* The keys of [arm:NAME] into a; vm: what a kernel arm's guest starts
  * from (NULL: VM_CONFIG_INIT). */
 static int read_arm(struct experiment *e, struct arm *a, const struct vm_config *vm,
-		    const struct kbuild_request *build)
+		    const struct kbuild_request *build, int images_later)
 {
 	for (size_t i = 0; i < a->cs->n; i++) {
 		const struct conf_entry *c = &a->cs->entries[i];
@@ -356,7 +356,7 @@ static int read_arm(struct experiment *e, struct arm *a, const struct vm_config 
 				     c->where, c->key, a->cs->name);
 		}
 	}
-	return a->vm ? check_kernel_arm(a) : 0;
+	return a->vm ? check_kernel_arm(a, images_later) : 0;
 }
 
 /* The sections of c an arm runs: every one but [experiment] and the
@@ -522,7 +522,7 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 	if (e->order == ARM_ORDER_ABBA)
 		e->has_seed = 0;
 	for (size_t i = 0; i < e->narms; i++)
-		if (read_arm(e, &e->arms[i], o->vm, o->build))
+		if (read_arm(e, &e->arms[i], o->vm, o->build, o->images_later))
 			goto out;
 	e->name = xstrdup(o->name ? o->name : e->conf.name.buf);
 	for (size_t i = 0; i < e->narms; i++) {
@@ -767,7 +767,7 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 		if ((same = same_commit(s, a, &why)) < 0)
 			goto out;
 		if (!same && !force) {
-			error("arm %s would not run the kernel run #%lld ran (--force resumes it "
+			error("arm %s would not run the kernel run @%lld ran (--force resumes it "
 			      "anyway): %s", a->name, (long long)a->run_id, why.buf);
 			goto out;
 		}
@@ -1466,7 +1466,7 @@ static int end_early(struct experiment *e, struct store *s, int r)
 	for (size_t i = 0; i < e->narms && !rc; i++)
 		if (e->arms[i].run_id && record_finish_run(s, e->arms[i].run_id, "complete"))
 			rc = -1;
-	notice("experiment #%lld ends after round %d: its rounds decided", (long long)e->id, r);
+	notice("experiment @%lld ends after round %d: its rounds decided", (long long)e->id, r);
 	return rc ? -1 : 0;
 }
 

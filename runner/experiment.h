@@ -101,6 +101,9 @@ struct experiment_options {
 	 * config, the fragments merged before the arm's; NULL: no fragment,
 	 * tinyconfig, the default cache. */
 	const struct kbuild_request *build;
+	/* The kernel arms' images are not checked: they are still to be
+	 * built (kbench bisect checks its configs with stand-ins). */
+	int images_later;
 	/* The configs' text as a run stored it, instead of configs (a
 	 * resumed experiment); config_origin names it in messages. */
 	const char *config_text, *config_origin;

@@ -15,6 +15,7 @@
 # boots, 4 to 5 minutes on a 2-CPU machine under TCG.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
+. "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"
 
 if ! vm_kernels; then
 	skip "$vm_why"
@@ -22,33 +23,24 @@ if ! vm_kernels; then
 	exit
 fi
 
-# The tree: a Makefile with the kernel's targets (defconfig, olddefconfig,
-# bzImage, with O=), whose bzImage is a copy of the kernel a file names.
-# The kernels built go to a cache of the test's own.
+# The tree: lib-kbuild.sh's stand-in for the kernel's build interface,
+# whose bzImage is a copy of the cloud kernel or, from c4 on, of the -rt
+# one. The kernels built go to a cache of the test's own.
 export KBENCH_KERNEL_CACHE="$tmp/builds"
 fixture() {
-	git init -q "$tmp/tree" && cd "$tmp/tree" && cat > Makefile <<'EOF' &&
-O ?= .
-defconfig olddefconfig:
-	mkdir -p $(O) && echo CONFIG_KBENCH_TEST=y > $(O)/.config
-bzImage:
-	@test ! -f broken || { echo "broken: this commit does not build" >&2; exit 1; }
-	mkdir -p $(O)/arch/x86/boot
-	cp "$$(cat kernel)" $(O)/arch/x86/boot/bzImage
-EOF
-	echo "$vm_cloud" > kernel &&
-	c "c0: the good end" && git tag good &&
-	echo 1 > f && c "c1: a file" &&
-	touch broken && c "c2: break the build" &&
-	rm broken && echo 3 > f && c "c3: mend the build" &&
-	echo "$vm_rt" > kernel && c "c4: sched: plant a slowdown" "Pat Planter" pat@example.org &&
-	echo 5 > f && c "c5: the bad end" && git tag bad
+	kbuild_fake_tree "$tmp/tree" 1 0 &&
+	kbuild_git -C "$tmp/tree" commit -q --amend -m "c0: the good end" &&
+	kbuild_git -C "$tmp/tree" tag good &&
+	kbuild_commit "$tmp/tree" "c1: a file" f 1 &&
+	kbuild_commit "$tmp/tree" "c2: break the build" broken "this commit does not build" &&
+	kbuild_commit "$tmp/tree" "c3: mend the build" broken - f 3 &&
+	echo second >"$tmp/tree/image" &&
+	kbuild_git -C "$tmp/tree" -c user.name="Pat Planter" -c user.email=pat@example.org \
+		commit -q -a -m "c4: sched: plant a slowdown" &&
+	kbuild_commit "$tmp/tree" "c5: the bad end" f 5 &&
+	kbuild_git -C "$tmp/tree" tag bad
 }
-c() {
-	git add -A && git -c user.name="${2:-A U Thor}" -c user.email="${3:-a@example.org}" \
-		commit -q -m "$1"
-}
-(fixture)
+fixture
 ok $? "a tree of six commits"
 sha() { git -C "$tmp/tree" rev-parse "$1"; }
 c0=$(sha good) c2=$(sha bad~3) c3=$(sha bad~2) c4=$(sha bad~1) c5=$(sha bad)
@@ -85,11 +77,11 @@ steps=$(sql "SELECT step || ' ' || coalesce(verdict, '-') || ' ' || substr(commi
 want="0 regression $(echo "$c5" | cut -c1-12),1 skip $(echo "$c2" | cut -c1-12),2 good $(echo "$c3" | cut -c1-12),3 - $(echo "$c4" | cut -c1-12),"
 is "... and is killed there" "$steps" "$want"
 [ "$steps" = "$want" ] || sed 's/^/#   /' "$tmp/first.err"
-grep -q "skipping $(echo "$c2" | cut -c1-12): it cannot be built: the build of $(echo "$c2" | cut -c1-12) failed: 'make ... bzImage' exited with status 2 (its log: $tmp/builds/$c2-" "$tmp/first.err" &&
-	grep -q "^    broken: this commit does not build\$" "$tmp/first.err"
+grep -q "skipping $(echo "$c2" | cut -c1-12): it cannot be built: the build of [^ ]* ($(echo "$c2" | cut -c1-12)) failed: make bzImage exited with status 2" "$tmp/first.err" &&
+	grep -q "^    init/main.c:1:1: error: this commit does not build\$" "$tmp/first.err"
 ok $? "the commit that cannot be built is skipped, saying why, with its log's end"
-check "... and no kernel of it is in the cache" sh -c "! ls -d '$tmp/builds/$c2'-*[0-9a-f]"
-is "the kernels built: the ends, c3 and c4" "$(ls "$tmp/builds" | grep -c -v 'failed.log$')" 4
+check "... and no kernel of it is in the cache" sh -c "! ls -d '$tmp/builds/entries/$c2'-*"
+is "the kernels built: the ends, c3 and c4" "$(ls "$tmp/builds/entries" | wc -l)" 4
 grep -q "^kbench: notice: bisect @1 step 2: testing $(echo "$c3" | cut -c1-12) c3: mend the build (3 commits left to test, roughly 2 steps) \[[0-9]*:[0-9][0-9] elapsed\]$" \
 	"$tmp/first.err"
 ok $? "each step says the commit, what is left and the time"
@@ -141,7 +133,7 @@ is "... the commits as git bisect log names them" \
 # good: [X] c3: mend the build
 # bad: [X] c4: sched: plant a slowdown
 # first bad commit: [X] c4: sched: plant a slowdown"
-grep -q "^# kbench step 3, experiment #[0-9]*, [36] rounds under \(tcg\|kvm\): bad:" "$tmp/log"
+grep -q "^# kbench step 3, experiment @[0-9]*, [36] rounds under \(tcg\|kvm\): bad:" "$tmp/log"
 ok $? "... each step's experiment, rounds and verdict as comments"
 check "git bisect replay takes the log" git -C "$tmp/tree" bisect replay "$tmp/log" \
 	'&&' git -C "$tmp/tree" bisect reset
@@ -163,7 +155,7 @@ tcg)	grep -q "under TCG in every step, the guests' clocks counting instructions"
 *)	grep -q "under KVM in every step" "$tmp/report.flat" ;;
 esac
 ok $? "... how the kernels ran ($accel)"
-grep -q "^The first bad commit against its parent (step 3, experiment #[0-9]*):" "$tmp/report" &&
+grep -q "^The first bad commit against its parent (step 3, experiment @[0-9]*):" "$tmp/report" &&
 	grep -q "^Significance: a paired t-test on [36] rounds' mean differences" "$tmp/report"
 ok $? "... the table of the two, paired"
 grep -q "^  kbench vm --tree $tmp/tree --ref $(echo "$c3" | cut -c1-12) --ref $(echo "$c4" | cut -c1-12) -c $tmp/tp.conf --vcpus 1 --append quiet --icount --boot-timeout 300 --rounds [36]\$" \
