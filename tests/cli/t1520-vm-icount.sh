@@ -9,12 +9,15 @@
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 
 printf '[hb]\nworkload = hackbench\ngroups = 1\nloops = 10\niterations = 2\n' > "$tmp/hb.conf"
+# A made-up bzImage for --dry-run: the boot protocol's "HdrS" at 0x202.
+head -c 514 /dev/zero >"$tmp/bzImage" &&
+	printf 'HdrS' >>"$tmp/bzImage" && head -c 512 /dev/zero >>"$tmp/bzImage"
 expect_err "--icount needs one vCPU" 2 "--icount runs the guest on one vCPU (QEMU's single-threaded TCG): add --vcpus 1" \
 	kb vm -k /nonexistent -c "$tmp/hb.conf" --icount --dry-run
 expect_err "--icount is TCG's" 2 "--icount counts the instructions of a guest under TCG, and --accel kvm asks for KVM" \
 	kb vm -k /nonexistent -c "$tmp/hb.conf" --icount --vcpus 1 --accel kvm --dry-run
 check "--dry-run shows the single-threaded TCG counting instructions" \
-	kb vm -k /nonexistent -c "$tmp/hb.conf" --icount --vcpus 1 --accel tcg --dry-run
+	kb vm -k "$tmp/bzImage" -c "$tmp/hb.conf" --icount --vcpus 1 --accel tcg --dry-run
 grep -q -- "^    -accel tcg,thread=single \\\\$" "$tmp/check.out" &&
 	grep -q -- "^    -icount shift=3,sleep=off \\\\$" "$tmp/check.out"
 ok $? "... -accel tcg,thread=single -icount shift=3,sleep=off"

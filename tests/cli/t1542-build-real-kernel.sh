@@ -3,7 +3,7 @@
 # linux-source-6.1 as a git tree of two commits (lib-kbuild.sh), built
 # with tinyconfig and the shipped guest fragment into a kernel cache that
 # outlives build trees (the first run of this test on a machine builds
-# for minutes, about 25 on two busy CPUs; later runs find both kernels
+# for minutes, about 11 on two CPUs; later runs find both kernels
 # in the cache). A second build is a cache hit, the second commit (one
 # file more changed) rebuilds in the first one's object directory, and
 # both kernels boot under kbench vm, alone and as the arms of an
