@@ -30,9 +30,9 @@
 static const struct parse_opt_usage bisect_usage = {
 	.synopsis = "kbench bisect --tree DIR --good REF --bad REF -c CONFIG [-c CONFIG...]\n"
 		    "                    [--row SECTION/ROW] [--threshold PCT] [--rounds N]\n"
-		    "                    [--max-rounds N] [--kconfig FILE|TARGET] [--fragment FILE...]\n"
-		    "                    [--no-guest-fragment] [--cache DIR] [-j N]\n"
-		    "                    [--build-timeout SECONDS] [--vcpus N] [--memory MIB]\n"
+		    "                    [--max-rounds N] [--kconfig FILE|TARGET]\n"
+		    "                    [--fragment FILE...] [--no-guest-fragment] [--cache DIR]\n"
+		    "                    [-j N] [--build-timeout SECONDS] [--vcpus N] [--memory MIB]\n"
 		    "                    [--append TEXT] [--accel auto|kvm|tcg] [--icount]\n"
 		    "                    [--boot-timeout SECONDS] [--no-report] [--dry-run]\n"
 		    "   or: kbench bisect --resume [BISECT]\n"

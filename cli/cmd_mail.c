@@ -368,7 +368,7 @@ int cmd_mail(int argc, char **argv)
 			 "write the mail in mbox form on stdout, send nothing"),
 		OPT_STRING(0, "bisect", &bisect_sel, "BISECT",
 			   "mail the report of a bisection (kbench bisect):\n"
-			   "#ID, ID or a uuid prefix, instead of a comparison"),
+			   "@ID, ID or a uuid prefix, instead of a comparison"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};

@@ -139,8 +139,9 @@ static void check_resolve(const char *sel)
 	if (!store_resolve_run(store, sel, &id, &err)) {
 		if (store_get_run(store, id, &r))
 			abort();
-		/* NAME and NAME@HOST pick a complete run of that name. */
-		if (sel[0] != '#' && strchr(sel, '@') &&
+		/* NAME and NAME@HOST pick a complete run of that name
+		 * (#ID and @ID pick a run by its id, whatever its status). */
+		if (sel[0] != '#' && sel[0] != '@' && strchr(sel, '@') &&
 		    (strcmp(r.status, "complete") ||
 		     strncmp(r.name, sel, strlen(r.name)) || sel[strlen(r.name)] != '@'))
 			abort();
