@@ -431,122 +431,138 @@ static int setting(const struct view *v, const char *key, int n, struct strbuf *
 	return -1;
 }
 
+/* A command's words: those it owns are freed with it. */
+struct words {
+	char *v[96], *owned[96];
+	size_t n, nowned;
+};
+
+static void word(struct words *w, const char *s)
+{
+	if (w->n < sizeof(w->v) / sizeof(w->v[0]))
+		w->v[w->n++] = (char *)s;
+}
+
+static void owned_word(struct words *w, char *s)
+{
+	if (w->n >= sizeof(w->v) / sizeof(w->v[0])) {
+		free(s);
+		return;
+	}
+	w->v[w->n++] = w->owned[w->nowned++] = s;
+}
+
+static void words_release(struct words *w)
+{
+	for (size_t i = 0; i < w->nowned; i++)
+		free(w->owned[i]);
+}
+
+/* How a stored setting is given on a command line. */
+struct setting_option {
+	const char *key, *option;
+	const char *skip;	/* the default, left out; NULL: none */
+	int flag;		/* the option takes no value */
+};
+
+/* The settings the guests and the build were made with, as options. */
+static const struct setting_option build_and_guest_options[] = {
+	{ "kconfig", "--kconfig", NULL, 0 }, { "fragment", "--fragment", NULL, 0 },
+	{ "vcpus", "--vcpus", "2", 0 }, { "memory", "--memory", "512", 0 },
+	{ "append", "--append", NULL, 0 }, { "accel", "--accel", "auto", 0 },
+	{ "icount", "--icount", NULL, 1 }, { "boot-timeout", "--boot-timeout", "60", 0 },
+};
+
+/* The options of the settings of v that opts names, in its order. */
+static void setting_words(const struct view *v, const struct setting_option *opts, size_t n,
+			  struct words *w)
+{
+	struct strbuf val = STRBUF_INIT;
+
+	for (size_t k = 0; k < n; k++)
+		for (int i = 0; !setting(v, opts[k].key, i, &val); i++) {
+			if (opts[k].skip && !strcmp(val.buf, opts[k].skip))
+				continue;
+			word(w, opts[k].option);
+			if (!opts[k].flag)
+				owned_word(w, strbuf_detach(&val));
+		}
+	strbuf_release(&val);
+}
+
+/* The options the kernels were built and booted with. */
+static void build_and_guest_words(const struct view *v, struct words *w)
+{
+	struct strbuf val = STRBUF_INIT;
+
+	setting_words(v, build_and_guest_options,
+		      sizeof(build_and_guest_options) / sizeof(build_and_guest_options[0]), w);
+	/* The shipped guest fragment is kbench build's default. */
+	if (setting(v, "guest-fragment", 0, &val))
+		word(w, "--no-guest-fragment");
+	strbuf_release(&val);
+}
+
 /* The kbench vm command that runs the two commits against each other as
  * the step did. */
 static void vm_command(const struct view *v, const char *a, const char *b, int rounds,
 		       struct strbuf *out)
 {
+	static const struct setting_option configs[] = { { "config", "-c", NULL, 0 } };
+	struct words w = { .n = 0 };
 	struct strbuf val = STRBUF_INIT;
 	char ra[16], rb[16];
-	char *words[64];
-	size_t n = 0;
-	char *owned[64];
-	size_t nowned = 0;
 
 	snprintf(ra, sizeof(ra), "%.12s", a);
 	snprintf(rb, sizeof(rb), "%.12s", b);
-	words[n++] = (char *)"kbench";
-	words[n++] = (char *)"vm";
-	words[n++] = (char *)"--tree";
-	words[n++] = v->info.tree;
-	words[n++] = (char *)"--ref";
-	words[n++] = ra;
-	words[n++] = (char *)"--ref";
-	words[n++] = rb;
-	for (int i = 0; !setting(v, "config", i, &val) && n < 40; i++) {
-		words[n++] = (char *)"-c";
-		words[n++] = owned[nowned++] = strbuf_detach(&val);
-	}
-	if (!setting(v, "kconfig", 0, &val)) {
-		words[n++] = (char *)"--kconfig";
-		words[n++] = owned[nowned++] = strbuf_detach(&val);
-	}
-	for (int i = 0; !setting(v, "fragment", i, &val) && n < 50; i++) {
-		words[n++] = (char *)"--fragment";
-		words[n++] = owned[nowned++] = strbuf_detach(&val);
-	}
-	if (setting(v, "guest-fragment", 0, &val))
-		words[n++] = (char *)"--no-guest-fragment";
-	if (!setting(v, "vcpus", 0, &val) && strcmp(val.buf, "2")) {
-		words[n++] = (char *)"--vcpus";
-		words[n++] = owned[nowned++] = strbuf_detach(&val);
-	}
-	if (!setting(v, "memory", 0, &val) && strcmp(val.buf, "512")) {
-		words[n++] = (char *)"--memory";
-		words[n++] = owned[nowned++] = strbuf_detach(&val);
-	}
-	if (!setting(v, "append", 0, &val)) {
-		words[n++] = (char *)"--append";
-		words[n++] = owned[nowned++] = strbuf_detach(&val);
-	}
-	if (!setting(v, "accel", 0, &val) && strcmp(val.buf, "auto")) {
-		words[n++] = (char *)"--accel";
-		words[n++] = owned[nowned++] = strbuf_detach(&val);
-	}
-	if (!setting(v, "icount", 0, &val))
-		words[n++] = (char *)"--icount";
-	if (!setting(v, "boot-timeout", 0, &val) && strcmp(val.buf, "60")) {
-		words[n++] = (char *)"--boot-timeout";
-		words[n++] = owned[nowned++] = strbuf_detach(&val);
-	}
-	words[n++] = (char *)"--rounds";
-	strbuf_reset(&val);
+	word(&w, "kbench");
+	word(&w, "vm");
+	word(&w, "--tree");
+	word(&w, v->info.tree);
+	word(&w, "--ref");
+	word(&w, ra);
+	word(&w, "--ref");
+	word(&w, rb);
+	setting_words(v, configs, 1, &w);
+	build_and_guest_words(v, &w);
+	word(&w, "--rounds");
 	strbuf_addf(&val, "%d", rounds);
-	words[n++] = owned[nowned++] = strbuf_detach(&val);
-	argv_quote(words, n, out);
-	for (size_t i = 0; i < nowned; i++)
-		free(owned[i]);
-	strbuf_release(&val);
+	owned_word(&w, strbuf_detach(&val));
+	argv_quote(w.v, w.n, out);
+	words_release(&w);
 }
 
 /* The kbench bisect command that runs this bisection again: its ends as
  * commit ids, its row, the rest of its settings. */
 static void bisect_command(const struct view *v, struct strbuf *out)
 {
-	static const struct {
-		const char *key, *option, *skip;	/* skip: the default, left out */
-	} opts[] = {
-		{ "config", "-c", NULL }, { "threshold", "--threshold", "5" },
-		{ "rounds", "--rounds", "6" }, { "max-rounds", "--max-rounds", "12" },
-		{ "kconfig", "--kconfig", NULL }, { "fragment", "--fragment", NULL },
-		{ "vcpus", "--vcpus", "2" }, { "memory", "--memory", "512" },
-		{ "append", "--append", NULL }, { "accel", "--accel", "auto" },
-		{ "boot-timeout", "--boot-timeout", "60" },
+	static const struct setting_option opts[] = {
+		{ "config", "-c", NULL, 0 }, { "threshold", "--threshold", "5", 0 },
+		{ "rounds", "--rounds", "6", 0 }, { "max-rounds", "--max-rounds", "12", 0 },
 	};
-	struct strbuf val = STRBUF_INIT, row = STRBUF_INIT;
-	char *words[96], *owned[96], good[16], bad[16];
-	size_t n = 0, nowned = 0;
+	struct words w = { .n = 0 };
+	struct strbuf row = STRBUF_INIT;
+	char good[16], bad[16];
 
 	snprintf(good, sizeof(good), "%.12s", v->info.good);
 	snprintf(bad, sizeof(bad), "%.12s", v->info.bad);
-	words[n++] = (char *)"kbench";
-	words[n++] = (char *)"bisect";
-	words[n++] = (char *)"--tree";
-	words[n++] = v->info.tree;
-	words[n++] = (char *)"--good";
-	words[n++] = good;
-	words[n++] = (char *)"--bad";
-	words[n++] = bad;
-	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
-		for (int i = 0; !setting(v, opts[k].key, i, &val) && n < 80; i++) {
-			if (opts[k].skip && !strcmp(val.buf, opts[k].skip))
-				continue;
-			words[n++] = (char *)opts[k].option;
-			words[n++] = owned[nowned++] = strbuf_detach(&val);
-		}
-	if (!setting(v, "icount", 0, &val))
-		words[n++] = (char *)"--icount";
-	if (setting(v, "guest-fragment", 0, &val))
-		words[n++] = (char *)"--no-guest-fragment";
+	word(&w, "kbench");
+	word(&w, "bisect");
+	word(&w, "--tree");
+	word(&w, v->info.tree);
+	word(&w, "--good");
+	word(&w, good);
+	word(&w, "--bad");
+	word(&w, bad);
+	setting_words(v, opts, sizeof(opts) / sizeof(opts[0]), &w);
+	build_and_guest_words(v, &w);
 	if (*v->info.section) {
 		strbuf_addf(&row, "%s/%s", v->info.section, v->info.row);
-		words[n++] = (char *)"--row";
-		words[n++] = row.buf;
+		word(&w, "--row");
+		word(&w, row.buf);
 	}
-	argv_quote(words, n, out);
-	for (size_t i = 0; i < nowned; i++)
-		free(owned[i]);
-	strbuf_release(&val);
+	argv_quote(w.v, w.n, out);
+	words_release(&w);
 	strbuf_release(&row);
 }
 

@@ -222,24 +222,30 @@ static int mkdir_p(const char *path)
 	return rc;
 }
 
+/* Write len bytes of buf into the file path (made or truncated) and
+ * fsync it. Return 0, or -1 with err saying why. */
+static int write_synced(const char *path, const char *buf, size_t len, struct strbuf *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), rc = 0;
+
+	if (fd < 0 || write_full(fd, buf, len) || fsync(fd)) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
 static int copy_file(const char *from, const char *to, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	int fd = -1, rc = -1;
+	int rc = -1;
 
-	if (strbuf_read_file(&text, from) < 0) {
+	if (strbuf_read_file(&text, from) < 0)
 		strbuf_addf(err, "cannot read '%s': %s", from, strerror(errno));
-		goto out;
-	}
-	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write_full(fd, text.buf, text.len) || fsync(fd)) {
-		strbuf_addf(err, "cannot write '%s': %s", to, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	if (fd >= 0)
-		close(fd);
+	else
+		rc = write_synced(to, text.buf, text.len, err);
 	strbuf_release(&text);
 	return rc;
 }
@@ -1008,7 +1014,7 @@ static int write_facts(struct build *b, struct strbuf *err)
 {
 	const char *kv[2 * KBUILD_NFACTS];
 	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
-	int fd, rc = -1;
+	int rc;
 
 	kbuild_facts(b->res, kv);
 	for (int i = 0; i < KBUILD_NFACTS; i++)
@@ -1016,15 +1022,7 @@ static int write_facts(struct build *b, struct strbuf *err)
 	strbuf_addf(&text, "kernel-author %s\nkernel-config %s\nbuild-seconds %.0f\n",
 		    b->res->author, b->res->config_desc, elapsed_s(b));
 	strbuf_addf(&path, "%s/facts", b->tmp.buf);
-	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write_full(fd, text.buf, text.len) || fsync(fd)) {
-		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	if (fd >= 0)
-		close(fd);
+	rc = write_synced(path.buf, text.buf, text.len, err);
 	strbuf_release(&text);
 	strbuf_release(&path);
 	return rc;

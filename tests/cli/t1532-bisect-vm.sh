@@ -160,7 +160,7 @@ grep -q "^The first bad commit against its parent (step 3, experiment @[0-9]*):"
 ok $? "... the table of the two, paired"
 grep -q "^  kbench vm --tree $tmp/tree --ref $(echo "$c3" | cut -c1-12) --ref $(echo "$c4" | cut -c1-12) -c $tmp/tp.conf --vcpus 1 --append quiet --icount --boot-timeout 300 --rounds [36]\$" \
 	"$tmp/report" &&
-	grep -q "^  kbench bisect --tree $tmp/tree --good $(echo "$c0" | cut -c1-12) --bad $(echo "$c5" | cut -c1-12) -c $tmp/tp.conf --rounds 3 --max-rounds 6 --vcpus 1 --append quiet --boot-timeout 300 --icount --row hackbench-thread-pipes/1\$" \
+	grep -q "^  kbench bisect --tree $tmp/tree --good $(echo "$c0" | cut -c1-12) --bad $(echo "$c5" | cut -c1-12) -c $tmp/tp.conf --rounds 3 --max-rounds 6 --vcpus 1 --append quiet --icount --boot-timeout 300 --row hackbench-thread-pipes/1\$" \
 		"$tmp/report"
 rc=$?
 ok $rc "... the commands that reproduce it"
