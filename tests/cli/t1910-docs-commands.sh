@@ -45,6 +45,7 @@ docs/fleet.md|kbench fleet schedule       kbench fleet upload|a diagram of the j
 docs/pft.md|kbench pft [-m SIZE]|a synopsis: [ ] and | mark optional and alternative words
 docs/schema.md|--format csv - < report.sql|report.sql stands for a file of the reader'"'"'s queries
 docs/vm.md|--modules $HOME/mods|needs a kernel'"'"'s modules tree (make modules_install); t1504 runs --modules
+README.md|--tree ~/linux --ref v6.18 --ref HEAD|needs a kernel git tree; t1541 runs kbench vm --ref with two refs
 docs/vm.md|--tree ~/linux --ref v6.6 -c hackbench|needs a kernel git tree; t1541 runs kbench vm --ref
 docs/vm.md|--ref my-series|needs a kernel git tree; t1541 runs kbench vm --ref with two refs
 docs/external.md|command = stress-ng|runs stress-ng, which need not be installed; t8000-t8003 run external workloads'
