@@ -8,6 +8,7 @@
 #include "cli/bisect_report.h"
 #include "cli/cmd.h"
 #include "cli/output.h"
+#include "compare/sequential.h"
 #include "db/bisect.h"
 #include "db/store.h"
 #include "lib/argv.h"
@@ -332,6 +333,15 @@ int cmd_bisect(int argc, char **argv)
 	if (o.max_rounds < o.rounds) {
 		error("--max-rounds %d is fewer than --rounds %d", o.max_rounds, o.rounds);
 		goto out;
+	}
+	{
+		struct seq_design d;
+
+		if (seq_design_init(&d, o.rounds, o.max_rounds, o.rounds, BISECT_ALPHA, &path)) {
+			error("--rounds %d and --max-rounds %d: %s", o.rounds, o.max_rounds,
+			      path.buf);
+			goto out;
+		}
 	}
 	if (check_accel(vc.accel) || (icount && cmd_check_icount(vc.accel, vc.vcpus)))
 		goto out;

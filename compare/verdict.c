@@ -46,6 +46,8 @@ int compare_each_row_verdict(struct store *s, int64_t base, int64_t new_run,
 			v.p = c1->test.done ? c1->test.p : NAN;
 			v.significant = c1->test.done && !c1->test.reason && c1->test.significant;
 			v.paired = c1->paired;
+			v.t = c1->paired && c1->test.done ? c1->test.statistic : NAN;
+			v.df = c1->paired && c1->test.done ? c1->test.df : NAN;
 			v.verdict = render_verdict(row, c1);
 			stop = cb(&v, arg);
 		}

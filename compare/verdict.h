@@ -20,6 +20,9 @@ struct row_verdict {
 	double p;			/* two-sided p-value; NaN: untested */
 	int significant;
 	int paired;			/* decided by the paired test of an experiment */
+	double t, df;			/* the paired test's t and degrees of freedom
+					 * (rounds paired - 1), + when new is better;
+					 * NaN: not paired */
 	const char *verdict;		/* better, worse, within noise, cannot tell,
 					 * untested */
 };

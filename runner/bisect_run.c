@@ -4,6 +4,7 @@
  * the arms; the walk (runner/bisect.c) picks the next commit. */
 #include "config.h"
 #include "runner/bisect_run.h"
+#include "compare/sequential.h"
 #include "compare/verdict.h"
 #include "db/bisect.h"
 #include "db/experiment.h"
@@ -65,6 +66,10 @@ struct bisect_ctx {
 	double build_timeout_s;		/* 0: the builder's default */
 	char *row_given;		/* "SECTION/ROW", or NULL */
 	struct vm_config vc;
+	/* The looks of a step (every `rounds` rounds up to max_rounds) and
+	 * their bounds, so that looking does not raise the false-positive
+	 * rate (compare/sequential.h). */
+	struct seq_design design;
 	char *vm_strings[2];		/* what vc's append and accel point to */
 	char *config_text, *config_name;
 	/* The row decided on (NULL until step 0 chose it) and its change
@@ -508,10 +513,23 @@ static int row_matches(const char *given, const char *section, const char *row)
 	return !strncmp(given, section, n) && given[n] == '/' && !strcmp(given + n + 1, row);
 }
 
+/* Whether v is a change at this look: the paired test's t against the
+ * design's bound for the rounds it paired; a test the design has no look
+ * for (an unpaired one, a round missing) as compare decides it. */
+static int significant(const struct bisect_ctx *b, const struct row_verdict *v)
+{
+	int k;
+
+	if (!v->paired || isnan(v->t) || isnan(v->df))
+		return v->significant;
+	k = seq_look_at(&b->design, (int)v->df + 1);
+	return k < 0 ? v->significant : fabs(v->t) >= b->design.bound[k];
+}
+
 static int confirm_row(const struct row_verdict *v, void *arg)
 {
 	struct look *l = arg;
-	struct bisect_cmp c = { .significant = v->significant, .pct = v->pct,
+	struct bisect_cmp c = { .significant = significant(l->b, v), .pct = v->pct,
 				.diff = v->new_mean - v->base_mean };
 
 	if (l->b->row_given && !row_matches(l->b->row_given, v->section, v->row))
@@ -533,13 +551,14 @@ static int confirm_row(const struct row_verdict *v, void *arg)
 		l->row = xstrdup(v->row);
 		l->pct = v->pct;
 		l->p = v->p;
-		l->significant = v->significant;
+		l->significant = c.significant;
 		l->found = bisect_is_regression(&c, l->b->threshold);
 	}
 	return 0;
 }
 
 struct one_row {
+	const struct bisect_ctx *b;
 	const char *section, *row;
 	struct bisect_cmp *cmp;
 	double *p;
@@ -552,7 +571,7 @@ static int one_row(const struct row_verdict *v, void *arg)
 
 	if (strcmp(v->section, o->section) || strcmp(v->row, o->row))
 		return 0;
-	o->cmp->significant = v->significant;
+	o->cmp->significant = significant(o->b, v);
 	o->cmp->pct = v->pct;
 	o->cmp->diff = v->new_mean - v->base_mean;
 	*o->p = v->p;
@@ -582,8 +601,9 @@ static int look_at(struct experiment *e, struct look *l)
 		}
 		return l->found;
 	} else {
-		struct one_row og = { b->section, b->row, &l->vs_good, &l->p_good, &l->have_good };
-		struct one_row ob = { b->section, b->row, &l->vs_bad, &l->p_bad, &l->have_bad };
+		struct one_row og = { b, b->section, b->row, &l->vs_good, &l->p_good,
+				      &l->have_good };
+		struct one_row ob = { b, b->section, b->row, &l->vs_bad, &l->p_bad, &l->have_bad };
 		int64_t bad = e->arms[l->bad].run_id;
 
 		l->have_good = l->have_bad = 0;
@@ -937,6 +957,11 @@ static int run_steps(struct bisect_ctx *b)
 	struct strbuf el = STRBUF_INIT;
 
 	b->started_ns = clock_ns(CLOCK_MONOTONIC);
+	if (seq_design_init(&b->design, b->rounds, b->max_rounds, b->rounds, BISECT_ALPHA, &el)) {
+		error("bisect @%lld: %s", (long long)b->id, el.buf);
+		rc = -1;
+		goto stopped;
+	}
 	if (!b->section) {
 		rc = confirm(b);
 		if (rc == 1) {

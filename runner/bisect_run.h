@@ -22,6 +22,8 @@ struct vm_config;
 #define BISECT_DEFAULT_MAX_ROUNDS 12
 /* The paired test needs 3 rounds. */
 #define BISECT_MIN_ROUNDS 3
+/* The false-positive rate of a step's paired tests, over all its looks. */
+#define BISECT_ALPHA 0.05
 /* The smallest change of the row that counts, in %. */
 #define BISECT_DEFAULT_THRESHOLD 5.0
 

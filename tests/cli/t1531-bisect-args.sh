@@ -55,6 +55,8 @@ refused "--rounds below the paired test's 3" "--rounds" \
 	$T --good one --bad HEAD -c "$tmp/hb.conf" --rounds 2
 refused "--max-rounds below --rounds" "--max-rounds 4 is fewer than --rounds 6" \
 	$T --good one --bad HEAD -c "$tmp/hb.conf" --max-rounds 4
+refused "more looks than the sequential design takes" "--rounds 3 and --max-rounds 300: 3 to 300 rounds, a look every 3: more than 64 looks" \
+	$T --good one --bad HEAD -c "$tmp/hb.conf" --rounds 3 --max-rounds 300
 refused "a bad --accel" "--accel must be auto, kvm or tcg, not 'xen'" \
 	$T --good one --bad HEAD -c "$tmp/hb.conf" --accel xen
 refused "a config with arms of its own" "[arm:a]: kbench bisect makes the arms of its experiments" \
