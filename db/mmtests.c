@@ -397,17 +397,24 @@ static int add_set(struct mm_run *r, const char *file, const char *section, cons
 	return 0;
 }
 
-/* Remember that section was read from benchmark (run_meta), once. */
-static void note_bench(struct mm_run *r, const char *section, const char *bench)
+/* Remember that section was read from benchmark (run_meta), once: a
+ * section that got no sample too. logs names the benchmark's directory
+ * for messages. Return 0, or -1 after printing why section cannot be a
+ * section's name. */
+static int note_bench(struct mm_run *r, const char *logs, const char *section,
+		      const char *bench)
 {
 	struct strbuf line = STRBUF_INIT;
 
+	if (check_label(logs, "section", section))
+		return -1;
 	strbuf_addf(&line, "\n%s\t%s\n", section, bench);
 	if (!r->benches.len)
 		strbuf_addch(&r->benches, '\n');
 	if (!strstr(r->benches.buf, line.buf))
 		strbuf_addstr(&r->benches, line.buf + 1);
 	strbuf_release(&line);
+	return 0;
 }
 
 /* Parse the log at path as kind into c->vals; 1 when there is no such
@@ -479,10 +486,33 @@ static int import_numbered(struct mm_ctx *c, struct mm_run *r, const char *logs,
 	return rc < 0 ? -1 : 0;
 }
 
+/* A hackbench log of run r in the one form the mmtests that wrote it
+ * reads (docs/mmtests.md): perf bench's "Total time:" lines, as every
+ * mmtests since May 2019 reads them, when the run is of such an mmtests
+ * (it records its version, as mmtests has since November 2019, or the
+ * log is the appended hackbench-G of mmtests since April 2026) or when
+ * the log holds such a line (perf bench wrote it); else the "Time:"
+ * lines of the hackbench.c older mmtests ran and read. Lines of the
+ * other form are left unread, with a warning. */
+static int parse_hackbench(struct mm_ctx *c, const struct mm_run *r, const char *path,
+			   int appended)
+{
+	int rc = parse_file(c, path, MMTESTS_LOG_HACKBENCH);
+
+	/* No "Total time:" line: the other form has nothing to leave out. */
+	if (!rc && !c->vals.n && c->vals.other && !r->mmtests_version && !appended)
+		return parse_file(c, path, MMTESTS_LOG_HACKBENCH_TIME);
+	if (!rc && c->vals.other)
+		warning("%s: %zu 'Time:' line%s not read: the mmtests that wrote it reads the "
+			"'Total time:' lines of this log (docs/mmtests.md)", path, c->vals.other,
+			c->vals.other == 1 ? "" : "s");
+	return rc;
+}
+
 /* hackbench: logs/hackbench-G (every invocation appended) or
- * hackbench-G-I (one file per invocation), as perf bench or rt-tests
- * print it: one sample per Total time line, row G, as kbench's hackbench
- * stores it. */
+ * hackbench-G-I (one file per invocation), as perf bench or the older
+ * hackbench.c print it: one sample per time line of the log's form, row
+ * G, as kbench's hackbench stores it. */
 static int import_hackbench(struct mm_ctx *c, struct mm_run *r, const char *bench,
 			    const char *logs)
 {
@@ -512,12 +542,12 @@ static int import_hackbench(struct mm_ctx *c, struct mm_run *r, const char *benc
 		strbuf_addf(&path, "%s/%s", logs, files.v[i]);
 		strbuf_reset(&label);
 		strbuf_addf(&label, "%lld", g);
-		rc = parse_file(c, path.buf, MMTESTS_LOG_HACKBENCH);
+		rc = parse_hackbench(c, r, path.buf, !rest || !*rest);
 		for (size_t k = 0; !rc && k < c->vals.n; k++)
 			rc = add_set(r, path.buf, section, "hackbench", label.buf, &m, c->vals.v + k, 1);
 	}
 	if (!rc)
-		note_bench(r, section, bench);
+		rc = note_bench(r, logs, section, bench);
 	names_release(&files);
 	strbuf_release(&path);
 	strbuf_release(&label);
@@ -625,7 +655,7 @@ static int import_netperf(struct mm_ctx *c, struct mm_run *r, const char *bench,
 				     c->vals.per);
 	}
 	if (!rc)
-		note_bench(r, section, bench);
+		rc = note_bench(r, logs, section, bench);
 out:
 	names_release(&files);
 	strbuf_release(&path);
@@ -688,7 +718,7 @@ static int import_pft(struct mm_ctx *c, struct mm_run *r, const char *bench, con
 			rc = add_set(r, path.buf, section, "pft", label.buf, m, c->vals.v + k + 1, 4);
 	}
 	if (!rc)
-		note_bench(r, section, bench);
+		rc = note_bench(r, logs, section, bench);
 	names_release(&files);
 	strbuf_release(&dir);
 	strbuf_release(&path);
@@ -709,7 +739,7 @@ static int import_tbench(struct mm_ctx *c, struct mm_run *r, const char *bench,
 				 MMTESTS_LOG_TBENCH, "clients-", &m);
 
 	if (!rc)
-		note_bench(r, "tbench", bench);
+		rc = note_bench(r, logs, "tbench", bench);
 	return rc;
 }
 
@@ -729,7 +759,7 @@ static int import_sysbench_cpu(struct mm_ctx *c, struct mm_run *r, const char *b
 				     benchlog, MMTESTS_LOG_SYSBENCH_CPU, "threads-", &m);
 
 	if (!rc)
-		note_bench(r, "sysbench-cpu", bench);
+		rc = note_bench(r, logs, "sysbench-cpu", bench);
 	return rc;
 }
 
