@@ -42,6 +42,13 @@ struct mmtests_values {
 	/* hackbench: the lines the log's other form would read (a "Time:"
 	 * line of a log read for "Total time:", and the reverse), not read */
 	size_t other;
+	/* netperf: the unit its header gives the result in, as netperf's
+	 * -f letter: 'x' ("per sec": transactions), 'k', 'm' or 'g'
+	 * ("10^3bits/sec" ...), or another of -f's letters ('b', 'B', 'K',
+	 * 'M', 'G'); 0 when no header line before the result names one */
+	char unit;
+	size_t unit_line;	/* the header line that names it (0: none) */
+	size_t result_line;	/* the result line's (0: no result) */
 };
 
 void mmtests_values_release(struct mmtests_values *vals);

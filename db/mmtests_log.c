@@ -199,17 +199,61 @@ static int other_form(enum mmtests_log kind)
 		kind == MMTESTS_LOG_HACKBENCH_TIME ? MMTESTS_LOG_HACKBENCH : -1;
 }
 
+/* Whether line[0..len) holds word. */
+static int holds(const char *line, size_t len, const char *word)
+{
+	return memmem(line, len, word, strlen(word)) != NULL;
+}
+
+/* The unit a header line of netperf's names its result in, as netperf's
+ * -f letter (its format_units(): "per sec" under "Trans. Rate" for
+ * transactions, else "10^6bits/sec", "KBytes/sec" and the like); 0 for a
+ * line that names none. Interim results ("Interim result: 1.13
+ * 10^6bits/s over ...") are not the header. */
+static char netperf_unit(const char *line, size_t len)
+{
+	static const struct {
+		const char *word;
+		char letter;
+	} units[] = {
+		{ "per sec", 'x' },
+		{ "10^0bits/s", 'b' }, { "10^3bits/s", 'k' }, { "10^6bits/s", 'm' },
+		{ "10^9bits/s", 'g' },
+		{ "KBytes/s", 'K' }, { "MBytes/s", 'M' }, { "GBytes/s", 'G' }, { "Bytes/s", 'B' },
+	};
+	size_t skip = 0;
+
+	while (skip < len && isspace((unsigned char)line[skip]))
+		skip++;
+	if (len - skip >= 14 && !memcmp(line + skip, "Interim result", 14))
+		return 0;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (holds(line, len, units[i].word))
+			return units[i].letter;
+	return 0;
+}
+
 /* netperf's output: lines with a letter are headers, warnings and interim
- * results; of the others, the result line's last field is the figure. */
+ * results; of the others, the result line's last field is the figure.
+ * The unit is the one the last header line before the result names. */
 static int parse_netperf(enum mmtests_log kind, const char *name, const char *line, size_t len,
-			 size_t lineno, double *send, double *recv, int *found, struct strbuf *err)
+			 size_t lineno, double *send, double *recv, int *found,
+			 struct mmtests_values *vals, char *unit, size_t *unit_line,
+			 struct strbuf *err)
 {
 	const char *f[8];
 	size_t flen[8], n;
 	double v;
 
-	if (has_letter(line, len))
+	if (has_letter(line, len)) {
+		char u = netperf_unit(line, len);
+
+		if (u) {
+			*unit = u;
+			*unit_line = lineno;
+		}
 		return 0;
+	}
 	n = fields(line, len, f, flen, 8);
 	if (kind == MMTESTS_LOG_NETPERF ? n < 5 : n != 6 && n != 4)
 		return 0;
@@ -233,6 +277,9 @@ static int parse_netperf(enum mmtests_log kind, const char *name, const char *li
 	} else {
 		*send = v;
 		*found = 1;
+		vals->unit = *unit;
+		vals->unit_line = *unit_line;
+		vals->result_line = lineno;
 	}
 	return 0;
 }
@@ -281,11 +328,14 @@ int mmtests_parse_log(struct mmtests_parser *p, enum mmtests_log kind, const cha
 {
 	double send = 0, recv = 0;
 	int found = 0, other = other_form(kind);
-	size_t lineno = 0, pos = 0;
+	size_t lineno = 0, pos = 0, unit_line = 0;
+	char unit = 0;
 
 	vals->n = 0;
 	vals->per = kind == MMTESTS_LOG_UDP_STREAM ? 2 : kind == MMTESTS_LOG_PFT ? 5 : 1;
 	vals->other = 0;
+	vals->unit = 0;
+	vals->unit_line = vals->result_line = 0;
 	while (pos < len) {
 		const char *line = text + pos, *nl = memchr(line, '\n', len - pos);
 		size_t llen = nl ? (size_t)(nl - line) : len - pos;
@@ -296,7 +346,8 @@ int mmtests_parse_log(struct mmtests_parser *p, enum mmtests_log kind, const cha
 		switch (kind) {
 		case MMTESTS_LOG_NETPERF:
 		case MMTESTS_LOG_UDP_STREAM:
-			rc = parse_netperf(kind, name, line, llen, lineno, &send, &recv, &found, err);
+			rc = parse_netperf(kind, name, line, llen, lineno, &send, &recv, &found, vals,
+					   &unit, &unit_line, err);
 			break;
 		case MMTESTS_LOG_PFT:
 			rc = parse_pft(name, line, llen, lineno, vals, err);
