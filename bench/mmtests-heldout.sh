@@ -5,12 +5,17 @@
 # each benchmark of the export, mmtests' compare-mmtests.pl tables it and
 # 'kbench compare --test ci' tables the runs; the rows are paired by
 # statistic and order, and every value and percentage compared. Rows
-# that differ are printed, then the counts:
+# that differ are printed. Then mmtests' compare-kernels.sh reports on
+# the export as a reviewer runs it, every benchmark but those
+# compare-mmtests.pl printed no table of (listed), and each Perl error
+# in its output ("... at FILE line N.") is printed. Then the counts:
 #
 #	values equal N/M, percentages equal N/M
+#	compare-kernels.sh: N Perl errors
 #
-# and the exit status is 1 when any differs. mmtests' labels (time-4,
-# tcprr-send-1, BAmean.95) are not compared, only the figures.
+# and the exit status is 1 when any figure differs or Perl erred.
+# mmtests' labels (time-4, tcprr-send-1, BAmean.95) are not compared,
+# only the figures.
 #
 #	MMTESTS=/path/to/mmtests sh bench/mmtests-heldout.sh BASE NEW
 #
@@ -20,10 +25,15 @@
 # libcpanel-json-xs-perl libfile-slurp-perl); without R, mmtests marks
 # significance by another rule than its own, so the marks are not
 # compared. KBENCH: the kbench to run (default: ./kbench, else on PATH);
-# KBENCH_DB as for kbench. Known differences: mmtests since 2026 prints
+# KBENCH_DB as for kbench. COMPARE_KERNELS=no leaves compare-kernels.sh
+# out (checkouts from before 2026-04 have modules of their own that fail
+# to compile, as netperf's over-time report of 09b91ce9). compare-kernels.sh
+# runs with ASSUME_PACKAGE_INSTALLED=yes unless set otherwise, so that it
+# installs nothing. Known differences: mmtests since 2026 prints
 # UDP_STREAM's send rate in its recv rows; its sysbenchcpu table treats
 # events/sec as lower-is-better; pft needs a checkout from before
-# 3ded02f7, which removed it.
+# 3ded02f7, which removed it; tbench's table of today reads per-second
+# logs kbench does not have.
 . "$(dirname "$0")/usage.sh"
 set -u
 
@@ -32,6 +42,9 @@ die() { echo "mmtests-heldout.sh: $*" >&2; exit 2; }
 [ $# -eq 2 ] || die "usage: MMTESTS=DIR sh bench/mmtests-heldout.sh BASE NEW"
 [ -x "${MMTESTS:-}/bin/compare-mmtests.pl" ] ||
 	die "MMTESTS must name an mmtests checkout (bin/compare-mmtests.pl)"
+kernels=${COMPARE_KERNELS:-yes}
+[ "$kernels" = no ] || [ -x "$MMTESTS/compare-kernels.sh" ] ||
+	die "MMTESTS has no compare-kernels.sh (COMPARE_KERNELS=no leaves it out)"
 kbench=${KBENCH:-./kbench}
 [ -x "$kbench" ] || kbench=kbench
 base=$1 new=$2
@@ -63,7 +76,7 @@ rows() {
 	}' "$1"
 }
 
-total=0
+total=0 untabled=
 for dir in "$work/log/$bname"/iter-0/*/; do
 	bench=$(basename "$dir")
 	[ -d "$dir/logs" ] || continue
@@ -83,6 +96,7 @@ for dir in "$work/log/$bname"/iter-0/*/; do
 	if [ ! -s "$work/mm.rows" ]; then
 		echo "$bench: mmtests printed no table:"
 		sed 's/^/  /' "$work/mm.err" | head -5
+		untabled="$untabled $bench"
 		continue
 	fi
 	# Pair the rows of one statistic and op; compare the cells.
@@ -109,8 +123,34 @@ for dir in "$work/log/$bname"/iter-0/*/; do
 	total=$((total + 1))
 done
 [ "$total" -gt 0 ] || die "no benchmark of the export was tabled"
-awk '{ tv += $1; ev += $2; tp += $3; ep += $4 }
+
+# compare-kernels.sh finds the benchmarks of a run in its activity files
+# ("test start :: BENCH T", or "begin BENCH" as mmtests wrote before
+# 2024): those mmtests cannot table leave them.
+perl_errors=0
+if [ "$kernels" != no ]; then
+	for bench in $untabled; do
+		for f in "$work/log"/*/mmtests-activity "$work/log"/*/iter-*/tests-activity; do
+			[ -f "$f" ] || continue
+			grep -v -e " test start :: $bench " -e " run-mmtests: begin $bench\$" "$f" \
+				> "$work/activity"
+			cat "$work/activity" > "$f"
+		done
+	done
+	[ -z "$untabled" ] || echo "compare-kernels.sh: left out, not tabled:$untabled"
+	(cd "$work/log" && ASSUME_PACKAGE_INSTALLED=${ASSUME_PACKAGE_INSTALLED:-yes} \
+		"$MMTESTS/compare-kernels.sh" --baseline "$bname" --compare "$nname") \
+		> "$work/ck.txt" 2>&1
+	# Perl's die and warn: "MESSAGE at FILE line N." (", <FH> line M.")
+	grep -E ' at [^ ]+ line [0-9]+' "$work/ck.txt" > "$work/ck.err"
+	perl_errors=$(wc -l < "$work/ck.err")
+	[ "$perl_errors" -eq 0 ] || { echo "compare-kernels.sh printed Perl errors:"
+		sed 's/^/  /' "$work/ck.err"; }
+fi
+awk -v ck="$kernels" -v pe="$perl_errors" '{ tv += $1; ev += $2; tp += $3; ep += $4 }
 END {
 	printf "values equal %d/%d, percentages equal %d/%d\n", ev, tv, ep, tp
-	exit !(ev == tv && ep == tp)
+	if (ck != "no")
+		printf "compare-kernels.sh: %d Perl error%s\n", pe, pe == 1 ? "" : "s"
+	exit !(ev == tv && ep == tp && pe == 0)
 }' "$work/counts"

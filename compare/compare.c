@@ -35,7 +35,9 @@ struct feed {
 	 * together: one match per row instead of one per sample. */
 	struct strbuf last_section, last_row;
 	int last_keep;
-	int failed;	/* --only could not tell a name: stop, printed */
+	int failed;	/* --only could not tell a name, or a row's units
+			 * differ: stop, printed */
+	const char *run;	/* the name of the run being read */
 };
 
 /* Does --only keep the section or row? 1 or 0, or -1 after printing why
@@ -47,23 +49,39 @@ static int only_keeps(const struct kb_regex *only, const char *section, const ch
 	return keep ? keep : kb_regex_match(only, row);
 }
 
+/* Whether row r comes in another unit than the samples of its row read
+ * before (1, after printing why): figures of different units are
+ * neither pooled nor compared (netperf's 10^6 bit/s against its
+ * transactions per second reads as a change of millions of %). */
+static int unit_differs(const struct feed *f, const struct sample_row *r)
+{
+	const char *label, *unit = model_row_unit(f->model, r->section, r->row, &label);
+	const char *mine = r->unit ? r->unit : "";
+
+	if (!unit || !strcmp(unit, mine))
+		return 0;
+	error("%s %s: '%s' stores it in '%s', '%s' in '%s': rows of different units are "
+	      "neither pooled nor compared", r->section, r->row, label, unit, f->run, mine);
+	return 1;
+}
+
 static int feed_sample(const struct sample_row *r, void *arg)
 {
 	struct feed *f = arg;
 
-	if (f->only) {
-		if (strcmp(f->last_section.buf, r->section) || strcmp(f->last_row.buf, r->row)) {
-			strbuf_reset(&f->last_section);
-			strbuf_addstr(&f->last_section, r->section);
-			strbuf_reset(&f->last_row);
-			strbuf_addstr(&f->last_row, r->row);
-			f->last_keep = only_keeps(f->only, r->section, r->row);
-		}
-		if (f->last_keep < 0)
+	if (strcmp(f->last_section.buf, r->section) || strcmp(f->last_row.buf, r->row)) {
+		strbuf_reset(&f->last_section);
+		strbuf_addstr(&f->last_section, r->section);
+		strbuf_reset(&f->last_row);
+		strbuf_addstr(&f->last_row, r->row);
+		f->last_keep = f->only ? only_keeps(f->only, r->section, r->row) : 1;
+		if (f->last_keep > 0 && unit_differs(f, r))
 			return f->failed = 1;
-		if (!f->last_keep)
-			return 0;
 	}
+	if (f->last_keep < 0)
+		return f->failed = 1;
+	if (!f->last_keep)
+		return 0;
 	model_add_sample(f->model, f->col, r);
 	return 0;
 }
@@ -290,6 +308,7 @@ static int feed_run(struct store *s, const struct column *cols, char *const *nam
 	if (k == 0 && r.notes && *r.notes)
 		model->runs[col].note = xstrdup(r.notes);
 	feed->col = col;
+	feed->run = r.name;
 	model_begin_run(model);
 	/* A fresh run may repeat the last (section, row) pair: forget it. */
 	strbuf_reset(&feed->last_section);

@@ -397,17 +397,24 @@ static int add_set(struct mm_run *r, const char *file, const char *section, cons
 	return 0;
 }
 
-/* Remember that section was read from benchmark (run_meta), once. */
-static void note_bench(struct mm_run *r, const char *section, const char *bench)
+/* Remember that section was read from benchmark (run_meta), once: a
+ * section that got no sample too. logs names the benchmark's directory
+ * for messages. Return 0, or -1 after printing why section cannot be a
+ * section's name. */
+static int note_bench(struct mm_run *r, const char *logs, const char *section,
+		      const char *bench)
 {
 	struct strbuf line = STRBUF_INIT;
 
+	if (check_label(logs, "section", section))
+		return -1;
 	strbuf_addf(&line, "\n%s\t%s\n", section, bench);
 	if (!r->benches.len)
 		strbuf_addch(&r->benches, '\n');
 	if (!strstr(r->benches.buf, line.buf))
 		strbuf_addstr(&r->benches, line.buf + 1);
 	strbuf_release(&line);
+	return 0;
 }
 
 /* Parse the log at path as kind into c->vals; 1 when there is no such
@@ -479,10 +486,33 @@ static int import_numbered(struct mm_ctx *c, struct mm_run *r, const char *logs,
 	return rc < 0 ? -1 : 0;
 }
 
+/* A hackbench log of run r in the one form the mmtests that wrote it
+ * reads (docs/mmtests.md): perf bench's "Total time:" lines, as every
+ * mmtests since May 2019 reads them, when the run is of such an mmtests
+ * (it records its version, as mmtests has since November 2019, or the
+ * log is the appended hackbench-G of mmtests since April 2026) or when
+ * the log holds such a line (perf bench wrote it); else the "Time:"
+ * lines of the hackbench.c older mmtests ran and read. Lines of the
+ * other form are left unread, with a warning. */
+static int parse_hackbench(struct mm_ctx *c, const struct mm_run *r, const char *path,
+			   int appended)
+{
+	int rc = parse_file(c, path, MMTESTS_LOG_HACKBENCH);
+
+	/* No "Total time:" line: the other form has nothing to leave out. */
+	if (!rc && !c->vals.n && c->vals.other && !r->mmtests_version && !appended)
+		return parse_file(c, path, MMTESTS_LOG_HACKBENCH_TIME);
+	if (!rc && c->vals.other)
+		warning("%s: %zu 'Time:' line%s not read: the mmtests that wrote it reads the "
+			"'Total time:' lines of this log (docs/mmtests.md)", path, c->vals.other,
+			c->vals.other == 1 ? "" : "s");
+	return rc;
+}
+
 /* hackbench: logs/hackbench-G (every invocation appended) or
- * hackbench-G-I (one file per invocation), as perf bench or rt-tests
- * print it: one sample per Total time line, row G, as kbench's hackbench
- * stores it. */
+ * hackbench-G-I (one file per invocation), as perf bench or the older
+ * hackbench.c print it: one sample per time line of the log's form, row
+ * G, as kbench's hackbench stores it. */
 static int import_hackbench(struct mm_ctx *c, struct mm_run *r, const char *bench,
 			    const char *logs)
 {
@@ -512,24 +542,62 @@ static int import_hackbench(struct mm_ctx *c, struct mm_run *r, const char *benc
 		strbuf_addf(&path, "%s/%s", logs, files.v[i]);
 		strbuf_reset(&label);
 		strbuf_addf(&label, "%lld", g);
-		rc = parse_file(c, path.buf, MMTESTS_LOG_HACKBENCH);
+		rc = parse_hackbench(c, r, path.buf, !rest || !*rest);
 		for (size_t k = 0; !rc && k < c->vals.n; k++)
 			rc = add_set(r, path.buf, section, "hackbench", label.buf, &m, c->vals.v + k, 1);
 	}
 	if (!rc)
-		note_bench(r, section, bench);
+		rc = note_bench(r, logs, section, bench);
 	names_release(&files);
 	strbuf_release(&path);
 	strbuf_release(&label);
 	return rc < 0 ? -1 : 0;
 }
 
+/* The bits one unit of netperf's -f letter u stands for (its netlib.c:
+ * k, m and g are powers of 1000 bits, K, M and G of 1024 bytes); 0 for
+ * x (transactions) and any other letter. */
+static double netperf_bits(char u)
+{
+	switch (u) {
+	case 'b': return 1;
+	case 'k': return 1e3;
+	case 'm': return 1e6;
+	case 'g': return 1e9;
+	case 'B': return 8;
+	case 'K': return 8.0 * 1024;
+	case 'M': return 8.0 * 1024 * 1024;
+	case 'G': return 8.0 * 1024 * 1024 * 1024;
+	default: return 0;
+	}
+}
+
+/* How netperf's header writes the unit of -f letter u. */
+static const char *netperf_unit_name(char u)
+{
+	switch (u) {
+	case 'x': return "per sec";
+	case 'b': return "10^0bits/sec";
+	case 'k': return "10^3bits/sec";
+	case 'm': return "10^6bits/sec";
+	case 'g': return "10^9bits/sec";
+	case 'B': return "Bytes/sec";
+	case 'K': return "KBytes/sec";
+	case 'M': return "MBytes/sec";
+	default: return "GBytes/sec";
+	}
+}
+
 /* netperf: logs/protocols names the test; logs/PROTO-SIZE.N is one
  * invocation's output. RR rows are the size (always 1: mmtests passes no
  * -r), in transactions per second; STREAM rows the size, UDP_STREAM's
- * send-SIZE and recv-SIZE, in 10^6 bit/s. A units-PROTO file saying
- * netperf printed k or m bits per second (mmtests' -f) is converted: an
- * RR transaction of 1-byte request and response is 16 bits. */
+ * send-SIZE and recv-SIZE, in 10^6 bit/s. The unit netperf printed is
+ * what a units-PROTO file says (mmtests' -f since 2024: k for RR, m for
+ * STREAM), else what each log's header says (older mmtests passed -f m
+ * to every test: RR in 10^6 bit/s too); figures in bits are converted,
+ * an RR transaction of 1-byte request and response being 16 bits. A log
+ * whose header names no unit, where no units file does, is refused: its
+ * figure could be either. */
 static int import_netperf(struct mm_ctx *c, struct mm_run *r, const char *bench,
 			  const char *logs)
 {
@@ -544,12 +612,13 @@ static int import_netperf(struct mm_ctx *c, struct mm_run *r, const char *bench,
 	};
 	static const struct mm_metric udp[] = { { "send", "Mbit/s", 1 }, { "recv", "Mbit/s", 1 } };
 	struct strbuf path = STRBUF_INIT, label = STRBUF_INIT, proto = STRBUF_INIT;
+	struct strbuf units = STRBUF_INIT;
 	struct names files = { 0 };
 	struct mm_metric m = { "", NULL, 1 };
-	double scale = 1;
+	char file_unit = 0;	/* the units file's letter; 0: no such file */
 	const char *section;
 	size_t p;
-	int rc;
+	int rc, rr;
 
 	strbuf_addf(&path, "%s/protocols", logs);
 	rc = read_file(path.buf, &proto);
@@ -575,27 +644,20 @@ static int import_netperf(struct mm_ctx *c, struct mm_run *r, const char *bench,
 	/* mmtests' IPv6 runs keep their name: they are another section. */
 	section = strstr(bench, "ipv6") ? bench : protos[p].section;
 	m.unit = protos[p].unit;
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/units-%s", logs, protos[p].proto);
-	rc = read_file(path.buf, &label);
+	rr = !strcmp(m.unit, "trans/s");
+	strbuf_addf(&units, "%s/units-%s", logs, protos[p].proto);
+	rc = read_file(units.buf, &label);
 	if (rc < 0)
 		goto out;
 	if (!rc) {
-		char u;
+		const char *t;
 
 		strbuf_rtrim(&label);
-		u = label.len ? label.buf[strspn(label.buf, " \t")] : 'x';
-		int rr = protos[p].kind == MMTESTS_LOG_NETPERF && !strcmp(m.unit, "trans/s");
-
-		if (u == 'k')
-			scale = rr ? 1000.0 / 16 : 1e-3;
-		else if (u == 'm')
-			scale = rr ? 1e6 / 16 : 1;
-		else if (u == 'g')
-			scale = rr ? 1e9 / 16 : 1e3;
-		else if (u != 'x' || !rr) {
+		t = label.buf + strspn(label.buf, " \t");
+		file_unit = *t;
+		if (!*t || t[1] || !strchr(rr ? "kmgx" : "kmg", *t)) {
 			rc = error("%s:1: expected netperf's units (k, m or g%s), found '%s'",
-				   path.buf, rr ? ", or x" : "", name_printable(label.buf));
+				   units.buf, rr ? ", or x" : "", name_printable(label.buf));
 			goto out;
 		}
 	}
@@ -604,7 +666,8 @@ static int import_netperf(struct mm_ctx *c, struct mm_run *r, const char *bench,
 		static const char *const dot[] = { "*.", NULL };
 		const char *rest = NULL;
 		long long size;
-		char prefix[32];
+		char prefix[32], u;
+		double bits, scale;
 
 		snprintf(prefix, sizeof(prefix), "%s-", protos[p].proto);
 		size = name_number(files.v[i], prefix, dot, &rest);
@@ -615,22 +678,50 @@ static int import_netperf(struct mm_ctx *c, struct mm_run *r, const char *bench,
 		strbuf_reset(&label);
 		strbuf_addf(&label, "%lld", size);
 		rc = parse_file(c, path.buf, protos[p].kind);
-		if (!rc && !c->vals.n)
+		if (rc)
+			break;
+		if (!c->vals.n) {
 			warning("%s: no result line: a netperf that failed, no sample", path.buf);
+			continue;
+		}
+		u = c->vals.unit;
+		if (file_unit && u && u != file_unit) {
+			rc = error("%s:%zu: netperf's header gives the result in %s, but %s says "
+				   "'%c'", path.buf, c->vals.unit_line, netperf_unit_name(u),
+				   units.buf, file_unit);
+			break;
+		}
+		if (!file_unit && !u) {
+			rc = error("%s:%zu: expected netperf's header naming the result's unit "
+				   "('per sec', '10^6bits/sec' and the like) before it, found none "
+				   "(and no %s says it)", path.buf, c->vals.result_line,
+				   strrchr(units.buf, '/') + 1);
+			break;
+		}
+		if (file_unit)
+			u = file_unit;
+		bits = netperf_bits(u);
+		if (u == 'x' ? !rr : !bits) {
+			rc = error("%s:%zu: expected a %s in netperf's header, found '%s'", path.buf,
+				   c->vals.unit_line, rr ? "rate in transactions or bits per second" :
+				   "rate in bits or bytes per second", netperf_unit_name(u));
+			break;
+		}
+		scale = u == 'x' ? 1 : rr ? bits / 16 : bits / 1e6;
 		for (size_t k = 0; k < c->vals.n; k++)
 			c->vals.v[k] *= scale;
-		if (!rc && c->vals.n)
-			rc = add_set(r, path.buf, section, "netperf", label.buf,
-				     protos[p].kind == MMTESTS_LOG_UDP_STREAM ? udp : &m, c->vals.v,
-				     c->vals.per);
+		rc = add_set(r, path.buf, section, "netperf", label.buf,
+			     protos[p].kind == MMTESTS_LOG_UDP_STREAM ? udp : &m, c->vals.v,
+			     c->vals.per);
 	}
 	if (!rc)
-		note_bench(r, section, bench);
+		rc = note_bench(r, logs, section, bench);
 out:
 	names_release(&files);
 	strbuf_release(&path);
 	strbuf_release(&label);
 	strbuf_release(&proto);
+	strbuf_release(&units);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -688,7 +779,7 @@ static int import_pft(struct mm_ctx *c, struct mm_run *r, const char *bench, con
 			rc = add_set(r, path.buf, section, "pft", label.buf, m, c->vals.v + k + 1, 4);
 	}
 	if (!rc)
-		note_bench(r, section, bench);
+		rc = note_bench(r, logs, section, bench);
 	names_release(&files);
 	strbuf_release(&dir);
 	strbuf_release(&path);
@@ -709,7 +800,7 @@ static int import_tbench(struct mm_ctx *c, struct mm_run *r, const char *bench,
 				 MMTESTS_LOG_TBENCH, "clients-", &m);
 
 	if (!rc)
-		note_bench(r, "tbench", bench);
+		rc = note_bench(r, logs, "tbench", bench);
 	return rc;
 }
 
@@ -729,7 +820,7 @@ static int import_sysbench_cpu(struct mm_ctx *c, struct mm_run *r, const char *b
 				     benchlog, MMTESTS_LOG_SYSBENCH_CPU, "threads-", &m);
 
 	if (!rc)
-		note_bench(r, "sysbench-cpu", bench);
+		rc = note_bench(r, logs, "sysbench-cpu", bench);
 	return rc;
 }
 

@@ -17,8 +17,9 @@ struct strbuf;
 
 /* The logs kbench reads, each as mmtests' extraction reads it. */
 enum mmtests_log {
-	MMTESTS_LOG_HACKBENCH,	/* every "Total time: T" (perf bench) or
-				 * "Time: T" (rt-tests) line: T seconds */
+	MMTESTS_LOG_HACKBENCH,	/* every "Total time: T" line (perf bench
+				 * sched messaging, which mmtests has run
+				 * since May 2019): T seconds */
 	MMTESTS_LOG_NETPERF,	/* netperf's output: the last field of the
 				 * last line of five or more numbers */
 	MMTESTS_LOG_UDP_STREAM,	/* UDP_STREAM: the last field of the line of
@@ -27,6 +28,8 @@ enum mmtests_log {
 				 * elapsed, faults/cpu, faults/sec */
 	MMTESTS_LOG_TBENCH,	/* the final "Throughput X MB/sec" */
 	MMTESTS_LOG_SYSBENCH_CPU, /* every "events per second: X" */
+	MMTESTS_LOG_HACKBENCH_TIME, /* every line starting "Time: T" (the
+				 * hackbench.c mmtests ran before May 2019) */
 	MMTESTS_NLOGS
 };
 
@@ -36,6 +39,16 @@ struct mmtests_values {
 	double *v;
 	size_t n, alloc;
 	size_t per;
+	/* hackbench: the lines the log's other form would read (a "Time:"
+	 * line of a log read for "Total time:", and the reverse), not read */
+	size_t other;
+	/* netperf: the unit its header gives the result in, as netperf's
+	 * -f letter: 'x' ("per sec": transactions), 'k', 'm' or 'g'
+	 * ("10^3bits/sec" ...), or another of -f's letters ('b', 'B', 'K',
+	 * 'M', 'G'); 0 when no header line before the result names one */
+	char unit;
+	size_t unit_line;	/* the header line that names it (0: none) */
+	size_t result_line;	/* the result line's (0: no result) */
 };
 
 void mmtests_values_release(struct mmtests_values *vals);

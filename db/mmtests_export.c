@@ -24,9 +24,13 @@
 
 struct ex_sample {
 	char *section, *workload, *row, *unit;
-	int iteration;
+	int iteration, round;
 	double value;
 	double user_s, duration_s;
+	int64_t duration_ns, user_ns, sys_ns;	/* the sample set's */
+	const char *bench;	/* the mmtests benchmark it is written as; NULL:
+				 * none */
+	int dir;		/* the iter-N directory it is written to */
 };
 
 struct ex_run {
@@ -34,7 +38,6 @@ struct ex_run {
 	struct ex_sample *v;
 	size_t n, alloc;
 	long long start, finish;	/* epoch seconds */
-	struct strbuf activity;		/* "begin BENCH" lines of tests-activity */
 	struct strbuf mmtests;		/* the benchmarks, blank-separated */
 	struct strbuf config;		/* the config's exports */
 	int iterations;			/* iter-N directories written */
@@ -64,14 +67,19 @@ static int collect(const struct sample_row *r, void *arg)
 		run->v = xrealloc(run->v, run->alloc * sizeof(*run->v));
 	}
 	s = &run->v[run->n++];
+	memset(s, 0, sizeof(*s));
 	s->section = xstrdup(r->section);
 	s->workload = xstrdup(r->workload);
 	s->row = xstrdup(r->row);
 	s->unit = xstrdup(r->unit ? r->unit : "");
 	s->iteration = r->iteration;
+	s->round = r->round;
 	s->value = r->value;
 	s->user_s = (double)r->user_ns / 1e9;
 	s->duration_s = (double)r->duration_ns / 1e9;
+	s->duration_ns = r->duration_ns;
+	s->user_ns = r->user_ns;
+	s->sys_ns = r->sys_ns;
 	return 0;
 }
 
@@ -85,7 +93,6 @@ static void ex_run_release(struct ex_run *r)
 	}
 	free(r->v);
 	run_info_release(&r->info);
-	strbuf_release(&r->activity);
 	strbuf_release(&r->mmtests);
 	strbuf_release(&r->config);
 }
@@ -397,6 +404,7 @@ static int export_tbench(const char *root, struct ex_run *r, const char *section
 		k = ordinal(r, i);
 		if (k > r->iterations)
 			r->iterations = k;
+		r->v[i].dir = k - 1;
 		logs_dir(&path, root, r, k - 1, "tbench");
 		strbuf_addf(&path, "/tbench-%lld.log", n);
 		strbuf_reset(&text);
@@ -435,33 +443,95 @@ static int export_sysbench_cpu(const char *root, struct ex_run *r, const char *s
 	return rc;
 }
 
+/* What one benchmark of an iteration took: the sums over its sample
+ * sets (each counted once, as compare's Duration block counts them) of
+ * their user and system time and wall time. */
+struct ex_times {
+	int64_t user_ns, sys_ns, elapsed_ns;
+	int any;		/* the benchmark has samples in the iteration */
+};
+
+static struct ex_times bench_times(const struct ex_run *r, const char *bench, int iter)
+{
+	struct ex_times t = { 0, 0, 0, 0 };
+	const struct ex_sample *last = NULL;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ex_sample *s = &r->v[i];
+
+		if (!s->bench || strcmp(s->bench, bench) || s->dir != iter)
+			continue;
+		t.any = 1;
+		/* The rows of one sample set come together and share its
+		 * times: count the set once. */
+		if (last && last == s - 1 && !strcmp(last->section, s->section) &&
+		    last->iteration == s->iteration && last->round == s->round &&
+		    last->duration_ns == s->duration_ns && last->user_ns == s->user_ns &&
+		    last->sys_ns == s->sys_ns) {
+			last = s;
+			continue;
+		}
+		last = s;
+		t.user_ns += s->user_ns;
+		t.sys_ns += s->sys_ns;
+		t.elapsed_ns += s->duration_ns;
+	}
+	return t;
+}
+
 /* The files every iteration directory holds: what compare-kernels.sh
- * orders runs and finds benchmarks by, and the facts import reads. */
-static int write_iteration(const char *root, struct ex_run *r, int iter)
+ * orders runs and finds benchmarks by (tests-activity, as run-mmtests.sh
+ * has written it since 2024), the benchmarks' times its Duration table
+ * reads (tests-timestamp's "time ::" lines, as /usr/bin/time -f writes
+ * them), and the facts import reads. Each benchmark with samples in the
+ * iteration is one test, begun when the one before it ended; the
+ * iteration's lines go to activity too (mmtests-activity). */
+static int write_iteration(const char *root, struct ex_run *r, int iter, struct strbuf *activity)
 {
 	const struct run_info *in = &r->info;
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, stamps = STRBUF_INIT;
 	const char *b = r->mmtests.buf;
+	long long t = r->start, end = r->finish > r->start ? r->finish : r->start;
 	int rc;
 
 	strbuf_addf(&text, "%lld run-mmtests: Start\n%lld run-mmtests: Iteration %d start\n",
-		    r->start, r->start, iter);
+		    r->start, r->start, iter + 1);
+	strbuf_addf(&stamps, "start :: %lld\n", r->start);
 	while (*b == ' ')
 		b++;
 	for (const char *e; *b; b = e + strspn(e, " ")) {
+		struct strbuf bench = STRBUF_INIT;
+		struct ex_times times;
+		long long begin = t;
+
 		e = b + strcspn(b, " ");
-		strbuf_addf(&text, "%lld run-mmtests: begin %.*s\n%lld run-mmtests: end %.*s\n",
-			    r->start, (int)(e - b), b, r->finish, (int)(e - b), b);
+		strbuf_add(&bench, b, (size_t)(e - b));
+		times = bench_times(r, bench.buf, iter);
+		if (times.any) {
+			t += (long long)((times.elapsed_ns + 500000000) / 1000000000);
+			if (t > end)
+				t = end;
+			strbuf_addf(&text, "%lld run-mmtests: test start :: %s %lld\n"
+				    "%lld run-mmtests: test end :: %s %lld 0\n",
+				    begin, bench.buf, begin, t, bench.buf, t);
+			strbuf_addf(&stamps, "test begin :: %s %lld\ntest end :: %s %lld 0\n"
+				    "time :: %s %.2f user %.2f system %.2f elapsed\n",
+				    bench.buf, begin, bench.buf, t, bench.buf, times.user_ns / 1e9,
+				    times.sys_ns / 1e9, times.elapsed_ns / 1e9);
+		}
+		strbuf_release(&bench);
 	}
-	strbuf_addf(&text, "%lld run-mmtests: Iteration %d end\n", r->finish, iter);
+	strbuf_addf(&text, "%lld run-mmtests: Iteration %d end\n", end, iter + 1);
+	if (iter == r->iterations - 1)
+		strbuf_addf(&text, "%lld run-mmtests: End\n", end);
+	strbuf_addf(&stamps, "finish :: %lld\n", r->finish);
+	strbuf_add(activity, text.buf, text.len);
 	strbuf_addf(&path, "%s/%s/iter-%d/tests-activity", root, in->name, iter);
 	rc = write_new(path.buf, &text);
 
-	strbuf_reset(&text);
-	strbuf_addf(&text, "start :: %lld\nfinish :: %lld\n", r->start, r->finish);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/%s/iter-%d/tests-timestamp", root, in->name, iter);
-	rc = rc ? rc : write_new(path.buf, &text);
+	rc = rc ? rc : write_new(path.buf, &stamps);
 
 	strbuf_reset(&text);
 	strbuf_addf(&text, "Linux %s %s %s\n", in->hostname,
@@ -491,6 +561,7 @@ static int write_iteration(const char *root, struct ex_run *r, int iter)
 	rc = rc ? rc : write_new(path.buf, &text);
 	strbuf_release(&path);
 	strbuf_release(&text);
+	strbuf_release(&stamps);
 	return rc;
 }
 
@@ -498,7 +569,7 @@ static int write_iteration(const char *root, struct ex_run *r, int iter)
 static int export_run(const char *root, struct ex_run *r,
 		      int (*skipped)(const char *, const char *, const char *, void *), void *arg)
 {
-	struct strbuf done = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf done = STRBUF_INIT, path = STRBUF_INIT, activity = STRBUF_INIT;
 	int rc = 0, npft = 0;
 
 	r->iterations = 1;
@@ -549,11 +620,25 @@ static int export_run(const char *root, struct ex_run *r,
 			   skipped(r->info.name, s->section, "no mmtests benchmark reads it", arg)) {
 			rc = -1;
 		}
-		if (bench)
+		if (bench) {
 			add_bench(r, bench);
+			for (size_t j = i; j < r->n; j++)
+				if (!strcmp(r->v[j].section, s->section))
+					r->v[j].bench = bench;
+		}
 	}
 	for (int k = 0; !rc && k < r->iterations; k++)
-		rc = write_iteration(root, r, k);
+		rc = write_iteration(root, r, k, &activity);
+	/* The run's activity, as mmtests writes it beside the iterations
+	 * since 2024 (compare-kernels.sh reads it when a run of the
+	 * directory has one). */
+	if (!rc) {
+		strbuf_addf(&activity, "%lld status :: 0\n",
+			    r->finish > r->start ? r->finish : r->start);
+		strbuf_addf(&path, "%s/%s/mmtests-activity", root, r->info.name);
+		rc = write_new(path.buf, &activity);
+		strbuf_reset(&path);
+	}
 	if (!rc) {
 		struct strbuf text = STRBUF_INIT;
 
@@ -567,6 +652,7 @@ static int export_run(const char *root, struct ex_run *r,
 	}
 	strbuf_release(&done);
 	strbuf_release(&path);
+	strbuf_release(&activity);
 	return rc;
 }
 

@@ -22,10 +22,12 @@ static const struct {
 	const char *pattern;
 	const char *what;	/* what the figure is, for messages */
 } labelled[] = {
-	/* perf bench sched messaging: " Total time: 0.123 [sec]"; rt-tests
-	 * and the old hackbench.c: "Time: 0.123" */
-	{ MMTESTS_LOG_HACKBENCH, "(?:Total time|^\\s*Time):[ \\t]*(\\S*)",
-	  "a time in seconds" },
+	/* perf bench sched messaging: "     Total time: 0.123 [sec]", as
+	 * mmtests since May 2019 reads it (its pattern is unanchored) */
+	{ MMTESTS_LOG_HACKBENCH, "Total time:[ \\t]*(\\S*)", "a time in seconds" },
+	/* the hackbench.c mmtests ran before: "Time: 0.123", read by mmtests
+	 * of then as /^Time: (.*)/ */
+	{ MMTESTS_LOG_HACKBENCH_TIME, "^Time:[ \\t]*(\\S*)", "a time in seconds" },
 	{ MMTESTS_LOG_TBENCH, "^\\s*Throughput\\b[ \\t]*(\\S*)", "MB/sec after 'Throughput'" },
 	{ MMTESTS_LOG_SYSBENCH_CPU, "events per second:[ \\t]*(\\S*)",
 	  "a rate after 'events per second:'" },
@@ -176,17 +178,82 @@ static int parse_labelled(struct mmtests_parser *p, size_t k, const char *name, 
 	return 0;
 }
 
+/* Count line[0..len) in *count when pattern k finds it, its figure
+ * unread. */
+static int count_labelled(struct mmtests_parser *p, size_t k, const char *line, size_t len,
+			  size_t *count, struct strbuf *err)
+{
+	struct kb_regex_span m;
+	size_t pos = 0;
+	int rc = kb_regex_find(p->re[k], line, len, &pos, 1, &m, err);
+
+	if (rc > 0)
+		(*count)++;
+	return rc < 0 ? -1 : 0;
+}
+
+/* The other form of a hackbench log (-1: kind has none). */
+static int other_form(enum mmtests_log kind)
+{
+	return kind == MMTESTS_LOG_HACKBENCH ? MMTESTS_LOG_HACKBENCH_TIME :
+		kind == MMTESTS_LOG_HACKBENCH_TIME ? MMTESTS_LOG_HACKBENCH : -1;
+}
+
+/* Whether line[0..len) holds word. */
+static int holds(const char *line, size_t len, const char *word)
+{
+	return memmem(line, len, word, strlen(word)) != NULL;
+}
+
+/* The unit a header line of netperf's names its result in, as netperf's
+ * -f letter (its format_units(): "per sec" under "Trans. Rate" for
+ * transactions, else "10^6bits/sec", "KBytes/sec" and the like); 0 for a
+ * line that names none. Interim results ("Interim result: 1.13
+ * 10^6bits/s over ...") are not the header. */
+static char netperf_unit(const char *line, size_t len)
+{
+	static const struct {
+		const char *word;
+		char letter;
+	} units[] = {
+		{ "per sec", 'x' },
+		{ "10^0bits/s", 'b' }, { "10^3bits/s", 'k' }, { "10^6bits/s", 'm' },
+		{ "10^9bits/s", 'g' },
+		{ "KBytes/s", 'K' }, { "MBytes/s", 'M' }, { "GBytes/s", 'G' }, { "Bytes/s", 'B' },
+	};
+	size_t skip = 0;
+
+	while (skip < len && isspace((unsigned char)line[skip]))
+		skip++;
+	if (len - skip >= 14 && !memcmp(line + skip, "Interim result", 14))
+		return 0;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (holds(line, len, units[i].word))
+			return units[i].letter;
+	return 0;
+}
+
 /* netperf's output: lines with a letter are headers, warnings and interim
- * results; of the others, the result line's last field is the figure. */
+ * results; of the others, the result line's last field is the figure.
+ * The unit is the one the last header line before the result names. */
 static int parse_netperf(enum mmtests_log kind, const char *name, const char *line, size_t len,
-			 size_t lineno, double *send, double *recv, int *found, struct strbuf *err)
+			 size_t lineno, double *send, double *recv, int *found,
+			 struct mmtests_values *vals, char *unit, size_t *unit_line,
+			 struct strbuf *err)
 {
 	const char *f[8];
 	size_t flen[8], n;
 	double v;
 
-	if (has_letter(line, len))
+	if (has_letter(line, len)) {
+		char u = netperf_unit(line, len);
+
+		if (u) {
+			*unit = u;
+			*unit_line = lineno;
+		}
 		return 0;
+	}
 	n = fields(line, len, f, flen, 8);
 	if (kind == MMTESTS_LOG_NETPERF ? n < 5 : n != 6 && n != 4)
 		return 0;
@@ -210,6 +277,9 @@ static int parse_netperf(enum mmtests_log kind, const char *name, const char *li
 	} else {
 		*send = v;
 		*found = 1;
+		vals->unit = *unit;
+		vals->unit_line = *unit_line;
+		vals->result_line = lineno;
 	}
 	return 0;
 }
@@ -257,11 +327,15 @@ int mmtests_parse_log(struct mmtests_parser *p, enum mmtests_log kind, const cha
 		      struct strbuf *err)
 {
 	double send = 0, recv = 0;
-	int found = 0;
-	size_t lineno = 0, pos = 0;
+	int found = 0, other = other_form(kind);
+	size_t lineno = 0, pos = 0, unit_line = 0;
+	char unit = 0;
 
 	vals->n = 0;
 	vals->per = kind == MMTESTS_LOG_UDP_STREAM ? 2 : kind == MMTESTS_LOG_PFT ? 5 : 1;
+	vals->other = 0;
+	vals->unit = 0;
+	vals->unit_line = vals->result_line = 0;
 	while (pos < len) {
 		const char *line = text + pos, *nl = memchr(line, '\n', len - pos);
 		size_t llen = nl ? (size_t)(nl - line) : len - pos;
@@ -272,15 +346,18 @@ int mmtests_parse_log(struct mmtests_parser *p, enum mmtests_log kind, const cha
 		switch (kind) {
 		case MMTESTS_LOG_NETPERF:
 		case MMTESTS_LOG_UDP_STREAM:
-			rc = parse_netperf(kind, name, line, llen, lineno, &send, &recv, &found, err);
+			rc = parse_netperf(kind, name, line, llen, lineno, &send, &recv, &found, vals,
+					   &unit, &unit_line, err);
 			break;
 		case MMTESTS_LOG_PFT:
 			rc = parse_pft(name, line, llen, lineno, vals, err);
 			break;
 		default:
-			for (size_t k = 0; k < NLABELLED; k++)
+			for (size_t k = 0; !rc && k < NLABELLED; k++)
 				if (labelled[k].kind == kind)
 					rc = parse_labelled(p, k, name, line, llen, lineno, vals, err);
+				else if ((int)labelled[k].kind == other)
+					rc = count_labelled(p, k, line, llen, &vals->other, err);
 			break;
 		}
 		if (rc)

@@ -176,10 +176,14 @@ No star, fewer than 3 samples on a side: hackbench-process-pipes 1,
 T
 
 # netperf -f k (mmtests since 2024): kbit/s back to transactions per
-# second, 16 bits a transaction of 1-byte request and response.
+# second, 16 bits a transaction of 1-byte request and response. netperf's
+# header says so too, as it does with -f k.
 cp -R "$TOP_SRCDIR/tests/data/mmtests/log/5.15.0-patched" "$tmp/kbit" && chmod -R u+w "$tmp/kbit" &&
 	cp -R "$TOP_SRCDIR/tests/data/mmtests/log/5.15.0-vanilla/iter-0/netperf-tcp-rr" \
-		"$tmp/kbit/iter-0/" && echo k > "$tmp/kbit/iter-0/netperf-tcp-rr/logs/units-TCP_RR"
+		"$tmp/kbit/iter-0/" && echo k > "$tmp/kbit/iter-0/netperf-tcp-rr/logs/units-TCP_RR" &&
+	sed -i -e 's|Trans/s over|10^3bits/s over|' -e 's|Elapsed  Trans\.$|Elapsed  |' \
+		-e 's|Time     Rate *$|Time     Throughput |' -e 's|secs\.    per sec *$|secs.    10^3bits/sec   |' \
+		"$tmp/kbit/iter-0/netperf-tcp-rr/logs/TCP_RR-1."*
 check "a run whose netperf printed kbit/s" "$KBENCH" --db "$tmp/kbit.db" import --mmtests "$tmp/kbit"
 is "... is stored in transactions per second" \
 	"$("$KB_SQL" "$tmp/kbit.db" "SELECT group_concat(value || ' ' || unit, ', ') FROM samples

@@ -66,30 +66,42 @@ $ sh -c 'cd "$1" && find . | LC_ALL=C sort' sh TMP/mm/5.15.0-vanilla
 ./iter-0/tests-activity
 ./iter-0/tests-sysstate
 ./iter-0/tests-timestamp
+./mmtests-activity
 [exit 0]
 T
 expect_transcript "iter-0 names the benchmarks as run-mmtests does" \
 	cat "$tmp/mm/5.15.0-vanilla/iter-0/tests-activity" <<'T'
 $ cat TMP/mm/5.15.0-vanilla/iter-0/tests-activity
 1635724800 run-mmtests: Start
-1635724800 run-mmtests: Iteration 0 start
-1635724800 run-mmtests: begin hackbench-process-pipes
-1635726700 run-mmtests: end hackbench-process-pipes
-1635724800 run-mmtests: begin hackbench-thread-sockets
-1635726700 run-mmtests: end hackbench-thread-sockets
-1635724800 run-mmtests: begin netperf-tcp
-1635726700 run-mmtests: end netperf-tcp
-1635724800 run-mmtests: begin netperf-tcp-rr
-1635726700 run-mmtests: end netperf-tcp-rr
-1635724800 run-mmtests: begin netperf-udp
-1635726700 run-mmtests: end netperf-udp
-1635724800 run-mmtests: begin pft
-1635726700 run-mmtests: end pft
-1635724800 run-mmtests: begin sysbenchcpu
-1635726700 run-mmtests: end sysbenchcpu
-1635724800 run-mmtests: begin tbench
-1635726700 run-mmtests: end tbench
-1635726700 run-mmtests: Iteration 0 end
+1635724800 run-mmtests: Iteration 1 start
+1635724800 run-mmtests: test start :: hackbench-process-pipes 1635724800
+1635724800 run-mmtests: test end :: hackbench-process-pipes 1635724800 0
+1635724800 run-mmtests: test start :: hackbench-thread-sockets 1635724800
+1635724800 run-mmtests: test end :: hackbench-thread-sockets 1635724800 0
+1635724800 run-mmtests: test start :: netperf-tcp 1635724800
+1635724800 run-mmtests: test end :: netperf-tcp 1635724800 0
+1635724800 run-mmtests: test start :: netperf-tcp-rr 1635724800
+1635724800 run-mmtests: test end :: netperf-tcp-rr 1635724800 0
+1635724800 run-mmtests: test start :: netperf-udp 1635724800
+1635724800 run-mmtests: test end :: netperf-udp 1635724800 0
+1635724800 run-mmtests: test start :: pft 1635724800
+1635724800 run-mmtests: test end :: pft 1635724800 0
+1635724800 run-mmtests: test start :: sysbenchcpu 1635724800
+1635724800 run-mmtests: test end :: sysbenchcpu 1635724800 0
+1635724800 run-mmtests: test start :: tbench 1635724800
+1635724800 run-mmtests: test end :: tbench 1635724800 0
+1635726700 run-mmtests: Iteration 1 end
+1635726700 run-mmtests: End
+[exit 0]
+T
+expect_transcript "... and tests-timestamp their times (none: samples imported from mmtests have none)" \
+	cat "$tmp/mm/5.15.0-patched/iter-0/tests-timestamp" <<'T'
+$ cat TMP/mm/5.15.0-patched/iter-0/tests-timestamp
+start :: 1635811200
+test begin :: hackbench-process-pipes 1635811200
+test end :: hackbench-process-pipes 1635811200 0
+time :: hackbench-process-pipes 0.00 user 0.00 system 0.00 elapsed
+finish :: 1635812100
 [exit 0]
 T
 expect_transcript "hackbench as perf bench prints it, every invocation appended" \

@@ -25,7 +25,7 @@ check "... and no escape byte at all" test "$(tr -cd '\033' < "$tmp/show.out" | 
 # A file name with a terminal escape in an error message.
 cp -R "$TOP_SRCDIR/tests/data/mmtests/log/5.15.0-patched" "$tmp/name" && chmod -R u+w "$tmp/name" &&
 	mkdir -p "$tmp/name/iter-0/hackbench-x${esc}[2J/logs" &&
-	printf 'Time: 0.1x\n' > "$tmp/name/iter-0/hackbench-x${esc}[2J/logs/hackbench-4"
+	printf '     Total time: 0.1x [sec]\n' > "$tmp/name/iter-0/hackbench-x${esc}[2J/logs/hackbench-4"
 ok $? "a malformed log in a directory whose name holds an escape"
 expect_err "its error names it escaped" 1 \
 	'hackbench-x\x1b[2J/logs/hackbench-4:1: expected a time in seconds' \

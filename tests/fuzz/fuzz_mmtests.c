@@ -1,7 +1,7 @@
 /* fuzz_mmtests: libFuzzer target for the readers of mmtests' benchmark
  * logs (kbench import --mmtests). The input's first line names the log
- * (hackbench, netperf, udp-stream, pft, tbench, sysbench-cpu; anything
- * else picks one by its bytes), the rest is the log. What is read must be
+ * (hackbench, netperf, udp-stream, pft, tbench, sysbench-cpu,
+ * hackbench-time; anything else picks one by its bytes), the rest is the log. What is read must be
  * whole records of finite, non-negative figures; a refusal must name the
  * file and line. */
 #include "config.h"
@@ -23,6 +23,7 @@ static const char *const kinds[MMTESTS_NLOGS] = {
 	[MMTESTS_LOG_PFT] = "pft",
 	[MMTESTS_LOG_TBENCH] = "tbench",
 	[MMTESTS_LOG_SYSBENCH_CPU] = "sysbench-cpu",
+	[MMTESTS_LOG_HACKBENCH_TIME] = "hackbench-time",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
