@@ -89,9 +89,6 @@ done
 # each dropped as the change that breaks it lands.
 allowed_loops='
 compare/model.c compare/paired.c
-monitors/monitor.c monitors/monitor_perf.c
-monitors/monitor.c monitors/monitor_slab.c
-monitors/monitor.c monitors/monitor_vmstat.c
 '
 builddir=$(dirname "$KBENCH")
 : >"$tmp/syms"
