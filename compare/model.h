@@ -4,6 +4,7 @@
 #ifndef KBENCH_MODEL_H
 #define KBENCH_MODEL_H
 
+#include "compare/decide.h"
 #include "compare/facts.h"
 #include "compare/noise.h"
 #include "compare/stats.h"
@@ -90,7 +91,7 @@ struct cmp_cell {
 	int noisy;
 	/* The round of each sample (samples[i] was measured in round
 	 * rounds[i]), and whether the test paired the rounds of an A/B
-	 * experiment's arms (compare/paired.h). */
+	 * experiment's arms (compare/decide.h). */
 	int *rounds;
 	size_t rounds_alloc;
 	int paired;
@@ -334,10 +335,6 @@ size_t cmp_stats_shown(const struct cmp_model *m, enum cmp_stat stats[CMP_NSTATS
 
 /* The default CoeffVar (%) above which a mean is marked noisy. */
 #define CMP_NOISE_THRESHOLD 5.0
-
-/* Does the model's decision use between-run noise when it is known (the
- * default test, Welch's, without --within-run)? */
-int model_uses_noise(const struct cmp_model *m);
 
 /* Add one stored run's summary of a row to the row's series (the
  * between-run noise); rows the model does not have are ignored. Call
