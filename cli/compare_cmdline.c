@@ -4,6 +4,7 @@
 #include "cli/compare_cmdline.h"
 #include "cli/complete.h"
 #include "compare/compare.h"
+#include "compare/decide.h"
 #include "compare/render.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -182,8 +183,8 @@ static int any_worse(const struct cmp_model *m, enum compare_exit_when when)
 				const struct cmp_cell *cell = &m->sections[i].rows[r].cells[c];
 
 				if (cell->test.done && cell->pct[CMP_MEAN] < 0 &&
-				    ((cell->test.significant && !cell->within_only) ||
-				     (when == COMPARE_EXIT_ANY && cell->within_significant)))
+				    cell->test.significant &&
+				    (!decide_within_only(cell) || when == COMPARE_EXIT_ANY))
 					return 1;
 			}
 	return 0;

@@ -4,6 +4,7 @@
  * or dropped by --only), finishes the model and renders it. */
 #include "config.h"
 #include "compare/compare.h"
+#include "compare/decide.h"
 #include "compare/render.h"
 #include "db/store.h"
 #include "lib/error.h"

@@ -115,9 +115,7 @@ static int paired_decide(const struct cmp_model *m, const struct cmp_row *r,
 	cell->test.done = 1;
 	cell->test.reason = NULL;
 	cell->test.significant = pr.dec.significant;
-	cell->within_only = 0;
-	cell->between_run = 0;
-	cell->paired = 1;
+	cell->method = CMP_METHOD_PAIRED;
 	scale = fabs(pr.base_mean);
 	cell->mde_pct = 100 * noise_mde_se(pr.dec.se, pr.dec.df, m->alpha, NOISE_POWER) / scale;
 	cell->rounds_needed = noise_rounds_needed(pr.dec.se * sqrt((double)pr.rounds),
@@ -182,7 +180,7 @@ static void noise_decide(const struct cmp_model *m, const struct cmp_row *r,
 		cell->test.p = d.p;
 		cell->test.method = NULL;
 		cell->test.significant = d.significant;
-		cell->between_run = 1;
+		cell->method = CMP_METHOD_BETWEEN;
 		cell->mde_pct = 100 * noise_mde_se(d.se, d.df, m->alpha, NOISE_POWER) /
 				fabs(noise_side_mean(rb, kb));
 	}
@@ -231,22 +229,25 @@ size_t decide_row_runs_needed(const struct cmp_model *m, const struct cmp_row *r
 
 /* ---- the verdict ---- */
 
-/* Cannot tell: not significant, and the noise unknown, or the change the
- * test detects larger than both the change seen and the margin. */
-static void settle_verdict(const struct cmp_model *m, struct cmp_cell *cell)
+int decide_within_only(const struct cmp_cell *cell)
+{
+	return cell->method == CMP_METHOD_WITHIN && cell->verdict == CMP_VERDICT_CANNOT_TELL;
+}
+
+/* The verdict of the default decision: cannot tell when the noise is
+ * unknown, or when the change the test detects is larger than both the
+ * change seen and the margin. */
+static enum cmp_verdict settle_verdict(const struct cmp_model *m, const struct cmp_cell *cell)
 {
 	double seen = fabs(cell->pct[CMP_MEAN]);
 
-	if (cell->within_only) {
-		cell->cannot_tell = 1;
-		return;
-	}
+	if (cell->method == CMP_METHOD_WITHIN)
+		return CMP_VERDICT_CANNOT_TELL;
 	if (cell->test.significant)
-		return;
-	if (isnan(cell->mde_pct))
-		cell->cannot_tell = 1;
-	else
-		cell->cannot_tell = cell->mde_pct > (seen > m->margin_pct ? seen : m->margin_pct);
+		return CMP_VERDICT_CHANGED;
+	if (isnan(cell->mde_pct) || cell->mde_pct > (seen > m->margin_pct ? seen : m->margin_pct))
+		return CMP_VERDICT_CANNOT_TELL;
+	return CMP_VERDICT_SAME;
 }
 
 /* A cell that is not tested, and why. */
@@ -262,6 +263,8 @@ void decide_cell(const struct cmp_model *m, struct cmp_row *r, size_t col)
 	const struct cmp_cell *base = &r->cells[0];
 	struct cmp_cell *cell = &r->cells[col];
 
+	cell->method = CMP_METHOD_NONE;
+	cell->verdict = CMP_VERDICT_NONE;
 	if (col == 0) {
 		untested(cell, "baseline");
 		return;
@@ -272,15 +275,16 @@ void decide_cell(const struct cmp_model *m, struct cmp_row *r, size_t col)
 	}
 	stats_test(m->test->kind, base->samples, base->n, cell->samples, cell->n,
 		   r->higher_better, m->alpha, &cell->test);
-	if (!cell->test.done || !model_uses_noise(m))
+	if (!cell->test.done)
 		return;
+	cell->method = CMP_METHOD_WITHIN;
+	if (!model_uses_noise(m)) {
+		cell->verdict = cell->test.significant ? CMP_VERDICT_CHANGED : CMP_VERDICT_SAME;
+		return;
+	}
 	if (m->paired_title && paired_decide(m, r, base, cell))
 		;
 	else if (r->noise.known)
 		noise_decide(m, r, base, cell);
-	else {
-		cell->within_only = 1;
-		cell->within_significant = cell->test.significant;
-	}
-	settle_verdict(m, cell);
+	cell->verdict = settle_verdict(m, cell);
 }

@@ -9,8 +9,37 @@
 
 #include <stddef.h>
 
+struct cmp_cell;
 struct cmp_model;
 struct cmp_row;
+
+/* How a cell's mean row was tested against the baseline's. */
+enum cmp_method {
+	CMP_METHOD_NONE = 0,	/* not tested: test.reason says why */
+	CMP_METHOD_WITHIN,	/* on the samples, within-run variance alone:
+				 * the model's test (with the default decision,
+				 * because the row's between-run noise is
+				 * unknown) */
+	CMP_METHOD_BETWEEN,	/* the run means against the row's between-run
+				 * noise (noise_test) */
+	CMP_METHOD_PAIRED,	/* the rounds of an A/B experiment's arms
+				 * paired (paired_test) */
+};
+
+/* What the test says of the change of a cell's mean. */
+enum cmp_verdict {
+	CMP_VERDICT_NONE = 0,	/* not tested */
+	CMP_VERDICT_CHANGED,	/* significant (starred) */
+	CMP_VERDICT_SAME,	/* not significant; with the default decision
+				 * also: the test would have detected a change
+				 * of the margin, or of the change seen if
+				 * larger ("within noise") */
+	CMP_VERDICT_CANNOT_TELL,/* marked ?: with the default decision, not
+				 * significant and the between-run noise
+				 * unknown, or the smallest change the test
+				 * detects (mde_pct, power NOISE_POWER) larger
+				 * than both the change seen and the margin */
+};
 
 /* Does the model's decision use between-run noise when it is known (the
  * default test, Welch's, without --within-run)? */
@@ -28,6 +57,12 @@ void decide_setup(struct cmp_model *m);
  * needed where the method tells them. Column 0 and a column without
  * samples are not tested (test.reason says why). */
 void decide_cell(const struct cmp_model *m, struct cmp_row *r, size_t col);
+
+/* The default decision fell back on within-run variance, the row's
+ * between-run noise being unknown: the verdict is cannot tell, and a
+ * significant test is marked + rather than * where it is shown, and
+ * counts for --exit-code=any only. */
+int decide_within_only(const struct cmp_cell *cell);
 
 /* The smallest change of the mean the decision in use detects with the
  * baseline's runs and samples on each side, in % of the baseline's mean;

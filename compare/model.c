@@ -750,12 +750,12 @@ static void summarise_cannot_tell(struct cmp_model *m)
 			for (size_t c = 1; c < m->nruns; c++) {
 				const struct cmp_cell *cell = &row->cells[c];
 
-				if (!cell->cannot_tell)
+				if (cell->verdict != CMP_VERDICT_CANNOT_TELL)
 					continue;
-				hit |= !cell->paired;
+				hit |= cell->method != CMP_METHOD_PAIRED;
 				ct->cells++;
-				ct->unknown += cell->within_only != 0;
-				if (cell->paired) {
+				ct->unknown += decide_within_only(cell);
+				if (cell->method == CMP_METHOD_PAIRED) {
 					ct->paired++;
 					if (!cell->rounds_needed)
 						ct->rounds_none++;

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "compare/verdict.h"
 #include "compare/compare.h"
+#include "compare/decide.h"
 #include "compare/model.h"
 #include "compare/render_common.h"
 
@@ -45,7 +46,7 @@ int compare_each_row_verdict(struct store *s, int64_t base, int64_t new_run,
 			v.pct = render_pct(c1->pct[CMP_MEAN]);
 			v.p = c1->test.done ? c1->test.p : NAN;
 			v.significant = c1->test.done && !c1->test.reason && c1->test.significant;
-			v.paired = c1->paired;
+			v.paired = c1->method == CMP_METHOD_PAIRED;
 			v.verdict = render_verdict(row, c1);
 			stop = cb(&v, arg);
 		}
