@@ -47,6 +47,9 @@ int store_db_error(struct store *s, const char *what);
 int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st);
 /* Bind v to parameter i, NULL as SQL NULL. */
 void store_bind_text(sqlite3_stmt *st, int i, const char *v);
+/* Column i of st's current row as a string of its own (malloc'd), ""
+ * for NULL. */
+char *store_column_dup(sqlite3_stmt *st, int i);
 /* Step a write statement to completion, then reset it. Return 0, or -1
  * after printing why as store_db_error(s, what). */
 int store_step_done(struct store *s, sqlite3_stmt *st, const char *what);

@@ -18,13 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t ? (const char *)t : "");
-}
-
 void run_info_release(struct run_info *r)
 {
 	free(r->name);
@@ -63,22 +56,22 @@ static void fill_run(struct store *s, sqlite3_stmt *st, struct run_info *r)
 	memset(r, 0, sizeof(*r));
 	r->id = sqlite3_column_int64(st, 0);
 	snprintf(r->uuid, sizeof(r->uuid), "%s", uuid ? (const char *)uuid : "");
-	r->name = col_dup(st, 2);
-	r->hostname = col_dup(st, 3);
-	r->cpu_model = col_dup(st, 4);
+	r->name = store_column_dup(st, 2);
+	r->hostname = store_column_dup(st, 3);
+	r->cpu_model = store_column_dup(st, 4);
 	r->cpus = sqlite3_column_int(st, 5);
 	r->cores = sqlite3_column_int(st, 6);
 	r->mem_bytes = (uint64_t)sqlite3_column_int64(st, 7);
-	r->fingerprint = col_dup(st, 8);
-	r->kernel_release = col_dup(st, 9);
-	r->kernel_version = col_dup(st, 10);
-	r->kernel_cmdline = col_dup(st, 11);
-	r->config_name = col_dup(st, 12);
-	r->config_text = col_dup(st, 13);
-	r->kbench_version = col_dup(st, 14);
-	r->started_at = col_dup(st, 15);
-	r->finished_at = col_dup(st, 16);
-	r->status = col_dup(st, 17);
+	r->fingerprint = store_column_dup(st, 8);
+	r->kernel_release = store_column_dup(st, 9);
+	r->kernel_version = store_column_dup(st, 10);
+	r->kernel_cmdline = store_column_dup(st, 11);
+	r->config_name = store_column_dup(st, 12);
+	r->config_text = store_column_dup(st, 13);
+	r->kbench_version = store_column_dup(st, 14);
+	r->started_at = store_column_dup(st, 15);
+	r->finished_at = store_column_dup(st, 16);
+	r->status = store_column_dup(st, 17);
 	/* A run still marked running whose writer is gone was killed. */
 	if (!strcmp(r->status, "running") &&
 	    !run_writer_alive(s, r->hostname, sqlite3_column_int64(st, 18),
@@ -90,7 +83,7 @@ static void fill_run(struct store *s, sqlite3_stmt *st, struct run_info *r)
 	r->nsamples = sqlite3_column_int64(st, 19);
 	r->nfailures = sqlite3_column_int64(st, 20);
 	if (sqlite3_column_type(st, 23) != SQLITE_NULL)
-		r->notes = col_dup(st, 23);
+		r->notes = store_column_dup(st, 23);
 	r->numa_nodes = sqlite3_column_int(st, 24);
 }
 
@@ -232,7 +225,7 @@ int store_run_name(struct store *s, int64_t run_id, char **name)
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		*name = col_dup(st, 0);
+		*name = store_column_dup(st, 0);
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)
 		return 0;
