@@ -9,6 +9,7 @@
 #include "cli/compare_cmdline.h"
 #include "runner/effective.h"
 #include "compare/compare.h"
+#include "db/series.h"
 #include "db/store.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"

@@ -6,6 +6,7 @@
 #include "compare/compare.h"
 #include "compare/decide.h"
 #include "compare/render.h"
+#include "db/series.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/regex.h"

@@ -7,6 +7,7 @@
 #include "compare/decide.h"
 #include "compare/facts.h"
 #include "compare/work.h"
+#include "db/series.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/name.h"

@@ -61,6 +61,12 @@ int store_step_done(struct store *s, sqlite3_stmt *st, const char *what);
 int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
 		    int (*row)(struct store *s, sqlite3_stmt *st, void *ctx), void *ctx);
 
+struct fleet_collected;
+struct row_result;
+struct run_row_summary;
+struct run_work_row;
+struct series_sample;
+
 /* An iterator's callback and its argument, as its row function gets
  * them: the member named for the iterator is set. */
 struct row_cb {

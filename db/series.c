@@ -5,6 +5,7 @@
 #include "config.h"
 #include "db/store.h"
 #include "db/internal.h"
+#include "db/series.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "db/store.h"
 #include "db/internal.h"
+#include "db/sql.h"
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"

@@ -9,6 +9,7 @@
 #include "compare/noise.h"
 #include "compare/paired.h"
 #include "compare/stats.h"
+#include "db/series.h"
 #include "db/store.h"
 #include "tests/tap.h"
 
