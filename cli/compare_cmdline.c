@@ -54,12 +54,17 @@ struct only_opt {
 	const char *pattern;
 };
 
+int compare_cmdline_format(const char *name, enum compare_format *f)
+{
+	if (compare_format_parse(name, f))
+		return error("unknown format '%s' "
+			     "(expected text, brief, markdown, csv, json or html)", name);
+	return 0;
+}
+
 static int parse_format(const struct parse_opt *opt, const char *value)
 {
-	if (compare_format_parse(value, opt->value))
-		return error("unknown format '%s' "
-			     "(expected text, brief, markdown, csv, json or html)", value);
-	return 0;
+	return compare_cmdline_format(value, opt->value);
 }
 
 /* --format: the renderers' names, as parse_format() reads them. */
@@ -298,7 +303,7 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 /* Say which compared runs are still measuring (their writer at work) or
  * were stopped part way: their rows hold only what was stored so far, and
  * a row they have not reached yet reads as missing. */
-static void say_unfinished(struct store *s, const struct cmp_model *m)
+void compare_cmdline_say_unfinished(struct store *s, const struct cmp_model *m)
 {
 	for (size_t c = 0; c < m->nruns; c++)
 		for (size_t i = 0; i < m->runs[c].nruns; i++) {
@@ -329,7 +334,7 @@ int compare_cmdline_run(struct store *s, const struct compare_cmdline *c, struct
 					out);
 	if (compare_build(s, c->selectors, c->nselectors, &c->opt, &model))
 		return -1;
-	say_unfinished(s, &model);
+	compare_cmdline_say_unfinished(s, &model);
 	rc = compare_render(&model, c->format, out);
 	if (!rc)
 		rc = c->exit_code != COMPARE_EXIT_NEVER && any_worse(&model, c->exit_code) ? 1 : 0;
