@@ -553,7 +553,7 @@ static const struct parse_opt_usage status_usage = {
 	.help_column = 22,
 };
 
-/* A collected run of a job, known by its note. */
+/* A collected run of a job, known by its fact slurm-job. */
 struct job_run {
 	char *job_id;
 	int64_t run_id;
@@ -564,6 +564,23 @@ struct job_runs {
 	size_t n, alloc;
 };
 
+static void add_job_run(struct job_runs *l, int64_t run_id, const char *job_id, size_t len)
+{
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n].job_id = xstrndup(job_id, len);
+	l->v[l->n].run_id = run_id;
+	l->n++;
+}
+
+static int meta_job_run(int64_t run_id, const char *job_id, void *arg)
+{
+	add_job_run(arg, run_id, job_id, strlen(job_id));
+	return 0;
+}
+
+/* A run stored before runs recorded their Slurm job holds it in the note
+ * the job's script gives it alone: "kbench fleet: Slurm job ID on node
+ * NODE". */
 static int note_job_run(const struct run_info *r, void *arg)
 {
 	static const char prefix[] = "kbench fleet: Slurm job ";
@@ -571,16 +588,16 @@ static int note_job_run(const struct run_info *r, void *arg)
 	const char *p = r->notes ? strstr(r->notes, prefix) : NULL;
 	size_t len;
 
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].run_id == r->id)
+			return 0;
 	if (!p)
 		return 0;
 	p += sizeof(prefix) - 1;
 	len = strspn(p, "0123456789");
 	if (!len || strncmp(p + len, " on node ", 9))
 		return 0;
-	ALLOC_GROW(l->v, l->n + 1, l->alloc);
-	l->v[l->n].job_id = xstrndup(p, len);
-	l->v[l->n].run_id = r->id;
-	l->n++;
+	add_job_run(l, r->id, p, len);
 	return 0;
 }
 
@@ -593,7 +610,8 @@ static void read_job_runs(struct job_runs *l)
 
 	cmd_store_path(&path);
 	if (!stat(path.buf, &st) && !cmd_open_store(&s, CMD_STORE_READ))
-		store_each_run(s, NULL, note_job_run, l);
+		if (!store_each_run_with_meta(s, "", "slurm-job", meta_job_run, l))
+			store_each_run(s, NULL, note_job_run, l);
 	store_close(s);
 	strbuf_release(&path);
 }

@@ -86,6 +86,7 @@ struct row_cb {
 		int (*sample_round)(const char *section, const char *row, int round,
 				    int iteration, double value, void *arg);
 		int (*recent_run)(int64_t id, const char *config_name, void *arg);
+		int (*run_meta)(int64_t run_id, const char *value, void *arg);
 	} fn;
 	void *arg;
 };

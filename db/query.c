@@ -674,6 +674,31 @@ int store_each_meta(struct store *s, int64_t run_id,
 	return store_step_rows(s, st, "cannot read run facts", meta_row, &c);
 }
 
+static int run_meta_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	const unsigned char *v = sqlite3_column_text(st, 1);
+
+	(void)s;
+	return c->fn.run_meta(sqlite3_column_int64(st, 0), v ? (const char *)v : "",
+			      c->arg) != 0;
+}
+
+int store_each_run_with_meta(struct store *s, const char *section, const char *key,
+			     int (*cb)(int64_t run_id, const char *value, void *arg),
+			     void *arg)
+{
+	struct row_cb c = { .fn.run_meta = cb, .arg = arg };
+	sqlite3_stmt *st = NULL;
+
+	if (store_prepare(s, "SELECT run_id, value FROM run_meta WHERE section = ? AND key = ? "
+		    "ORDER BY run_id, rowid", &st))
+		return -1;
+	store_bind_text(st, 1, section);
+	store_bind_text(st, 2, key);
+	return store_step_rows(s, st, "cannot read run facts", run_meta_row, &c);
+}
+
 int store_runs_named_on(struct store *s, const char *name, const char *host,
 			int64_t **ids, size_t *n)
 {

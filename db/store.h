@@ -316,6 +316,12 @@ int store_each_failure(struct store *s, int64_t run_id,
 int store_each_meta(struct store *s, int64_t run_id,
 		    int (*cb)(const char *section, const char *key, const char *value, void *arg),
 		    void *arg);
+/* Every run that holds the fact key of section ('' for the whole run),
+ * in id order, with its value ("" for NULL): cb(run_id, value, arg);
+ * non-zero stops. The value lasts until cb returns. Returns 0 or -1. */
+int store_each_run_with_meta(struct store *s, const char *section, const char *key,
+			     int (*cb)(int64_t run_id, const char *value, void *arg),
+			     void *arg);
 
 /* ---- selectors per host, names, notes (query.c, manage.c) ---- */
 

@@ -107,6 +107,10 @@ for n in n7 n8; do
 	is "... the run's note names the job and node" \
 		"$("$KB_SQL" "$tmp/nodes/$n/kbench.db" "SELECT notes FROM runs")" \
 		"kbench fleet: Slurm job 4$n on node $n"
+	is "... and the run holds the job as a fact" \
+		"$("$KB_SQL" "$tmp/nodes/$n/kbench.db" \
+			"SELECT value FROM run_meta WHERE section = '' AND key = 'slurm-job'")" \
+		"4$n"
 done
 check "the job's scratch directory is gone" test -z "$(find nodes -name 'job-*')"
 
