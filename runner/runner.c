@@ -96,10 +96,13 @@ static int start_sample(const struct workload_ops *ops, struct sample_job_arg *j
 	int jfd, rc;
 
 	if (!sample_execs(ops)) {
-		if (!child_start_held(c, sample_child, job))
-			return 0;
-		strbuf_addstr(reason, "cannot start the sample's process");
-		return -1;
+		struct strbuf why = STRBUF_INIT;
+
+		rc = child_start_held(c, sample_child, job, &why);
+		if (rc)
+			strbuf_addf(reason, "cannot start the sample's process: %s", why.buf);
+		strbuf_release(&why);
+		return rc;
 	}
 	if (!(prog = sample_program(reason)))
 		return -1;
@@ -132,10 +135,10 @@ static int run_sample_monitored(const struct workload_ops *ops,
 				struct wl_sample *out, struct child *c, struct strbuf *reason)
 {
 	struct sample_job_arg job = { .params = params, .row = row };
-	struct strbuf buf = STRBUF_INIT;
+	struct strbuf buf = STRBUF_INIT, why = STRBUF_INIT;
 	struct monitor_values scratch = MONITOR_VALUES_INIT;
 	const struct sample_msg *msg;
-	int end, rc = -1;
+	int end, released, rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	/* Monitors bracket the whole life of the sample's process; the
@@ -148,10 +151,14 @@ static int run_sample_monitored(const struct workload_ops *ops,
 	}
 	if (monitor_set_wants_attach(ms))
 		monitor_set_attach(ms, c->pid);
-	child_release(c);
-	end = child_finish(c, timeout_s, &stop_signal, &buf);
+	released = !child_release(c, &why);
+	end = child_finish(c, timeout_s, &stop_signal, &buf, &why);
 	monitor_set_after(ms, end == CHILD_EXITED ? &c->ru : NULL, mv ? mv : &scratch);
 	monitor_values_release(&scratch);
+	if (!released) {
+		strbuf_addstr(reason, why.buf);
+		goto out;
+	}
 	if (end == CHILD_TIMEOUT) {
 		strbuf_addf(reason, "timed out after %g s (timeout = %g); its process group "
 			    "was killed", timeout_s, timeout_s);
@@ -162,7 +169,7 @@ static int run_sample_monitored(const struct workload_ops *ops,
 		goto out;
 	}
 	if (end < 0) {
-		strbuf_addstr(reason, "lost track of the sample's process");
+		strbuf_addf(reason, "lost track of the sample's process: %s", why.buf);
 		goto out;
 	}
 	if (buf.len != sizeof(*msg)) {
@@ -196,6 +203,7 @@ static int run_sample_monitored(const struct workload_ops *ops,
 	rc = 0;
 out:
 	strbuf_release(&buf);
+	strbuf_release(&why);
 	return rc;
 }
 
