@@ -20,6 +20,7 @@
 #include "runner/effective.h"
 #include "runner/knob.h"
 #include "runner/record.h"
+#include "runner/stop.h"
 #include "runner/runner.h"
 #include "runner/vm.h"
 
@@ -1408,15 +1409,12 @@ static int check_knobs(const struct experiment *e, const struct arm *a, struct s
  * 1 after a failed build, 128+N when stopped by signal N. */
 static int build_arms(struct experiment *e)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	struct stop_signals ss;
 	struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
 	ab_stop = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	stop_signals_catch(&ss, on_signal);
 	for (size_t i = 0; i < e->narms && !rc; i++) {
 		struct arm *a = &e->arms[i];
 		struct kbuild_result res;
@@ -1448,9 +1446,7 @@ static int build_arms(struct experiment *e)
 		*a->built = res;
 		set_built(a);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	stop_signals_restore(&ss);
 	strbuf_release(&err);
 	return rc;
 }
@@ -1472,7 +1468,7 @@ static int end_early(struct experiment *e, struct store *s, int r)
 
 int experiment_run(struct experiment *e, struct store *s)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	struct stop_signals ss = { .caught = { 0 } };
 	size_t *order = xcalloc(e->narms, sizeof(*order));
 	struct strbuf err = STRBUF_INIT;
 	char at[32];
@@ -1501,10 +1497,7 @@ int experiment_run(struct experiment *e, struct store *s)
 		measuring(e, s);
 	}
 	ab_stop = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	stop_signals_catch(&ss, on_signal);
 	if (journal(e, s) || journal_host(e))
 		goto out;
 	notice("experiment @%lld '%s' (%s)%s: %zu arms, %d rounds, order %s; %zu knob files "
@@ -1585,9 +1578,7 @@ out:
 		clock_iso_utc(at, sizeof(at), time(NULL));
 		store_finish_experiment(s, e->id, status, at);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	stop_signals_restore(&ss);
 	if (rc >= 128)
 		error("experiment @%lld interrupted by signal %d; every knob is restored",
 		      (long long)e->id, rc - 128);

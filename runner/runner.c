@@ -12,6 +12,7 @@
 #include "runner/plan.h"
 #include "runner/progress.h"
 #include "runner/record.h"
+#include "runner/stop.h"
 #include "db/store.h"
 #include "sampler/sample.h"
 #include "lib/error.h"
@@ -847,7 +848,7 @@ static int concurrent(struct run_exec *x, const struct run_request *req, int *mi
 int plan_execute(struct plan *p, struct config *c, struct store *s,
 		 const struct run_request *req, int64_t *run_id)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct stop_signals ss;
 	struct run_exec x = { .p = p, .s = s, .mv = MONITOR_VALUES_INIT, .round = req->round,
 			      .exec = req->exec };
 	sig_atomic_t decided = -2;	/* stop_signal when the run's end was decided */
@@ -886,9 +887,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 
 	stop_signal = 0;
 	serving = 1;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	stop_signals_catch(&ss, on_signal);
 	/* plan_build bounds the plan: the count fits progress's int. */
 	progress_init(&x.prog, (int)samples_to_run(&x));
 	x.prog.tag = req->tag;
@@ -944,8 +943,7 @@ out_signals:
 	concurrent(&x, req, &mine, &others);
 	serving = 0;
 	child_server_stop(&server);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	stop_signals_restore(&ss);
 	/* A signal that came once the run's end was decided (while its status
 	 * was written or the sample server stopped) is the caller's: hand it
 	 * on to the handler restored, or the next run would clear it and an
