@@ -1466,14 +1466,48 @@ static int end_early(struct experiment *e, struct store *s, int r)
 	return rc ? -1 : 0;
 }
 
+static const char *const outcome_status[] = {
+	[EXPERIMENT_COMPLETE] = "complete",
+	[EXPERIMENT_FAILED] = "failed",
+	[EXPERIMENT_REFUSED] = "failed",
+	[EXPERIMENT_STOPPED] = "interrupted",
+};
+
+int experiment_exit_status(enum experiment_outcome outcome, int signal)
+{
+	switch (outcome) {
+	case EXPERIMENT_COMPLETE:
+		return 0;
+	case EXPERIMENT_REFUSED:
+		return 2;
+	case EXPERIMENT_STOPPED:
+		return 128 + signal;
+	case EXPERIMENT_FAILED:
+		break;
+	}
+	return 1;
+}
+
+/* The outcome of the steps' status rc: 0, 2 (refused), 128+N (stopped by
+ * signal N, set in *signal), anything else a failure. */
+static enum experiment_outcome outcome_of(int rc, int *signal)
+{
+	*signal = rc >= 128 ? rc - 128 : 0;
+	if (!rc)
+		return EXPERIMENT_COMPLETE;
+	if (rc == 2)
+		return EXPERIMENT_REFUSED;
+	return rc >= 128 ? EXPERIMENT_STOPPED : EXPERIMENT_FAILED;
+}
+
 int experiment_run(struct experiment *e, struct store *s)
 {
 	struct stop_signals ss = { .caught = { 0 } };
 	size_t *order = xcalloc(e->narms, sizeof(*order));
 	struct strbuf err = STRBUF_INIT;
+	enum experiment_outcome outcome;
 	char at[32];
-	int rc = 1, bad;
-	const char *status = "failed";
+	int rc = 1, bad, sig;
 
 	if ((rc = build_arms(e)))
 		goto out_free;
@@ -1556,7 +1590,6 @@ int experiment_run(struct experiment *e, struct store *s)
 	}
 	if (ab_stop && !rc)
 		rc = 128 + ab_stop;
-	status = rc == 0 ? "complete" : rc >= 128 ? "interrupted" : "failed";
 out:
 	bad = restore_all(e, s);
 	hostlock_knobs_release(!bad);
@@ -1569,22 +1602,20 @@ out:
 		notice("restored %zu knob file%s to their original values", e->files.n,
 		       e->files.n == 1 ? "" : "s");
 	}
+	outcome = outcome_of(rc, &sig);
 	if (e->id) {
-		if (rc && !strcmp(status, "complete"))
-			status = "failed";
-		if (rc == 2)
-			status = "failed";
-		close_runs(e, s, rc >= 128 ? "interrupted" : "failed");
+		close_runs(e, s, outcome == EXPERIMENT_STOPPED ? "interrupted" : "failed");
 		clock_iso_utc(at, sizeof(at), time(NULL));
-		store_finish_experiment(s, e->id, status, at);
+		store_finish_experiment(s, e->id, outcome_status[outcome], at);
 	}
 	stop_signals_restore(&ss);
-	if (rc >= 128)
+	if (outcome == EXPERIMENT_STOPPED)
 		error("experiment @%lld interrupted by signal %d; every knob is restored",
-		      (long long)e->id, rc - 128);
+		      (long long)e->id, sig);
 	hostlock_release();
 out_free:
 	strbuf_release(&err);
 	free(order);
-	return rc;
+	outcome = outcome_of(rc, &sig);
+	return experiment_exit_status(outcome, sig);
 }
