@@ -279,45 +279,55 @@ static void default_db_dir(struct strbuf *out)
 		strbuf_addf(out, "-%s", pw->pw_name);
 }
 
+/* The options of submit, which schedule takes after its --daily: one
+ * list for both tables. */
+#define SUBMIT_OPTIONS(o) \
+	OPT_STRING_LIST('c', "config", &o.configs, "FILE", \
+			"an INI config (repeatable), carried in the job"), \
+	OPT_STRING('n', "name", &o.name, "NAME", \
+		   "the runs' name (default: each node's uname -r)"), \
+	OPT_STRING(0, "nodes", &o.nodes, "LIST", \
+		   "these nodes (n1,n2 or Slurm's n[1-4])"), \
+	OPT_STRING(0, "partition", &o.partition, "P", \
+		   "the nodes of partition P, which the jobs use"), \
+	OPT_BOOL(0, "all", &o.all, "every node Slurm knows (the default)"), \
+	OPT_STRING(0, "begin", &o.begin, "TIME", \
+		   "start no earlier than TIME (sbatch --begin: 02:00,\n" \
+		   "now+60, 2026-12-01T02:00, ...)"), \
+	OPT_STRING(0, "results", &o.results, "URL|DIR", \
+		   "where the nodes upload bundles: a WebDAV URL or a\n" \
+		   "shared directory (default: they stay on the nodes)"), \
+	OPT_STRING(0, "kbench", &o.kbench, "PATH", \
+		   "kbench on the nodes (default: this binary's path)"), \
+	OPT_STRING(0, "db-dir", &o.db_dir, "DIR", \
+		   "the nodes' directory for the store and outgoing\n" \
+		   "bundles (default: /var/tmp/kbench-fleet-USER);\n" \
+		   "%n in it stands for the node's name"), \
+	OPT_BOOL(0, "node-names", &o.node_names, \
+		 "record runs under the Slurm node name, not the\n" \
+		 "host name (nodes simulated on one machine)"), \
+	OPT_INT_RANGE(0, "time-limit", &o.run_minutes, "MIN", \
+		      "the run's time limit in minutes; the job's is\n" \
+		      "this plus the upload's 11 (default: Slurm's)", 1, 1000000), \
+	OPT_BOOL(0, "dry-run", &o.dry_run, \
+		 "print the job's script and the sbatch commands")
+
 static int submit_or_schedule(int argc, char **argv, int daily)
 {
 	struct submit_opts o = { .configs = OPT_LIST_INIT };
-	const struct parse_opt options[] = {
-		OPT_STRING(0, "daily", &o.daily, "HH:MM",
-			   "run every day at this time (nodes' local time)"),
-		OPT_STRING_LIST('c', "config", &o.configs, "FILE",
-				"an INI config (repeatable), carried in the job"),
-		OPT_STRING('n', "name", &o.name, "NAME",
-			   "the runs' name (default: each node's uname -r)"),
-		OPT_STRING(0, "nodes", &o.nodes, "LIST",
-			   "these nodes (n1,n2 or Slurm's n[1-4])"),
-		OPT_STRING(0, "partition", &o.partition, "P",
-			   "the nodes of partition P, which the jobs use"),
-		OPT_BOOL(0, "all", &o.all, "every node Slurm knows (the default)"),
-		OPT_STRING(0, "begin", &o.begin, "TIME",
-			   "start no earlier than TIME (sbatch --begin: 02:00,\n"
-			   "now+60, 2026-12-01T02:00, ...)"),
-		OPT_STRING(0, "results", &o.results, "URL|DIR",
-			   "where the nodes upload bundles: a WebDAV URL or a\n"
-			   "shared directory (default: they stay on the nodes)"),
-		OPT_STRING(0, "kbench", &o.kbench, "PATH",
-			   "kbench on the nodes (default: this binary's path)"),
-		OPT_STRING(0, "db-dir", &o.db_dir, "DIR",
-			   "the nodes' directory for the store and outgoing\n"
-			   "bundles (default: /var/tmp/kbench-fleet-USER);\n"
-			   "%n in it stands for the node's name"),
-		OPT_BOOL(0, "node-names", &o.node_names,
-			 "record runs under the Slurm node name, not the\n"
-			 "host name (nodes simulated on one machine)"),
-		OPT_INT_RANGE(0, "time-limit", &o.run_minutes, "MIN",
-			      "the run's time limit in minutes; the job's is\n"
-			      "this plus the upload's 11 (default: Slurm's)", 1, 1000000),
-		OPT_BOOL(0, "dry-run", &o.dry_run,
-			 "print the job's script and the sbatch commands"),
+	const struct parse_opt submit_options[] = {
+		SUBMIT_OPTIONS(o),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
-	const struct parse_opt *opts = daily ? options : options + 1;
+	const struct parse_opt schedule_options[] = {
+		OPT_STRING(0, "daily", &o.daily, "HH:MM",
+			   "run every day at this time (nodes' local time)"),
+		SUBMIT_OPTIONS(o),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	const struct parse_opt *opts = daily ? schedule_options : submit_options;
 	const struct parse_opt_usage *usage = daily ? &schedule_usage : &submit_usage;
 	struct strbuf label = STRBUF_INIT, job_name = STRBUF_INIT, script = STRBUF_INIT;
 	struct strbuf kbench = STRBUF_INIT, db_dir = STRBUF_INIT, id = STRBUF_INIT;

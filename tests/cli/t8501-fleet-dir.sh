@@ -84,6 +84,14 @@ exit "$status"
 # sbatch --parsable --nodelist=n2 --begin=02:30 SCRIPT
 [exit 0]
 EOF
+expect_err "submit does not take schedule's --daily" 2 "unknown option '--daily'" \
+	"$KBENCH" fleet submit --daily 02:30 -c hb.conf --nodes n1 --dry-run
+"$KBENCH" fleet schedule --help >sched-help.txt 2>&1
+"$KBENCH" fleet submit --help >submit-help.txt 2>&1
+check "schedule --help lists --daily" grep -q -- '--daily HH:MM' sched-help.txt
+check "... submit --help does not" test -z "$(grep -- '--daily' submit-help.txt)"
+check "... and both list the options they share" \
+	test "$(grep -c -- '^ *--db-dir DIR  ' sched-help.txt)$(grep -c -- '^ *--db-dir DIR  ' submit-help.txt)" = 11
 expect_err "credentials in the URL draw a warning" 0 \
 	"warning: the credentials in '--results' go into the job's script" \
 	"$KBENCH" fleet submit -c hb.conf --nodes n1 --results http://u:pw@h/r --dry-run
