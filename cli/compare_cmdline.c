@@ -56,10 +56,14 @@ struct only_opt {
 
 int compare_cmdline_format(const char *name, enum compare_format *f)
 {
-	if (compare_format_parse(name, f))
-		return error("unknown format '%s' "
-			     "(expected text, brief, markdown, csv, json or html)", name);
-	return 0;
+	struct strbuf names = STRBUF_INIT;
+
+	if (!compare_format_parse(name, f))
+		return 0;
+	renderer_names(&names);
+	error("unknown format '%s' (expected %s)", name, names.buf);
+	strbuf_release(&names);
+	return -1;
 }
 
 static int parse_format(const struct parse_opt *opt, const char *value)
