@@ -332,8 +332,8 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	struct strbuf label = STRBUF_INIT, job_name = STRBUF_INIT, script = STRBUF_INIT;
 	struct strbuf kbench = STRBUF_INIT, db_dir = STRBUF_INIT, id = STRBUF_INIT;
 	struct strbuf ids = STRBUF_INIT;
-	struct fleet_names nodes = FLEET_NAMES_INIT, pending = FLEET_NAMES_INIT;
-	struct fleet_names labels = FLEET_NAMES_INIT, on_nodes = FLEET_NAMES_INIT;
+	struct fleet_names nodes = FLEET_NAMES_INIT;
+	struct fleet_submissions done = FLEET_SUBMISSIONS_INIT;
 	struct fleet_job job;
 	struct net_limits limits = { .tries = 0 };
 	struct fleet_defaults defaults;
@@ -431,29 +431,21 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		rc = fflush(stdout) ? 1 : 0;
 		goto out;
 	}
-	/* A chain twice on a node would run twice a night: a node that has
-	 * one keeps it, so that scheduling again mends the chain of a node
-	 * that lost it and leaves the others alone. */
-	if (daily && fleet_chain_jobs(job_name.buf, "PENDING", &pending, &labels, &on_nodes))
+	if (fleet_submit_each(script.buf, job_name.buf, daily, &nodes, begin, &done))
 		goto out;
-	for (size_t i = 0; i < nodes.n; i++) {
-		size_t k;
+	for (size_t i = 0; i < done.n; i++) {
+		const struct fleet_submitted *r = &done.v[i];
 
-		for (k = 0; k < on_nodes.n && strcmp(on_nodes.v[k], nodes.v[i]); k++)
-			;
-		if (k < on_nodes.n) {
+		if (r->pending) {
 			warning("chain '%s' is scheduled on %s already (job %s is pending): left as it is",
-				job_name.buf, nodes.v[i], pending.v[k]);
+				job_name.buf, r->node, r->pending);
 			skipped++;
-			continue;
-		}
-		strbuf_reset(&id);
-		if (fleet_submit(script.buf, nodes.v[i], begin, &id)) {
+		} else if (!r->job_id) {
 			failed++;
-			continue;
+		} else {
+			printf("submitted job %s (%s) to %s\n", r->job_id, job_name.buf, r->node);
+			strbuf_addf(&ids, "%s%s", ids.len ? ", " : "", r->job_id);
 		}
-		printf("submitted job %s (%s) to %s\n", id.buf, job_name.buf, nodes.v[i]);
-		strbuf_addf(&ids, "%s%s", ids.len ? ", " : "", id.buf);
 	}
 	if (daily && ids.len)
 		printf("chain '%s' runs daily at %s%s%s; 'kbench fleet unschedule %s' ends it\n",
@@ -476,9 +468,7 @@ out:
 	strbuf_release(&id);
 	strbuf_release(&ids);
 	fleet_names_release(&nodes);
-	fleet_names_release(&pending);
-	fleet_names_release(&labels);
-	fleet_names_release(&on_nodes);
+	fleet_submissions_release(&done);
 	return rc;
 }
 
