@@ -249,24 +249,18 @@ static int check_run_args(const struct submit_opts *o)
 {
 	struct config conf;
 	struct plan plan;
-	struct strbuf path = STRBUF_INIT;
 	int rc = EXIT_USAGE;
 
 	config_init(&conf);
 	memset(&plan, 0, sizeof(plan));
 	if (o->name && cmd_check_run_name(o->name))
 		goto out;
-	for (size_t i = 0; i < o->configs.n; i++) {
-		if (cmd_find_config(o->configs.v[i], &path) || config_load(&conf, path.buf))
-			goto out;
-	}
-	if (plan_build(&conf, NULL, &plan))
+	if (cmd_load_configs(&conf, &o->configs, NULL) || plan_build(&conf, NULL, &plan))
 		goto out;
 	rc = 0;
 out:
 	plan_release(&plan);
 	config_release(&conf);
-	strbuf_release(&path);
 	return rc;
 }
 
@@ -357,11 +351,8 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		error("invalid value '%s' for '--daily': expected HH:MM, 00:00 to 23:59", o.daily);
 		goto out;
 	}
-	if (!o.configs.n) {
-		error("no config given: use -c FILE");
-		parse_opt_usage_print(usage, opts, stderr);
+	if (cmd_require_configs(&o.configs, usage, opts))
 		goto out;
-	}
 	if (o.all && (o.nodes || o.partition)) {
 		error("--all cannot be combined with %s", o.nodes ? "--nodes" : "--partition");
 		goto out;

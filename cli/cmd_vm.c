@@ -341,7 +341,7 @@ int cmd_vm(int argc, char **argv)
 	struct vm_arm *arms = NULL;
 	size_t narms = 0;
 	int rounds = 1;
-	struct strbuf config_path = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	struct vm_config vc = VM_CONFIG_INIT;
 	const char *only = NULL, *note = NULL;
 	int dry = 0, no_report = 0, icount = 0;
@@ -502,10 +502,8 @@ int cmd_vm(int argc, char **argv)
 			goto out;
 		}
 	vc = arms[0].vc;
-	if (!configs.n) {
-		error("no config given: use -c FILE (e.g. configs/quick.conf)");
+	if (cmd_require_configs(&configs, NULL, NULL))
 		goto out;
-	}
 	if (check_accel(vc.accel) || (note && cmd_check_note(note)))
 		goto out;
 	if (!(vc.boot_timeout_s > 0)) {
@@ -537,14 +535,8 @@ int cmd_vm(int argc, char **argv)
 			      &configs, &overrides, only, rounds, dry, no_report, note);
 		goto out;
 	}
-	for (size_t i = 0; i < configs.n; i++) {
-		if (cmd_find_config(configs.v[i], &config_path) ||
-		    config_load(&conf, config_path.buf))
-			goto out;
-	}
-	for (size_t i = 0; i < overrides.n; i++)
-		if (config_add_override(&conf, overrides.v[i]))
-			goto out;
+	if (cmd_load_configs(&conf, &configs, &overrides))
+		goto out;
 	/* Pin policies are computed on the guest's topology: a row the
 	 * guest cannot honour is refused here, before it boots. */
 	if (vm_guest_topology(&vc, &topo, &err)) {
@@ -615,7 +607,6 @@ out:
 	config_release(&conf);
 	opt_list_release(&configs);
 	opt_list_release(&overrides);
-	strbuf_release(&config_path);
 	strbuf_release(&err);
 	return rc;
 }

@@ -14,7 +14,8 @@ expect_err "fleet needs a command" 2 "fleet needs a command" "$KBENCH" fleet
 expect_err "an unknown command is refused" 2 \
 	"'bogus' is not a kbench fleet command; see 'kbench fleet --help'" "$KBENCH" fleet bogus
 check "fleet --help lists the commands" sh -c '"$KBENCH" fleet --help | grep -q "^  collect "'
-expect_err "submit needs a config" 2 "no config given: use -c FILE" "$KBENCH" fleet submit
+expect_err "submit needs a config, as run does" 2 \
+	"no config given: use -c FILE (e.g. configs/quick.conf)" "$KBENCH" fleet submit
 expect_err "--all and --nodes do not go together" 2 "--all cannot be combined with --nodes" \
 	"$KBENCH" fleet submit -c hb.conf --all --nodes n1
 expect_err "a bad config is refused here, before any job" 2 \
