@@ -100,6 +100,19 @@ for r in $rooms; do
 done
 is "no file over 1,000 lines but those docs/HACKING.md gives a reason for" "$long" ""
 
+# docs/ARCHITECTURE.md is drawn from the code: every source file it names
+# (`room/file.c`, or `file.c` in its room's paragraph) is in the tree.
+gone=
+for f in $(grep -o '`[a-z0-9_/-]*\.[ch]`' "$TOP_SRCDIR/docs/ARCHITECTURE.md" | tr -d '`' |
+	LC_ALL=C sort -u); do
+	case $f in
+	*/*) [ -f "$TOP_SRCDIR/$f" ] || gone="$gone $f" ;;
+	*) [ -n "$(cd "$TOP_SRCDIR" && find $rooms -name "$f" | head -n 1)" ] ||
+		gone="$gone $f" ;;
+	esac
+done
+is "every file docs/ARCHITECTURE.md names is in the tree" "$gone" ""
+
 # The arrows read from the object files, one a line: FROM TO SYMBOL.
 builddir=$(dirname "$KBENCH")
 : >"$tmp/syms"
