@@ -131,11 +131,8 @@ int cmd_calibrate(int argc, char **argv)
 		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
 		goto out;
 	}
-	if (!configs.n) {
-		error("no config given: use -c FILE (e.g. configs/quick.conf)");
-		parse_opt_usage_print(&calibrate_usage, options, stderr);
+	if (cmd_require_configs(&configs, &calibrate_usage, options))
 		goto out;
-	}
 	if (req.name && cmd_check_run_name(req.name))
 		goto out;
 	if (cmd_load_configs(&conf, &configs, &overrides))

@@ -249,24 +249,18 @@ static int check_run_args(const struct submit_opts *o)
 {
 	struct config conf;
 	struct plan plan;
-	struct strbuf path = STRBUF_INIT;
 	int rc = EXIT_USAGE;
 
 	config_init(&conf);
 	memset(&plan, 0, sizeof(plan));
 	if (o->name && cmd_check_run_name(o->name))
 		goto out;
-	for (size_t i = 0; i < o->configs.n; i++) {
-		if (cmd_find_config(o->configs.v[i], &path) || config_load(&conf, path.buf))
-			goto out;
-	}
-	if (plan_build(&conf, NULL, &plan))
+	if (cmd_load_configs(&conf, &o->configs, NULL) || plan_build(&conf, NULL, &plan))
 		goto out;
 	rc = 0;
 out:
 	plan_release(&plan);
 	config_release(&conf);
-	strbuf_release(&path);
 	return rc;
 }
 
@@ -279,51 +273,61 @@ static void default_db_dir(struct strbuf *out)
 		strbuf_addf(out, "-%s", pw->pw_name);
 }
 
+/* The options of submit, which schedule takes after its --daily: one
+ * list for both tables. */
+#define SUBMIT_OPTIONS(o) \
+	OPT_STRING_LIST('c', "config", &o.configs, "FILE", \
+			"an INI config (repeatable), carried in the job"), \
+	OPT_STRING('n', "name", &o.name, "NAME", \
+		   "the runs' name (default: each node's uname -r)"), \
+	OPT_STRING(0, "nodes", &o.nodes, "LIST", \
+		   "these nodes (n1,n2 or Slurm's n[1-4])"), \
+	OPT_STRING(0, "partition", &o.partition, "P", \
+		   "the nodes of partition P, which the jobs use"), \
+	OPT_BOOL(0, "all", &o.all, "every node Slurm knows (the default)"), \
+	OPT_STRING(0, "begin", &o.begin, "TIME", \
+		   "start no earlier than TIME (sbatch --begin: 02:00,\n" \
+		   "now+60, 2026-12-01T02:00, ...)"), \
+	OPT_STRING(0, "results", &o.results, "URL|DIR", \
+		   "where the nodes upload bundles: a WebDAV URL or a\n" \
+		   "shared directory (default: they stay on the nodes)"), \
+	OPT_STRING(0, "kbench", &o.kbench, "PATH", \
+		   "kbench on the nodes (default: this binary's path)"), \
+	OPT_STRING(0, "db-dir", &o.db_dir, "DIR", \
+		   "the nodes' directory for the store and outgoing\n" \
+		   "bundles (default: /var/tmp/kbench-fleet-USER);\n" \
+		   "%n in it stands for the node's name"), \
+	OPT_BOOL(0, "node-names", &o.node_names, \
+		 "record runs under the Slurm node name, not the\n" \
+		 "host name (nodes simulated on one machine)"), \
+	OPT_INT_RANGE(0, "time-limit", &o.run_minutes, "MIN", \
+		      "the run's time limit in minutes; the job's is\n" \
+		      "this plus the upload's 11 (default: Slurm's)", 1, 1000000), \
+	OPT_BOOL(0, "dry-run", &o.dry_run, \
+		 "print the job's script and the sbatch commands")
+
 static int submit_or_schedule(int argc, char **argv, int daily)
 {
 	struct submit_opts o = { .configs = OPT_LIST_INIT };
-	const struct parse_opt options[] = {
-		OPT_STRING(0, "daily", &o.daily, "HH:MM",
-			   "run every day at this time (nodes' local time)"),
-		OPT_STRING_LIST('c', "config", &o.configs, "FILE",
-				"an INI config (repeatable), carried in the job"),
-		OPT_STRING('n', "name", &o.name, "NAME",
-			   "the runs' name (default: each node's uname -r)"),
-		OPT_STRING(0, "nodes", &o.nodes, "LIST",
-			   "these nodes (n1,n2 or Slurm's n[1-4])"),
-		OPT_STRING(0, "partition", &o.partition, "P",
-			   "the nodes of partition P, which the jobs use"),
-		OPT_BOOL(0, "all", &o.all, "every node Slurm knows (the default)"),
-		OPT_STRING(0, "begin", &o.begin, "TIME",
-			   "start no earlier than TIME (sbatch --begin: 02:00,\n"
-			   "now+60, 2026-12-01T02:00, ...)"),
-		OPT_STRING(0, "results", &o.results, "URL|DIR",
-			   "where the nodes upload bundles: a WebDAV URL or a\n"
-			   "shared directory (default: they stay on the nodes)"),
-		OPT_STRING(0, "kbench", &o.kbench, "PATH",
-			   "kbench on the nodes (default: this binary's path)"),
-		OPT_STRING(0, "db-dir", &o.db_dir, "DIR",
-			   "the nodes' directory for the store and outgoing\n"
-			   "bundles (default: /var/tmp/kbench-fleet-USER);\n"
-			   "%n in it stands for the node's name"),
-		OPT_BOOL(0, "node-names", &o.node_names,
-			 "record runs under the Slurm node name, not the\n"
-			 "host name (nodes simulated on one machine)"),
-		OPT_INT_RANGE(0, "time-limit", &o.run_minutes, "MIN",
-			      "the run's time limit in minutes; the job's is\n"
-			      "this plus the upload's 11 (default: Slurm's)", 1, 1000000),
-		OPT_BOOL(0, "dry-run", &o.dry_run,
-			 "print the job's script and the sbatch commands"),
+	const struct parse_opt submit_options[] = {
+		SUBMIT_OPTIONS(o),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
-	const struct parse_opt *opts = daily ? options : options + 1;
+	const struct parse_opt schedule_options[] = {
+		OPT_STRING(0, "daily", &o.daily, "HH:MM",
+			   "run every day at this time (nodes' local time)"),
+		SUBMIT_OPTIONS(o),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	const struct parse_opt *opts = daily ? schedule_options : submit_options;
 	const struct parse_opt_usage *usage = daily ? &schedule_usage : &submit_usage;
 	struct strbuf label = STRBUF_INIT, job_name = STRBUF_INIT, script = STRBUF_INIT;
 	struct strbuf kbench = STRBUF_INIT, db_dir = STRBUF_INIT, id = STRBUF_INIT;
 	struct strbuf ids = STRBUF_INIT;
-	struct fleet_names nodes = FLEET_NAMES_INIT, pending = FLEET_NAMES_INIT;
-	struct fleet_names labels = FLEET_NAMES_INIT, on_nodes = FLEET_NAMES_INIT;
+	struct fleet_names nodes = FLEET_NAMES_INIT;
+	struct fleet_submissions done = FLEET_SUBMISSIONS_INIT;
 	struct fleet_job job;
 	struct net_limits limits = { .tries = 0 };
 	struct fleet_defaults defaults;
@@ -347,11 +351,8 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		error("invalid value '%s' for '--daily': expected HH:MM, 00:00 to 23:59", o.daily);
 		goto out;
 	}
-	if (!o.configs.n) {
-		error("no config given: use -c FILE");
-		parse_opt_usage_print(usage, opts, stderr);
+	if (cmd_require_configs(&o.configs, usage, opts))
 		goto out;
-	}
 	if (o.all && (o.nodes || o.partition)) {
 		error("--all cannot be combined with %s", o.nodes ? "--nodes" : "--partition");
 		goto out;
@@ -421,29 +422,21 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		rc = fflush(stdout) ? 1 : 0;
 		goto out;
 	}
-	/* A chain twice on a node would run twice a night: a node that has
-	 * one keeps it, so that scheduling again mends the chain of a node
-	 * that lost it and leaves the others alone. */
-	if (daily && fleet_chain_jobs(job_name.buf, "PENDING", &pending, &labels, &on_nodes))
+	if (fleet_submit_each(script.buf, job_name.buf, daily, &nodes, begin, &done))
 		goto out;
-	for (size_t i = 0; i < nodes.n; i++) {
-		size_t k;
+	for (size_t i = 0; i < done.n; i++) {
+		const struct fleet_submitted *r = &done.v[i];
 
-		for (k = 0; k < on_nodes.n && strcmp(on_nodes.v[k], nodes.v[i]); k++)
-			;
-		if (k < on_nodes.n) {
+		if (r->pending) {
 			warning("chain '%s' is scheduled on %s already (job %s is pending): left as it is",
-				job_name.buf, nodes.v[i], pending.v[k]);
+				job_name.buf, r->node, r->pending);
 			skipped++;
-			continue;
-		}
-		strbuf_reset(&id);
-		if (fleet_submit(script.buf, nodes.v[i], begin, &id)) {
+		} else if (!r->job_id) {
 			failed++;
-			continue;
+		} else {
+			printf("submitted job %s (%s) to %s\n", r->job_id, job_name.buf, r->node);
+			strbuf_addf(&ids, "%s%s", ids.len ? ", " : "", r->job_id);
 		}
-		printf("submitted job %s (%s) to %s\n", id.buf, job_name.buf, nodes.v[i]);
-		strbuf_addf(&ids, "%s%s", ids.len ? ", " : "", id.buf);
 	}
 	if (daily && ids.len)
 		printf("chain '%s' runs daily at %s%s%s; 'kbench fleet unschedule %s' ends it\n",
@@ -466,9 +459,7 @@ out:
 	strbuf_release(&id);
 	strbuf_release(&ids);
 	fleet_names_release(&nodes);
-	fleet_names_release(&pending);
-	fleet_names_release(&labels);
-	fleet_names_release(&on_nodes);
+	fleet_submissions_release(&done);
 	return rc;
 }
 
@@ -553,7 +544,7 @@ static const struct parse_opt_usage status_usage = {
 	.help_column = 22,
 };
 
-/* A collected run of a job, known by its note. */
+/* A collected run of a job, known by its fact slurm-job. */
 struct job_run {
 	char *job_id;
 	int64_t run_id;
@@ -564,6 +555,23 @@ struct job_runs {
 	size_t n, alloc;
 };
 
+static void add_job_run(struct job_runs *l, int64_t run_id, const char *job_id, size_t len)
+{
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n].job_id = xstrndup(job_id, len);
+	l->v[l->n].run_id = run_id;
+	l->n++;
+}
+
+static int meta_job_run(int64_t run_id, const char *job_id, void *arg)
+{
+	add_job_run(arg, run_id, job_id, strlen(job_id));
+	return 0;
+}
+
+/* A run stored before runs recorded their Slurm job holds it in the note
+ * the job's script gives it alone: "kbench fleet: Slurm job ID on node
+ * NODE". */
 static int note_job_run(const struct run_info *r, void *arg)
 {
 	static const char prefix[] = "kbench fleet: Slurm job ";
@@ -571,16 +579,16 @@ static int note_job_run(const struct run_info *r, void *arg)
 	const char *p = r->notes ? strstr(r->notes, prefix) : NULL;
 	size_t len;
 
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].run_id == r->id)
+			return 0;
 	if (!p)
 		return 0;
 	p += sizeof(prefix) - 1;
 	len = strspn(p, "0123456789");
 	if (!len || strncmp(p + len, " on node ", 9))
 		return 0;
-	ALLOC_GROW(l->v, l->n + 1, l->alloc);
-	l->v[l->n].job_id = xstrndup(p, len);
-	l->v[l->n].run_id = r->id;
-	l->n++;
+	add_job_run(l, r->id, p, len);
 	return 0;
 }
 
@@ -593,7 +601,8 @@ static void read_job_runs(struct job_runs *l)
 
 	cmd_store_path(&path);
 	if (!stat(path.buf, &st) && !cmd_open_store(&s, CMD_STORE_READ))
-		store_each_run(s, NULL, note_job_run, l);
+		if (!store_each_run_with_meta(s, "", "slurm-job", meta_job_run, l))
+			store_each_run(s, NULL, note_job_run, l);
 	store_close(s);
 	strbuf_release(&path);
 }

@@ -5,7 +5,7 @@
 #include "cli/cmd.h"
 #include "cli/complete.h"
 #include "cli/output.h"
-#include "db/store.h"
+#include "db/sql.h"
 #include "lib/csv.h"
 #include "lib/error.h"
 #include "lib/json.h"

@@ -299,11 +299,8 @@ int cmd_run(int argc, char **argv)
 		error("--force applies to --resume only");
 		goto out;
 	}
-	if (!configs.n) {
-		error("no config given: use -c FILE (e.g. configs/quick.conf)");
-		parse_opt_usage_print(&run_usage, options, stderr);
+	if (cmd_require_configs(&configs, &run_usage, options))
 		goto out;
-	}
 	if (req.name && cmd_check_run_name(req.name))
 		goto out;
 	if (note && cmd_check_note(note))

@@ -91,6 +91,48 @@ static const char *nth(const struct opt_list *l, size_t i)
 	return !l->n ? NULL : l->v[i < l->n ? i : l->n - 1];
 }
 
+/* The narms arms of the options: each with vc, its -k, --ref, --append
+ * (one for all, or one an arm) and -n. Returns them (malloc'd), or NULL
+ * after saying which name is refused or given twice. */
+static struct vm_arm *vm_arms(const struct opt_list *kernels, const struct opt_list *refs,
+			      const struct opt_list *appends, const struct opt_list *names,
+			      const struct vm_config *vc, size_t narms)
+{
+	struct vm_arm *arms = xcalloc(narms, sizeof(*arms));
+
+	for (size_t i = 0; i < narms; i++) {
+		arms[i].vc = *vc;
+		arms[i].vc.kernel = nth(kernels, i);
+		arms[i].ref = nth(refs, i);
+		arms[i].vc.append = nth(appends, i);
+		arms[i].name = names->n ? names->v[i] : NULL;
+		if (arms[i].name && cmd_check_run_name(arms[i].name))
+			goto bad;
+		for (size_t j = 0; arms[i].name && j < i; j++)
+			if (!strcmp(arms[i].name, arms[j].name)) {
+				error("two arms are named '%s'", arms[i].name);
+				goto bad;
+			}
+	}
+	return arms;
+bad:
+	free(arms);
+	return NULL;
+}
+
+/* The guest's options that go together: a boot timeout, and --modules
+ * with --modprobe. Return 0, or -1 after saying why not. */
+static int check_guest(const struct vm_config *vc)
+{
+	if (!(vc->boot_timeout_s > 0))
+		return error("--boot-timeout must be more than 0 seconds");
+	if (!vc->modules_dir != !vc->modprobe)
+		return error(vc->modprobe ? "--modprobe needs --modules DIR, the tree to load "
+			     "them from" : "--modules needs --modprobe NAME,...: the guest loads "
+			     "only the modules named and what they depend on");
+	return 0;
+}
+
 /* The name of arm i of arms when -n gives none: the image's file name
  * without "vmlinuz-" (6.1.0-28-rt-amd64) where that tells the arms
  * apart, else arm1, arm2... */
@@ -341,7 +383,7 @@ int cmd_vm(int argc, char **argv)
 	struct vm_arm *arms = NULL;
 	size_t narms = 0;
 	int rounds = 1;
-	struct strbuf config_path = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	struct vm_config vc = VM_CONFIG_INIT;
 	const char *only = NULL, *note = NULL;
 	int dry = 0, no_report = 0, icount = 0;
@@ -461,21 +503,8 @@ int cmd_vm(int argc, char **argv)
 		      "a name for each arm", narms);
 		goto out;
 	}
-	arms = xcalloc(narms, sizeof(*arms));
-	for (size_t i = 0; i < narms; i++) {
-		arms[i].vc = vc;
-		arms[i].vc.kernel = nth(&kernels, i);
-		arms[i].ref = nth(&refs, i);
-		arms[i].vc.append = nth(&appends, i);
-		arms[i].name = names.n ? names.v[i] : NULL;
-		if (arms[i].name && cmd_check_run_name(arms[i].name))
-			goto out;
-		for (size_t j = 0; arms[i].name && j < i; j++)
-			if (!strcmp(arms[i].name, arms[j].name)) {
-				error("two arms are named '%s'", arms[i].name);
-				goto out;
-			}
-	}
+	if (!(arms = vm_arms(&kernels, &refs, &appends, &names, &vc, narms)))
+		goto out;
 	/* One kernel of a ref is built now (--dry-run: its commit found);
 	 * the arms of refs when the experiment's arms are loaded and run. */
 	if (refs.n && narms == 1) {
@@ -502,22 +531,10 @@ int cmd_vm(int argc, char **argv)
 			goto out;
 		}
 	vc = arms[0].vc;
-	if (!configs.n) {
-		error("no config given: use -c FILE (e.g. configs/quick.conf)");
+	if (cmd_require_configs(&configs, NULL, NULL))
 		goto out;
-	}
-	if (check_accel(vc.accel) || (note && cmd_check_note(note)))
+	if (check_accel(vc.accel) || (note && cmd_check_note(note)) || check_guest(&vc))
 		goto out;
-	if (!(vc.boot_timeout_s > 0)) {
-		error("--boot-timeout must be more than 0 seconds");
-		goto out;
-	}
-	if (!vc.modules_dir != !vc.modprobe) {
-		error(vc.modprobe ? "--modprobe needs --modules DIR, the tree to load them from" :
-		      "--modules needs --modprobe NAME,...: the guest loads only the modules "
-		      "named and what they depend on");
-		goto out;
-	}
 	if (narms > 1) {
 		struct ref_build rb = { .tree = build.tree, .kconfig = bo.kconfig };
 		size_t guest = bo.no_guest_fragment ? 0 : 1;
@@ -537,14 +554,8 @@ int cmd_vm(int argc, char **argv)
 			      &configs, &overrides, only, rounds, dry, no_report, note);
 		goto out;
 	}
-	for (size_t i = 0; i < configs.n; i++) {
-		if (cmd_find_config(configs.v[i], &config_path) ||
-		    config_load(&conf, config_path.buf))
-			goto out;
-	}
-	for (size_t i = 0; i < overrides.n; i++)
-		if (config_add_override(&conf, overrides.v[i]))
-			goto out;
+	if (cmd_load_configs(&conf, &configs, &overrides))
+		goto out;
 	/* Pin policies are computed on the guest's topology: a row the
 	 * guest cannot honour is refused here, before it boots. */
 	if (vm_guest_topology(&vc, &topo, &err)) {
@@ -615,7 +626,6 @@ out:
 	config_release(&conf);
 	opt_list_release(&configs);
 	opt_list_release(&overrides);
-	strbuf_release(&config_path);
 	strbuf_release(&err);
 	return rc;
 }

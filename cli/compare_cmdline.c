@@ -4,6 +4,7 @@
 #include "cli/compare_cmdline.h"
 #include "cli/complete.h"
 #include "compare/compare.h"
+#include "compare/decide.h"
 #include "compare/render.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -53,12 +54,21 @@ struct only_opt {
 	const char *pattern;
 };
 
+int compare_cmdline_format(const char *name, enum compare_format *f)
+{
+	struct strbuf names = STRBUF_INIT;
+
+	if (!compare_format_parse(name, f))
+		return 0;
+	renderer_names(&names);
+	error("unknown format '%s' (expected %s)", name, names.buf);
+	strbuf_release(&names);
+	return -1;
+}
+
 static int parse_format(const struct parse_opt *opt, const char *value)
 {
-	if (compare_format_parse(value, opt->value))
-		return error("unknown format '%s' "
-			     "(expected text, brief, markdown, csv, json or html)", value);
-	return 0;
+	return compare_cmdline_format(value, opt->value);
 }
 
 /* --format: the renderers' names, as parse_format() reads them. */
@@ -182,8 +192,8 @@ static int any_worse(const struct cmp_model *m, enum compare_exit_when when)
 				const struct cmp_cell *cell = &m->sections[i].rows[r].cells[c];
 
 				if (cell->test.done && cell->pct[CMP_MEAN] < 0 &&
-				    ((cell->test.significant && !cell->within_only) ||
-				     (when == COMPARE_EXIT_ANY && cell->within_significant)))
+				    cell->test.significant &&
+				    (!decide_within_only(cell) || when == COMPARE_EXIT_ANY))
 					return 1;
 			}
 	return 0;
@@ -297,7 +307,7 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 /* Say which compared runs are still measuring (their writer at work) or
  * were stopped part way: their rows hold only what was stored so far, and
  * a row they have not reached yet reads as missing. */
-static void say_unfinished(struct store *s, const struct cmp_model *m)
+void compare_cmdline_say_unfinished(struct store *s, const struct cmp_model *m)
 {
 	for (size_t c = 0; c < m->nruns; c++)
 		for (size_t i = 0; i < m->runs[c].nruns; i++) {
@@ -328,7 +338,7 @@ int compare_cmdline_run(struct store *s, const struct compare_cmdline *c, struct
 					out);
 	if (compare_build(s, c->selectors, c->nselectors, &c->opt, &model))
 		return -1;
-	say_unfinished(s, &model);
+	compare_cmdline_say_unfinished(s, &model);
 	rc = compare_render(&model, c->format, out);
 	if (!rc)
 		rc = c->exit_code != COMPARE_EXIT_NEVER && any_worse(&model, c->exit_code) ? 1 : 0;

@@ -50,4 +50,12 @@ int compare_cmdline_run(struct store *s, const struct compare_cmdline *c, struct
 
 void compare_cmdline_release(struct compare_cmdline *c);
 
+/* The format named name into *f; return 0, or -1 after printing what
+ * --format takes. */
+int compare_cmdline_format(const char *name, enum compare_format *f);
+
+/* Notice each run of m that is not complete: it is compared on the
+ * samples it stored so far. */
+void compare_cmdline_say_unfinished(struct store *s, const struct cmp_model *m);
+
 #endif

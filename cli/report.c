@@ -9,6 +9,7 @@
 #include "cli/compare_cmdline.h"
 #include "runner/effective.h"
 #include "compare/compare.h"
+#include "db/series.h"
 #include "db/store.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
@@ -148,33 +149,26 @@ out:
 
 int cmd_report_experiment(struct store *s, const struct experiment *e, const char *format)
 {
-	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
-	struct compare_cmdline c;
-	char **argv = xcalloc(e->narms + 3, sizeof(*argv));
-	char **own = xcalloc(e->narms + 3, sizeof(*own));
-	int argc = 0, rc = -1;
+	/* What kbench compare does by default, but the format. */
+	const struct compare_options opt = { .monitors = CMP_MONITORS_SUMMARY };
+	enum compare_format f = COMPARE_FORMAT_TEXT;
+	struct strbuf out = STRBUF_INIT;
+	struct cmp_model model;
+	int64_t *ids;
+	int rc = -1;
 
-	argv[argc++] = xstrdup("compare");
-	if (format) {
-		strbuf_addf(&sb, "--format=%s", format);
-		argv[argc++] = strbuf_detach(&sb);
-	}
-	for (size_t i = 0; i < e->narms; i++) {
-		strbuf_addf(&sb, "@%lld", (long long)e->arms[i].run_id);
-		argv[argc++] = strbuf_detach(&sb);
-	}
-	/* The option parser reorders argv: free what was allocated. */
-	memcpy(own, argv, (size_t)argc * sizeof(*own));
-	if (!compare_cmdline_parse(&c, argc, argv)) {
-		if (compare_cmdline_run(s, &c, &out) >= 0 && !output_write(NULL, &out))
+	if (format && compare_cmdline_format(format, &f))
+		return -1;
+	ids = xcalloc(e->narms, sizeof(*ids));
+	for (size_t i = 0; i < e->narms; i++)
+		ids[i] = e->arms[i].run_id;
+	if (!compare_build_runs(s, ids, e->narms, &opt, &model)) {
+		compare_cmdline_say_unfinished(s, &model);
+		if (!compare_render(&model, f, &out) && !output_write(NULL, &out))
 			rc = 0;
+		model_release(&model);
 	}
-	compare_cmdline_release(&c);
-	for (int i = 0; i < argc; i++)
-		free(own[i]);
-	free(own);
-	free(argv);
+	free(ids);
 	strbuf_release(&out);
-	strbuf_release(&sb);
 	return rc;
 }

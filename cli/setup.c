@@ -358,13 +358,24 @@ int cmd_load_configs(struct config *c, const struct opt_list *configs,
 	for (size_t i = 0; i < configs->n; i++)
 		if (cmd_find_config(configs->v[i], &path) || config_load(c, path.buf))
 			goto out;
-	for (size_t i = 0; i < overrides->n; i++)
+	for (size_t i = 0; overrides && i < overrides->n; i++)
 		if (config_add_override(c, overrides->v[i]))
 			goto out;
 	rc = 0;
 out:
 	strbuf_release(&path);
 	return rc;
+}
+
+int cmd_require_configs(const struct opt_list *configs, const struct parse_opt_usage *usage,
+			const struct parse_opt *options)
+{
+	if (configs->n)
+		return 0;
+	error("no config given: use -c FILE (e.g. configs/quick.conf)");
+	if (usage)
+		parse_opt_usage_print(usage, options, stderr);
+	return -1;
 }
 
 int cmd_check_icount(const char *accel, int vcpus)

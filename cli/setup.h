@@ -121,9 +121,17 @@ int cmd_check_icount(const char *accel, int vcpus);
 struct config;
 struct opt_list;
 /* Load the configs a command's -c options name (each found as
- * cmd_find_config finds it) into c, then apply its -o overrides. Returns
- * 0, or -1 after the config's or the override's error. */
+ * cmd_find_config finds it) into c, then apply its -o overrides (NULL:
+ * none). Returns 0, or -1 after the config's or the override's error. */
 int cmd_load_configs(struct config *c, const struct opt_list *configs,
 		     const struct opt_list *overrides);
+
+struct parse_opt;
+struct parse_opt_usage;
+/* Whether the command's -c options name a config: 0, or -1 after saying
+ * none was given and how to give one, then (usage not NULL) the usage
+ * of options. */
+int cmd_require_configs(const struct opt_list *configs, const struct parse_opt_usage *usage,
+			const struct parse_opt *options);
 
 #endif

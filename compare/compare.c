@@ -4,7 +4,9 @@
  * or dropped by --only), finishes the model and renders it. */
 #include "config.h"
 #include "compare/compare.h"
+#include "compare/decide.h"
 #include "compare/render.h"
+#include "db/series.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/regex.h"
@@ -511,6 +513,25 @@ out:
 	return rc;
 }
 
+int compare_build_runs(struct store *s, const int64_t *run_ids, size_t n,
+		       const struct compare_options *opt, struct cmp_model *model)
+{
+	struct column *cols = xcalloc(n, sizeof(*cols));
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		cols[i].ids = xmalloc(sizeof(*cols[i].ids));
+		cols[i].ids[0] = run_ids[i];
+		cols[i].n = 1;
+	}
+	start_model(model, n, opt);
+	rc = build_columns(s, cols, n, opt, model);
+	columns_free(cols, n);
+	if (rc)
+		model_release(model);
+	return rc;
+}
+
 int compare_format_parse(const char *name, enum compare_format *f)
 {
 	for (int i = 0; i < COMPARE_NFORMATS; i++)
@@ -532,21 +553,13 @@ int compare_runs_text(struct store *s, const int64_t *run_ids, size_t n,
 		      struct strbuf *out)
 {
 	const struct compare_options opt = { .monitors = CMP_MONITORS_SUMMARY };
-	struct column *cols = xcalloc(n, sizeof(*cols));
 	struct cmp_model model;
 	int rc;
 
-	for (size_t i = 0; i < n; i++) {
-		cols[i].ids = xmalloc(sizeof(*cols[i].ids));
-		cols[i].ids[0] = run_ids[i];
-		cols[i].n = 1;
-	}
-	start_model(&model, n, &opt);
-	rc = build_columns(s, cols, n, &opt, &model);
-	if (!rc)
-		rc = compare_render(&model, COMPARE_FORMAT_TEXT, out);
+	if (compare_build_runs(s, run_ids, n, &opt, &model))
+		return -1;
+	rc = compare_render(&model, COMPARE_FORMAT_TEXT, out);
 	model_release(&model);
-	columns_free(cols, n);
 	return rc;
 }
 

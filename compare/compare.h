@@ -65,6 +65,13 @@ struct compare_options {
 int compare_build(struct store *s, const char *const *selectors, size_t n,
 		  const struct compare_options *opt, struct cmp_model *model);
 
+/* Build the comparison of runs run_ids[0..n-1], one run a column, the
+ * first the baseline, with opt (opt->pool is not looked at): what
+ * compare_build does once its selectors are resolved. Returns as
+ * compare_build does. */
+int compare_build_runs(struct store *s, const int64_t *run_ids, size_t n,
+		       const struct compare_options *opt, struct cmp_model *model);
+
 /* kbench compare --per-host: for each host that has a complete run named
  * base and one named new (imported from a fleet), the comparison of the
  * two (selectors "base@HOST", "new@HOST"), in format f (text, brief or

@@ -6,6 +6,7 @@
 #define KBENCH_HISTORY_H
 
 #include "lib/changepoint.h"
+#include "db/series.h"
 #include "db/store.h"
 
 #include <stddef.h>

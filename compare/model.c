@@ -4,9 +4,10 @@
  * (monitor) blocks, and the facts that differ between runs (facts.c). */
 #include "config.h"
 #include "compare/model.h"
-#include "compare/paired.h"
+#include "compare/decide.h"
 #include "compare/facts.h"
 #include "compare/work.h"
+#include "db/series.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/name.h"
@@ -443,127 +444,6 @@ static double pct(enum cmp_stat st, int higher_better, double v, double base)
 	return stats_pdiff(v, base);
 }
 
-int model_uses_noise(const struct cmp_model *m)
-{
-	return m->test->kind == STATS_TEST_WELCH && !m->within_run;
-}
-
-/* The replicates (runs) of a cell on the test's scale: x, or 1/x for an
- * Hmean row. *k is set to their count; the caller frees the array. */
-static struct noise_replicate *cell_replicates(const struct cmp_row *r,
-					       const struct cmp_cell *c, size_t *k)
-{
-	struct noise_replicate *rep = xcalloc(c->nrep ? c->nrep : 1, sizeof(*rep));
-	double *y = xcalloc(c->n ? c->n : 1, sizeof(*y));
-	size_t start = 0;
-
-	for (size_t i = 0; i < c->n; i++)
-		y[i] = r->higher_better ? 1 / c->samples[i] : c->samples[i];
-	for (size_t i = 0; i < c->nrep; i++) {
-		noise_replicate_of(y + start, c->rep_end[i] - start, 0, &rep[i]);
-		rep[i].run = (int64_t)c->rep_run[i] + 1;
-		start = c->rep_end[i];
-	}
-	free(y);
-	*k = c->nrep;
-	return rep;
-}
-
-/* The mean of a side's replicate means, on the test's scale. */
-static double noise_side_mean(const struct noise_replicate *r, size_t k)
-{
-	double sum = 0;
-
-	for (size_t i = 0; i < k; i++)
-		sum += r[i].mean;
-	return k ? sum / (double)k : NAN;
-}
-
-/* The between-run test of cell against base (both testable, the row's
- * noise known), in place of the within-run one. */
-static void noise_decide(const struct cmp_model *m, const struct cmp_row *r,
-			 const struct cmp_cell *base, struct cmp_cell *cell)
-{
-	size_t kb, kn;
-	struct noise_replicate *rb = cell_replicates(r, base, &kb);
-	struct noise_replicate *rn = cell_replicates(r, cell, &kn);
-	struct noise_decision d;
-
-	if (!noise_test(rb, kb, rn, kn, &r->noise, m->alpha, &d)) {
-		/* The sign of new - base in x, as the within-run test gives. */
-		cell->test.statistic = r->higher_better ? -d.t : d.t;
-		cell->test.df = d.df;
-		cell->test.p = d.p;
-		cell->test.method = NULL;
-		cell->test.significant = d.significant;
-		cell->between_run = 1;
-		cell->mde_pct = 100 * noise_mde_se(d.se, d.df, m->alpha, NOISE_POWER) /
-				fabs(noise_side_mean(rb, kb));
-	}
-	free(rb);
-	free(rn);
-}
-
-/* The baseline's minimum detectable effect in % of its mean: the
- * decision in use, with the baseline's runs and samples on each side. */
-static double row_mde_pct(const struct cmp_model *m, const struct cmp_row *r)
-{
-	const struct cmp_cell *base = &r->cells[0];
-	struct noise_replicate *rep;
-	double ss = 0, df = 0, sum = 0, mde;
-	size_t k;
-
-	if (!base->n || !base->nrep)
-		return NAN;
-	rep = cell_replicates(r, base, &k);
-	for (size_t i = 0; i < k; i++) {
-		ss += rep[i].m2;
-		df += rep[i].n - 1;
-		sum += rep[i].mean * rep[i].n;
-	}
-	free(rep);
-	if (!(df > 0))
-		return NAN;
-	if (model_uses_noise(m) && r->noise.known)
-		mde = noise_mde(r->noise.between_var, r->noise.df, ss / df, base->n / k, k,
-				m->alpha, NOISE_POWER);
-	else
-		mde = noise_mde(0, 0, ss / df, base->n / k, k, m->alpha, NOISE_POWER);
-	return 100 * mde / fabs(sum / base->n);
-}
-
-/* Cannot tell: not significant, and the noise unknown, or the change the
- * test detects larger than both the change seen and the margin. */
-static void settle_verdict(const struct cmp_model *m, struct cmp_cell *cell)
-{
-	double seen = fabs(cell->pct[CMP_MEAN]);
-
-	if (cell->within_only) {
-		cell->cannot_tell = 1;
-		return;
-	}
-	if (cell->test.significant)
-		return;
-	if (isnan(cell->mde_pct))
-		cell->cannot_tell = 1;
-	else
-		cell->cannot_tell = cell->mde_pct > (seen > m->margin_pct ? seen : m->margin_pct);
-}
-
-/* The runs a side the baseline's design needs to detect CMP_TARGET_PCT. */
-static size_t row_runs_needed(const struct cmp_model *m, const struct cmp_row *r)
-{
-	const struct cmp_cell *base = &r->cells[0];
-	int rounds = m->runs[0].rounds >= 3 ? m->runs[0].rounds : 1;
-	size_t per_run;
-
-	if (!model_uses_noise(m) || !r->noise.known || !base->n || !m->runs[0].nruns)
-		return 0;
-	per_run = base->n / m->runs[0].nruns / (size_t)rounds;
-	return noise_runs_needed(&r->noise, CMP_TARGET_PCT / 100, rounds,
-				 per_run ? per_run : 1, m->alpha, NOISE_POWER, CMP_MAX_RUNS_NEEDED);
-}
-
 static void finish_row(struct cmp_model *m, struct cmp_row *r)
 {
 	struct cmp_cell *base = &r->cells[0];
@@ -576,7 +456,7 @@ static void finish_row(struct cmp_model *m, struct cmp_row *r)
 					  cell->s.cv > m->noise_threshold);
 	}
 	noise_estimate(r->hist, r->nhist, &r->noise);
-	r->mde_pct = row_mde_pct(m, r);
+	r->mde_pct = decide_row_mde_pct(m, r);
 	for (size_t c = 0; c < m->nruns; c++) {
 		struct cmp_cell *cell = &r->cells[c];
 
@@ -584,33 +464,9 @@ static void finish_row(struct cmp_model *m, struct cmp_row *r)
 			cell->pct[st] = c == 0 ? 0 :
 				pct(st, r->higher_better, cmp_stat_value(&cell->s, st),
 				    cmp_stat_value(&base->s, st));
-		if (c == 0) {
-			memset(&cell->test, 0, sizeof(cell->test));
-			cell->test.statistic = cell->test.df = cell->test.p = NAN;
-			cell->test.reason = "baseline";
-			continue;
-		}
-		if (!cell->n || !base->n) {
-			memset(&cell->test, 0, sizeof(cell->test));
-			cell->test.statistic = cell->test.df = cell->test.p = NAN;
-			cell->test.reason = "row missing in a run";
-			continue;
-		}
-		stats_test(m->test->kind, base->samples, base->n, cell->samples, cell->n,
-			   r->higher_better, m->alpha, &cell->test);
-		if (!cell->test.done || !model_uses_noise(m))
-			continue;
-		if (m->paired_title && paired_decide(m, r, base, cell))
-			;
-		else if (r->noise.known)
-			noise_decide(m, r, base, cell);
-		else {
-			cell->within_only = 1;
-			cell->within_significant = cell->test.significant;
-		}
-		settle_verdict(m, cell);
+		decide_cell(m, r, c);
 	}
-	r->runs_needed = row_runs_needed(m, r);
+	r->runs_needed = decide_row_runs_needed(m, r);
 }
 
 /* A new block of nkeys rows after the section's others. */
@@ -898,27 +754,6 @@ void model_set_experiment(struct cmp_model *m, size_t col, int64_t id, const cha
 	r->experiment_id = id;
 }
 
-/* The footer's name of the paired test, when the columns are the arms of
- * one experiment. */
-static void paired_setup(struct cmp_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int rounds = m->runs[0].rounds;
-
-	if (!paired_applies(m))
-		return;
-	for (size_t c = 1; c < m->nruns; c++)
-		if (m->runs[c].rounds < rounds)
-			rounds = m->runs[c].rounds;
-	strbuf_addf(&sb, "a paired t-test on %d rounds' mean differences (interleaved A/B, "
-		    "experiment ", rounds);
-	if (m->runs[0].experiment_id > 0)
-		strbuf_addf(&sb, "@%lld)", (long long)m->runs[0].experiment_id);
-	else
-		strbuf_addf(&sb, "%.8s)", m->runs[0].experiment_uuid);
-	m->paired_title = strbuf_detach(&sb);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -942,12 +777,12 @@ static void summarise_cannot_tell(struct cmp_model *m)
 			for (size_t c = 1; c < m->nruns; c++) {
 				const struct cmp_cell *cell = &row->cells[c];
 
-				if (!cell->cannot_tell)
+				if (cell->verdict != CMP_VERDICT_CANNOT_TELL)
 					continue;
-				hit |= !cell->paired;
+				hit |= cell->method != CMP_METHOD_PAIRED;
 				ct->cells++;
-				ct->unknown += cell->within_only != 0;
-				if (cell->paired) {
+				ct->unknown += decide_within_only(cell);
+				if (cell->method == CMP_METHOD_PAIRED) {
 					ct->paired++;
 					if (!cell->rounds_needed)
 						ct->rounds_none++;
@@ -1025,7 +860,7 @@ static void printable_names(struct cmp_model *m)
 
 void model_finish(struct cmp_model *m)
 {
-	paired_setup(m);
+	decide_setup(m);
 	for (size_t i = 0; i < m->nsections; i++) {
 		struct cmp_section *s = &m->sections[i];
 

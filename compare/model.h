@@ -4,6 +4,7 @@
 #ifndef KBENCH_MODEL_H
 #define KBENCH_MODEL_H
 
+#include "compare/decide.h"
 #include "compare/facts.h"
 #include "compare/noise.h"
 #include "compare/stats.h"
@@ -80,32 +81,23 @@ struct cmp_cell {
 	/* iterations = auto: the samples the row reached (over its rounds)
 	 * and whether every round met the target; adaptive 0: none. */
 	int adaptive, adaptive_n, adaptive_met;
-	/* The test saw within-run variance only: a significant change
-	 * prints + instead of * (between-run noise unknown). */
-	int within_only;
-	/* The test used the row's between-run noise (noise_test). */
-	int between_run;
+	/* How the mean row was tested and what the test says: written by
+	 * decide_cell alone (compare/decide.h). */
+	enum cmp_method method;
+	enum cmp_verdict verdict;
 	/* CoeffVar above the model's threshold, or fewer than 3 samples:
 	 * the mean is marked ~. */
 	int noisy;
 	/* The round of each sample (samples[i] was measured in round
-	 * rounds[i]), and whether the test paired the rounds of an A/B
-	 * experiment's arms (compare/paired.h). */
+	 * rounds[i]), which the paired test pairs. */
 	int *rounds;
 	size_t rounds_alloc;
-	int paired;
-	/* The verdict is "cannot tell" (marked ?): not significant, and the
-	 * between-run noise unknown or the smallest change the test detects
-	 * (mde_pct, power NOISE_POWER, % of the baseline's mean) larger than
-	 * both the change seen and the model's margin. */
-	int cannot_tell;
-	double mde_pct;		/* NaN: unknown */
+	/* The smallest change the test detects (power NOISE_POWER), in % of
+	 * the baseline's mean; NaN: unknown. */
+	double mde_pct;
 	/* Paired: the rounds that would detect CMP_TARGET_PCT at power
 	 * NOISE_POWER (0: more than CMP_MAX_ROUNDS_NEEDED). */
 	size_t rounds_needed;
-	/* The within-run test (the only one possible, noise unknown) was
-	 * significant: --exit-code=any counts such a row. */
-	int within_significant;
 };
 
 struct cmp_row {
@@ -339,10 +331,6 @@ size_t cmp_stats_shown(const struct cmp_model *m, enum cmp_stat stats[CMP_NSTATS
 
 /* The default CoeffVar (%) above which a mean is marked noisy. */
 #define CMP_NOISE_THRESHOLD 5.0
-
-/* Does the model's decision use between-run noise when it is known (the
- * default test, Welch's, without --within-run)? */
-int model_uses_noise(const struct cmp_model *m);
 
 /* Add one stored run's summary of a row to the row's series (the
  * between-run noise); rows the model does not have are ignored. Call

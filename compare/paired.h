@@ -1,37 +1,35 @@
 /* paired: the verdict of an A/B experiment's arms (kbench ab): their runs
  * were measured in the same rounds, interleaved, so each round pairs the
  * arms, and the test is a paired t-test on the per-round differences of
- * the arms' means, which cancels the drift the rounds share. */
+ * the arms' means, which cancels the drift the rounds share. A pure
+ * function of the rounds' means, as compare/noise.h's tests are; which
+ * cells it decides, and how their verdict is written, is
+ * compare/decide.h's. */
 #ifndef KBENCH_PAIRED_H
 #define KBENCH_PAIRED_H
 
-#include <stddef.h>
+#include "compare/noise.h"
 
-struct cmp_cell;
-struct cmp_model;
-struct cmp_row;
+#include <stddef.h>
 
 /* The fewest rounds paired for a paired test (df 2). */
 #define PAIRED_MIN_ROUNDS 3
 
-/* Whether m compares the arms of one experiment, one run a column, with
- * the default decision: then model_finish tests the mean rows paired and
- * sets m->paired_title. */
-int paired_applies(const struct cmp_model *m);
+struct paired_result {
+	struct noise_decision dec;	/* of the mean of new - base */
+	size_t rounds;			/* rounds both arms have */
+	double base_mean;		/* the baseline's mean over them */
+};
 
-/* The paired t-test of cell against base in row r: the mean of each
- * round's samples on the test's scale (x, or 1/x for an Hmean row), the
- * differences new - base of the rounds both have, a two-sided Student t
- * on their mean with n - 1 degrees of freedom. Fills cell->test and sets
- * cell->paired; returns 1, or 0 (cell untouched) with fewer than
- * PAIRED_MIN_ROUNDS rounds paired. */
-int paired_decide(const struct cmp_model *m, const struct cmp_row *r,
-		  const struct cmp_cell *base, struct cmp_cell *cell);
-
-/* Per-round means of a cell on the test's scale, by round (1..maxround):
- * means[k - 1] and counts[k - 1] for round k (count 0: none). The caller
- * gives arrays of maxround entries. */
-void paired_round_means(const struct cmp_cell *c, int higher_better, int maxround,
-			double *means, size_t *counts);
+/* The paired test of two arms from their means by round: base[k] and
+ * new[k] for round k + 1 (k < nrounds), each counted by nbase[k] and
+ * nnew[k] samples (0: the arm has no sample in that round). The rounds
+ * both arms have give the differences new - base, and a two-sided
+ * Student t on their mean with n - 1 degrees of freedom decides at level
+ * alpha. Returns 0 with *out filled, or -1 with fewer than
+ * PAIRED_MIN_ROUNDS rounds paired (or none to test). */
+int paired_test(const double *base, const size_t *nbase, const double *new,
+		const size_t *nnew, size_t nrounds, double alpha,
+		struct paired_result *out);
 
 #endif

@@ -2,6 +2,7 @@
  * compare_format, and lookup by name. */
 #include "config.h"
 #include "compare/render.h"
+#include "lib/strbuf.h"
 
 #include <string.h>
 
@@ -21,4 +22,11 @@ const struct renderer *renderer_find(const char *name)
 		if (!strcmp(r->name, name))
 			return r;
 	return NULL;
+}
+
+void renderer_names(struct strbuf *sb)
+{
+	for (int i = 0; i < COMPARE_NFORMATS; i++)
+		strbuf_addf(sb, "%s%s", i == 0 ? "" : i + 1 < COMPARE_NFORMATS ? ", " : " or ",
+			    renderers[i].name);
 }

@@ -32,6 +32,9 @@ struct renderer {
 extern const struct renderer renderers[];
 /* The renderer named name, or NULL. */
 const struct renderer *renderer_find(const char *name);
+/* The renderers' names in the table's order, for messages: "text,
+ * markdown, ... or html", appended to sb. */
+void renderer_names(struct strbuf *sb);
 
 int render_text(const struct cmp_model *m, struct strbuf *out);
 int render_markdown(const struct cmp_model *m, struct strbuf *out);

@@ -6,6 +6,7 @@
  * variance only, as the text table's + marks). */
 #include "config.h"
 #include "compare/render.h"
+#include "compare/decide.h"
 #include "compare/model.h"
 #include "compare/render_facts.h"
 #include "compare/render_common.h"
@@ -105,7 +106,7 @@ static void brief_section(struct brief *b, const struct cmp_section *s, size_t c
 				if (!strcmp(verdict, "untested"))
 					b->untested = 1;
 				b->within_only |= plus;
-				b->cannot_tell |= cell->cannot_tell;
+				b->cannot_tell |= cell->verdict == CMP_VERDICT_CANNOT_TELL;
 				strbuf_addf(b->out, " (%.2f%%, %s%s)", render_pct(cell->pct[st]),
 					    verdict, plus ? "+" : "");
 			}

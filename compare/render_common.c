@@ -3,6 +3,7 @@
  * verdict of a cell, line wrapping and numbers as printed. */
 #include "config.h"
 #include "compare/render_common.h"
+#include "compare/decide.h"
 #include "compare/model.h"
 #include "compare/work.h"
 #include "lib/strbuf.h"
@@ -98,12 +99,12 @@ static int any_cell(const struct cmp_model *m, int (*what)(const struct cmp_cell
 
 static int between_run(const struct cmp_cell *c)
 {
-	return c->test.done && c->between_run;
+	return c->test.done && c->method == CMP_METHOD_BETWEEN;
 }
 
 static int within_only(const struct cmp_cell *c)
 {
-	return c->test.done && c->within_only;
+	return c->test.done && decide_within_only(c);
 }
 
 static int noisy(const struct cmp_cell *c)
@@ -182,7 +183,7 @@ static size_t est_rounds(const struct noise_estimate *e) { return e->rounds; }
 
 static int cannot_tell(const struct cmp_cell *c)
 {
-	return c->cannot_tell;
+	return c->verdict == CMP_VERDICT_CANNOT_TELL;
 }
 
 /* The ids as ranges ("#3-#7,#9"), appended. */
@@ -412,7 +413,7 @@ const char *render_verdict(const struct cmp_row *r, const struct cmp_cell *cell)
 {
 	if (!cell->test.done || cell->test.reason)
 		return "untested";
-	if (cell->cannot_tell)
+	if (cell->verdict == CMP_VERDICT_CANNOT_TELL)
 		return "cannot tell";
 	if (!cell->test.significant)
 		return "within noise";
@@ -421,8 +422,8 @@ const char *render_verdict(const struct cmp_row *r, const struct cmp_cell *cell)
 
 int render_within_only(const struct cmp_cell *cell)
 {
-	return cell->test.done && cell->test.significant && cell->within_only &&
-	       !cell->cannot_tell;
+	return cell->test.done && cell->test.significant && decide_within_only(cell) &&
+	       cell->verdict != CMP_VERDICT_CANNOT_TELL;
 }
 
 const char *render_test_title(const struct cmp_model *m)

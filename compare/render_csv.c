@@ -2,6 +2,7 @@
  * and run (RFC 4180 quoting), preceded by a format-version comment line. */
 #include "config.h"
 #include "compare/render.h"
+#include "compare/decide.h"
 #include "compare/model.h"
 #include "compare/render_common.h"
 #include "lib/csv.h"

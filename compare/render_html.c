@@ -4,6 +4,7 @@
  * the samples as dots, drawn by gnuplot) and its blocks, then the footer. */
 #include "config.h"
 #include "compare/render.h"
+#include "compare/decide.h"
 #include "compare/model.h"
 #include "compare/render_facts.h"
 #include "lib/plot.h"
@@ -363,7 +364,7 @@ static void stat_cell(const struct cmp_model *m, const struct cmp_row *row, size
 		strbuf_addch(out, '"');
 	}
 	strbuf_addch(out, '>');
-	if (cell->n && st == CMP_MEAN && c && cell->cannot_tell)
+	if (cell->n && st == CMP_MEAN && c && cell->verdict == CMP_VERDICT_CANNOT_TELL)
 		strbuf_addf(out, "?%.2f%%?", render_pct(cell->pct[st]));
 	else if (cell->n)
 		strbuf_addf(out, star ? "*%.2f%%*" : "(%.2f%%)", render_pct(cell->pct[st]));

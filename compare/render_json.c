@@ -5,6 +5,7 @@
  * NaN and infinities are written as null. */
 #include "config.h"
 #include "compare/render.h"
+#include "compare/decide.h"
 #include "compare/model.h"
 #include "compare/render_common.h"
 #include "lib/json.h"
@@ -78,14 +79,14 @@ static void cell_test(const struct cmp_cell *c, struct json *j)
 {
 	test(&c->test, j);
 	if (c->test.done) {
-		json_key_string(j, "basis", c->paired ? "paired-rounds" :
-				c->between_run ? "between-run" : "within-run");
-		json_key_bool(j, "cannot_tell", c->cannot_tell);
+		json_key_string(j, "basis", c->method == CMP_METHOD_PAIRED ? "paired-rounds" :
+				c->method == CMP_METHOD_BETWEEN ? "between-run" : "within-run");
+		json_key_bool(j, "cannot_tell", c->verdict == CMP_VERDICT_CANNOT_TELL);
 		json_key_double(j, "mde_pct", c->mde_pct);
-		if (c->paired && c->rounds_needed)
+		if (c->method == CMP_METHOD_PAIRED && c->rounds_needed)
 			json_key_int(j, "rounds_needed_10pct", (long long)c->rounds_needed);
-		if (c->within_only)
-			json_key_bool(j, "within_run_significant", c->within_significant);
+		if (decide_within_only(c))
+			json_key_bool(j, "within_run_significant", c->test.significant);
 	}
 	json_object_end(j);
 }

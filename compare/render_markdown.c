@@ -2,6 +2,7 @@
  * its Duration block), for issues, wikis and review comments. */
 #include "config.h"
 #include "compare/render.h"
+#include "compare/decide.h"
 #include "compare/model.h"
 #include "compare/render_common.h"
 #include "lib/strbuf.h"
@@ -65,9 +66,9 @@ static void section(const struct cmp_model *m, const struct cmp_section *s,
 				strbuf_addf(out, " %s%.*f ",
 					    st == CMP_MEAN && cell->noisy ? "\\~" : "",
 					    row->decimals, isnan(v) ? 0.0 : v);
-				if (st == CMP_MEAN && c > 0 && cell->cannot_tell)
+				if (st == CMP_MEAN && c > 0 && cell->verdict == CMP_VERDICT_CANNOT_TELL)
 					strbuf_addf(out, "?%.2f%%? |", render_pct(cell->pct[st]));
-				else if (star && cell->within_only)
+				else if (star && decide_within_only(cell))
 					strbuf_addf(out, "+%.2f%%+ |", render_pct(cell->pct[st]));
 				else
 					strbuf_addf(out, star ? "\\*%.2f%%\\* |" : "(%.2f%%) |",

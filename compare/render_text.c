@@ -9,6 +9,7 @@
  * only, no trailing blanks. */
 #include "config.h"
 #include "compare/render.h"
+#include "compare/decide.h"
 #include "compare/model.h"
 #include "compare/render_facts.h"
 #include "compare/render_common.h"
@@ -176,9 +177,9 @@ static void render_cell(const struct text *t, const struct cmp_row *r, int decim
 		char pct[16];
 
 		fit_number(pct, sizeof(pct), PCT_FIELD, render_pct(cell->pct[st]), 2);
-		if (st == CMP_MEAN && col > 0 && cell->cannot_tell)
+		if (st == CMP_MEAN && col > 0 && cell->verdict == CMP_VERDICT_CANNOT_TELL)
 			strbuf_addf(t->out, " ?%s%%?", pct);
-		else if (star && cell->within_only)
+		else if (star && decide_within_only(cell))
 			strbuf_addf(t->out, " +%s%%+", pct);
 		else
 			strbuf_addf(t->out, star ? " *%s%%*" : " (%s%%)", pct);

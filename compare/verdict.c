@@ -3,6 +3,7 @@
 #include "config.h"
 #include "compare/verdict.h"
 #include "compare/compare.h"
+#include "compare/decide.h"
 #include "compare/model.h"
 #include "compare/render_common.h"
 
@@ -45,9 +46,9 @@ int compare_each_row_verdict(struct store *s, int64_t base, int64_t new_run,
 			v.pct = render_pct(c1->pct[CMP_MEAN]);
 			v.p = c1->test.done ? c1->test.p : NAN;
 			v.significant = c1->test.done && !c1->test.reason && c1->test.significant;
-			v.paired = c1->paired;
-			v.t = c1->paired && c1->test.done ? c1->test.statistic : NAN;
-			v.df = c1->paired && c1->test.done ? c1->test.df : NAN;
+			v.paired = c1->method == CMP_METHOD_PAIRED;
+			v.t = v.paired && c1->test.done ? c1->test.statistic : NAN;
+			v.df = v.paired && c1->test.done ? c1->test.df : NAN;
 			v.verdict = render_verdict(row, c1);
 			stop = cb(&v, arg);
 		}

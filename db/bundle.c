@@ -353,13 +353,6 @@ static void schema_release(struct schema *sc)
 	free(sc->o);
 }
 
-static char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t ? (const char *)t : "");
-}
-
 /* Read sqlite_master of db; -1 when it cannot be read. */
 static int schema_load(sqlite3 *db, struct schema *sc)
 {
@@ -376,9 +369,9 @@ static int schema_load(sqlite3 *db, struct schema *sc)
 
 		ALLOC_GROW(sc->o, sc->n + 1, sc->alloc);
 		o = &sc->o[sc->n++];
-		o->type = col_text(st, 0);
-		o->name = col_text(st, 1);
-		o->tbl_name = col_text(st, 2);
+		o->type = store_column_dup(st, 0);
+		o->name = store_column_dup(st, 1);
+		o->tbl_name = store_column_dup(st, 2);
 		normalise_sql(&norm, (const char *)sqlite3_column_text(st, 3));
 		o->sql = xstrdup(norm.buf);
 	}

@@ -156,13 +156,6 @@ int store_each_journal(struct store *s, int (*cb)(const struct journal_row *r, v
 	return stop;
 }
 
-static char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t ? (const char *)t : "");
-}
-
 void experiment_info_release(struct experiment_info *x)
 {
 	free(x->uuid);
@@ -217,17 +210,17 @@ static int fill_experiment(struct store *s, sqlite3_stmt *st, struct experiment_
 
 	memset(x, 0, sizeof(*x));
 	x->id = sqlite3_column_int64(st, 0);
-	x->uuid = col_text(st, 1);
-	x->name = col_text(st, 2);
-	x->config_name = col_text(st, 3);
-	x->arms = col_text(st, 4);
+	x->uuid = store_column_dup(st, 1);
+	x->name = store_column_dup(st, 2);
+	x->config_name = store_column_dup(st, 3);
+	x->arms = store_column_dup(st, 4);
 	x->rounds = sqlite3_column_int(st, 5);
-	x->arm_order = col_text(st, 6);
+	x->arm_order = store_column_dup(st, 6);
 	x->has_seed = sqlite3_column_type(st, 7) != SQLITE_NULL;
 	x->seed = (uint64_t)sqlite3_column_int64(st, 7);
-	x->started_at = col_text(st, 8);
-	x->finished_at = col_text(st, 9);
-	x->status = col_text(st, 10);
+	x->started_at = store_column_dup(st, 8);
+	x->finished_at = store_column_dup(st, 9);
+	x->status = store_column_dup(st, 10);
 	x->nruns = sqlite3_column_int64(st, 11);
 	x->nsamples = sqlite3_column_int64(st, 12);
 	/* Marked running with every arm's writer gone: it was killed (a

@@ -1,6 +1,7 @@
-/* internal: what store.c (open, migrate, insert), query.c (read paths) and
- * liveness.c (is a run's writer alive) share: the store itself and the
- * statement helpers. Nothing outside db/ includes it. */
+/* internal: what store.c (open, migrate, insert), the read paths (query.c,
+ * series.c, sql.c) and liveness.c (is a run's writer alive) share: the
+ * store itself and the statement helpers. Nothing outside db/ includes
+ * it. */
 #ifndef KBENCH_DB_INTERNAL_H
 #define KBENCH_DB_INTERNAL_H
 
@@ -46,6 +47,9 @@ int store_db_error(struct store *s, const char *what);
 int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st);
 /* Bind v to parameter i, NULL as SQL NULL. */
 void store_bind_text(sqlite3_stmt *st, int i, const char *v);
+/* Column i of st's current row as a string of its own (malloc'd), ""
+ * for NULL. */
+char *store_column_dup(sqlite3_stmt *st, int i);
 /* Step a write statement to completion, then reset it. Return 0, or -1
  * after printing why as store_db_error(s, what). */
 int store_step_done(struct store *s, sqlite3_stmt *st, const char *what);
@@ -56,6 +60,36 @@ int store_step_done(struct store *s, sqlite3_stmt *st, const char *what);
  * SQLite's, printed as store_db_error(s, what). */
 int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
 		    int (*row)(struct store *s, sqlite3_stmt *st, void *ctx), void *ctx);
+
+struct fleet_collected;
+struct row_result;
+struct run_row_summary;
+struct run_work_row;
+struct series_sample;
+
+/* An iterator's callback and its argument, as its row function gets
+ * them: the member named for the iterator is set. */
+struct row_cb {
+	union {
+		int (*sample)(const struct sample_row *r, void *arg);
+		int (*monitor)(const struct monitor_row *r, void *arg);
+		int (*monitor_summary)(const struct monitor_summary *m, void *arg);
+		int (*section_count)(const struct section_count *c, void *arg);
+		int (*failure)(const struct failure_row *r, void *arg);
+		int (*meta)(const char *section, const char *key, const char *value,
+			    void *arg);
+		int (*series_sample)(const struct series_sample *r, void *arg);
+		int (*run_work)(const struct run_work_row *w, void *arg);
+		int (*collected)(const struct fleet_collected *c, void *arg);
+		int (*run_row_summary)(const struct run_row_summary *r, void *arg);
+		int (*row_result)(const struct row_result *r, void *arg);
+		int (*sample_round)(const char *section, const char *row, int round,
+				    int iteration, double value, void *arg);
+		int (*recent_run)(int64_t id, const char *config_name, void *arg);
+		int (*run_meta)(int64_t run_id, const char *value, void *arg);
+	} fn;
+	void *arg;
+};
 
 /* Run sql (one or more statements); on failure print "WHAT in PATH: why"
  * and return -1. store_exec_locking is for one statement that takes a

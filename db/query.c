@@ -4,7 +4,6 @@
 #include "config.h"
 #include "db/store.h"
 #include "db/internal.h"
-#include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/name.h"
 #include "lib/regex.h"
@@ -13,19 +12,11 @@
 #include "machine/sysinfo.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t ? (const char *)t : "");
-}
 
 void run_info_release(struct run_info *r)
 {
@@ -65,22 +56,22 @@ static void fill_run(struct store *s, sqlite3_stmt *st, struct run_info *r)
 	memset(r, 0, sizeof(*r));
 	r->id = sqlite3_column_int64(st, 0);
 	snprintf(r->uuid, sizeof(r->uuid), "%s", uuid ? (const char *)uuid : "");
-	r->name = col_dup(st, 2);
-	r->hostname = col_dup(st, 3);
-	r->cpu_model = col_dup(st, 4);
+	r->name = store_column_dup(st, 2);
+	r->hostname = store_column_dup(st, 3);
+	r->cpu_model = store_column_dup(st, 4);
 	r->cpus = sqlite3_column_int(st, 5);
 	r->cores = sqlite3_column_int(st, 6);
 	r->mem_bytes = (uint64_t)sqlite3_column_int64(st, 7);
-	r->fingerprint = col_dup(st, 8);
-	r->kernel_release = col_dup(st, 9);
-	r->kernel_version = col_dup(st, 10);
-	r->kernel_cmdline = col_dup(st, 11);
-	r->config_name = col_dup(st, 12);
-	r->config_text = col_dup(st, 13);
-	r->kbench_version = col_dup(st, 14);
-	r->started_at = col_dup(st, 15);
-	r->finished_at = col_dup(st, 16);
-	r->status = col_dup(st, 17);
+	r->fingerprint = store_column_dup(st, 8);
+	r->kernel_release = store_column_dup(st, 9);
+	r->kernel_version = store_column_dup(st, 10);
+	r->kernel_cmdline = store_column_dup(st, 11);
+	r->config_name = store_column_dup(st, 12);
+	r->config_text = store_column_dup(st, 13);
+	r->kbench_version = store_column_dup(st, 14);
+	r->started_at = store_column_dup(st, 15);
+	r->finished_at = store_column_dup(st, 16);
+	r->status = store_column_dup(st, 17);
 	/* A run still marked running whose writer is gone was killed. */
 	if (!strcmp(r->status, "running") &&
 	    !run_writer_alive(s, r->hostname, sqlite3_column_int64(st, 18),
@@ -92,7 +83,7 @@ static void fill_run(struct store *s, sqlite3_stmt *st, struct run_info *r)
 	r->nsamples = sqlite3_column_int64(st, 19);
 	r->nfailures = sqlite3_column_int64(st, 20);
 	if (sqlite3_column_type(st, 23) != SQLITE_NULL)
-		r->notes = col_dup(st, 23);
+		r->notes = store_column_dup(st, 23);
 	r->numa_nodes = sqlite3_column_int(st, 24);
 }
 
@@ -234,7 +225,7 @@ int store_run_name(struct store *s, int64_t run_id, char **name)
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		*name = col_dup(st, 0);
+		*name = store_column_dup(st, 0);
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)
 		return 0;
@@ -486,29 +477,6 @@ int store_previous_run(struct store *s, int64_t run_id, int64_t *prev, int *foun
 	return 0;
 }
 
-/* An iterator's callback and its argument, as its row function gets
- * them: the member named for the iterator is set. */
-struct row_cb {
-	union {
-		int (*sample)(const struct sample_row *r, void *arg);
-		int (*monitor)(const struct monitor_row *r, void *arg);
-		int (*monitor_summary)(const struct monitor_summary *m, void *arg);
-		int (*section_count)(const struct section_count *c, void *arg);
-		int (*failure)(const struct failure_row *r, void *arg);
-		int (*meta)(const char *section, const char *key, const char *value,
-			    void *arg);
-		int (*series_sample)(const struct series_sample *r, void *arg);
-		int (*run_work)(const struct run_work_row *w, void *arg);
-		int (*collected)(const struct fleet_collected *c, void *arg);
-		int (*run_row_summary)(const struct run_row_summary *r, void *arg);
-		int (*row_result)(const struct row_result *r, void *arg);
-		int (*sample_round)(const char *section, const char *row, int round,
-				    int iteration, double value, void *arg);
-		int (*recent_run)(int64_t id, const char *config_name, void *arg);
-	} fn;
-	void *arg;
-};
-
 static int sample_row(struct store *s, sqlite3_stmt *st, void *ctx)
 {
 	const struct row_cb *c = ctx;
@@ -706,6 +674,31 @@ int store_each_meta(struct store *s, int64_t run_id,
 	return store_step_rows(s, st, "cannot read run facts", meta_row, &c);
 }
 
+static int run_meta_row(struct store *s, sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	const unsigned char *v = sqlite3_column_text(st, 1);
+
+	(void)s;
+	return c->fn.run_meta(sqlite3_column_int64(st, 0), v ? (const char *)v : "",
+			      c->arg) != 0;
+}
+
+int store_each_run_with_meta(struct store *s, const char *section, const char *key,
+			     int (*cb)(int64_t run_id, const char *value, void *arg),
+			     void *arg)
+{
+	struct row_cb c = { .fn.run_meta = cb, .arg = arg };
+	sqlite3_stmt *st = NULL;
+
+	if (store_prepare(s, "SELECT run_id, value FROM run_meta WHERE section = ? AND key = ? "
+		    "ORDER BY run_id, rowid", &st))
+		return -1;
+	store_bind_text(st, 1, section);
+	store_bind_text(st, 2, key);
+	return store_step_rows(s, st, "cannot read run facts", run_meta_row, &c);
+}
+
 int store_runs_named_on(struct store *s, const char *name, const char *host,
 			int64_t **ids, size_t *n)
 {
@@ -763,393 +756,6 @@ int store_each_name(struct store *s, enum store_name_kind kind,
 	return store_step_rows(s, st, "cannot list names", name_row, &w);
 }
 
-/* ---- read-only SQL (kbench query) ---- */
-
-/* The pragmas that only read. Those of the first list take an argument
- * that names what to read (table_info(runs)); those of the second set
- * something when given a value, so they are read only without one. */
-static const char *const reading_pragmas[] = {
-	"collation_list", "compile_options", "database_list", "foreign_key_check",
-	"foreign_key_list", "function_list", "index_info", "index_list", "index_xinfo",
-	"integrity_check", "module_list", "pragma_list", "quick_check", "table_info",
-	"table_list", "table_xinfo", NULL,
-};
-static const char *const value_pragmas[] = {
-	"application_id", "data_version", "encoding", "freelist_count", "journal_mode",
-	"page_count", "page_size", "schema_version", "user_version", NULL,
-};
-
-/* Functions query never calls: fts3_tokenizer() returns the address of a
- * tokenizer (and with two arguments would call one at an address given),
- * load_extension() runs code from a file. */
-static const char *const refused_functions[] = {
-	"fts3_tokenizer", "load_extension", NULL,
-};
-
-/* Why the authorizer refused a statement: its first refusal, or what it
- * let pass but noted (see guard_authorize). */
-struct sql_guard {
-	int denied;
-	int noted;
-	int function;		/* the refusal is of a function */
-	struct strbuf why;
-};
-
-/* The tables that hold the schema. */
-static int schema_table(const char *name)
-{
-	return name && (!strcmp(name, "sqlite_master") || !strcmp(name, "sqlite_temp_master") ||
-			!strcmp(name, "sqlite_schema") || !strcmp(name, "sqlite_temp_schema"));
-}
-
-static int listed(const char *const *list, const char *name)
-{
-	for (; name && *list; list++)
-		if (!strcmp(*list, name))
-			return 1;
-	return 0;
-}
-
-/* The authorizer: reading is allowed, everything else refused and said.
- * A change to the schema tables comes before the statement that makes it
- * (CREATE, DROP), and SQLite reports one for reading a pragma function
- * too: it is noted and let pass, for the statement's own action to be
- * refused by name, or sqlite3_stmt_readonly() to decide. */
-static int guard_authorize(void *arg, int action, const char *a1, const char *a2,
-			   const char *dbname, const char *trigger)
-{
-	struct sql_guard *g = arg;
-	const char *what = NULL;
-
-	if ((action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE) &&
-	    schema_table(a1)) {
-		if (!g->denied && !g->noted++)
-			strbuf_addstr(&g->why, "change the schema");
-		return SQLITE_OK;
-	}
-	switch (action) {
-	case SQLITE_FUNCTION:
-		if (!listed(refused_functions, a2))
-			return SQLITE_OK;
-		if (!g->denied)
-			g->function = 1;
-		what = "function";
-		a1 = a2;
-		break;
-	case SQLITE_SELECT:
-	case SQLITE_READ:
-	case SQLITE_RECURSIVE:
-		return SQLITE_OK;
-	case SQLITE_PRAGMA:
-		if (listed(reading_pragmas, a1) || (!a2 && listed(value_pragmas, a1)))
-			return SQLITE_OK;
-		what = a2 ? "set pragma" : "run pragma";
-		break;
-	case SQLITE_INSERT: what = "insert into table"; break;
-	case SQLITE_UPDATE: what = "update table"; break;
-	case SQLITE_DELETE: what = "delete from table"; break;
-	case SQLITE_CREATE_INDEX:
-	case SQLITE_CREATE_TEMP_INDEX: what = "create index"; break;
-	case SQLITE_CREATE_TABLE:
-	case SQLITE_CREATE_TEMP_TABLE: what = "create table"; break;
-	case SQLITE_CREATE_TRIGGER:
-	case SQLITE_CREATE_TEMP_TRIGGER: what = "create trigger"; break;
-	case SQLITE_CREATE_VIEW:
-	case SQLITE_CREATE_TEMP_VIEW: what = "create view"; break;
-	case SQLITE_CREATE_VTABLE: what = "create virtual table"; break;
-	case SQLITE_DROP_INDEX:
-	case SQLITE_DROP_TEMP_INDEX: what = "drop index"; break;
-	case SQLITE_DROP_TABLE:
-	case SQLITE_DROP_TEMP_TABLE: what = "drop table"; break;
-	case SQLITE_DROP_TRIGGER:
-	case SQLITE_DROP_TEMP_TRIGGER: what = "drop trigger"; break;
-	case SQLITE_DROP_VIEW:
-	case SQLITE_DROP_TEMP_VIEW: what = "drop view"; break;
-	case SQLITE_DROP_VTABLE: what = "drop virtual table"; break;
-	case SQLITE_ALTER_TABLE: what = "alter table"; a1 = a2; break;
-	case SQLITE_REINDEX: what = "reindex"; break;
-	case SQLITE_ANALYZE: what = "analyze"; break;
-	case SQLITE_ATTACH: what = "attach database"; break;
-	case SQLITE_DETACH: what = "detach database"; break;
-	case SQLITE_TRANSACTION: what = "begin or end a transaction"; a1 = NULL; break;
-	case SQLITE_SAVEPOINT: what = "set a savepoint"; a1 = NULL; break;
-	default: what = "do more than read"; a1 = NULL; break;
-	}
-	if (!g->denied++) {
-		strbuf_reset(&g->why);
-		strbuf_addstr(&g->why, what);
-		if (a1 && *a1)
-			strbuf_addf(&g->why, " '%s'", a1);
-	}
-	return SQLITE_DENY;
-}
-
-/* What bounds a query while it runs: the progress handler's deadline and
- * the row count, with the limits for the messages. */
-struct sql_bounds {
-	const struct store_sql_limits *lim;
-	int64_t deadline_ns;	/* CLOCK_MONOTONIC; 0: none */
-	int timed_out;
-	int64_t rows;		/* rows returned, all statements */
-};
-
-/* The progress handler: non-zero interrupts the statement. */
-static int sql_progress(void *arg)
-{
-	struct sql_bounds *b = arg;
-
-	if (b->deadline_ns && clock_ns(CLOCK_MONOTONIC) >= b->deadline_ns)
-		b->timed_out = 1;
-	return b->timed_out;
-}
-
-/* Say why statement number stopped: a limit by name, else SQLite's words. */
-static void statement_error(sqlite3 *db, const char *path, int number,
-			    const struct sql_bounds *b)
-{
-	const struct store_sql_limits *l = b->lim;
-
-	if (b->timed_out)
-		error("query stopped: statement %d ran past the time limit of %lld ms "
-		      "(--timeout)", number, (long long)l->timeout_ms);
-	else if (sqlite3_errcode(db) == SQLITE_NOMEM)
-		error("query stopped: statement %d needs more than the memory limit of "
-		      "%lld MiB (--max-memory)", number, (long long)(l->heap_bytes >> 20));
-	else if (sqlite3_errcode(db) == SQLITE_TOOBIG)
-		error("query stopped: statement %d makes a value larger than %lld bytes "
-		      "(a quarter of --max-memory)", number, (long long)(l->heap_bytes / 4));
-	else
-		error("%s: statement %d: %s", path, number, sqlite3_errmsg(db));
-}
-
-/* Step st to its end, its rows to sink. Returns 0, or -1 (printed). */
-static int run_statement(sqlite3 *db, const char *path, sqlite3_stmt *st, int number,
-			 struct sql_bounds *b, const struct store_sql_sink *sink, void *arg)
-{
-	int ncols = sqlite3_column_count(st), rc;
-	const char **names = NULL;
-	struct store_sql_value *values = NULL;
-
-	if (ncols) {
-		names = xcalloc((size_t)ncols, sizeof(*names));
-		values = xcalloc((size_t)ncols, sizeof(*values));
-		for (int c = 0; c < ncols; c++)
-			names[c] = sqlite3_column_name(st, c);
-		if (sink->begin(arg, number, ncols, names)) {
-			rc = SQLITE_ABORT;
-			goto out;
-		}
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (b->lim->max_rows && ++b->rows > b->lim->max_rows) {
-			error("query stopped: more than %lld rows (--max-rows)",
-			      (long long)b->lim->max_rows);
-			rc = SQLITE_ABORT;
-			goto out;
-		}
-		for (int c = 0; c < ncols; c++) {
-			struct store_sql_value *v = &values[c];
-
-			*v = (struct store_sql_value){ .type = STORE_SQL_NULL };
-			switch (sqlite3_column_type(st, c)) {
-			case SQLITE_INTEGER:
-				v->type = STORE_SQL_INTEGER;
-				v->i = sqlite3_column_int64(st, c);
-				break;
-			case SQLITE_FLOAT:
-				v->type = STORE_SQL_REAL;
-				v->d = sqlite3_column_double(st, c);
-				break;
-			case SQLITE_TEXT:
-			case SQLITE_BLOB:
-				v->type = sqlite3_column_type(st, c) == SQLITE_TEXT ?
-					STORE_SQL_TEXT : STORE_SQL_BLOB;
-				v->text = (const char *)sqlite3_column_text(st, c);
-				v->len = (size_t)sqlite3_column_bytes(st, c);
-				if (!v->text)
-					v->text = "";
-				break;
-			}
-		}
-		if (ncols && sink->row(arg, ncols, values)) {
-			rc = SQLITE_ABORT;
-			goto out;
-		}
-	}
-	if (rc == SQLITE_DONE && ncols && sink->end(arg))
-		rc = SQLITE_ABORT;
-out:
-	if (rc != SQLITE_DONE && rc != SQLITE_ABORT)
-		statement_error(db, path, number, b);
-	free(names);
-	free(values);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-int store_sql_query(const char *path, const char *sql, const struct store_sql_limits *lim,
-		    const struct store_sql_sink *sink, void *arg)
-{
-	struct sql_guard guard = { .why = STRBUF_INIT };
-	struct sql_bounds bounds = { .lim = lim };
-	sqlite3_stmt **stmts = NULL;
-	size_t n = 0, alloc = 0;
-	struct store *s = NULL;
-	sqlite3 *db = NULL;
-	const char *tail = sql;
-	sqlite3_int64 old_heap = sqlite3_hard_heap_limit64(-1);
-	int rc = -1;
-
-	/* The readers' open: missing files refused, another program's file
-	 * refused, a store on a read-only mount or in a directory this user
-	 * cannot write read all the same. */
-	if (store_open_readonly(path, &s))
-		goto out;
-	db = s->db;
-	sqlite3_extended_result_codes(db, 0);
-	/* Belt and braces: the connection itself refuses to write. */
-	if (sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK) {
-		error("%s: cannot make the connection read-only: %s", path, sqlite3_errmsg(db));
-		goto out;
-	}
-	/* Sorts and temporary tables in memory, under the heap limit, rather
-	 * than in files that could fill the disk. */
-	if (sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL) != SQLITE_OK) {
-		error("%s: cannot keep temporary data in memory: %s", path, sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, NULL);
-	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
-	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-	if (lim->heap_bytes > 0) {
-		sqlite3_hard_heap_limit64(lim->heap_bytes);
-		/* One value may take a quarter of it: zeroblob(1e9) is refused
-		 * at once rather than after the allocation. */
-		sqlite3_limit(db, SQLITE_LIMIT_LENGTH,
-			      lim->heap_bytes / 4 > INT_MAX ? INT_MAX : (int)(lim->heap_bytes / 4));
-	}
-	if (lim->timeout_ms > 0) {
-		bounds.deadline_ns = clock_ns(CLOCK_MONOTONIC) + lim->timeout_ms * 1000000;
-		sqlite3_progress_handler(db, 1000, sql_progress, &bounds);
-	}
-	sqlite3_set_authorizer(db, guard_authorize, &guard);
-	/* Check every statement before running any. */
-	while (*tail) {
-		sqlite3_stmt *st = NULL;
-		int prc;
-
-		guard.denied = guard.noted = guard.function = 0;
-		strbuf_reset(&guard.why);
-		prc = sqlite3_prepare_v2(db, tail, -1, &st, &tail);
-
-		if (prc != SQLITE_OK && guard.denied && guard.function) {
-			error("query does not allow %s (statement %zu): it reveals or runs code "
-			      "at memory addresses", guard.why.buf, n + 1);
-			goto out;
-		}
-		if (prc != SQLITE_OK && guard.denied) {
-			error("query is read-only: statement %zu would %s", n + 1, guard.why.buf);
-			goto out;
-		}
-		if (prc != SQLITE_OK) {
-			error("%s: statement %zu: %s", path, n + 1, sqlite3_errmsg(db));
-			goto out;
-		}
-		if (!st)
-			continue;	/* blanks or a comment */
-		ALLOC_GROW(stmts, n + 1, alloc);
-		stmts[n++] = st;
-		if (!sqlite3_stmt_readonly(st)) {
-			error("query is read-only: statement %zu would %s", n,
-			      guard.noted ? guard.why.buf : "write to the store");
-			goto out;
-		}
-	}
-	if (!n) {
-		error("no SQL statement to run");
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (run_statement(db, path, stmts[i], (int)i + 1, &bounds, sink, arg))
-			goto out;
-	rc = 0;
-out:
-	for (size_t i = 0; i < n; i++)
-		sqlite3_finalize(stmts[i]);
-	free(stmts);
-	strbuf_release(&guard.why);
-	if (db) {
-		sqlite3_set_authorizer(db, NULL, NULL);
-		sqlite3_progress_handler(db, 0, NULL, NULL);
-	}
-	store_close(s);
-	sqlite3_hard_heap_limit64(old_heap);
-	return rc;
-}
-
-static int series_sample_row(struct store *s, sqlite3_stmt *st, void *ctx)
-{
-	const struct row_cb *c = ctx;
-	const char *better = (const char *)sqlite3_column_text(st, 10);
-	const char *unit = (const char *)sqlite3_column_text(st, 9);
-	const char *config = (const char *)sqlite3_column_text(st, 4);
-	const char *kernel = (const char *)sqlite3_column_text(st, 5);
-	struct series_sample r = {
-		.run_id = sqlite3_column_int64(st, 0),
-		.uuid = (const char *)sqlite3_column_text(st, 1),
-		.run_name = (const char *)sqlite3_column_text(st, 2),
-		.hostname = (const char *)sqlite3_column_text(st, 3),
-		.config_name = config ? config : "",
-		.kernel_release = kernel ? kernel : "",
-		.started_at = (const char *)sqlite3_column_text(st, 6),
-		.section = (const char *)sqlite3_column_text(st, 7),
-		.row = (const char *)sqlite3_column_text(st, 8),
-		.unit = unit ? unit : "",
-		.higher_better = better && !strcmp(better, "higher"),
-		.value = sqlite3_column_double(st, 11),
-	};
-
-	(void)s;
-	return c->fn.series_sample(&r, c->arg) != 0;
-}
-
-int store_each_series_sample(struct store *s, const struct series_filter *f,
-			     int (*cb)(const struct series_sample *r, void *arg), void *arg)
-{
-	struct row_cb c = { .fn.series_sample = cb, .arg = arg };
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	strbuf_addstr(&sql, "SELECT r.id, r.uuid, r.name, m.hostname, r.config_name, "
-		      "r.kernel_release, r.started_at, s.section, s.row, s.unit, s.better, "
-		      "s.value FROM runs r JOIN machines m ON m.id = r.machine_id "
-		      "JOIN samples s ON s.run_id = r.id WHERE r.status = 'complete' "
-		      "AND s.warmup = 0");
-	if (f->host)
-		strbuf_addstr(&sql, " AND m.hostname = :host");
-	if (f->config)
-		strbuf_addstr(&sql, " AND r.config_name = :config");
-	if (f->section)
-		strbuf_addstr(&sql, " AND s.section = :section");
-	if (f->row)
-		strbuf_addstr(&sql, " AND s.row = :row");
-	strbuf_addstr(&sql, " ORDER BY r.id");
-	rc = store_prepare(s, sql.buf, &st);
-	strbuf_release(&sql);
-	if (rc)
-		return -1;
-	if (f->host)
-		store_bind_text(st, sqlite3_bind_parameter_index(st, ":host"), f->host);
-	if (f->config)
-		store_bind_text(st, sqlite3_bind_parameter_index(st, ":config"), f->config);
-	if (f->section)
-		store_bind_text(st, sqlite3_bind_parameter_index(st, ":section"), f->section);
-	if (f->row)
-		store_bind_text(st, sqlite3_bind_parameter_index(st, ":row"), f->row);
-	return store_step_rows(s, st, "cannot read the series", series_sample_row, &c);
-}
-
 int store_fleet_is_collected(struct store *s, const char *source, const char *path,
 			     int *found)
 {
@@ -1204,320 +810,6 @@ int store_fleet_each_collected(struct store *s, const char *source,
 static double col_double(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
-/* Keys of the runner that change how often or how a run measures, not
- * what each sample measures: an override of one of them leaves a run in
- * the same series. */
-static const char *const runner_only_keys[] = {
-	"iterations", "warmup", "timeout", "rounds", "sample_order", "seed", "ci_target",
-	"min_iterations", "max_iterations", "monitors", "perf_events", "order",
-};
-
-/* SQL for the effective options of run `id_expr` that the config text
- * does not hold and that change the work: the -o overrides (but of the
- * runner-only keys) and an A/B arm's keys (but its description), sorted,
- * one "KEY=VALUE" a line; NULL when none. */
-static void work_options_sql(struct strbuf *sql, const char *id_expr)
-{
-	strbuf_addf(sql, "(SELECT group_concat(x, char(10)) FROM (SELECT CASE WHEN k.key = "
-		    "'override' THEN k.value ELSE substr(k.key, 5) || '=' || ifnull(k.value, '') "
-		    "END AS x FROM run_meta k WHERE k.run_id = %s AND k.section = '' AND "
-		    "((k.key LIKE 'arm %%' AND k.key <> 'arm description') OR (k.key = 'override'",
-		    id_expr);
-	for (size_t i = 0; i < sizeof(runner_only_keys) / sizeof(runner_only_keys[0]); i++)
-		strbuf_addf(sql, " AND k.value NOT LIKE '%s=%%' AND k.value NOT LIKE '%%.%s=%%'",
-			    runner_only_keys[i], runner_only_keys[i]);
-	strbuf_addstr(sql, ")) ORDER BY x))");
-}
-
-int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out)
-{
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	strbuf_addstr(&sql, "SELECT ");
-	work_options_sql(&sql, "?1");
-	rc = store_prepare(s, sql.buf, &st);
-	strbuf_release(&sql);
-	if (rc)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the run's effective options");
-	return 0;
-}
-
-/* SQL for the effective values of run `id_expr`'s sections that change
- * the work (all keys but the runner-only ones), sorted, one
- * "SECTION.KEY=VALUE" a line; NULL when none. */
-static void work_values_sql(struct strbuf *sql, const char *id_expr)
-{
-	strbuf_addf(sql, "(SELECT group_concat(x, char(10)) FROM (SELECT v.section || '.' || "
-		    "v.key || '=' || ifnull(v.value, '') AS x FROM run_meta v WHERE v.run_id = %s "
-		    "AND v.section <> '' AND v.key NOT IN (", id_expr);
-	for (size_t i = 0; i < sizeof(runner_only_keys) / sizeof(runner_only_keys[0]); i++)
-		strbuf_addf(sql, "%s'%s'", i ? ", " : "", runner_only_keys[i]);
-	strbuf_addstr(sql, ") ORDER BY x))");
-}
-
-int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out)
-{
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	strbuf_addstr(&sql, "SELECT ");
-	work_values_sql(&sql, "?1");
-	rc = store_prepare(s, sql.buf, &st);
-	strbuf_release(&sql);
-	if (rc)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		strbuf_addf(out, "%s\n", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the run's effective values");
-	return 0;
-}
-
-static const char *text_or_empty(sqlite3_stmt *st, int col)
-{
-	const char *t = (const char *)sqlite3_column_text(st, col);
-
-	return t ? t : "";
-}
-
-static int run_work_row(struct store *s, sqlite3_stmt *st, void *ctx)
-{
-	const struct row_cb *c = ctx;
-	const struct run_work_row w = {
-		.run_id = sqlite3_column_int64(st, 0),
-		.config_text = text_or_empty(st, 1),
-		.options = text_or_empty(st, 2),
-		.values = text_or_empty(st, 3),
-	};
-
-	(void)s;
-	return c->fn.run_work(&w, c->arg) != 0;
-}
-
-int store_each_run_work(struct store *s, const struct series_filter *f,
-			int (*cb)(const struct run_work_row *w, void *arg), void *arg)
-{
-	struct row_cb c = { .fn.run_work = cb, .arg = arg };
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	strbuf_addstr(&sql, "SELECT r.id, r.config_text, ");
-	work_options_sql(&sql, "r.id");
-	strbuf_addstr(&sql, ", ");
-	work_values_sql(&sql, "r.id");
-	strbuf_addstr(&sql, " FROM runs r JOIN machines m ON m.id = r.machine_id "
-		      "WHERE r.status = 'complete'");
-	if (f->host)
-		strbuf_addstr(&sql, " AND m.hostname = :host");
-	if (f->config)
-		strbuf_addstr(&sql, " AND r.config_name = :config");
-	strbuf_addstr(&sql, " ORDER BY r.id");
-	rc = store_prepare(s, sql.buf, &st);
-	strbuf_release(&sql);
-	if (rc)
-		return -1;
-	if (f->host)
-		store_bind_text(st, sqlite3_bind_parameter_index(st, ":host"), f->host);
-	if (f->config)
-		store_bind_text(st, sqlite3_bind_parameter_index(st, ":config"), f->config);
-	return store_step_rows(s, st, "cannot read what the runs measured", run_work_row, &c);
-}
-
-/* One run's samples of one row (and round), summed as they are read. */
-struct row_sums {
-	char *section, *row, *unit;
-	int round, higher_better;
-	int64_t first;		/* the rowid of its first sample */
-	int64_t n;
-	double sum, sumsq, min, inv_sum, inv_sumsq;
-};
-
-struct run_sums {
-	struct row_sums *v;
-	size_t n, alloc, hint;
-};
-
-static int by_first_sample(const void *a, const void *b)
-{
-	const struct row_sums *x = a, *y = b;
-
-	return (x->first > y->first) - (x->first < y->first);
-}
-
-static struct row_sums *row_sums_of(struct run_sums *rs, const char *section, const char *row,
-				    int round, int64_t rowid)
-{
-	struct row_sums *g;
-
-	/* A run's samples of a row mostly come one after another. */
-	for (size_t k = 0; k < rs->n; k++) {
-		g = &rs->v[(rs->hint + k) % rs->n];
-		if (g->round == round && !strcmp(g->row, row) && !strcmp(g->section, section)) {
-			rs->hint = (size_t)(g - rs->v);
-			return g;
-		}
-	}
-	ALLOC_GROW(rs->v, rs->n + 1, rs->alloc);
-	g = &rs->v[rs->n];
-	*g = (struct row_sums){ .section = xstrdup(section), .row = xstrdup(row),
-				.round = round, .first = rowid, .min = INFINITY };
-	rs->hint = rs->n++;
-	return g;
-}
-
-static void run_sums_clear(struct run_sums *rs)
-{
-	for (size_t i = 0; i < rs->n; i++) {
-		free(rs->v[i].section);
-		free(rs->v[i].row);
-		free(rs->v[i].unit);
-	}
-	rs->n = rs->hint = 0;
-}
-
-/* Summarise run r's samples (st: its samples, bound and reset by the
- * caller) per row, and per round when it has 3 rounds or more, and hand
- * each summary to cb in the order of its first sample. Returns 0, 1 when
- * cb stopped, or -1. The sums are those the SQL aggregates gave (m2 =
- * sum x^2 - n mean^2, which loses digits only for spreads below 1e-6 of
- * the mean), read in one pass over the run's samples in the index's
- * order: no sort of the samples, whose cost grew with the series. */
-static int summarise_run(struct store *s, sqlite3_stmt *st, struct run_row_summary *r,
-			 int by_round, struct run_sums *rs,
-			 int (*cb)(const struct run_row_summary *r, void *arg), void *arg)
-{
-	int rc, stop = 0;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *section = (const char *)sqlite3_column_text(st, 0);
-		const char *row = (const char *)sqlite3_column_text(st, 1);
-		const char *unit = (const char *)sqlite3_column_text(st, 3);
-		double x = sqlite3_column_double(st, 5);
-		struct row_sums *g = row_sums_of(rs, section ? section : "", row ? row : "",
-						 by_round ? sqlite3_column_int(st, 2) : 0,
-						 sqlite3_column_int64(st, 6));
-
-		if (unit && (!g->unit || strcmp(unit, g->unit) > 0)) {
-			free(g->unit);
-			g->unit = xstrdup(unit);
-		}
-		g->higher_better |= sqlite3_column_int(st, 4);
-		g->n++;
-		g->sum += x;
-		g->sumsq += x * x;
-		if (x < g->min)
-			g->min = x;
-		g->inv_sum += 1.0 / x;
-		g->inv_sumsq += 1.0 / (x * x);
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_db_error(s, "cannot summarise the runs of a series");
-	qsort(rs->v, rs->n, sizeof(*rs->v), by_first_sample);
-	for (size_t i = 0; i < rs->n && !stop; i++) {
-		const struct row_sums *g = &rs->v[i];
-		double n = (double)g->n, mean = g->sum / n;
-
-		r->section = g->section;
-		r->row = g->row;
-		r->unit = g->unit ? g->unit : "";
-		r->higher_better = g->higher_better;
-		r->n = g->n;
-		r->mean = mean;
-		r->m2 = g->sumsq - g->sum * mean;
-		r->inv_mean = g->min > 0 ? g->inv_sum / n : NAN;
-		r->inv_m2 = g->min > 0 ? g->inv_sumsq - g->inv_sum * r->inv_mean : NAN;
-		stop = cb(r, arg) != 0;
-	}
-	run_sums_clear(rs);
-	return stop;
-}
-
-int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n,
-			       int series_runs,
-			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg)
-{
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL, *samples = NULL;
-	struct run_sums rs = { .v = NULL };
-	int rc;
-
-	if (!n)
-		return 0;
-	strbuf_addstr(&sql, "WITH pick(id) AS (VALUES ");
-	for (size_t i = 0; i < n; i++)
-		strbuf_addstr(&sql, i ? ", (?)" : "(?)");
-	strbuf_addstr(&sql, "), hist AS (SELECT r.* FROM runs r WHERE r.status = 'complete' AND ");
-	if (series_runs > 0)
-		/* The given runs, and the latest of each one's series: the
-		 * cost of a comparison must not grow with the store. */
-		strbuf_addf(&sql, "(r.id IN (SELECT id FROM pick) OR r.id IN (SELECT id FROM "
-			    "(SELECT r2.id, row_number() OVER (PARTITION BY r2.machine_id, "
-			    "r2.config_name ORDER BY r2.id DESC) AS recent FROM runs r2 "
-			    "WHERE r2.status = 'complete' AND EXISTS (SELECT 1 FROM runs p JOIN "
-			    "pick ON pick.id = p.id WHERE p.machine_id IS r2.machine_id AND "
-			    "p.config_name IS r2.config_name)) WHERE recent <= %d))", series_runs);
-	else
-		strbuf_addstr(&sql, "r.id IN (SELECT id FROM pick)");
-	/* The group: what a run measured. */
-	strbuf_addstr(&sql, "), w AS MATERIALIZED (SELECT hist.*, ");
-	work_options_sql(&sql, "hist.id");
-	strbuf_addstr(&sql, " AS work FROM hist");
-	strbuf_addstr(&sql, ") SELECT id, dense_rank() OVER (ORDER BY machine_id, config_name, "
-		      "config_text, work, kernel_release, kernel_version, kernel_cmdline) AS grp, "
-		      "EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = w.id AND k.section = '' "
-		      "AND k.key = 'calibration'), (SELECT max(x.round) FROM samples x WHERE "
-		      "x.run_id = w.id AND x.warmup = 0) FROM w ORDER BY grp, id");
-	rc = store_prepare(s, sql.buf, &st);
-	strbuf_release(&sql);
-	if (rc)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		sqlite3_bind_int64(st, (int)i + 1, run_ids[i]);
-	if (store_prepare(s, "SELECT section, row, round, unit, better = 'higher', value, rowid "
-			  "FROM samples WHERE run_id = ? AND warmup = 0", &samples)) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	rc = 0;
-	while (!rc) {
-		struct run_row_summary r;
-		int step = sqlite3_step(st);
-
-		if (step != SQLITE_ROW) {
-			if (step != SQLITE_DONE)
-				rc = store_db_error(s, "cannot summarise the runs of a series");
-			break;
-		}
-		memset(&r, 0, sizeof(r));
-		r.run_id = sqlite3_column_int64(st, 0);
-		r.group = sqlite3_column_int64(st, 1);
-		r.calibration = sqlite3_column_int(st, 2);
-		sqlite3_bind_int64(samples, 1, r.run_id);
-		/* A run of 3 rounds or more: each round is a replicate. */
-		rc = summarise_run(s, samples, &r, sqlite3_column_int(st, 3) >= 3, &rs, cb, arg);
-	}
-	run_sums_clear(&rs);
-	free(rs.v);
-	sqlite3_finalize(samples);
-	sqlite3_finalize(st);
-	return rc < 0 ? -1 : 0;
 }
 
 static int row_result_row(struct store *s, sqlite3_stmt *st, void *ctx)
@@ -1591,32 +883,6 @@ int store_run_rounds(struct store *s, int64_t run_id, int *rounds)
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(s, "cannot read the run's rounds");
 	return 0;
-}
-
-static int recent_run_row(struct store *s, sqlite3_stmt *st, void *ctx)
-{
-	const struct row_cb *c = ctx;
-	const unsigned char *name = sqlite3_column_text(st, 1);
-
-	(void)s;
-	return c->fn.recent_run(sqlite3_column_int64(st, 0), name ? (const char *)name : "",
-				c->arg) != 0;
-}
-
-int store_each_recent_run(struct store *s, const char *fingerprint, int64_t before, int limit,
-			  int (*cb)(int64_t id, const char *config_name, void *arg), void *arg)
-{
-	struct row_cb c = { .fn.recent_run = cb, .arg = arg };
-	sqlite3_stmt *st = NULL;
-
-	if (store_prepare(s, "SELECT r.id, r.config_name FROM runs r, machines m "
-		    "WHERE r.machine_id = m.id AND m.fingerprint = ?1 AND r.status = 'complete' "
-		    "AND (?2 = 0 OR r.id < ?2) ORDER BY r.id DESC LIMIT ?3", &st))
-		return -1;
-	sqlite3_bind_text(st, 1, fingerprint, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, before);
-	sqlite3_bind_int(st, 3, limit);
-	return store_step_rows(s, st, "cannot look up the previous runs", recent_run_row, &c);
 }
 
 int store_section_time(struct store *s, int64_t run_id, const char *section,

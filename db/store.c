@@ -643,6 +643,13 @@ void store_bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
+char *store_column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return xstrdup(t ? (const char *)t : "");
+}
+
 int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
 		    int (*row)(struct store *s, sqlite3_stmt *st, void *ctx), void *ctx)
 {

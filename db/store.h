@@ -1,5 +1,7 @@
 /* store: the SQLite results database; db/ is the only place in kbench with
- * SQL. store.c opens, migrates and writes; query.c reads.
+ * SQL. store.c opens, migrates and writes; query.c reads runs and what
+ * each holds. What is read across runs over time (series.c) is declared
+ * in db/series.h, kbench query's read-only SQL (sql.c) in db/sql.h.
  *
  * Writers commit each sample as soon as it is measured (BEGIN IMMEDIATE,
  * WAL, busy timeout), so a crash or kill -9 loses at most the sample in
@@ -314,8 +316,14 @@ int store_each_failure(struct store *s, int64_t run_id,
 int store_each_meta(struct store *s, int64_t run_id,
 		    int (*cb)(const char *section, const char *key, const char *value, void *arg),
 		    void *arg);
+/* Every run that holds the fact key of section ('' for the whole run),
+ * in id order, with its value ("" for NULL): cb(run_id, value, arg);
+ * non-zero stops. The value lasts until cb returns. Returns 0 or -1. */
+int store_each_run_with_meta(struct store *s, const char *section, const char *key,
+			     int (*cb)(int64_t run_id, const char *value, void *arg),
+			     void *arg);
 
-/* ---- selectors per host, filters, notes, read-only SQL ---- */
+/* ---- selectors per host, names, notes (query.c, manage.c) ---- */
 
 /* The complete runs named name made on host (a hostname; NULL: every
  * host), in id order, for pooling; *ids malloc'd (NULL when none). */
@@ -342,91 +350,6 @@ int store_each_name(struct store *s, enum store_name_kind kind,
  * append, leaves it as it is). Returns 0, or -1 after printing why (no
  * such run, a store error). */
 int store_set_note(struct store *s, int64_t run_id, const char *text, int append);
-
-/* One value of a row of kbench query, typed as SQLite stores it. */
-enum store_sql_type {
-	STORE_SQL_NULL,
-	STORE_SQL_INTEGER,
-	STORE_SQL_REAL,
-	STORE_SQL_TEXT,
-	STORE_SQL_BLOB,
-};
-
-struct store_sql_value {
-	enum store_sql_type type;
-	int64_t i;		/* STORE_SQL_INTEGER */
-	double d;		/* STORE_SQL_REAL */
-	const char *text;	/* STORE_SQL_TEXT and BLOB: the bytes (NUL-terminated) */
-	size_t len;		/* their length */
-};
-
-/* Where the results of kbench query go. Each callback returns 0, or
- * non-zero to stop (store_sql_query then returns -1). The strings last
- * until the callback returns. */
-struct store_sql_sink {
-	/* A statement that returns rows begins (numbered from 1). */
-	int (*begin)(void *arg, int statement, int ncols, const char *const *names);
-	int (*row)(void *arg, int ncols, const struct store_sql_value *values);
-	int (*end)(void *arg);
-};
-
-/* What bounds kbench query; 0 in a field: no bound. */
-struct store_sql_limits {
-	int64_t timeout_ms;	/* all statements together */
-	int64_t heap_bytes;	/* SQLite's heap (one value: a quarter of it) */
-	int64_t max_rows;	/* rows returned, all statements together */
-};
-#define STORE_SQL_TIMEOUT_MS 60000
-#define STORE_SQL_HEAP_BYTES (512LL << 20)
-#define STORE_SQL_MAX_ROWS 1000000
-
-/* Run the statements of sql on the store at path, opened as
- * store_open_readonly() opens it (a missing file is not created, a file
- * that is not a kbench store is refused, a store on a read-only mount is
- * read) and made query_only. Every statement is prepared and checked
- * before any runs: one that would write or change the connection (INSERT,
- * UPDATE, DELETE, CREATE, DROP, ALTER, ATTACH, a PRAGMA that sets or does
- * more than read, a transaction) is refused, by an authorizer and
- * sqlite3_stmt_readonly(), and nothing runs; so is one calling
- * fts3_tokenizer() or load_extension(). Running, it is bounded by lim: a
- * statement past the time, memory or row limit stops with a message
- * naming the limit. Results go to sink. Returns 0, or -1 after printing
- * why. */
-int store_sql_query(const char *path, const char *sql, const struct store_sql_limits *lim,
-		    const struct store_sql_sink *sink, void *arg);
-
-/* ---- series over time (query.c): kbench history and regressions ---- */
-
-/* Which series to read; NULL: any. */
-struct series_filter {
-	const char *host;
-	const char *config;
-	const char *section;
-	const char *row;
-};
-
-/* One sample of a complete run, with what places it in a series (host,
- * config, section, row) and the run in time. */
-struct series_sample {
-	int64_t run_id;
-	const char *uuid;
-	const char *run_name;
-	const char *hostname;
-	const char *config_name;
-	const char *kernel_release;
-	const char *started_at;
-	const char *section;
-	const char *row;
-	const char *unit;
-	int higher_better;
-	double value;
-};
-
-/* Every sample of the complete runs matching f: runs in id order, a run's
- * samples together (in no promised order within the run); cb returning
- * non-zero stops. The strings last until cb returns. */
-int store_each_series_sample(struct store *s, const struct series_filter *f,
-			     int (*cb)(const struct series_sample *r, void *arg), void *arg);
 
 /* ---- bundles (bundle.c): kbench export and import ---- */
 
@@ -579,74 +502,8 @@ int store_each_sample_round(struct store *s, int64_t run_id,
  * without repeat rounds or without samples). Return 0 or -1. */
 int store_run_rounds(struct store *s, int64_t run_id, int *rounds);
 
-/* ---- between-run noise (query.c): compare and calibrate ---- */
+/* ---- the time a section took (query.c) ---- */
 
-/* One run's samples of one row of a section, summarised: what the
- * between-run noise of the row is estimated from. */
-struct run_row_summary {
-	int64_t run_id;
-	/* Runs that measured the same thing share a group: same machine,
-	 * config (name and text), effective options that change the work
-	 * (store_run_work_options) and kernel (release, version, cmdline).
-	 * Numbered from 1 in the order of the runs returned. */
-	int64_t group;
-	int calibration;	/* the run is tagged run_meta ('', 'calibration') */
-	const char *section;
-	const char *row;
-	const char *unit;
-	int higher_better;
-	int64_t n;		/* samples */
-	double mean, m2;	/* of the values: mean, sum of squared deviations */
-	double inv_mean, inv_m2; /* the same of 1/value; NaN when a value <= 0 */
-};
-
-/* Summarise per run, section and row (and round, for a run of 3 rounds
- * or more: its rounds are replicates of its group) the complete runs among
- * run_ids[0..n-1] and, when series_runs > 0, the latest series_runs
- * complete runs on the machine and with the config name of each of them
- * (the rows' series). In order of group, run and first sample; cb
- * returning non-zero stops. The strings last until cb returns. */
-int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n,
-			       int series_runs,
-			       int (*cb)(const struct run_row_summary *r, void *arg), void *arg);
-
-/* The effective options of run run_id that its config text does not hold
- * and that change what it measured (-o overrides but of runner-only keys
- * such as iterations, an A/B arm's keys), "KEY=VALUE" a line, sorted,
- * appended to out (nothing when none). Runs that differ in them are in
- * different groups of store_each_run_row_summary. Returns 0 or -1. */
-int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out);
-
-/* The effective values of run run_id's sections that change what it
- * measured (all but the runner-only keys), "SECTION.KEY=VALUE" a line,
- * sorted, each line ending in a newline, appended to out. Two runs
- * measured different work when a line of one holds a SECTION.KEY that
- * the other has with another value. Returns 0 or -1. */
-int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out);
-
-/* What one run was asked to do and did, to tell runs that measured
- * different work apart (compare/work.h). */
-struct run_work_row {
-	int64_t run_id;
-	const char *config_text;
-	const char *options;	/* as store_run_work_options; "" when none */
-	const char *values;	/* as store_run_work_values, without the last
-				 * newline; "" when none */
-};
-
-/* For each complete run of f's host and config (its section and row are
- * not looked at), in order of id, its work into cb; cb returning non-zero
- * stops. The strings last until cb returns. Returns 0 or -1. */
-int store_each_run_work(struct store *s, const struct series_filter *f,
-			int (*cb)(const struct run_work_row *w, void *arg), void *arg);
-
-/* ---- previous runs for reports and estimates (query.c) ---- */
-
-/* The complete runs made on the machine of fingerprint before run
- * `before` (0: any), newest first, at most limit of them: cb gets each
- * run's id and config name, and stops the walk by returning non-zero. */
-int store_each_recent_run(struct store *s, const char *fingerprint, int64_t before, int limit,
-			  int (*cb)(int64_t id, const char *config_name, void *arg), void *arg);
 /* The samples run run_id stored of section (one per sample, however many
  * result rows it has) and their total duration. Return 0 or -1. */
 int store_section_time(struct store *s, int64_t run_id, const char *section,

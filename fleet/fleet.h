@@ -98,6 +98,31 @@ struct fleet_job_list {
 #define FLEET_JOB_LIST_INIT { .v = NULL, .n = 0, .alloc = 0 }
 void fleet_job_list_release(struct fleet_job_list *l);
 
+/* What fleet_submit_each did on one node: submitted job_id, or left the
+ * chain's job pending there as it is (pending), or neither (fleet_submit
+ * failed and said why). */
+struct fleet_submitted {
+	char *node;
+	char *job_id;
+	char *pending;
+};
+
+struct fleet_submissions {
+	struct fleet_submitted *v;
+	size_t n, alloc;
+};
+#define FLEET_SUBMISSIONS_INIT { .v = NULL, .n = 0, .alloc = 0 }
+void fleet_submissions_release(struct fleet_submissions *l);
+
+/* Submit script, the job job_name, to each of nodes as fleet_submit
+ * does, in order, into out. With chain (a daily chain's job), a node on
+ * which a job of that name is pending already is left as it is: a chain
+ * twice on a node would run twice a night. Return 0, or -1 after
+ * printing why the pending jobs could not be listed. */
+int fleet_submit_each(const char *script, const char *job_name, int chain,
+		      const struct fleet_names *nodes, const char *begin,
+		      struct fleet_submissions *out);
+
 /* The kbench jobs (named FLEET_JOB_PREFIX...) queued or running (squeue)
  * and those that ended since `since` (sacct -S, a Slurm time such as
  * "now-1days"; with accounting, else sacct -c on the jobcomp log), in job

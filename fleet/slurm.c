@@ -351,6 +351,57 @@ out:
 	return rc;
 }
 
+void fleet_submissions_release(struct fleet_submissions *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].node);
+		free(l->v[i].job_id);
+		free(l->v[i].pending);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+int fleet_submit_each(const char *script, const char *job_name, int chain,
+		      const struct fleet_names *nodes, const char *begin,
+		      struct fleet_submissions *out)
+{
+	struct fleet_names pending = FLEET_NAMES_INIT, labels = FLEET_NAMES_INIT;
+	struct fleet_names on_nodes = FLEET_NAMES_INIT;
+	struct strbuf id = STRBUF_INIT;
+	int rc = -1;
+
+	/* A chain twice on a node would run twice a night: a node that has
+	 * one keeps it, so that scheduling again mends the chain of a node
+	 * that lost it and leaves the others alone. */
+	if (chain && fleet_chain_jobs(job_name, "PENDING", &pending, &labels, &on_nodes))
+		goto out;
+	for (size_t i = 0; i < nodes->n; i++) {
+		struct fleet_submitted *r;
+		size_t k;
+
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		r = &out->v[out->n++];
+		*r = (struct fleet_submitted){ .node = xstrdup(nodes->v[i]) };
+		for (k = 0; k < on_nodes.n && strcmp(on_nodes.v[k], nodes->v[i]); k++)
+			;
+		if (k < on_nodes.n) {
+			r->pending = xstrdup(pending.v[k]);
+			continue;
+		}
+		strbuf_reset(&id);
+		if (!fleet_submit(script, nodes->v[i], begin, &id))
+			r->job_id = strbuf_detach(&id);
+	}
+	rc = 0;
+out:
+	strbuf_release(&id);
+	fleet_names_release(&pending);
+	fleet_names_release(&labels);
+	fleet_names_release(&on_nodes);
+	return rc;
+}
+
 /* ---- the jobs ---- */
 
 static void job_state_release(struct fleet_job_state *j)

@@ -4,7 +4,6 @@
 #include "config.h"
 #include "lib/child.h"
 #include "lib/clock.h"
-#include "lib/error.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/worker.h"
@@ -76,24 +75,22 @@ static void keep_ends(struct child *c, int p[2], int go[2], int started)
 
 /* Fork c; when held, the child first waits for a byte on a release socket
  * (EOF: the parent gave up on it, so it exits without running fn). */
-static int start(struct child *c, int (*fn)(void *arg, int fd), void *arg, int held)
+static int start(struct child *c, int (*fn)(void *arg, int fd), void *arg, int held,
+		 struct strbuf *err)
 {
-	struct strbuf err = STRBUF_INIT;
 	pid_t parent;
 	int p[2], go[2];
 
-	if (open_ends(c, p, go, held, &err)) {
-		error("%s", err.buf);
-		strbuf_release(&err);
+	if (open_ends(c, p, go, held, err))
 		return -1;
-	}
 	parent = getpid();
 	c->pid = fork();
 	if (c->pid < 0) {
 		int e = errno;
 
 		keep_ends(c, p, go, 0);
-		return error("cannot fork: %s", strerror(e));
+		strbuf_addf(err, "cannot fork: %s", strerror(e));
+		return -1;
 	}
 	if (c->pid == 0) {
 		struct sigaction sa = { .sa_handler = SIG_DFL };
@@ -119,14 +116,15 @@ static int start(struct child *c, int (*fn)(void *arg, int fd), void *arg, int h
 	return 0;
 }
 
-int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg)
+int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg, struct strbuf *err)
 {
-	return start(c, fn, arg, 0);
+	return start(c, fn, arg, 0, err);
 }
 
-int child_start_held(struct child *c, int (*fn)(void *arg, int fd), void *arg)
+int child_start_held(struct child *c, int (*fn)(void *arg, int fd), void *arg,
+		     struct strbuf *err)
 {
-	return start(c, fn, arg, 1);
+	return start(c, fn, arg, 1, err);
 }
 
 /* Spawn prog with argv in its own process group, with default handling
@@ -313,7 +311,7 @@ int child_serve_held(struct child *c, struct child_server *s, int pass, struct s
 	return 0;
 }
 
-int child_release(struct child *c)
+int child_release(struct child *c, struct strbuf *err)
 {
 	ssize_t n;
 
@@ -323,9 +321,11 @@ int child_release(struct child *c)
 		;
 	close(c->go_fd);
 	c->go_fd = -1;
-	if (n != 1)
-		return error("cannot release the child process: %s",
-			     n < 0 ? strerror(errno) : "short write");
+	if (n != 1) {
+		strbuf_addf(err, "cannot release the child process: %s",
+			    n < 0 ? strerror(errno) : "short write");
+		return -1;
+	}
 	return 0;
 }
 
@@ -357,7 +357,7 @@ static void drain(int fd, struct strbuf *out)
 }
 
 int child_finish(struct child *c, double timeout_s,
-		 volatile sig_atomic_t *stop, struct strbuf *out)
+		 volatile sig_atomic_t *stop, struct strbuf *out, struct strbuf *err)
 {
 	int64_t deadline = c->mono_start_ns + (int64_t)(timeout_s * 1e9);
 	int end = CHILD_EXITED, eof = 0;
@@ -415,8 +415,11 @@ int child_finish(struct child *c, double timeout_s,
 			pfd[nfds++].revents = 0;
 		}
 		if (ppoll(pfd, (nfds_t)nfds, &ts, &caller) < 0 && errno != EINTR) {
+			int e = errno;
+
 			sigprocmask(SIG_SETMASK, &caller, NULL);
-			return error("poll failed: %s", strerror(errno));
+			strbuf_addf(err, "poll failed: %s", strerror(e));
+			return -1;
 		}
 		if (!eof && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))) {
 			ssize_t n = read(c->fd, buf, sizeof(buf));

@@ -62,12 +62,13 @@ enum child_end {
 /* Make this process the reaper of its orphaned descendants, so that
  * child_finish can reap a killed group completely. Call once. */
 void child_reaper_init(void);
-/* Return 0, or -1 after an error message. */
-int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg);
+/* Return 0, or -1 with the reason in err. */
+int child_start(struct child *c, int (*fn)(void *arg, int fd), void *arg, struct strbuf *err);
 /* Start c held: the child waits until child_release(c). If the parent
  * finishes it without releasing, the child exits with status 1 without
- * running fn. Return 0, or -1 after an error message. */
-int child_start_held(struct child *c, int (*fn)(void *arg, int fd), void *arg);
+ * running fn. Return 0, or -1 with the reason in err. */
+int child_start_held(struct child *c, int (*fn)(void *arg, int fd), void *arg,
+		     struct strbuf *err);
 /* Start prog held, as child_start_held() does, but without copying
  * kbench: posix_spawn (a vfork-like clone in glibc), so that kbench's
  * mappings are neither copied nor torn down, and its own pages are not
@@ -97,11 +98,13 @@ void child_server_stop(struct child_server *s);
  * what it forks is not our child: spawn instead), the reason in err;
  * -1 with the reason in err. */
 int child_serve_held(struct child *c, struct child_server *s, int pass, struct strbuf *err);
-/* Let a held child run fn. Return 0, or -1 after an error message. */
-int child_release(struct child *c);
-/* Return an enum child_end, or -1 on an internal error (printed). */
+/* Let a held child run fn. Return 0, or -1 with the reason in err (the
+ * child then exits without running fn). */
+int child_release(struct child *c, struct strbuf *err);
+/* Return an enum child_end, or -1 with the reason in err on an internal
+ * error. */
 int child_finish(struct child *c, double timeout_s,
-		 volatile sig_atomic_t *stop, struct strbuf *out);
+		 volatile sig_atomic_t *stop, struct strbuf *out, struct strbuf *err);
 /* Describe c->status: "exited with status 3", "killed by signal 9
  * (Killed)"; the wording of worker_describe_status(), which it uses. */
 void child_describe_status(int status, struct strbuf *sb);

@@ -7,6 +7,7 @@
 #include "runner/conf.h"
 #include "runner/effective.h"
 #include "runner/plan.h"
+#include "db/series.h"
 #include "db/store.h"
 #include "lib/strbuf.h"
 #include "machine/sysinfo.h"

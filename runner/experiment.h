@@ -165,14 +165,29 @@ int experiment_dry_run(const struct experiment *e, struct store *s);
 int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, int force,
 			   const struct kbuild_request *build);
 
+/* How an experiment ended, and the status stored with it. */
+enum experiment_outcome {
+	EXPERIMENT_COMPLETE,	/* "complete": every round of every arm ran */
+	EXPERIMENT_FAILED,	/* "failed": a build, the store, a sample or a
+				 * knob's restoring failed */
+	EXPERIMENT_REFUSED,	/* "failed": a knob cannot be changed or
+				 * restored; nothing was measured */
+	EXPERIMENT_STOPPED,	/* "interrupted": a signal stopped it */
+};
+
+/* The exit status of an outcome: 0, 1, 2, or 128+signal for
+ * EXPERIMENT_STOPPED. */
+int experiment_exit_status(enum experiment_outcome outcome, int signal);
+
 /* Run the experiment into s: build the kernels of the arms built from a
  * tree (or find them in the kernel cache; a build that fails stops it
  * before anything), journal every knob, check that every arm's
  * knobs can be set and restored (else stop before any sample), then run
  * the rounds, switching the arms' changes in and out, and restore every
- * knob whatever happens. Return 0 when complete, 1 after a failure, 2
- * when a knob cannot be changed or restored (nothing measured), 128+N
- * when stopped by signal N. */
+ * knob whatever happens. Return the exit status of its outcome
+ * (experiment_exit_status): 0 when complete, 1 after a failure, 2 when a
+ * knob cannot be changed or restored (nothing measured), 128+N when
+ * stopped by signal N. */
 int experiment_run(struct experiment *e, struct store *s);
 
 #endif

@@ -290,6 +290,18 @@ static int record_overrides(struct store *s, int64_t run_id, const struct config
 	return 0;
 }
 
+/* The Slurm job the run is made in (SLURM_JOB_ID, as a kbench fleet job
+ * runs it), as run_meta ('', 'slurm-job'): how kbench fleet status finds
+ * the run of a job. Return 0 or -1. */
+static int record_slurm_job(struct store *s, int64_t run_id)
+{
+	const char *id = getenv("SLURM_JOB_ID");
+
+	if (!id || !*id)
+		return 0;
+	return store_add_meta(s, run_id, "", "slurm-job", id);
+}
+
 struct begin_facts {
 	const struct plan *p;
 	const struct config *c;	/* NULL: no -o overrides to record */
@@ -307,7 +319,7 @@ static int write_begin_facts(struct store *s, int64_t run_id, void *arg)
 	for (size_t i = 0; i < bf->p->n; i++)
 		if (record_section_facts(s, run_id, &bf->p->sections[i]))
 			return -1;
-	if (record_seed(s, run_id, bf->p))
+	if (record_seed(s, run_id, bf->p) || record_slurm_job(s, run_id))
 		return -1;
 	if (bf->more && bf->more(bf->more_arg, s, run_id))
 		return -1;

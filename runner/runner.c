@@ -12,6 +12,7 @@
 #include "runner/plan.h"
 #include "runner/progress.h"
 #include "runner/record.h"
+#include "runner/stop.h"
 #include "db/store.h"
 #include "sampler/sample.h"
 #include "lib/error.h"
@@ -96,10 +97,13 @@ static int start_sample(const struct workload_ops *ops, struct sample_job_arg *j
 	int jfd, rc;
 
 	if (!sample_execs(ops)) {
-		if (!child_start_held(c, sample_child, job))
-			return 0;
-		strbuf_addstr(reason, "cannot start the sample's process");
-		return -1;
+		struct strbuf why = STRBUF_INIT;
+
+		rc = child_start_held(c, sample_child, job, &why);
+		if (rc)
+			strbuf_addf(reason, "cannot start the sample's process: %s", why.buf);
+		strbuf_release(&why);
+		return rc;
 	}
 	if (!(prog = sample_program(reason)))
 		return -1;
@@ -132,10 +136,10 @@ static int run_sample_monitored(const struct workload_ops *ops,
 				struct wl_sample *out, struct child *c, struct strbuf *reason)
 {
 	struct sample_job_arg job = { .params = params, .row = row };
-	struct strbuf buf = STRBUF_INIT;
+	struct strbuf buf = STRBUF_INIT, why = STRBUF_INIT;
 	struct monitor_values scratch = MONITOR_VALUES_INIT;
 	const struct sample_msg *msg;
-	int end, rc = -1;
+	int end, released, rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	/* Monitors bracket the whole life of the sample's process; the
@@ -148,10 +152,14 @@ static int run_sample_monitored(const struct workload_ops *ops,
 	}
 	if (monitor_set_wants_attach(ms))
 		monitor_set_attach(ms, c->pid);
-	child_release(c);
-	end = child_finish(c, timeout_s, &stop_signal, &buf);
+	released = !child_release(c, &why);
+	end = child_finish(c, timeout_s, &stop_signal, &buf, &why);
 	monitor_set_after(ms, end == CHILD_EXITED ? &c->ru : NULL, mv ? mv : &scratch);
 	monitor_values_release(&scratch);
+	if (!released) {
+		strbuf_addstr(reason, why.buf);
+		goto out;
+	}
 	if (end == CHILD_TIMEOUT) {
 		strbuf_addf(reason, "timed out after %g s (timeout = %g); its process group "
 			    "was killed", timeout_s, timeout_s);
@@ -162,7 +170,7 @@ static int run_sample_monitored(const struct workload_ops *ops,
 		goto out;
 	}
 	if (end < 0) {
-		strbuf_addstr(reason, "lost track of the sample's process");
+		strbuf_addf(reason, "lost track of the sample's process: %s", why.buf);
 		goto out;
 	}
 	if (buf.len != sizeof(*msg)) {
@@ -196,6 +204,7 @@ static int run_sample_monitored(const struct workload_ops *ops,
 	rc = 0;
 out:
 	strbuf_release(&buf);
+	strbuf_release(&why);
 	return rc;
 }
 
@@ -839,7 +848,7 @@ static int concurrent(struct run_exec *x, const struct run_request *req, int *mi
 int plan_execute(struct plan *p, struct config *c, struct store *s,
 		 const struct run_request *req, int64_t *run_id)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct stop_signals ss;
 	struct run_exec x = { .p = p, .s = s, .mv = MONITOR_VALUES_INIT, .round = req->round,
 			      .exec = req->exec };
 	sig_atomic_t decided = -2;	/* stop_signal when the run's end was decided */
@@ -878,9 +887,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 
 	stop_signal = 0;
 	serving = 1;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	stop_signals_catch(&ss, on_signal);
 	/* plan_build bounds the plan: the count fits progress's int. */
 	progress_init(&x.prog, (int)samples_to_run(&x));
 	x.prog.tag = req->tag;
@@ -936,8 +943,7 @@ out_signals:
 	concurrent(&x, req, &mine, &others);
 	serving = 0;
 	child_server_stop(&server);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	stop_signals_restore(&ss);
 	/* A signal that came once the run's end was decided (while its status
 	 * was written or the sample server stopped) is the caller's: hand it
 	 * on to the handler restored, or the next run would clear it and an

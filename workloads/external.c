@@ -20,7 +20,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -89,45 +88,6 @@ struct external_opts {
 
 /* ---- param lists ---- */
 
-/* "doubling:MIN..MAX": MIN, 2*MIN, 4*MIN, ... up to MAX, and MAX itself. */
-static int doubling(const char *spec, long long **out, size_t *n, struct strbuf *err)
-{
-	const char *s = spec + strlen("doubling:");
-	long long cpus = sysinfo_cpus_allowed(), min, max;
-	size_t alloc = 0;
-
-	if (stride_term(&s, cpus, &min) || strncmp(s, "..", 2))
-		goto bad;
-	s += 2;
-	if (stride_term(&s, cpus, &max))
-		goto bad;
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s)
-		goto bad;
-	if (min < 1 || max < min) {
-		strbuf_addf(err, "empty range in '%s' (from %lld to %lld)", spec, min, max);
-		return -1;
-	}
-	*n = 0;
-	*out = NULL;
-	for (long long v = min; v <= max; v *= 2) {
-		ALLOC_GROW(*out, *n + 1, alloc);
-		(*out)[(*n)++] = v;
-		if (v > LLONG_MAX / 2)
-			break;
-	}
-	if ((*out)[*n - 1] != max) {
-		ALLOC_GROW(*out, *n + 1, alloc);
-		(*out)[(*n)++] = max;
-	}
-	return 0;
-bad:
-	strbuf_addf(err, "cannot parse '%s': expected doubling:MIN..MAX with MIN and MAX "
-		    "integers or K*cpus", spec);
-	return -1;
-}
-
 static void free_values(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -150,7 +110,7 @@ static int param_values(const char *text, char ***out, size_t *n, struct strbuf 
 		size_t nseq = 0;
 
 		if (*s == 's' ? stride_parse(s, sysinfo_cpus_allowed(), &seq, &nseq, err)
-			      : doubling(s, &seq, &nseq, err))
+			      : stride_doubling(s, sysinfo_cpus_allowed(), &seq, &nseq, err))
 			return -1;
 		*out = xcalloc(nseq, sizeof(**out));
 		for (size_t i = 0; i < nseq; i++) {

@@ -125,6 +125,20 @@ int stride_term(const char **sp, long long cpus, long long *v)
 	return 0;
 }
 
+/* "MIN..MAX" at *sp, each a stride_term: 0 with *sp past MAX, or -1. */
+static int parse_range(const char **sp, long long cpus, long long *min, long long *max)
+{
+	const char *s = *sp;
+
+	if (stride_term(&s, cpus, min) || strncmp(s, "..", 2))
+		return -1;
+	s += 2;
+	if (stride_term(&s, cpus, max))
+		return -1;
+	*sp = s;
+	return 0;
+}
+
 int stride_parse(const char *spec, long long cpus, long long **out,
 		 size_t *n, struct strbuf *err)
 {
@@ -135,10 +149,7 @@ int stride_parse(const char *spec, long long cpus, long long **out,
 	if (strncmp(s, "stride:", 7))
 		goto bad;
 	s += 7;
-	if (stride_term(&s, cpus, &min) || strncmp(s, "..", 2))
-		goto bad;
-	s += 2;
-	if (stride_term(&s, cpus, &max))
+	if (parse_range(&s, cpus, &min, &max))
 		goto bad;
 	while (isspace((unsigned char)*s))
 		s++;
@@ -174,5 +185,44 @@ int stride_parse(const char *spec, long long cpus, long long **out,
 bad:
 	strbuf_addf(err, "cannot parse '%s': expected stride:MIN..MAX[,max=CAP] "
 		    "with MIN, MAX, CAP integers or K*cpus", spec);
+	return -1;
+}
+
+int stride_doubling(const char *spec, long long cpus, long long **out, size_t *n,
+		    struct strbuf *err)
+{
+	const char *s = spec;
+	long long min, max;
+	size_t alloc = 0;
+
+	if (strncmp(s, "doubling:", 9))
+		goto bad;
+	s += 9;
+	if (parse_range(&s, cpus, &min, &max))
+		goto bad;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s)
+		goto bad;
+	if (min < 1 || max < min) {
+		strbuf_addf(err, "empty range in '%s' (from %lld to %lld)", spec, min, max);
+		return -1;
+	}
+	*n = 0;
+	*out = NULL;
+	for (long long v = min; v <= max; v *= 2) {
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[(*n)++] = v;
+		if (v > LLONG_MAX / 2)
+			break;
+	}
+	if ((*out)[*n - 1] != max) {
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[(*n)++] = max;
+	}
+	return 0;
+bad:
+	strbuf_addf(err, "cannot parse '%s': expected doubling:MIN..MAX with MIN and MAX "
+		    "integers or K*cpus", spec);
 	return -1;
 }

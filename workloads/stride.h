@@ -28,4 +28,10 @@ int stride_term(const char **sp, long long cpus, long long *v);
 int stride_parse(const char *spec, long long cpus, long long **out,
 		 size_t *n, struct strbuf *err);
 
+/* Parse "doubling:MIN..MAX" (MIN and MAX as stride_parse reads them):
+ * MIN, 2*MIN, 4*MIN, ... up to MAX, and MAX itself, into *out
+ * (malloc'd) and *n. Return 0, or -1 with the reason in err. */
+int stride_doubling(const char *spec, long long cpus, long long **out, size_t *n,
+		    struct strbuf *err);
+
 #endif

@@ -4,6 +4,13 @@
 # of the tree) gives: never a room above it, nor another room of its own
 # rank, nor a directory that is not a room. Each offending include is
 # printed as FILE:LINE: the include, and why it is refused.
+#
+# Then the calls: from the symbols each built object file defines and
+# uses (nm), the files of the rooms form a graph, an arrow from a file
+# to each file whose function or table it uses. No file reaches itself
+# through the arrows, within a room or across rooms: each loop found is
+# printed as its arrows, FILE -> FILE (SYMBOL...), and a loop between
+# rooms as ROOM/ -> ROOM/ (FILE:SYMBOL...).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Directories holding C files that are not rooms: nothing in a room
@@ -75,5 +82,134 @@ for r in $rooms; do
 		ok 0 "$r/ includes only its own headers and those of the rooms below it"
 	fi
 done
+
+# No file of a room over 1,000 lines but those docs/HACKING.md lists, in
+# its section "Files over 1,000 lines", each with its reason: a line
+# "- `PATH`: reason" (or "- `PATH`, `PATH`: reason").
+listed=$(sed -n '/^## Files over 1,000 lines/,/^## [^F]/p' "$TOP_SRCDIR/docs/HACKING.md" |
+	sed -n 's/^- \(`[^:]*\):.*/\1/p' | tr -d '`,')
+check "docs/HACKING.md lists the files over 1,000 lines" test -n "$listed"
+long=
+for r in $rooms; do
+	for f in $(cd "$TOP_SRCDIR" && find "$r" -name '*.[ch]' | LC_ALL=C sort); do
+		n=$(wc -l <"$TOP_SRCDIR/$f")
+		[ "$n" -gt 1000 ] || continue
+		case " $(echo $listed) " in *" $f "*) continue ;; esac
+		long="$long $f ($n lines)"
+	done
+done
+is "no file over 1,000 lines but those docs/HACKING.md gives a reason for" "$long" ""
+
+# docs/ARCHITECTURE.md is drawn from the code: every source file it names
+# (`room/file.c`, or `file.c` in its room's paragraph) is in the tree.
+gone=
+for f in $(grep -o '`[a-z0-9_/-]*\.[ch]`' "$TOP_SRCDIR/docs/ARCHITECTURE.md" | tr -d '`' |
+	LC_ALL=C sort -u); do
+	case $f in
+	*/*) [ -f "$TOP_SRCDIR/$f" ] || gone="$gone $f" ;;
+	*) [ -n "$(cd "$TOP_SRCDIR" && find $rooms -name "$f" | head -n 1)" ] ||
+		gone="$gone $f" ;;
+	esac
+done
+is "every file docs/ARCHITECTURE.md names is in the tree" "$gone" ""
+
+# The arrows read from the object files, one a line: FROM TO SYMBOL.
+builddir=$(dirname "$KBENCH")
+: >"$tmp/syms"
+unbuilt=
+for r in $rooms; do
+	for c in $(cd "$TOP_SRCDIR" && find "$r" -name '*.c' | LC_ALL=C sort); do
+		o=$builddir/${c%.c}.o
+		if [ ! -f "$o" ]; then
+			unbuilt="$unbuilt $c"
+			continue
+		fi
+		# nm -P: NAME TYPE ...; U is used, an upper-case letter
+		# other than U is defined here.
+		nm -P "$o" | awk -v f="$c" '
+			$2 == "U" { print "U", f, $1 }
+			$2 ~ /^[A-TV-Z]$/ { print "D", f, $1 }' >>"$tmp/syms"
+	done
+done
+is "every .c file of a room is built into an object file" "$unbuilt" ""
+
+# shellcheck disable=SC2016 # the $ are awk's
+awk '$1 == "D" { def[$3] = $2; next }
+	$1 == "U" { use[++n] = $2 " " $3 }
+	END {
+		for (i = 1; i <= n; i++) {
+			split(use[i], a, " ")
+			if ((a[2] in def) && def[a[2]] != a[1])
+				print a[1], def[a[2]], a[2]
+		}
+	}' "$tmp/syms" | LC_ALL=C sort -u >"$tmp/arrows"
+check "the object files use each other's symbols" test -s "$tmp/arrows"
+
+# loops ARROWS: the loops tsort finds in ARROWS (FROM TO SYMBOL lines),
+# each printed as the arrows between its files: FROM -> TO (SYMBOL...).
+loops() {
+	awk '{ print $1, $2 }' "$1" | tsort 2>&1 >/dev/null |
+		awk -v arrows="$1" '
+		function flush(   i, k, line, block, more) {
+			for (k = 1; k <= na; k++) {
+				if (!(af[k] in in_loop) || !(at[k] in in_loop))
+					continue
+				line = af[k] " -> " at[k]
+				if (!(line in said))
+					order[++nl] = line
+				# Four symbols say enough of an arrow.
+				if (++nsym[line] <= 4)
+					said[line] = said[line] sep_of(line) as[k]
+			}
+			block = ""
+			for (i = 1; i <= nl; i++) {
+				line = order[i]
+				more = nsym[line] > 4 ? " and " nsym[line] - 4 " more" : ""
+				block = block line " (" said[line] more ")\n"
+			}
+			# tsort may meet one loop more than once.
+			if (block != "" && !(block in shown)) {
+				shown[block] = 1
+				printf "%s\n", block
+			}
+			delete in_loop
+			delete said
+			delete nsym
+			nl = 0
+		}
+		function sep_of(line) { return (said[line] == "") ? "" : " " }
+		BEGIN {
+			while ((getline l < arrows) > 0) {
+				split(l, w, " ")
+				na++
+				af[na] = w[1]; at[na] = w[2]; as[na] = w[3]
+			}
+		}
+		/input contains a loop/ { flush(); next }
+		{ sub(/^tsort: /, ""); in_loop[$0] = 1 }
+		END { flush() }'
+}
+
+for r in $rooms; do
+	awk -v r="$r/" 'index($1, r) == 1 && index($2, r) == 1' "$tmp/arrows" >"$tmp/room"
+	loops "$tmp/room" >"$tmp/bad"
+	if [ -s "$tmp/bad" ]; then
+		ok 1 "$r/ has no call loop between its files"
+		comment "$tmp/bad"
+	else
+		ok 0 "$r/ has no call loop between its files"
+	fi
+done
+
+# Across rooms the arrows are those of the rooms: ROOM/ ROOM/ FILE:SYMBOL.
+awk '{ f = $1; t = $2; sub(/\/.*/, "/", f); sub(/\/.*/, "/", t)
+	if (f != t) print f, t, $1 ":" $3 }' "$tmp/arrows" >"$tmp/across"
+loops "$tmp/across" >"$tmp/bad"
+if [ -s "$tmp/bad" ]; then
+	ok 1 "no call loop crosses rooms"
+	comment "$tmp/bad"
+else
+	ok 0 "no call loop crosses rooms"
+fi
 
 done_testing

@@ -102,6 +102,28 @@ expect_err "a run still going is refused" 1 "is still running" kb run --resume g
 kill -INT "$pid"
 wait "$pid"
 check "SIGINT marks it interrupted" test "$(val "SELECT status FROM runs WHERE name = 'going'")" = interrupted
+
+# SIGHUP (the terminal gone) stops a run as SIGINT does, but not one
+# started with it ignored, as nohup starts it.
+"$KBENCH" --db "$db" --quiet run -c "$tmp/long.conf" -n hup --no-report >/dev/null 2>&1 &
+pid=$!
+wait_samples hup 1
+kill -HUP "$pid"
+wait "$pid"
+is "SIGHUP stops a run: exit 129" "$?" 129
+check "... marked interrupted" test "$(val "SELECT status FROM runs WHERE name = 'hup'")" = interrupted
+(trap '' HUP && exec "$KBENCH" --db "$db" --quiet run -c "$tmp/long.conf" -n nohup \
+	--no-report >/dev/null 2>&1) &
+pid=$!
+wait_samples nohup 1
+kill -HUP "$pid"
+n=$(val "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.name = 'nohup'")
+wait_samples nohup $((n + 1))
+check "a run that ignores SIGHUP goes on past it" kill -0 "$pid"
+kill -INT "$pid"
+wait "$pid"
+check "... and SIGINT still stops it" \
+	test "$(val "SELECT status FROM runs WHERE name = 'nohup'")" = interrupted
 expect_err "a run that does not exist is named" 1 "no run named 'nosuch'" kb run --resume nosuch
 check "no worker is left" no_workers
 check "the store is intact" "$KB_SQL" --integrity "$db"

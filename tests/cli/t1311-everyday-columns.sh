@@ -89,7 +89,10 @@ echo '1237|kbench-fleet-quick|FAILED|node-06|2026-12-03T15:01:02|2026-12-03T15:0
 echo '1238|kbench-fleet-quick|COMPLETED|node-08|2026-12-03T15:01:03|2026-12-03T15:21:00|0:0'
 SH
 chmod +x "$tmp/bin/squeue" "$tmp/bin/sacct"
-check "a run collected from job 1236" kb note '#1' 'kbench fleet: Slurm job 1236 on node node-05'
+check "a run collected from job 1236, stored before runs held their job" \
+	kb note '#1' 'kbench fleet: Slurm job 1236 on node node-05'
+check "a run collected from job 1238, which holds its job as a fact" \
+	sql_write "INSERT INTO run_meta (run_id, section, key, value) VALUES (2, '', 'slurm-job', '1238')"
 slurm_kb() { PATH="$tmp/bin:$PATH" "$KBENCH" --db "$db" "$@"; }
 expect_transcript "fleet status fits 80 columns; running jobs' results URL once" \
 	slurm_kb fleet status <<'T'
@@ -97,7 +100,7 @@ $ slurm_kb fleet status
 job   name           state      node     start        end    result
 1236  fleet-quick    COMPLETED  node-05  12-03 15:01  15:20  run @1
 1237  fleet-quick    FAILED     node-06  12-03 15:01  15:03  exit 1:0
-1238  fleet-quick    COMPLETED  node-08  12-03 15:01  15:21  not collected
+1238  fleet-quick    COMPLETED  node-08  12-03 15:01  15:21  run @2
 1239  fleet-quick    RUNNING    node-07  12-03 15:40  -      -
 1240  daily-nightly  PENDING    node-01  12-04 02:00  -      waits (BeginTime)
 running jobs upload to https://results.example.org/kbench/

@@ -47,6 +47,15 @@ expect_err "without --dry-run: the same usage error before QEMU is looked for" 2
 	env KBENCH_QEMU="$tmp/no-such-qemu" "$KBENCH" --db "$db" vm -k "$tmp/nope" -c "$tmp/hb.conf"
 is "... and no store is made" "$(test -e "$db" && echo "$db")" ""
 
+# The arms and the guest's options are checked before anything boots.
+expect_err "two arms of one name are refused" 2 "two arms are named 'a'" \
+	kb vm --dry-run -k "$tmp/bzImage" -k "$tmp/bzImage" -n a -n a -c "$tmp/hb.conf"
+expect_err "a boot timeout of 0 is refused" 2 "--boot-timeout must be more than 0 seconds" \
+	kb vm --dry-run -k "$tmp/bzImage" --boot-timeout 0 -c "$tmp/hb.conf"
+expect_err "--modprobe without --modules is refused" 2 \
+	"--modprobe needs --modules DIR, the tree to load them from" \
+	kb vm --dry-run -k "$tmp/bzImage" --modprobe dummy -c "$tmp/hb.conf"
+
 check "--dry-run: an image with the boot header passes" \
 	kb vm --dry-run -k "$tmp/bzImage" -c "$tmp/hb.conf"
 grep -q "^    -kernel $tmp/bzImage \\\\\$" "$tmp/check.out"

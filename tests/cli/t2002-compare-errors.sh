@@ -10,7 +10,7 @@ check "two one-sample runs stored" \
 
 expect_transcript "an unknown format" kb compare --format xml a-1 b-1 <<'T'
 $ kb compare --format xml a-1 b-1
-2> kbench: unknown format 'xml' (expected text, brief, markdown, csv, json or html)
+2> kbench: unknown format 'xml' (expected text, markdown, csv, json, brief or html)
 [exit 2]
 T
 expect_transcript "an unknown test" kb compare --test ks a-1 b-1 <<'T'

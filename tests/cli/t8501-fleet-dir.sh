@@ -14,7 +14,8 @@ expect_err "fleet needs a command" 2 "fleet needs a command" "$KBENCH" fleet
 expect_err "an unknown command is refused" 2 \
 	"'bogus' is not a kbench fleet command; see 'kbench fleet --help'" "$KBENCH" fleet bogus
 check "fleet --help lists the commands" sh -c '"$KBENCH" fleet --help | grep -q "^  collect "'
-expect_err "submit needs a config" 2 "no config given: use -c FILE" "$KBENCH" fleet submit
+expect_err "submit needs a config, as run does" 2 \
+	"no config given: use -c FILE (e.g. configs/quick.conf)" "$KBENCH" fleet submit
 expect_err "--all and --nodes do not go together" 2 "--all cannot be combined with --nodes" \
 	"$KBENCH" fleet submit -c hb.conf --all --nodes n1
 expect_err "a bad config is refused here, before any job" 2 \
@@ -84,6 +85,14 @@ exit "$status"
 # sbatch --parsable --nodelist=n2 --begin=02:30 SCRIPT
 [exit 0]
 EOF
+expect_err "submit does not take schedule's --daily" 2 "unknown option '--daily'" \
+	"$KBENCH" fleet submit --daily 02:30 -c hb.conf --nodes n1 --dry-run
+"$KBENCH" fleet schedule --help >sched-help.txt 2>&1
+"$KBENCH" fleet submit --help >submit-help.txt 2>&1
+check "schedule --help lists --daily" grep -q -- '--daily HH:MM' sched-help.txt
+check "... submit --help does not" test -z "$(grep -- '--daily' submit-help.txt)"
+check "... and both list the options they share" \
+	test "$(grep -c -- '^ *--db-dir DIR  ' sched-help.txt)$(grep -c -- '^ *--db-dir DIR  ' submit-help.txt)" = 11
 expect_err "credentials in the URL draw a warning" 0 \
 	"warning: the credentials in '--results' go into the job's script" \
 	"$KBENCH" fleet submit -c hb.conf --nodes n1 --results http://u:pw@h/r --dry-run
@@ -107,6 +116,10 @@ for n in n7 n8; do
 	is "... the run's note names the job and node" \
 		"$("$KB_SQL" "$tmp/nodes/$n/kbench.db" "SELECT notes FROM runs")" \
 		"kbench fleet: Slurm job 4$n on node $n"
+	is "... and the run holds the job as a fact" \
+		"$("$KB_SQL" "$tmp/nodes/$n/kbench.db" \
+			"SELECT value FROM run_meta WHERE section = '' AND key = 'slurm-job'")" \
+		"4$n"
 done
 check "the job's scratch directory is gone" test -z "$(find nodes -name 'job-*')"
 

@@ -97,6 +97,26 @@ int main(void)
 		"a range near the largest integer is walked from its start"))
 		diag("got %zu rows: %s", n, err.buf);
 	free(v);
+	v = NULL;
+
+	/* doubling: reads MIN..MAX as stride: does. */
+	strbuf_reset(&err);
+	rc = stride_doubling("doubling:3..2*cpus", 10, &v, &n, &err);
+	if (!ok(!rc && n == 4 && v[0] == 3 && v[1] == 6 && v[2] == 12 && v[3] == 20,
+		"doubling:3..2*cpus on 10 CPUs: 3 6 12 20"))
+		diag("got %zu values: %s", n, err.buf);
+	free(v);
+	v = NULL;
+	rc = stride_doubling("doubling: 1 .. 8 ", 2, &v, &n, &err);
+	ok(!rc && n == 4 && v[3] == 8, "blanks around the terms, MAX itself a power: 1 2 4 8");
+	free(v);
+	strbuf_reset(&err);
+	ok(stride_doubling("doubling:1-4", 2, &v, &n, &err) &&
+	   strstr(err.buf, "expected doubling:MIN..MAX"), "doubling:1-4 is refused: %s", err.buf);
+	strbuf_reset(&err);
+	ok(stride_doubling("doubling:8..2", 2, &v, &n, &err) &&
+	   strstr(err.buf, "empty range in 'doubling:8..2'"), "an empty range is refused: %s",
+	   err.buf);
 	strbuf_release(&err);
 	return done_testing();
 }

@@ -1,11 +1,15 @@
 /* t2600-noise: the between-run noise estimate, the test of run means that
  * uses it and its minimum detectable effect, on constructed series: drift
  * between runs of one kernel gives no star, a real shift gives one; the
- * model stars with + when it has no estimate and * when it has one. */
+ * model cannot tell without an estimate and stars with * with one; the
+ * paired test of an A/B experiment's rounds from their means alone. */
 #include "config.h"
+#include "compare/decide.h"
 #include "compare/model.h"
 #include "compare/noise.h"
+#include "compare/paired.h"
 #include "compare/stats.h"
+#include "db/series.h"
 #include "db/store.h"
 #include "tests/tap.h"
 
@@ -257,10 +261,11 @@ static void model_decision(void)
 	add_run(&m, 1, drift[3], WITHIN_SD);
 	model_finish(&m);
 	cell = &m.sections[0].rows[0].cells[1];
-	ok(cell->test.significant && cell->within_only && !cell->between_run &&
+	ok(cell->test.significant && decide_within_only(cell) &&
+	   cell->method == CMP_METHOD_WITHIN && cell->verdict == CMP_VERDICT_CANNOT_TELL &&
 	   !m.sections[0].rows[0].noise.known,
-	   "no history: within-run test, significant, marked + (within_only %d)",
-	   cell->within_only);
+	   "no history: within-run test, significant, cannot tell (method %d, verdict %d)",
+	   (int)cell->method, (int)cell->verdict);
 	ok(!m.sections[0].rows[0].cells[0].noisy && !cell->noisy,
 	   "CoeffVar ~2.3%% < 5%%: not marked noisy");
 	mde_within = m.sections[0].rows[0].mde_pct;
@@ -275,7 +280,7 @@ static void model_decision(void)
 		add_history(&m, 1, drift[i], WITHIN_SD);
 	model_finish(&m);
 	cell = &m.sections[0].rows[0].cells[1];
-	ok(!cell->test.significant && cell->between_run && !cell->within_only &&
+	ok(!cell->test.significant && cell->method == CMP_METHOD_BETWEEN &&
 	   m.sections[0].rows[0].noise.runs == N(drift),
 	   "with 6 runs of history: between-run test, no star (p %g)", cell->test.p);
 	ok(m.sections[0].rows[0].mde_pct > 4 * mde_within,
@@ -290,7 +295,8 @@ static void model_decision(void)
 	add_run(&m, 1, drift[3], WITHIN_SD);
 	model_finish(&m);
 	cell = &m.sections[0].rows[0].cells[1];
-	ok(cell->test.significant && !cell->within_only && !cell->between_run,
+	ok(cell->test.significant && cell->method == CMP_METHOD_WITHIN &&
+	   cell->verdict == CMP_VERDICT_CHANGED,
 	   "--within-run: Welch on the samples, starred * as before");
 	model_release(&m);
 
@@ -325,6 +331,31 @@ static void model_decision(void)
 	}
 }
 
+/* The paired test from per-round means alone: the rounds both arms have
+ * give the differences {1, 1.5, 0.5, 1.2}: mean 1.05, sd 0.4203, se
+ * 0.2102, t 4.996 with 3 degrees of freedom, p 0.015. */
+static void paired_by_hand(void)
+{
+	const double base[] = { 10, 11, 12, 13, 14 }, new[] = { 11, 12.5, 12.5, 14.2, 99 };
+	const size_t nbase[] = { 2, 2, 2, 2, 2 }, nnew[] = { 2, 2, 2, 2, 0 };
+	struct paired_result pr;
+	int rc = paired_test(base, nbase, new, nnew, 5, 0.05, &pr);
+
+	ok(!rc && pr.rounds == 4 &&
+	   near(pr.base_mean, 11.5, 1e-12),
+	   "paired: round 5, which one arm lacks, is left out (rounds %zu, base mean %g)",
+	   pr.rounds, pr.base_mean);
+	ok(near(pr.dec.diff, 1.05, 1e-12) && near(pr.dec.se, 0.2101586702, 1e-9) &&
+	   near(pr.dec.t, 4.99622499, 1e-8) && pr.dec.df == 3,
+	   "paired: mean %g, se %g, t %g, df %g", pr.dec.diff, pr.dec.se, pr.dec.t,
+	   pr.dec.df);
+	ok(pr.dec.p > 0.01 && pr.dec.p < 0.02 && pr.dec.significant,
+	   "paired: p %g, significant at 0.05", pr.dec.p);
+	ok(paired_test(base, nbase, new, nnew, 2, 0.05, &pr) == -1 &&
+	   paired_test(base, nbase, new, nnew, 3, 0.05, &pr) == 0,
+	   "paired: 2 rounds are too few, 3 are enough");
+}
+
 int main(void)
 {
 	estimate_by_hand();
@@ -333,5 +364,6 @@ int main(void)
 	test_by_hand();
 	mde_by_hand();
 	model_decision();
+	paired_by_hand();
 	return done_testing();
 }

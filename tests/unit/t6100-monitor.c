@@ -9,6 +9,8 @@
 #include "tests/tap.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -93,19 +95,24 @@ static struct monitor_set *set_of(const char *monitors, const char *events)
 static int measure(struct monitor_set *ms, int (*fn)(void *, int), long parent_pages,
 		   struct monitor_values *mv)
 {
+	struct strbuf err = STRBUF_INIT;
 	struct child c;
 	int end;
 
 	monitor_set_before(ms);
-	if (child_start_held(&c, fn, NULL))
+	if (child_start_held(&c, fn, NULL, &err)) {
+		diag("%s", err.buf);
+		strbuf_release(&err);
 		return -1;
+	}
 	monitor_set_attach(ms, c.pid);
-	if (child_release(&c))
-		return -1;
+	if (child_release(&c, &err))
+		diag("%s", err.buf);
 	if (parent_pages)
 		touch_pages(parent_pages);
-	end = child_finish(&c, 30, NULL, NULL);
+	end = child_finish(&c, 30, NULL, NULL, &err);
 	monitor_set_after(ms, &c.ru, mv);
+	strbuf_release(&err);
 	return end == CHILD_EXITED && WIFEXITED(c.status) && !WEXITSTATUS(c.status) ? 0 : -1;
 }
 
@@ -261,21 +268,56 @@ static void test_no_pmu(void)
 
 static void test_held(void)
 {
+	struct strbuf err = STRBUF_INIT;
 	struct child c;
 
 	*ran_flag = 0;
-	ok(!child_start_held(&c, job_flag, NULL), "a held child starts");
+	ok(!child_start_held(&c, job_flag, NULL, &err), "a held child starts");
 	usleep(50000);
 	ok(*ran_flag == 0, "and does not run before it is released");
-	ok(!child_release(&c), "it is released");
-	ok(child_finish(&c, 10, NULL, NULL) == CHILD_EXITED && *ran_flag == 1,
+	ok(!child_release(&c, &err), "it is released");
+	ok(child_finish(&c, 10, NULL, NULL, &err) == CHILD_EXITED && *ran_flag == 1,
 	   "and then runs");
 
 	*ran_flag = 0;
-	ok(!child_start_held(&c, job_flag, NULL), "a held child starts again");
-	ok(child_finish(&c, 10, NULL, NULL) == CHILD_EXITED && *ran_flag == 0 &&
+	ok(!child_start_held(&c, job_flag, NULL, &err), "a held child starts again");
+	ok(child_finish(&c, 10, NULL, NULL, &err) == CHILD_EXITED && *ran_flag == 0 &&
 	   WIFEXITED(c.status) && WEXITSTATUS(c.status) == 1,
 	   "finished without release, it exits without running");
+	ok(!err.len, "no error on the way (got '%s')", err.buf);
+	strbuf_release(&err);
+}
+
+/* A held child killed before its release: child_release says why in err
+ * and prints nothing, as a function of lib/ does (docs/HACKING.md). */
+static void test_release_error(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	FILE *cap = tmpfile();
+	int saved = dup(STDERR_FILENO), rc;
+	siginfo_t si;
+	struct child c;
+	long printed;
+
+	*ran_flag = 0;
+	ok(!child_start_held(&c, job_flag, NULL, &err), "a held child starts to be killed");
+	kill(c.pid, SIGKILL);
+	/* Wait for its death, leaving it to child_finish to reap. */
+	waitid(P_PID, (id_t)c.pid, &si, WEXITED | WNOWAIT);
+	fflush(stderr);
+	dup2(fileno(cap), STDERR_FILENO);
+	rc = child_release(&c, &err);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	printed = (long)lseek(fileno(cap), 0, SEEK_END);
+	fclose(cap);
+	ok(rc == -1 && !strncmp(err.buf, "cannot release the child process: ", 34),
+	   "releasing a dead child fails, the reason in err (got '%s')", err.buf);
+	ok(printed == 0, "and nothing is printed (%ld bytes)", printed);
+	ok(child_finish(&c, 10, NULL, NULL, &err) == CHILD_EXITED && WIFSIGNALED(c.status) &&
+	   *ran_flag == 0, "the killed child is reaped, fn never ran");
+	strbuf_release(&err);
 }
 
 static void test_none_and_slab(void)
@@ -330,6 +372,7 @@ int main(void)
 	test_parse();
 	test_reasons();
 	test_held();
+	test_release_error();
 	test_faults();
 	test_no_pmu();
 	test_none_and_slab();
