@@ -51,13 +51,41 @@ static int only_keeps(const struct kb_regex *only, const char *section, const ch
 	return keep ? keep : kb_regex_match(only, row);
 }
 
+/* The unit the model holds row of section in (NULL: it holds no such
+ * row), and in *label the label of the first column with samples of it. */
+static const char *row_unit(const struct cmp_model *m, const char *section, const char *row,
+			    const char **label)
+{
+	for (size_t i = 0; i < m->nsections; i++) {
+		const struct cmp_section *s = &m->sections[i];
+
+		if (strcmp(s->name, section))
+			continue;
+		for (size_t j = 0; j < s->nrows; j++) {
+			const struct cmp_row *r = &s->rows[j];
+
+			if (strcmp(r->label, row))
+				continue;
+			*label = "";
+			for (size_t c = 0; c < m->nruns; c++)
+				if (r->cells[c].n) {
+					*label = m->runs[c].label ? m->runs[c].label : "";
+					break;
+				}
+			return r->unit;
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
 /* Whether row r comes in another unit than the samples of its row read
  * before (1, after printing why): figures of different units are
  * neither pooled nor compared (netperf's 10^6 bit/s against its
  * transactions per second reads as a change of millions of %). */
 static int unit_differs(const struct feed *f, const struct sample_row *r)
 {
-	const char *label, *unit = model_row_unit(f->model, r->section, r->row, &label);
+	const char *label, *unit = row_unit(f->model, r->section, r->row, &label);
 	const char *mine = r->unit ? r->unit : "";
 
 	if (!unit || !strcmp(unit, mine))

@@ -408,32 +408,6 @@ void model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *
 	}
 }
 
-const char *model_row_unit(const struct cmp_model *m, const char *section, const char *row,
-			   const char **label)
-{
-	for (size_t i = 0; i < m->nsections; i++) {
-		const struct cmp_section *s = &m->sections[i];
-
-		if (strcmp(s->name, section))
-			continue;
-		for (size_t j = 0; j < s->nrows; j++) {
-			const struct cmp_row *r = &s->rows[j];
-
-			if (strcmp(r->label, row))
-				continue;
-			*label = "";
-			for (size_t c = 0; c < m->nruns; c++)
-				if (r->cells[c].n) {
-					*label = m->runs[c].label ? m->runs[c].label : "";
-					break;
-				}
-			return r->unit;
-		}
-		return NULL;
-	}
-	return NULL;
-}
-
 static double pct(enum cmp_stat st, int higher_better, double v, double base)
 {
 	/* mmtests prints NaN as 0.00 with no change; keep the pair coherent. */

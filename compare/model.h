@@ -290,11 +290,6 @@ void model_add_row_result(struct cmp_model *m, size_t col, const struct row_resu
  * first appearance. */
 void model_add_sample(struct cmp_model *m, size_t col, const struct sample_row *r);
 
-/* The unit the model holds row of section in (NULL: it holds no such
- * row), and in *label the label of the first column with samples of it. */
-const char *model_row_unit(const struct cmp_model *m, const char *section, const char *row,
-			   const char **label);
-
 /* Add one stored monitor value of column col to its section's totals
  * (the section must have samples already: add a run's samples first).
  * Deltas add up; a before and after pair adds up to its growth, under

@@ -142,13 +142,6 @@ int store_resume_bisect(struct store *s, int64_t id)
 	return rc;
 }
 
-static char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t ? (const char *)t : "");
-}
-
 static double col_real(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
@@ -188,25 +181,25 @@ static int fill_bisect(struct store *s, sqlite3_stmt *st, struct bisect_info *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->id = sqlite3_column_int64(st, 0);
-	b->uuid = col_text(st, 1);
-	b->tree = col_text(st, 2);
-	b->good = col_text(st, 3);
-	b->bad = col_text(st, 4);
-	b->good_ref = col_text(st, 5);
-	b->bad_ref = col_text(st, 6);
-	b->config_name = col_text(st, 7);
-	b->config_text = col_text(st, 8);
-	b->settings = col_text(st, 9);
-	b->command = col_text(st, 10);
-	b->section = col_text(st, 11);
-	b->row = col_text(st, 12);
+	b->uuid = store_column_dup(st, 1);
+	b->tree = store_column_dup(st, 2);
+	b->good = store_column_dup(st, 3);
+	b->bad = store_column_dup(st, 4);
+	b->good_ref = store_column_dup(st, 5);
+	b->bad_ref = store_column_dup(st, 6);
+	b->config_name = store_column_dup(st, 7);
+	b->config_text = store_column_dup(st, 8);
+	b->settings = store_column_dup(st, 9);
+	b->command = store_column_dup(st, 10);
+	b->section = store_column_dup(st, 11);
+	b->row = store_column_dup(st, 12);
 	b->regression_pct = col_real(st, 13);
-	b->status = col_text(st, 14);
-	b->result = col_text(st, 15);
-	b->first_bad = col_text(st, 16);
-	b->hostname = col_text(st, 17);
-	b->started_at = col_text(st, 21);
-	b->finished_at = col_text(st, 22);
+	b->status = store_column_dup(st, 14);
+	b->result = store_column_dup(st, 15);
+	b->first_bad = store_column_dup(st, 16);
+	b->hostname = store_column_dup(st, 17);
+	b->started_at = store_column_dup(st, 21);
+	b->finished_at = store_column_dup(st, 22);
 	b->steps = sqlite3_column_int(st, 23);
 	if (!strcmp(b->status, "running")) {
 		b->alive = run_writer_alive(s, b->hostname, sqlite3_column_int64(st, 18),
