@@ -55,7 +55,7 @@ int main(void)
 	int64_t id1, id2, got;
 	int n = 0, found;
 	struct monitors_seen mons = { 0 };
-	int mons_rc;
+	int mons_rc, rc;
 	struct sample_record rec[2] = { { "1", 0.5, "s", 0 }, { "2", 0.9, "s", 0 } };
 	struct monitor_record mon = { .row = "1", .source = "workload", .key = "losses", .value = 3 };
 	struct sample_set set = { .section = "hackbench-a", .workload = "hackbench",
@@ -82,15 +82,15 @@ int main(void)
 	ok(!store_resolve_run(s, "@1", &got, &err) && got == id1, "@ID picks that run");
 	ok(!store_resolve_run(s, "@2", &got, &err) && got == id2, "... and @2 the second");
 	strbuf_reset(&err);
-	ok(store_resolve_run(s, "@9", &got, &err) && strstr(err.buf, "no run @9 in "),
-	   "an id no run has says so: %s", err.buf);
+	rc = store_resolve_run(s, "@9", &got, &err);
+	ok(rc && strstr(err.buf, "no run @9 in "), "an id no run has says so: %s", err.buf);
 	strbuf_reset(&err);
-	ok(store_resolve_run(s, "@h", &got, &err) &&
-	   !strcmp(err.buf, "invalid run id '@h': expected @ID, a run's number (NAME@HOST names "
-		   "a host)"), "@ and no number is no run id: %s", err.buf);
+	rc = store_resolve_run(s, "@h", &got, &err);
+	ok(rc && !strcmp(err.buf, "invalid run id '@h': expected @ID, a run's number (NAME@HOST "
+			 "names a host)"), "@ and no number is no run id: %s", err.buf);
 	strbuf_reset(&err);
-	ok(store_resolve_run(s, "@-1", &got, &err) && strstr(err.buf, "invalid run id '@-1'"),
-	   "nor @ and a sign: %s", err.buf);
+	rc = store_resolve_run(s, "@-1", &got, &err);
+	ok(rc && strstr(err.buf, "invalid run id '@-1'"), "nor @ and a sign: %s", err.buf);
 	ok(!store_resolve_run(s, "aaaaaaaa", &got, &err) && got == id1, "a uuid prefix picks that run");
 	ok(!store_resolve_run(s, "base@h", &got, &err) && got == id2, "NAME@HOST works");
 	strbuf_reset(&err);
