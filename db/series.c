@@ -102,14 +102,19 @@ static void work_options_sql(struct strbuf *sql, const char *id_expr)
 	strbuf_addstr(sql, ")) ORDER BY x))");
 }
 
-int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out)
+/* The one text value that the SQL sql_of writes for run `run_id`,
+ * appended to out with `end` after it (nothing when NULL). Return 0, or
+ * -1 after saying it cannot read `what`. */
+static int read_run_text(struct store *s, int64_t run_id,
+			 void (*sql_of)(struct strbuf *sql, const char *id_expr), const char *end,
+			 const char *what, struct strbuf *out)
 {
 	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	strbuf_addstr(&sql, "SELECT ");
-	work_options_sql(&sql, "?1");
+	sql_of(&sql, "?1");
 	rc = store_prepare(s, sql.buf, &st);
 	strbuf_release(&sql);
 	if (rc)
@@ -117,11 +122,17 @@ int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out)
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
+		strbuf_addf(out, "%s%s", (const char *)sqlite3_column_text(st, 0), end);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the run's effective options");
+		return store_db_error(s, what);
 	return 0;
+}
+
+int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out)
+{
+	return read_run_text(s, run_id, work_options_sql, "",
+			     "cannot read the run's effective options", out);
 }
 
 /* SQL for the effective values of run `id_expr`'s sections that change
@@ -139,24 +150,8 @@ static void work_values_sql(struct strbuf *sql, const char *id_expr)
 
 int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out)
 {
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	strbuf_addstr(&sql, "SELECT ");
-	work_values_sql(&sql, "?1");
-	rc = store_prepare(s, sql.buf, &st);
-	strbuf_release(&sql);
-	if (rc)
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		strbuf_addf(out, "%s\n", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the run's effective values");
-	return 0;
+	return read_run_text(s, run_id, work_values_sql, "\n",
+			     "cannot read the run's effective values", out);
 }
 
 static const char *text_or_empty(sqlite3_stmt *st, int col)
