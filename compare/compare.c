@@ -270,6 +270,7 @@ static void label_for(char *const *names, size_t ncols, size_t i, const struct r
 struct run_experiment {
 	int64_t id;
 	char *uuid;
+	char *design;
 };
 
 static int experiment_fact(const char *section, const char *key, const char *value, void *arg)
@@ -282,6 +283,8 @@ static int experiment_fact(const char *section, const char *key, const char *val
 		x->id = strtoll(value, NULL, 10);
 	else if (!strcmp(key, "experiment-uuid") && !x->uuid)
 		x->uuid = xstrdup(value);
+	else if (!strcmp(key, "experiment-design") && !x->design)
+		x->design = xstrdup(value);
 	return 0;
 }
 
@@ -365,10 +368,15 @@ static int feed_run(struct store *s, const struct column *cols, char *const *nam
 		model_set_work(model, col, opts.buf);
 		strbuf_release(&opts);
 
-		if (store_each_meta(s, id, experiment_fact, &x))
-			goto out;
-		model_set_experiment(model, col, x.id, x.uuid);
+		if (!store_each_meta(s, id, experiment_fact, &x)) {
+			model_set_experiment(model, col, x.id, x.uuid);
+			model_set_experiment_design(model, col, x.design);
+			x.id = -1;
+		}
 		free(x.uuid);
+		free(x.design);
+		if (x.id != -1)
+			goto out;
 	}
 	if (store_each_sample(s, id, feed_sample, feed) || feed->failed)
 		goto out;

@@ -6,6 +6,7 @@
 #include "compare/model.h"
 #include "compare/noise.h"
 #include "compare/paired.h"
+#include "compare/sequential.h"
 #include "compare/stats.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -37,6 +38,39 @@ static int paired_applies(const struct cmp_model *m)
 	return 1;
 }
 
+/* The arms' experiment has a sequential design: build it into m->seq
+ * and say in the title which bound the rounds are read against. A design
+ * that cannot be read is said, and the fixed design's test used. */
+static void seq_setup(struct cmp_model *m, int rounds, struct strbuf *title)
+{
+	const char *text = m->runs[0].experiment_design;
+	struct strbuf err = STRBUF_INIT;
+	struct seq_plan plan;
+	struct seq_design *d;
+	double bound;
+	int k;
+
+	if (!text || !*text)
+		return;
+	d = xcalloc(1, sizeof(*d));
+	if (seq_plan_parse(text, &plan, &err) || seq_plan_design(&plan, d, &err)) {
+		strbuf_addf(title, "; its sequential design %s, so read as a fixed one", err.buf);
+		free(d);
+		strbuf_release(&err);
+		return;
+	}
+	m->seq = d;
+	m->seq_equivalence_pct = plan.equivalence_pct;
+	k = seq_bound_for(d, rounds, &bound);
+	if (k >= 0)
+		strbuf_addf(title, ", sequential: |t| >= %.2f at look %d of %d, O'Brien-Fleming "
+			    "alpha spending", bound, k + 1, d->nlooks);
+	else
+		strbuf_addf(title, ", sequential, stopped between looks: |t| >= %.2f, its "
+			    "largest bound", bound);
+	strbuf_release(&err);
+}
+
 void decide_setup(struct cmp_model *m)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -53,6 +87,7 @@ void decide_setup(struct cmp_model *m)
 		strbuf_addf(&sb, "@%lld)", (long long)m->runs[0].experiment_id);
 	else
 		strbuf_addf(&sb, "%.8s)", m->runs[0].experiment_uuid);
+	seq_setup(m, rounds, &sb);
 	m->paired_title = strbuf_detach(&sb);
 }
 
@@ -83,6 +118,48 @@ static int max_round(const struct cmp_cell *c)
 		if (c->rounds[i] > k)
 			k = c->rounds[i];
 	return k;
+}
+
+/* A difference d of the test's scale (new - base, base b > 0) as the
+ * change of the mean in % of the baseline's, + better: on x for a
+ * lower-is-better row (-100 d / b), on 1/x for a higher-is-better one,
+ * whose mean in x is 1/(b + d) against 1/b: 100 (b / (b + d) - 1). Both
+ * fall as d grows; past b + d = 0 the change is unbounded. */
+static double change_pct(int higher_better, double d, double b)
+{
+	if (!higher_better)
+		return -100 * d / b;
+	return b + d > 0 ? -100 * d / (b + d) : INFINITY;
+}
+
+/* Read a paired test against the experiment's sequential design: the
+ * look of its rounds decides a change, and its repeated confidence
+ * interval, turned into % of the baseline's mean (+ better) as the
+ * table's change is, decides no change against the equivalence bound. */
+static void seq_cell(const struct cmp_model *m, const struct cmp_row *r,
+		     const struct paired_result *pr, struct cmp_cell *cell)
+{
+	double scale = fabs(pr->base_mean), bound, e = m->seq_equivalence_pct;
+	struct seq_look l;
+	int k = seq_bound_for(m->seq, (int)pr->rounds, &bound);
+
+	cell->seq_bound = bound;
+	cell->test.significant = fabs(pr->dec.t) >= bound;
+	if (k < 0 || !(scale > 0) ||
+	    seq_decide_summary(m->seq, k, pr->rounds, pr->dec.diff,
+			       pr->dec.se * sqrt((double)pr->rounds), e / 100 * scale, &l))
+		return;
+	cell->seq_look = k;
+	cell->seq_rounds_needed = l.rounds_needed;
+	cell->seq_lo_pct = change_pct(r->higher_better, l.hi, scale);
+	cell->seq_hi_pct = change_pct(r->higher_better, l.lo, scale);
+	if (l.decision != SEQ_CHANGE) {
+		int inside = e > 0 && cell->seq_lo_pct > -e && cell->seq_hi_pct < e;
+
+		l.decision = inside ? SEQ_NO_CHANGE :
+			     k < m->seq->nlooks - 1 ? SEQ_GO_ON : SEQ_CANNOT_TELL;
+	}
+	cell->seq_decision = (int)l.decision;
 }
 
 /* The paired test of cell against base in row r, in place of the
@@ -116,6 +193,8 @@ static int paired_decide(const struct cmp_model *m, const struct cmp_row *r,
 	cell->test.reason = NULL;
 	cell->test.significant = pr.dec.significant;
 	cell->method = CMP_METHOD_PAIRED;
+	if (m->seq)
+		seq_cell(m, r, &pr, cell);
 	scale = fabs(pr.base_mean);
 	cell->mde_pct = 100 * noise_mde_se(pr.dec.se, pr.dec.df, m->alpha, NOISE_POWER) / scale;
 	cell->rounds_needed = noise_rounds_needed(pr.dec.se * sqrt((double)pr.rounds),

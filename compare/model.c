@@ -80,6 +80,7 @@ static void run_release(struct cmp_run *r)
 		free(r->uuids[i]);
 	free(r->uuids);
 	free(r->experiment_uuid);
+	free(r->experiment_design);
 	free(r->note);
 	free(r->facts.hostname);
 	free(r->facts.cpu_model);
@@ -151,6 +152,7 @@ void model_release(struct cmp_model *m)
 		run_release(&m->runs[i]);
 	free(m->runs);
 	free(m->paired_title);
+	free(m->seq);
 	free(m->noise_runs);
 	memset(m, 0, sizeof(*m));
 }
@@ -365,8 +367,10 @@ static struct cmp_row *find_row(struct cmp_model *m, struct cmp_section *s,
 		.cells = xcalloc(m->nruns, sizeof(*r->cells)),
 		.mde_pct = NAN,
 	};
-	for (size_t c = 0; c < m->nruns; c++)
+	for (size_t c = 0; c < m->nruns; c++) {
 		r->cells[c].mde_pct = NAN;
+		r->cells[c].seq_look = -1;
+	}
 	return m->last_row = r;
 }
 
@@ -726,6 +730,14 @@ void model_set_experiment(struct cmp_model *m, size_t col, int64_t id, const cha
 	free(r->experiment_uuid);
 	r->experiment_uuid = uuid ? xstrdup(uuid) : NULL;
 	r->experiment_id = id;
+}
+
+void model_set_experiment_design(struct cmp_model *m, size_t col, const char *design)
+{
+	struct cmp_run *r = &m->runs[col];
+
+	free(r->experiment_design);
+	r->experiment_design = design ? xstrdup(design) : NULL;
 }
 
 static int cmp_double(const void *a, const void *b)

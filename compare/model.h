@@ -62,6 +62,10 @@ struct cmp_run {
 	 * (NULL: none) and its id in the store it was read from. */
 	char *experiment_uuid;
 	int64_t experiment_id;
+	/* Its design when sequential (kbench ab --rounds auto), as the fact
+	 * experiment-design holds it (compare/sequential.h's seq_plan);
+	 * NULL: a fixed number of rounds. */
+	char *experiment_design;
 };
 
 struct cmp_cell {
@@ -98,6 +102,13 @@ struct cmp_cell {
 	/* Paired: the rounds that would detect CMP_TARGET_PCT at power
 	 * NOISE_POWER (0: more than CMP_MAX_ROUNDS_NEEDED). */
 	size_t rounds_needed;
+	/* Paired in an experiment with a sequential design (m->seq): the
+	 * look's decision (enum seq_decision), its bound on |t|, and its
+	 * repeated confidence interval of the change in % of the baseline's
+	 * mean (+ is better); seq_rounds_needed as seq_look's. seq_look -1:
+	 * none. */
+	int seq_look, seq_decision, seq_rounds_needed;
+	double seq_bound, seq_lo_pct, seq_hi_pct;
 };
 
 struct cmp_row {
@@ -224,6 +235,12 @@ struct cmp_model {
 	/* The columns are the arms of one A/B experiment: the mean rows are
 	 * tested paired by round, as paired_title says (NULL: not). */
 	char *paired_title;
+	/* The arms' experiment has a sequential design: the paired test of
+	 * a mean row reads its t against the design's bound at the look of
+	 * its rounds (compare/sequential.h), with equivalence bound
+	 * seq_equivalence_pct; NULL: the fixed design's Student t. */
+	struct seq_design *seq;
+	double seq_equivalence_pct;
 	struct {		/* the row model_add_history found last */
 		struct cmp_section *section;
 		size_t row;
@@ -282,6 +299,9 @@ void model_set_rounds(struct cmp_model *m, size_t col, int rounds);
 /* Column col's run is an arm of the A/B experiment uuid (id in its
  * store); uuid NULL: none. */
 void model_set_experiment(struct cmp_model *m, size_t col, int64_t id, const char *uuid);
+/* Column col's experiment has the sequential design `design` (the fact
+ * experiment-design; NULL: none). */
+void model_set_experiment_design(struct cmp_model *m, size_t col, const char *design);
 
 /* How a row of column col's run stopped with iterations = auto. */
 void model_add_row_result(struct cmp_model *m, size_t col, const struct row_result *rr);

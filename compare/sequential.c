@@ -162,27 +162,24 @@ static double rounds_for(double c, double sd, double w)
 	return w > 0 && sd > 0 ? ceil(c * c * sd * sd / (w * w)) : 0;
 }
 
-int seq_decide(const struct seq_design *d, int look, const double *diff, size_t n,
-	       double equiv, struct seq_look *out)
+int seq_decide_summary(const struct seq_design *d, int look, size_t n, double mean, double sd,
+		       double equiv, struct seq_look *out)
 {
-	double sum = 0, ss = 0, half, c;
+	double half, c;
 
-	if (look < 0 || look >= d->nlooks || n != (size_t)d->rounds[look] || n < 2)
+	if (look < 0 || look >= d->nlooks || n != (size_t)d->rounds[look] || n < 2 ||
+	    isnan(mean) || isnan(sd) || sd < 0)
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		sum += diff[i];
 	out->look = look;
 	out->n = n;
-	out->mean = sum / n;
-	for (size_t i = 0; i < n; i++)
-		ss += (diff[i] - out->mean) * (diff[i] - out->mean);
-	out->sd = sqrt(ss / (n - 1));
+	out->mean = mean;
+	out->sd = sd;
 	c = d->bound[look];
-	half = c * out->sd / sqrt((double)n);
-	out->lo = out->mean - half;
-	out->hi = out->mean + half;
-	out->t = out->sd > 0 ? out->mean / (out->sd / sqrt((double)n)) :
-		 out->mean == 0 ? 0 : copysign(INFINITY, out->mean);
+	half = c * sd / sqrt((double)n);
+	out->lo = mean - half;
+	out->hi = mean + half;
+	out->t = sd > 0 ? mean / (sd / sqrt((double)n)) :
+		 mean == 0 ? 0 : copysign(INFINITY, mean);
 	out->rounds_needed = 0;
 	if (out->lo > 0 || out->hi < 0)
 		out->decision = SEQ_CHANGE;
@@ -191,14 +188,77 @@ int seq_decide(const struct seq_design *d, int look, const double *diff, size_t 
 	else if (look < d->nlooks - 1)
 		out->decision = SEQ_GO_ON;
 	else {
-		double a = rounds_for(c, out->sd, fabs(out->mean));
-		double b = equiv > fabs(out->mean) ? rounds_for(c, out->sd, equiv - fabs(out->mean)) : 0;
+		double a = rounds_for(c, sd, fabs(mean));
+		double b = equiv > fabs(mean) ? rounds_for(c, sd, equiv - fabs(mean)) : 0;
 		double need = a && b ? fmin(a, b) : a ? a : b;
 
 		out->decision = SEQ_CANNOT_TELL;
 		out->rounds_needed = need > (double)INT32_MAX ? INT32_MAX : (int)need;
 	}
 	return 0;
+}
+
+int seq_decide(const struct seq_design *d, int look, const double *diff, size_t n,
+	       double equiv, struct seq_look *out)
+{
+	double sum = 0, ss = 0, mean;
+
+	if (n < 2)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		sum += diff[i];
+	mean = sum / n;
+	for (size_t i = 0; i < n; i++)
+		ss += (diff[i] - mean) * (diff[i] - mean);
+	return seq_decide_summary(d, look, n, mean, sqrt(ss / (n - 1)), equiv, out);
+}
+
+int seq_bound_for(const struct seq_design *d, int rounds, double *bound)
+{
+	int k = seq_look_at(d, rounds);
+
+	if (k >= 0) {
+		*bound = d->bound[k];
+		return k;
+	}
+	/* No look then (an experiment stopped between looks): the first
+	 * look's bound, the largest, never makes such an ending easier. */
+	*bound = d->bound[0];
+	for (int j = 1; j < d->nlooks; j++)
+		if (d->bound[j] > *bound)
+			*bound = d->bound[j];
+	return -1;
+}
+
+/* ---- the plan, as stored ---- */
+
+void seq_plan_format(const struct seq_plan *p, struct strbuf *sb)
+{
+	strbuf_addf(sb, "sequential min-rounds=%d max-rounds=%d look-every=%d alpha=%g "
+		    "equivalence=%g%%", p->min_rounds, p->max_rounds, p->every, p->alpha,
+		    p->equivalence_pct);
+}
+
+int seq_plan_parse(const char *text, struct seq_plan *p, struct strbuf *err)
+{
+	char pct = 0;
+	int used = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (sscanf(text, "sequential min-rounds=%d max-rounds=%d look-every=%d alpha=%lf "
+		   "equivalence=%lf%c%n", &p->min_rounds, &p->max_rounds, &p->every, &p->alpha,
+		   &p->equivalence_pct, &pct, &used) != 6 || pct != '%' || text[used] ||
+	    !(p->equivalence_pct >= 0)) {
+		strbuf_addf(err, "'%s': expected 'sequential min-rounds=N max-rounds=N "
+			    "look-every=N alpha=A equivalence=P%%'", text);
+		return -1;
+	}
+	return 0;
+}
+
+int seq_plan_design(const struct seq_plan *p, struct seq_design *d, struct strbuf *err)
+{
+	return seq_design_init(d, p->min_rounds, p->max_rounds, p->every, p->alpha, err);
 }
 
 const char *seq_decision_name(enum seq_decision d)

@@ -85,6 +85,32 @@ struct seq_look {
 int seq_decide(const struct seq_design *d, int look, const double *diff, size_t n,
 	       double equiv, struct seq_look *out);
 
+/* As seq_decide, from the differences' mean and standard deviation
+ * (in their unit) over n rounds instead of the differences. */
+int seq_decide_summary(const struct seq_design *d, int look, size_t n, double mean, double sd,
+		       double equiv, struct seq_look *out);
+
+/* The bound |T| of d that decides a change after `rounds` rounds: the
+ * look's (its index returned), else (no look then: an experiment that
+ * stopped between looks) the largest of d's bounds and -1. */
+int seq_bound_for(const struct seq_design *d, int rounds, double *bound);
+
+/* What an experiment with a sequential design asks for, as stored (the
+ * experiment's design and its arms' runs' fact experiment-design):
+ * "sequential min-rounds=4 max-rounds=24 look-every=2 alpha=0.05
+ * equivalence=5%". */
+struct seq_plan {
+	int min_rounds, max_rounds, every;
+	double alpha;
+	double equivalence_pct;		/* % of the baseline's mean; 0: none */
+};
+
+void seq_plan_format(const struct seq_plan *p, struct strbuf *sb);
+/* Return 0, or -1 with err saying what was expected. */
+int seq_plan_parse(const char *text, struct seq_plan *p, struct strbuf *err);
+/* The design of plan p: seq_design_init's. */
+int seq_plan_design(const struct seq_plan *p, struct seq_design *d, struct strbuf *err);
+
 /* A decision's name: "go on", "change", "no change", "cannot tell". */
 const char *seq_decision_name(enum seq_decision d);
 

@@ -47,9 +47,17 @@ int compare_each_row_verdict(struct store *s, int64_t base, int64_t new_run,
 			v.p = c1->test.done ? c1->test.p : NAN;
 			v.significant = c1->test.done && !c1->test.reason && c1->test.significant;
 			v.paired = c1->method == CMP_METHOD_PAIRED;
-			v.t = v.paired && c1->test.done ? c1->test.statistic : NAN;
+			/* The test's statistic has the sign of new - base. */
+			v.t = v.paired && c1->test.done ?
+			      (row->higher_better ? 1 : -1) * c1->test.statistic : NAN;
 			v.df = v.paired && c1->test.done ? c1->test.df : NAN;
 			v.verdict = render_verdict(row, c1);
+			v.seq_look = c1->seq_look;
+			v.seq_decision = c1->seq_decision;
+			v.seq_rounds_needed = c1->seq_rounds_needed;
+			v.seq_bound = c1->seq_bound;
+			v.seq_lo_pct = c1->seq_lo_pct;
+			v.seq_hi_pct = c1->seq_hi_pct;
 			stop = cb(&v, arg);
 		}
 	}

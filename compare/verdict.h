@@ -25,6 +25,12 @@ struct row_verdict {
 					 * NaN: not paired */
 	const char *verdict;		/* better, worse, within noise, cannot tell,
 					 * untested */
+	/* Paired in an experiment with a sequential design: the look of its
+	 * rounds (-1: none), its decision (enum seq_decision), the bound on
+	 * |t|, the repeated confidence interval of pct, and the rounds that
+	 * would have decided when it cannot tell (0: unknown). */
+	int seq_look, seq_decision, seq_rounds_needed;
+	double seq_bound, seq_lo_pct, seq_hi_pct;
 };
 
 /* Call cb for the mean row of every row that run base and run new share,

@@ -9,6 +9,7 @@
 #include "machine/sysinfo.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +20,10 @@ int store_begin_experiment(struct store *s, const struct experiment_record *e, i
 
 	*id = 0;
 	if (store_prepare(s, "INSERT INTO experiments(uuid, name, config_name, arms, rounds, "
-			  "arm_order, seed, started_at, status) VALUES (?,?,?,?,?,?,?,?,'running')",
-			  &st))
+			  "arm_order, seed, started_at, status, design) "
+			  "VALUES (?,?,?,?,?,?,?,?,'running',?)", &st))
 		return -1;
+	store_bind_text(st, 9, e->design);
 	store_bind_text(st, 1, e->uuid);
 	store_bind_text(st, 2, e->name);
 	store_bind_text(st, 3, e->config_name);
@@ -166,7 +168,97 @@ void experiment_info_release(struct experiment_info *x)
 	free(x->started_at);
 	free(x->finished_at);
 	free(x->status);
+	free(x->design);
 	memset(x, 0, sizeof(*x));
+}
+
+static void bind_real(sqlite3_stmt *st, int i, double v)
+{
+	if (isnan(v) || isinf(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
+int store_add_experiment_looks(struct store *s, int64_t id, const struct experiment_look *l,
+			       size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	if (store_exec_locking(s, "BEGIN IMMEDIATE", "cannot lock the store to record a look"))
+		return -1;
+	if (store_prepare(s, "INSERT OR REPLACE INTO experiment_looks(experiment_id, look, rounds, "
+			  "arm, section, row, stat, pct, lo_pct, hi_pct, t, bound, decision, "
+			  "watched, looked_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &st))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, l[i].look);
+		sqlite3_bind_int(st, 3, l[i].rounds);
+		store_bind_text(st, 4, l[i].arm);
+		store_bind_text(st, 5, l[i].section);
+		store_bind_text(st, 6, l[i].row);
+		store_bind_text(st, 7, l[i].stat);
+		bind_real(st, 8, l[i].pct);
+		bind_real(st, 9, l[i].lo_pct);
+		bind_real(st, 10, l[i].hi_pct);
+		bind_real(st, 11, l[i].t);
+		bind_real(st, 12, l[i].bound);
+		store_bind_text(st, 13, l[i].decision);
+		sqlite3_bind_int(st, 14, l[i].watched);
+		store_bind_text(st, 15, l[i].looked_at);
+		if (store_step_done(s, st, "cannot record a look of the experiment"))
+			goto out;
+	}
+	rc = store_exec(s, "COMMIT", "cannot commit a look of the experiment");
+out:
+	sqlite3_finalize(st);
+	if (rc && !sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+static double column_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+int store_each_experiment_look(struct store *s, int64_t id,
+			       int (*cb)(const struct experiment_look *l, void *arg), void *arg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, stop = 0;
+
+	if (store_prepare(s, "SELECT look, rounds, arm, section, row, stat, pct, lo_pct, hi_pct, "
+			  "t, bound, decision, watched, looked_at FROM experiment_looks "
+			  "WHERE experiment_id = ? ORDER BY look, rowid", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct experiment_look l = {
+			.look = sqlite3_column_int(st, 0),
+			.rounds = sqlite3_column_int(st, 1),
+			.arm = (const char *)sqlite3_column_text(st, 2),
+			.section = (const char *)sqlite3_column_text(st, 3),
+			.row = (const char *)sqlite3_column_text(st, 4),
+			.stat = (const char *)sqlite3_column_text(st, 5),
+			.pct = column_real(st, 6),
+			.lo_pct = column_real(st, 7),
+			.hi_pct = column_real(st, 8),
+			.t = column_real(st, 9),
+			.bound = column_real(st, 10),
+			.decision = (const char *)sqlite3_column_text(st, 11),
+			.watched = sqlite3_column_int(st, 12),
+			.looked_at = (const char *)sqlite3_column_text(st, 13),
+		};
+
+		stop = cb(&l, arg);
+	}
+	if (!stop && rc != SQLITE_DONE)
+		stop = store_db_error(s, "cannot read the looks of the experiment");
+	sqlite3_finalize(st);
+	return stop;
 }
 
 /* Whether a writer of an arm's run of experiment uuid, still marked
@@ -196,7 +288,7 @@ static int arm_writer_alive(struct store *s, const char *uuid)
 
 #define EXPERIMENT_COLUMNS \
 	"e.id, e.uuid, e.name, e.config_name, e.arms, e.rounds, e.arm_order, e.seed, " \
-	"e.started_at, e.finished_at, e.status, " \
+	"e.started_at, e.finished_at, e.status, e.design, " \
 	"(SELECT count(*) FROM run_meta u WHERE u.section = '' AND " \
 	"u.key = 'experiment-uuid' AND u.value = e.uuid), " \
 	"(SELECT count(*) FROM samples x JOIN run_meta u ON u.run_id = x.run_id AND " \
@@ -221,8 +313,9 @@ static int fill_experiment(struct store *s, sqlite3_stmt *st, struct experiment_
 	x->started_at = store_column_dup(st, 8);
 	x->finished_at = store_column_dup(st, 9);
 	x->status = store_column_dup(st, 10);
-	x->nruns = sqlite3_column_int64(st, 11);
-	x->nsamples = sqlite3_column_int64(st, 12);
+	x->design = sqlite3_column_type(st, 11) == SQLITE_NULL ? NULL : store_column_dup(st, 11);
+	x->nruns = sqlite3_column_int64(st, 12);
+	x->nsamples = sqlite3_column_int64(st, 13);
 	/* Marked running with every arm's writer gone: it was killed (a
 	 * journal of knobs would have been restored and marked it already). */
 	if (!strcmp(x->status, "running") && x->nruns) {

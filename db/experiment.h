@@ -22,6 +22,7 @@ struct experiment_record {
 	int has_seed;
 	uint64_t seed;
 	const char *started_at;		/* UTC, ISO 8601 */
+	const char *design;		/* a sequential design; NULL: fixed rounds */
 };
 
 /* Record a new experiment, status running. Return 0 with *id set, or -1. */
@@ -55,6 +56,7 @@ struct experiment_info {
 	char *status;			/* as shown: every arm's writer gone reads
 					 * "interrupted" */
 	int64_t nruns, nsamples;	/* of its arms' runs in this store */
+	char *design;			/* NULL: a fixed number of rounds */
 };
 
 void experiment_info_release(struct experiment_info *x);
@@ -84,6 +86,31 @@ struct experiment_run {
  * Return 0 or -1 after an error. */
 int store_each_experiment_run(struct store *s, const char *uuid,
 			      int (*cb)(const struct experiment_run *r, void *arg), void *arg);
+
+/* One row of one look of an experiment with a sequential design (its
+ * mean row of an arm against the first arm; the table experiment_looks
+ * of docs/schema.md). */
+struct experiment_look {
+	int look;			/* from 1 */
+	int rounds;
+	const char *arm, *section, *row, *stat;
+	double pct, lo_pct, hi_pct;	/* NaN: unknown */
+	double t, bound;
+	const char *decision;		/* change, no change, go on, cannot tell */
+	int watched;
+	const char *looked_at;		/* UTC, ISO 8601 */
+};
+
+/* Store the rows l[0..n-1] of a look of experiment id in one transaction.
+ * Return 0 or -1. */
+int store_add_experiment_looks(struct store *s, int64_t id, const struct experiment_look *l,
+			       size_t n);
+
+/* Call cb for every look row of experiment id, by look, arm (as stored),
+ * section and row; a non-zero return stops the walk and is returned.
+ * Return 0 or -1 after an error. */
+int store_each_experiment_look(struct store *s, int64_t id,
+			       int (*cb)(const struct experiment_look *l, void *arg), void *arg);
 
 /* A knob's original value, as journalled. */
 struct knob_original {

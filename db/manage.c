@@ -199,17 +199,22 @@ static int delete_run(struct store *s, int64_t id, int64_t eid)
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (eid) {
-		if (store_prepare(s, "DELETE FROM experiments WHERE id = ?1 AND NOT EXISTS "
-				  "(SELECT 1 FROM run_meta WHERE section = '' AND "
-				  "key = 'experiment-uuid' AND value = experiments.uuid) AND "
-				  "NOT EXISTS (SELECT 1 FROM knob_journal WHERE experiment_id = ?1) AND "
-				  "NOT EXISTS (SELECT 1 FROM bisect_steps WHERE experiment_id = ?1)",
-				  &st))
+	/* The experiment goes with its last arm's run, its looks first. */
+	for (int i = 0; eid && i < 2; i++) {
+		strbuf_reset(&sql);
+		strbuf_addf(&sql, "DELETE FROM %s WHERE %s = ?1 AND NOT EXISTS "
+			    "(SELECT 1 FROM experiments x JOIN run_meta m ON m.section = '' AND "
+			    "m.key = 'experiment-uuid' AND m.value = x.uuid WHERE x.id = ?1) AND "
+			    "NOT EXISTS (SELECT 1 FROM knob_journal WHERE experiment_id = ?1) AND "
+			    "NOT EXISTS (SELECT 1 FROM bisect_steps WHERE experiment_id = ?1)",
+			    i ? "experiments" : "experiment_looks", i ? "id" : "experiment_id");
+		if (store_prepare(s, sql.buf, &st))
 			goto out;
 		sqlite3_bind_int64(st, 1, eid);
 		if (store_step_done(s, st, "cannot remove the run's experiment"))
 			goto out;
+		sqlite3_finalize(st);
+		st = NULL;
 	}
 	rc = 0;
 out:

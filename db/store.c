@@ -33,6 +33,7 @@ extern const char store_migration_v6[];
 extern const char store_migration_v7[];
 extern const char store_migration_v8[];
 extern const char store_migration_v9[];
+extern const char store_migration_v10[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
@@ -45,6 +46,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[6] = store_migration_v7,
 	[7] = store_migration_v8,
 	[8] = store_migration_v9,
+	[9] = store_migration_v10,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 

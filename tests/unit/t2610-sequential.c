@@ -150,6 +150,41 @@ int main(void)
 		   "its interval [%.2f, %.2f] is inside +/-2: no change", l.lo, l.hi);
 	}
 	ok(!strcmp(seq_decision_name(SEQ_CANNOT_TELL), "cannot tell"), "decisions have names");
+	{
+		static const double diff[6] = { 1.0, 1.4, 0.8, 1.1, 1.3, 0.9 };
+		struct seq_look a, b;
+		double bound;
+
+		seq_decide(&d, 1, diff, 6, 0.5, &a);
+		seq_decide_summary(&d, 1, 6, a.mean, a.sd, 0.5, &b);
+		ok(a.decision == b.decision && a.lo == b.lo && a.hi == b.hi && a.t == b.t,
+		   "the look from the differences' mean and sd is the look from them");
+		ok(seq_decide_summary(&d, 1, 6, NAN, 1, 0, &b) == -1,
+		   "... and a mean that is not a number is refused");
+		ok(seq_bound_for(&d, 6, &bound) == 1 && bound == d.bound[1],
+		   "the bound after a look's rounds is the look's");
+		ok(seq_bound_for(&d, 7, &bound) == -1 && bound == d.bound[0],
+		   "... between looks, the largest: the first's (%.2f)", bound);
+	}
+	{
+		struct seq_plan p = { 4, 24, 2, 0.05, 5 }, q;
+
+		strbuf_reset(&err);
+		seq_plan_format(&p, &err);
+		ok_text(err.buf, "sequential min-rounds=4 max-rounds=24 look-every=2 alpha=0.05 "
+			"equivalence=5%", "a plan as stored");
+		ok(seq_plan_parse(err.buf, &q, &err) == 0 && q.min_rounds == 4 &&
+		   q.max_rounds == 24 && q.every == 2 && q.alpha == 0.05 &&
+		   q.equivalence_pct == 5, "... read back");
+		strbuf_reset(&err);
+		ok(seq_plan_parse("sequential min-rounds=4", &q, &err) == -1 &&
+		   strstr(err.buf, "expected 'sequential min-rounds=N") != NULL,
+		   "a plan cut short is refused: %s", err.buf);
+		strbuf_reset(&err);
+		ok(seq_plan_parse("sequential min-rounds=4 max-rounds=24 look-every=2 alpha=0.05 "
+				  "equivalence=5% more", &q, &err) == -1,
+		   "... and one with more after it");
+	}
 	gsl_rng_free(r);
 	strbuf_release(&err);
 	done_testing();
