@@ -1,4 +1,4 @@
-/* cmd_ab: kbench ab -c CONF [--rounds N] [--order abba|shuffle] [--seed S]
+/* cmd_ab: kbench ab -c CONF [--rounds N|auto] [--order abba|shuffle] [--seed S]
  * [-n NAME] [--dry-run]: an interleaved A/B experiment over the arms a
  * config declares, then the paired comparison of its arms; kbench ab
  * --resume EXPERIMENT finishes the rounds of one that was stopped. */
@@ -22,6 +22,8 @@ static const struct parse_opt_usage ab_usage = {
 	.synopsis = "kbench ab -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...] [-n NAME]\n"
 		    "                 [--rounds N] [--iterations N] [--order abba|shuffle]\n"
 		    "                 [--seed S] [--only REGEX] [--dry-run]\n"
+		    "   or: kbench ab -c CONFIG --rounds auto [--min-rounds N] [--max-rounds N]\n"
+		    "                 [--look-every N] [--equivalence PCT] [--watch REGEX] ...\n"
 		    "   or: kbench ab --resume EXPERIMENT [--force]",
 	.description =
 		"Run an A/B experiment: the arms the configs declare ([arm:NAME] sections:\n"
@@ -29,7 +31,11 @@ static const struct parse_opt_usage ab_usage = {
 		"interleaved in rounds (ABBA...), each arm stored as the run NAME/ARM, then\n"
 		"compare the arms with a paired test over the rounds. --resume runs the\n"
 		"rounds an experiment that was stopped lacks, into its arms' runs, from what\n"
-		"they stored (kbench experiments lists the experiments).",
+		"they stored (kbench experiments lists the experiments). --rounds auto\n"
+		"looks at the arms as the rounds come in and stops at the first look that\n"
+		"decides every mean row: a change, or no change larger than the equivalence\n"
+		"bound, with alpha 0.05 over all the looks (a group-sequential design,\n"
+		"docs/statistics.md); else it ends at --max-rounds with cannot tell.",
 	.help_column = 24,
 	.epilogue =
 		"Every knob's original value is journalled in the store before it is first\n"
@@ -53,11 +59,13 @@ static int resume(const char *sel, const struct opt_list *configs,
 	int rc = EXIT_USAGE;
 
 	memset(&e, 0, sizeof(e));
-	if (configs->n || overrides->n || eo->name || eo->rounds || eo->iterations ||
-	    eo->order || eo->seed || eo->only || dry_run) {
+	if (configs->n || overrides->n || eo->name || eo->rounds || eo->rounds_auto ||
+	    eo->min_rounds || eo->max_rounds || eo->look_every || eo->has_equivalence ||
+	    eo->watch || eo->iterations || eo->order || eo->seed || eo->only || dry_run) {
 		error("--resume takes the experiment's configs and design from the store: -c, "
-		      "-o, -n, --rounds, --iterations, --order, --seed, --only and --dry-run "
-		      "cannot be combined with it");
+		      "-o, -n, --rounds, --min-rounds, --max-rounds, --look-every, "
+		      "--equivalence, --watch, --iterations, --order, --seed, --only and "
+		      "--dry-run cannot be combined with it");
 		goto out;
 	}
 	rc = 1;
@@ -92,7 +100,7 @@ int cmd_ab(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct experiment_options eo = { .name = NULL };
-	const char *format = NULL, *resume_sel = NULL;
+	const char *format = NULL, *resume_sel = NULL, *rounds = NULL, *equivalence = NULL;
 	int dry_run = 0, no_report = 0, force = 0;
 	double wait_knobs = 0;
 	const struct parse_opt options[] = {
@@ -105,10 +113,24 @@ int cmd_ab(int argc, char **argv)
 		OPT_STRING('n', "name", &eo.name, "NAME",
 			   "the experiment's name (default: the config's);\n"
 			   "each arm is stored as the run NAME/ARM"),
-		OPT_INT_RANGE(0, "rounds", &eo.rounds, "N",
-			      "rounds of every arm (default: [experiment] rounds,\n"
-			      "else 12)",
-			      1, EXPERIMENT_MAX_ROUNDS),
+		OPT_STRING(0, "rounds", &rounds, "N|auto",
+			   "rounds of every arm (default: [experiment] rounds,\n"
+			   "else 12); auto: a sequential design"),
+		OPT_INT_RANGE(0, "min-rounds", &eo.min_rounds, "N",
+			      "--rounds auto: the first look's rounds (default 4)", 3,
+			      EXPERIMENT_MAX_ROUNDS),
+		OPT_INT_RANGE(0, "max-rounds", &eo.max_rounds, "N",
+			      "--rounds auto: the most rounds (default 24)", 3,
+			      EXPERIMENT_MAX_ROUNDS),
+		OPT_INT_RANGE(0, "look-every", &eo.look_every, "N",
+			      "--rounds auto: rounds between looks (default 2)", 1,
+			      EXPERIMENT_MAX_ROUNDS),
+		OPT_STRING(0, "equivalence", &equivalence, "PCT",
+			   "--rounds auto: stop for no change once the change\n"
+			   "is known within +/-PCT% (default 5; 0: never)"),
+		OPT_STRING(0, "watch", &eo.watch, "REGEX",
+			   "--rounds auto: the SECTION/ROW mean rows that must\n"
+			   "be decided to stop (PCRE2; default: every one)"),
 		OPT_INT_RANGE(0, "iterations", &eo.iterations, "N",
 			      "samples per row of each arm in each round\n"
 			      "(default: the sections' iterations)", 1, 100000),
@@ -150,6 +172,27 @@ int cmd_ab(int argc, char **argv)
 	if (argc > 0) {
 		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
 		goto out;
+	}
+	if (rounds && !strcmp(rounds, "auto")) {
+		eo.rounds_auto = 1;
+	} else if (rounds) {
+		char *end;
+		long v = strtol(rounds, &end, 10);
+
+		if (end == rounds || *end || v < 1 || v > EXPERIMENT_MAX_ROUNDS) {
+			error("--rounds takes auto or an integer from 1 to %d, not '%s'",
+			      EXPERIMENT_MAX_ROUNDS, rounds);
+			goto out;
+		}
+		eo.rounds = (int)v;
+	}
+	if (equivalence) {
+		if (experiment_parse_pct(equivalence, &eo.equivalence)) {
+			error("--equivalence takes a percentage from 0 to 100, not '%s'",
+			      equivalence);
+			goto out;
+		}
+		eo.has_equivalence = 1;
 	}
 	if (!(wait_knobs >= 0 && wait_knobs <= 86400)) {
 		error("--wait-knobs takes seconds from 0 to 86400, not %g", wait_knobs);

@@ -18,6 +18,7 @@
 #include "lib/xalloc.h"
 #include "machine/hostlock.h"
 #include "machine/sysinfo.h"
+#include "runner/ab_looks.h"
 #include "runner/dryrun.h"
 #include "runner/knob.h"
 #include "runner/record.h"
@@ -96,6 +97,30 @@ static void describe_now(const struct experiment *e, const struct arm *a, const 
 	strbuf_release(&err);
 }
 
+/* The looks of a sequential design, and their bounds. */
+static void dry_run_looks(const struct experiment *e)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct seq_design d;
+
+	if (seq_plan_design(&e->seq, &d, &err)) {
+		printf("\nLooks: none (%s)", err.buf);
+		strbuf_release(&err);
+		return;
+	}
+	printf("\nLooks: after rounds");
+	for (int k = 0; k < d.nlooks; k++)
+		printf("%s %d", k ? "," : "", d.rounds[k]);
+	printf("\n|t| that decides a change (O'Brien-Fleming, alpha %g over all looks):",
+	       d.alpha);
+	for (int k = 0; k < d.nlooks; k++)
+		printf("%s %.2f", k ? "," : "", d.bound[k]);
+	printf("\nStops when every %s is decided: a change, or no change larger than %g%%",
+	       e->watch ? "mean row matching the watch" : "mean row", e->seq.equivalence_pct);
+	if (e->watch)
+		printf(" (watch '%s')", e->watch);
+}
+
 int experiment_dry_run(const struct experiment *e, struct store *s)
 {
 	size_t *order = xcalloc(e->narms, sizeof(*order));
@@ -106,10 +131,16 @@ int experiment_dry_run(const struct experiment *e, struct store *s)
 	char when[32];
 	int rc = 0;
 
-	printf("Experiment %s: %zu arms, %d rounds, order %s", e->name, e->narms, e->rounds,
-	       order_name(e->order));
+	if (e->sequential)
+		printf("Experiment %s: %zu arms, %d to %d rounds (sequential), order %s", e->name,
+		       e->narms, e->seq.min_rounds, e->rounds, order_name(e->order));
+	else
+		printf("Experiment %s: %zu arms, %d rounds, order %s", e->name, e->narms,
+		       e->rounds, order_name(e->order));
 	if (e->has_seed)
 		printf(" (seed %llu)", (unsigned long long)e->seed);
+	if (e->sequential)
+		dry_run_looks(e);
 	printf("\nRounds:");
 	for (int r = 1; r <= e->rounds && r <= 8; r++) {
 		experiment_round_order(e, r, order);
@@ -255,7 +286,7 @@ static int check_busy(const struct journal_row *r, void *arg)
 /* Record the experiment as a new one, status running. */
 static int record_experiment(struct experiment *e, struct store *s, const char *started)
 {
-	struct strbuf arms = STRBUF_INIT;
+	struct strbuf arms = STRBUF_INIT, design = STRBUF_INIT;
 	struct experiment_record er = {
 		.name = e->name,
 		.config_name = e->conf.name.buf,
@@ -272,8 +303,13 @@ static int record_experiment(struct experiment *e, struct store *s, const char *
 		strbuf_addf(&arms, "%s%s", i ? " " : "", e->arms[i].name);
 	er.uuid = e->uuid;
 	er.arms = arms.buf;
+	if (e->sequential) {
+		seq_plan_format(&e->seq, &design);
+		er.design = design.buf;
+	}
 	rc = store_begin_experiment(s, &er, &e->id);
 	strbuf_release(&arms);
+	strbuf_release(&design);
 	return rc;
 }
 
@@ -335,6 +371,14 @@ static int arm_facts(struct store *s, int64_t run_id, void *arg)
 			goto out;
 	if (af->e->only && store_add_meta(s, run_id, "", "experiment-only", af->e->only))
 		goto out;
+	if (af->e->sequential) {
+		strbuf_reset(&v);
+		seq_plan_format(&af->e->seq, &v);
+		if (store_add_meta(s, run_id, "", "experiment-design", v.buf) ||
+		    (af->e->watch &&
+		     store_add_meta(s, run_id, "", "experiment-watch", af->e->watch)))
+			goto out;
+	}
 	if (af->e->iterations) {
 		strbuf_reset(&v);
 		strbuf_addf(&v, "%d", af->e->iterations);
@@ -685,9 +729,19 @@ int experiment_run(struct experiment *e, struct store *s)
 	size_t *order = xcalloc(e->narms, sizeof(*order));
 	struct strbuf err = STRBUF_INIT;
 	enum experiment_outcome outcome;
+	struct ab_looks *looks = NULL;
 	char at[32];
-	int rc = 1, bad, sig;
+	int rc = 1, bad, sig, last = 0;	/* the last round complete */
 
+	/* A sequential design looks at the rounds as they come in. */
+	if (e->sequential && !e->round_done) {
+		if (!(looks = ab_looks_new(e))) {
+			rc = 2;
+			goto out_free;
+		}
+		e->round_done = ab_looks_round_done;
+		e->round_done_arg = looks;
+	}
 	if ((rc = build_arms(e)))
 		goto out_free;
 	rc = 1;
@@ -713,9 +767,13 @@ int experiment_run(struct experiment *e, struct store *s)
 	stop_signals_catch(&ss, on_signal);
 	if (journal(e, s) || journal_host(e))
 		goto out;
-	notice("experiment @%lld '%s' (%s)%s: %zu arms, %d rounds, order %s; %zu knob files "
-	       "journalled", (long long)e->id, e->name, e->uuid, e->resumed ? " resumed" : "",
-	       e->narms, e->rounds, order_name(e->order), e->files.n);
+	strbuf_reset(&err);
+	if (e->sequential)
+		strbuf_addf(&err, "%d to ", e->seq.min_rounds);
+	notice("experiment @%lld '%s' (%s)%s: %zu arms, %s%d rounds%s, order %s; %zu knob "
+	       "files journalled", (long long)e->id, e->name, e->uuid, e->resumed ? " resumed" : "",
+	       e->narms, err.buf, e->rounds, e->sequential ? " (sequential)" : "",
+	       order_name(e->order), e->files.n);
 	/* Every arm's knobs must take, and go back, before any sample. */
 	if (e->files.n) {
 		int refused = 0;
@@ -758,15 +816,21 @@ int experiment_run(struct experiment *e, struct store *s)
 			else if (rc == 1 && r < e->rounds)
 				rc = 0;	/* failed samples are recorded; go on */
 		}
+		if (!rc && !ab_stop)
+			last = r;
 		if (!rc && !ab_stop && e->round_done && r < e->rounds) {
 			int end = e->round_done(e, s, r, e->round_done_arg);
 
 			if (end < 0)
 				rc = 1;
-			else if (end > 0)
-				rc = end_early(e, s, r);
+			else if (end > 0 && !(rc = end_early(e, s, r)))
+				last = -1;	/* decided: no last look */
 		}
 	}
+	/* Its last look, which says what it cannot tell. */
+	if (!rc && !ab_stop && looks && last == e->rounds &&
+	    ab_looks_round_done(e, s, last, looks) < 0)
+		rc = 1;
 	if (ab_stop && !rc)
 		rc = 128 + ab_stop;
 out:
@@ -793,6 +857,11 @@ out:
 		      (long long)e->id, sig);
 	hostlock_release();
 out_free:
+	if (looks) {
+		ab_looks_free(looks);
+		e->round_done = NULL;
+		e->round_done_arg = NULL;
+	}
 	strbuf_release(&err);
 	free(order);
 	outcome = outcome_of(rc, &sig);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compare/sequential.h"
 #include "runner/conf.h"
 #include "runner/kbuild.h"
 #include "runner/knob.h"
@@ -27,6 +28,15 @@ struct vm_config;
 /* The most arms and rounds: far beyond any real design. */
 #define EXPERIMENT_MAX_ARMS 26
 #define EXPERIMENT_MAX_ROUNDS 1000
+/* The sequential design's defaults (rounds = auto): the first look after
+ * 4 rounds, then one every 2 (an ABBA pair), up to 24 rounds; "no change"
+ * when the interval lies within +/-5% of the baseline's mean; alpha 0.05
+ * over all the looks (docs/statistics.md). */
+#define EXPERIMENT_SEQ_MIN_ROUNDS 4
+#define EXPERIMENT_SEQ_MAX_ROUNDS 24
+#define EXPERIMENT_SEQ_EVERY 2
+#define EXPERIMENT_SEQ_EQUIVALENCE 5.0
+#define EXPERIMENT_SEQ_ALPHA 0.05
 
 enum arm_order {
 	ARM_ORDER_ABBA,		/* AB BA AB ...: forward, then backward */
@@ -86,6 +96,18 @@ struct experiment_options {
 	size_t noverrides;
 	const char *name;		/* NULL: the config's name */
 	int rounds;			/* 0: [experiment] rounds, else the default */
+	/* rounds = auto: a sequential design, with its first look, its
+	 * most rounds, its looks' step and its equivalence bound in % (0:
+	 * [experiment]'s or the defaults; equivalence: when has_equivalence), and
+	 * the rows that decide when it stops (PCRE2 over SECTION/ROW; NULL:
+	 * [experiment] watch, else every mean row). design: the stored
+	 * design's text (a resume) instead. */
+	int rounds_auto;
+	int min_rounds, max_rounds, look_every;
+	double equivalence;
+	int has_equivalence;
+	const char *watch;
+	const char *design;
 	int iterations;			/* 0: as the configs say */
 	const char *order;		/* "abba", "shuffle"; NULL: [experiment] order */
 	const char *seed;		/* NULL: [experiment] seed, else drawn */
@@ -114,7 +136,13 @@ struct experiment {
 	struct arm *arms;
 	size_t narms;
 	struct knob_files files;	/* every knob file of every arm */
-	int rounds;
+	int rounds;			/* sequential: the most */
+	/* A sequential design (rounds = auto): the experiment looks at its
+	 * arms as seq says and stops at the first look that decides every
+	 * watched row (runner/ab_looks.h); watch as experiment_options'. */
+	int sequential;
+	struct seq_plan seq;
+	char *watch;
 	enum arm_order order;
 	uint64_t seed;
 	int has_seed;			/* seed given (shuffle) */
@@ -137,6 +165,10 @@ struct experiment {
 	int (*round_done)(struct experiment *e, struct store *s, int round, void *arg);
 	void *round_done_arg;
 };
+
+/* An equivalence bound: a percentage from 0 to 100, "%" optional, into
+ * *out. Return 0, or -1 when text is not one. */
+int experiment_parse_pct(const char *text, double *out);
 
 /* Read the configs, their [experiment] section and [arm:NAME] sections,
  * find every knob file (with its current value) and build each arm's

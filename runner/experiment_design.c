@@ -9,6 +9,7 @@
 #include "db/experiment.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "runner/effective.h"
@@ -79,17 +80,69 @@ static int parse_seed(const char *text, const char *where, uint64_t *out)
 	return 0;
 }
 
-/* [experiment]: rounds, order, seed. */
-static int read_design(struct experiment *e, const struct conf_section *cs)
+int experiment_parse_pct(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end != text && *end == '%')
+		end++;
+	if (errno || end == text || *end || !(v >= 0 && v <= 100))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* The sequential design's keys, from [experiment] then the options:
+ * -1 (equivalence: < 0) when not given. */
+struct seq_keys {
+	int automatic, min_rounds, max_rounds, every;
+	double equivalence;
+	const char *watch;
+};
+
+static int read_seq_key(struct seq_keys *k, const struct conf_entry *c)
+{
+	int *v = !strcmp(c->key, "min-rounds") ? &k->min_rounds :
+		 !strcmp(c->key, "max-rounds") ? &k->max_rounds :
+		 !strcmp(c->key, "look-every") ? &k->every : NULL;
+
+	if (v && parse_int(c->value, 1, EXPERIMENT_MAX_ROUNDS, v))
+		return error("%s: %s = '%s' in [experiment]: expected an integer from 1 to %d",
+			     c->where, c->key, c->value, EXPERIMENT_MAX_ROUNDS);
+	if (!strcmp(c->key, "equivalence") && experiment_parse_pct(c->value, &k->equivalence))
+		return error("%s: equivalence = '%s' in [experiment]: expected a percentage "
+			     "from 0 to 100 (5%%: no change larger than 5%% of the baseline's "
+			     "mean; 0: never stop for no change)", c->where, c->value);
+	if (!strcmp(c->key, "watch"))
+		k->watch = c->value;
+	return 0;
+}
+
+static int is_seq_key(const char *key)
+{
+	return !strcmp(key, "min-rounds") || !strcmp(key, "max-rounds") ||
+	       !strcmp(key, "look-every") || !strcmp(key, "equivalence") || !strcmp(key, "watch");
+}
+
+/* [experiment]: rounds, order, seed, and a sequential design's keys. */
+static int read_design(struct experiment *e, const struct conf_section *cs, struct seq_keys *k)
 {
 	for (size_t i = 0; i < cs->n; i++) {
 		const struct conf_entry *c = &cs->entries[i];
 
 		if (!strcmp(c->key, "rounds")) {
-			if (parse_int(c->value, 1, EXPERIMENT_MAX_ROUNDS, &e->rounds))
-				return error("%s: rounds = '%s' in [experiment]: expected an "
-					     "integer from 1 to %d", c->where, c->value,
-					     EXPERIMENT_MAX_ROUNDS);
+			k->automatic = !strcmp(c->value, "auto");
+			if (!k->automatic &&
+			    parse_int(c->value, 1, EXPERIMENT_MAX_ROUNDS, &e->rounds))
+				return error("%s: rounds = '%s' in [experiment]: expected auto "
+					     "(a sequential design) or an integer from 1 to %d",
+					     c->where, c->value, EXPERIMENT_MAX_ROUNDS);
+		} else if (is_seq_key(c->key)) {
+			if (read_seq_key(k, c))
+				return -1;
 		} else if (!strcmp(c->key, "order")) {
 			if (parse_order(c->value, c->where, &e->order))
 				return -1;
@@ -99,7 +152,8 @@ static int read_design(struct experiment *e, const struct conf_section *cs)
 			e->has_seed = 1;
 		} else {
 			return error("%s: unknown key '%s' in [experiment] (it takes rounds, "
-				     "order, seed)", c->where, c->key);
+				     "order, seed, and with rounds = auto min-rounds, max-rounds, "
+				     "look-every, equivalence, watch)", c->where, c->key);
 		}
 	}
 	return 0;
@@ -430,9 +484,70 @@ out:
 	return rc;
 }
 
+/* The sequential design of e, when rounds = auto (or a stored design):
+ * the options over [experiment]'s keys over the defaults, checked by
+ * building it. Return 0, or -1 after saying which is wrong. */
+static int set_sequential(struct experiment *e, const struct experiment_options *o,
+			  struct seq_keys *k)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct seq_design d;
+	struct kb_regex *re;
+	int rc = -1;
+
+	if (o->design) {
+		if (seq_plan_parse(o->design, &e->seq, &err)) {
+			error("the experiment's stored design %s", err.buf);
+			goto out;
+		}
+		e->sequential = 1;
+		e->rounds = e->seq.max_rounds;
+	} else if (o->rounds_auto || k->automatic) {
+		e->seq = (struct seq_plan){
+			.min_rounds = o->min_rounds ? o->min_rounds :
+				      k->min_rounds > 0 ? k->min_rounds : EXPERIMENT_SEQ_MIN_ROUNDS,
+			.max_rounds = o->max_rounds ? o->max_rounds :
+				      k->max_rounds > 0 ? k->max_rounds : EXPERIMENT_SEQ_MAX_ROUNDS,
+			.every = o->look_every ? o->look_every :
+				 k->every > 0 ? k->every : EXPERIMENT_SEQ_EVERY,
+			.alpha = EXPERIMENT_SEQ_ALPHA,
+			.equivalence_pct = o->has_equivalence ? o->equivalence :
+					   k->equivalence >= 0 ? k->equivalence :
+					   EXPERIMENT_SEQ_EQUIVALENCE,
+		};
+		e->sequential = 1;
+		e->rounds = e->seq.max_rounds;
+	} else if (o->min_rounds || o->max_rounds || o->look_every || o->has_equivalence ||
+		   o->watch || k->min_rounds > 0 || k->max_rounds > 0 || k->every > 0 ||
+		   k->equivalence >= 0 || k->watch) {
+		error("min-rounds, max-rounds, look-every, equivalence and watch belong to a "
+		      "sequential design: rounds = auto in [experiment], or --rounds auto");
+		goto out;
+	} else {
+		return 0;
+	}
+	if (seq_plan_design(&e->seq, &d, &err)) {
+		error("the sequential design: %s", err.buf);
+		goto out;
+	}
+	if (o->watch || k->watch) {
+		e->watch = xstrdup(o->watch ? o->watch : k->watch);
+		if (!(re = kb_regex_compile(e->watch, 0, &err))) {
+			error("watch '%s': %s", e->watch, err.buf);
+			goto out;
+		}
+		kb_regex_free(re);
+	}
+	rc = 0;
+out:
+	strbuf_release(&err);
+	return rc;
+}
+
 int experiment_load(struct experiment *e, const struct experiment_options *o)
 {
 	const struct conf_section *design = NULL;
+	struct seq_keys keys = { 0, -1, -1, -1, -1, NULL };
 	struct strbuf sb = STRBUF_INIT;
 	int rc = -1;
 
@@ -487,10 +602,14 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 		      "see kbench.conf(5)", e->conf.nfiles ? e->conf.files[0] : "config", e->narms);
 		goto out;
 	}
-	if (design && read_design(e, design))
+	if (design && read_design(e, design, &keys))
 		goto out;
-	if (o->rounds)
+	if (o->rounds) {
 		e->rounds = o->rounds;
+		keys.automatic = 0;
+	}
+	if (set_sequential(e, o, &keys))
+		goto out;
 	if (o->order && parse_order(o->order, "--order", &e->order))
 		goto out;
 	if (o->seed) {
@@ -548,6 +667,7 @@ struct asked {
 	char **overrides;
 	size_t n, alloc;
 	char *only;
+	char *watch;
 	int iterations;
 };
 
@@ -563,6 +683,9 @@ static int read_asked(const char *section, const char *key, const char *value, v
 	} else if (!strcmp(key, "experiment-only")) {
 		free(as->only);
 		as->only = xstrdup(value);
+	} else if (!strcmp(key, "experiment-watch")) {
+		free(as->watch);
+		as->watch = xstrdup(value);
 	} else if (!strcmp(key, "experiment-iterations")) {
 		as->iterations = atoi(value);
 	}
@@ -702,6 +825,8 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	o.name = x.name;
 	o.build = build;
 	o.rounds = x.rounds;
+	o.design = x.design;
+	o.watch = as.watch;
 	o.order = x.arm_order;
 	if (x.has_seed) {
 		strbuf_addf(&seed, "%llu", (unsigned long long)x.seed);
@@ -786,6 +911,7 @@ out:
 		free(as.overrides[i]);
 	free(as.overrides);
 	free(as.only);
+	free(as.watch);
 	strbuf_release(&why);
 	strbuf_release(&seed);
 	strbuf_release(&arms);
@@ -820,6 +946,7 @@ void experiment_release(struct experiment *e)
 		free(e->overrides[i]);
 	free(e->overrides);
 	free(e->only);
+	free(e->watch);
 	knob_files_release(&e->files);
 	config_release(&e->conf);
 	free(e->name);
