@@ -369,8 +369,7 @@ static int feed_run(struct store *s, const struct column *cols, char *const *nam
 		strbuf_release(&opts);
 
 		if (!store_each_meta(s, id, experiment_fact, &x)) {
-			model_set_experiment(model, col, x.id, x.uuid);
-			model_set_experiment_design(model, col, x.design);
+			model_set_experiment(model, col, x.id, x.uuid, x.design);
 			x.id = -1;
 		}
 		free(x.uuid);

@@ -149,7 +149,7 @@ static void seq_cell(const struct cmp_model *m, const struct cmp_row *r,
 	    seq_decide_summary(m->seq, k, pr->rounds, pr->dec.diff,
 			       pr->dec.se * sqrt((double)pr->rounds), e / 100 * scale, &l))
 		return;
-	cell->seq_look = k;
+	cell->seq_look = k + 1;
 	cell->seq_rounds_needed = l.rounds_needed;
 	cell->seq_lo_pct = change_pct(r->higher_better, l.hi, scale);
 	cell->seq_hi_pct = change_pct(r->higher_better, l.lo, scale);

@@ -562,6 +562,20 @@ void facts_header_build(struct facts_header *h, const struct run_facts *const *r
 	}
 }
 
+void run_facts_release(struct run_facts *f)
+{
+	free(f->hostname);
+	free(f->cpu_model);
+	free(f->kernel_release);
+	free(f->kernel_cmdline);
+	free(f->config_name);
+	free(f->config_text);
+	free(f->vm);
+	free(f->options);
+	free(f->work);
+	free(f->note);
+}
+
 void facts_header_release(struct facts_header *h)
 {
 	for (int i = 0; i < FACTS_NITEMS; i++) {

@@ -29,6 +29,9 @@ struct run_facts {
 	char *note;		/* the run's note (kbench note, run --note); "": none */
 };
 
+/* Free what f holds. */
+void run_facts_release(struct run_facts *f);
+
 /* A fact that is not the same in every column. */
 struct cmp_fact {
 	const char *what;	/* "machine", "CPU count", ... */

@@ -82,16 +82,7 @@ static void run_release(struct cmp_run *r)
 	free(r->experiment_uuid);
 	free(r->experiment_design);
 	free(r->note);
-	free(r->facts.hostname);
-	free(r->facts.cpu_model);
-	free(r->facts.kernel_release);
-	free(r->facts.kernel_cmdline);
-	free(r->facts.config_name);
-	free(r->facts.config_text);
-	free(r->facts.vm);
-	free(r->facts.options);
-	free(r->facts.work);
-	free(r->facts.note);
+	run_facts_release(&r->facts);
 }
 
 static void block_release(struct cmp_block *b)
@@ -367,10 +358,8 @@ static struct cmp_row *find_row(struct cmp_model *m, struct cmp_section *s,
 		.cells = xcalloc(m->nruns, sizeof(*r->cells)),
 		.mde_pct = NAN,
 	};
-	for (size_t c = 0; c < m->nruns; c++) {
+	for (size_t c = 0; c < m->nruns; c++)
 		r->cells[c].mde_pct = NAN;
-		r->cells[c].seq_look = -1;
-	}
 	return m->last_row = r;
 }
 
@@ -723,21 +712,16 @@ static int config_order(const struct cmp_model *m, const struct cmp_section *s)
 	return keep;
 }
 
-void model_set_experiment(struct cmp_model *m, size_t col, int64_t id, const char *uuid)
+void model_set_experiment(struct cmp_model *m, size_t col, int64_t id, const char *uuid,
+			  const char *design)
 {
 	struct cmp_run *r = &m->runs[col];
 
 	free(r->experiment_uuid);
-	r->experiment_uuid = uuid ? xstrdup(uuid) : NULL;
-	r->experiment_id = id;
-}
-
-void model_set_experiment_design(struct cmp_model *m, size_t col, const char *design)
-{
-	struct cmp_run *r = &m->runs[col];
-
 	free(r->experiment_design);
+	r->experiment_uuid = uuid ? xstrdup(uuid) : NULL;
 	r->experiment_design = design ? xstrdup(design) : NULL;
+	r->experiment_id = id;
 }
 
 static int cmp_double(const void *a, const void *b)

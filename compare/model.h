@@ -105,8 +105,8 @@ struct cmp_cell {
 	/* Paired in an experiment with a sequential design (m->seq): the
 	 * look's decision (enum seq_decision), its bound on |t|, and its
 	 * repeated confidence interval of the change in % of the baseline's
-	 * mean (+ is better); seq_rounds_needed as seq_look's. seq_look -1:
-	 * none. */
+	 * mean (+ is better); seq_rounds_needed as seq_look's. seq_look is
+	 * the look's index + 1, 0: none. */
 	int seq_look, seq_decision, seq_rounds_needed;
 	double seq_bound, seq_lo_pct, seq_hi_pct;
 };
@@ -298,10 +298,8 @@ void model_set_rounds(struct cmp_model *m, size_t col, int rounds);
 
 /* Column col's run is an arm of the A/B experiment uuid (id in its
  * store); uuid NULL: none. */
-void model_set_experiment(struct cmp_model *m, size_t col, int64_t id, const char *uuid);
-/* Column col's experiment has the sequential design `design` (the fact
- * experiment-design; NULL: none). */
-void model_set_experiment_design(struct cmp_model *m, size_t col, const char *design);
+void model_set_experiment(struct cmp_model *m, size_t col, int64_t id, const char *uuid,
+			  const char *design);
 
 /* How a row of column col's run stopped with iterations = auto. */
 void model_add_row_result(struct cmp_model *m, size_t col, const struct row_result *rr);

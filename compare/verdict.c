@@ -52,7 +52,7 @@ int compare_each_row_verdict(struct store *s, int64_t base, int64_t new_run,
 			      (row->higher_better ? 1 : -1) * c1->test.statistic : NAN;
 			v.df = v.paired && c1->test.done ? c1->test.df : NAN;
 			v.verdict = render_verdict(row, c1);
-			v.seq_look = c1->seq_look;
+			v.seq_look = c1->seq_look - 1;
 			v.seq_decision = c1->seq_decision;
 			v.seq_rounds_needed = c1->seq_rounds_needed;
 			v.seq_bound = c1->seq_bound;

@@ -31,7 +31,8 @@ kb runs > "$tmp/runs-before" 2>&1
 kb show m > "$tmp/show-before" 2>&1
 "$KB_SQL" --write "$db" "ALTER TABLE samples DROP COLUMN warmup;
 	ALTER TABLE runs DROP COLUMN nsamples; DROP TABLE bisect_steps;
-	DROP TABLE bisect_commits; DROP TABLE bisects; PRAGMA user_version = 6"
+	DROP TABLE bisect_commits; DROP TABLE bisects; DROP TABLE experiment_looks;
+	ALTER TABLE experiments DROP COLUMN design; PRAGMA user_version = 6"
 ok $? "the store is taken back to version 6"
 is "... without the columns of version 7" \
 	"$(val "SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'warmup'")
@@ -40,7 +41,7 @@ $(val "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'nsamples'")"
 
 kb runs > "$tmp/runs-after" 2>&1
 ok $? "runs opens it"
-is "... which is now at version 9" "$(val 'PRAGMA user_version')" 9
+is "... which is now at version 10" "$(val 'PRAGMA user_version')" 10
 is "... with every sample a measured one" \
 	"$(val "SELECT count(*) || ' ' || total(warmup) FROM samples")" "$rows 0.0"
 is "... each run's count stored: 2 x 2 hackbench samples and 3 pft ones" \
