@@ -44,6 +44,21 @@ static int load_runs(struct store *s, struct experiment_view *v)
 	return 0;
 }
 
+static int add_look(const struct experiment_look *l, void *arg)
+{
+	struct experiment_view *v = arg;
+
+	ALLOC_GROW(v->looks, v->nlooks + 1, v->looks_alloc);
+	v->looks[v->nlooks++] = (struct view_look){
+		.look = l->look, .rounds = l->rounds, .watched = l->watched,
+		.arm = xstrdup(l->arm), .section = xstrdup(l->section), .row = xstrdup(l->row),
+		.stat = xstrdup(l->stat), .decision = xstrdup(l->decision),
+		.pct = l->pct, .lo_pct = l->lo_pct, .hi_pct = l->hi_pct, .t = l->t,
+		.bound = l->bound,
+	};
+	return 0;
+}
+
 int experiment_view_load(struct store *s, int64_t id, struct experiment_view *v)
 {
 	int rc;
@@ -52,6 +67,8 @@ int experiment_view_load(struct store *s, int64_t id, struct experiment_view *v)
 	if ((rc = store_get_experiment(s, id, &v->info)))
 		return rc > 0 ? error("no experiment @%lld in the store", (long long)id) : -1;
 	v->uuid = xstrdup(v->info.uuid);
+	if (store_each_experiment_look(s, id, add_look, v))
+		return -1;
 	return load_runs(s, v);
 }
 
@@ -121,6 +138,16 @@ void experiment_view_release(struct experiment_view *v)
 		free(v->runs[i].status);
 	}
 	free(v->runs);
+	for (size_t i = 0; i < v->nlooks; i++) {
+		struct view_look *l = &v->looks[i];
+
+		free(l->arm);
+		free(l->section);
+		free(l->row);
+		free(l->stat);
+		free(l->decision);
+	}
+	free(v->looks);
 	free(v->arm);
 	release_facts(v->keys, v->nkeys);
 	release_facts(v->knobs, v->nknobs);
@@ -217,6 +244,36 @@ static void print_knobs(const struct experiment_view *v)
 	free(vc);
 }
 
+/* The looks of a sequential design, one line each: the watched rows
+ * decided, and the first one still open. */
+static void print_looks(const struct experiment_view *v)
+{
+	for (size_t i = 0; i < v->nlooks;) {
+		const struct view_look *first = &v->looks[i], *open = NULL;
+		size_t watched = 0, changed = 0, same = 0;
+
+		for (; i < v->nlooks && v->looks[i].look == first->look; i++) {
+			const struct view_look *l = &v->looks[i];
+
+			if (!l->watched)
+				continue;
+			watched++;
+			changed += !strcmp(l->decision, "change");
+			same += !strcmp(l->decision, "no change");
+			if (!open && strcmp(l->decision, "change") && strcmp(l->decision, "no change"))
+				open = l;
+		}
+		printf("  %-11s %d after %d rounds: %zu of %zu watched rows decided (%zu changed, "
+		       "%zu no change)", first == v->looks ? "looks" : "", first->look,
+		       first->rounds, changed + same, watched, changed, same);
+		if (open)
+			printf("; %s: %s %s %s %s %+.2f%% [%+.2f%%, %+.2f%%]", open->decision,
+			       open->arm, open->section, open->stat, open->row, open->pct,
+			       open->lo_pct, open->hi_pct);
+		printf("\n");
+	}
+}
+
 void experiment_view_print(const struct experiment_view *v)
 {
 	const struct experiment_info *x = &v->info;
@@ -226,12 +283,15 @@ void experiment_view_print(const struct experiment_view *v)
 		printf("  uuid        %s\n", x->uuid);
 		printf("  design      arms %s; %d rounds, order %s", x->arms, x->rounds,
 		       x->arm_order);
+		if (x->design)
+			printf("; %s", x->design);
 		if (x->has_seed)
 			printf(" (seed %llu)", (unsigned long long)x->seed);
 		printf("\n  status      %s\n", x->status);
 		printf("  started     %s\n", x->started_at);
 		printf("  finished    %s\n", *x->finished_at ? x->finished_at : "-");
 		printf("  config      %s\n", x->config_name);
+		print_looks(v);
 	} else {
 		printf("experiment %s (not in this store)\n", v->uuid);
 	}
@@ -253,6 +313,34 @@ void experiment_view_print(const struct experiment_view *v)
 		       v->nknobs, v->nknobs == 1 ? "" : "s");
 		print_knobs(v);
 	}
+}
+
+static void json_looks(struct json *j, const struct experiment_view *v)
+{
+	json_newline(j);
+	json_key(j, "looks");
+	json_array_begin(j);
+	for (size_t i = 0; i < v->nlooks; i++) {
+		const struct view_look *l = &v->looks[i];
+
+		json_newline(j);
+		json_object_begin(j);
+		json_key_int(j, "look", l->look);
+		json_key_int(j, "rounds", l->rounds);
+		json_key_string(j, "arm", l->arm);
+		json_key_string(j, "section", l->section);
+		json_key_string(j, "row", l->row);
+		json_key_string(j, "stat", l->stat);
+		json_key_double(j, "pct", l->pct);
+		json_key_double(j, "lo_pct", l->lo_pct);
+		json_key_double(j, "hi_pct", l->hi_pct);
+		json_key_double(j, "t", l->t);
+		json_key_double(j, "bound", l->bound);
+		json_key_string(j, "decision", l->decision);
+		json_key_bool(j, "watched", l->watched);
+		json_object_end(j);
+	}
+	json_array_end(j);
 }
 
 void experiment_view_json(struct json *j, const struct experiment_view *v)
@@ -287,6 +375,10 @@ void experiment_view_json(struct json *j, const struct experiment_view *v)
 		json_object_end(j);
 	}
 	json_array_end(j);
+	if (x->id) {
+		json_key_string(j, "design", x->design);
+		json_looks(j, v);
+	}
 	if (!v->run_id)
 		return;
 	json_newline(j);

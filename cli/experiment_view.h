@@ -24,11 +24,20 @@ struct view_fact {
 	char *key, *value;
 };
 
+/* A row of a look of a sequential experiment, as stored. */
+struct view_look {
+	int look, rounds, watched;
+	char *arm, *section, *row, *stat, *decision;
+	double pct, lo_pct, hi_pct, t, bound;
+};
+
 struct experiment_view {
 	struct experiment_info info;	/* info.id 0: not in this store (imported) */
 	char *uuid;
 	struct view_run *runs;		/* its arms' runs in this store */
 	size_t nruns, runs_alloc;
+	struct view_look *looks;	/* a sequential design's, in order */
+	size_t nlooks, looks_alloc;
 	/* Of one arm's run (experiment_view_of_run()): */
 	int64_t run_id;			/* 0: none */
 	char *arm;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1407-ab-sequential: kbench ab --rounds auto (a group-sequential design)
+# t1408-ab-sequential: kbench ab --rounds auto (a group-sequential design)
 # on an external workload whose values come from known sequences, one
 # sample an arm a round: a clear change stops at the first look, two arms
 # alike stop there as "no change", a change the rounds cannot resolve
@@ -95,6 +95,19 @@ look 3/3 after 8 rounds: 0 of 1 watched rows decided (0 changed, 0 no change); c
 is "... all 8 rounds ran, and every look is stored" \
 	"$(sql "SELECT e.rounds, (SELECT group_concat(decision, ',') FROM experiment_looks l WHERE l.experiment_id = e.id) FROM experiments e WHERE name = 'open'")" \
 	"8|go on,go on,cannot tell"
+
+kb experiments open >"$tmp/x" 2>&1
+ok $? "kbench experiments shows the experiment"
+is "... with its design and its looks" "$(grep -E '^  (design|looks|  ) ' "$tmp/x" | sed -n 1,4p)" \
+"  design      arms a b; 8 rounds, order abba; sequential min-rounds=4 max-rounds=8 look-every=2 alpha=0.05 equivalence=2%
+  looks       1 after 4 rounds: 0 of 1 watched rows decided (0 changed, 0 no change); go on: b ext Amean row-1 +0.00% [-114.41%, +114.41%]
+              2 after 6 rounds: 0 of 1 watched rows decided (0 changed, 0 no change); go on: b ext Amean row-1 -0.33% [-41.93%, +41.26%]
+              3 after 8 rounds: 0 of 1 watched rows decided (0 changed, 0 no change); cannot tell: b ext Amean row-1 +0.00% [-26.75%, +26.75%]"
+kb experiments --format json open >"$tmp/x.json" 2>&1
+is "... and in JSON, every row of every look" \
+	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["design"]); print(" ".join("%d:%s:%s" % (l["look"], l["row"], l["decision"]) for l in d["looks"]))' "$tmp/x.json")" \
+"sequential min-rounds=4 max-rounds=8 look-every=2 alpha=0.05 equivalence=2%
+1:row-1:go on 2:row-1:go on 3:row-1:cannot tell"
 
 # ---- peeking is paid for: a t past Student's bound does not stop a look ----
 fresh
