@@ -9,6 +9,8 @@
 #                                 0 when not; a non-zero status after
 #                                 saying why (as WHO) when it holds no
 #                                 verdict
+#   mean_sign JSON WHO            better or worse: the sign of that mean
+#                                 row's change, or a non-zero status
 #   mean_p JSON WHO               the p-value of that mean row's test (1
 #                                 when no test was done), the same way;
 #                                 a non-zero status for a test that
@@ -62,6 +64,21 @@ try:
 except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
     sys.exit("%s: no verdict in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
 print(1 if t["done"] and t["significant"] else 0, repr(p))
+PY
+}
+
+mean_sign() {
+	python3 - "$1" "$2" <<'PY'
+import json, math, sys
+try:
+    with open(sys.argv[1]) as f:
+        d = json.load(f)
+    pct = float(d["sections"][0]["rows"][0]["runs"][-1]["pct"]["mean"])
+    if math.isnan(pct):
+        raise ValueError("pct NaN")
+except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+    sys.exit("%s: no change in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
+print("better" if pct > 0 else "worse")
 PY
 }
 

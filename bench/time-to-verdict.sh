@@ -3,8 +3,9 @@
 # change in the work, against mmtests' way, at equal false-positive rate,
 # on this machine. The work is one hackbench row (process, pipes, 1
 # group, LOOPS loops); a change of 5% or 10% is made by the work itself
-# (loops raised in the changed side). Three designs, each at the sizes
-# given, each size repeated REPS times for A/A, +5% and +10%:
+# (loops raised in the changed side). Four designs, each at the sizes
+# given, each size repeated REPS times for each change (the kbench
+# designs' A/A REPS_AA times):
 #   mmtests   one run a side of N iterations, compared with mmtests'
 #             confidence-interval rule (kbench compare --test ci), as
 #             compare-kernels.sh does (SIZES_MMTESTS: N)
@@ -14,44 +15,60 @@
 #             (SIZES_POOLED: K)
 #   ab        one interleaved kbench ab experiment of R rounds of
 #             ITERATIONS samples an arm, the paired verdict (SIZES_AB: R)
-# "marked" is a comparison whose mean row is significant (* or +). The
-# machine time of a verdict is the wall time of the commands that made
-# its samples (runs or experiment), averaged over the repetitions.
+#   seq       one kbench ab --rounds auto experiment (the group-sequential
+#             design: a look after MIN_ROUNDS rounds, then every 2, up to
+#             M; no change within +/-EQUIVALENCE%), which stops at the
+#             first look that decides (SIZES_SEQ: M)
+# "marked" is a comparison whose mean row is significant (* or +); for
+# a change, one marked in the wrong direction is counted apart
+# ("wrong"). The machine time of a verdict is the wall time of the
+# commands that made its samples (runs or experiment).
 # Prints one line per design and size:
-#   DESIGN   SIZE   A/A x/REPS  +5% x/REPS  +10% x/REPS  S s a verdict
-# then, per design, the smallest size that reached the goal (A/A marked
-# at most 5%, +10% marked at least 80%) and its time, and the ratio of
-# the fastest kbench design's time to the mmtests way's (an upper bound,
-# "below R", when mmtests' way missed the goal at every size tried: then
-# it needs more time than its largest size took).
+#   DESIGN SIZE  A/A x/REPS_AA  +5% x/REPS  +10% x/REPS  MEAN s  MEDIAN+10 s
+# (mean seconds a verdict over every trial; median over the +10% trials,
+# which is what a user waits for a change of that size), then the A/A
+# share with its 95% Wilson interval per design and size, then per
+# design the smallest size that reached the goal (A/A marked at most 5%,
+# +10% marked at least 80%) and its time, and the ratio of the fastest
+# kbench design's time to the mmtests way's (an upper bound, "below R",
+# when mmtests' way missed the goal at every size tried: then it needs
+# more time than its largest size took); and, when seq ran, its own
+# goal: A/A at most 5%, +10% at least 90%, and its median time to a
+# verdict at +10% at most a quarter of mmtests' way's (at the largest
+# mmtests size tried when none reached the goal).
 # Goal (docs/statistics.md): the ratio below 0.5. It exits 1 when a
 # command fails or a comparison holds no verdict (nothing measured), 2
 # on bad arguments; a goal not reached is printed, not an error.
 #
 # Usage: bench/time-to-verdict.sh [KBENCH]   (default ./kbench)
-# Variables: REPS (default 20), LOOPS (default 200), ITERATIONS (samples
-# a run or a round, default 3), SIZES_MMTESTS (default "6 12 24"),
-# SIZES_POOLED (default "3 5"), SIZES_AB (default "6 12"), CHANGES
-# (default "0 5 10"). Needs python3 (to read the json). Hours at the
-# defaults: run it on a machine left alone.
+# Variables: REPS (default 20), REPS_AA (default REPS), LOOPS (default
+# 200), ITERATIONS (samples a run or a round, default 3), SIZES_MMTESTS
+# (default "6 12 24"), SIZES_POOLED (default "3 5"), SIZES_AB (default
+# "6 12"), SIZES_SEQ (default "24"), MIN_ROUNDS (default 4), EQUIVALENCE
+# (default 5), CHANGES (default "0 5 10"). Needs python3 (to read the
+# json). Hours at the defaults: run it on a machine left alone.
 . "$(dirname "$0")/usage.sh"
 . "$(dirname "$0")/lib-verdict.sh"
 set -u
 kbench=${1:-${KBENCH:-./kbench}}
 REPS=${REPS:-20}
+REPS_AA=${REPS_AA:-$REPS}
 LOOPS=${LOOPS:-200}
 ITERATIONS=${ITERATIONS:-3}
 SIZES_MMTESTS=${SIZES_MMTESTS-6 12 24}
 SIZES_POOLED=${SIZES_POOLED-3 5}
 SIZES_AB=${SIZES_AB-6 12}
+SIZES_SEQ=${SIZES_SEQ-24}
+MIN_ROUNDS=${MIN_ROUNDS:-4}
+EQUIVALENCE=${EQUIVALENCE:-5}
 CHANGES=${CHANGES:-0 5 10}
-for v in REPS LOOPS ITERATIONS; do
+for v in REPS REPS_AA LOOPS ITERATIONS MIN_ROUNDS EQUIVALENCE; do
 	eval "x=\$$v"
 	case $x in
 	'' | *[!0-9]* | 0) echo "time-to-verdict: $v must be a positive integer ('$x')" >&2; exit 2 ;;
 	esac
 done
-for x in $SIZES_MMTESTS $SIZES_POOLED $SIZES_AB $CHANGES; do
+for x in $SIZES_MMTESTS $SIZES_POOLED $SIZES_AB $SIZES_SEQ $CHANGES; do
 	case $x in
 	'' | *[!0-9]*) echo "time-to-verdict: sizes and changes are integers ('$x')" >&2; exit 2 ;;
 	esac
@@ -103,8 +120,12 @@ trial() {
 		"$kbench" --db "$db" compare --pool --format json a b >"$work/c.json" \
 			2>>"$work/err" || fail "kbench compare failed"
 		;;
-	ab)
-		"$kbench" --db "$db" -q ab -c "$work/x.conf" -n e --no-report \
+	ab | seq)
+		seqopts=
+		[ "$1" = seq ] && seqopts="--rounds auto --min-rounds $MIN_ROUNDS --max-rounds $2
+			--equivalence $EQUIVALENCE"
+		# shellcheck disable=SC2086 # the design's words are meant
+		"$kbench" --db "$db" -q ab -c "$work/x.conf" -n e --no-report $seqopts \
 			>/dev/null 2>>"$work/err" || fail "kbench ab failed"
 		t1=$(now)
 		"$kbench" --db "$db" compare --format json e/a e/b >"$work/c.json" \
@@ -112,57 +133,90 @@ trial() {
 		;;
 	esac
 	m=$(mean_marked "$work/c.json" time-to-verdict) || exit 1
+	# A change marked the wrong way (the changed side faster) is no find.
+	wrong=0
+	if [ "$m" = 1 ] && [ "$3" != "$LOOPS" ]; then
+		wrong=$(mean_sign "$work/c.json" time-to-verdict) || exit 1
+		[ "$wrong" = better ] && wrong=1 || wrong=0
+	fi
 	t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
 }
 
-# The sizes that reached the goal: "DESIGN SIZE SECONDS", one a line.
+# The sizes that reached the goal: "DESIGN SIZE SECONDS", one a line;
+# every size: "DESIGN SIZE UNIT MEAN MEDIAN10 AA TEN" (MEDIAN10 and TEN
+# "-" without +10% trials).
 : >"$work/reached"
 : >"$work/sizes"
-echo "# hackbench process pipes, 1 group, loops $LOOPS; $ITERATIONS samples a run or round; $REPS repetitions"
+echo "# hackbench process pipes, 1 group, loops $LOOPS; $ITERATIONS samples a run or round; $REPS repetitions ($REPS_AA for the kbench designs' A/A)"
 printf '%-8s %-10s' design size
 for pct in $CHANGES; do
-	printf '  %-8s' "$([ "$pct" = 0 ] && echo A/A || echo "+$pct%")"
+	printf '  %-10s' "$([ "$pct" = 0 ] && echo A/A || echo "+$pct%")"
 done
-printf '  %s\n' "s a verdict"
-for design in mmtests pooled ab; do
+printf '  %-9s %s\n' "mean s" "median s at +10%"
+for design in mmtests pooled ab seq; do
 	case $design in
 	mmtests) sizes=$SIZES_MMTESTS unit=iter ;;
 	pooled) sizes=$SIZES_POOLED unit=runs ;;
 	ab) sizes=$SIZES_AB unit=rounds ;;
+	seq) sizes=$SIZES_SEQ unit=max ;;
 	esac
 	for size in $sizes; do
 		printf '%-8s %-10s' "$design" "$size $unit"
-		total=0 n=0 aa=0 ten=
+		total=0 n=0 aa=0 ten=-
+		: >"$work/t10"
 		for pct in $CHANGES; do
 			lb=$((LOOPS + LOOPS * pct / 100))
-			marks=0 r=0
-			while [ "$r" -lt "$REPS" ]; do
+			reps=$REPS
+			[ "$pct" = 0 ] && [ "$design" != mmtests ] && reps=$REPS_AA
+			marks=0 wrongs=0 r=0
+			while [ "$r" -lt "$reps" ]; do
 				r=$((r + 1))
 				trial "$design" "$size" "$lb"
-				marks=$((marks + m))
+				marks=$((marks + m - wrong))
+				wrongs=$((wrongs + wrong))
 				total=$(awk -v a="$total" -v b="$t" 'BEGIN { printf "%.6f", a + b }')
 				n=$((n + 1))
+				[ "$pct" = 10 ] && echo "$t" >>"$work/t10"
 			done
 			[ "$pct" = 0 ] && aa=$marks
 			[ "$pct" = 10 ] && ten=$marks
-			printf '  %-8s' "$marks/$REPS"
+			cell="$marks/$reps"
+			[ "$wrongs" -gt 0 ] && cell="$cell,${wrongs}w"
+			printf '  %-10s' "$cell"
 		done
 		secs=$(awk -v a="$total" -v n="$n" 'BEGIN { printf "%.2f", a / n }')
 		case $secs in
 		'' | *[!0-9.]* | .) fail "cannot compute the time a verdict ('$secs')" ;;
 		esac
-		printf '  %s\n' "$secs"
-		echo "$design $size $unit $secs" >>"$work/sizes"
-		# The goal: A/A at most 5%, +10% at least 80% of REPS.
-		if [ -n "$ten" ] && [ $((aa * 100)) -le $((5 * REPS)) ] &&
+		med=-
+		if [ -s "$work/t10" ]; then
+			med=$(sort -g "$work/t10" | awk '{ v[NR] = $1 }
+				END { printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+		fi
+		printf '  %-9s %s\n' "$secs" "$med"
+		aareps=$REPS_AA
+		[ "$design" = mmtests ] && aareps=$REPS
+		echo "$design $size $unit $secs $med $aa $ten $aareps" >>"$work/sizes"
+		# The goal: A/A at most 5%, +10% at least 80% of the trials.
+		if [ "$ten" != - ] && [ $((aa * 100)) -le $((5 * aareps)) ] &&
 		   [ $((ten * 100)) -ge $((80 * REPS)) ] && ! grep -q "^$design " "$work/reached"; then
 			echo "$design $size $unit $secs" >>"$work/reached"
 		fi
 	done
 done
 
+# The A/A share of each size, with its 95% Wilson score interval.
+echo "# A/A marked, with its 95% interval (Wilson):"
+awk '{
+	k = $6; n = $8; p = k / n; z = 1.959964
+	c = (p + z * z / (2 * n)) / (1 + z * z / n)
+	h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+	lo = c - h < 0 ? 0 : c - h; hi = c + h > 1 ? 1 : c + h
+	printf "%-8s %-10s %d/%d = %.1f%% (%.1f-%.1f%%)\n", $1, $2 " " $3, k, n, 100 * p, 100 * lo, 100 * hi
+}' "$work/sizes"
+
 echo "# the smallest size reaching the goal (A/A <= 5%, +10% >= 80%):"
-for design in mmtests pooled ab; do
+for design in mmtests pooled ab seq; do
 	line=$(grep "^$design " "$work/reached")
 	if [ -n "$line" ]; then
 		echo "$line" | awk '{ printf "%-8s %s %s, %s s a verdict\n", $1, $2, $3, $4 }'
@@ -191,3 +245,32 @@ elif [ -n "$best" ] && grep -q '^mmtests ' "$work/sizes"; then
 else
 	echo "ratio kbench/mmtests: cannot be told (no kbench design reached the goal at the sizes tried, or mmtests' way was not run)"
 fi
+
+# The sequential design's own goal, at each size it ran.
+grep -q '^seq ' "$work/sizes" || exit 0
+mmline=$(awk '$1 == "mmtests" && $5 != "-"' "$work/sizes" | sort -k2,2n | tail -1)
+for line in $(awk '$1 == "seq" { print $2 ":" $5 ":" $6 ":" $7 }' "$work/sizes"); do
+	IFS=: read -r size med aa ten <<EOT
+$line
+EOT
+	if [ "$ten" = - ]; then
+		echo "seq goal at $size max: cannot be told (no +10% trials: CHANGES must hold 10)"
+		continue
+	fi
+	verdict=met
+	[ $((aa * 100)) -le $((5 * REPS_AA)) ] || verdict="not met"
+	[ $((ten * 100)) -ge $((90 * REPS)) ] || verdict="not met"
+	if [ -n "$mmline" ]; then
+		mmed=$(echo "$mmline" | awk '{ print $5 }')
+		q=$(awk -v a="$med" -v b="$mmed" 'BEGIN { if (b > 0) printf "%.3f", a / b }')
+		case $q in
+		'' | *[!0-9.]*) fail "cannot compute the median ratio from '$med' and '$mmed'" ;;
+		esac
+		awk -v q="$q" 'BEGIN { exit !(q <= 0.25) }' || verdict="not met"
+		rel="median at +10% $med s, $q of mmtests' way at $(echo "$mmline" | awk '{ print $2 }') iterations ($mmed s; goal <= 0.25)"
+	else
+		verdict="not told"
+		rel="median at +10% $med s (mmtests' way not run at +10%)"
+	fi
+	echo "seq goal at $size max: A/A $aa/$REPS_AA (<= 5%), +10% $ten/$REPS (>= 90%), $rel: $verdict"
+done

@@ -8,6 +8,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,9 +257,42 @@ int seq_plan_parse(const char *text, struct seq_plan *p, struct strbuf *err)
 	return 0;
 }
 
+/* The designs built last, by plan: a design's simulation takes a third
+ * of a second, and kbench ab reads the same one at every look. */
+#define PLAN_CACHE 4
+static struct {
+	struct seq_plan plan;
+	struct seq_design d;
+	int used;
+} plan_cache[PLAN_CACHE];
+static unsigned plan_cache_next;
+static pthread_mutex_t plan_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int same_plan(const struct seq_plan *a, const struct seq_plan *b)
+{
+	return a->min_rounds == b->min_rounds && a->max_rounds == b->max_rounds &&
+	       a->every == b->every && a->alpha == b->alpha;
+}
+
 int seq_plan_design(const struct seq_plan *p, struct seq_design *d, struct strbuf *err)
 {
-	return seq_design_init(d, p->min_rounds, p->max_rounds, p->every, p->alpha, err);
+	int rc = 0, i;
+
+	pthread_mutex_lock(&plan_cache_lock);
+	for (i = 0; i < PLAN_CACHE; i++)
+		if (plan_cache[i].used && same_plan(&plan_cache[i].plan, p))
+			break;
+	if (i < PLAN_CACHE) {
+		*d = plan_cache[i].d;
+	} else if (!(rc = seq_design_init(d, p->min_rounds, p->max_rounds, p->every, p->alpha,
+					   err))) {
+		i = (int)(plan_cache_next++ % PLAN_CACHE);
+		plan_cache[i].plan = *p;
+		plan_cache[i].d = *d;
+		plan_cache[i].used = 1;
+	}
+	pthread_mutex_unlock(&plan_cache_lock);
+	return rc;
 }
 
 const char *seq_decision_name(enum seq_decision d)

@@ -197,22 +197,30 @@ is "... refuses ROUNDS below 3" "$?.$(cat "$tmp/sim.err")" "2.ab-order-sim: ROUN
 # verdicts counted (mmtests' way by its CI rule, whose test gives no
 # p-value), the sizes reaching the goal and the ratio in one of its three
 # forms; a kbench whose comparison holds no verdict stops it with status 1.
-REPS=1 LOOPS=10 ITERATIONS=1 SIZES_MMTESTS=2 SIZES_POOLED=2 SIZES_AB=3 CHANGES="0 10" \
-	TMPDIR=$tmp sh "$bench/time-to-verdict.sh" "$KBENCH" > "$tmp/ttv" 2> "$tmp/ttv.err"
+REPS=1 LOOPS=10 ITERATIONS=1 SIZES_MMTESTS=2 SIZES_POOLED=2 SIZES_AB=3 SIZES_SEQ=6 \
+	CHANGES="0 10" TMPDIR=$tmp sh "$bench/time-to-verdict.sh" "$KBENCH" > "$tmp/ttv" 2> "$tmp/ttv.err"
 is "time-to-verdict.sh at REPS=1 exits 0" "$?" 0
 is "... says nothing on stderr" "$(cat "$tmp/ttv.err")" ""
-is "... one line per design and size, the goal's sizes, the ratio" \
-	"$(sed -E 's/ [01]\/1 / N /g; s/ [0-9]+\.[0-9]+$/ S/; s/(not reached at the sizes tried|[0-9]+ [a-z]+, [0-9.]+ s a verdict)$/R/; s/^(ratio kbench\/mmtests:) ([0-9.]+ \(goal < 0\.5\)|below [0-9.]+ \(goal < 0\.5\): .*|cannot be told .*)$/\1 X/' "$tmp/ttv")" \
-	"# hackbench process pipes, 1 group, loops 10; 1 samples a run or round; 1 repetitions
-design   size        A/A       +10%      s a verdict
-mmtests  2 iter      N       N       S
-pooled   2 runs      N       N       S
-ab       3 rounds    N       N       S
+is "... one line per design and size, the A/A intervals, the goal's sizes, the ratios" \
+	"$(sed -E 's/[01]\/1 = [0-9.]+% \([0-9.]+-[0-9.]+%\)$/W/; s/ [01]\/1(,1w)? / N /g; s/ [0-9]+\.[0-9]+ +[0-9]+\.[0-9]+$/ S M/; s/(not reached at the sizes tried|[0-9]+ [a-z]+, [0-9.]+ s a verdict)$/R/; s/^(ratio kbench\/mmtests:) ([0-9.]+ \(goal < 0\.5\)|below [0-9.]+ \(goal < 0\.5\): .*|cannot be told .*)$/\1 X/; s/^(seq goal at 6 max): A\/A N \(<= 5%\), \+10% N \(>= 90%\), median at \+10% [0-9.]+ s, [0-9.]+ of mmtests. way at 2 iterations \([0-9.]+ s; goal <= 0\.25\): (met|not met)$/\1: G/' "$tmp/ttv")" \
+	"# hackbench process pipes, 1 group, loops 10; 1 samples a run or round; 1 repetitions (1 for the kbench designs' A/A)
+design   size        A/A         +10%        mean s    median s at +10%
+mmtests  2 iter      N         N         S M
+pooled   2 runs      N         N         S M
+ab       3 rounds    N         N         S M
+seq      6 max       N         N         S M
+# A/A marked, with its 95% interval (Wilson):
+mmtests  2 iter     W
+pooled   2 runs     W
+ab       3 rounds   W
+seq      6 max      W
 # the smallest size reaching the goal (A/A <= 5%, +10% >= 80%):
 mmtests  R
 pooled   R
 ab       R
-ratio kbench/mmtests: X"
+seq      R
+ratio kbench/mmtests: X
+seq goal at 6 max: G"
 check "... and leaves no work directory behind" \
 	test -z "$(ls -d "$tmp"/time-to-verdict.* 2>/dev/null)"
 REPS=1 SIZES_MMTESTS=2 SIZES_POOLED= SIZES_AB= CHANGES="0 10" TMPDIR=$tmp \
