@@ -388,6 +388,7 @@ int background_check(struct background *b, struct strbuf *err)
 		return 0;
 	/* What the leader left in its group goes with it. */
 	kill(-b->w.pid, SIGKILL);
+	b->running = 0;
 	b->died = 1;
 	say_ended(b, err);
 	return -1;
@@ -426,6 +427,18 @@ static double cpu_seconds(pid_t pid)
 	return (double)sum / (double)sysconf(_SC_CLK_TCK);
 }
 
+/* Whether a process of group pgid is left, once what of it ended as
+ * kbench's child (kbench is the subreaper of what its children leave)
+ * is reaped. Only after the leader is reaped: its status is worker's. */
+static int group_left(pid_t pgid)
+{
+	int st;
+
+	while (waitpid(-pgid, &st, WNOHANG) > 0)
+		;
+	return kill(-pgid, 0) == 0;
+}
+
 /* One fact of run_id: KEY.round-R = value. */
 static int fact(struct store *s, int64_t run_id, const char *key, int round, const char *value)
 {
@@ -447,19 +460,29 @@ int background_stop(struct background *b, struct store *s, int64_t run_id, int r
 	if (b->running) {
 		int64_t until;
 
-		cpu_s = cpu_seconds(b->w.pid);
-		kill(-b->w.pid, SIGTERM);
+		pid_t pgid = b->w.pid;
+
+		cpu_s = cpu_seconds(pgid);
+		kill(-pgid, SIGTERM);
+		/* The whole group has the time to end, not only its leader: a
+		 * shell's children run their traps too. */
 		until = clock_ns(CLOCK_MONOTONIC) + (int64_t)(BACKGROUND_TERM_WAIT_S * 1e9);
-		while (!worker_poll(&b->w) && clock_ns(CLOCK_MONOTONIC) < until) {
+		while (clock_ns(CLOCK_MONOTONIC) < until) {
 			struct timespec ts = { 0, 10 * 1000 * 1000 };
 
+			if (b->w.running)
+				worker_poll(&b->w);
+			if (!b->w.running && !group_left(pgid))
+				break;
 			nanosleep(&ts, NULL);
 		}
 		if (b->w.running) {
 			worker_kill_group(&b->w);
 			strbuf_addstr(&b->end, "did not end within 2 s of SIGTERM: killed");
 		} else {
-			kill(-b->w.pid, SIGKILL);
+			if (group_left(pgid))
+				kill(-pgid, SIGKILL);
+			group_left(pgid);
 			worker_describe_status(b->w.status, &b->end);
 			strbuf_addstr(&b->end, " (stopped by kbench)");
 		}
