@@ -207,9 +207,14 @@ static int trigger_loop(void *arg)
 {
 	struct background *b = arg;
 	int64_t period_ns = (int64_t)(1e9 / b->rate);
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	struct timespec next;
 
 	setpgid(0, 0);
+	/* kbench's handlers are not the trigger's: SIGTERM ends it. */
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGHUP, &dfl, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		offline_once(b->block);

@@ -156,6 +156,8 @@ else
 	states=$(cat /sys/devices/system/memory/memory*/state | sort | uniq -c)
 	kb ab -c "$tmp/t.conf" -n trig --no-report > "$tmp/out" 2>&1
 	ok $? "an experiment with the trigger completes"
+	is "the trigger ends on SIGTERM" "$(fact trig/load background-exit.round-1)" \
+		"killed by signal 15 (Terminated) (stopped by kbench)"
 	is "the requested rate is stored" "$(fact trig/load background-requested-rate.round-1)" 50
 	check "its achieved rate is stored" sh -c "echo '$(fact trig/load background-rate.round-1)' | grep -Eq '^[0-9]+\.[0-9]\$'"
 	kc=$(fact trig/load background-kernel-count.round-1)
