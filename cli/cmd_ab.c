@@ -27,7 +27,8 @@ static const struct parse_opt_usage ab_usage = {
 		    "   or: kbench ab --resume EXPERIMENT [--force]",
 	.description =
 		"Run an A/B experiment: the arms the configs declare ([arm:NAME] sections:\n"
-		"sysctl and sysfs knobs, workload options, environment, a command prefix),\n"
+		"sysctl and sysfs knobs, workload options, environment, a command prefix,\n"
+		"a load run beside the samples),\n"
 		"interleaved in rounds (ABBA...), each arm stored as the run NAME/ARM, then\n"
 		"compare the arms with a paired test over the rounds. --resume runs the\n"
 		"rounds an experiment that was stopped lacks, into its arms' runs, from what\n"

@@ -10,6 +10,7 @@
 #include "lib/strbuf.h"
 #include "lib/suggest.h"
 #include "lib/xalloc.h"
+#include "machine/leftover.h"
 #include "runner/conf.h"
 #include "runner/knob.h"
 
@@ -44,6 +45,20 @@ void cmd_store_path(struct strbuf *path)
 		store_default_path(path);
 }
 
+/* Kill the background loads (runner/background.h) a killed kbench left
+ * running, and say so. */
+static void reap_leftovers(void)
+{
+	struct strbuf said = STRBUF_INIT, err = STRBUF_INIT;
+
+	if (leftover_reap(&said, &err) < 0)
+		warning("cannot look for background loads left running: %s", err.buf);
+	else if (said.len)
+		notice("%s", said.buf);
+	strbuf_release(&said);
+	strbuf_release(&err);
+}
+
 int cmd_open_store(struct store **out, enum cmd_store_access access)
 {
 	struct strbuf path = STRBUF_INIT;
@@ -54,9 +69,12 @@ int cmd_open_store(struct store **out, enum cmd_store_access access)
 		rc = store_open(path.buf, out);
 	else
 		rc = store_open_readonly(path.buf, out);
-	/* Knobs a killed experiment left changed go back first. */
-	if (!rc)
+	/* Knobs a killed experiment left changed go back first, and the
+	 * background loads it left running are killed. */
+	if (!rc) {
 		knob_recover(*out, access == CMD_STORE_WRITE);
+		reap_leftovers();
+	}
 	strbuf_release(&path);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include "machine/hostlock.h"
 #include "machine/sysinfo.h"
 #include "runner/ab_looks.h"
+#include "runner/background.h"
 #include "runner/dryrun.h"
 #include "runner/knob.h"
 #include "runner/record.h"
@@ -464,6 +465,20 @@ static int boot_retried(struct store *s, int64_t run_id, int r, const struct vm 
 	return store_add_meta(s, run_id, "", key, n) ? -1 : 0;
 }
 
+/* Stop arm a's background load after its samples of round r and store
+ * how it went with run_id; rc is the round's status so far. Return 0,
+ * or -1 when it ended by itself (a failed round, said here unless the
+ * runner said it: rc 1) or its facts cannot be stored. */
+static int stop_background(struct arm *a, struct store *s, int64_t run_id, int r, int rc)
+{
+	int ended = background_stop(a->bg, s, run_id, r);
+
+	if (ended > 0 && rc != 1)
+		error("arm %s: its background load %s during round %d", a->name,
+		      a->bg->end.buf, r);
+	return ended ? -1 : 0;
+}
+
 /* Run round r of arm a (its knobs switched in already; a kernel arm's
  * guest booted for it and powered off after, the boot outside every
  * sample). Return the runner's status (0, 1, 128+N, -1). */
@@ -487,6 +502,12 @@ static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 	int rc = -1;
 
 	strbuf_addf(&tag, "round %d/%d %s", r, e->rounds, a->name);
+	if (a->bg && !a->bg->cpus && background_place(a->bg, &a->plan))
+		goto out;
+	if (a->bg) {
+		req.around_sample = background_around_sample;
+		req.around_arg = a->bg;
+	}
 	if (a->vm) {
 		if (boot_arm(e, a, r, &vm, &tag))
 			goto out;
@@ -496,6 +517,8 @@ static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 	arm_env(a, 1, saved);
 	rc = plan_execute(&a->plan, &a->conf, s, &req, &run_id);
 	arm_env(a, 0, saved);
+	if (a->bg && stop_background(a, s, run_id > 0 ? run_id : a->run_id, r, rc))
+		rc = -1;
 	if (run_id > 0 && vm && req.resume && boot_retried(s, run_id, r, vm))
 		rc = -1;
 	vm_stop(vm);

@@ -17,6 +17,7 @@
 #include "runner/knob.h"
 #include "runner/plan.h"
 
+struct background;
 struct store;
 struct vm_config;
 
@@ -68,6 +69,7 @@ struct arm {
 	char **env;			/* env.NAME = V as "NAME=V" */
 	size_t nenv, env_alloc;
 	const char *prefix;		/* before an external workload's command */
+	struct background *bg;		/* what runs beside its samples; NULL: nothing */
 	/* A kernel arm: each of its rounds boots this guest and runs there
 	 * (NULL: the arm runs on this machine). Its strings are the config's. */
 	struct vm_config *vm;

@@ -12,6 +12,7 @@
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "runner/background.h"
 #include "runner/effective.h"
 #include "runner/knob.h"
 #include "runner/record.h"
@@ -307,12 +308,14 @@ static int check_kernel_arm(struct arm *a, int images_later)
 			return error("%s: %s in [%s] sets the guest of a kernel arm, which needs "
 				     "kernel = IMAGE (or tree = DIR and ref = COMMIT)", c->where,
 				     c->key, a->cs->name);
-		if (knob_key(c->key) || !strncmp(c->key, "env.", 4) || !strcmp(c->key, "prefix"))
+		if (knob_key(c->key) || !strncmp(c->key, "env.", 4) || !strcmp(c->key, "prefix") ||
+		    background_key(c->key))
 			return error("%s: %s in [%s]: a kernel arm runs in a guest booted for "
 				     "each round, which this machine's %s does not reach; give "
 				     "it on the guest's command line (append = ...)", c->where,
 				     c->key, a->cs->name, knob_key(c->key) ? "knobs" :
-				     !strcmp(c->key, "prefix") ? "command prefix" : "environment");
+				     !strcmp(c->key, "prefix") ? "command prefix" :
+				     background_key(c->key) ? "background load" : "environment");
 	}
 	if (a->build)
 		return check_built_arm(a, kernel);
@@ -386,9 +389,18 @@ static int read_arm(struct experiment *e, struct arm *a, const struct vm_config 
 			a->env[a->nenv++] = strbuf_detach(&sb);
 		} else if (!strcmp(c->key, "prefix")) {
 			a->prefix = *c->value ? c->value : NULL;
+		} else if (background_key(c->key)) {
+			if (!a->bg) {
+				a->bg = xcalloc(1, sizeof(*a->bg));
+				a->bg->arm = a->name;
+				strbuf_init(&a->bg->end);
+			}
+			if (background_parse(a->bg, c->key, c->value, c->where))
+				return -1;
 		} else if (strcmp(c->key, "description")) {
 			return error("%s: unknown key '%s' in [%s] (an arm takes sysctl.NAME, "
-				     "sysfs.PATH, option.KEY, env.NAME, prefix, description, "
+				     "sysfs.PATH, option.KEY, env.NAME, prefix, background, "
+				     "background-trigger, description, "
 				     "or a kernel's: kernel, append, initrd, modules, modprobe, vcpus, memory, "
 				     "tree, ref, kconfig, fragment)",
 				     c->where, c->key, a->cs->name);
@@ -923,6 +935,8 @@ void experiment_release(struct experiment *e)
 	for (size_t i = 0; i < e->narms; i++) {
 		struct arm *a = &e->arms[i];
 
+		background_release(a->bg);
+		free(a->bg);
 		free(a->name);
 		free(a->vm);
 		free(a->build);

@@ -283,6 +283,8 @@ struct run_exec {
 	int rec_tried;			/* rec was made, or could not be */
 	int saved;			/* things written to the recovery file */
 	const struct sample_executor *exec;	/* NULL: samples run here */
+	const struct run_request *req;
+	struct strbuf ended;		/* why around_sample ended the run */
 };
 
 /* The store failed: make the recovery file (once) for what it could not
@@ -531,13 +533,22 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 	wl_params_row_text(ps->params, row, rowtext, sizeof(rowtext));
 	progress_start(&x->prog, ps->cs->name, rowtext, k, kn, warm);
 	monitor_values_reset(&x->mv);
-	if (x->exec) {
+	if (x->req->around_sample &&
+	    x->req->around_sample(x->req->around_arg, warm, 0, &reason)) {
+		failed = -1;
+		lost = 2;
+	} else if (x->exec) {
 		failed = x->exec->run(x->exec->arg, ps, row, &smp, &ch, &reason, &stop_signal);
 		lost = failed == -2;
 	} else {
 		failed = run_sample_monitored(ps->ops, ps->params, row, ps->timeout_s,
 					      warm ? NULL : ps->monitors, &x->mv, &smp, &ch,
 					      &reason);
+	}
+	if (!failed && x->req->around_sample &&
+	    x->req->around_sample(x->req->around_arg, warm, 1, &reason)) {
+		failed = -1;
+		lost = 2;
 	}
 	if (failed) {
 		if (stop_signal)
@@ -555,9 +566,12 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 			goto out;
 		}
 		x->failed++;
-		/* Where the samples ran is gone: the run ends here, failed. */
+		/* Where the samples ran is gone, or what had to run beside
+		 * them: the run ends here, failed. */
 		if (lost)
 			stop_signal = -1;
+		if (lost == 2)
+			strbuf_addstr(&x->ended, reason.buf);
 	} else {
 		format_result(ps->params, &smp, &res);
 		/* The sample in hand goes to the recovery file when the
@@ -850,7 +864,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 {
 	struct stop_signals ss;
 	struct run_exec x = { .p = p, .s = s, .mv = MONITOR_VALUES_INIT, .round = req->round,
-			      .exec = req->exec };
+			      .exec = req->exec, .req = req, .ended = STRBUF_INIT };
 	sig_atomic_t decided = -2;	/* stop_signal when the run's end was decided */
 	struct strbuf others = STRBUF_INIT;	/* stored as concurrent-kbench */
 	int rc = -1, mine = 0;
@@ -905,8 +919,12 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 	if (stop_signal < 0) {
 		if (finish(&x, "failed"))
 			report_unfinished(&x, "failed");
-		error("run @%lld stopped because its guest is gone: it kept %ld samples and is "
-		      "marked failed", (long long)x.run_id, x.stored + x.before);
+		if (x.ended.len)
+			error("run @%lld stopped: %s; it kept %ld samples and is marked failed",
+			      (long long)x.run_id, x.ended.buf, x.stored + x.before);
+		else
+			error("run @%lld stopped because its guest is gone: it kept %ld samples "
+			      "and is marked failed", (long long)x.run_id, x.stored + x.before);
 		rc = 1;
 	} else if (stop_signal) {
 		if (finish(&x, "interrupted"))
@@ -960,6 +978,7 @@ out:
 	record_recovery_release(&x.rec);
 	run_info_release(&x.info);
 	monitor_values_release(&x.mv);
+	strbuf_release(&x.ended);
 	strbuf_release(&others);
 	if (mine)
 		hostlock_release();

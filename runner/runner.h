@@ -54,6 +54,13 @@ struct run_request {
 	int (*facts)(struct store *s, int64_t run_id, void *arg);
 	void *facts_arg;
 	const struct sample_executor *exec;	/* NULL: samples run here */
+	/* Called before each sample (warm set for a warm-up) and after it
+	 * (after set); NULL: none. An experiment's arm starts its background
+	 * load there (runner/background.h) and checks that it lives.
+	 * Non-zero, with why, fails the sample (recorded with why) and ends
+	 * the run there, failed. */
+	int (*around_sample)(void *arg, int warm, int after, struct strbuf *why);
+	void *around_arg;
 	/* The command that runs the rest of an interrupted run, named in
 	 * the message that says it was interrupted ("kbench run --resume");
 	 * NULL: none is named. */

@@ -1,0 +1,45 @@
+/* leftover: the process groups kbench starts beside its samples (an
+ * experiment arm's background load, runner/background.h), recorded in
+ * the lock directory (machine/hostlock.h) while they run, so that what a
+ * kbench killed with SIGKILL left running is killed by the next kbench
+ * command that looks (kbench ab, kbench recover).
+ *
+ * A record, background.PGID, holds the group's id, the start time of its
+ * leader (so that a reused process id is never taken for it), what it is,
+ * and at most one sysfs file with the value to write back when it is
+ * reaped. The recording process holds an flock() on it while it lives:
+ * a record whose lock can be taken was left by a process that is gone. */
+#ifndef KBENCH_LEFTOVER_H
+#define KBENCH_LEFTOVER_H
+
+#include <sys/types.h>
+
+struct strbuf;
+
+struct leftover {
+	int fd;			/* the record, flock()ed; -1: none */
+	char *path;
+};
+#define LEFTOVER_INIT { .fd = -1 }
+
+/* The start time of process pid (clock ticks after boot, /proc/PID/stat
+ * field 22), or 0 when it is gone. */
+unsigned long long leftover_start_time(pid_t pid);
+
+/* Record process group pgid (its leader running), what it is (one line),
+ * and restore_path's value to write back when it is reaped (NULL:
+ * none), into l. Return 0, or -1 with why in err. */
+int leftover_record(struct leftover *l, pid_t pgid, const char *what, const char *restore_path,
+		    const char *restore_value, struct strbuf *err);
+/* The group ended by its owner: remove the record. */
+void leftover_forget(struct leftover *l);
+
+/* Kill (SIGKILL) every process of each group recorded by a kbench that is
+ * gone, started no earlier than its leader, and write back the file its
+ * record names when it reads otherwise; one line a record into said
+ * ("killed 2 processes of background process group 1234 ('sleep 60' of
+ * arm drain) left by a kbench that is gone"). Return the count of
+ * records reaped, or -1 with why in err. */
+int leftover_reap(struct strbuf *said, struct strbuf *err);
+
+#endif
