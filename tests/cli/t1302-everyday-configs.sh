@@ -5,6 +5,9 @@
 
 expect_transcript "configs lists the shipped configs, each with its first sentence" kb configs <<'T'
 $ kb configs
+ab-pcp-drain         pft threads and processes with the per-cpu page lists
+                     quiet, and drained about 100 times a second beside the
+                     samples.
 ab-pcp-high          the page allocator's per-cpu lists at their default size
                      and cut small, under pft.
 ab-slub-cpu-partial  SLUB's per-cpu partial lists on and off, in one sitting.
