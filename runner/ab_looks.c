@@ -128,7 +128,6 @@ static int report(const struct experiment *e, struct look_rows *lr)
 {
 	size_t watched_n = 0, changed = 0, same = 0, open = 0, worst = 0;
 	double worst_width = -1;
-	const struct experiment_look *w = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	int last = lr->look == lr->l->d.nlooks - 1;
 
@@ -146,7 +145,6 @@ static int report(const struct experiment *e, struct look_rows *lr)
 		else if (open++, width > worst_width) {
 			worst_width = width;
 			worst = i;
-			w = x;
 		}
 	}
 	strbuf_addf(&sb, "look %d/%d after %d rounds: ", lr->look + 1, lr->l->d.nlooks,
@@ -171,14 +169,14 @@ static int report(const struct experiment *e, struct look_rows *lr)
 		    changed + same, watched_n, changed, same);
 	if (last) {
 		strbuf_addf(&sb, "cannot tell for %zu: ", open);
-		describe(&sb, w);
+		describe(&sb, &lr->v[worst]);
 		if (lr->needed[worst])
 			strbuf_addf(&sb, " would need about %d rounds", lr->needed[worst]);
 		else
 			strbuf_addstr(&sb, " (the rounds it would need are unknown)");
 	} else {
 		strbuf_addstr(&sb, "waiting on ");
-		describe(&sb, w);
+		describe(&sb, &lr->v[worst]);
 		if (e->seq.equivalence_pct > 0)
 			strbuf_addf(&sb, " to exclude 0 or fit within +/-%g%%",
 				    e->seq.equivalence_pct);
