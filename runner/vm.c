@@ -482,9 +482,6 @@ out:
 
 /* ---- boot ---- */
 
-/* Boot under accel and wait for the guest's facts. Return 0; 1 when KVM
- * did not work (QEMU is gone, the reason in why); -1 after an error
- * message with the console's tail. */
 /* The console line that says why a guest died: its panic line where it
  * has one, else its last line, into out. */
 static void death_line(struct vm *vm, struct strbuf *out)

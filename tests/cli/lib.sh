@@ -93,7 +93,7 @@ tap_n=0
 tap_failed=0
 tap_stopping=
 
-ok() {	# ok STATUS DESCRIPTION
+ok() {	# ok STATUS DESCRIPTION: returns STATUS == 0, for "ok ... || show"
 	tap_stop
 	tap_n=$((tap_n + 1))
 	if [ "$1" -eq 0 ]; then
@@ -106,6 +106,7 @@ ok() {	# ok STATUS DESCRIPTION
 		*) tap_stopping=1 ;;
 		esac
 	fi
+	[ "$1" -eq 0 ]
 }
 
 # tap_stop: after a failure, with KBENCH_TEST_STOP set, end the test. A
