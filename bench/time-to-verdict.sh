@@ -15,6 +15,10 @@
 #             (SIZES_POOLED: K)
 #   ab        one interleaved kbench ab experiment of R rounds of
 #             ITERATIONS samples an arm, the paired verdict (SIZES_AB: R)
+#   nested    the ab design's experiments read again with compare
+#             --paired nested (the samples within the rounds pooled in when
+#             no round-by-arm noise is found): a line of its own after
+#             each ab size, from the same experiments and times
 #   seq       one kbench ab --rounds auto experiment (the group-sequential
 #             design: a look after MIN_ROUNDS rounds, then every 2, up to
 #             M; no change within +/-EQUIVALENCE%), which stops at the
@@ -97,8 +101,20 @@ run() {
 		-o loops="$2" -o iterations="$3" --no-report >/dev/null 2>>"$work/err"
 }
 
-# trial DESIGN SIZE LOOPS_B: one comparison; sets m (0 or 1) and t (the
-# seconds its samples took).
+# read_marks JSON LOOPS_B: sets m (0 or 1: the mean row marked) and wrong (1:
+# marked in the wrong direction, the changed side faster) of a comparison.
+read_marks() {
+	m=$(mean_marked "$1" time-to-verdict) || exit 1
+	wrong=0
+	if [ "$m" = 1 ] && [ "$2" != "$LOOPS" ]; then
+		wrong=$(mean_sign "$1" time-to-verdict) || exit 1
+		[ "$wrong" = better ] && wrong=1 || wrong=0
+	fi
+}
+
+# trial DESIGN SIZE LOOPS_B: one comparison; sets m and wrong (marks), t
+# (the seconds its samples took), and for ab mn and wrongn, the same
+# experiment read with --paired nested.
 trial() {
 	db=$work/t.db
 	rm -f "$db" "$db"-* "$work/err"
@@ -132,15 +148,16 @@ trial() {
 		t1=$(now)
 		"$kbench" --db "$db" compare --format json e/a e/b >"$work/c.json" \
 			2>>"$work/err" || fail "kbench compare failed"
+		if [ "$1" = ab ]; then
+			"$kbench" --db "$db" compare --paired nested --format json e/a e/b \
+				>"$work/n.json" 2>>"$work/err" || fail "kbench compare failed"
+			read_marks "$work/n.json" "$3"
+			mn=$m wrongn=$wrong
+		fi
 		;;
 	esac
-	m=$(mean_marked "$work/c.json" time-to-verdict) || exit 1
 	# A change marked the wrong way (the changed side faster) is no find.
-	wrong=0
-	if [ "$m" = 1 ] && [ "$3" != "$LOOPS" ]; then
-		wrong=$(mean_sign "$work/c.json" time-to-verdict) || exit 1
-		[ "$wrong" = better ] && wrong=1 || wrong=0
-	fi
+	read_marks "$work/c.json" "$3"
 	t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
 }
 
@@ -155,6 +172,17 @@ for pct in $CHANGES; do
 	printf '  %-10s' "$([ "$pct" = 0 ] && echo A/A || echo "+$pct%")"
 done
 printf '  %-9s %s\n' "mean s" "median s at +10%"
+# size_done DESIGN AA TEN: the size's figures into sizes, and into
+# reached when it reaches the goal, A/A at most 5% and +10% at least 80%
+# of the trials (the first size of the design that does).
+size_done() {
+	echo "$1 $size $unit $secs $med $2 $3 $aareps" >>"$work/sizes"
+	if [ "$3" != - ] && [ $(($2 * 100)) -le $((5 * aareps)) ] &&
+	   [ $(($3 * 100)) -ge $((80 * tenreps)) ] && ! grep -q "^$1 " "$work/reached"; then
+		echo "$1 $size $unit $secs" >>"$work/reached"
+	fi
+}
+
 for design in mmtests pooled ab seq; do
 	case $design in
 	mmtests) sizes=$SIZES_MMTESTS unit=iter ;;
@@ -164,28 +192,35 @@ for design in mmtests pooled ab seq; do
 	esac
 	for size in $sizes; do
 		printf '%-8s %-10s' "$design" "$size $unit"
-		total=0 n=0 aa=0 ten=- tenreps=0
+		total=0 n=0 aa=0 ten=- tenreps=0 aan=0 tenn=- nline=
 		: >"$work/t10"
 		for pct in $CHANGES; do
 			lb=$((LOOPS + LOOPS * pct / 100))
 			reps=$REPS
 			[ "$pct" = 0 ] && reps=$REPS_AA
 			[ "$design" = mmtests ] && reps=$REPS_MMTESTS
-			marks=0 wrongs=0 r=0
+			marks=0 wrongs=0 marksn=0 wrongsn=0 r=0
 			while [ "$r" -lt "$reps" ]; do
 				r=$((r + 1))
 				trial "$design" "$size" "$lb"
 				marks=$((marks + m - wrong))
 				wrongs=$((wrongs + wrong))
+				if [ "$design" = ab ]; then
+					marksn=$((marksn + mn - wrongn))
+					wrongsn=$((wrongsn + wrongn))
+				fi
 				total=$(awk -v a="$total" -v b="$t" 'BEGIN { printf "%.6f", a + b }')
 				n=$((n + 1))
 				[ "$pct" = 10 ] && echo "$t" >>"$work/t10"
 			done
-			[ "$pct" = 0 ] && aa=$marks
-			[ "$pct" = 10 ] && ten=$marks tenreps=$reps
+			[ "$pct" = 0 ] && aa=$marks aan=$marksn
+			[ "$pct" = 10 ] && ten=$marks tenn=$marksn tenreps=$reps
 			cell="$marks/$reps"
 			[ "$wrongs" -gt 0 ] && cell="$cell,${wrongs}w"
 			printf '  %-10s' "$cell"
+			cell="$marksn/$reps"
+			[ "$wrongsn" -gt 0 ] && cell="$cell,${wrongsn}w"
+			nline=$nline$(printf '  %-10s' "$cell")
 		done
 		secs=$(awk -v a="$total" -v n="$n" 'BEGIN { printf "%.2f", a / n }')
 		case $secs in
@@ -199,11 +234,10 @@ for design in mmtests pooled ab seq; do
 		printf '  %-9s %s\n' "$secs" "$med"
 		aareps=$REPS_AA
 		[ "$design" = mmtests ] && aareps=$REPS_MMTESTS
-		echo "$design $size $unit $secs $med $aa $ten $aareps" >>"$work/sizes"
-		# The goal: A/A at most 5%, +10% at least 80% of the trials.
-		if [ "$ten" != - ] && [ $((aa * 100)) -le $((5 * aareps)) ] &&
-		   [ $((ten * 100)) -ge $((80 * tenreps)) ] && ! grep -q "^$design " "$work/reached"; then
-			echo "$design $size $unit $secs" >>"$work/reached"
+		size_done "$design" "$aa" "$ten"
+		if [ "$design" = ab ]; then
+			printf '%-8s %-10s%s  %-9s %s\n' nested "$size $unit" "$nline" "$secs" "$med"
+			size_done nested "$aan" "$tenn"
 		fi
 	done
 done
@@ -219,7 +253,9 @@ awk '{
 }' "$work/sizes"
 
 echo "# the smallest size reaching the goal (A/A <= 5%, +10% >= 80%):"
-for design in mmtests pooled ab seq; do
+designs="mmtests pooled ab"
+[ -n "$SIZES_AB" ] && designs="$designs nested"
+for design in $designs seq; do
 	line=$(grep "^$design " "$work/reached")
 	if [ -n "$line" ]; then
 		echo "$line" | awk '{ printf "%-8s %s %s, %s s a verdict\n", $1, $2, $3, $4 }'

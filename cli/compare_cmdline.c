@@ -153,6 +153,19 @@ static int parse_order(const struct parse_opt *opt, const char *value)
 	return 0;
 }
 
+static int parse_paired(const struct parse_opt *opt, const char *value)
+{
+	int *nested = opt->value;
+
+	if (!strcmp(value, "means"))
+		*nested = 0;
+	else if (!strcmp(value, "nested"))
+		*nested = 1;
+	else
+		return error("invalid --paired '%s': expected means or nested", value);
+	return 0;
+}
+
 static int parse_exit_code(const struct parse_opt *opt, const char *value)
 {
 	enum compare_exit_when *when = opt->value;
@@ -226,6 +239,11 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 		OPT_BOOL(0, "within-run", &c->opt.within_run,
 			 "Welch's test on the samples alone, as before\n"
 			 "between-run noise: its stars print *"),
+		OPT_CALLBACK(0, "paired", &c->opt.paired_nested, "MODEL",
+			     "the arms of an A/B experiment: means (default), a\n"
+			     "paired t on the rounds' mean differences; nested,\n"
+			     "the samples within the rounds pooled in when an F\n"
+			     "test finds no round-by-arm noise", parse_paired),
 		OPT_CALLBACK(0, "noise-threshold", &c->opt.noise_threshold, "PCT",
 			     "mark a mean ~ when its CoeffVar exceeds PCT\n"
 			     "(default 5) or it has fewer than 3 samples",

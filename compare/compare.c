@@ -515,6 +515,7 @@ static void start_model(struct cmp_model *model, size_t ncols,
 	model->nstats = opt->nstats;
 	memcpy(model->stats, opt->stats, opt->nstats * sizeof(*opt->stats));
 	model->within_run = opt->within_run;
+	model->paired_nested = opt->paired_nested;
 	if (opt->noise_threshold > 0)
 		model->noise_threshold = opt->noise_threshold;
 	if (opt->margin_set)

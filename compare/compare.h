@@ -42,6 +42,10 @@ struct compare_options {
 	/* Decide on within-run variance only, ignoring between-run noise
 	 * (kbench compare --within-run). */
 	int within_run;
+	/* The arms of an experiment are tested with the nested model, the
+	 * samples within the rounds pooled in when they can be (kbench
+	 * compare --paired nested); 0: the paired t of the rounds' means. */
+	int paired_nested;
 	/* CoeffVar in % above which a mean is marked noisy; 0: the default,
 	 * CMP_NOISE_THRESHOLD. */
 	double noise_threshold;

@@ -71,6 +71,14 @@ static void seq_setup(struct cmp_model *m, int rounds, struct strbuf *title)
 	strbuf_release(&err);
 }
 
+/* The samples within the rounds join the paired test (compare --paired
+ * nested): not with a sequential design, whose bounds are the paired
+ * t's on the rounds alone. */
+static int nested_applies(const struct cmp_model *m)
+{
+	return m->paired_nested && !m->seq;
+}
+
 void decide_setup(struct cmp_model *m)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -88,26 +96,45 @@ void decide_setup(struct cmp_model *m)
 	else
 		strbuf_addf(&sb, "%.8s)", m->runs[0].experiment_uuid);
 	seq_setup(m, rounds, &sb);
+	if (nested_applies(m))
+		strbuf_addf(&sb, ", nested (the samples' variance pooled in when an F test "
+			    "at %g finds no round-by-arm noise)", PAIRED_POOL_ALPHA);
+	else if (m->paired_nested)
+		strbuf_addstr(&sb, " (--paired nested is not applied with a sequential "
+			      "design: its bounds are for the paired t)");
 	m->paired_title = strbuf_detach(&sb);
 }
 
-/* Per-round means of a cell on the test's scale (x, or 1/x for an Hmean
- * row), by round (1..maxround): means[k - 1] and counts[k - 1] for round
- * k (count 0: none). */
-static void round_means(const struct cmp_cell *c, int higher_better, int maxround,
-			double *means, size_t *counts)
+/* A cell's samples by round on the test's scale (x, or 1/x for an Hmean
+ * row), rounds 1..maxround: rd[k - 1] for round k (n 0: none). */
+static int sample_round(const struct cmp_cell *c, size_t i, int maxround)
+{
+	int k = c->rounds ? c->rounds[i] : 1;
+
+	return k >= 1 && k <= maxround ? k : 0;
+}
+
+static void round_figures(const struct cmp_cell *c, int higher_better, int maxround,
+			  struct paired_round *rd)
 {
 	for (size_t i = 0; i < c->n; i++) {
-		int k = c->rounds ? c->rounds[i] : 1;
+		int k = sample_round(c, i, maxround);
 
-		if (k < 1 || k > maxround)
-			continue;
-		means[k - 1] += higher_better ? 1 / c->samples[i] : c->samples[i];
-		counts[k - 1]++;
+		if (k) {
+			rd[k - 1].mean += higher_better ? 1 / c->samples[i] : c->samples[i];
+			rd[k - 1].n++;
+		}
 	}
 	for (int k = 0; k < maxround; k++)
-		if (counts[k])
-			means[k] /= (double)counts[k];
+		if (rd[k].n)
+			rd[k].mean /= (double)rd[k].n;
+	for (size_t i = 0; i < c->n; i++) {
+		int k = sample_round(c, i, maxround);
+		double y = higher_better ? 1 / c->samples[i] : c->samples[i];
+
+		if (k)
+			rd[k - 1].m2 += (y - rd[k - 1].mean) * (y - rd[k - 1].mean);
+	}
 }
 
 static int max_round(const struct cmp_cell *c)
@@ -169,20 +196,22 @@ static int paired_decide(const struct cmp_model *m, const struct cmp_row *r,
 			 const struct cmp_cell *base, struct cmp_cell *cell)
 {
 	int kmax = max_round(base) > max_round(cell) ? max_round(base) : max_round(cell);
-	double *mb, *mn, scale;
-	size_t *nb, *nn;
+	struct paired_round *rb, *rn;
 	struct paired_result pr;
-	int ret = 0;
+	double scale;
+	int ret = 0, rc;
 
 	if (kmax < PAIRED_MIN_ROUNDS)
 		return 0;
-	mb = xcalloc((size_t)kmax, sizeof(*mb));
-	mn = xcalloc((size_t)kmax, sizeof(*mn));
-	nb = xcalloc((size_t)kmax, sizeof(*nb));
-	nn = xcalloc((size_t)kmax, sizeof(*nn));
-	round_means(base, r->higher_better, kmax, mb, nb);
-	round_means(cell, r->higher_better, kmax, mn, nn);
-	if (paired_test(mb, nb, mn, nn, (size_t)kmax, m->alpha, &pr))
+	rb = xcalloc((size_t)kmax, sizeof(*rb));
+	rn = xcalloc((size_t)kmax, sizeof(*rn));
+	round_figures(base, r->higher_better, kmax, rb);
+	round_figures(cell, r->higher_better, kmax, rn);
+	if (nested_applies(m))
+		rc = paired_nested_test(rb, rn, (size_t)kmax, m->alpha, &pr);
+	else
+		rc = paired_test(rb, rn, (size_t)kmax, m->alpha, &pr);
+	if (rc)
 		goto out;
 	/* The sign of new - base in x, as the other tests give it. */
 	cell->test.statistic = r->higher_better ? -pr.dec.t : pr.dec.t;
@@ -193,6 +222,9 @@ static int paired_decide(const struct cmp_model *m, const struct cmp_row *r,
 	cell->test.reason = NULL;
 	cell->test.significant = pr.dec.significant;
 	cell->method = CMP_METHOD_PAIRED;
+	cell->nested = nested_applies(m);
+	cell->pooled = pr.pooled;
+	cell->interaction_p = pr.interaction_p;
 	if (m->seq)
 		seq_cell(m, r, &pr, cell);
 	scale = fabs(pr.base_mean);
@@ -202,10 +234,8 @@ static int paired_decide(const struct cmp_model *m, const struct cmp_row *r,
 						  m->alpha, NOISE_POWER, CMP_MAX_ROUNDS_NEEDED);
 	ret = 1;
 out:
-	free(mb);
-	free(mn);
-	free(nb);
-	free(nn);
+	free(rb);
+	free(rn);
 	return ret;
 }
 

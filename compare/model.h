@@ -109,6 +109,12 @@ struct cmp_cell {
 	 * the look's index + 1, 0: none. */
 	int seq_look, seq_decision, seq_rounds_needed;
 	double seq_bound, seq_lo_pct, seq_hi_pct;
+	/* Paired with the nested model (m->paired_nested): whether the
+	 * samples' variance was pooled in, and the p of the test for
+	 * round-by-arm noise (NaN: none, the samples have no spread to
+	 * test it with); compare/paired.h's paired_nested_test. */
+	int nested, pooled;
+	double interaction_p;
 };
 
 struct cmp_row {
@@ -241,6 +247,9 @@ struct cmp_model {
 	 * seq_equivalence_pct; NULL: the fixed design's Student t. */
 	struct seq_design *seq;
 	double seq_equivalence_pct;
+	/* The paired test uses the samples within the rounds too (compare
+	 * --paired nested; compare/paired.h); set before model_finish. */
+	int paired_nested;
 	struct {		/* the row model_add_history found last */
 		struct cmp_section *section;
 		size_t row;

@@ -79,8 +79,13 @@ static void cell_test(const struct cmp_cell *c, struct json *j)
 {
 	test(&c->test, j);
 	if (c->test.done) {
-		json_key_string(j, "basis", c->method == CMP_METHOD_PAIRED ? "paired-rounds" :
+		json_key_string(j, "basis", c->method == CMP_METHOD_PAIRED ?
+				(c->nested ? "paired-nested" : "paired-rounds") :
 				c->method == CMP_METHOD_BETWEEN ? "between-run" : "within-run");
+		if (c->method == CMP_METHOD_PAIRED && c->nested) {
+			json_key_bool(j, "pooled", c->pooled);
+			json_key_double(j, "interaction_p", c->interaction_p);
+		}
 		json_key_bool(j, "cannot_tell", c->verdict == CMP_VERDICT_CANNOT_TELL);
 		json_key_double(j, "mde_pct", c->mde_pct);
 		if (c->method == CMP_METHOD_PAIRED && c->rounds_needed)

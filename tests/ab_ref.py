@@ -3,8 +3,13 @@
 # arms against scipy: per round, the mean of each arm's samples (of 1/x
 # for a higher-is-better row, as kbench tests Hmean rows), then
 # scipy.stats.ttest_rel on the rounds' pairs; p-value and decision must
-# equal kbench's to 1e-9. Usage: ab_ref.py KBENCH DB BASE NEW. Prints TAP
-# lines from number 1 and the count last ("1..N").
+# equal kbench's to 1e-9. With "nested" after NEW, compare --paired
+# nested is checked against the nested model worked here from the
+# samples: the rounds' differences' variance against the samples'
+# (scipy's F law), pooled when its p is at least 0.25, the t on the
+# summed degrees of freedom (scipy's t law). Usage: ab_ref.py KBENCH DB
+# BASE NEW [nested]. Prints TAP lines from number 1 and the count last
+# ("1..N").
 import json
 import sqlite3
 import subprocess
@@ -13,6 +18,7 @@ import sys
 from scipy import stats
 
 kbench, db, base, new = sys.argv[1:5]
+nested = sys.argv[5:] == ["nested"]
 count = 0
 failed = False
 
@@ -24,8 +30,8 @@ def ok(cond, desc):
     failed |= not cond
 
 
-def round_means(con, name, row, higher):
-    means = {}
+def round_samples(con, name, row, higher):
+    samples = {}
     for rnd, vals in con.execute(
             "SELECT s.round, group_concat(s.value, ' ') FROM samples s JOIN runs r "
             "ON r.id = s.run_id WHERE r.name = ? AND s.row = ? AND s.warmup = 0 "
@@ -34,12 +40,45 @@ def round_means(con, name, row, higher):
         xs = [float(v) for v in vals.split()]
         if higher:
             xs = [1 / x for x in xs]
-        means[rnd] = sum(xs) / len(xs)
-    return means
+        samples[rnd] = xs
+    return samples
 
 
-out = subprocess.run([kbench, "--db", db, "compare", "--format", "json", base, new],
-                     capture_output=True, text=True, check=True).stdout
+def mean(xs):
+    return sum(xs) / len(xs)
+
+
+def ss(xs):
+    m = mean(xs)
+    return sum((x - m) ** 2 for x in xs)
+
+
+def nested_model(sb, sn, ks):
+    """The nested model's t, df and p, whether it pooled, and the F
+    test's p (None: no sample spread to test with)."""
+    n = len(ks)
+    d = [mean(sn[k]) - mean(sb[k]) for k in ks]
+    dm = mean(d)
+    var_d = ss(d) / (n - 1)
+    ss_w = sum(ss(sb[k]) + ss(sn[k]) for k in ks)
+    df_w = sum(len(sb[k]) - 1 + len(sn[k]) - 1 for k in ks)
+    h = mean([1 / len(sb[k]) + 1 / len(sn[k]) for k in ks])
+    res = stats.ttest_rel([mean(sn[k]) for k in ks], [mean(sb[k]) for k in ks])
+    if df_w == 0:
+        return res.statistic, n - 1, res.pvalue, False, None
+    fp = stats.f.sf(var_d / (h * ss_w / df_w), n - 1, df_w)
+    if fp < 0.25:
+        return res.statistic, n - 1, res.pvalue, False, fp
+    df = n - 1 + df_w
+    se = (((n - 1) * var_d + h * ss_w) / df / n) ** 0.5
+    t = dm / se
+    return t, df, 2 * stats.t.sf(abs(t), df), True, fp
+
+
+args = [kbench, "--db", db, "compare", "--format", "json"]
+if nested:
+    args += ["--paired", "nested"]
+out = subprocess.run(args + [base, new], capture_output=True, text=True, check=True).stdout
 doc = json.loads(out)
 con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
 rows = 0
@@ -49,12 +88,33 @@ for sec in doc["sections"]:
         if not test:
             continue
         higher = row["better"] == "higher"
-        mb = round_means(con, base, row["label"], higher)
-        mn = round_means(con, new, row["label"], higher)
-        ks = sorted(set(mb) & set(mn))
-        res = stats.ttest_rel([mn[k] for k in ks], [mb[k] for k in ks])
-        rows += 1
+        sb = round_samples(con, base, row["label"], higher)
+        sn = round_samples(con, new, row["label"], higher)
+        ks = sorted(set(sb) & set(sn))
+        mb = {k: mean(sb[k]) for k in ks}
+        mn = {k: mean(sn[k]) for k in ks}
         what = "%s %s (%s, %d rounds)" % (sec["name"], row["label"], row["better"], len(ks))
+        rows += 1
+        if nested:
+            t, df, p, pooled, fp = nested_model(sb, sn, ks)
+            ok(test.get("basis") == "paired-nested",
+               "%s: tested with the nested model (%s)" % (what, test.get("basis")))
+            ok(test.get("pooled") == pooled,
+               "%s: pooled %s, the model says %s (F test p %s)" % (what, test.get("pooled"), pooled, fp))
+            ok((fp is None and test.get("interaction_p") is None) or
+               (fp is not None and abs(test["interaction_p"] - fp) < 1e-9),
+               "%s: F test p %s equals scipy's %s" % (what, test.get("interaction_p"), fp))
+            ok(abs(test["p"] - p) < 1e-9, "%s: p %.12g equals scipy's %.12g" % (what, test["p"], p))
+            ok(test["df"] == df, "%s: df %s, the model's %s" % (what, test["df"], df))
+            ok(test["significant"] == bool(p < 0.05),
+               "%s: significant %s as scipy says" % (what, test["significant"]))
+            # The statistic is the sign of new - base in x: on 1/x's t
+            # for a higher-is-better row, that sign turned.
+            want = -t if higher else t
+            ok(abs(test["statistic"] - want) < 1e-9 * max(1, abs(want)),
+               "%s: t %.12g equals %.12g" % (what, test["statistic"], want))
+            continue
+        res = stats.ttest_rel([mn[k] for k in ks], [mb[k] for k in ks])
         ok(test.get("basis") == "paired-rounds", "%s: tested paired (%s)" % (what, test.get("basis")))
         ok(abs(test["p"] - res.pvalue) < 1e-9,
            "%s: p %.12g equals scipy's ttest_rel %.12g" % (what, test["p"], res.pvalue))

@@ -193,7 +193,8 @@ is "... one line per state and order, each with two rates" \
 ROUNDS=2 /usr/bin/python3 "$bench/ab-order-sim.py" > /dev/null 2> "$tmp/sim.err"
 is "... refuses ROUNDS below 3" "$?.$(cat "$tmp/sim.err")" "2.ab-order-sim: ROUNDS must be 3 or more"
 
-# time-to-verdict.sh at its smallest: each design at one size, its
+# time-to-verdict.sh at its smallest: each design at one size (the ab
+# design's experiments read again with --paired nested), its
 # verdicts counted (mmtests' way by its CI rule, whose test gives no
 # p-value), the sizes reaching the goal and the ratio in one of its three
 # forms; a kbench whose comparison holds no verdict stops it with status 1.
@@ -208,16 +209,19 @@ design   size        A/A         +10%        mean s    median s at +10%
 mmtests  2 iter      N         N         S M
 pooled   2 runs      N         N         S M
 ab       3 rounds    N         N         S M
+nested   3 rounds    N         N         S M
 seq      6 max       N         N         S M
 # A/A marked, with its 95% interval (Wilson):
 mmtests  2 iter     W
 pooled   2 runs     W
 ab       3 rounds   W
+nested   3 rounds   W
 seq      6 max      W
 # the smallest size reaching the goal (A/A <= 5%, +10% >= 80%):
 mmtests  R
 pooled   R
 ab       R
+nested   R
 seq      R
 ratio kbench/mmtests: X
 seq goal at 6 max: G"

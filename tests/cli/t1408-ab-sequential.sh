@@ -69,6 +69,15 @@ ok $? "kbench compare of the arms"
 check "... stars the change" grep -Eq '^Amean +row-1 .*[*] *-50\.00%[*]' "$tmp/cmp"
 check "... and says the bound it read the t against" grep -q \
 	"sequential: |t| >= 14.67 at look 1 of 5, O'Brien-Fleming" "$tmp/cmp"
+kb compare --paired nested change/a change/b >"$tmp/cmp" 2>&1
+ok $? "kbench compare --paired nested of a sequential experiment's arms"
+tr '\n' ' ' <"$tmp/cmp" | tr -s ' ' >"$tmp/cmp1"
+check "... says the nested model is not applied, its bounds being the paired t's" grep -qF \
+	"O'Brien-Fleming alpha spending (--paired nested is not applied with a sequential design: its bounds are for the paired t)" \
+	"$tmp/cmp1"
+check "... and reads the same bound" grep -q "|t| >= 14.67 at look 1 of 5" "$tmp/cmp1"
+kb compare --paired nested --format json change/a change/b >"$tmp/json" 2>&1
+check "... its json basis stays paired-rounds" grep -q '"basis": *"paired-rounds"' "$tmp/json"
 
 # ---- two arms alike stop as no change ----
 fresh

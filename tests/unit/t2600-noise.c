@@ -336,10 +336,12 @@ static void model_decision(void)
  * 0.2102, t 4.996 with 3 degrees of freedom, p 0.015. */
 static void paired_by_hand(void)
 {
-	const double base[] = { 10, 11, 12, 13, 14 }, new[] = { 11, 12.5, 12.5, 14.2, 99 };
-	const size_t nbase[] = { 2, 2, 2, 2, 2 }, nnew[] = { 2, 2, 2, 2, 0 };
+	const struct paired_round base[] = { { 10, 0, 2 }, { 11, 0, 2 }, { 12, 0, 2 },
+					     { 13, 0, 2 }, { 14, 0, 2 } };
+	const struct paired_round new[] = { { 11, 0, 2 }, { 12.5, 0, 2 }, { 12.5, 0, 2 },
+					    { 14.2, 0, 2 }, { 99, 0, 0 } };
 	struct paired_result pr;
-	int rc = paired_test(base, nbase, new, nnew, 5, 0.05, &pr);
+	int rc = paired_test(base, new, 5, 0.05, &pr);
 
 	ok(!rc && pr.rounds == 4 &&
 	   near(pr.base_mean, 11.5, 1e-12),
@@ -351,9 +353,67 @@ static void paired_by_hand(void)
 	   pr.dec.df);
 	ok(pr.dec.p > 0.01 && pr.dec.p < 0.02 && pr.dec.significant,
 	   "paired: p %g, significant at 0.05", pr.dec.p);
-	ok(paired_test(base, nbase, new, nnew, 2, 0.05, &pr) == -1 &&
-	   paired_test(base, nbase, new, nnew, 3, 0.05, &pr) == 0,
+	ok(paired_test(base, new, 2, 0.05, &pr) == -1 &&
+	   paired_test(base, new, 3, 0.05, &pr) == 0,
 	   "paired: 2 rounds are too few, 3 are enough");
+}
+
+/* The nested model by hand. Four rounds of 3 samples an arm, each arm's
+ * m2 2 in every round (its samples' variance 1 on 16 df in all, a
+ * difference's share h = 2/3 of it). */
+static void nested_by_hand(void)
+{
+	struct paired_round base[4], new[4];
+	const double dsmall[] = { 1, 1.2, 0.8, 1 }, dlarge[] = { 1, 4, -2, 1 };
+	struct paired_result pr, plain;
+	int rc;
+
+	for (int k = 0; k < 4; k++) {
+		base[k] = (struct paired_round){ 10 + k, 2, 3 };
+		new[k] = (struct paired_round){ 10 + k + dsmall[k], 2, 3 };
+	}
+	/* Differences {1, 1.2, 0.8, 1}: variance 0.08/3 on 3 df against
+	 * 2/3 on 16: F 0.04, p near 1, pooled: (3 x 0.08/3 + 16 x 2/3) / 19
+	 * = 10.7467/19, se sqrt(10.7467/19/4), t 1 / se = 2.6593 on 19 df. */
+	rc = paired_nested_test(base, new, 4, 0.05, &pr);
+	ok(!rc && pr.pooled &&
+	   pr.interaction_p > 0.98 && pr.dec.df == 19 &&
+	   near(pr.dec.t, 1 / sqrt((0.08 + 16 * 2.0 / 3) / 19 / 4), 1e-9) && pr.dec.significant,
+	   "nested: no round-by-arm noise: pooled, df %g, t %g, F test p %g", pr.dec.df,
+	   pr.dec.t, pr.interaction_p);
+	for (int k = 0; k < 4; k++)
+		new[k].mean = 10 + k + dlarge[k];
+	/* Differences {1, 4, -2, 1}: variance 6 against 2/3: F 9 on 3 and
+	 * 16 df, p 0.001: the paired test stands. */
+	paired_test(base, new, 4, 0.05, &plain);
+	rc = paired_nested_test(base, new, 4, 0.05, &pr);
+	ok(!rc && !pr.pooled &&
+	   pr.interaction_p > 0.0009 && pr.interaction_p < 0.0011 && pr.dec.df == 3 && pr.dec.t == plain.dec.t &&
+	   pr.dec.p == plain.dec.p,
+	   "nested: round-by-arm noise found (F test p %g): the paired test, df %g, t %g",
+	   pr.interaction_p, pr.dec.df, pr.dec.t);
+	for (int k = 0; k < 4; k++)
+		base[k].m2 = new[k].m2 = 0;
+	rc = paired_nested_test(base, new, 4, 0.05, &pr);
+	ok(!rc && !pr.pooled &&
+	   pr.interaction_p == 0,
+	   "nested: samples without spread, differences with: not pooled (p %g)",
+	   pr.interaction_p);
+	for (int k = 0; k < 4; k++)
+		new[k].mean = 10 + k + 1;
+	rc = paired_nested_test(base, new, 4, 0.05, &pr);
+	ok(!rc && pr.pooled &&
+	   pr.interaction_p == 1 && isinf(pr.dec.t) && pr.dec.t > 0 && pr.dec.p == 0,
+	   "nested: no spread anywhere, a difference of 1: pooled, t %g, p %g", pr.dec.t,
+	   pr.dec.p);
+	for (int k = 0; k < 4; k++)
+		base[k].n = new[k].n = 1;
+	new[2].mean = 20;
+	paired_test(base, new, 4, 0.05, &plain);
+	rc = paired_nested_test(base, new, 4, 0.05, &pr);
+	ok(!rc && !pr.pooled &&
+	   isnan(pr.interaction_p) && pr.dec.df == 3 && pr.dec.t == plain.dec.t,
+	   "nested: one sample a cell, nothing to pool: the paired test (df %g)", pr.dec.df);
 }
 
 int main(void)
@@ -365,5 +425,6 @@ int main(void)
 	mde_by_hand();
 	model_decision();
 	paired_by_hand();
+	nested_by_hand();
 	return done_testing();
 }
