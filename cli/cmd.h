@@ -56,6 +56,9 @@ struct cmd_build_opts {
 int cmd_build_request(const struct cmd_build_opts *o, struct kbuild_request *rq,
 		      char ***fragments);
 void cmd_build_fragments_free(char **fragments);
+/* Whether the shipped guest fragment (CMD_GUEST_FRAGMENT) can be read:
+ * not by a kbench copied away from its build tree and not installed. */
+int cmd_build_guest_found(void);
 int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -49,9 +49,23 @@ static const struct parse_opt_usage ab_usage = {
 
 /* kbench ab --resume SEL: the experiment as its runs stored it, its
  * missing rounds run, then the report. Return an exit status. */
+/* A kbench that cannot find the shipped guest fragment (guest_missing)
+ * runs every arm but one built from a tree, whose kernel needs it. */
+static int check_guest(const struct experiment *e, int guest_missing)
+{
+	for (size_t i = 0; guest_missing && i < e->narms; i++)
+		if (e->arms[i].build)
+			return error("arm '%s' is built from a tree, and its kernel needs the "
+				     "shipped config fragment '%s', which this kbench cannot "
+				     "find: run the kbench of a build tree or an installed one",
+				     e->arms[i].name, CMD_GUEST_FRAGMENT);
+	return 0;
+}
+
 static int resume(const char *sel, const struct opt_list *configs,
 		  const struct opt_list *overrides, const struct experiment_options *eo,
-		  int dry_run, int force, double wait_knobs, const char *format, int no_report)
+		  int dry_run, int force, double wait_knobs, const char *format, int no_report,
+		  int guest_missing)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct store *store = NULL;
@@ -79,6 +93,8 @@ static int resume(const char *sel, const struct opt_list *configs,
 	}
 	switch (experiment_load_stored(&e, store, id, force, eo->build)) {
 	case 0:
+		if (check_guest(&e, guest_missing))
+			goto out;
 		break;
 	case 1:
 		rc = 0;
@@ -165,7 +181,7 @@ int cmd_ab(int argc, char **argv)
 	char **fragments = NULL;
 	struct experiment e;
 	struct store *store = NULL;
-	int rc = EXIT_USAGE;
+	int rc = EXIT_USAGE, guest_missing;
 
 	memset(&e, 0, sizeof(e));
 	if (cmd_parse_options(&argc, argv, options, &ab_usage, &rc))
@@ -200,14 +216,17 @@ int cmd_ab(int argc, char **argv)
 		goto out;
 	}
 	/* Arms built from a tree (tree = DIR, ref = REF) get the guest
-	 * fragment, as kbench build does. */
+	 * fragment, as kbench build does; without it (check_guest) the
+	 * other arms still run. */
+	guest_missing = !build_opts.no_guest_fragment && !cmd_build_guest_found();
+	build_opts.no_guest_fragment |= guest_missing;
 	if (cmd_build_request(&build_opts, &build, &fragments))
 		goto out;
 	build.tree = NULL;
 	eo.build = &build;
 	if (resume_sel) {
 		rc = resume(resume_sel, &configs, &overrides, &eo, dry_run, force, wait_knobs,
-			    format, no_report);
+			    format, no_report, guest_missing);
 		goto out;
 	}
 	if (force) {
@@ -233,6 +252,10 @@ int cmd_ab(int argc, char **argv)
 	eo.noverrides = overrides.n;
 	if (experiment_load(&e, &eo))
 		goto out;
+	if (check_guest(&e, guest_missing)) {
+		rc = 1;
+		goto out;
+	}
 	for (size_t i = 0; i < e.narms; i++)
 		if (cmd_check_run_name(e.arms[i].run_name))
 			goto out;

@@ -49,39 +49,47 @@ static void on_signal(int sig)
 	build_stop = sig;
 }
 
+/* The shipped fragment name (NAME or NAME.config in the shipped
+ * configs' kernel/) into path: 0 when it is there to read, else -1. */
+static int shipped_fragment(const char *name, struct strbuf *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+
+	strbuf_reset(path);
+	cmd_shipped_configs_dir(&dir);
+	strbuf_addf(path, "%s/kernel/%s", dir.buf, name);
+	strbuf_release(&dir);
+	if (!access(path->buf, R_OK))
+		return 0;
+	strbuf_addstr(path, ".config");
+	return access(path->buf, R_OK) ? -1 : 0;
+}
+
 /* A --fragment: a file, or the name of a shipped fragment (kbench-guest,
  * kbench-guest.config), into path. Return 0, or -1 after saying there is
  * no such file. */
 static int find_fragment(const char *name, struct strbuf *path)
 {
-	struct strbuf dir = STRBUF_INIT;
-	int rc = -1;
-
 	strbuf_reset(path);
 	if (!access(name, F_OK) || strchr(name, '/')) {
 		strbuf_addstr(path, name);
-		if (access(name, R_OK))
-			error("cannot read the config fragment '%s': %s", name, strerror(errno));
-		else
-			rc = 0;
-		goto out;
+		if (!access(name, R_OK))
+			return 0;
+		return error("cannot read the config fragment '%s': %s", name, strerror(errno));
 	}
-	cmd_shipped_configs_dir(&dir);
-	strbuf_addf(path, "%s/kernel/%s", dir.buf, name);
-	if (!access(path->buf, R_OK)) {
-		rc = 0;
-		goto out;
-	}
-	strbuf_addstr(path, ".config");
-	if (!access(path->buf, R_OK)) {
-		rc = 0;
-		goto out;
-	}
-	error("no config fragment '%s': not a file, nor a shipped fragment (%s)", name,
-	      CMD_GUEST_FRAGMENT);
-out:
-	strbuf_release(&dir);
-	return rc;
+	if (!shipped_fragment(name, path))
+		return 0;
+	return error("no config fragment '%s': not a file, nor a shipped fragment (%s)", name,
+		     CMD_GUEST_FRAGMENT);
+}
+
+int cmd_build_guest_found(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	int found = !shipped_fragment(CMD_GUEST_FRAGMENT, &path);
+
+	strbuf_release(&path);
+	return found;
 }
 
 int cmd_build_request(const struct cmd_build_opts *o, struct kbuild_request *rq,

@@ -45,6 +45,19 @@ printf '[arm:a]\ntree = %s\nref = v1.0\nsysctl.vm.swappiness = 1\n\n[arm:b]\n\n%
 expect_err "a built arm is a kernel arm" 2 \
 	"sysctl.vm.swappiness in [arm:a]: a kernel arm runs in a guest booted for each round" \
 	kb ab -c "$tmp/knob.conf" --dry-run
+# A kbench copied away from its build tree, not installed, cannot find
+# the shipped guest fragment: it runs arms of this machine's, and
+# refuses an arm built from a tree, whose kernel needs the fragment.
+mkdir "$tmp/copy" && cp "$KBENCH" "$tmp/copy/kbench"
+printf '[arm:a]\n\n[arm:b]\noption.loops = 12\n\n%s\n' "$hb" >"$tmp/plain.conf"
+"$tmp/copy/kbench" --db "$db" ab -c "$tmp/plain.conf" --dry-run >"$tmp/out" 2>&1
+st=$?
+is "a copied kbench plans an experiment of arms on this machine" "$st" 0
+[ "$st" -eq 0 ] || comment "$tmp/out"
+printf '[arm:a]\ntree = %s\nref = v1.0\n\n[arm:b]\n\n%s\n' "$tmp/fake" "$hb" >"$tmp/tree.conf"
+expect_err "... and refuses an arm built from a tree, naming it and the fragment" 1 \
+	"kbench: arm 'a' is built from a tree, and its kernel needs the shipped config fragment 'kbench-guest', which this kbench cannot find: run the kbench of a build tree or an installed one" \
+	"$tmp/copy/kbench" --db "$db" ab -c "$tmp/tree.conf" --dry-run
 expect_err "-k and --ref" 2 "-k and --ref cannot be combined" \
 	kb vm -k "$tmp/image-a" --ref v1.0 --tree "$tmp/fake" -c "$tmp/noref.conf"
 expect_err "build options need --ref" 2 \
