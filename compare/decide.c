@@ -105,8 +105,7 @@ void decide_setup(struct cmp_model *m)
 	m->paired_title = strbuf_detach(&sb);
 }
 
-/* A cell's samples by round on the test's scale (x, or 1/x for an Hmean
- * row), rounds 1..maxround: rd[k - 1] for round k (n 0: none). */
+/* The round of a cell's sample i, 1..maxround; 0: none of those. */
 static int sample_round(const struct cmp_cell *c, size_t i, int maxround)
 {
 	int k = c->rounds ? c->rounds[i] : 1;
@@ -114,6 +113,15 @@ static int sample_round(const struct cmp_cell *c, size_t i, int maxround)
 	return k >= 1 && k <= maxround ? k : 0;
 }
 
+/* A sample on the test's scale: x, or 1/x for an Hmean row. */
+static double test_scale(int higher_better, double x)
+{
+	return higher_better ? 1 / x : x;
+}
+
+/* A cell's samples by round on the test's scale, rounds 1..maxround:
+ * their mean, squared deviations and count in rd[k - 1] for round k (n
+ * 0: none). */
 static void round_figures(const struct cmp_cell *c, int higher_better, int maxround,
 			  struct paired_round *rd)
 {
@@ -121,7 +129,7 @@ static void round_figures(const struct cmp_cell *c, int higher_better, int maxro
 		int k = sample_round(c, i, maxround);
 
 		if (k) {
-			rd[k - 1].mean += higher_better ? 1 / c->samples[i] : c->samples[i];
+			rd[k - 1].mean += test_scale(higher_better, c->samples[i]);
 			rd[k - 1].n++;
 		}
 	}
@@ -130,10 +138,12 @@ static void round_figures(const struct cmp_cell *c, int higher_better, int maxro
 			rd[k].mean /= (double)rd[k].n;
 	for (size_t i = 0; i < c->n; i++) {
 		int k = sample_round(c, i, maxround);
-		double y = higher_better ? 1 / c->samples[i] : c->samples[i];
+		double dev;
 
-		if (k)
-			rd[k - 1].m2 += (y - rd[k - 1].mean) * (y - rd[k - 1].mean);
+		if (k) {
+			dev = test_scale(higher_better, c->samples[i]) - rd[k - 1].mean;
+			rd[k - 1].m2 += dev * dev;
+		}
 	}
 }
 
@@ -251,7 +261,7 @@ static struct noise_replicate *cell_replicates(const struct cmp_row *r,
 	size_t start = 0;
 
 	for (size_t i = 0; i < c->n; i++)
-		y[i] = r->higher_better ? 1 / c->samples[i] : c->samples[i];
+		y[i] = test_scale(r->higher_better, c->samples[i]);
 	for (size_t i = 0; i < c->nrep; i++) {
 		noise_replicate_of(y + start, c->rep_end[i] - start, 0, &rep[i]);
 		rep[i].run = (int64_t)c->rep_run[i] + 1;
