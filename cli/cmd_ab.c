@@ -192,16 +192,10 @@ int cmd_ab(int argc, char **argv)
 	}
 	if (rounds && !strcmp(rounds, "auto")) {
 		eo.rounds_auto = 1;
-	} else if (rounds) {
-		char *end;
-		long v = strtol(rounds, &end, 10);
-
-		if (end == rounds || *end || v < 1 || v > EXPERIMENT_MAX_ROUNDS) {
-			error("--rounds takes auto or an integer from 1 to %d, not '%s'",
-			      EXPERIMENT_MAX_ROUNDS, rounds);
-			goto out;
-		}
-		eo.rounds = (int)v;
+	} else if (rounds && experiment_parse_rounds(rounds, &eo.rounds)) {
+		error("--rounds takes auto or an integer from 1 to %d, not '%s'",
+		      EXPERIMENT_MAX_ROUNDS, rounds);
+		goto out;
 	}
 	if (equivalence) {
 		if (experiment_parse_pct(equivalence, &eo.equivalence)) {

@@ -172,6 +172,11 @@ struct experiment {
  * *out. Return 0, or -1 when text is not one. */
 int experiment_parse_pct(const char *text, double *out);
 
+/* A fixed number of rounds, an integer from 1 to EXPERIMENT_MAX_ROUNDS
+ * (the rounds key, kbench ab --rounds), into *out. Return 0, or -1 when
+ * text is not one. */
+int experiment_parse_rounds(const char *text, int *out);
+
 /* Read the configs, their [experiment] section and [arm:NAME] sections,
  * find every knob file (with its current value) and build each arm's
  * plan. Nothing is written. Return 0, or -1 after saying why (file,

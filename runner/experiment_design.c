@@ -81,6 +81,11 @@ static int parse_seed(const char *text, const char *where, uint64_t *out)
 	return 0;
 }
 
+int experiment_parse_rounds(const char *text, int *out)
+{
+	return parse_int(text, 1, EXPERIMENT_MAX_ROUNDS, out);
+}
+
 int experiment_parse_pct(const char *text, double *out)
 {
 	char *end;
@@ -136,8 +141,7 @@ static int read_design(struct experiment *e, const struct conf_section *cs, stru
 
 		if (!strcmp(c->key, "rounds")) {
 			k->automatic = !strcmp(c->value, "auto");
-			if (!k->automatic &&
-			    parse_int(c->value, 1, EXPERIMENT_MAX_ROUNDS, &e->rounds))
+			if (!k->automatic && experiment_parse_rounds(c->value, &e->rounds))
 				return error("%s: rounds = '%s' in [experiment]: expected auto "
 					     "(a sequential design) or an integer from 1 to %d",
 					     c->where, c->value, EXPERIMENT_MAX_ROUNDS);
