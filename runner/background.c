@@ -71,7 +71,10 @@ static int pick_block(struct strbuf *out)
 		len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 		if (fd >= 0)
 			close(fd);
-		if (len > 0 && !strncmp(buf, "online", 6))
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		if (!strncmp(buf, "online", 6))
 			best = n;
 	}
 	closedir(d);
@@ -483,7 +486,8 @@ int background_stop(struct background *b, struct store *s, int64_t run_id, int r
 		}
 		if (b->w.running) {
 			worker_kill_group(&b->w);
-			strbuf_addstr(&b->end, "did not end within 2 s of SIGTERM: killed");
+			strbuf_addf(&b->end, "did not end within %g s of SIGTERM: killed",
+				    BACKGROUND_TERM_WAIT_S);
 		} else {
 			if (group_left(pgid))
 				kill(-pgid, SIGKILL);
