@@ -36,6 +36,16 @@ int background_key(const char *key)
 	return !strcmp(key, "background") || !strcmp(key, "background-trigger");
 }
 
+/* Whether the file at path reads as text that begins with word. */
+static int file_says(const char *path, const char *word)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int yes = !strbuf_read_file(&sb, path) && !strncmp(sb.buf, word, strlen(word));
+
+	strbuf_release(&sb);
+	return yes;
+}
+
 /* The memory block the trigger offlines: the highest-numbered one that
  * is online and removable (the last blocks hold the fewest unmovable
  * pages). Its state file into out; -1 when there is none. */
@@ -48,11 +58,9 @@ static int pick_block(struct strbuf *out)
 	if (!d)
 		return -1;
 	while ((de = readdir(d))) {
-		char path[300], buf[32];
+		char path[300];
 		char *end;
 		long n;
-		int fd;
-		ssize_t len;
 
 		if (strncmp(de->d_name, "memory", 6))
 			continue;
@@ -60,21 +68,10 @@ static int pick_block(struct strbuf *out)
 		if (*end || end == de->d_name + 6 || n <= best)
 			continue;
 		snprintf(path, sizeof(path), MEMORY_DIR "/%s/removable", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-		if (fd >= 0)
-			close(fd);
-		if (len <= 0 || buf[0] != '1')
+		if (!file_says(path, "1"))
 			continue;
 		snprintf(path, sizeof(path), MEMORY_DIR "/%s/state", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-		if (fd >= 0)
-			close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		if (!strncmp(buf, "online", 6))
+		if (file_says(path, "online"))
 			best = n;
 	}
 	closedir(d);
@@ -504,15 +501,10 @@ int background_stop(struct background *b, struct store *s, int64_t run_id, int r
 			kcount += n;
 	}
 	/* An offline a stopped trigger left is undone. */
-	if (b->block) {
-		int fd = open(b->block, O_RDONLY | O_CLOEXEC);
-		char st[16] = "";
+	if (b->block && !file_says(b->block, "online")) {
+		int fd = open(b->block, O_WRONLY | O_CLOEXEC);
 
 		if (fd >= 0) {
-			(void)!read(fd, st, sizeof(st) - 1);
-			close(fd);
-		}
-		if (strncmp(st, "online", 6) && (fd = open(b->block, O_WRONLY | O_CLOEXEC)) >= 0) {
 			(void)!write(fd, "online", 6);
 			close(fd);
 		}
