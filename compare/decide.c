@@ -119,32 +119,37 @@ static double test_scale(int higher_better, double x)
 	return higher_better ? 1 / x : x;
 }
 
-/* A cell's samples by round on the test's scale, rounds 1..maxround:
- * their mean, squared deviations and count in rd[k - 1] for round k (n
- * 0: none). */
+/* A cell's samples by round on the test's scale, rounds 1..maxround,
+ * each round's summarised in rd[k - 1] for round k (n 0: none). */
 static void round_figures(const struct cmp_cell *c, int higher_better, int maxround,
-			  struct paired_round *rd)
+			  struct noise_replicate *rd)
 {
+	/* Round k's samples, in measurement order, go to y[at[k - 1]] up
+	 * to y[at[k]]; next[k - 1] is where its next one goes. */
+	size_t *at = xcalloc((size_t)maxround + 1, sizeof(*at));
+	size_t *next = xcalloc((size_t)maxround + 1, sizeof(*next));
+	double *y = xcalloc(c->n ? c->n : 1, sizeof(*y));
+
 	for (size_t i = 0; i < c->n; i++) {
 		int k = sample_round(c, i, maxround);
 
-		if (k) {
-			rd[k - 1].mean += test_scale(higher_better, c->samples[i]);
-			rd[k - 1].n++;
-		}
+		if (k)
+			at[k]++;
 	}
-	for (int k = 0; k < maxround; k++)
-		if (rd[k].n)
-			rd[k].mean /= (double)rd[k].n;
+	for (int k = 1; k <= maxround; k++)
+		at[k] += at[k - 1];
+	memcpy(next, at, ((size_t)maxround + 1) * sizeof(*at));
 	for (size_t i = 0; i < c->n; i++) {
 		int k = sample_round(c, i, maxround);
-		double dev;
 
-		if (k) {
-			dev = test_scale(higher_better, c->samples[i]) - rd[k - 1].mean;
-			rd[k - 1].m2 += dev * dev;
-		}
+		if (k)
+			y[next[k - 1]++] = test_scale(higher_better, c->samples[i]);
 	}
+	for (int k = 1; k <= maxround; k++)
+		noise_replicate_of(y + at[k - 1], at[k] - at[k - 1], 0, &rd[k - 1]);
+	free(at);
+	free(next);
+	free(y);
 }
 
 static int max_round(const struct cmp_cell *c)
@@ -206,7 +211,7 @@ static int paired_decide(const struct cmp_model *m, const struct cmp_row *r,
 			 const struct cmp_cell *base, struct cmp_cell *cell)
 {
 	int kmax = max_round(base) > max_round(cell) ? max_round(base) : max_round(cell);
-	struct paired_round *rb, *rn;
+	struct noise_replicate *rb, *rn;
 	struct paired_result pr;
 	double scale;
 	int ret = 0, rc;

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-int paired_test(const struct paired_round *base, const struct paired_round *new,
+int paired_test(const struct noise_replicate *base, const struct noise_replicate *new,
 		size_t nrounds, double alpha, struct paired_result *out)
 {
 	double *d, base_sum = 0;
@@ -47,7 +47,7 @@ static double interaction_p(double var_d, double df_d, double var_w, double df_w
 	return gsl_cdf_fdist_Q(var_d / (h * var_w), df_d, df_w);
 }
 
-int paired_nested_test(const struct paired_round *base, const struct paired_round *new,
+int paired_nested_test(const struct noise_replicate *base, const struct noise_replicate *new,
 		       size_t nrounds, double alpha, struct paired_result *out)
 {
 	struct noise_decision *dec = &out->dec;

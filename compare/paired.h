@@ -22,13 +22,6 @@
  * Hartley, 1956, Ann. Math. Statist. 27:1017-1043). */
 #define PAIRED_POOL_ALPHA 0.25
 
-/* One arm's samples in one round, on the test's scale. */
-struct paired_round {
-	double mean;
-	double m2;		/* sum of squared deviations from mean */
-	size_t n;		/* 0: the arm has no sample in the round */
-};
-
 struct paired_result {
 	struct noise_decision dec;	/* of the mean of new - base */
 	size_t rounds;			/* rounds both arms have */
@@ -41,13 +34,15 @@ struct paired_result {
 	double interaction_p;
 };
 
-/* The paired test of two arms from their rounds: base[k] and new[k] for
- * round k + 1 (k < nrounds). The rounds both arms have give the
+/* The paired test of two arms from their rounds: base[k] and new[k]
+ * summarise each arm's samples on the test's scale in round k + 1 (k <
+ * nrounds; n 0: the arm has none there; group and run are not read). The
+ * rounds both arms have give the
  * differences of the means new - base, and a two-sided Student t on their
  * mean with n - 1 degrees of freedom decides at level alpha (the m2 are
  * not read). Returns 0 with *out filled, or -1 with fewer than
  * PAIRED_MIN_ROUNDS rounds paired. */
-int paired_test(const struct paired_round *base, const struct paired_round *new,
+int paired_test(const struct noise_replicate *base, const struct noise_replicate *new,
 		size_t nrounds, double alpha, struct paired_result *out);
 
 /* The paired test with the samples within the rounds (kbench compare
@@ -61,7 +56,7 @@ int paired_test(const struct paired_round *base, const struct paired_round *new,
  * degrees of freedom, and the t has their sum. When it does, or when
  * the samples have no degrees of freedom, the result is paired_test's.
  * Returns as paired_test. */
-int paired_nested_test(const struct paired_round *base, const struct paired_round *new,
+int paired_nested_test(const struct noise_replicate *base, const struct noise_replicate *new,
 		       size_t nrounds, double alpha, struct paired_result *out);
 
 #endif

@@ -336,10 +336,14 @@ static void model_decision(void)
  * 0.2102, t 4.996 with 3 degrees of freedom, p 0.015. */
 static void paired_by_hand(void)
 {
-	const struct paired_round base[] = { { 10, 0, 2 }, { 11, 0, 2 }, { 12, 0, 2 },
-					     { 13, 0, 2 }, { 14, 0, 2 } };
-	const struct paired_round new[] = { { 11, 0, 2 }, { 12.5, 0, 2 }, { 12.5, 0, 2 },
-					    { 14.2, 0, 2 }, { 99, 0, 0 } };
+	const struct noise_replicate base[] = {
+		{ .n = 2, .mean = 10 }, { .n = 2, .mean = 11 }, { .n = 2, .mean = 12 },
+		{ .n = 2, .mean = 13 }, { .n = 2, .mean = 14 },
+	};
+	const struct noise_replicate new[] = {
+		{ .n = 2, .mean = 11 }, { .n = 2, .mean = 12.5 }, { .n = 2, .mean = 12.5 },
+		{ .n = 2, .mean = 14.2 }, { .n = 0, .mean = 99 },
+	};
 	struct paired_result pr;
 	int rc = paired_test(base, new, 5, 0.05, &pr);
 
@@ -363,14 +367,14 @@ static void paired_by_hand(void)
  * difference's share h = 2/3 of it). */
 static void nested_by_hand(void)
 {
-	struct paired_round base[4], new[4];
+	struct noise_replicate base[4], new[4];
 	const double dsmall[] = { 1, 1.2, 0.8, 1 }, dlarge[] = { 1, 4, -2, 1 };
 	struct paired_result pr, plain;
 	int rc;
 
 	for (int k = 0; k < 4; k++) {
-		base[k] = (struct paired_round){ 10 + k, 2, 3 };
-		new[k] = (struct paired_round){ 10 + k + dsmall[k], 2, 3 };
+		base[k] = (struct noise_replicate){ .n = 3, .mean = 10 + k, .m2 = 2 };
+		new[k] = (struct noise_replicate){ .n = 3, .mean = 10 + k + dsmall[k], .m2 = 2 };
 	}
 	/* Differences {1, 1.2, 0.8, 1}: variance 0.08/3 on 3 df against
 	 * 2/3 on 16: F 0.04, p near 1, pooled: (3 x 0.08/3 + 16 x 2/3) / 19
