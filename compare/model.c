@@ -196,6 +196,7 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 	r->facts.config_name = dup_or_empty(config_name);
 	r->facts.config_text = dup_or_empty(config_text);
 	r->facts.vm = dup_or_empty(NULL);
+	r->facts.kind = dup_or_empty(NULL);
 	r->facts.note = dup_or_empty(NULL);
 	r->facts.cpus = cpus;
 	model_split_name(r->label, &r->head1, &r->head2);
@@ -209,6 +210,35 @@ void model_set_vm(struct cmp_model *m, size_t col, const char *vm)
 		return;		/* a pooled run: the first one describes the column */
 	free(r->facts.vm);
 	r->facts.vm = xstrdup(vm ? vm : "");
+}
+
+void model_set_kind(struct cmp_model *m, size_t col, const char *kind)
+{
+	struct cmp_run *r = &m->runs[col];
+
+	if (r->nruns > 1)
+		return;		/* a pooled run: the first one describes the column */
+	free(r->facts.kind);
+	r->facts.kind = dup_or_empty(kind);
+}
+
+void model_set_guest(struct cmp_model *m, size_t col, const char *cpu_model, int cpus,
+		     int nodes, uint64_t mem_bytes)
+{
+	struct run_facts *f = &m->runs[col].facts;
+
+	if (m->runs[col].nruns > 1 || f->host_cpu_model)
+		return;		/* a pooled run: the first one describes the column */
+	f->host_cpu_model = f->cpu_model;
+	f->host_cpus = f->cpus;
+	f->host_cores = f->cores;
+	f->host_nodes = f->nodes;
+	f->host_mem_bytes = f->mem_bytes;
+	f->cpu_model = dup_or_empty(cpu_model);
+	f->cpus = cpus;
+	f->cores = 0;
+	f->nodes = nodes;
+	f->mem_bytes = mem_bytes;
 }
 
 void model_set_note(struct cmp_model *m, size_t col, const char *note)
@@ -843,12 +873,15 @@ void model_finish(struct cmp_model *m)
 	}
 	summarise_cannot_tell(m);
 	m->different_work = 0;
+	m->different_kinds = 0;
 	for (size_t c = 1; c < m->nruns; c++) {
 		const struct run_facts *a = &m->runs[0].facts, *b = &m->runs[c].facts;
-		const struct run_work wa = { a->config_text, a->options, a->work };
-		const struct run_work wb = { b->config_text, b->options, b->work };
+		const struct run_work wa = { a->config_text, a->options, a->work, a->kind };
+		const struct run_work wb = { b->config_text, b->options, b->work, b->kind };
 
-		m->different_work |= run_work_differs(&wa, &wb, NULL);
+		/* Kinds are said apart from the work (different_kinds). */
+		m->different_work |= run_work_differs(&wa, &wb, NULL) & ~WORK_KIND;
+		m->different_kinds |= run_kinds_differ(a->kind, b->kind);
 	}
 	/* The caches point into rows that moved. */
 	m->last_section = NULL;
