@@ -90,7 +90,7 @@ static const char *kind_value(const char *kind, const char *key, size_t *len)
 void run_kind_describe(const char *kind, struct strbuf *out)
 {
 	const char *accel, *icount, *vcpus, *mem;
-	size_t la = 0, li = 0, lv = 0, lm = 0;
+	size_t la = 0, li = 0, lv = 0, lm = 0, start;
 
 	kind = or_empty(kind);
 	if (!*kind) {
@@ -102,19 +102,21 @@ void run_kind_describe(const char *kind, struct strbuf *out)
 	vcpus = kind_value(kind, "vm.vcpus", &lv);
 	mem = kind_value(kind, "vm.memory_mib", &lm);
 	strbuf_addstr(out, "guest (");
+	start = out->len;
 	if (accel && la == 3 && !strncmp(accel, "kvm", 3))
 		strbuf_addstr(out, "KVM");
 	else if (accel && la == 3 && !strncmp(accel, "tcg", 3))
 		strbuf_addstr(out, "TCG");
-	else
-		strbuf_add(out, accel ? accel : "?", accel ? la : 1);
+	else if (accel)
+		strbuf_add(out, accel, la);
 	if (icount)
-		strbuf_addf(out, " icount shift %.*s", (int)li, icount);
+		strbuf_addf(out, "%sicount shift %.*s", out->len > start ? " " : "", (int)li,
+			    icount);
 	if (vcpus)
-		strbuf_addf(out, ", %.*s vCPU%s", (int)lv, vcpus,
+		strbuf_addf(out, "%s%.*s vCPU%s", out->len > start ? ", " : "", (int)lv, vcpus,
 			    lv == 1 && *vcpus == '1' ? "" : "s");
 	if (mem)
-		strbuf_addf(out, ", %.*s MiB", (int)lm, mem);
+		strbuf_addf(out, "%s%.*s MiB", out->len > start ? ", " : "", (int)lm, mem);
 	strbuf_addch(out, ')');
 }
 
