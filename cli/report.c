@@ -1,8 +1,9 @@
 /* report: what a command prints when its runs end. After kbench run, the
  * run's own table, then the comparison with the previous complete run on
  * this machine that ran with the same effective options on the same kind
- * (natively, or in a like guest), or why there is none to compare with; after an experiment (kbench ab, kbench vm with
- * several kernels), the comparison of its arms. */
+ * (natively, or in a like guest), or why there is none to compare with;
+ * after an experiment (kbench ab, kbench vm with several kernels), the
+ * comparison of its arms. */
 #include "config.h"
 #include "cli/cmd.h"
 #include "cli/output.h"
