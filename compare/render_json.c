@@ -79,7 +79,8 @@ static void runs(const struct cmp_model *m, struct json *j)
 		/* The host's, for a run in a guest too (guest says the guest's). */
 		json_key_string(j, "cpu_model", r->facts.host_cpu_model ? r->facts.host_cpu_model :
 				r->facts.cpu_model);
-		json_key_int(j, "cpus", r->facts.host_cpu_model ? r->facts.host_cpus : r->facts.cpus);
+		json_key_int(j, "cpus",
+			     r->facts.host_cpu_model ? r->facts.host_cpus : r->facts.cpus);
 		json_key_string(j, "kind", *r->facts.kind ? "guest" : "native");
 		if (*r->facts.kind)
 			guest(&r->facts, j);

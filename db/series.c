@@ -376,7 +376,8 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 	kind_sql(&sql, "hist.id");
 	strbuf_addstr(&sql, " AS kind FROM hist");
 	strbuf_addstr(&sql, ") SELECT id, dense_rank() OVER (ORDER BY machine_id, config_name, "
-		      "config_text, work, kind, kernel_release, kernel_version, kernel_cmdline) AS grp, "
+		      "config_text, work, kind, kernel_release, kernel_version, kernel_cmdline) "
+		      "AS grp, "
 		      "EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = w.id AND k.section = '' "
 		      "AND k.key = 'calibration'), (SELECT max(x.round) FROM samples x WHERE "
 		      "x.run_id = w.id AND x.warmup = 0) FROM w ORDER BY grp, id");

@@ -44,7 +44,8 @@ int main(void)
 	const struct run_work override50 = { conf, "loops=50", values50, NULL };
 	const struct run_work edited50 = { conf50, NULL, values50, NULL };
 	const struct run_work commented = { "# note\n[s]\nloops = 5\n", "", values5, NULL };
-	const struct run_work t_only = { conf, "t.loops=8", "s.groups=1\ns.loops=5\nt.loops=8\n", NULL };
+	const struct run_work t_only = { conf, "t.loops=8", "s.groups=1\ns.loops=5\nt.loops=8\n",
+					 NULL };
 	const struct run_work lacks_loops = { conf, "loops=6", "s.groups=1\nt.loops=7\n", NULL };
 	const struct run_work old5 = { conf, "loops=5", "", NULL };
 	const struct run_work old50 = { conf, "loops=50", NULL, NULL };
