@@ -481,30 +481,6 @@ static void value_kernel(const struct run_facts *r, struct strbuf *sb)
 	strbuf_addstr(sb, r->kernel_release);
 }
 
-static void machine_text(int cpus, int cores, int nodes, uint64_t mem_bytes,
-			 struct strbuf *sb);
-
-/* The hostname; for a run in a guest, the host's CPU and machine too
- * ("vm: AMD EPYC 7B13, 8 CPUs, 4 cores, 1 node, 31.3 GiB"). */
-static void value_host(const struct run_facts *r, struct strbuf *sb)
-{
-	struct strbuf machine = STRBUF_INIT;
-
-	strbuf_addstr(sb, r->hostname);
-	if (!r->host_cpu_model)
-		return;
-	facts_cpu_model(r->host_cpu_model, &machine);
-	machine_text(r->host_cpus, r->host_cores, r->host_nodes, r->host_mem_bytes, &machine);
-	if (machine.len)
-		strbuf_addf(sb, ": %s", machine.buf);
-	strbuf_release(&machine);
-}
-
-static void value_cpu(const struct run_facts *r, struct strbuf *sb)
-{
-	facts_cpu_model(r->cpu_model, sb);
-}
-
 static void add_count(struct strbuf *sb, long long n, const char *what)
 {
 	strbuf_addf(sb, "%s%lld %s%s", sb->len ? ", " : "", n, what, n == 1 ? "" : "s");
@@ -525,6 +501,27 @@ static void machine_text(int cpus, int cores, int nodes, uint64_t mem_bytes,
 		strbuf_addf(sb, "%s%.1f GiB", sb->len ? ", " : "", (double)mem_bytes / (1 << 30));
 	else if (mem_bytes)
 		strbuf_addf(sb, "%s%.0f MiB", sb->len ? ", " : "", (double)mem_bytes / (1 << 20));
+}
+
+/* The hostname; for a run in a guest, the host's CPU and machine too
+ * ("vm: AMD EPYC 7B13, 8 CPUs, 4 cores, 1 node, 31.3 GiB"). */
+static void value_host(const struct run_facts *r, struct strbuf *sb)
+{
+	struct strbuf machine = STRBUF_INIT;
+
+	strbuf_addstr(sb, r->hostname);
+	if (!r->host_cpu_model)
+		return;
+	facts_cpu_model(r->host_cpu_model, &machine);
+	machine_text(r->host_cpus, r->host_cores, r->host_nodes, r->host_mem_bytes, &machine);
+	if (machine.len)
+		strbuf_addf(sb, ": %s", machine.buf);
+	strbuf_release(&machine);
+}
+
+static void value_cpu(const struct run_facts *r, struct strbuf *sb)
+{
+	facts_cpu_model(r->cpu_model, sb);
 }
 
 static void value_machine(const struct run_facts *r, struct strbuf *sb)
