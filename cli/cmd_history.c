@@ -26,8 +26,9 @@ static const struct parse_opt_usage history_usage = {
 		    "                      [--host H]",
 	.description =
 		"A metric over time: one series per host, config, section, row and work (runs\n"
-		"with other effective options or config values make a series of their own,\n"
-		"named by the keys that differ), one line per complete run, oldest first\n"
+		"with other effective options or config values, or measured on another kind,\n"
+		"native or in a guest of kbench vm, make a series of their own, named by the\n"
+		"kind or the keys that differ), one line per complete run, oldest first\n"
 		"(date, run, kernel, Hmean for higher-is-better metrics or Amean, its 95%\n"
 		"confidence interval, the best sample, samples), change points marked (<-)\n"
 		"with their change (+ is better) and p-value, then a sparkline of the values\n"

@@ -32,8 +32,9 @@ static const struct parse_opt_usage regressions_usage = {
 		"kbench history finds them (on each run's best sample unless --statistic\n"
 		"mean): the means of those values either side, the change (+ is better), its\n"
 		"p-value, and the runs either side of it. Runs that measured other work (other\n"
-		"effective options or config values) make a series of their own: the latest\n"
-		"change of work of each row is listed, and is no regression.",
+		"effective options or config values, or another kind: native or in a guest)\n"
+		"make a series of their own: the latest change of work of each row is listed,\n"
+		"and is no regression.",
 	.help_column = 22,
 	.epilogue =
 		"Change points are found on the whole series (docs/statistics.md); --since\n"

@@ -1,14 +1,16 @@
 /* report: what a command prints when its runs end. After kbench run, the
  * run's own table, then the comparison with the previous complete run on
- * this machine that ran with the same effective options, or why there is
- * none to compare with; after an experiment (kbench ab, kbench vm with
- * several kernels), the comparison of its arms. */
+ * this machine that ran with the same effective options on the same kind
+ * (natively, or in a like guest), or why there is none to compare with;
+ * after an experiment (kbench ab, kbench vm with several kernels), the
+ * comparison of its arms. */
 #include "config.h"
 #include "cli/cmd.h"
 #include "cli/output.h"
 #include "cli/compare_cmdline.h"
 #include "runner/effective.h"
 #include "compare/compare.h"
+#include "compare/work.h"
 #include "db/series.h"
 #include "db/store.h"
 #include "lib/parse-options.h"
@@ -31,11 +33,13 @@ struct previous {
 	struct store *s;
 	const struct run_info *r;	/* the run just made */
 	const struct effective *mine;	/* its effective options */
+	const char *kind;		/* where it measured (store_run_kind) */
 	int64_t same;			/* the newest run with the same options; 0: none */
 	int legacy;			/* same: a run stored without its options, matched
 					 * by config name */
 	int64_t named;			/* else the newest of the same config name */
 	struct effective named_opts;	/* its options */
+	char *named_kind;		/* where it measured */
 	int rc;
 };
 
@@ -43,13 +47,26 @@ static int try_previous(int64_t id, const char *config_name, void *arg)
 {
 	struct previous *pv = arg;
 	struct effective have = EFFECTIVE_INIT;
-	int same_name = !strcmp(config_name, pv->r->config_name);
+	struct strbuf kind = STRBUF_INIT;
+	int same_name = !strcmp(config_name, pv->r->config_name), same_kind;
 
-	if (effective_from_run(pv->s, id, &have)) {
+	if (effective_from_run(pv->s, id, &have) || store_run_kind(pv->s, id, &kind)) {
+		effective_release(&have);
+		strbuf_release(&kind);
 		pv->rc = -1;
 		return 1;
 	}
-	if (effective_equal(pv->mine, &have)) {
+	/* A run in a guest is never a native run's baseline, nor one in
+	 * another guest. */
+	same_kind = !run_kinds_differ(pv->kind, kind.buf);
+	if (!same_kind) {
+		if (same_name && !pv->named) {
+			pv->named = id;
+			pv->named_opts = have;
+			pv->named_kind = strbuf_detach(&kind);
+			return 0;
+		}
+	} else if (effective_equal(pv->mine, &have)) {
 		pv->same = id;
 	} else if (!have.n && same_name) {
 		/* Runs stored before their sections' options were: today's
@@ -59,9 +76,11 @@ static int try_previous(int64_t id, const char *config_name, void *arg)
 	} else if (same_name && !pv->named) {
 		pv->named = id;
 		pv->named_opts = have;
+		pv->named_kind = strbuf_detach(&kind);
 		return 0;
 	}
 	effective_release(&have);
+	strbuf_release(&kind);
 	return pv->same != 0;
 }
 
@@ -86,6 +105,7 @@ int cmd_report_run(struct store *s, int64_t run_id)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct effective mine = EFFECTIVE_INIT;
+	struct strbuf kind = STRBUF_INIT;
 	struct previous pv = { .s = s, .mine = &mine };
 	struct run_info r, p;
 	int64_t ids[2];
@@ -94,8 +114,10 @@ int cmd_report_run(struct store *s, int64_t run_id)
 	if (store_get_run(s, run_id, &r))
 		return -1;
 	pv.r = &r;
-	if (effective_from_run(s, run_id, &mine) ||
-	    store_each_recent_run(s, r.fingerprint, run_id, REPORT_RUNS, try_previous, &pv) ||
+	if (effective_from_run(s, run_id, &mine) || store_run_kind(s, run_id, &kind))
+		goto out;
+	pv.kind = kind.buf;
+	if (store_each_recent_run(s, r.fingerprint, run_id, REPORT_RUNS, try_previous, &pv) ||
 	    pv.rc)
 		goto out;
 	ids[0] = pv.same;
@@ -122,9 +144,22 @@ int cmd_report_run(struct store *s, int64_t run_id)
 		fputs(out.buf, stdout);
 	} else if (pv.named && !store_get_run(s, pv.named, &p)) {
 		strbuf_reset(&out);
-		say(&out, "Not compared with %s (id %lld, %s), the previous complete run of "
-		    "config '%s' here: config differs", p.name, (long long)p.id, p.started_at,
-		    r.config_name);
+		if (run_kinds_differ(kind.buf, pv.named_kind)) {
+			struct strbuf theirs = STRBUF_INIT, ours = STRBUF_INIT;
+
+			run_kind_describe(pv.named_kind, &theirs);
+			run_kind_describe(kind.buf, &ours);
+			say(&out, "Not compared with %s (id %lld, %s), the previous complete run "
+			    "of config '%s' here: it measured on another kind, %s, and this "
+			    "one %s", p.name, (long long)p.id, p.started_at, r.config_name,
+			    theirs.buf, ours.buf);
+			strbuf_release(&theirs);
+			strbuf_release(&ours);
+		} else {
+			say(&out, "Not compared with %s (id %lld, %s), the previous complete run "
+			    "of config '%s' here: config differs", p.name, (long long)p.id,
+			    p.started_at, r.config_name);
+		}
 		effective_diff(&pv.named_opts, &mine, &out);
 		fputs(out.buf, stdout);
 		printf("('kbench compare @%lld @%lld' compares them anyway)\n",
@@ -141,7 +176,9 @@ int cmd_report_run(struct store *s, int64_t run_id)
 	rc = 0;
 out:
 	effective_release(&pv.named_opts);
+	free(pv.named_kind);
 	effective_release(&mine);
+	strbuf_release(&kind);
 	strbuf_release(&out);
 	run_info_release(&r);
 	return rc;

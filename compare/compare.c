@@ -288,16 +288,34 @@ static int experiment_fact(const char *section, const char *key, const char *val
 	return 0;
 }
 
-/* The vm.* facts of a run in a guest (kbench vm) as one line:
- * "TCG, 2 vCPUs, 512 MiB"; "TCG counting instructions (icount shift 3),
- * 1 vCPUs, 512 MiB" when its clock counted instructions. */
+/* What a run in a guest (kbench vm) stored of it: its vm.* facts as one
+ * line, "TCG, 2 vCPUs, 512 MiB" ("TCG counting instructions (icount
+ * shift 3), 1 vCPUs, 512 MiB" when its clock counted instructions), and
+ * the guest's own guest.* facts. */
+struct guest_facts {
+	struct strbuf vm;
+	char *cpu_model;	/* NULL: the guest said nothing of itself */
+	int cpus, nodes;
+	uint64_t mem_bytes;
+};
+
 static int vm_fact(const char *section, const char *key, const char *value, void *arg)
 {
-	struct strbuf *sb = arg;
+	struct guest_facts *g = arg;
+	struct strbuf *sb = &g->vm;
 
 	if (*section || !value)
 		return 0;
-	if (!strcmp(key, "vm.accel"))
+	if (!strcmp(key, "guest.cpu_model")) {
+		free(g->cpu_model);
+		g->cpu_model = xstrdup(value);
+	} else if (!strcmp(key, "guest.cpus")) {
+		g->cpus = atoi(value);
+	} else if (!strcmp(key, "guest.numa_nodes")) {
+		g->nodes = atoi(value);
+	} else if (!strcmp(key, "guest.mem_bytes")) {
+		g->mem_bytes = strtoull(value, NULL, 10);
+	} else if (!strcmp(key, "vm.accel"))
 		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", !strcmp(value, "kvm") ? "KVM" : "TCG");
 	else if (!strcmp(key, "vm.icount"))
 		strbuf_addf(sb, " counting instructions (icount shift %s)", value);
@@ -329,14 +347,22 @@ static int feed_run(struct store *s, const struct column *cols, char *const *nam
 	model_set_machine(model, col, r.cores, r.numa_nodes, r.mem_bytes);
 	model_set_note(model, col, r.notes);
 	{
-		struct strbuf vm = STRBUF_INIT;
+		struct guest_facts g = { .vm = STRBUF_INIT };
+		struct strbuf kind = STRBUF_INIT;
+		int failed = store_each_meta(s, id, vm_fact, &g) || store_run_kind(s, id, &kind);
 
-		if (store_each_meta(s, id, vm_fact, &vm)) {
-			strbuf_release(&vm);
-			goto out;
+		if (!failed) {
+			model_set_vm(model, col, g.vm.buf);
+			model_set_kind(model, col, kind.buf);
+			if (kind.len && g.cpu_model)
+				model_set_guest(model, col, g.cpu_model, g.cpus, g.nodes,
+						g.mem_bytes);
 		}
-		model_set_vm(model, col, vm.buf);
-		strbuf_release(&vm);
+		strbuf_release(&g.vm);
+		strbuf_release(&kind);
+		free(g.cpu_model);
+		if (failed)
+			goto out;
 	}
 	if (k == 0 && r.notes && *r.notes)
 		model->runs[col].note = xstrdup(r.notes);

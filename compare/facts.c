@@ -4,6 +4,7 @@
  * run (its renderer, render_facts.c, lays it out). */
 #include "config.h"
 #include "compare/facts.h"
+#include "compare/work.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -68,6 +69,14 @@ static char *fmt_machine(const struct run_facts *r)
 	return strbuf_detach(&sb);
 }
 
+static char *kind_text(const struct run_facts *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	run_kind_describe(r->kind, &sb);
+	return strbuf_detach(&sb);
+}
+
 static char *fmt_int(int v)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -106,6 +115,7 @@ static char *first_difference(const char *a, const char *b, const char *name)
 /* The facts compared between columns, in the order they are shown. */
 enum cmp_fact_kind {
 	FACT_KERNEL,
+	FACT_KIND,
 	FACT_MACHINE,
 	FACT_CPUS,
 	FACT_CMDLINE,
@@ -116,6 +126,7 @@ enum cmp_fact_kind {
 
 static const char *const fact_names[NFACT_KINDS] = {
 	[FACT_KERNEL] = "kernel release",
+	[FACT_KIND] = "kind",
 	[FACT_MACHINE] = "machine",
 	[FACT_CPUS] = "CPU count",
 	[FACT_CMDLINE] = "kernel cmdline",
@@ -178,6 +189,7 @@ size_t facts_differing(const struct run_facts *const *runs, size_t n, struct cmp
 
 			switch (f) {
 			case FACT_KERNEL: v[c] = xstrdup(r->kernel_release); break;
+			case FACT_KIND: v[c] = kind_text(r); break;
 			case FACT_MACHINE: v[c] = fmt_machine(r); break;
 			case FACT_CPUS: v[c] = fmt_int(r->cpus); break;
 			case FACT_CMDLINE: v[c] = xstrdup(r->kernel_cmdline); break;
@@ -469,9 +481,42 @@ static void value_kernel(const struct run_facts *r, struct strbuf *sb)
 	strbuf_addstr(sb, r->kernel_release);
 }
 
+static void add_count(struct strbuf *sb, long long n, const char *what)
+{
+	strbuf_addf(sb, "%s%lld %s%s", sb->len ? ", " : "", n, what, n == 1 ? "" : "s");
+}
+
+/* "8 CPUs, 4 cores, 1 node, 15.5 GiB", what is known, after what sb
+ * holds; memory below 1 GiB (a guest's) in MiB. */
+static void machine_text(int cpus, int cores, int nodes, uint64_t mem_bytes,
+			 struct strbuf *sb)
+{
+	if (cpus > 0)
+		add_count(sb, cpus, "CPU");
+	if (cores > 0)
+		add_count(sb, cores, "core");
+	if (nodes > 0)
+		add_count(sb, nodes, "node");
+	if (mem_bytes >= (uint64_t)1 << 30)
+		strbuf_addf(sb, "%s%.1f GiB", sb->len ? ", " : "", (double)mem_bytes / (1 << 30));
+	else if (mem_bytes)
+		strbuf_addf(sb, "%s%.0f MiB", sb->len ? ", " : "", (double)mem_bytes / (1 << 20));
+}
+
+/* The hostname; for a run in a guest, the host's CPU and machine too
+ * ("vm: AMD EPYC 7B13, 8 CPUs, 4 cores, 1 node, 31.3 GiB"). */
 static void value_host(const struct run_facts *r, struct strbuf *sb)
 {
+	struct strbuf machine = STRBUF_INIT;
+
 	strbuf_addstr(sb, r->hostname);
+	if (!r->host_cpu_model)
+		return;
+	facts_cpu_model(r->host_cpu_model, &machine);
+	machine_text(r->host_cpus, r->host_cores, r->host_nodes, r->host_mem_bytes, &machine);
+	if (machine.len)
+		strbuf_addf(sb, ": %s", machine.buf);
+	strbuf_release(&machine);
 }
 
 static void value_cpu(const struct run_facts *r, struct strbuf *sb)
@@ -479,22 +524,9 @@ static void value_cpu(const struct run_facts *r, struct strbuf *sb)
 	facts_cpu_model(r->cpu_model, sb);
 }
 
-static void add_count(struct strbuf *sb, long long n, const char *what)
-{
-	strbuf_addf(sb, "%s%lld %s%s", sb->len ? ", " : "", n, what, n == 1 ? "" : "s");
-}
-
 static void value_machine(const struct run_facts *r, struct strbuf *sb)
 {
-	if (r->cpus > 0)
-		add_count(sb, r->cpus, "CPU");
-	if (r->cores > 0)
-		add_count(sb, r->cores, "core");
-	if (r->nodes > 0)
-		add_count(sb, r->nodes, "node");
-	if (r->mem_bytes)
-		strbuf_addf(sb, "%s%.1f GiB", sb->len ? ", " : "",
-			    (double)r->mem_bytes / (1 << 30));
+	machine_text(r->cpus, r->cores, r->nodes, r->mem_bytes, sb);
 }
 
 static void value_vm(const struct run_facts *r, struct strbuf *sb)
@@ -571,6 +603,8 @@ void run_facts_release(struct run_facts *f)
 	free(f->config_name);
 	free(f->config_text);
 	free(f->vm);
+	free(f->kind);
+	free(f->host_cpu_model);
 	free(f->options);
 	free(f->work);
 	free(f->note);

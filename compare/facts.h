@@ -26,6 +26,13 @@ struct run_facts {
 	int cores, nodes;
 	uint64_t mem_bytes;
 	char *vm;		/* how a guest ran it ("TCG, 2 vCPUs, 512 MiB"); "": natively */
+	char *kind;		/* where it measured (store_run_kind); "": natively */
+	/* A run in a guest whose own facts are stored: cpu_model, cpus,
+	 * cores, nodes and mem_bytes above are the guest's, these the
+	 * host's. host_cpu_model is NULL for any other run. */
+	char *host_cpu_model;
+	int host_cpus, host_cores, host_nodes;
+	uint64_t host_mem_bytes;
 	char *note;		/* the run's note (kbench note, run --note); "": none */
 };
 
@@ -39,7 +46,8 @@ struct cmp_fact {
 };
 
 /* The facts that are not the same in every one of the n runs, in a
- * malloc'd array (*out; NULL when none): kernel release, machine (host
+ * malloc'd array (*out; NULL when none): kernel release, kind ("native",
+ * "guest (TCG, 2 vCPUs, 512 MiB)": run_kind_describe), machine (host
  * and CPU model), CPU count, kernel cmdline, config text (where each
  * departs from the baseline's, runs[0]) and effective options. Returns how many; the caller
  * owns them and frees each one's values (n of them) with it. */
@@ -48,9 +56,12 @@ size_t facts_differing(const struct run_facts *const *runs, size_t n, struct cmp
 /* The facts of the header block, each with a value per run. */
 enum facts_item {
 	FACTS_KERNEL,		/* the kernel release */
-	FACTS_HOST,		/* the hostname */
-	FACTS_CPU,		/* the CPU model, as facts_cpu_model makes it */
-	FACTS_MACHINE,		/* "8 CPUs, 4 cores, 1 node, 15.5 GiB": what is known */
+	FACTS_HOST,		/* the hostname; for a guest's run, "HOST: CPU, MACHINE"
+				 * of the host */
+	FACTS_CPU,		/* the CPU model, as facts_cpu_model makes it (the
+				 * guest's for a guest's run whose facts say) */
+	FACTS_MACHINE,		/* "8 CPUs, 4 cores, 1 node, 15.5 GiB": what is known
+				 * (the guest's, as FACTS_CPU) */
 	FACTS_VM,		/* how kbench vm's guest ran; "" for a native run */
 	FACTS_CONFIG,		/* "NAME, cksum N" */
 	FACTS_OPTIONS,		/* effective options beyond the config text */

@@ -326,7 +326,7 @@ struct works {
 	struct history *h;
 	struct run_work_strings {
 		int64_t run_id;
-		const char *config_text, *options, *values;
+		const char *config_text, *options, *values, *kind;
 	} *v;
 	size_t n, alloc;
 };
@@ -335,13 +335,13 @@ static int add_work(const struct run_work_row *w, void *arg)
 {
 	struct works *ws = arg;
 	struct run_work_strings *rw;
-	const char *src[] = { w->config_text, w->options, w->values };
+	const char *src[] = { w->config_text, w->options, w->values, w->kind };
 
 	ALLOC_GROW(ws->v, ws->n + 1, ws->alloc);
 	rw = &ws->v[ws->n++];
 	rw->run_id = w->run_id;
 	history_keep_strings(ws->h, src, (const char **[]){ &rw->config_text, &rw->options,
-							   &rw->values }, 3);
+							   &rw->values, &rw->kind }, 4);
 	return 0;
 }
 
@@ -371,6 +371,7 @@ static int read_work(struct store *s, const struct series_filter *f, struct hist
 			p->config_text = rw ? rw->config_text : "";
 			p->options = rw ? rw->options : "";
 			p->values = rw ? rw->values : "";
+			p->kind = rw ? rw->kind : "";
 		}
 	free(ws.v);
 	return rc;
@@ -414,7 +415,7 @@ static void history_release_series(struct history *h)
 
 static struct run_work point_work(const struct history_point *p)
 {
-	return (struct run_work){ p->config_text, p->options, p->values };
+	return (struct run_work){ p->config_text, p->options, p->values, p->kind };
 }
 
 /* The value of key (klen bytes) of section in values ("SECTION.KEY=VALUE"
@@ -462,17 +463,43 @@ static int value_differs(const struct history_series *parts, size_t n, size_t i,
 	return 0;
 }
 
+/* How many series of parts[0..n-1] other than parts[i] measured on the
+ * kind of parts[i] (the runs of a series share theirs), and on another
+ * one (*others). */
+static size_t same_kind(const struct history_series *parts, size_t n, size_t i,
+			size_t *others)
+{
+	size_t same = 0;
+
+	*others = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (k == i)
+			continue;
+		if (run_kinds_differ(parts[k].points[0].kind, parts[i].points[0].kind))
+			++*others;
+		else
+			same++;
+	}
+	return same;
+}
+
 /* The work of each of the n series at parts, which share a host, config,
- * section and row: the keys of the section whose value in its latest
- * run some other series' latest run has another value of, "KEY=VALUE,
- * ...". When no such key is stored, its options, else its first run. */
+ * section and row: where its runs measured when some other series'
+ * measured elsewhere ("native", "guest (TCG, 2 vCPUs, 512 MiB)"), then
+ * the keys of the section whose value in its latest run some other
+ * series' latest run has another value of, "KEY=VALUE, ...". When
+ * neither tells it apart, its options, else its first run. */
 static void label_parts(struct history_series *parts, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct history_series *hs = &parts[i];
 		size_t slen = strlen(hs->section);
 		struct strbuf sb = STRBUF_INIT;
+		size_t others, same = same_kind(parts, n, i, &others), kind_len;
 
+		if (others)
+			run_kind_describe(hs->points[0].kind, &sb);
+		kind_len = sb.len;
 		for (const char *l = latest_values(hs); *l;) {
 			size_t len = strcspn(l, "\n"), eq = strcspn(l, "=");
 
@@ -485,7 +512,7 @@ static void label_parts(struct history_series *parts, size_t n)
 					    (int)(len - slen - 1), l + slen + 1);
 			l += len + (l[len] == '\n');
 		}
-		if (!sb.len)
+		if (sb.len == kind_len && (!kind_len || same))
 			for (const char *o = hs->points[0].options; *o;) {
 				size_t len = strcspn(o, "\n");
 

@@ -27,8 +27,9 @@ struct history_point {
 	double best;		/* the best sample: Max when higher is better,
 				 * else Min */
 	/* What the run was asked to do and did (compare/work.h): its
-	 * config text, work options and effective values. */
-	const char *config_text, *options, *values;
+	 * config text, work options, effective values and where it
+	 * measured (store_run_kind: "" natively). */
+	const char *config_text, *options, *values, *kind;
 };
 
 /* A series is one row of one section of one config on one host, of the

@@ -9,7 +9,6 @@
 #include "compare/work.h"
 #include "db/series.h"
 #include "db/store.h"
-#include "lib/error.h"
 #include "lib/name.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -18,38 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-const struct cmp_stat_desc cmp_stats[CMP_NSTATS] = {
-	[CMP_MIN] = { .lower_name = "Min", .higher_name = "Min", .key = "min" },
-	[CMP_MEAN] = { .lower_name = "Amean", .higher_name = "Hmean", .key = "mean" },
-	[CMP_STDDEV] = { .lower_name = "Stddev", .higher_name = "HStddev", .key = "stddev",
-			 .spread = 1 },
-	[CMP_COEFFVAR] = { .lower_name = "CoeffVar", .higher_name = "HCoeffVar",
-			   .key = "coeffvar", .spread = 1 },
-	[CMP_MAX] = { .lower_name = "Max", .higher_name = "Max", .key = "max" },
-	[CMP_BMEAN95] = { .lower_name = "BAmean-95", .higher_name = "BHmean-95",
-			  .key = "bmean95" },
-};
-
-double cmp_stat_value(const struct stats_summary *s, enum cmp_stat st)
-{
-	switch (st) {
-	case CMP_MIN: return s->min;
-	case CMP_MEAN: return s->mean;
-	case CMP_STDDEV: return s->spread;
-	case CMP_COEFFVAR: return s->cv;
-	case CMP_MAX: return s->max;
-	case CMP_BMEAN95: return s->bmean95;
-	case CMP_NSTATS: break;
-	}
-	return NAN;
-}
-
-const char *cmp_stat_name(enum cmp_stat st, int higher_better)
-{
-	return higher_better ? cmp_stats[st].higher_name : cmp_stats[st].lower_name;
-}
 
 /* Facts may be missing (NULL): they read as "". */
 static char *dup_or_empty(const char *s)
@@ -196,6 +163,7 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 	r->facts.config_name = dup_or_empty(config_name);
 	r->facts.config_text = dup_or_empty(config_text);
 	r->facts.vm = dup_or_empty(NULL);
+	r->facts.kind = dup_or_empty(NULL);
 	r->facts.note = dup_or_empty(NULL);
 	r->facts.cpus = cpus;
 	model_split_name(r->label, &r->head1, &r->head2);
@@ -209,6 +177,35 @@ void model_set_vm(struct cmp_model *m, size_t col, const char *vm)
 		return;		/* a pooled run: the first one describes the column */
 	free(r->facts.vm);
 	r->facts.vm = xstrdup(vm ? vm : "");
+}
+
+void model_set_kind(struct cmp_model *m, size_t col, const char *kind)
+{
+	struct cmp_run *r = &m->runs[col];
+
+	if (r->nruns > 1)
+		return;		/* a pooled run: the first one describes the column */
+	free(r->facts.kind);
+	r->facts.kind = dup_or_empty(kind);
+}
+
+void model_set_guest(struct cmp_model *m, size_t col, const char *cpu_model, int cpus,
+		     int nodes, uint64_t mem_bytes)
+{
+	struct run_facts *f = &m->runs[col].facts;
+
+	if (m->runs[col].nruns > 1 || f->host_cpu_model)
+		return;		/* a pooled run: the first one describes the column */
+	f->host_cpu_model = f->cpu_model;
+	f->host_cpus = f->cpus;
+	f->host_cores = f->cores;
+	f->host_nodes = f->nodes;
+	f->host_mem_bytes = f->mem_bytes;
+	f->cpu_model = dup_or_empty(cpu_model);
+	f->cpus = cpus;
+	f->cores = 0;
+	f->nodes = nodes;
+	f->mem_bytes = mem_bytes;
 }
 
 void model_set_note(struct cmp_model *m, size_t col, const char *note)
@@ -843,12 +840,15 @@ void model_finish(struct cmp_model *m)
 	}
 	summarise_cannot_tell(m);
 	m->different_work = 0;
+	m->different_kinds = 0;
 	for (size_t c = 1; c < m->nruns; c++) {
 		const struct run_facts *a = &m->runs[0].facts, *b = &m->runs[c].facts;
-		const struct run_work wa = { a->config_text, a->options, a->work };
-		const struct run_work wb = { b->config_text, b->options, b->work };
+		const struct run_work wa = { a->config_text, a->options, a->work, a->kind };
+		const struct run_work wb = { b->config_text, b->options, b->work, b->kind };
 
-		m->different_work |= run_work_differs(&wa, &wb, NULL);
+		/* Kinds are said apart from the work (different_kinds). */
+		m->different_work |= run_work_differs(&wa, &wb, NULL) & ~WORK_KIND;
+		m->different_kinds |= run_kinds_differ(a->kind, b->kind);
 	}
 	/* The caches point into rows that moved. */
 	m->last_section = NULL;
@@ -863,61 +863,6 @@ void model_finish(struct cmp_model *m)
 		m->nfacts = facts_differing(runs, m->nruns, &m->facts);
 		free(runs);
 	}
-}
-
-/* ---- the statistic rows shown ---- */
-
-static const struct {
-	const char *name;
-	enum cmp_stat stat;
-} stat_names[] = {
-	{ "min", CMP_MIN },
-	{ "mean", CMP_MEAN }, { "amean", CMP_MEAN }, { "hmean", CMP_MEAN },
-	{ "stddev", CMP_STDDEV }, { "hstddev", CMP_STDDEV },
-	{ "coeffvar", CMP_COEFFVAR }, { "hcoeffvar", CMP_COEFFVAR },
-	{ "max", CMP_MAX },
-	{ "bmean-95", CMP_BMEAN95 }, { "bamean-95", CMP_BMEAN95 },
-	{ "bhmean-95", CMP_BMEAN95 }, { "bmean95", CMP_BMEAN95 },
-};
-
-int cmp_stats_parse(const char *list, enum cmp_stat stats[CMP_NSTATS])
-{
-	size_t n = 0;
-
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ","), i;
-		int seen = 0;
-
-		for (i = 0; i < sizeof(stat_names) / sizeof(stat_names[0]); i++)
-			if (strlen(stat_names[i].name) == len &&
-			    !strncasecmp(stat_names[i].name, p, len))
-				break;
-		if (i == sizeof(stat_names) / sizeof(stat_names[0]))
-			return error("unknown statistic '%.*s' in --stats (expected min, amean, "
-				     "hmean, stddev, coeffvar, max or bmean-95)", (int)len, p);
-		for (size_t k = 0; k < n; k++)
-			if (stats[k] == stat_names[i].stat)
-				seen = 1;
-		if (!seen)
-			stats[n++] = stat_names[i].stat;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	if (!n)
-		return error("--stats needs at least one statistic (e.g. amean,stddev)");
-	return (int)n;
-}
-
-size_t cmp_stats_shown(const struct cmp_model *m, enum cmp_stat stats[CMP_NSTATS])
-{
-	if (m->nstats) {
-		memcpy(stats, m->stats, m->nstats * sizeof(*stats));
-		return m->nstats;
-	}
-	for (int st = 0; st < CMP_NSTATS; st++)
-		stats[st] = st;
-	return CMP_NSTATS;
 }
 
 /* The row named section/label, or NULL. Series come row after row in

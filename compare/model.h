@@ -234,6 +234,10 @@ struct cmp_model {
 	 * options or config texts differ from the baseline's; 0 when none
 	 * did. */
 	unsigned different_work;
+	/* Some column measured on another kind than the baseline (natively,
+	 * in a guest of another accelerator, vCPU count or memory:
+	 * run_kinds_differ). */
+	int different_kinds;
 	unsigned run_seq;	/* counts model_begin_run calls */
 	/* The run being fed has 3 rounds or more: each round of a row is a
 	 * replicate of it (model_set_rounds). */
@@ -283,6 +287,13 @@ void model_set_run(struct cmp_model *m, size_t col, const char *label,
 /* How column col's (first) run was run in a guest under QEMU (kbench
  * vm): "TCG, 2 vCPUs, 512 MiB"; NULL or "": natively. */
 void model_set_vm(struct cmp_model *m, size_t col, const char *vm);
+/* Where column col's (first) run measured (store_run_kind); copied. */
+void model_set_kind(struct cmp_model *m, size_t col, const char *kind);
+/* The guest that column col's (first) run measured in (kbench vm), as
+ * the guest saw itself: its CPU model, CPUs, NUMA nodes and memory (0:
+ * not known). The CPU and machine facts set so far become the host's. */
+void model_set_guest(struct cmp_model *m, size_t col, const char *cpu_model, int cpus,
+		     int nodes, uint64_t mem_bytes);
 /* The note of column col's (first) run; NULL or "": none. */
 void model_set_note(struct cmp_model *m, size_t col, const char *note);
 /* The effective options of column col's (first) run that change the work

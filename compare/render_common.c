@@ -617,3 +617,21 @@ void render_work_warning(unsigned different_work, struct strbuf *sb)
 		    options ? "Options" : "", config ? "config" : "",
 		    config && options ? " and the " : "", options ? "options" : "");
 }
+
+void render_kind_warning(const struct cmp_model *m, struct strbuf *sb)
+{
+	strbuf_addstr(sb, "the runs measured on different kinds, ");
+	for (size_t c = 0; c < m->nruns; c++) {
+		size_t k;
+
+		for (k = 0; k < c && run_kinds_differ(m->runs[k].facts.kind,
+						      m->runs[c].facts.kind); k++)
+			;
+		if (k < c)
+			continue;	/* said already */
+		if (c)
+			strbuf_addstr(sb, " vs ");
+		run_kind_describe(m->runs[c].facts.kind, sb);
+	}
+	strbuf_addstr(sb, ": a change includes what the kind changed");
+}

@@ -65,5 +65,10 @@ int render_within_only(const struct cmp_cell *cell);
  * a change includes what the options changed" and its kin for a config
  * text, the header keys in parentheses; appended to sb. */
 void render_work_warning(unsigned different_work, struct strbuf *sb);
+/* Why m's runs measured on different kinds (m->different_kinds set),
+ * appended to sb without a full stop: "the runs measured on different
+ * kinds, native vs guest (TCG, 2 vCPUs, 512 MiB): a change includes what
+ * the kind changed" (each kind once, in the order of the columns). */
+void render_kind_warning(const struct cmp_model *m, struct strbuf *sb);
 
 #endif

@@ -196,6 +196,15 @@ void render_facts_header(const struct cmp_model *m, size_t width, struct strbuf 
 		}
 	}
 	h.keyed = 0;
+	if (m->different_kinds) {
+		struct strbuf warn = STRBUF_INIT;
+
+		render_kind_warning(m, &warn);
+		strbuf_addstr(&warn, ", and the noise of one is not the other's.");
+		value_line(&h, "Warning:", -1, warn.buf);
+		strbuf_release(&warn);
+		h.keyed = 0;
+	}
 	if (m->different_work) {
 		struct strbuf warn = STRBUF_INIT;
 

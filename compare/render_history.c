@@ -4,6 +4,7 @@
 #include "config.h"
 #include "compare/render.h"
 #include "compare/history.h"
+#include "compare/work.h"
 #include "lib/clock.h"
 #include "lib/csv.h"
 #include "lib/html.h"
@@ -284,6 +285,14 @@ static void json_series_head(struct json *j, const struct history_series *hs)
 	json_key_string(j, "section", name_printable(hs->section));
 	json_key_string(j, "row", name_printable(hs->row));
 	json_key_string(j, "work", name_printable(hs->work));
+	{
+		struct strbuf kind = STRBUF_INIT;
+
+		/* The runs of a series measured on one kind. */
+		run_kind_describe(hs->npoints ? hs->points[0].kind : "", &kind);
+		json_key_string(j, "kind", kind.buf);
+		strbuf_release(&kind);
+	}
 	json_key_string(j, "unit", hs->unit);
 	json_key_string(j, "better", hs->higher_better ? "higher" : "lower");
 	json_key_string(j, "stat", history_mean_name(hs));
@@ -422,8 +431,9 @@ static void regressions_text(const struct regressions_report *rr, struct strbuf 
 		strbuf_addf(out, "%s %s", name_printable(hs->section), name_printable(hs->row));
 		for (end = i + 1; end < rr->nw && same_work_change(w, &rr->w[end]); end++)
 			strbuf_addf(out, ", %s", name_printable(rr->w[end].after_series->row));
-		strbuf_addf(out, " on %s, config %s: the work changed, ", name_printable(hs->host),
-			    name_printable(hs->config));
+		strbuf_addf(out, " on %s, config %s: the %s changed, ", name_printable(hs->host),
+			    name_printable(hs->config),
+			    run_kinds_differ(w->before->kind, w->after->kind) ? "kind" : "work");
 		strbuf_addf(out, "%s -> ", name_printable(w->before_series->work));
 		strbuf_addf(out, "%s (a new series, not a regression)\n", name_printable(hs->work));
 		run_line(out, "last run before:", w->before);

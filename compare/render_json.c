@@ -13,6 +13,48 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The guest a run measured in: how it ran ("accel": "tcg", "icount",
+ * "vcpus", "memory_mib", from its kind) and, when it said, its own CPU
+ * model, CPUs, NUMA nodes and memory. */
+static void guest(const struct run_facts *f, struct json *j)
+{
+	struct strbuf key = STRBUF_INIT, value = STRBUF_INIT;
+
+	json_key(j, "guest");
+	json_object_begin(j);
+	for (const char *l = f->kind; *l;) {
+		size_t n = strcspn(l, "\n"), eq = strcspn(l, "="), skip = 0;
+		char *end;
+		long long v;
+
+		if (eq < n) {
+			if (!strncmp(l, "vm.", 3) && eq > 3)
+				skip = 3;
+			strbuf_reset(&key);
+			strbuf_add(&key, l + skip, eq - skip);
+			strbuf_reset(&value);
+			strbuf_add(&value, l + eq + 1, n - eq - 1);
+			v = strtoll(value.buf, &end, 10);
+			if (value.len && !*end)
+				json_key_int(j, key.buf, v);
+			else
+				json_key_string(j, key.buf, value.buf);
+		}
+		l += n + (l[n] == '\n');
+	}
+	if (f->host_cpu_model) {
+		json_key_string(j, "cpu_model", f->cpu_model);
+		json_key_int(j, "cpus", f->cpus);
+		json_key_int(j, "numa_nodes", f->nodes);
+		json_key_int(j, "mem_bytes", (long long)f->mem_bytes);
+	}
+	json_object_end(j);
+	strbuf_release(&key);
+	strbuf_release(&value);
+}
 
 static void runs(const struct cmp_model *m, struct json *j)
 {
@@ -34,8 +76,14 @@ static void runs(const struct cmp_model *m, struct json *j)
 			json_string(j, r->uuids[i]);
 		json_array_end(j);
 		json_key_string(j, "hostname", r->facts.hostname);
-		json_key_string(j, "cpu_model", r->facts.cpu_model);
-		json_key_int(j, "cpus", r->facts.cpus);
+		/* The host's, for a run in a guest too (guest says the guest's). */
+		json_key_string(j, "cpu_model", r->facts.host_cpu_model ? r->facts.host_cpu_model :
+				r->facts.cpu_model);
+		json_key_int(j, "cpus",
+			     r->facts.host_cpu_model ? r->facts.host_cpus : r->facts.cpus);
+		json_key_string(j, "kind", *r->facts.kind ? "guest" : "native");
+		if (*r->facts.kind)
+			guest(&r->facts, j);
 		json_key_string(j, "kernel_release", r->facts.kernel_release);
 		json_key_string(j, "kernel_cmdline", r->facts.kernel_cmdline);
 		json_key_string(j, "config_name", r->facts.config_name);
@@ -237,6 +285,7 @@ int render_json(const struct cmp_model *m, struct strbuf *out)
 	json_object_end(&j);
 	runs(m, &j);
 	json_key_bool(&j, "different_work", m->different_work);
+	json_key_bool(&j, "different_kinds", m->different_kinds);
 	json_key(&j, "differs");
 	json_array_begin(&j);
 	for (size_t f = 0; f < m->nfacts; f++) {

@@ -140,6 +140,11 @@ static void notes(const struct cmp_model *m, struct strbuf *out)
 
 int render_markdown(const struct cmp_model *m, struct strbuf *out)
 {
+	if (m->different_kinds) {
+		strbuf_addstr(out, "**Warning:** ");
+		render_kind_warning(m, out);
+		strbuf_addstr(out, ".\n\n");
+	}
 	if (m->different_work) {
 		strbuf_addstr(out, "**Warning:** ");
 		render_work_warning(m->different_work, out);

@@ -1,7 +1,9 @@
 /* work: whether two runs measured different work, from what they were
- * asked (config text, options) and the effective values they stored. */
+ * asked (config text, options), the effective values they stored and
+ * where they measured (natively or in which guest). */
 #include "config.h"
 #include "compare/work.h"
+#include "lib/strbuf.h"
 
 #include <string.h>
 
@@ -63,18 +65,73 @@ static int has_values(const char *values, const char *section)
 	return next_value(&values, section, &len) != NULL;
 }
 
+int run_kinds_differ(const char *a, const char *b)
+{
+	return strcmp(or_empty(a), or_empty(b)) != 0;
+}
+
+/* The value of key in kind, its length in *len; NULL when kind has none. */
+static const char *kind_value(const char *kind, const char *key, size_t *len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *l = kind; *l;) {
+		size_t n = strcspn(l, "\n");
+
+		if (n > klen && !strncmp(l, key, klen) && l[klen] == '=') {
+			*len = n - klen - 1;
+			return l + klen + 1;
+		}
+		l += n + (l[n] == '\n');
+	}
+	return NULL;
+}
+
+void run_kind_describe(const char *kind, struct strbuf *out)
+{
+	const char *accel, *icount, *vcpus, *mem;
+	size_t la = 0, li = 0, lv = 0, lm = 0, start;
+
+	kind = or_empty(kind);
+	if (!*kind) {
+		strbuf_addstr(out, "native");
+		return;
+	}
+	accel = kind_value(kind, "vm.accel", &la);
+	icount = kind_value(kind, "vm.icount", &li);
+	vcpus = kind_value(kind, "vm.vcpus", &lv);
+	mem = kind_value(kind, "vm.memory_mib", &lm);
+	strbuf_addstr(out, "guest (");
+	start = out->len;
+	if (accel && la == 3 && !strncmp(accel, "kvm", 3))
+		strbuf_addstr(out, "KVM");
+	else if (accel && la == 3 && !strncmp(accel, "tcg", 3))
+		strbuf_addstr(out, "TCG");
+	else if (accel)
+		strbuf_add(out, accel, la);
+	if (icount)
+		strbuf_addf(out, "%sicount shift %.*s", out->len > start ? " " : "", (int)li,
+			    icount);
+	if (vcpus)
+		strbuf_addf(out, "%s%.*s vCPU%s", out->len > start ? ", " : "", (int)lv, vcpus,
+			    lv == 1 && *vcpus == '1' ? "" : "s");
+	if (mem)
+		strbuf_addf(out, "%s%.*s MiB", out->len > start ? ", " : "", (int)lm, mem);
+	strbuf_addch(out, ')');
+}
+
 unsigned run_work_differs(const struct run_work *a, const struct run_work *b,
 			  const char *section)
 {
-	unsigned asked = 0;
+	unsigned asked = 0, kind = run_kinds_differ(a->kind, b->kind) ? WORK_KIND : 0;
 
 	if (strcmp(or_empty(a->options), or_empty(b->options)))
 		asked |= WORK_OPTIONS;
 	if (strcmp(or_empty(a->config_text), or_empty(b->config_text)))
 		asked |= WORK_CONFIG;
 	if (!asked)
-		return 0;
+		return kind;
 	if (!has_values(or_empty(a->values), section) || !has_values(or_empty(b->values), section))
-		return asked & WORK_OPTIONS;
-	return values_conflict(a->values, b->values, section) ? asked : 0;
+		return kind | (asked & WORK_OPTIONS);
+	return kind | (values_conflict(a->values, b->values, section) ? asked : 0);
 }

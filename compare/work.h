@@ -1,9 +1,14 @@
 /* work: whether two runs measured different work. The one decision that
- * kbench compare's Warning line and the series of kbench history and
- * regressions share: runs asked to do different work (another config
- * text, other effective options) whose stored effective values show it. */
+ * kbench compare's Warning lines, the series of kbench history and
+ * regressions and the run kbench run's report compares with share: runs
+ * asked to do different work (another config text, other effective
+ * options) whose stored effective values show it, and runs that measured
+ * on different kinds (natively, in a guest under KVM or TCG, with
+ * another vCPU count or memory). */
 #ifndef KBENCH_WORK_H
 #define KBENCH_WORK_H
+
+struct strbuf;
 
 /* What one run was asked to do and what it did. NULL reads as "". */
 struct run_work {
@@ -15,15 +20,29 @@ struct run_work {
 	 * "SECTION.KEY=VALUE\n" each, sorted; "" when the run stored none
 	 * (a kbench older than those values). */
 	const char *values;
+	/* Where it measured (store_run_kind): "" natively, else its guest's
+	 * "vm.KEY=VALUE" lines. */
+	const char *kind;
 };
 
 /* Why two runs measured different work (bits of run_work_differs). */
 #define WORK_OPTIONS 1u		/* their options differ */
 #define WORK_CONFIG 2u		/* their config texts differ */
+#define WORK_KIND 4u		/* they measured on different kinds */
+
+/* Whether kinds a and b (store_run_kind's; NULL reads as "", native)
+ * differ: another place, accelerator, icount, vCPU count or memory. */
+int run_kinds_differ(const char *a, const char *b);
+
+/* Kind (store_run_kind's) as people read it, appended to out: "native",
+ * "guest (TCG, 2 vCPUs, 512 MiB)", "guest (TCG icount shift 3, 1 vCPU,
+ * 512 MiB)", "guest (KVM, 4 vCPUs, 2048 MiB)". */
+void run_kind_describe(const char *kind, struct strbuf *out);
 
 /* Whether runs a and b measured different work in section (NULL: in any
- * section): 0 when not, else why, WORK_OPTIONS and WORK_CONFIG as their
- * options and config texts differ. They did when they were asked for
+ * section): 0 when not, else why, WORK_KIND when they measured on
+ * different kinds (whatever they were asked), WORK_OPTIONS and
+ * WORK_CONFIG as their options and config texts differ. They did when they were asked for
  * different work (options or config text) and a SECTION.KEY of the
  * section that both stored has a different value in each: an option
  * set to the value the config gave anyway, a comment edited or a key

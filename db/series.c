@@ -102,6 +102,25 @@ static void work_options_sql(struct strbuf *sql, const char *id_expr)
 	strbuf_addstr(sql, ")) ORDER BY x))");
 }
 
+/* The facts of the run's own section that say where it measured: kbench
+ * vm's accelerator, icount shift, vCPUs and memory. A native run has
+ * none. */
+static const char *const kind_keys[] = {
+	"vm.accel", "vm.icount", "vm.memory_mib", "vm.vcpus",
+};
+
+/* SQL for where run `id_expr` measured: its kind_keys facts, sorted, one
+ * "KEY=VALUE" a line; NULL for a native run. */
+static void kind_sql(struct strbuf *sql, const char *id_expr)
+{
+	strbuf_addf(sql, "(SELECT group_concat(x, char(10)) FROM (SELECT k.key || '=' || "
+		    "ifnull(k.value, '') AS x FROM run_meta k WHERE k.run_id = %s AND "
+		    "k.section = '' AND k.key IN (", id_expr);
+	for (size_t i = 0; i < sizeof(kind_keys) / sizeof(kind_keys[0]); i++)
+		strbuf_addf(sql, "%s'%s'", i ? ", " : "", kind_keys[i]);
+	strbuf_addstr(sql, ") ORDER BY x))");
+}
+
 /* The one text value that the SQL sql_of writes for run `run_id`,
  * appended to out with `end` after it (nothing when NULL). Return 0, or
  * -1 after saying it cannot read `what`. */
@@ -154,6 +173,12 @@ int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out)
 			     "cannot read the run's effective values", out);
 }
 
+int store_run_kind(struct store *s, int64_t run_id, struct strbuf *out)
+{
+	return read_run_text(s, run_id, kind_sql, "", "cannot read where the run measured",
+			     out);
+}
+
 static const char *text_or_empty(sqlite3_stmt *st, int col)
 {
 	const char *t = (const char *)sqlite3_column_text(st, col);
@@ -169,6 +194,7 @@ static int run_work_row(struct store *s, sqlite3_stmt *st, void *ctx)
 		.config_text = text_or_empty(st, 1),
 		.options = text_or_empty(st, 2),
 		.values = text_or_empty(st, 3),
+		.kind = text_or_empty(st, 4),
 	};
 
 	(void)s;
@@ -187,6 +213,8 @@ int store_each_run_work(struct store *s, const struct series_filter *f,
 	work_options_sql(&sql, "r.id");
 	strbuf_addstr(&sql, ", ");
 	work_values_sql(&sql, "r.id");
+	strbuf_addstr(&sql, ", ");
+	kind_sql(&sql, "r.id");
 	strbuf_addstr(&sql, " FROM runs r JOIN machines m ON m.id = r.machine_id "
 		      "WHERE r.status = 'complete'");
 	if (f->host)
@@ -344,9 +372,12 @@ int store_each_run_row_summary(struct store *s, const int64_t *run_ids, size_t n
 	/* The group: what a run measured. */
 	strbuf_addstr(&sql, "), w AS MATERIALIZED (SELECT hist.*, ");
 	work_options_sql(&sql, "hist.id");
-	strbuf_addstr(&sql, " AS work FROM hist");
+	strbuf_addstr(&sql, " AS work, ");
+	kind_sql(&sql, "hist.id");
+	strbuf_addstr(&sql, " AS kind FROM hist");
 	strbuf_addstr(&sql, ") SELECT id, dense_rank() OVER (ORDER BY machine_id, config_name, "
-		      "config_text, work, kernel_release, kernel_version, kernel_cmdline) AS grp, "
+		      "config_text, work, kind, kernel_release, kernel_version, kernel_cmdline) "
+		      "AS grp, "
 		      "EXISTS (SELECT 1 FROM run_meta k WHERE k.run_id = w.id AND k.section = '' "
 		      "AND k.key = 'calibration'), (SELECT max(x.round) FROM samples x WHERE "
 		      "x.run_id = w.id AND x.warmup = 0) FROM w ORDER BY grp, id");

@@ -88,6 +88,13 @@ int store_run_work_options(struct store *s, int64_t run_id, struct strbuf *out);
  * the other has with another value. Returns 0 or -1. */
 int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out);
 
+/* Where run run_id measured, appended to out: "" natively; for a run in a
+ * guest (kbench vm) its accelerator, icount shift, vCPUs and memory,
+ * "vm.accel=tcg\nvm.memory_mib=512\nvm.vcpus=2" (KEY=VALUE lines, sorted,
+ * no newline after the last). Runs of different kinds are in different
+ * groups of store_each_run_row_summary. Returns 0 or -1. */
+int store_run_kind(struct store *s, int64_t run_id, struct strbuf *out);
+
 /* What one run was asked to do and did, to tell runs that measured
  * different work apart (compare/work.h). */
 struct run_work_row {
@@ -96,6 +103,7 @@ struct run_work_row {
 	const char *options;	/* as store_run_work_options; "" when none */
 	const char *values;	/* as store_run_work_values, without the last
 				 * newline; "" when none */
+	const char *kind;	/* as store_run_kind */
 };
 
 /* For each complete run of f's host and config (its section and row are
