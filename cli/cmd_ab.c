@@ -47,8 +47,6 @@ static const struct parse_opt_usage ab_usage = {
 		"1 failed, 2 bad arguments or config, or a knob refused, 128+N signal N.",
 };
 
-/* kbench ab --resume SEL: the experiment as its runs stored it, its
- * missing rounds run, then the report. Return an exit status. */
 /* A kbench that cannot find the shipped guest fragment (guest_missing)
  * runs every arm but one built from a tree, whose kernel needs it. */
 static int check_guest(const struct experiment *e, int guest_missing)
@@ -62,6 +60,8 @@ static int check_guest(const struct experiment *e, int guest_missing)
 	return 0;
 }
 
+/* kbench ab --resume SEL: the experiment as its runs stored it, its
+ * missing rounds run, then the report. Return an exit status. */
 static int resume(const char *sel, const struct opt_list *configs,
 		  const struct opt_list *overrides, const struct experiment_options *eo,
 		  int dry_run, int force, double wait_knobs, const char *format, int no_report,
