@@ -10,6 +10,8 @@
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "machine/cgroup.h"
+#include "machine/leftover.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -602,14 +604,26 @@ static int step(struct build *b, const char *dir, const char *const *argv, const
 {
 	struct child_program p = CHILD_PROGRAM_INIT;
 	struct strbuf why = STRBUF_INIT;
+	struct cgroup_box box = CGROUP_BOX_INIT;
+	struct leftover rec = LEFTOVER_INIT;
+	const char *env[sizeof(make_env) / sizeof(*make_env) + 1];
+	size_t n = 0;
 	int rc = -1;
 
 	if (!b->tty && b->rq->progress && !kb_quiet)
 		notice("%s: %s", b->res->describe, name);
 	dprintf(b->log_fd, "### %s\n", name);
+	/* make and its recipes in a box of their own, recorded, so that what
+	 * a killed kbench left running is killed by the next build. */
+	cgroup_box_open(&box, "build", NULL);
+	for (; make_env[n]; n++)
+		env[n] = make_env[n];
+	env[n++] = box.marker;
+	env[n] = NULL;
 	p.argv = argv;
 	p.dir = dir;
-	p.env = make_env;
+	p.env = env;
+	p.cgroup = box.dir;
 	p.new_group = 1;
 	p.in = CHILD_FD_NULL;
 	p.out = p.err = b->log_fd;
@@ -617,6 +631,15 @@ static int step(struct build *b, const char *dir, const char *const *argv, const
 		strbuf_addf(err, "%s: %s", name, why.buf);
 		goto out;
 	}
+	strbuf_addf(&why, "%s of %s in %s", name, b->res->describe, b->slot_dir.buf);
+	if (leftover_record(&rec, p.w.pid, why.buf, NULL, NULL, err) ||
+	    leftover_note(&rec, "kind", "build", err) ||
+	    (box.dir && leftover_note(&rec, "cgroup", box.dir, err)) ||
+	    leftover_note(&rec, "marker", box.marker, err)) {
+		worker_kill_group(&p.w);
+		goto out;
+	}
+	strbuf_reset(&why);
 	for (;;) {
 		struct timespec ts = { 0, 200 * 1000 * 1000 };
 
@@ -648,6 +671,9 @@ static int step(struct build *b, const char *dir, const char *const *argv, const
 	}
 	rc = 0;
 out:
+	/* Nothing make started outlives it. */
+	cgroup_box_close(&box);
+	leftover_forget(&rec);
 	clear_line(b);
 	strbuf_release(&why);
 	return rc;
@@ -1116,6 +1142,18 @@ int kbuild_build(const struct kbuild_request *rq, struct kbuild_result *res,
 		strbuf_addf(err, "cannot create the kernel cache in '%s': %s", paths.cache.buf,
 			    strerror(errno));
 		goto fail;
+	}
+	/* make and recipes a killed build left running are killed first:
+	 * they would hold the slot, and write into its object directory. */
+	{
+		struct strbuf said = STRBUF_INIT;
+
+		if (leftover_reap(&said, &why) < 0)
+			warning("cannot look for builds left running: %s", why.buf);
+		else if (said.len)
+			notice("%s", said.buf);
+		strbuf_reset(&why);
+		strbuf_release(&said);
 	}
 	if (lock_slot(&b, err))
 		goto fail;
