@@ -375,7 +375,7 @@ int cmd_vm(int argc, char **argv)
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct opt_list kernels = OPT_LIST_INIT, appends = OPT_LIST_INIT, names = OPT_LIST_INIT;
 	struct opt_list refs = OPT_LIST_INIT;
-	struct cmd_build_opts bo = CMD_BUILD_OPTS_INIT;
+	struct cmd_build_opts bo = { .fragments = OPT_LIST_INIT, .timeout_name = "build-timeout" };
 	struct kbuild_request build;
 	struct kbuild_result built;
 	char **fragments = NULL;

@@ -427,6 +427,23 @@ static int resolve(const struct kbuild_request *rq, struct kbuild_result *res,
 		}
 		strbuf_reset(&sb);
 	}
+	{
+		/* DIR/.git of a work tree is its repository, not the tree. */
+		const char *args[] = { "git", "rev-parse", "--is-inside-git-dir",
+				       "--is-bare-repository", NULL };
+
+		if (run_capture(real, args, NULL, &sb, GIT_TIMEOUT_S, what.buf, err))
+			goto out;
+		if (!strcmp(sb.buf, "true\nfalse\n")) {
+			const char *slash = strrchr(real, '/');
+
+			strbuf_addf(err, "'%s' is the git directory of a work tree, not a tree: give "
+				    "the work tree (--tree %.*s)", rq->tree,
+				    slash && slash != real ? (int)(slash - real) : 1, real);
+			goto out;
+		}
+		strbuf_reset(&sb);
+	}
 	strbuf_reset(&what);
 	strbuf_addf(&what, "no commit '%s' in the tree '%s'", ref, rq->tree);
 	strbuf_addf(&sb, "%s^{commit}", ref);
@@ -453,6 +470,33 @@ static int resolve(const struct kbuild_request *rq, struct kbuild_result *res,
 		if (git_line(real, args, &sb, "git describe", err))
 			goto out;
 		res->describe = strbuf_detach(&sb);
+	}
+	{
+		/* The commit is built, not the work tree: changes to it that
+		 * are not committed are not built, which is said. Read
+		 * without writing the tree's index (no optional locks). */
+		const char *head[] = { "rev-parse", "--verify", "--quiet", "HEAD", NULL };
+		const char *st[] = { "git", "--no-optional-locks", "status", "--porcelain=v1",
+				     "--untracked-files=no", NULL };
+		struct strbuf e = STRBUF_INIT;
+
+		strbuf_reset(&sb);
+		if (!git_line(real, head, &sb, "git rev-parse HEAD", &e) &&
+		    !strcmp(sb.buf, res->commit)) {
+			strbuf_reset(&sb);
+			if (!run_capture(real, st, NULL, &sb, GIT_TIMEOUT_S, "git status", &e) &&
+			    sb.len) {
+				size_t n = 0;
+
+				for (const char *p = sb.buf; (p = strchr(p, '\n')); p++)
+					n++;
+				warning("the tree '%s' has uncommitted changes (%zu file%s): they are "
+					"not built; %s (%.12s) is built as committed", rq->tree, n,
+					n == 1 ? "" : "s", res->describe, res->commit);
+			}
+		}
+		strbuf_reset(&sb);
+		strbuf_release(&e);
 	}
 	{
 		const char *argv[] = { "git", "-C", real, "log", "-1", "--format=%s%n%an <%ae>",
@@ -1076,6 +1120,15 @@ static int store_entry(struct build *b, struct strbuf *err)
 		goto out;
 	}
 	if (rename(b->tmp.buf, b->res->entry)) {
+		/* Another build of the commit (from another clone: another
+		 * slot) stored it first: its entry is as good as ours. */
+		if ((errno == ENOTEMPTY || errno == EEXIST) && !access(b->res->image, R_OK)) {
+			notice("%s was stored meanwhile by another build of it: using that one",
+			       b->res->describe);
+			remove_tree(b->tmp.buf);
+			rc = 0;
+			goto out;
+		}
 		strbuf_addf(err, "cannot rename '%s' to '%s': %s", b->tmp.buf, b->res->entry,
 			    strerror(errno));
 		goto out;
