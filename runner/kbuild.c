@@ -582,6 +582,7 @@ struct build {
 	int64_t start_ns, deadline_ns;
 	int signal;		/* the build was stopped by *rq->stop */
 	int killed;		/* a step was killed: compilers may have left parts */
+	int unrecorded;		/* steps whose processes could not be recorded */
 };
 
 static double elapsed_s(const struct build *b)
@@ -647,7 +648,7 @@ static int step(struct build *b, const char *dir, const char *const *argv, const
 		struct strbuf *err)
 {
 	struct child_program p = CHILD_PROGRAM_INIT;
-	struct strbuf why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, rec_err = STRBUF_INIT;
 	struct cgroup_box box = CGROUP_BOX_INIT;
 	struct leftover rec = LEFTOVER_INIT;
 	const char *env[sizeof(make_env) / sizeof(*make_env) + 1];
@@ -675,13 +676,17 @@ static int step(struct build *b, const char *dir, const char *const *argv, const
 		strbuf_addf(err, "%s: %s", name, why.buf);
 		goto out;
 	}
+	/* Without a record the build goes on: only a kill -9 needs it. */
 	strbuf_addf(&why, "%s of %s in %s", name, b->res->describe, b->slot_dir.buf);
-	if (leftover_record(&rec, p.w.pid, why.buf, NULL, NULL, err) ||
-	    leftover_note(&rec, "kind", "build", err) ||
-	    (box.dir && leftover_note(&rec, "cgroup", box.dir, err)) ||
-	    leftover_note(&rec, "marker", box.marker, err)) {
-		worker_kill_group(&p.w);
-		goto out;
+	strbuf_reset(&rec_err);
+	if (leftover_record(&rec, p.w.pid, why.buf, NULL, NULL, &rec_err) ||
+	    leftover_note(&rec, "kind", "build", &rec_err) ||
+	    (box.dir && leftover_note(&rec, "cgroup", box.dir, &rec_err)) ||
+	    leftover_note(&rec, "marker", box.marker, &rec_err)) {
+		if (!b->unrecorded++)
+			warning("%s; a kill -9 of this build would leave make's recipes running",
+				rec_err.buf);
+		leftover_forget(&rec);
 	}
 	strbuf_reset(&why);
 	for (;;) {
@@ -720,6 +725,7 @@ out:
 	leftover_forget(&rec);
 	clear_line(b);
 	strbuf_release(&why);
+	strbuf_release(&rec_err);
 	return rc;
 }
 
