@@ -202,8 +202,14 @@ static int kill_members(const char *dir, const char *marker, pid_t keep)
 		for (size_t i = 0; i < nkilled; i++)
 			waitpid(killed[i], NULL, WNOHANG);
 	}
+	/* Gone from the box, a process may not be a zombie yet: a moment
+	 * more for each of kbench's own, so that none is left unreaped. */
 	for (size_t i = 0; i < nkilled; i++)
-		waitpid(killed[i], NULL, WNOHANG);
+		for (int k = 0; k < 20 && waitpid(killed[i], NULL, WNOHANG) == 0; k++) {
+			struct timespec ts = { 0, 5 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
 	free(pids);
 	free(killed);
 	return (int)nkilled;
