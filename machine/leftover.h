@@ -8,8 +8,10 @@
  * leader (so that a reused process id is never taken for it), what it is,
  * at most one sysfs file with the value to write back when it is
  * reaped, and the box (machine/cgroup.h) its processes are kept in, so
- * that one that left the group is killed too. The recording process holds an flock() on it while it lives:
- * a record whose lock can be taken was left by a process that is gone. */
+ * that one that left the group is killed too; kbench build records its
+ * make's group so (kind build). The recording process holds an flock()
+ * on it while it lives: a record whose lock can be taken was left by a
+ * process that is gone. */
 #ifndef KBENCH_LEFTOVER_H
 #define KBENCH_LEFTOVER_H
 

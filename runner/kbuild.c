@@ -437,8 +437,8 @@ static int resolve(const struct kbuild_request *rq, struct kbuild_result *res,
 		if (!strcmp(sb.buf, "true\nfalse\n")) {
 			const char *slash = strrchr(real, '/');
 
-			strbuf_addf(err, "'%s' is the git directory of a work tree, not a tree: give "
-				    "the work tree (--tree %.*s)", rq->tree,
+			strbuf_addf(err, "'%s' is the git directory of a work tree, not a tree: "
+				    "give the work tree (--tree %.*s)", rq->tree,
 				    slash && slash != real ? (int)(slash - real) : 1, real);
 			goto out;
 		}
@@ -490,8 +490,8 @@ static int resolve(const struct kbuild_request *rq, struct kbuild_result *res,
 
 				for (const char *p = sb.buf; (p = strchr(p, '\n')); p++)
 					n++;
-				warning("the tree '%s' has uncommitted changes (%zu file%s): they are "
-					"not built; %s (%.12s) is built as committed", rq->tree, n,
+				warning("the tree '%s' has uncommitted changes (%zu file%s): they "
+					"are not built; %s (%.12s) is built as committed", rq->tree, n,
 					n == 1 ? "" : "s", res->describe, res->commit);
 			}
 		}
