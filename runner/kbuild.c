@@ -490,9 +490,10 @@ static int resolve(const struct kbuild_request *rq, struct kbuild_result *res,
 
 				for (const char *p = sb.buf; (p = strchr(p, '\n')); p++)
 					n++;
-				warning("the tree '%s' has uncommitted changes (%zu file%s): they "
-					"are not built; %s (%.12s) is built as committed", rq->tree, n,
-					n == 1 ? "" : "s", res->describe, res->commit);
+				warning("the tree '%s' has uncommitted changes (%zu file%s): "
+					"they are not built; %s (%.12s) is built as committed",
+					rq->tree, n, n == 1 ? "" : "s", res->describe,
+					res->commit);
 			}
 		}
 		strbuf_reset(&sb);
