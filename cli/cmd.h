@@ -29,6 +29,7 @@ struct cmd_build_opts {
 	int no_guest_fragment;
 	int jobs;			/* 0: the online CPUs */
 	double timeout_s;		/* 0: KBUILD_DEFAULT_TIMEOUT_S */
+	const char *timeout_name;	/* its option, for messages; NULL: "timeout" */
 };
 #define CMD_BUILD_OPTS_INIT { .fragments = OPT_LIST_INIT }
 /* The options of a build but --tree and --ref; timeout: the name of the
@@ -48,7 +49,8 @@ struct cmd_build_opts {
 	OPT_INT_RANGE('j', "jobs", &(o)->jobs, "N", \
 		      "make -jN (default: the online CPUs)", 1, 4096), \
 	OPT_DOUBLE(0, timeout, &(o)->timeout_s, "SECONDS", \
-		   "the most one build may take (default 7200)")
+		   "the most one build may take (default 7200, at most\n" \
+		   "604800: 7 days)")
 /* The request o makes (its tree "." when not given; no ref), with the
  * fragments' paths in *fragments (NULL-terminated; free with
  * cmd_build_fragments_free). Return 0, or -1 after saying why (a

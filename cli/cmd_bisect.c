@@ -212,7 +212,7 @@ static int status(int rc)
 int cmd_bisect(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, to = OPT_LIST_INIT;
-	struct cmd_build_opts bo = CMD_BUILD_OPTS_INIT;
+	struct cmd_build_opts bo = { .fragments = OPT_LIST_INIT, .timeout_name = "build-timeout" };
 	struct kbuild_request rq;
 	char **fragments = NULL;
 	struct vm_config vc = VM_CONFIG_INIT;

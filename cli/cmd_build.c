@@ -110,9 +110,10 @@ int cmd_build_request(const struct cmd_build_opts *o, struct kbuild_request *rq,
 			goto out;
 		(*fragments)[n++] = strbuf_detach(&path);
 	}
-	if (!(o->timeout_s >= 0)) {
-		error("--timeout must be 0 (the default, %.0f s) or more seconds",
-		      KBUILD_DEFAULT_TIMEOUT_S);
+	if (!(o->timeout_s >= 0 && o->timeout_s <= KBUILD_MAX_TIMEOUT_S)) {
+		error("--%s takes seconds from 0 (the default, %.0f s) to %.0f (7 days), not %g",
+		      o->timeout_name ? o->timeout_name : "timeout", KBUILD_DEFAULT_TIMEOUT_S,
+		      KBUILD_MAX_TIMEOUT_S, o->timeout_s);
 		goto out;
 	}
 	memset(rq, 0, sizeof(*rq));
@@ -184,6 +185,10 @@ int cmd_build(int argc, char **argv)
 		return rc;
 	if (argc > 0) {
 		error("unexpected argument '%s' (the commit is given with --ref)", argv[0]);
+		goto out;
+	}
+	if (!*ref) {
+		error("--ref is empty: give the commit to build (an id, tag, branch...)");
 		goto out;
 	}
 	if (cmd_build_request(&o, &rq, &fragments))

@@ -14,6 +14,7 @@
 #include "runner/plan.h"
 #include "runner/record.h"
 #include "runner/runner.h"
+#include "runner/stop.h"
 #include "runner/vm.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -293,11 +294,16 @@ out:
 	return rc;
 }
 
-static volatile sig_atomic_t build_stop;
+static volatile sig_atomic_t build_stop, boot_stop;
 
 static void on_signal(int sig)
 {
 	build_stop = sig;
+}
+
+static void on_boot_signal(int sig)
+{
+	boot_stop = sig;
 }
 
 /* The kernel of rq built (or found in the kernel cache), interrupted by
@@ -375,7 +381,7 @@ int cmd_vm(int argc, char **argv)
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct opt_list kernels = OPT_LIST_INIT, appends = OPT_LIST_INIT, names = OPT_LIST_INIT;
 	struct opt_list refs = OPT_LIST_INIT;
-	struct cmd_build_opts bo = CMD_BUILD_OPTS_INIT;
+	struct cmd_build_opts bo = { .fragments = OPT_LIST_INIT, .timeout_name = "build-timeout" };
 	struct kbuild_request build;
 	struct kbuild_result built;
 	char **fragments = NULL;
@@ -385,6 +391,7 @@ int cmd_vm(int argc, char **argv)
 	int rounds = 1;
 	struct strbuf err = STRBUF_INIT;
 	struct vm_config vc = VM_CONFIG_INIT;
+	struct stop_signals boot_signals = { .caught = { 0 } };
 	const char *only = NULL, *note = NULL;
 	int dry = 0, no_report = 0, icount = 0;
 	const struct parse_opt options[] = {
@@ -576,13 +583,25 @@ int cmd_vm(int argc, char **argv)
 	plan.rounds = rounds;
 	req.name = arms[0].name;
 	rc = 0;
+	/* A stop signal during a boot ends it at once (the samples' own are
+	 * the runner's). */
+	boot_stop = 0;
+	stop_signals_catch(&boot_signals, on_boot_signal);
+	vc.stop = &boot_stop;
 	/* One boot a round, as each arm of an alternation has. */
 	for (int k = 1; k <= rounds && !rc; k++) {
 		if (rounds > 1)
 			notice("round %d/%d: %s%s%s", k, rounds, vc.kernel, vc.append ? " " : "",
 			       vc.append ? vc.append : "");
-		if (vm_boot(&vc, &vm)) {
-			rc = 1;
+		if (boot_stop || vm_boot(&vc, &vm)) {
+			if (boot_stop) {
+				rc = 128 + boot_stop;
+				error("interrupted by signal %d while the guest booted: QEMU was "
+				      "stopped%s", (int)boot_stop, run_id > 0 ?
+				      "; the run keeps the samples of the rounds before" : "");
+			} else {
+				rc = 1;
+			}
 			break;
 		}
 		/* What auto found holds for the boots that follow. */
@@ -598,6 +617,8 @@ int cmd_vm(int argc, char **argv)
 		if (rc < 0)
 			rc = 1;
 	}
+	vc.stop = NULL;
+	stop_signals_restore(&boot_signals);
 	/* A stop after a round leaves the run marked running: end it. */
 	if (rc && run_id > 0) {
 		struct run_info ri;

@@ -501,6 +501,7 @@ int child_find_program(const char *name, const char *path, struct strbuf *found)
  * does not start. */
 struct start_failure {
 	int in_dir;		/* the chdir failed, else the lookup or exec */
+	int in_cgroup;		/* the move into p->cgroup failed */
 	int errnum;
 };
 
@@ -522,6 +523,20 @@ static int exec_program(void *arg)
 
 	if (p->new_group)
 		setpgid(0, 0);
+	if (p->cgroup) {
+		char procs[4096];
+		int fd;
+
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", p->cgroup);
+		fd = open(procs, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "0", 1) != 1) {
+			f.in_cgroup = 1;
+			f.errnum = errno;
+			report = x->report;
+			goto fail;
+		}
+		close(fd);
+	}
 	/* Everything out of the way of 0-2 first: one of ours may be one of
 	 * them when kbench was started with it closed. */
 	report = fcntl(x->report, F_DUPFD_CLOEXEC, 3);
@@ -608,6 +623,9 @@ int child_program_start(struct child_program *p, struct strbuf *err)
 	p->failed_dir = f.in_dir;
 	if (f.in_dir)
 		strbuf_addf(err, "cannot change to directory '%s': %s", p->dir, strerror(f.errnum));
+	else if (f.in_cgroup)
+		strbuf_addf(err, "cannot move '%s' into the cgroup %s: %s", p->argv[0], p->cgroup,
+			    strerror(f.errnum));
 	else if (f.errnum == ENOENT && !strchr(p->argv[0], '/'))
 		strbuf_addf(err, "cannot run '%s': command not found", p->argv[0]);
 	else

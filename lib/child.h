@@ -131,6 +131,9 @@ struct child_program {
 	const char *const *env;		/* "NAME=VALUE" set for it (and its lookup),
 					 * NULL-terminated; NULL: none */
 	int new_group;			/* it leads a process group of its own */
+	const char *cgroup;		/* a cgroup v2 directory it is moved into
+					 * before it runs (machine/cgroup.h), so
+					 * that all it starts stays there; NULL */
 	int in, out, err;		/* its stdin, stdout and stderr: a descriptor,
 					 * CHILD_FD_KEEP or CHILD_FD_NULL */
 	/* Set by child_program_start(): */

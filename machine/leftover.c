@@ -6,6 +6,7 @@
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "machine/cgroup.h"
 #include "machine/hostlock.h"
 
 #include <dirent.h>
@@ -105,6 +106,23 @@ int leftover_record(struct leftover *l, pid_t pgid, const char *what, const char
 	l->fd = fd;
 	l->path = strbuf_detach(&path);
 	return 0;
+}
+
+int leftover_note(struct leftover *l, const char *key, const char *value, struct strbuf *err)
+{
+	struct strbuf line = STRBUF_INIT;
+	int rc = 0;
+
+	if (l->fd < 0)
+		return 0;
+	strbuf_addf(&line, "%s %s\n", key, value);
+	if (strchr(value, '\n') || write_full(l->fd, line.buf, line.len)) {
+		strbuf_addf(err, "cannot write %s: %s", l->path,
+			    strchr(value, '\n') ? "a value of two lines" : strerror(errno));
+		rc = -1;
+	}
+	strbuf_release(&line);
+	return rc;
 }
 
 void leftover_forget(struct leftover *l)
@@ -237,12 +255,27 @@ int leftover_reap(struct strbuf *said, struct strbuf *err)
 		}
 		strbuf_reset(&f);
 		start = field(text.buf, "start", &f) ? 0 : strtoull(f.buf, NULL, 10);
-		n = kill_group((pid_t)pgid, start);
-		strbuf_reset(&f);
-		field(text.buf, "what", &f);
-		strbuf_addf(said, "%skilled %d process%s of background process group %ld (%s) "
-			    "left by a kbench that is gone", said->len ? "\n" : "", n,
-			    n == 1 ? "" : "es", pgid, f.buf);
+		{
+			struct strbuf cg = STRBUF_INIT, mark = STRBUF_INIT;
+			int has_cg = !field(text.buf, "cgroup", &cg);
+			int has_mark = !field(text.buf, "marker", &mark);
+
+			/* Its box first (the group and what left it), waiting
+			 * until they are gone; then what is left of the group. */
+			n = has_cg || has_mark ? cgroup_box_reap(has_cg ? cg.buf : NULL,
+								 has_mark ? mark.buf : NULL) : 0;
+			n += kill_group((pid_t)pgid, start);
+			strbuf_reset(&cg);
+			if (field(text.buf, "kind", &cg))
+				strbuf_addstr(&cg, "background");
+			strbuf_reset(&f);
+			field(text.buf, "what", &f);
+			strbuf_addf(said, "%skilled %d process%s of %s process group %ld (%s) "
+				    "left by a kbench that is gone", said->len ? "\n" : "", n,
+				    n == 1 ? "" : "es", cg.buf, pgid, f.buf);
+			strbuf_release(&cg);
+			strbuf_release(&mark);
+		}
 		strbuf_reset(&f);
 		if (!field(text.buf, "restore", &f))
 			restore(f.buf, said);

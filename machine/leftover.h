@@ -6,9 +6,12 @@
  *
  * A record, background.PGID, holds the group's id, the start time of its
  * leader (so that a reused process id is never taken for it), what it is,
- * and at most one sysfs file with the value to write back when it is
- * reaped. The recording process holds an flock() on it while it lives:
- * a record whose lock can be taken was left by a process that is gone. */
+ * at most one sysfs file with the value to write back when it is
+ * reaped, and the box (machine/cgroup.h) its processes are kept in, so
+ * that one that left the group is killed too; kbench build records its
+ * make's group so (kind build). The recording process holds an flock()
+ * on it while it lives: a record whose lock can be taken was left by a
+ * process that is gone. */
 #ifndef KBENCH_LEFTOVER_H
 #define KBENCH_LEFTOVER_H
 
@@ -31,6 +34,12 @@ unsigned long long leftover_start_time(pid_t pid);
  * none), into l. Return 0, or -1 with why in err. */
 int leftover_record(struct leftover *l, pid_t pgid, const char *what, const char *restore_path,
 		    const char *restore_value, struct strbuf *err);
+/* Add a line "key value" to l's record: "kind build" (what the group is,
+ * for messages; default "background"), "cgroup DIR" and "marker
+ * KBENCH_BOX=NAME" (the box its processes are kept in, machine/cgroup.h:
+ * killed too when the record is reaped). Return 0, or -1 with why in
+ * err. */
+int leftover_note(struct leftover *l, const char *key, const char *value, struct strbuf *err);
 /* The group ended by its owner: remove the record. */
 void leftover_forget(struct leftover *l);
 

@@ -190,6 +190,27 @@ static int report(const struct experiment *e, struct look_rows *lr)
 	return 0;
 }
 
+/* The rows of one look as stored. */
+struct stored_look {
+	int look;
+	size_t n, watched, open;
+};
+
+static int stored_row(const struct experiment_look *x, void *arg)
+{
+	struct stored_look *sl = arg;
+
+	if (x->look != sl->look)
+		return 0;
+	sl->n++;
+	if (x->watched) {
+		sl->watched++;
+		if (strcmp(x->decision, "change") && strcmp(x->decision, "no change"))
+			sl->open++;
+	}
+	return 0;
+}
+
 int ab_looks_round_done(struct experiment *e, struct store *s, int round, void *arg)
 {
 	struct look_rows lr = { .l = arg, .rounds = round };
@@ -197,6 +218,22 @@ int ab_looks_round_done(struct experiment *e, struct store *s, int round, void *
 
 	if ((lr.look = seq_look_at(&lr.l->d, round)) < 0)
 		return 0;
+	/* A look is taken once, over the rounds up to its own: a resumed
+	 * experiment's runs may hold samples of later rounds, which would
+	 * change its figures and lose its interval. One stored before the
+	 * experiment was stopped stands, and decides as it did. */
+	if (e->resumed) {
+		struct stored_look sl = { .look = lr.look + 1 };
+
+		if (store_each_experiment_look(s, e->id, stored_row, &sl) < 0)
+			return -1;
+		if (sl.n) {
+			notice("look %d/%d after %d rounds: stored before the experiment was "
+			       "stopped, it stands (%zu of %zu watched rows decided)", sl.look,
+			       lr.l->d.nlooks, round, sl.watched - sl.open, sl.watched);
+			return sl.watched && !sl.open;
+		}
+	}
 	clock_iso_utc(lr.when, sizeof(lr.when), time(NULL));
 	for (size_t i = 1; i < e->narms; i++) {
 		lr.arm = e->arms[i].name;

@@ -211,6 +211,18 @@ static int trigger_loop(void *arg)
 	struct timespec next;
 
 	setpgid(0, 0);
+	if (b->box.dir) {
+		struct strbuf procs = STRBUF_INIT;
+		int fd;
+
+		strbuf_addf(&procs, "%s/cgroup.procs", b->box.dir);
+		fd = open(procs.buf, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			(void)!write(fd, "0", 1);
+			close(fd);
+		}
+		strbuf_release(&procs);
+	}
 	/* kbench's handlers are not the trigger's: SIGTERM ends it. */
 	sigaction(SIGTERM, &dfl, NULL);
 	sigaction(SIGINT, &dfl, NULL);
@@ -325,8 +337,14 @@ int background_start(struct background *b, struct strbuf *err)
 		apart_set(b, &set);
 		moved = !sched_setaffinity(0, sizeof(set), &set);
 	}
+	cgroup_box_open(&b->box, "load", NULL);
+	b->escaped = 0;
 	if (b->command) {
+		const char *env[] = { b->box.marker, NULL };
+
 		p.argv = argv;
+		p.env = env;
+		p.cgroup = b->box.dir;
 		p.new_group = 1;
 		p.in = CHILD_FD_NULL;
 		p.out = CHILD_FD_NULL;
@@ -355,7 +373,10 @@ int background_start(struct background *b, struct strbuf *err)
 	describe(b, &what);
 	strbuf_addf(&what, " of arm %s", b->arm);
 	if (leftover_record(&b->rec, b->w.pid, what.buf, b->block, b->block ? "online" : NULL,
-			    err)) {
+			    err) ||
+	    (b->box.dir && leftover_note(&b->rec, "cgroup", b->box.dir, err)) ||
+	    leftover_note(&b->rec, "marker", b->box.marker, err)) {
+		leftover_forget(&b->rec);
 		worker_kill_group(&b->w);
 		b->running = 0;
 		goto out;
@@ -372,6 +393,7 @@ out:
 		strbuf_reset(err);
 		strbuf_addstr(err, what.buf);
 		kprobe_close(b);
+		cgroup_box_close(&b->box);
 	}
 	strbuf_release(&what);
 	return rc;
@@ -391,8 +413,9 @@ int background_check(struct background *b, struct strbuf *err)
 {
 	if (!b->running || !worker_poll(&b->w))
 		return 0;
-	/* What the leader left in its group goes with it. */
+	/* What the leader left in its group, or its box, goes with it. */
 	kill(-b->w.pid, SIGKILL);
+	b->escaped = cgroup_box_kill(&b->box, 0);
 	b->running = 0;
 	b->died = 1;
 	say_ended(b, err);
@@ -492,7 +515,13 @@ int background_stop(struct background *b, struct store *s, int64_t run_id, int r
 			worker_describe_status(b->w.status, &b->end);
 			strbuf_addstr(&b->end, " (stopped by kbench)");
 		}
+		/* What left the group (setsid) is still in the box. */
+		b->escaped = cgroup_box_kill(&b->box, 0);
 	}
+	if (b->escaped)
+		strbuf_addf(&b->end, "; %d process%s that left its process group killed",
+			    b->escaped, b->escaped == 1 ? "" : "es");
+	cgroup_box_close(&b->box);
 	run_s = (double)(clock_ns(CLOCK_MONOTONIC) - b->start_ns) / 1e9;
 	for (int i = 0; i < b->nkfd; i++) {
 		uint64_t n = 0;

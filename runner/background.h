@@ -6,8 +6,11 @@
  * samples of the round (SIGTERM to the group, a bounded wait, SIGKILL),
  * and starts again when the arm is switched in again. A load that ends
  * while it should run fails the round. Nothing outlives kbench: the
- * leader dies with kbench (PR_SET_PDEATHSIG) and the group is recorded
- * (machine/leftover.h) for the next kbench command to kill. */
+ * load runs in a box of its own (machine/cgroup.h: a cgroup, which a
+ * process that leaves the group with setsid stays in), killed whole when
+ * the load is stopped; the leader dies with kbench (PR_SET_PDEATHSIG);
+ * and the group and its box are recorded (machine/leftover.h) for the
+ * next kbench command to kill. */
 #ifndef KBENCH_BACKGROUND_H
 #define KBENCH_BACKGROUND_H
 
@@ -15,6 +18,7 @@
 
 #include "lib/strbuf.h"
 #include "lib/worker.h"
+#include "machine/cgroup.h"
 #include "machine/leftover.h"
 
 struct plan;
@@ -36,6 +40,8 @@ struct background {
 	/* While it runs: */
 	struct worker w;		/* the group's leader */
 	struct leftover rec;
+	struct cgroup_box box;		/* its processes, and all they start */
+	int escaped;			/* processes of the box left after the group */
 	int running;
 	int64_t start_ns;		/* CLOCK_MONOTONIC */
 	unsigned long long *ops;	/* the trigger's operations, shared with it */

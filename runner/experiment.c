@@ -433,14 +433,22 @@ static void arm_env(const struct arm *a, int set, char **saved)
 
 /* Boot kernel arm a's guest for round r into *vm, with its boot time in
  * tag (the progress line). What auto found holds for every arm's boots
- * that follow: KVM is not probed again where it failed. Return 0, or -1
- * after an error (the guest did not come up). */
+ * that follow: KVM is not probed again where it failed. Return 0, -1
+ * after an error (the guest did not come up), or 128+N when signal N
+ * stopped the boot (QEMU is gone at once). */
 static int boot_arm(struct experiment *e, struct arm *a, int r, struct vm **vm,
 		    struct strbuf *tag)
 {
 	notice("round %d/%d %s: booting %s%s%s", r, e->rounds, a->name, a->vm->kernel,
 	       a->vm->append ? " " : "", a->vm->append ? a->vm->append : "");
+	/* A stop signal ends the boot at once, not after it. */
+	a->vm->stop = &ab_stop;
 	if (vm_boot(a->vm, vm)) {
+		if (ab_stop) {
+			notice("arm %s: its boot in round %d was interrupted by signal %d: QEMU "
+			       "was stopped", a->name, r, (int)ab_stop);
+			return 128 + ab_stop;
+		}
 		error("arm %s: the guest did not boot in round %d", a->name, r);
 		return -1;
 	}
@@ -509,7 +517,7 @@ static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 		req.around_arg = a->bg;
 	}
 	if (a->vm) {
-		if (boot_arm(e, a, r, &vm, &tag))
+		if ((rc = boot_arm(e, a, r, &vm, &tag)))
 			goto out;
 		req.exec = vm_executor(vm);
 	}

@@ -10,6 +10,8 @@
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "machine/cgroup.h"
+#include "machine/leftover.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -425,6 +427,23 @@ static int resolve(const struct kbuild_request *rq, struct kbuild_result *res,
 		}
 		strbuf_reset(&sb);
 	}
+	{
+		/* DIR/.git of a work tree is its repository, not the tree. */
+		const char *args[] = { "git", "rev-parse", "--is-inside-git-dir",
+				       "--is-bare-repository", NULL };
+
+		if (run_capture(real, args, NULL, &sb, GIT_TIMEOUT_S, what.buf, err))
+			goto out;
+		if (!strcmp(sb.buf, "true\nfalse\n")) {
+			const char *slash = strrchr(real, '/');
+
+			strbuf_addf(err, "'%s' is the git directory of a work tree, not a tree: "
+				    "give the work tree (--tree %.*s)", rq->tree,
+				    slash && slash != real ? (int)(slash - real) : 1, real);
+			goto out;
+		}
+		strbuf_reset(&sb);
+	}
 	strbuf_reset(&what);
 	strbuf_addf(&what, "no commit '%s' in the tree '%s'", ref, rq->tree);
 	strbuf_addf(&sb, "%s^{commit}", ref);
@@ -451,6 +470,34 @@ static int resolve(const struct kbuild_request *rq, struct kbuild_result *res,
 		if (git_line(real, args, &sb, "git describe", err))
 			goto out;
 		res->describe = strbuf_detach(&sb);
+	}
+	{
+		/* The commit is built, not the work tree: changes to it that
+		 * are not committed are not built, which is said. Read
+		 * without writing the tree's index (no optional locks). */
+		const char *head[] = { "rev-parse", "--verify", "--quiet", "HEAD", NULL };
+		const char *st[] = { "git", "--no-optional-locks", "status", "--porcelain=v1",
+				     "--untracked-files=no", NULL };
+		struct strbuf e = STRBUF_INIT;
+
+		strbuf_reset(&sb);
+		if (!git_line(real, head, &sb, "git rev-parse HEAD", &e) &&
+		    !strcmp(sb.buf, res->commit)) {
+			strbuf_reset(&sb);
+			if (!run_capture(real, st, NULL, &sb, GIT_TIMEOUT_S, "git status", &e) &&
+			    sb.len) {
+				size_t n = 0;
+
+				for (const char *p = sb.buf; (p = strchr(p, '\n')); p++)
+					n++;
+				warning("the tree '%s' has uncommitted changes (%zu file%s): "
+					"they are not built; %s (%.12s) is built as committed",
+					rq->tree, n, n == 1 ? "" : "s", res->describe,
+					res->commit);
+			}
+		}
+		strbuf_reset(&sb);
+		strbuf_release(&e);
 	}
 	{
 		const char *argv[] = { "git", "-C", real, "log", "-1", "--format=%s%n%an <%ae>",
@@ -536,6 +583,7 @@ struct build {
 	int64_t start_ns, deadline_ns;
 	int signal;		/* the build was stopped by *rq->stop */
 	int killed;		/* a step was killed: compilers may have left parts */
+	int unrecorded;		/* steps whose processes could not be recorded */
 };
 
 static double elapsed_s(const struct build *b)
@@ -601,15 +649,27 @@ static int step(struct build *b, const char *dir, const char *const *argv, const
 		struct strbuf *err)
 {
 	struct child_program p = CHILD_PROGRAM_INIT;
-	struct strbuf why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, rec_err = STRBUF_INIT;
+	struct cgroup_box box = CGROUP_BOX_INIT;
+	struct leftover rec = LEFTOVER_INIT;
+	const char *env[sizeof(make_env) / sizeof(*make_env) + 1];
+	size_t n = 0;
 	int rc = -1;
 
 	if (!b->tty && b->rq->progress && !kb_quiet)
 		notice("%s: %s", b->res->describe, name);
 	dprintf(b->log_fd, "### %s\n", name);
+	/* make and its recipes in a box of their own, recorded, so that what
+	 * a killed kbench left running is killed by the next build. */
+	cgroup_box_open(&box, "build", NULL);
+	for (; make_env[n]; n++)
+		env[n] = make_env[n];
+	env[n++] = box.marker;
+	env[n] = NULL;
 	p.argv = argv;
 	p.dir = dir;
-	p.env = make_env;
+	p.env = env;
+	p.cgroup = box.dir;
 	p.new_group = 1;
 	p.in = CHILD_FD_NULL;
 	p.out = p.err = b->log_fd;
@@ -617,6 +677,19 @@ static int step(struct build *b, const char *dir, const char *const *argv, const
 		strbuf_addf(err, "%s: %s", name, why.buf);
 		goto out;
 	}
+	/* Without a record the build goes on: only a kill -9 needs it. */
+	strbuf_addf(&why, "%s of %s in %s", name, b->res->describe, b->slot_dir.buf);
+	strbuf_reset(&rec_err);
+	if (leftover_record(&rec, p.w.pid, why.buf, NULL, NULL, &rec_err) ||
+	    leftover_note(&rec, "kind", "build", &rec_err) ||
+	    (box.dir && leftover_note(&rec, "cgroup", box.dir, &rec_err)) ||
+	    leftover_note(&rec, "marker", box.marker, &rec_err)) {
+		if (!b->unrecorded++)
+			warning("%s; a kill -9 of this build would leave make's recipes running",
+				rec_err.buf);
+		leftover_forget(&rec);
+	}
+	strbuf_reset(&why);
 	for (;;) {
 		struct timespec ts = { 0, 200 * 1000 * 1000 };
 
@@ -648,8 +721,12 @@ static int step(struct build *b, const char *dir, const char *const *argv, const
 	}
 	rc = 0;
 out:
+	/* Nothing make started outlives it. */
+	cgroup_box_close(&box);
+	leftover_forget(&rec);
 	clear_line(b);
 	strbuf_release(&why);
+	strbuf_release(&rec_err);
 	return rc;
 }
 
@@ -1050,6 +1127,15 @@ static int store_entry(struct build *b, struct strbuf *err)
 		goto out;
 	}
 	if (rename(b->tmp.buf, b->res->entry)) {
+		/* Another build of the commit (from another clone: another
+		 * slot) stored it first: its entry is as good as ours. */
+		if ((errno == ENOTEMPTY || errno == EEXIST) && !access(b->res->image, R_OK)) {
+			notice("%s was stored meanwhile by another build of it: using that one",
+			       b->res->describe);
+			remove_tree(b->tmp.buf);
+			rc = 0;
+			goto out;
+		}
 		strbuf_addf(err, "cannot rename '%s' to '%s': %s", b->tmp.buf, b->res->entry,
 			    strerror(errno));
 		goto out;
@@ -1116,6 +1202,18 @@ int kbuild_build(const struct kbuild_request *rq, struct kbuild_result *res,
 		strbuf_addf(err, "cannot create the kernel cache in '%s': %s", paths.cache.buf,
 			    strerror(errno));
 		goto fail;
+	}
+	/* make and recipes a killed build left running are killed first:
+	 * they would hold the slot, and write into its object directory. */
+	{
+		struct strbuf said = STRBUF_INIT;
+
+		if (leftover_reap(&said, &why) < 0)
+			warning("cannot look for builds left running: %s", why.buf);
+		else if (said.len)
+			notice("%s", said.buf);
+		strbuf_reset(&why);
+		strbuf_release(&said);
 	}
 	if (lock_slot(&b, err))
 		goto fail;

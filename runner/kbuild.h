@@ -30,6 +30,8 @@ struct strbuf;
 /* The default bound on one build, configuration included, in s: a
  * defconfig kernel on two CPUs takes well under it. */
 #define KBUILD_DEFAULT_TIMEOUT_S 7200.0
+/* The most a build may be given: 7 days. */
+#define KBUILD_MAX_TIMEOUT_S 604800.0
 /* The default base config. */
 #define KBUILD_DEFAULT_KCONFIG "tinyconfig"
 

@@ -518,8 +518,13 @@ static int boot_once(struct vm *vm, const char *accel, double timeout_s, int ret
 	if (qemu_start(vm, accel))
 		return -1;
 	do
-		end = wait_frame(vm, timeout_s, NULL, &type, &payload);
+		end = wait_frame(vm, timeout_s, vm->cfg.stop, &type, &payload);
 	while (end == WAIT_FRAME && type != WIRE_HELLO);
+	if (end == WAIT_STOPPED) {
+		/* Interrupted: QEMU goes at once, the caller says why. */
+		qemu_end(vm, 0);
+		goto out;
+	}
 	if (end == WAIT_FRAME) {
 		vm->boot_s = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
 		take_facts(vm, &payload);

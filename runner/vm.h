@@ -8,6 +8,7 @@
 #ifndef KBENCH_VM_H
 #define KBENCH_VM_H
 
+#include <signal.h>
 #include <stdint.h>
 
 struct config;
@@ -37,6 +38,10 @@ struct vm_config {
 	 * its timings no longer depend on the host's load. One vCPU only
 	 * (single-threaded TCG). -1: off; ignored under KVM. */
 	int icount_shift;
+	/* Set by a signal handler: a boot in progress is abandoned within
+	 * 250 ms, QEMU killed, and vm_boot() fails without a word (the
+	 * caller says it was interrupted). NULL: a boot is waited for. */
+	volatile sig_atomic_t *stop;
 };
 
 #define VM_CONFIG_INIT { .accel = "auto", .vcpu_pin = "spread", .vcpus = 2, \
@@ -72,7 +77,8 @@ void vm_describe_command(const struct vm_config *cfg, const char *accel,
  * three boots in all. Prints which accelerator ran, how long the boot
  * took and the boots that died. Return 0 with the guest in *out, or -1
  * after an error message (with the console's last lines when the kernel
- * did not come up). */
+ * did not come up), or -1 without one when *cfg->stop was set (QEMU is
+ * gone). */
 int vm_boot(const struct vm_config *cfg, struct vm **out);
 /* How many boots of vm's kernel died before kbench's init spoke and were
  * booted again (at most 2: the third death is vm_boot's error). */
