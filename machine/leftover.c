@@ -86,10 +86,12 @@ int leftover_record(struct leftover *l, pid_t pgid, const char *what, const char
 	hostlock_dir(&path);
 	snprintf(name, sizeof(name), RECORD_PREFIX "%ld", (long)pgid);
 	strbuf_addf(&path, "/%s", name);
-	fd = hostlock_open_file(dirfd, name, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	/* Emptied once checked, not by O_TRUNC: a file planted there (a
+	 * link to another) is refused before anything is written to it. */
+	fd = hostlock_open_file(dirfd, name, O_RDWR | O_CREAT, 0644);
 	if (fd < 0 && errno == EPERM)	/* another user's, said and removed */
-		fd = hostlock_open_file(dirfd, name, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
+		fd = hostlock_open_file(dirfd, name, O_RDWR | O_CREAT, 0644);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) || ftruncate(fd, 0)) {
 		strbuf_addf(err, "cannot record background process group %ld in %s: %s",
 			    (long)pgid, path.buf, strerror(errno));
 		goto out;
