@@ -9,7 +9,9 @@
 # link is refused, naming it and what is wrong; a record of root's
 # writable by others is ignored; a root record restores nothing but a
 # memory block's state, and kills no group whose leader started at
-# another time or in another boot.
+# another time or in another boot; a kbench of user nobody registers
+# nothing in root's directory, and refuses root's directory writable by
+# all.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 
@@ -173,5 +175,24 @@ kb runs >"$tmp/out" 2>"$tmp/err"
 check "a root record restoring a file that is no memory block's state: killed, not written" \
 	grep -q "^kbench: notice: killed 1 process of background process group $v1 (w) left by a kbench that is gone; not setting $base/victim to 'PWNED': a background load's record sets only a memory block's state back to online\$" "$tmp/err"
 is "... the file is untouched" "$(cat "$base/victim")" safe
+
+# 6. Another user's kbench reads root's directory and registers nothing
+# there; root's directory writable by all it refuses, saying so.
+mkdir "$base/nob" && chown nobody:nogroup "$base/nob" && cp "$tmp/w.conf" "$base/w.conf"
+nobody_run() {	# nobody_run NAME: a run of user nobody's, its stderr in err
+	env HOME="$base/nob" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$KBENCH" --db "$base/nob/n.db" --quiet run -c "$base/w.conf" -n "$1" --no-report \
+		>"$tmp/out" 2>"$tmp/err"
+}
+nobody_run n1
+ok $? "a run of user nobody beside root's lock directory"
+is "... says nothing of it" "$(cat "$tmp/err")" ""
+is "... and leaves nothing there" "$(find "$L" -user nobody | wc -l)" 0
+chmod 1777 "$L"
+nobody_run n2
+ok $? "a run of user nobody beside root's directory writable by all"
+check "... warns that it trusts nothing there" \
+	grep -q "^kbench: warning: cannot tell whether another kbench measures on this machine: the lock directory $L is writable by other users (mode 1777): kbench trusts no file in it; make it 0755, or remove it (kbench makes it again)\$" "$tmp/err"
+is "... and leaves nothing there" "$(find "$L" -user nobody | wc -l)" 0
 
 done_testing
