@@ -176,6 +176,14 @@ static int listed(const char *list, const char *value)
 	return 0;
 }
 
+/* Knobs knob_restore_left could not write back in this process. */
+static int unrestored;
+
+int knob_unrestored(void)
+{
+	return unrestored;
+}
+
 int knob_restore_left(const char *path, const char *original, const char *written,
 		      struct strbuf *err)
 {
@@ -185,12 +193,18 @@ int knob_restore_left(const char *path, const char *original, const char *writte
 
 	/* Where it leads first: nothing outside the knobs is even read. */
 	if (!realpath(path, canon)) {
+		if (errno == ENOENT) {
+			strbuf_addstr(err, "the file is gone");
+			return 2;
+		}
 		strbuf_addf(err, "cannot find %s: %s", path, strerror(errno));
+		unrestored++;
 		return -1;
 	}
 	if (!knob_place(canon)) {
 		strbuf_addf(err, "%s leads to %s, outside /sys and /proc/sys: not a knob, "
 			    "not written", path, canon);
+		unrestored++;
 		return -1;
 	}
 	if (knob_read(canon, &now)) {
@@ -219,6 +233,8 @@ int knob_restore_left(const char *path, const char *original, const char *writte
 	}
 	rc = knob_write(canon, original, err) ? -1 : 0;
 out:
+	if (rc < 0)
+		unrestored++;
 	strbuf_release(&now);
 	strbuf_release(&want);
 	return rc;

@@ -59,10 +59,14 @@ void knob_normal(const char *value, struct strbuf *out);
  * value is written back). Nothing is read or written outside /sys and
  * /proc/sys. Return 0 when written back, 1 when it reads original
  * already, 2 when it reads something else (left as the admin set it:
- * "it reads '8', not '5' as kbench set it; left as set since" into err),
- * -1 when it cannot be (why into err). */
+ * "it reads '8', not '5' as kbench set it; left as set since" into err)
+ * or is gone, -1 when it cannot be (why into err; counted by
+ * knob_unrestored). */
 int knob_restore_left(const char *path, const char *original, const char *written,
 		      struct strbuf *err);
+/* How many knobs knob_restore_left could not write back (said, their
+ * journal rows dropped) in this process. */
+int knob_unrestored(void);
 /* Whether this process may write path; if not, why into err. */
 int knob_writable(const char *path, struct strbuf *err);
 

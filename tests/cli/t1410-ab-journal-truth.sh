@@ -127,10 +127,14 @@ killed "$s3" c3
 rm -f "$L/knobs.journal"
 "$KB_SQL" --write "$s3" "UPDATE knob_journal SET path = '$tmp/victim', original = 'PWNED'"
 "$KBENCH" --db "$s3" recover >"$tmp/out" 2>"$tmp/err"
-check "a store row outside /sys is said and dropped" \
+is "a store row outside /sys: recover exits 1" "$?" 1
+check "... saying the row cannot be restored and is dropped" \
 	grep -q "^kbench: cannot restore $tmp/victim to 'PWNED' (left by experiment @1, pid $one): $tmp/victim leads to $tmp/victim, outside /sys and /proc/sys: not a knob, not written; its journal row is dropped\$" "$tmp/err"
 is "... the journal is empty" "$("$KB_SQL" "$s3" 'SELECT count(*) FROM knob_journal')" 0
 is "... the file is untouched" "$(cat "$tmp/victim")" safe
+"$KBENCH" --db "$s3" recover >"$tmp/out" 2>"$tmp/err"
+is "... the next recover exits 0" "$?" 0
+is "... saying nothing" "$(cat "$tmp/err")" ""
 echo "$orig" > $mp
 "$KBENCH" --db "$s3" ab -c "$tmp/short.conf" -n c4 --no-report >"$tmp/out" 2>"$tmp/err"
 st=$?
