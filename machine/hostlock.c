@@ -7,6 +7,7 @@
 #include "lib/io.h"
 #include "lib/xalloc.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -132,7 +133,7 @@ int hostlock_dir_open(int make, struct strbuf *err)
 				    (unsigned)mode);
 			goto fail;
 		}
-		notice("the lock directory %s was writable by every user (mode %04o, as older "
+		notice("the lock directory %s was writable by other users (mode %04o, as older "
 		       "kbench made it): it is now %04o, and the files other users left there "
 		       "are ignored", dir.buf, (unsigned)(st.st_mode & 07777), (unsigned)mode);
 	}
@@ -148,13 +149,28 @@ out:
 	return fd;
 }
 
+/* Whether name is one kbench gives a file: letters, digits, '.', '-'. */
+static int our_name(const char *name)
+{
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-')
+			return 0;
+	return *name != '\0';
+}
+
 int hostlock_open_file(int dirfd, const char *name, int flags, mode_t mode)
 {
-	struct strbuf why = STRBUF_INIT, dir = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, dir = STRBUF_INIT, shown = STRBUF_INIT;
 	struct stat st;
-	int fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode);
+	int fd = -1;
 
-	if (fd < 0) {
+	if (!our_name(name))
+		strbuf_addstr(&why, "a name kbench never gives a file");
+	else
+		fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode);
+	if (why.len) {
+		/* said below */
+	} else if (fd < 0) {
 		if (errno == ELOOP)
 			strbuf_addstr(&why, "a symbolic link");
 		else
@@ -188,12 +204,16 @@ int hostlock_open_file(int dirfd, const char *name, int flags, mode_t mode)
 	if (fd >= 0)
 		close(fd);
 	hostlock_dir(&dir);
+	/* Another user chose the name: its bytes are not printed raw. */
+	for (const char *p = name; *p; p++)
+		strbuf_addch(&shown, isprint((unsigned char)*p) ? *p : '?');
 	if (hostlock_dir_mine(dirfd) && !unlinkat(dirfd, name, 0))
-		warning("ignored and removed %s/%s: %s", dir.buf, name, why.buf);
+		warning("ignored and removed %s/%s: %s", dir.buf, shown.buf, why.buf);
 	else
-		warning("ignored %s/%s: %s", dir.buf, name, why.buf);
+		warning("ignored %s/%s: %s", dir.buf, shown.buf, why.buf);
 	strbuf_release(&why);
 	strbuf_release(&dir);
+	strbuf_release(&shown);
 	errno = EPERM;
 	return -1;
 }

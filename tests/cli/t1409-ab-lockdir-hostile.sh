@@ -75,6 +75,8 @@ nobody sh -c "printf 'pgid $v1\nstart 0\nboot $boot\nwhat innocent\nrestore $bas
 nobody sh -c "printf '# pid 1 (x)\n$mpc\t77\n' >$L/knobs.journal" &&
 nobody sh -c "printf 'pid 1\nwhat evil\nstore /x\nsince now\nknobs yes\n' >$L/holder.1"
 ok $? "user nobody plants a background record, a knobs journal and a holder file"
+esc=$(printf '\033')
+nobody touch "$L/background.1${esc}x"
 # nobody holds the knobs lock file and a holder file's lock for 60 s.
 nobody sh -c "exec 8>>$L/knobs 9<$L/holder.1; flock 8; flock -s 9; sleep 60" &
 holdpid=$!
@@ -85,10 +87,12 @@ sleep 0.5
 kb runs >"$tmp/out" 2>"$tmp/err"
 ok $? "root's next kbench runs"
 check "... it makes the directory kbench's own, saying so" \
-	grep -q "^kbench: notice: the lock directory $L was writable by every user (mode 1777, as older kbench made it): it is now 0755, and the files other users left there are ignored\$" "$tmp/err"
+	grep -q "^kbench: notice: the lock directory $L was writable by other users (mode 1777, as older kbench made it): it is now 0755, and the files other users left there are ignored\$" "$tmp/err"
 is "... which is now 0755, root's" "$(stat -c '%a %U' "$L")" "755 root"
 check "... the background record is said, ignored and removed" \
 	grep -q "^kbench: warning: ignored and removed $L/background.$v1: owned by user nobody (65534), not by root\$" "$tmp/err"
+check "... so is one whose name holds an escape, which is not printed raw" \
+	grep -q "^kbench: warning: ignored and removed $L/background.1?x: a name kbench never gives a file\$" "$tmp/err"
 check "... the process group it names lives" alive "$v1"
 is "... the root-only file it names is untouched" "$(cat "$base/victim")" safe
 check "... nothing was killed or written" sh -c "! grep -q 'killed\|set back\|PWNED' '$tmp/err'"
