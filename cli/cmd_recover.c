@@ -41,7 +41,8 @@ int cmd_recover(int argc, char **argv)
 	rc = 1;
 	if (cmd_open_store(&store, CMD_STORE_WRITE))
 		goto out;
-	rc = knob_left(store) ? 1 : 0;
+	/* Knobs left to restore, or said and dropped as not restorable. */
+	rc = knob_left(store) || knob_unrestored() ? 1 : 0;
 	for (int i = 0; i < argc; i++) {
 		struct store_recovered r;
 

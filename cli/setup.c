@@ -53,8 +53,13 @@ static void reap_leftovers(void)
 
 	if (leftover_reap(&said, &err) < 0)
 		warning("cannot look for background loads left running: %s", err.buf);
-	else if (said.len)
-		notice("%s", said.buf);
+	/* One notice a record. */
+	for (const char *p = said.buf; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		notice("%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
 	strbuf_release(&said);
 	strbuf_release(&err);
 }

@@ -83,7 +83,7 @@ int store_journal_knobs(struct store *s, int64_t id, const struct knob_original 
 	if (store_exec_locking(s, "BEGIN IMMEDIATE", "cannot lock the store to journal knobs"))
 		return -1;
 	if (store_prepare(s, "INSERT INTO knob_journal(experiment_id, path, original, hostname, "
-			  "pid, boot_id, start_ticks, written_at) VALUES (?,?,?,?,?,?,?,?) "
+			  "pid, boot_id, start_ticks, written_at, written) VALUES (?,?,?,?,?,?,?,?,?) "
 			  "ON CONFLICT(experiment_id, path) DO NOTHING", &st))
 		goto out;
 	for (size_t i = 0; i < n; i++) {
@@ -95,6 +95,7 @@ int store_journal_knobs(struct store *s, int64_t id, const struct knob_original 
 		store_bind_text(st, 6, w->boot_id);
 		sqlite3_bind_int64(st, 7, (int64_t)w->start_ticks);
 		store_bind_text(st, 8, written_at);
+		store_bind_text(st, 9, k[i].written ? k[i].written : "");
 		if (store_step_done(s, st, "cannot journal a knob"))
 			goto out;
 	}
@@ -130,7 +131,7 @@ int store_each_journal(struct store *s, int (*cb)(const struct journal_row *r, v
 	int rc, stop = 0;
 
 	if (store_prepare(s, "SELECT experiment_id, path, original, hostname, pid, boot_id, "
-			  "start_ticks FROM knob_journal ORDER BY experiment_id, rowid", &st)) {
+			  "start_ticks, written FROM knob_journal ORDER BY experiment_id, rowid", &st)) {
 		free(host);
 		return -1;
 	}
@@ -140,6 +141,7 @@ int store_each_journal(struct store *s, int (*cb)(const struct journal_row *r, v
 			.experiment_id = sqlite3_column_int64(st, 0),
 			.path = (const char *)sqlite3_column_text(st, 1),
 			.original = (const char *)sqlite3_column_text(st, 2),
+			.written = (const char *)sqlite3_column_text(st, 7),
 			.hostname = (const char *)sqlite3_column_text(st, 3),
 			.pid = sqlite3_column_int64(st, 4),
 		};

@@ -116,6 +116,7 @@ int store_each_experiment_look(struct store *s, int64_t id,
 struct knob_original {
 	const char *path;
 	const char *original;
+	const char *written;	/* the values the experiment may write, one a line */
 };
 
 /* Journal the original values k[0..n-1] of experiment id, written by w on
@@ -132,6 +133,7 @@ struct journal_row {
 	int64_t experiment_id;
 	const char *path;
 	const char *original;
+	const char *written;	/* NULL: journalled before schema version 11 */
 	const char *hostname;
 	int64_t pid;
 	int alive;		/* its writer may still be at work (liveness.c) */

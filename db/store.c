@@ -34,6 +34,7 @@ extern const char store_migration_v7[];
 extern const char store_migration_v8[];
 extern const char store_migration_v9[];
 extern const char store_migration_v10[];
+extern const char store_migration_v11[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
@@ -47,6 +48,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[7] = store_migration_v8,
 	[8] = store_migration_v9,
 	[9] = store_migration_v10,
+	[10] = store_migration_v11,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 

@@ -99,6 +99,18 @@ out:
 	strbuf_release(&sb);
 }
 
+/* Whether process pid is kbench's own user's: another user's process
+ * can carry any environment, the marker too, and is never killed for
+ * it. */
+static int own_process(long pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%ld", pid);
+	return !stat(path, &st) && st.st_uid == geteuid();
+}
+
 /* Whether the environment of process pid holds marker as one entry. */
 static int has_marker(long pid, const char *marker)
 {
@@ -158,7 +170,7 @@ static size_t members(const char *dir, const char *marker, pid_t keep, pid_t **p
 			long pid = strtol(de->d_name, &end, 10);
 
 			if (*end || pid <= 0 || pid == keep || pid == getpid() ||
-			    !has_marker(pid, marker))
+			    !own_process(pid) || !has_marker(pid, marker))
 				continue;
 			ALLOC_GROW(*pids, n + 1, *alloc);
 			(*pids)[n++] = (pid_t)pid;

@@ -7,9 +7,11 @@
 #include "lib/io.h"
 #include "lib/xalloc.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,8 @@
 
 /* The most of a holder file or a journal line read. */
 #define HOLDER_MAX 4096
+/* The host-wide journal of the knobs' original values. */
+#define JOURNAL "knobs.journal"
 /* How often a wait for the knobs looks again. */
 #define KNOBS_POLL_S 0.2
 
@@ -38,21 +42,179 @@ void hostlock_dir(struct strbuf *out)
 	strbuf_addstr(out, env && *env ? env : "/run/lock/kbench");
 }
 
-/* Make the lock directory (sticky and writable by all, as /run/lock is:
- * a measuring kbench need not be root) and its path into dir. */
-static int make_dir(struct strbuf *dir, struct strbuf *err)
+void hostlock_boot_id(char *buf, size_t len)
+{
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read_upto(fd, buf, len - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Whether a file or directory of owner uid may be trusted: this user's,
+ * or root's. */
+static int trusted_owner(uid_t uid)
+{
+	return uid == geteuid() || uid == 0;
+}
+
+int hostlock_dir_mine(int dirfd)
 {
 	struct stat st;
 
-	hostlock_dir(dir);
-	if (mkdir(dir->buf, 01777) == 0) {
-		chmod(dir->buf, 01777);	/* past the umask */
-		return 0;
+	return !fstat(dirfd, &st) && st.st_uid == geteuid();
+}
+
+/* Who uid is, for a message: "user nobody (65534)". */
+static void user_name(uid_t uid, struct strbuf *out)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw)
+		strbuf_addf(out, "user %s (%ld)", pw->pw_name, (long)uid);
+	else
+		strbuf_addf(out, "user %ld", (long)uid);
+}
+
+int hostlock_dir_open(int make, struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT, who = STRBUF_INIT;
+	struct stat st;
+	int fd = -1, made = 0;
+
+	hostlock_dir(&dir);
+	if (make && !mkdir(dir.buf, 0755))
+		made = 1;
+	else if (make && errno != EEXIST) {
+		strbuf_addf(err, "cannot make the lock directory %s: %s", dir.buf, strerror(errno));
+		goto out;
 	}
-	if (errno == EEXIST && !stat(dir->buf, &st) && S_ISDIR(st.st_mode))
-		return 0;
-	strbuf_addf(err, "cannot make the lock directory %s: %s", dir->buf,
-		    errno == EEXIST ? "not a directory" : strerror(errno));
+	fd = open(dir.buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT && !make) {
+			fd = -2;
+			goto out;
+		}
+		if (!lstat(dir.buf, &st) && S_ISLNK(st.st_mode))
+			strbuf_addf(err, "the lock directory %s is a symbolic link: kbench trusts "
+				    "no file in it; remove it (kbench makes it again)", dir.buf);
+		else if (errno == ENOTDIR)
+			strbuf_addf(err, "the lock directory %s is not a directory; remove it "
+				    "(kbench makes it again)", dir.buf);
+		else
+			strbuf_addf(err, "cannot open the lock directory %s: %s", dir.buf,
+				    strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st)) {
+		strbuf_addf(err, "cannot read the lock directory %s: %s", dir.buf, strerror(errno));
+		goto fail;
+	}
+	if (!trusted_owner(st.st_uid)) {
+		user_name(st.st_uid, &who);
+		strbuf_addf(err, "the lock directory %s is owned by %s, not by ", dir.buf, who.buf);
+		strbuf_reset(&who);
+		user_name(geteuid(), &who);
+		strbuf_addf(err, "%s%s: kbench trusts no file in it; remove it (kbench makes it "
+			    "again)", geteuid() ? who.buf : "root", geteuid() ? " or root" : "");
+		goto fail;
+	}
+	if (st.st_mode & 022) {
+		mode_t mode = st.st_mode & 0755;
+
+		/* A directory of this user writable by others is an older
+		 * kbench's (it made it 1777): make it kbench's own. */
+		if (st.st_uid != geteuid() || fchmod(fd, mode)) {
+			strbuf_addf(err, "the lock directory %s is writable by other users (mode "
+				    "%04o): kbench trusts no file in it; make it %04o, or remove it "
+				    "(kbench makes it again)", dir.buf, (unsigned)(st.st_mode & 07777),
+				    (unsigned)mode);
+			goto fail;
+		}
+		notice("the lock directory %s was writable by other users (mode %04o, as older "
+		       "kbench made it): it is now %04o, and the files other users left there "
+		       "are ignored", dir.buf, (unsigned)(st.st_mode & 07777), (unsigned)mode);
+	}
+	if (made && st.st_uid == geteuid() && (st.st_mode & 0777) != 0755)
+		(void)!fchmod(fd, 0755);	/* past a umask: others read who measures */
+	goto out;
+fail:
+	close(fd);
+	fd = -1;
+out:
+	strbuf_release(&dir);
+	strbuf_release(&who);
+	return fd;
+}
+
+/* Whether name is one kbench gives a file: letters, digits, '.', '-'. */
+static int our_name(const char *name)
+{
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-')
+			return 0;
+	return *name != '\0';
+}
+
+int hostlock_open_file(int dirfd, const char *name, int flags, mode_t mode)
+{
+	struct strbuf why = STRBUF_INIT, dir = STRBUF_INIT, shown = STRBUF_INIT;
+	struct stat st;
+	int fd = -1;
+
+	if (!our_name(name))
+		strbuf_addstr(&why, "a name kbench never gives a file");
+	else
+		fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode);
+	if (why.len) {
+		/* said below */
+	} else if (fd < 0) {
+		if (errno == ELOOP)
+			strbuf_addstr(&why, "a symbolic link");
+		else
+			return -1;
+	} else if (fstat(fd, &st)) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	} else if (!S_ISREG(st.st_mode)) {
+		strbuf_addstr(&why, "not a regular file");
+	} else if (!trusted_owner(st.st_uid)) {
+		strbuf_addstr(&why, "owned by ");
+		user_name(st.st_uid, &why);
+		strbuf_addstr(&why, ", not by ");
+		if (geteuid())
+			user_name(geteuid(), &why);
+		strbuf_addstr(&why, geteuid() ? " or root" : "root");
+	} else if (st.st_mode & 022) {
+		strbuf_addf(&why, "writable by other users (mode %04o)",
+			    (unsigned)(st.st_mode & 07777));
+	} else if (st.st_nlink != 1) {
+		strbuf_addf(&why, "%lu links to it", (unsigned long)st.st_nlink);
+	}
+	if (!why.len) {
+		/* Blocking reads and writes from here: a regular file. */
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		return fd;
+	}
+	if (fd >= 0)
+		close(fd);
+	hostlock_dir(&dir);
+	/* Another user chose the name: its bytes are not printed raw. */
+	for (const char *p = name; *p; p++)
+		strbuf_addch(&shown, isprint((unsigned char)*p) ? *p : '?');
+	if (hostlock_dir_mine(dirfd) && !unlinkat(dirfd, name, 0))
+		warning("ignored and removed %s/%s: %s", dir.buf, shown.buf, why.buf);
+	else
+		warning("ignored %s/%s: %s", dir.buf, shown.buf, why.buf);
+	strbuf_release(&why);
+	strbuf_release(&dir);
+	strbuf_release(&shown);
+	errno = EPERM;
 	return -1;
 }
 
@@ -81,11 +243,22 @@ static void holder_field(const char *text, const char *key, struct strbuf *out)
 		}
 }
 
-/* The holder file path of dir/name, when it is a live holder's other
- * than ours, described into out ("pid 12: what, store S, since T");
- * *knobs set when it holds the knobs. A stale one is removed. Return
- * 1 when live, 0 otherwise. */
-static int live_holder(const char *dir, const char *name, struct strbuf *out, int *knobs)
+/* Whether a kbench not running as root may make the lock directory: only
+ * one it was told of. The machine's is root's: one a user made would be
+ * refused by root's kbench. */
+static int may_make(void)
+{
+	const char *env = getenv("KBENCH_LOCK_DIR");
+
+	return !geteuid() || (env && *env);
+}
+
+/* The holder file name in the lock directory dirfd (path dir), when it is
+ * a live holder's other than ours, described into out ("pid 12: what,
+ * store S, since T"); *knobs set when it holds the knobs. A stale one is
+ * removed. Return 1 when live, 0 otherwise. */
+static int live_holder(int dirfd, const char *dir, const char *name, struct strbuf *out,
+		       int *knobs)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, f = STRBUF_INIT;
 	char buf[HOLDER_MAX + 1];
@@ -95,12 +268,12 @@ static int live_holder(const char *dir, const char *name, struct strbuf *out, in
 	strbuf_addf(&path, "%s/%s", dir, name);
 	if (me.holder_fd >= 0 && !strcmp(path.buf, me.holder.buf))
 		goto out;
-	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	fd = hostlock_open_file(dirfd, name, O_RDONLY, 0);
 	if (fd < 0)
 		goto out;
 	if (!flock(fd, LOCK_SH | LOCK_NB)) {
 		/* Nobody holds it: its process is gone. */
-		unlink(path.buf);
+		unlinkat(dirfd, name, 0);
 		close(fd);
 		goto out;
 	}
@@ -138,25 +311,29 @@ out:
  * the knobs when knobs_only. */
 static void scan(struct strbuf *out, int knobs_only)
 {
-	struct strbuf dir = STRBUF_INIT, one = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, one = STRBUF_INIT, err = STRBUF_INIT;
 	struct dirent *d;
-	DIR *dp;
+	DIR *dp = NULL;
+	int fd = hostlock_dir_open(0, &err);
 
 	hostlock_dir(&dir);
-	dp = opendir(dir.buf);
+	if (fd >= 0 && !(dp = fdopendir(fd)))
+		close(fd);
 	while (dp && (d = readdir(dp))) {
 		int knobs = 0;
 
 		if (strncmp(d->d_name, "holder.", 7))
 			continue;
 		strbuf_reset(&one);
-		if (live_holder(dir.buf, d->d_name, &one, &knobs) && (knobs || !knobs_only))
+		if (live_holder(dirfd(dp), dir.buf, d->d_name, &one, &knobs) &&
+		    (knobs || !knobs_only))
 			strbuf_addf(out, "%s%s", out->len ? "\n" : "", one.buf);
 	}
 	if (dp)
 		closedir(dp);
 	strbuf_release(&dir);
 	strbuf_release(&one);
+	strbuf_release(&err);
 }
 
 int hostlock_measuring(void)
@@ -173,7 +350,8 @@ int hostlock_measure(const char *what, const char *store, struct strbuf *others,
 		     struct strbuf *err)
 {
 	struct strbuf dir = STRBUF_INIT;
-	int rc = -1;
+	char name[32];
+	int dirfd = -1, rc = -1;
 
 	free(me.what);
 	free(me.store);
@@ -187,17 +365,33 @@ int hostlock_measure(const char *what, const char *store, struct strbuf *others,
 		rc = 0;
 		goto out;
 	}
-	if (make_dir(&dir, err))
+	dirfd = hostlock_dir_open(may_make(), err);
+	if (dirfd == -2) {
+		/* The machine's, not made yet, and not this user's to make. */
+		rc = 0;
 		goto out;
+	}
+	if (dirfd < 0)
+		goto out;
+	hostlock_dir(&dir);
+	snprintf(name, sizeof(name), "holder.%ld", (long)getpid());
 	strbuf_init(&me.holder);
-	strbuf_addf(&me.holder, "%s/holder.%ld", dir.buf, (long)getpid());
+	strbuf_addf(&me.holder, "%s/%s", dir.buf, name);
 	/* A file of that name is a dead process's: the pid is ours now. */
-	me.holder_fd = open(me.holder.buf, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	me.holder_fd = hostlock_open_file(dirfd, name, O_RDWR | O_CREAT, 0644);
+	if (me.holder_fd < 0 && errno == EACCES && !hostlock_dir_mine(dirfd)) {
+		/* Root's directory, read by another user's kbench: it says
+		 * who measures, and registers nothing. */
+		strbuf_release(&me.holder);
+		rc = 0;
+		goto out;
+	}
 	if (me.holder_fd < 0 || flock(me.holder_fd, LOCK_EX | LOCK_NB)) {
 		strbuf_addf(err, "cannot hold %s: %s", me.holder.buf, strerror(errno));
 		if (me.holder_fd >= 0)
 			close(me.holder_fd);
 		me.holder_fd = -1;
+		strbuf_release(&me.holder);
 		goto out;
 	}
 	clock_iso_utc(me.since, sizeof(me.since), time(NULL));
@@ -206,77 +400,142 @@ int hostlock_measure(const char *what, const char *store, struct strbuf *others,
 out:
 	if (!rc)
 		scan(others, 0);
+	if (dirfd >= 0)
+		close(dirfd);
 	strbuf_release(&dir);
 	return rc;
 }
 
-/* Restore what the journal at path lists (a holder killed before its
- * restore left it), then remove it. Return 0, or -1 with why in err. */
-static int restore_left(const char *path,
-			int (*restore)(const char *path, const char *original, struct strbuf *err),
-			struct strbuf *err)
+/* One row of a journal a killed holder left: path, its original value,
+ * what it may have been set to (one a line), who left it. */
+static void restore_row(char *line, const char *who, int this_boot, hostlock_restore_fn *restore,
+			int *done)
 {
-	FILE *f = fopen(path, "re");
-	char line[HOLDER_MAX + 2];
-	struct strbuf who = STRBUF_INIT, why = STRBUF_INIT;
-	int done = 0, bad = 0;
+	struct strbuf why = STRBUF_INIT, written = STRBUF_INIT;
+	char *tab = strchr(line, '\t'), *original, *w;
 
-	if (!f)
-		return errno == ENOENT ? 0 : (strbuf_addf(err, "cannot read %s: %s", path,
-							   strerror(errno)), -1);
+	if (!tab)
+		return;
+	*tab = '\0';
+	original = tab + 1;
+	w = strchr(original, '\t');
+	if (w) {
+		*w++ = '\0';
+		for (const char *p = w; *p; p++)
+			strbuf_addch(&written, *p == '\t' ? '\n' : *p);
+	}
+	if (!this_boot) {
+		warning("not restoring %s to '%s' (left by %s): journalled in another boot (or "
+			"with no boot id), whose settings this boot reset; its journal row is dropped",
+			line, original, who);
+		goto out;
+	}
+	switch (restore(line, original, w ? written.buf : NULL, &why)) {
+	case 0:
+	case 1:
+		(*done)++;	/* it reads its original again */
+		break;
+	case 2:
+		warning("not restoring %s to '%s' (left by %s): %s; its journal row is dropped",
+			line, original, who, why.buf);
+		break;
+	default:
+		error("cannot restore %s to '%s' (left by %s): %s; its journal row is dropped",
+		      line, original, who, why.buf);
+	}
+out:
+	strbuf_release(&why);
+	strbuf_release(&written);
+}
+
+/* Restore what the journal in the lock directory dirfd lists (a holder
+ * killed before its restore left it), then remove it: a row that cannot
+ * be restored is said and dropped. Return 0, or -1 with why in err. */
+static int restore_left(int dirfd, hostlock_restore_fn *restore, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, who = STRBUF_INIT, boot = STRBUF_INIT;
+	char line[HOLDER_MAX + 2], now[64];
+	int fd, done = 0, rc = -1;
+	FILE *f;
+
+	hostlock_dir(&path);
+	strbuf_addstr(&path, "/" JOURNAL);
+	fd = hostlock_open_file(dirfd, JOURNAL, O_RDONLY, 0);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == EPERM)
+			rc = 0;
+		else
+			strbuf_addf(err, "cannot read %s: %s", path.buf, strerror(errno));
+		goto out;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		strbuf_addf(err, "cannot read %s: %s", path.buf, strerror(errno));
+		goto out;
+	}
+	hostlock_boot_id(now, sizeof(now));
+	strbuf_addstr(&who, "a kbench that is gone");
 	while (fgets(line, sizeof(line), f)) {
-		char *tab;
-
 		line[strcspn(line, "\n")] = '\0';
-		if (line[0] == '#') {
+		if (!strncmp(line, "# boot ", 7)) {
+			strbuf_reset(&boot);
+			strbuf_addstr(&boot, line + 7);
+		} else if (!strncmp(line, "# pid ", 6)) {
 			strbuf_reset(&who);
-			strbuf_addstr(&who, line + 1 + (line[1] == ' '));
-			continue;
-		}
-		tab = strchr(line, '\t');
-		if (!tab)
-			continue;
-		*tab = '\0';
-		strbuf_reset(&why);
-		if (restore(line, tab + 1, &why)) {
-			error("cannot restore %s to '%s' (left changed by %s): %s", line, tab + 1,
-			      who.len ? who.buf : "a kbench that is gone", why.buf);
-			bad++;
-		} else {
-			done++;
+			strbuf_addstr(&who, line + 2);
+		} else if (line[0] != '#') {
+			restore_row(line, who.buf, boot.len && *now && !strcmp(boot.buf, now),
+				    restore, &done);
 		}
 	}
 	fclose(f);
 	if (done)
 		warning("restored %d knob file%s left changed by %s, which is gone", done,
-			done == 1 ? "" : "s", who.len ? who.buf : "a kbench");
+			done == 1 ? "" : "s", who.buf);
+	/* Every row is restored or said and dropped. */
+	unlinkat(dirfd, JOURNAL, 0);
+	rc = 0;
+out:
+	strbuf_release(&path);
 	strbuf_release(&who);
-	strbuf_release(&why);
-	if (bad) {
-		strbuf_addf(err, "%d knob%s left changed by a killed kbench cannot be restored "
-			    "(listed in %s)", bad, bad == 1 ? "" : "s", path);
-		return -1;
-	}
-	unlink(path);
-	return 0;
+	strbuf_release(&boot);
+	return rc;
+}
+
+/* Drop the holder file this process made (it measured nothing before). */
+static void drop_holder(void)
+{
+	if (me.holder_fd < 0)
+		return;
+	unlink(me.holder.buf);
+	close(me.holder_fd);
+	me.holder_fd = -1;
+	strbuf_release(&me.holder);
 }
 
 int hostlock_knobs(const char *what, const char *store, double wait_s,
-		   int (*restore)(const char *path, const char *original, struct strbuf *err),
-		   struct strbuf *err)
+		   hostlock_restore_fn *restore, struct strbuf *err)
 {
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, who = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, who = STRBUF_INIT;
 	int64_t until = clock_ns(CLOCK_MONOTONIC) + (int64_t)(wait_s * 1e9);
-	int fd = -1, rc = -1, said = 0;
+	int dirfd, fd = -1, rc = -1, said = 0, measured = me.holder_fd >= 0;
 
 	if (me.knobs_fd >= 0)
 		return 0;
-	if (make_dir(&dir, err))
+	dirfd = hostlock_dir_open(may_make(), err);
+	if (dirfd == -2)
+		strbuf_addstr(err, "the lock directory is missing, and only root makes it");
+	if (dirfd < 0)
 		goto out;
-	strbuf_addf(&path, "%s/knobs", dir.buf);
-	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	hostlock_dir(&path);
+	strbuf_addstr(&path, "/knobs");
+	fd = hostlock_open_file(dirfd, "knobs", O_RDWR | O_CREAT, 0644);
+	if (fd < 0 && errno == EPERM)	/* another user's, said and removed */
+		fd = hostlock_open_file(dirfd, "knobs", O_RDWR | O_CREAT, 0644);
 	if (fd < 0) {
-		strbuf_addf(err, "cannot open %s: %s", path.buf, strerror(errno));
+		strbuf_addf(err, "cannot open %s: %s", path.buf,
+			    errno == EPERM ? "it is not kbench's own" : strerror(errno));
 		goto out;
 	}
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -305,42 +564,57 @@ int hostlock_knobs(const char *what, const char *store, double wait_s,
 		hostlock_knobs_release(0);
 		goto out;
 	}
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/knobs.journal", dir.buf);
-	if (restore_left(path.buf, restore, err)) {
+	if (restore_left(dirfd, restore, err)) {
 		hostlock_knobs_release(0);
 		goto out;
 	}
 	rc = 0;
 out:
+	if (rc && !measured)
+		drop_holder();
 	if (fd >= 0)
 		close(fd);
-	strbuf_release(&dir);
+	if (dirfd >= 0)
+		close(dirfd);
 	strbuf_release(&path);
 	strbuf_release(&who);
 	return rc;
 }
 
-int hostlock_journal(const char *path, const char *original, struct strbuf *err)
+int hostlock_journal(const char *path, const char *original, const char *written,
+		     struct strbuf *err)
 {
 	struct strbuf jp = STRBUF_INIT, line = STRBUF_INIT;
 	struct stat st;
-	int fd, rc = -1;
+	char boot[64];
+	int dirfd, fd = -1, rc = -1;
 
 	if (me.knobs_fd < 0) {
 		strbuf_addstr(err, "the knobs are not held");
 		return -1;
 	}
 	hostlock_dir(&jp);
-	strbuf_addstr(&jp, "/knobs.journal");
-	fd = open(jp.buf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+	strbuf_addstr(&jp, "/" JOURNAL);
+	dirfd = hostlock_dir_open(0, err);
+	if (dirfd < 0) {
+		if (dirfd == -2)
+			strbuf_addf(err, "cannot write %s: the lock directory is gone", jp.buf);
+		goto out;
+	}
+	fd = hostlock_open_file(dirfd, JOURNAL, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	if (fd < 0 || fstat(fd, &st)) {
 		strbuf_addf(err, "cannot write %s: %s", jp.buf, strerror(errno));
 		goto out;
 	}
-	if (!st.st_size)
-		strbuf_addf(&line, "# pid %ld (%s, store %s)\n", (long)getpid(), me.what, me.store);
-	strbuf_addf(&line, "%s\t%s\n", path, original);
+	if (!st.st_size) {
+		hostlock_boot_id(boot, sizeof(boot));
+		strbuf_addf(&line, "# kbench knobs journal\n# boot %s\n# pid %ld (%s, store %s)\n",
+			    boot, (long)getpid(), me.what, me.store);
+	}
+	strbuf_addf(&line, "%s\t%s\t", path, original);
+	for (const char *p = written ? written : ""; *p; p++)
+		strbuf_addch(&line, *p == '\n' ? '\t' : *p);
+	strbuf_addch(&line, '\n');
 	if (write_full(fd, line.buf, line.len) || fsync(fd)) {
 		strbuf_addf(err, "cannot write %s: %s", jp.buf, strerror(errno));
 		goto out;
@@ -349,6 +623,8 @@ int hostlock_journal(const char *path, const char *original, struct strbuf *err)
 out:
 	if (fd >= 0)
 		close(fd);
+	if (dirfd >= 0)
+		close(dirfd);
 	strbuf_release(&jp);
 	strbuf_release(&line);
 	return rc;
@@ -366,7 +642,7 @@ void hostlock_knobs_release(int restored)
 	if (me.knobs_fd < 0)
 		return;
 	hostlock_dir(&jp);
-	strbuf_addstr(&jp, "/knobs.journal");
+	strbuf_addstr(&jp, "/" JOURNAL);
 	if (restored)
 		unlink(jp.buf);
 	close(me.knobs_fd);
@@ -378,12 +654,7 @@ void hostlock_knobs_release(int restored)
 void hostlock_release(void)
 {
 	hostlock_knobs_release(0);
-	if (me.holder_fd >= 0) {
-		unlink(me.holder.buf);
-		close(me.holder_fd);
-		me.holder_fd = -1;
-		strbuf_release(&me.holder);
-	}
+	drop_holder();
 	free(me.what);
 	free(me.store);
 	me.what = me.store = NULL;

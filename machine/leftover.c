@@ -75,37 +75,50 @@ int leftover_record(struct leftover *l, pid_t pgid, const char *what, const char
 		    const char *restore_value, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	int fd;
+	char name[48], boot[64];
+	int dirfd, fd = -1, rc = -1;
 
+	dirfd = hostlock_dir_open(1, err);
+	if (dirfd < 0) {
+		if (dirfd == -2)
+			strbuf_addstr(err, "the lock directory is missing");
+		goto out;
+	}
 	hostlock_dir(&path);
-	if (mkdir(path.buf, 01777) == 0)
-		chmod(path.buf, 01777);
-	strbuf_addf(&path, "/" RECORD_PREFIX "%ld", (long)pgid);
-	fd = open(path.buf, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
+	snprintf(name, sizeof(name), RECORD_PREFIX "%ld", (long)pgid);
+	strbuf_addf(&path, "/%s", name);
+	/* Emptied once checked, not by O_TRUNC: a file planted there (a
+	 * link to another) is refused before anything is written to it. */
+	fd = hostlock_open_file(dirfd, name, O_RDWR | O_CREAT, 0644);
+	if (fd < 0 && errno == EPERM)	/* another user's, said and removed */
+		fd = hostlock_open_file(dirfd, name, O_RDWR | O_CREAT, 0644);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) || ftruncate(fd, 0)) {
 		strbuf_addf(err, "cannot record background process group %ld in %s: %s",
 			    (long)pgid, path.buf, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		strbuf_release(&path);
-		return -1;
+		goto out;
 	}
-	strbuf_addf(&text, "pgid %ld\nstart %llu\nwhat %s\n", (long)pgid,
-		    leftover_start_time(pgid), what);
+	hostlock_boot_id(boot, sizeof(boot));
+	strbuf_addf(&text, "pgid %ld\nstart %llu\nboot %s\nwhat %s\n", (long)pgid,
+		    leftover_start_time(pgid), boot, what);
 	if (restore_path)
 		strbuf_addf(&text, "restore %s %s\n", restore_path, restore_value);
 	if (write_full(fd, text.buf, text.len)) {
 		strbuf_addf(err, "cannot write %s: %s", path.buf, strerror(errno));
-		unlink(path.buf);
-		close(fd);
-		strbuf_release(&path);
-		strbuf_release(&text);
-		return -1;
+		unlinkat(dirfd, name, 0);
+		goto out;
 	}
-	strbuf_release(&text);
 	l->fd = fd;
+	fd = -1;
 	l->path = strbuf_detach(&path);
-	return 0;
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (dirfd >= 0)
+		close(dirfd);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return rc;
 }
 
 int leftover_note(struct leftover *l, const char *key, const char *value, struct strbuf *err)
@@ -149,29 +162,50 @@ static int field(const char *text, const char *key, struct strbuf *out)
 	return -1;
 }
 
-/* Kill the processes of group pgid started no earlier than start; return
- * how many were sent SIGKILL. */
+/* Kill the processes of group pgid started no earlier than start and
+ * owned by this user, when the group is the one recorded: its leader,
+ * while it lives, started at start. Return how many were sent SIGKILL;
+ * -1 when the group is another (its leader started at another time). */
 static int kill_group(pid_t pgid, unsigned long long start)
 {
-	DIR *d = opendir("/proc");
+	DIR *d;
 	struct dirent *de;
+	pid_t g;
+	unsigned long long t;
 	int n = 0;
 
+	if (!proc_stat(pgid, &g, &t) && (g != pgid || t != start))
+		return -1;
+	d = opendir("/proc");
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		char *end;
+		char *end, path[64];
 		long pid = strtol(de->d_name, &end, 10);
-		pid_t g;
-		unsigned long long t;
+		struct stat st;
 
 		if (*end || pid <= 0 || proc_stat((pid_t)pid, &g, &t) || g != pgid || t < start)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld", pid);
+		if (stat(path, &st) || st.st_uid != geteuid())
 			continue;
 		if (!kill((pid_t)pid, SIGKILL))
 			n++;
 	}
 	closedir(d);
 	return n;
+}
+
+/* Whether path is what a background load may have changed and the value
+ * what kbench writes back: a memory block's state, online
+ * (runner/background.c offlines one). */
+static int restorable(const char *path, const char *value)
+{
+	unsigned long block;
+	int end = 0;
+
+	return sscanf(path, "/sys/devices/system/memory/memory%lu/state%n", &block, &end) == 1 &&
+	       end > 0 && !path[end] && !strcmp(value, "online");
 }
 
 /* Write the value a record names back to its file when it reads
@@ -186,14 +220,20 @@ static void restore(const char *line, struct strbuf *said)
 	if (!sp)
 		return;
 	path = xstrndup(line, (size_t)(sp - line));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!restorable(path, sp + 1)) {
+		strbuf_addf(said, "; not setting %s to '%s': a background load's record sets "
+			    "only a memory block's state back to online", path, sp + 1);
+		free(path);
+		return;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	len = fd < 0 ? -1 : read(fd, now, sizeof(now) - 1);
 	if (fd >= 0)
 		close(fd);
 	now[len > 0 ? len : 0] = '\0';
 	now[strcspn(now, "\n")] = '\0';
 	if (len > 0 && strcmp(now, sp + 1)) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 		if (fd >= 0 && write(fd, sp + 1, strlen(sp + 1)) >= 0 && !close(fd))
 			strbuf_addf(said, "; %s set back to '%s'", path, sp + 1);
 		else
@@ -203,34 +243,94 @@ static void restore(const char *line, struct strbuf *said)
 	free(path);
 }
 
+/* Reap a record (its text) left by a kbench that is gone, recorded in
+ * boot (this boot's id): kill what is left of its group and write back
+ * its file; say so into said. */
+static void reap_one(const char *text, const char *boot, struct strbuf *said)
+{
+	struct strbuf f = STRBUF_INIT, what = STRBUF_INIT, kind = STRBUF_INIT;
+	unsigned long long start;
+	long pgid;
+	int n, boxed;
+
+	field(text, "what", &what);
+	if (field(text, "kind", &kind))
+		strbuf_addstr(&kind, "background");
+	if (field(text, "pgid", &f) || (pgid = strtol(f.buf, NULL, 10)) <= 1)
+		goto out;	/* not one of ours, or cut short while written */
+	strbuf_reset(&f);
+	start = field(text, "start", &f) ? 0 : strtoull(f.buf, NULL, 10);
+	strbuf_reset(&f);
+	if (field(text, "boot", &f) || !*boot || strcmp(f.buf, boot)) {
+		strbuf_addf(said, "%s%s process group %ld (%s) was recorded in another boot "
+			    "(or with no boot id): nothing killed", said->len ? "\n" : "",
+			    kind.buf, pgid, what.buf);
+		goto out;
+	}
+	if (!start) {
+		strbuf_addf(said, "%s%s process group %ld (%s) was recorded with no start "
+			    "time: nothing killed", said->len ? "\n" : "", kind.buf, pgid, what.buf);
+		goto out;
+	}
+	{
+		struct strbuf cg = STRBUF_INIT, mark = STRBUF_INIT;
+		int has_cg = !field(text, "cgroup", &cg);
+		int has_mark = !field(text, "marker", &mark);
+
+		/* Its box first (the group and what left it), waiting until
+		 * they are gone; then what is left of the group. */
+		boxed = has_cg || has_mark ? cgroup_box_reap(has_cg ? cg.buf : NULL,
+							 has_mark ? mark.buf : NULL) : 0;
+		strbuf_release(&cg);
+		strbuf_release(&mark);
+	}
+	n = kill_group((pid_t)pgid, start);
+	if (n < 0 && !boxed) {
+		strbuf_addf(said, "%sprocess group %ld is not the %s recorded (%s): "
+			    "its leader started at another time; nothing killed",
+			    said->len ? "\n" : "", pgid, kind.buf, what.buf);
+		goto out;
+	}
+	n = (n < 0 ? 0 : n) + boxed;
+	strbuf_addf(said, "%skilled %d process%s of %s process group %ld (%s) "
+		    "left by a kbench that is gone", said->len ? "\n" : "", n,
+		    n == 1 ? "" : "es", kind.buf, pgid, what.buf);
+	strbuf_reset(&f);
+	if (!field(text, "restore", &f))
+		restore(f.buf, said);
+out:
+	strbuf_release(&f);
+	strbuf_release(&what);
+	strbuf_release(&kind);
+}
+
 int leftover_reap(struct strbuf *said, struct strbuf *err)
 {
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
-	struct strbuf f = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	struct dirent *de;
+	char boot[64];
 	DIR *d;
-	int reaped = 0;
+	int reaped = 0, dirfd = hostlock_dir_open(0, err);
 
-	hostlock_dir(&dir);
-	d = opendir(dir.buf);
+	if (dirfd == -2)
+		return 0;
+	if (dirfd < 0)
+		return -1;
+	d = fdopendir(dirfd);
 	if (!d) {
-		strbuf_release(&dir);
-		if (errno == ENOENT)
-			return 0;
 		strbuf_addf(err, "cannot read the lock directory: %s", strerror(errno));
+		close(dirfd);
 		return -1;
 	}
+	hostlock_boot_id(boot, sizeof(boot));
 	while ((de = readdir(d))) {
-		unsigned long long start;
-		long pgid;
-		int fd, n;
+		char buf[RECORD_MAX];
 		ssize_t len;
+		int fd;
 
 		if (strncmp(de->d_name, RECORD_PREFIX, strlen(RECORD_PREFIX)))
 			continue;
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", dir.buf, de->d_name);
-		fd = open(path.buf, O_RDWR | O_CLOEXEC);
+		fd = hostlock_open_file(dirfd, de->d_name, O_RDWR, 0);
 		if (fd < 0)
 			continue;
 		/* Held: its kbench still lives and stops it itself. */
@@ -239,54 +339,15 @@ int leftover_reap(struct strbuf *said, struct strbuf *err)
 			continue;
 		}
 		strbuf_reset(&text);
-		{
-			char buf[RECORD_MAX];
-
-			len = read(fd, buf, sizeof(buf));
-			if (len > 0)
-				strbuf_add(&text, buf, (size_t)len);
-		}
-		strbuf_reset(&f);
-		if (field(text.buf, "pgid", &f) || (pgid = strtol(f.buf, NULL, 10)) <= 1) {
-			/* Not one of ours, or cut short while written. */
-			unlink(path.buf);
-			close(fd);
-			continue;
-		}
-		strbuf_reset(&f);
-		start = field(text.buf, "start", &f) ? 0 : strtoull(f.buf, NULL, 10);
-		{
-			struct strbuf cg = STRBUF_INIT, mark = STRBUF_INIT;
-			int has_cg = !field(text.buf, "cgroup", &cg);
-			int has_mark = !field(text.buf, "marker", &mark);
-
-			/* Its box first (the group and what left it), waiting
-			 * until they are gone; then what is left of the group. */
-			n = has_cg || has_mark ? cgroup_box_reap(has_cg ? cg.buf : NULL,
-								 has_mark ? mark.buf : NULL) : 0;
-			n += kill_group((pid_t)pgid, start);
-			strbuf_reset(&cg);
-			if (field(text.buf, "kind", &cg))
-				strbuf_addstr(&cg, "background");
-			strbuf_reset(&f);
-			field(text.buf, "what", &f);
-			strbuf_addf(said, "%skilled %d process%s of %s process group %ld (%s) "
-				    "left by a kbench that is gone", said->len ? "\n" : "", n,
-				    n == 1 ? "" : "es", cg.buf, pgid, f.buf);
-			strbuf_release(&cg);
-			strbuf_release(&mark);
-		}
-		strbuf_reset(&f);
-		if (!field(text.buf, "restore", &f))
-			restore(f.buf, said);
-		unlink(path.buf);
+		len = read_upto(fd, buf, sizeof(buf) - 1);
+		if (len > 0)
+			strbuf_add(&text, buf, (size_t)len);
+		reap_one(text.buf, boot, said);
+		unlinkat(dirfd, de->d_name, 0);
 		close(fd);
 		reaped++;
 	}
 	closedir(d);
-	strbuf_release(&dir);
-	strbuf_release(&path);
 	strbuf_release(&text);
-	strbuf_release(&f);
 	return reaped;
 }

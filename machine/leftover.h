@@ -5,13 +5,16 @@
  * command that looks (kbench ab, kbench recover).
  *
  * A record, background.PGID, holds the group's id, the start time of its
- * leader (so that a reused process id is never taken for it), what it is,
- * at most one sysfs file with the value to write back when it is
- * reaped, and the box (machine/cgroup.h) its processes are kept in, so
- * that one that left the group is killed too; kbench build records its
- * make's group so (kind build). The recording process holds an flock()
- * on it while it lives: a record whose lock can be taken was left by a
- * process that is gone. */
+ * leader (so that a reused process id is never taken for it), the boot id
+ * of the boot it was written in, what it is, at most one sysfs file with
+ * the value to write back when it is reaped (a memory block's state,
+ * online, the only one a background load changes), and the box
+ * (machine/cgroup.h) its processes are kept in, so that one that left the
+ * group is killed too; kbench build records its make's group so (kind
+ * build). The recording process holds an flock() on it while it lives: a
+ * record whose lock can be taken was left by a process that is gone. A
+ * record is read only when the lock directory trusts it
+ * (machine/hostlock.h). */
 #ifndef KBENCH_LEFTOVER_H
 #define KBENCH_LEFTOVER_H
 
@@ -43,9 +46,12 @@ int leftover_note(struct leftover *l, const char *key, const char *value, struct
 /* The group ended by its owner: remove the record. */
 void leftover_forget(struct leftover *l);
 
-/* Kill (SIGKILL) every process of each group recorded by a kbench that is
- * gone, started no earlier than its leader, and write back the file its
- * record names when it reads otherwise; one line a record into said
+/* Kill (SIGKILL) every process of each group recorded in this boot by a
+ * kbench that is gone, started no earlier than its leader and owned by
+ * this user (nothing when the group's leader lives with another start
+ * time), and write back the memory block state its record names when it
+ * reads otherwise (any other file is said, not written); one line a
+ * record into said
  * ("killed 2 processes of background process group 1234 ('sleep 60' of
  * arm drain) left by a kbench that is gone"). Return the count of
  * records reaped, or -1 with why in err. */

@@ -55,6 +55,31 @@ static const char *arm_value(const struct experiment *e, const struct arm *a, si
 	return e->files.v[f].original;
 }
 
+/* The values arm settings may write to knob file f, as knob_normal gives
+ * them, one a line, its original left out, into out: what a restore
+ * after a kill expects to find there. */
+static void written_values(const struct experiment *e, size_t f, struct strbuf *out)
+{
+	struct strbuf v = STRBUF_INIT, orig = STRBUF_INIT;
+
+	knob_normal(e->files.v[f].original, &orig);
+	for (size_t i = 0; i < e->narms; i++) {
+		const char *p;
+		size_t n;
+
+		knob_normal(arm_value(e, &e->arms[i], f), &v);
+		if (!strcmp(v.buf, orig.buf))
+			continue;
+		for (p = out->buf, n = v.len; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+			if (!strncmp(p, v.buf, n) && (p[n] == '\n' || !p[n]))
+				break;
+		if (!p)
+			strbuf_addf(out, "%s%s", out->len ? "\n" : "", v.buf);
+	}
+	strbuf_release(&v);
+	strbuf_release(&orig);
+}
+
 /* ---- the dry run ---- */
 
 /* The current values of the files of an arm's knob key, counted. */
@@ -319,6 +344,7 @@ static int record_experiment(struct experiment *e, struct store *s, const char *
 static int journal(struct experiment *e, struct store *s)
 {
 	struct knob_original *ko = xcalloc(e->files.n + 1, sizeof(*ko));
+	struct strbuf *written = xcalloc(e->files.n + 1, sizeof(*written));
 	struct busy_knob busy = { .e = e };
 	struct run_writer w;
 	char started[32], *host = sysinfo_hostname();
@@ -329,12 +355,19 @@ static int journal(struct experiment *e, struct store *s)
 	clock_iso_utc(started, sizeof(started), time(NULL));
 	if (e->resumed ? store_resume_experiment(s, e->id) : record_experiment(e, s, started))
 		goto out;
-	for (size_t f = 0; f < e->files.n; f++)
+	for (size_t f = 0; f < e->files.n; f++) {
+		strbuf_init(&written[f]);
+		written_values(e, f, &written[f]);
 		ko[f] = (struct knob_original){ .path = e->files.v[f].path,
-						.original = e->files.v[f].original };
+						.original = e->files.v[f].original,
+						.written = written[f].buf };
+	}
 	run_writer_self(&w);
 	rc = store_journal_knobs(s, e->id, ko, e->files.n, host, &w, started);
 out:
+	for (size_t f = 0; f < e->files.n; f++)
+		strbuf_release(&written[f]);
+	free(written);
 	free(host);
 	free(ko);
 	return rc;
@@ -568,7 +601,7 @@ static int take_knobs(struct experiment *e, struct store *s)
 	int rc;
 
 	strbuf_addf(&what, "kbench ab, experiment '%s'", e->name);
-	rc = hostlock_knobs(what.buf, store_path(s), e->wait_knobs, knob_write, &err);
+	rc = hostlock_knobs(what.buf, store_path(s), e->wait_knobs, knob_restore_left, &err);
 	if (rc) {
 		error("%s", err.buf);
 		goto out;
@@ -608,19 +641,25 @@ static void measuring(const struct experiment *e, struct store *s)
 	strbuf_release(&err);
 }
 
-/* Journal every knob file's original value host-wide too, so that a
- * kbench of any store restores it if this one is killed. */
+/* Journal every knob file's original value (and the values the arms
+ * may write to it) host-wide too, so that a kbench of any store restores
+ * it if this one is killed. */
 static int journal_host(const struct experiment *e)
 {
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, written = STRBUF_INIT;
 	int rc = 0;
 
-	for (size_t f = 0; f < e->files.n && !rc; f++)
-		if (hostlock_journal(e->files.v[f].path, e->files.v[f].original, &err)) {
+	for (size_t f = 0; f < e->files.n && !rc; f++) {
+		strbuf_reset(&written);
+		written_values(e, f, &written);
+		if (hostlock_journal(e->files.v[f].path, e->files.v[f].original, written.buf,
+				     &err)) {
 			error("%s", err.buf);
 			rc = -1;
 		}
+	}
 	strbuf_release(&err);
+	strbuf_release(&written);
 	return rc;
 }
 

@@ -72,6 +72,11 @@ static void normalise(const char *text, struct strbuf *out)
 	}
 }
 
+void knob_normal(const char *value, struct strbuf *out)
+{
+	normalise(value, out);
+}
+
 int knob_read(const char *path, struct strbuf *value)
 {
 	char buf[KNOB_MAX + 1];
@@ -156,6 +161,81 @@ int knob_write(const char *path, const char *value, struct strbuf *err)
 	rc = 0;
 out:
 	strbuf_release(&back);
+	strbuf_release(&want);
+	return rc;
+}
+
+/* Whether value (normalised) is one of the lines of list. */
+static int listed(const char *list, const char *value)
+{
+	size_t n = strlen(value);
+
+	for (const char *p = list; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, value, n) && (p[n] == '\n' || !p[n]))
+			return 1;
+	return 0;
+}
+
+/* Knobs knob_restore_left could not write back in this process. */
+static int unrestored;
+
+int knob_unrestored(void)
+{
+	return unrestored;
+}
+
+int knob_restore_left(const char *path, const char *original, const char *written,
+		      struct strbuf *err)
+{
+	struct strbuf now = STRBUF_INIT, want = STRBUF_INIT;
+	char canon[PATH_MAX];
+	int rc = -1;
+
+	/* Where it leads first: nothing outside the knobs is even read. */
+	if (!realpath(path, canon)) {
+		if (errno == ENOENT) {
+			strbuf_addstr(err, "the file is gone");
+			return 2;
+		}
+		strbuf_addf(err, "cannot find %s: %s", path, strerror(errno));
+		unrestored++;
+		return -1;
+	}
+	if (!knob_place(canon)) {
+		strbuf_addf(err, "%s leads to %s, outside /sys and /proc/sys: not a knob, "
+			    "not written", path, canon);
+		unrestored++;
+		return -1;
+	}
+	if (knob_read(canon, &now)) {
+		strbuf_addf(err, "cannot read %s: %s", path, strerror(errno));
+		goto out;
+	}
+	normalise(original, &want);
+	if (!strcmp(now.buf, want.buf)) {
+		rc = 1;
+		goto out;
+	}
+	if (written && !listed(written, now.buf)) {
+		strbuf_addf(err, "it reads '%s', not ", now.buf);
+		if (!*written)
+			strbuf_addstr(err, "a value kbench wrote");
+		for (const char *p = written; *p;) {
+			size_t n = strcspn(p, "\n");
+
+			strbuf_addf(err, "%s'%.*s'", p == written ? "" : " or ", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+		strbuf_addstr(err, " as kbench set it: left as set since (by an admin, or "
+			      "another tool)");
+		rc = 2;
+		goto out;
+	}
+	rc = knob_write(canon, original, err) ? -1 : 0;
+out:
+	if (rc < 0)
+		unrestored++;
+	strbuf_release(&now);
 	strbuf_release(&want);
 	return rc;
 }
@@ -247,6 +327,7 @@ struct left_row {
 	int64_t experiment_id;
 	int64_t pid;
 	char *path, *original;
+	char *written;		/* values the experiment may write; NULL: not known */
 	int other_boot;		/* journalled before the last boot: drop, never write */
 };
 
@@ -272,19 +353,35 @@ static int collect(const struct journal_row *r, void *arg)
 		.pid = r->pid,
 		.path = xstrdup(r->path),
 		.original = xstrdup(r->original),
+		.written = r->written ? xstrdup(r->written) : NULL,
 		.other_boot = r->other_boot,
 	};
 	return 0;
 }
 
-/* Drop row r of the journal without writing its knob: journalled before
- * the machine last booted (the boot reset the knob, and a sysfs path may
- * name something else now), or its file is gone. Return 0 when dropped. */
-static int drop_row(struct store *w, const struct left_row *r, const char *why)
+static void left_release(struct left *l)
 {
-	warning("not restoring %s to '%s' (left by experiment @%lld, pid %lld): %s; its "
-		"journal row is dropped", r->path, r->original, (long long)r->experiment_id,
-		(long long)r->pid, why);
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].path);
+		free(l->v[i].original);
+		free(l->v[i].written);
+	}
+	free(l->v);
+}
+
+/* Drop row r of the journal without writing its knob, saying why: an
+ * error when it could not be written back (bad), else a warning. Return
+ * 0 when dropped. */
+static int drop_row(struct store *w, const struct left_row *r, const char *why, int bad)
+{
+	if (bad)
+		error("cannot restore %s to '%s' (left by experiment @%lld, pid %lld): %s; its "
+		      "journal row is dropped", r->path, r->original, (long long)r->experiment_id,
+		      (long long)r->pid, why);
+	else
+		warning("not restoring %s to '%s' (left by experiment @%lld, pid %lld): %s; its "
+			"journal row is dropped", r->path, r->original,
+			(long long)r->experiment_id, (long long)r->pid, why);
 	return store_journal_forget(w, r->experiment_id, r->path);
 }
 
@@ -313,7 +410,7 @@ int knob_recover(struct store *s, int writable)
 		int rc;
 
 		strbuf_addf(&what, "kbench restoring the knobs of %s", store_path(s));
-		rc = hostlock_knobs(what.buf, store_path(s), 0, knob_write, &err);
+		rc = hostlock_knobs(what.buf, store_path(s), 0, knob_restore_left, &err);
 		if (rc)
 			warning("knobs left changed by a kbench that died are not restored now: %s",
 				err.buf);
@@ -331,25 +428,27 @@ int knob_recover(struct store *s, int writable)
 		time_t t = time(NULL);
 
 		for (; j < l.n && l.v[j].experiment_id == l.v[i].experiment_id; j++) {
+			struct left_row *r = &l.v[j];
 			struct strbuf err = STRBUF_INIT;
+			int rc = 1;
 
-			if (l.v[j].other_boot || access(l.v[j].path, F_OK)) {
-				if (drop_row(w, &l.v[j], l.v[j].other_boot ?
+			if (r->other_boot || access(r->path, F_OK)) {
+				if (drop_row(w, r, r->other_boot ?
 					     "the machine booted since, which reset it" :
-					     "the file is gone"))
+					     "the file is gone", 0))
 					bad++;
 				strbuf_release(&err);
 				continue;
 			}
-			if (knob_write(l.v[j].path, l.v[j].original, &err)) {
-				error("cannot restore %s to '%s' (left by experiment @%lld): %s",
-				      l.v[j].path, l.v[j].original, (long long)l.v[j].experiment_id,
-				      err.buf);
+			rc = knob_restore_left(r->path, r->original, r->written, &err);
+			if (rc == 2 || rc < 0) {
+				drop_row(w, r, err.buf, rc < 0);
+				if (rc < 0)
+					bad++;
+			} else if (store_journal_forget(w, r->experiment_id, r->path)) {
 				bad++;
-			} else if (!store_journal_forget(w, l.v[j].experiment_id, l.v[j].path)) {
-				done++;
 			} else {
-				bad++;
+				done++;	/* it reads its original again */
 			}
 			strbuf_release(&err);
 		}
@@ -358,8 +457,7 @@ int knob_recover(struct store *s, int writable)
 				"gone)", done, done == 1 ? "" : "s", (long long)l.v[i].experiment_id,
 				(long long)l.v[i].pid);
 		clock_iso_utc(at, sizeof(at), t);
-		if (!bad)
-			store_experiment_abandoned(w, l.v[i].experiment_id, at);
+		store_experiment_abandoned(w, l.v[i].experiment_id, at);
 		failed += (int)bad;
 		i = j;
 	}
@@ -370,11 +468,7 @@ out:
 		if (took == 2)
 			hostlock_release();
 	}
-	for (size_t i = 0; i < l.n; i++) {
-		free(l.v[i].path);
-		free(l.v[i].original);
-	}
-	free(l.v);
+	left_release(&l);
 	if (w && w != s)
 		store_close(w);
 	return failed;
@@ -388,11 +482,7 @@ long knob_left(struct store *s)
 	if (store_each_journal(s, collect, &l) < 0)
 		return -1;
 	n = (long)l.n;
-	for (size_t i = 0; i < l.n; i++) {
-		free(l.v[i].path);
-		free(l.v[i].original);
-	}
-	free(l.v);
+	left_release(&l);
 	return n;
 }
 

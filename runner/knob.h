@@ -50,15 +50,36 @@ int knob_write(const char *path, const char *value, struct strbuf *err);
 /* Whether path reads as value (as knob_write checks it): 1, or 0 with
  * what it reads in now; -1 when it cannot be read (errno set). */
 int knob_reads(const char *path, const char *value, struct strbuf *now);
+/* value as knob_read gives a setting: blanks folded, the bracketed word of
+ * a choice list; into out (reset first). */
+void knob_normal(const char *value, struct strbuf *out);
+/* Put back a knob a kbench that is gone left changed
+ * (hostlock_restore_fn): path to original when it reads one of written
+ * (values one a line, as knob_normal gives them; NULL: not known, any
+ * value is written back). Nothing is read or written outside /sys and
+ * /proc/sys. Return 0 when written back, 1 when it reads original
+ * already, 2 when it reads something else (left as the admin set it:
+ * "it reads '8', not '5' as kbench set it; left as set since" into err)
+ * or is gone, -1 when it cannot be (why into err; counted by
+ * knob_unrestored). */
+int knob_restore_left(const char *path, const char *original, const char *written,
+		      struct strbuf *err);
+/* How many knobs knob_restore_left could not write back (said, their
+ * journal rows dropped) in this process. */
+int knob_unrestored(void);
 /* Whether this process may write path; if not, why into err. */
 int knob_writable(const char *path, struct strbuf *err);
 
-/* Restore the knobs of journal rows whose writer is gone (on this host),
- * say so ("restored 3 knobs left changed by experiment #4 (pid 1234,
- * gone)"), drop those rows, and mark such experiments interrupted. s may
- * be open read-only: a writable store is then opened at the same path
- * for the restore. Return the count of knobs that could not be restored
- * (their rows are kept), or -1 when the store could not be read. */
+/* Restore the knobs of journal rows whose writer is gone (on this host)
+ * with knob_restore_left, say so ("restored 3 knobs left changed by
+ * experiment #4 (pid 1234, gone)"), drop those rows, and mark such
+ * experiments interrupted. A row of another boot, of a file that is gone
+ * or reads a value the experiment did not write, or one that cannot be
+ * written back is said and dropped too. s may be open read-only: a
+ * writable store is then opened at the same path for the restore. Return
+ * the count of knobs that could not be restored (said and dropped, or
+ * left for later when another kbench holds the knobs or the store cannot
+ * be written), or -1 when the store could not be read. */
 int knob_recover(struct store *s, int writable);
 
 /* Journal rows on this host whose writer is gone (knobs still to restore).

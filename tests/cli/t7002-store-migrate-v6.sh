@@ -5,8 +5,8 @@
 # (runs.nsamples: one a sample, as runs and show counted them, a pft
 # sample's four result rows once), and runs and show print what they
 # printed before. The version-6 store is one this kbench wrote, with the
-# two columns of version 7 and the tables of version 9 (bisections)
-# dropped.
+# two columns of version 7, the tables of version 9 (bisections) and
+# what versions 10 and 11 added dropped.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 val() { "$KB_SQL" "$db" "$1"; }
@@ -32,7 +32,8 @@ kb show m > "$tmp/show-before" 2>&1
 "$KB_SQL" --write "$db" "ALTER TABLE samples DROP COLUMN warmup;
 	ALTER TABLE runs DROP COLUMN nsamples; DROP TABLE bisect_steps;
 	DROP TABLE bisect_commits; DROP TABLE bisects; DROP TABLE experiment_looks;
-	ALTER TABLE experiments DROP COLUMN design; PRAGMA user_version = 6"
+	ALTER TABLE experiments DROP COLUMN design;
+	ALTER TABLE knob_journal DROP COLUMN written; PRAGMA user_version = 6"
 ok $? "the store is taken back to version 6"
 is "... without the columns of version 7" \
 	"$(val "SELECT count(*) FROM pragma_table_info('samples') WHERE name = 'warmup'")
@@ -41,7 +42,7 @@ $(val "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'nsamples'")"
 
 kb runs > "$tmp/runs-after" 2>&1
 ok $? "runs opens it"
-is "... which is now at version 10" "$(val 'PRAGMA user_version')" 10
+is "... which is now at version 11" "$(val 'PRAGMA user_version')" 11
 is "... with every sample a measured one" \
 	"$(val "SELECT count(*) || ' ' || total(warmup) FROM samples")" "$rows 0.0"
 is "... each run's count stored: 2 x 2 hackbench samples and 3 pft ones" \
