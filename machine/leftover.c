@@ -78,22 +78,23 @@ int leftover_record(struct leftover *l, pid_t pgid, const char *what, const char
 	char name[48], boot[64];
 	int dirfd, fd = -1, rc = -1;
 
-	dirfd = hostlock_dir_open(1, err);
-	if (dirfd < 0) {
-		if (dirfd == -2)
-			strbuf_addstr(err, "the lock directory is missing");
-		goto out;
-	}
 	hostlock_dir(&path);
 	snprintf(name, sizeof(name), RECORD_PREFIX "%ld", (long)pgid);
 	strbuf_addf(&path, "/%s", name);
+	dirfd = hostlock_dir_open(1, &text);
+	if (dirfd < 0) {
+		strbuf_addf(err, "cannot record process group %ld in %s: %s", (long)pgid,
+			    path.buf, dirfd == -2 ? "the lock directory is missing" : text.buf);
+		strbuf_reset(&text);
+		goto out;
+	}
 	/* Emptied once checked, not by O_TRUNC: a file planted there (a
 	 * link to another) is refused before anything is written to it. */
 	fd = hostlock_open_file(dirfd, name, O_RDWR | O_CREAT, 0644);
 	if (fd < 0 && errno == EPERM)	/* another user's, said and removed */
 		fd = hostlock_open_file(dirfd, name, O_RDWR | O_CREAT, 0644);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) || ftruncate(fd, 0)) {
-		strbuf_addf(err, "cannot record background process group %ld in %s: %s",
+		strbuf_addf(err, "cannot record process group %ld in %s: %s",
 			    (long)pgid, path.buf, strerror(errno));
 		goto out;
 	}
@@ -288,7 +289,8 @@ static void reap_one(const char *text, const char *boot, struct strbuf *said)
 	if (n < 0 && !boxed) {
 		strbuf_addf(said, "%sprocess group %ld is not the %s recorded (%s): "
 			    "its leader started at another time; nothing killed",
-			    said->len ? "\n" : "", pgid, kind.buf, what.buf);
+			    said->len ? "\n" : "", pgid,
+			    strcmp(kind.buf, "background") ? kind.buf : "background load", what.buf);
 		goto out;
 	}
 	n = (n < 0 ? 0 : n) + boxed;

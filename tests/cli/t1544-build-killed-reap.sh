@@ -53,7 +53,7 @@ is "nothing is left recorded" "$(ls "$KBENCH_LOCK_DIR" 2>/dev/null | grep -c '^b
 kbuild_commit "$tree" "fake: one more" f 1 >/dev/null
 check "a build that cannot record its processes still builds" \
 	env KBENCH_LOCK_DIR=/proc/no-such-dir "$KBENCH" build --tree "$tree" --ref HEAD
-grep -q "^kbench: warning: cannot record background process group [0-9]* in /proc/no-such-dir/background\.[0-9]*: .*; a kill -9 of this build would leave make's recipes running\$" \
+grep -q "^kbench: warning: cannot record process group [0-9]* in /proc/no-such-dir/background\.[0-9]*: .*; a kill -9 of this build would leave make's recipes running\$" \
 	"$tmp/check.err" && [ "$(grep -c "a kill -9 of this build" "$tmp/check.err")" -eq 1 ]
 ok $? "saying so once"
 
