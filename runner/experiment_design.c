@@ -20,11 +20,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- reading the design ---- */
 
@@ -413,6 +415,162 @@ static int read_arm(struct experiment *e, struct arm *a, const struct vm_config 
 	return a->vm ? check_kernel_arm(a, images_later) : 0;
 }
 
+/* Whether key = value of an arm names a file: kernel, initrd, modules,
+ * tree and fragment do; kconfig does when value is a file (else it is a
+ * make target, defconfig say). */
+static int path_key(const char *key, const char *value)
+{
+	if (!strcmp(key, "kconfig"))
+		return strchr(value, '/') || !access(value, F_OK);
+	return !strcmp(key, "kernel") || !strcmp(key, "initrd") || !strcmp(key, "modules") ||
+	       !strcmp(key, "tree") || !strcmp(key, "fragment");
+}
+
+/* path made absolute into out: its real path when it exists, else the
+ * working directory's path before it. Return 0, or -1 after an error. */
+static int absolute(const char *path, struct strbuf *out)
+{
+	char buf[PATH_MAX];
+
+	if (*path == '/') {
+		strbuf_addstr(out, path);
+		return 0;
+	}
+	if (realpath(path, buf)) {
+		strbuf_addstr(out, buf);
+		return 0;
+	}
+	if (!getcwd(buf, sizeof(buf)))
+		return error("cannot read the working directory: %s", strerror(errno));
+	strbuf_addf(out, "%s/%s", buf, path);
+	return 0;
+}
+
+/* The files an arm section names (path_key) made absolute, in place, so
+ * that the experiment, stored so, resumes from any directory. Return 0,
+ * or -1 after an error. */
+static int absolute_paths(struct conf_section *cs)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < cs->n; i++) {
+		struct conf_entry *c = &cs->entries[i];
+
+		if (!*c->value || *c->value == '/' || !path_key(c->key, c->value))
+			continue;
+		strbuf_reset(&sb);
+		if (absolute(c->value, &sb)) {
+			strbuf_release(&sb);
+			return -1;
+		}
+		free(c->value);
+		c->value = strbuf_detach(&sb);
+	}
+	strbuf_release(&sb);
+	return 0;
+}
+
+/* e's arms as it runs them, [arm:NAME] sections, into e->arms_text. */
+static void format_arms(struct experiment *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < e->narms; i++) {
+		const struct conf_section *cs = e->arms[i].cs;
+
+		strbuf_addf(&sb, "%s[%s]\n", i ? "\n" : "", cs->name);
+		for (size_t k = 0; k < cs->n; k++)
+			strbuf_addf(&sb, "%s = %s\n", cs->entries[k].key, cs->entries[k].value);
+	}
+	e->arms_text = strbuf_detach(&sb);
+}
+
+/* What a kernel arm's guest starts from (vm, the command line's), as
+ * KEY=VALUE lines into e->guest_text; its files absolute. Return 0, or
+ * -1 after an error. */
+static int format_guest(struct experiment *e, const struct vm_config *vm)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *const files[][2] = {
+		{ "initrd", vm->initrd }, { "modules", vm->modules_dir },
+	};
+
+	strbuf_addf(&sb, "accel=%s\nvcpus=%d\nmemory=%d\nboot-timeout=%.17g\nicount=%d\n",
+		    vm->accel, vm->vcpus, vm->mem_mib, vm->boot_timeout_s, vm->icount_shift);
+	if (vm->vcpu_pin)
+		strbuf_addf(&sb, "vcpu-pin=%s\n", vm->vcpu_pin);
+	if (vm->cpu)
+		strbuf_addf(&sb, "cpu=%s\n", vm->cpu);
+	if (vm->modprobe)
+		strbuf_addf(&sb, "modprobe=%s\n", vm->modprobe);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (!files[i][1])
+			continue;
+		strbuf_addf(&sb, "%s=", files[i][0]);
+		if (absolute(files[i][1], &sb)) {
+			strbuf_release(&sb);
+			return -1;
+		}
+		strbuf_addch(&sb, '\n');
+	}
+	e->guest_text = strbuf_detach(&sb);
+	return 0;
+}
+
+/* The guest's options a resumed experiment stored (format_guest's text)
+ * into vm, from VM_CONFIG_INIT; its strings point into *buf, which the
+ * caller frees. A key it does not know is left out (a later kbench's).
+ * Return 0, or -1 after saying why. */
+static int parse_guest(const char *text, struct vm_config *vm, char **buf)
+{
+	static const struct vm_config init = VM_CONFIG_INIT;
+	char *line, *next;
+
+	*vm = init;
+	*buf = xstrdup(text);
+	for (line = *buf; line && *line; line = next) {
+		char *eq, *end;
+		double d;
+		long v;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!(eq = strchr(line, '=')))
+			return error("the experiment's stored guest options: cannot read '%s'", line);
+		*eq++ = '\0';
+		errno = 0;
+		if (!strcmp(line, "accel")) {
+			vm->accel = eq;
+		} else if (!strcmp(line, "vcpu-pin")) {
+			vm->vcpu_pin = eq;
+		} else if (!strcmp(line, "cpu")) {
+			vm->cpu = eq;
+		} else if (!strcmp(line, "modprobe")) {
+			vm->modprobe = eq;
+		} else if (!strcmp(line, "initrd")) {
+			vm->initrd = eq;
+		} else if (!strcmp(line, "modules")) {
+			vm->modules_dir = eq;
+		} else if (!strcmp(line, "boot-timeout")) {
+			d = strtod(eq, &end);
+			if (errno || end == eq || *end || !(d > 0))
+				return error("the experiment's stored guest options: boot-timeout "
+					     "'%s' is not a time", eq);
+			vm->boot_timeout_s = d;
+		} else if (!strcmp(line, "vcpus") || !strcmp(line, "memory") ||
+			   !strcmp(line, "icount")) {
+			v = strtol(eq, &end, 10);
+			if (errno || end == eq || *end || v < -1 || v > INT_MAX)
+				return error("the experiment's stored guest options: %s '%s' is not "
+					     "an integer", line, eq);
+			*(!strcmp(line, "vcpus") ? &vm->vcpus : !strcmp(line, "memory") ?
+			  &vm->mem_mib : &vm->icount_shift) = (int)v;
+		}
+	}
+	return 0;
+}
+
 /* The sections of c an arm runs: every one but [experiment] and the
  * arms, and of those the ones only matches. */
 static char *section_pattern(const char *only)
@@ -565,6 +723,7 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 	const struct conf_section *design = NULL;
 	struct seq_keys keys = { 0, -1, -1, -1, -1, NULL };
 	struct strbuf sb = STRBUF_INIT;
+	size_t nconfig;
 	int rc = -1;
 
 	memset(e, 0, sizeof(*e));
@@ -578,6 +737,7 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 	e->iterations = o->iterations;
 	if (load_configs(&e->conf, o))
 		goto out;
+	nconfig = e->conf.n;
 	if (o->extra) {
 		size_t len = e->conf.name.len;
 
@@ -589,13 +749,14 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 		e->conf.name.buf[len] = '\0';
 	}
 	for (size_t i = 0; i < e->conf.n; i++) {
-		const struct conf_section *cs = &e->conf.sections[i];
+		struct conf_section *cs = &e->conf.sections[i];
 
 		if (!strcmp(cs->name, "experiment")) {
 			design = cs;
 			continue;
 		}
-		if (!is_arm_section(cs->name))
+		/* A resumed experiment runs the arms it stored. */
+		if (!is_arm_section(cs->name) || (o->arms_stored && i < nconfig))
 			continue;
 		if (!valid_arm_name(cs->name + 4)) {
 			error("%s:%d: invalid arm name '%s': 1 to 32 letters, digits, '_', '.', "
@@ -610,6 +771,9 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 		memset(&e->arms[e->narms], 0, sizeof(*e->arms));
 		e->arms[e->narms].name = xstrdup(cs->name + 4);
 		e->arms[e->narms].cs = cs;
+		/* kbench bisect's stand-ins are no files. */
+		if (!o->images_later && absolute_paths(cs))
+			goto out;
 		config_init(&e->arms[e->narms].conf);
 		e->narms++;
 	}
@@ -643,6 +807,9 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 	for (size_t i = 0; i < e->narms; i++)
 		if (read_arm(e, &e->arms[i], o->vm, o->build, o->images_later))
 			goto out;
+	format_arms(e);
+	if (o->vm && format_guest(e, o->vm))
+		goto out;
 	e->name = xstrdup(o->name ? o->name : e->conf.name.buf);
 	for (size_t i = 0; i < e->narms; i++) {
 		struct arm *a = &e->arms[i];
@@ -684,6 +851,7 @@ struct asked {
 	size_t n, alloc;
 	char *only;
 	char *watch;
+	char *arms, *guest;	/* experiment-arms, experiment-guest */
 	int iterations;
 };
 
@@ -704,6 +872,11 @@ static int read_asked(const char *section, const char *key, const char *value, v
 		as->watch = xstrdup(value);
 	} else if (!strcmp(key, "experiment-iterations")) {
 		as->iterations = atoi(value);
+	} else if (!strcmp(key, "experiment-arms") || !strcmp(key, "experiment-guest")) {
+		char **slot = !strcmp(key, "experiment-arms") ? &as->arms : &as->guest;
+
+		free(*slot);
+		*slot = xstrdup(value);
 	}
 	return 0;
 }
@@ -803,6 +976,8 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	struct run_info ri = { .id = 0 };
 	struct experiment_options o = { .name = NULL };
 	struct strbuf why = STRBUF_INIT, seed = STRBUF_INIT, arms = STRBUF_INIT;
+	struct vm_config guest;
+	char *guest_buf = NULL;
 	int rc = -1, same;
 
 	memset(e, 0, sizeof(*e));
@@ -848,8 +1023,22 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 		strbuf_addf(&seed, "%llu", (unsigned long long)x.seed);
 		o.seed = seed.buf;
 	}
+	/* What it ran: its arms, their files absolute, and the guest's
+	 * options of the command line (kbench vm's); a store of an older
+	 * kbench has the configs' arms only. */
+	if (as.arms) {
+		o.extra = as.arms;
+		o.extra_name = "the experiment's stored arms";
+		o.arms_stored = 1;
+	}
+	if (as.guest && parse_guest(as.guest, &guest, &guest_buf))
+		goto out;
+	if (as.guest)
+		o.vm = &guest;
 	if (experiment_load(e, &o))
 		goto out;
+	e->guest_buf = guest_buf;
+	guest_buf = NULL;
 	for (size_t i = 0; i < e->narms; i++)
 		strbuf_addf(&arms, "%s%s", i ? " " : "", e->arms[i].name);
 	if (strcmp(arms.buf, x.arms)) {
@@ -928,6 +1117,9 @@ out:
 	free(as.overrides);
 	free(as.only);
 	free(as.watch);
+	free(as.arms);
+	free(as.guest);
+	free(guest_buf);
 	strbuf_release(&why);
 	strbuf_release(&seed);
 	strbuf_release(&arms);
@@ -965,6 +1157,9 @@ void experiment_release(struct experiment *e)
 	free(e->overrides);
 	free(e->only);
 	free(e->watch);
+	free(e->arms_text);
+	free(e->guest_text);
+	free(e->guest_buf);
 	knob_files_release(&e->files);
 	config_release(&e->conf);
 	free(e->name);

@@ -25,6 +25,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -511,6 +512,27 @@ static int64_t samples_to_run(const struct run_exec *x)
 					total += (int64_t)left + x->p->sections[i].warmup;
 			}
 	return total;
+}
+
+int plan_round_left(struct plan *p, struct store *s, int64_t run_id, int round)
+{
+	struct run_exec x;
+	int64_t left = -1;
+
+	memset(&x, 0, sizeof(x));
+	x.p = p;
+	x.s = s;
+	x.run_id = run_id;
+	x.round = round;
+	if (!load_done(&x, 1))
+		left = samples_to_run(&x);
+	for (size_t i = 0; x.st && i < p->n; i++) {
+		free(x.st[i].rr);
+		free(x.st[i].have);
+		free(x.st[i].next_iter);
+	}
+	free(x.st);
+	return left < 0 ? -1 : left > INT_MAX ? INT_MAX : (int)left;
 }
 
 /* Run one sample (warm-up when warm) of row r of ps: k of kn as progress
