@@ -522,7 +522,7 @@ static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 	/* A resumed arm's round that its run holds whole is not booted
 	 * again (its last round is: the run completes there). */
 	if (a->vm && a->run_id && !a->ran_here && r < e->rounds) {
-		int left = plan_round_left(&a->plan, s, a->run_id, r);
+		int64_t left = plan_round_left(&a->plan, s, a->run_id, r);
 
 		if (left < 0)
 			goto out;
@@ -910,8 +910,9 @@ out:
 	}
 	stop_signals_restore(&ss);
 	if (outcome == EXPERIMENT_STOPPED)
-		error("experiment @%lld interrupted by signal %d; every knob is restored; "
-		      "'kbench ab --resume %s' runs the rest", (long long)e->id, sig, e->name);
+		error("experiment @%lld interrupted by signal %d%s; 'kbench ab --resume %s' runs "
+		      "the rest", (long long)e->id, sig,
+		      e->files.n ? "; every knob is restored" : "", e->name);
 	else if (outcome == EXPERIMENT_FAILED && e->id && any_run(e))
 		notice("'kbench ab --resume %s' runs the rest of experiment @%lld", e->name,
 		       (long long)e->id);

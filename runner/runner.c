@@ -25,7 +25,6 @@
 
 #include <assert.h>
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -495,6 +494,16 @@ static int load_done(struct run_exec *x, int resumed)
 	       store_each_row_result(x->s, x->run_id, mark_finished, x);
 }
 
+static void release_state(struct run_exec *x)
+{
+	for (size_t i = 0; x->st && i < x->p->n; i++) {
+		free(x->st[i].rr);
+		free(x->st[i].have);
+		free(x->st[i].next_iter);
+	}
+	free(x->st);
+}
+
 /* Samples this process will run, warm-up included (with auto iterations,
  * at most): a row's round with nothing left is skipped whole, one with
  * samples left runs its warm-up again. */
@@ -514,25 +523,13 @@ static int64_t samples_to_run(const struct run_exec *x)
 	return total;
 }
 
-int plan_round_left(struct plan *p, struct store *s, int64_t run_id, int round)
+int64_t plan_round_left(struct plan *p, struct store *s, int64_t run_id, int round)
 {
-	struct run_exec x;
-	int64_t left = -1;
+	struct run_exec x = { .p = p, .s = s, .run_id = run_id, .round = round };
+	int64_t left = load_done(&x, 1) ? -1 : samples_to_run(&x);
 
-	memset(&x, 0, sizeof(x));
-	x.p = p;
-	x.s = s;
-	x.run_id = run_id;
-	x.round = round;
-	if (!load_done(&x, 1))
-		left = samples_to_run(&x);
-	for (size_t i = 0; x.st && i < p->n; i++) {
-		free(x.st[i].rr);
-		free(x.st[i].have);
-		free(x.st[i].next_iter);
-	}
-	free(x.st);
-	return left < 0 ? -1 : left > INT_MAX ? INT_MAX : (int)left;
+	release_state(&x);
+	return left;
 }
 
 /* Run one sample (warm-up when warm) of row r of ps: k of kn as progress
@@ -991,12 +988,7 @@ out_signals:
 	if (!decided && stop_signal > 0)
 		raise(stop_signal);
 out:
-	for (size_t i = 0; x.st && i < p->n; i++) {
-		free(x.st[i].rr);
-		free(x.st[i].have);
-		free(x.st[i].next_iter);
-	}
-	free(x.st);
+	release_state(&x);
 	record_recovery_release(&x.rec);
 	run_info_release(&x.info);
 	monitor_values_release(&x.mv);
