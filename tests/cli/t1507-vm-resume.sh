@@ -7,8 +7,9 @@
 # is stored and kbench show gives their spread; the interrupt names the
 # command that resumes it, and compare of a bare arm name suggests
 # CONFIG/ARM. Then what needs no guest: the arms of one image named
-# apart, and --accel kvm refused at QEMU's first refusal, or before any
-# QEMU where /dev/kvm cannot be opened.
+# apart, kbench ab's relative paths made absolute, and --accel kvm
+# refused at QEMU's first refusal, or before any QEMU where /dev/kvm
+# cannot be opened.
 #
 # Covers: kbench vm (arms, --accel kvm), kbench ab --resume, kbench show
 # (Boots), kbench compare (did you mean CONFIG/ARM).
@@ -116,6 +117,16 @@ kbt vm -k "$vm_cloud" -k "$vm_cloud" --append quiet --append loglevel=3 \
 ver=$(basename "$vm_cloud" | sed 's/^vmlinuz-//')
 grep -q "$ver-1" "$tmp/out" && grep -q "$ver-2" "$tmp/out" && ! grep -q "arm2" "$tmp/out"
 ok $? "the arms of one image are named from it, -1 and -2"
+[ $? -eq 0 ] || show
+
+# kbench ab's config: its relative paths are made absolute as it begins
+# (its dry run shows the arms as they would be stored).
+printf '[arm:a]\nkernel = k/vmlinuz-cloud\n[arm:b]\nkernel = k/vmlinuz-rt\ninitrd = k/none.cpio\n[hackbench]\ngroups = 1\nloops = 10\niterations = 1\n' \
+	>"$tmp/work/kernels.conf"
+(cd "$tmp/work" && exec "$KBENCH" --db "$db" ab -c kernels.conf --dry-run >"$tmp/out" 2>"$tmp/err")
+grep -q "^    kernel = $tmp/work/k/vmlinuz-cloud$" "$tmp/out" &&
+	grep -q "^    initrd = $tmp/work/k/none.cpio$" "$tmp/out"
+ok $? "kbench ab makes its arms' relative paths absolute, a file still to come too"
 [ $? -eq 0 ] || show
 
 # --accel kvm where KVM does not run the guest: one QEMU at most.
