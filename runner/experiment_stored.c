@@ -152,7 +152,8 @@ int experiment_parse_guest(const char *text, struct vm_config *vm, char **buf)
 		} else if (!strcmp(line, "vcpus") || !strcmp(line, "memory") ||
 			   !strcmp(line, "icount")) {
 			v = strtol(eq, &end, 10);
-			if (errno || end == eq || *end || v < -1 || v > INT_MAX)
+			if (errno || end == eq || *end || v < (!strcmp(line, "icount") ? -1 : 1) ||
+			    v > INT_MAX)
 				return error("the experiment's stored guest options: %s '%s' is not "
 					     "an integer", line, eq);
 			*(!strcmp(line, "vcpus") ? &vm->vcpus : !strcmp(line, "memory") ?
@@ -173,9 +174,14 @@ char *experiment_strip_arms(const char *config_text)
 
 		while (b < p + n && isspace((unsigned char)*b))
 			b++;
-		/* A section's header: the sections of the arms are left out. */
-		if (b < p + n && *b == '[')
-			in_arm = !strncmp(b + 1, "arm:", 4);
+		/* A section's header (its name trimmed, as the config reads
+		 * it): the sections of the arms are left out. */
+		if (b < p + n && *b == '[') {
+			do
+				b++;
+			while (b < p + n && isspace((unsigned char)*b));
+			in_arm = !strncmp(b, "arm:", 4);
+		}
 		if (!in_arm)
 			strbuf_add(&sb, p, n + (p[n] == '\n'));
 		p += n + (p[n] == '\n');

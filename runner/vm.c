@@ -507,12 +507,15 @@ static void death_line(struct vm *vm, struct strbuf *out)
  * none (a guest that panics leaves QEMU quiet). */
 static const char *qemu_refused(const struct vm *vm)
 {
-	for (const char *p = vm->err.buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+	const char *p = vm->err.buf;
+
+	while (p && *p) {
 		size_t n = strcspn(p, "\n");
 		const char *w = strstr(p, "warning:");
 
 		if (n && (!w || w >= p + n))
 			return p;
+		p = p[n] ? p + n + 1 : NULL;
 	}
 	return NULL;
 }
@@ -608,9 +611,11 @@ static int kvm_usable(struct strbuf *why)
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 
 	if (fd < 0) {
-		strbuf_addf(why, errno == ENOENT ? "there is no /dev/kvm" :
-			    "/dev/kvm cannot be opened for writing: %s", strerror(errno));
-		if (errno == EACCES || errno == EPERM)
+		int err = errno;
+
+		strbuf_addf(why, err == ENOENT ? "there is no /dev/kvm" :
+			    "/dev/kvm cannot be opened for writing: %s", strerror(err));
+		if (err == EACCES || err == EPERM)
 			strbuf_addstr(why, " (the kvm group may open it)");
 		return 0;
 	}
