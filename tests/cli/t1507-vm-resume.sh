@@ -4,7 +4,7 @@
 # from another directory: the experiment is stored as it ran (its arms
 # from the command line, every file absolute, the guest's options), a
 # round its run holds whole is not booted again, each round's boot time
-# is stored and kbench show gives their spread; the interrupt names the
+# is stored and kbench show and experiments give their spread; the interrupt names the
 # command that resumes it, and compare of a bare arm name suggests
 # CONFIG/ARM. Then what needs no guest: the arms of one image named
 # apart, kbench ab's relative paths made absolute, and --accel kvm
@@ -12,7 +12,8 @@
 # cannot be opened.
 #
 # Covers: kbench vm (arms, --accel kvm), kbench ab --resume, kbench show
-# (Boots), kbench compare (did you mean CONFIG/ARM).
+# (Boots), kbench experiments (boots), kbench compare (did you mean
+# CONFIG/ARM).
 #
 # KBENCH_QEMU is a wrapper that counts the boots (in $tmp/boots) and runs
 # the real QEMU; a KVM boot fails as QEMU fails where it cannot set up
@@ -100,6 +101,11 @@ tiny/rt vm.boot_s.round-2"
 kbt show tiny/cloud
 grep -q "^Boots: 2, [0-9.]* to [0-9.]* s ([0-9.]* s apart): round 1 [0-9.]* s, round 2 [0-9.]* s$" "$tmp/out"
 ok $? "kbench show gives the boot times and their spread"
+[ $? -eq 0 ] || show
+kbt experiments 1
+grep -q "^  arms        cloud: run @[0-9]*, complete, 2 rounds, 4 samples, 2 boots [0-9.]* to [0-9.]* s$" "$tmp/out" &&
+	grep -q "^              rt: run @[0-9]*, complete, 2 rounds, 4 samples, 3 boots [0-9.]* to [0-9.]* s$" "$tmp/out"
+ok $? "kbench experiments gives each arm's boots and their spread"
 [ $? -eq 0 ] || show
 kbt compare cloud rt
 ok $((rc == 0)) "compare of a bare arm name fails"
