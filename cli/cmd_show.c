@@ -85,10 +85,55 @@ static int print_failure(const struct failure_row *r, void *arg)
 	return 0;
 }
 
-/* The section of the facts printed last. */
+/* A guest's boot: the round it ran, its time (vm.boot_s.round-R). */
+struct boot {
+	long round;
+	double s;
+};
+
+/* The section of the facts printed last; the boots of a guest run, one
+ * a round (two for a round that a resume booted again). */
 struct meta_state {
 	struct strbuf section;
+	struct boot *boot;
+	size_t nboot, boot_alloc;
 };
+
+/* A boot, from fact vm.boot_s.round-R, into m. */
+static void add_boot(struct meta_state *m, const char *key, const char *value)
+{
+	char *end;
+	long r = strtol(key + strlen("vm.boot_s.round-"), &end, 10);
+
+	if (*end || r < 1)
+		return;
+	size_t at = m->nboot;
+
+	ALLOC_GROW(m->boot, m->nboot + 1, m->boot_alloc);
+	/* In round order; a round's boots in the order stored. */
+	for (; at > 0 && m->boot[at - 1].round > r; at--)
+		m->boot[at] = m->boot[at - 1];
+	m->boot[at] = (struct boot){ .round = r, .s = strtod(value, NULL) };
+	m->nboot++;
+}
+
+/* A guest run's boot time in each round, in round order, and their
+ * spread. */
+static void print_boots(const struct meta_state *m)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	if (!m->nboot)
+		return;
+	for (size_t i = 0; i < m->nboot; i++) {
+		lo = fmin(lo, m->boot[i].s);
+		hi = fmax(hi, m->boot[i].s);
+	}
+	printf("\nBoots: %zu, %.2f to %.2f s (%.2f s apart):", m->nboot, lo, hi, hi - lo);
+	for (size_t i = 0; i < m->nboot; i++)
+		printf("%s round %ld %.2f s", i ? "," : "", m->boot[i].round, m->boot[i].s);
+	printf("\n");
+}
 
 static int print_meta(const char *section, const char *key, const char *value, void *arg)
 {
@@ -97,6 +142,12 @@ static int print_meta(const char *section, const char *key, const char *value, v
 	/* An arm's knobs, one fact a file, are counted under Experiment. */
 	if (!*section && !strncmp(key, "knob ", 5))
 		return 0;
+	/* The experiment as it ran, for a resume: kbench show --format json
+	 * has it; its arms' keys are the arm facts. */
+	if (!*section && (!strcmp(key, "experiment-arms") || !strcmp(key, "experiment-guest")))
+		return 0;
+	if (!*section && !strncmp(key, "vm.boot_s.round-", 16) && value)
+		add_boot(m, key, value);
 	if (strcmp(m->section.buf, section)) {
 		strbuf_reset(&m->section);
 		strbuf_addstr(&m->section, section);
@@ -733,11 +784,13 @@ int cmd_show(int argc, char **argv)
 	printf("\nOptions in effect:");
 	if (store_each_meta(store, id, print_meta, &meta))
 		goto out;
+	print_boots(&meta);
 	rc = 0;
 out:
 	experiment_view_release(&view);
 	row_results_release(&rows);
 	strbuf_release(&meta.section);
+	free(meta.boot);
 	strbuf_release(&err);
 	strbuf_release(&overrides);
 	store_close(store);

@@ -125,6 +125,13 @@ bad:
  * with --modprobe. Return 0, or -1 after saying why not. */
 static int check_guest(const struct vm_config *vc)
 {
+	struct strbuf err = STRBUF_INIT;
+
+	if (vm_check_accel(vc, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
 	if (!(vc->boot_timeout_s > 0))
 		return error("--boot-timeout must be more than 0 seconds");
 	if (!vc->modules_dir != !vc->modprobe)
@@ -134,31 +141,54 @@ static int check_guest(const struct vm_config *vc)
 	return 0;
 }
 
-/* The name of arm i of arms when -n gives none: the image's file name
- * without "vmlinuz-" (6.1.0-28-rt-amd64) where that tells the arms
- * apart, else arm1, arm2... */
+/* The name arm a takes when -n gives none: its ref, or its image's file
+ * name without "vmlinuz-" (6.1.0-28-rt-amd64), its characters those of
+ * an arm name and at most 32 of them; empty when none is left. */
+static void arm_base(const struct vm_arm *a, struct strbuf *out)
+{
+	const char *k = a->ref ? a->ref : a->vc.kernel;
+	const char *base = a->ref ? NULL : strrchr(k, '/');
+
+	base = base ? base + 1 : k;
+	if (!a->ref && !strncmp(base, "vmlinuz-", 8))
+		base += 8;
+	strbuf_reset(out);
+	for (const char *p = base; *p && out->len < 32; p++)
+		strbuf_addch(out, isalnum((unsigned char)*p) || strchr("_.-+", *p) ? *p : '_');
+}
+
+/* The name of arm i of arms when -n gives none: arm_base(), with -1,
+ * -2... after it where several arms have the same (the same image with
+ * two command lines), else arm1, arm2... when it is empty. */
 static void arm_name(const struct vm_arm *arms, size_t narms, size_t i, struct strbuf *out)
 {
-	for (size_t j = 0; j < narms; j++) {
-		const char *k = arms[j].ref ? arms[j].ref : arms[j].vc.kernel;
-		const char *base = arms[j].ref ? NULL : strrchr(k, '/');
+	struct strbuf other = STRBUF_INIT;
+	size_t same = 0, nth = 0;
 
-		base = base ? base + 1 : k;
-		if (!arms[j].ref && !strncmp(base, "vmlinuz-", 8))
-			base += 8;
-		strbuf_reset(out);
-		for (const char *p = base; *p && out->len < 32; p++)
-			strbuf_addch(out, isalnum((unsigned char)*p) || strchr("_.-+", *p) ? *p : '_');
-		for (size_t m = 0; m < j && out->len; m++)
-			if (!strcmp(arms[m].ref ? arms[m].ref : arms[m].vc.kernel, k))
-				strbuf_reset(out);
-		if (!out->len)
-			break;
-		if (j == i)
-			return;
+	arm_base(&arms[i], out);
+	if (!out->len) {
+		strbuf_addf(out, "arm%zu", i + 1);
+		return;
 	}
-	strbuf_reset(out);
-	strbuf_addf(out, "arm%zu", i + 1);
+	for (size_t j = 0; j < narms; j++) {
+		arm_base(&arms[j], &other);
+		if (!strcmp(other.buf, out->buf)) {
+			same++;
+			if (j <= i)
+				nth++;
+		}
+	}
+	strbuf_release(&other);
+	if (same > 1) {
+		char n[24];
+
+		snprintf(n, sizeof(n), "-%zu", nth);
+		if (out->len + strlen(n) > 32) {
+			out->len = 32 - strlen(n);
+			out->buf[out->len] = '\0';
+		}
+		strbuf_addstr(out, n);
+	}
 }
 
 /* The path of a build's input as an arm key: absolute, so that a resumed

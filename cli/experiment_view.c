@@ -27,7 +27,23 @@ static int add_run(const struct experiment_run *r, void *arg)
 	return 0;
 }
 
-/* The runs of v->uuid, each with its status and samples. */
+/* A boot's time (fact vm.boot_s.round-R) into a view_run's spread. */
+static int add_boot(const char *section, const char *key, const char *value, void *arg)
+{
+	struct view_run *vr = arg;
+	double s;
+
+	if (*section || !value || strncmp(key, "vm.boot_s.round-", 16))
+		return 0;
+	s = strtod(value, NULL);
+	if (!vr->nboots++ || s < vr->boot_lo)
+		vr->boot_lo = s;
+	if (vr->nboots == 1 || s > vr->boot_hi)
+		vr->boot_hi = s;
+	return 0;
+}
+
+/* The runs of v->uuid, each with its status, samples and boots. */
 static int load_runs(struct store *s, struct experiment_view *v)
 {
 	if (store_each_experiment_run(s, v->uuid, add_run, v) < 0)
@@ -40,6 +56,8 @@ static int load_runs(struct store *s, struct experiment_view *v)
 		v->runs[i].status = xstrdup(ri.status);
 		v->runs[i].nsamples = ri.nsamples;
 		run_info_release(&ri);
+		if (store_each_meta(s, v->runs[i].run_id, add_boot, &v->runs[i]))
+			return -1;
 	}
 	return 0;
 }
@@ -298,10 +316,13 @@ void experiment_view_print(const struct experiment_view *v)
 	for (size_t i = 0; i < v->nruns; i++) {
 		const struct view_run *r = &v->runs[i];
 
-		printf("  %-11s %s: run @%lld, %s, %d round%s, %lld samples%s\n",
-		       i ? "" : "arms", r->arm, (long long)r->run_id, r->status, r->rounds,
-		       r->rounds == 1 ? "" : "s", (long long)r->nsamples,
-		       r->run_id == v->run_id ? "  (this run)" : "");
+		printf("  %-11s %s: run @%lld, %s, %d round%s, %lld samples", i ? "" : "arms",
+		       r->arm, (long long)r->run_id, r->status, r->rounds,
+		       r->rounds == 1 ? "" : "s", (long long)r->nsamples);
+		if (r->nboots)
+			printf(", %d boot%s %.2f to %.2f s", r->nboots, r->nboots == 1 ? "" : "s",
+			       r->boot_lo, r->boot_hi);
+		printf("%s\n", r->run_id == v->run_id ? "  (this run)" : "");
 	}
 	if (!v->run_id)
 		return;

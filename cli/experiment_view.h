@@ -18,6 +18,10 @@ struct view_run {
 	char *status;		/* as shown */
 	int64_t nsamples;
 	int rounds;		/* rounds it holds samples of */
+	/* A kernel arm's boots (vm.boot_s.round-R): how many, the shortest
+	 * and the longest in seconds. */
+	int nboots;
+	double boot_lo, boot_hi;
 };
 
 struct view_fact {

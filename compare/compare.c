@@ -181,6 +181,15 @@ struct name_suggest {
 	size_t distance;
 };
 
+/* Whether name is CONFIG/ARM for arm `arm`. */
+static int arm_of(const char *name, const char *arm)
+{
+	size_t n = strlen(name), a = strlen(arm);
+
+	return a && n > a + 1 && name[n - a - 1] == '/' && !strcmp(name + n - a, arm) &&
+	       !strchr(arm, '/');
+}
+
 static int suggest_run_name(const struct run_info *r, void *arg)
 {
 	struct name_suggest *ns = arg;
@@ -189,7 +198,11 @@ static int suggest_run_name(const struct run_info *r, void *arg)
 	if (!r->name || !strcmp(r->name, ns->typed))
 		return 0;
 	d = suggest_distance(ns->typed, r->name);
-	if (d < ns->distance) {
+	/* An experiment's arm is stored as CONFIG/ARM: a bare ARM means its
+	 * run (the newest of several such). */
+	if (arm_of(r->name, ns->typed))
+		d = 0;
+	if (d < ns->distance || (d == 0 && ns->distance == 0)) {
 		free(ns->best);
 		ns->best = xstrdup(r->name);
 		ns->distance = d;

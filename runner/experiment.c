@@ -405,6 +405,11 @@ static int arm_facts(struct store *s, int64_t run_id, void *arg)
 			goto out;
 	if (af->e->only && store_add_meta(s, run_id, "", "experiment-only", af->e->only))
 		goto out;
+	if ((af->e->arms_text &&
+	     store_add_meta(s, run_id, "", "experiment-arms", af->e->arms_text)) ||
+	    (af->e->guest_text &&
+	     store_add_meta(s, run_id, "", "experiment-guest", af->e->guest_text)))
+		goto out;
 	if (af->e->sequential) {
 		strbuf_reset(&v);
 		seq_plan_format(&af->e->seq, &v);
@@ -492,14 +497,20 @@ static int boot_arm(struct experiment *e, struct arm *a, int r, struct vm **vm,
 	return 0;
 }
 
-/* A later round's boot that needed more than one try, as a fact of the
- * arm's run: key vm.boot_retries.round-R (the first round's boot is the
- * run's vm.boot_retries). Return 0, or -1 when it cannot be stored. */
-static int boot_retried(struct store *s, int64_t run_id, int r, const struct vm *vm)
+/* How round r's boot went, as facts of the arm's run: its time,
+ * vm.boot_s.round-R (every round's: the run's vm.boot_s is its first
+ * boot's), and when it needed more than one try, vm.boot_retries.round-R
+ * (a later round's: the first round's boot is the run's vm.boot_retries).
+ * Return 0, or -1 when they cannot be stored. */
+static int boot_facts(struct store *s, int64_t run_id, int r, int first, const struct vm *vm)
 {
-	char key[48], n[16];
+	char key[48], n[32];
 
-	if (!vm_boot_retries(vm))
+	snprintf(key, sizeof(key), "vm.boot_s.round-%d", r);
+	snprintf(n, sizeof(n), "%.2f", vm_boot_s(vm));
+	if (store_add_meta(s, run_id, "", key, n))
+		return -1;
+	if (first || !vm_boot_retries(vm))
 		return 0;
 	snprintf(key, sizeof(key), "vm.boot_retries.round-%d", r);
 	snprintf(n, sizeof(n), "%d", vm_boot_retries(vm));
@@ -549,6 +560,20 @@ static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 		req.around_sample = background_around_sample;
 		req.around_arg = a->bg;
 	}
+	/* A resumed arm's round that its run holds whole is not booted
+	 * again (its last round is: the run completes there). */
+	if (a->vm && a->run_id && !a->ran_here && r < e->rounds) {
+		int64_t left = plan_round_left(&a->plan, s, a->run_id, r);
+
+		if (left < 0)
+			goto out;
+		if (!left) {
+			notice("round %d/%d %s: run @%lld holds it already; not booted", r,
+			       e->rounds, a->name, (long long)a->run_id);
+			rc = 0;
+			goto out;
+		}
+	}
 	if (a->vm) {
 		if ((rc = boot_arm(e, a, r, &vm, &tag)))
 			goto out;
@@ -560,7 +585,7 @@ static int run_arm_round(struct experiment *e, struct store *s, size_t i, int r)
 	arm_env(a, 0, saved);
 	if (a->bg && stop_background(a, s, run_id > 0 ? run_id : a->run_id, r, rc))
 		rc = -1;
-	if (run_id > 0 && vm && req.resume && boot_retried(s, run_id, r, vm))
+	if (run_id > 0 && vm && boot_facts(s, run_id, r, !req.resume, vm))
 		rc = -1;
 	vm_stop(vm);
 	if (run_id > 0) {
@@ -571,6 +596,15 @@ out:
 	free(saved);
 	strbuf_release(&tag);
 	return rc;
+}
+
+/* Whether an arm of e has a run: a resume has something to go on from. */
+static int any_run(const struct experiment *e)
+{
+	for (size_t i = 0; i < e->narms; i++)
+		if (e->arms[i].run_id)
+			return 1;
+	return 0;
 }
 
 /* Mark the runs of arms left running (an experiment stopped part way). */
@@ -923,8 +957,12 @@ out:
 	}
 	stop_signals_restore(&ss);
 	if (outcome == EXPERIMENT_STOPPED)
-		error("experiment @%lld interrupted by signal %d; every knob is restored",
-		      (long long)e->id, sig);
+		error("experiment @%lld interrupted by signal %d%s; 'kbench ab --resume %s' runs "
+		      "the rest", (long long)e->id, sig,
+		      e->files.n ? "; every knob is restored" : "", e->name);
+	else if (outcome == EXPERIMENT_FAILED && e->id && any_run(e))
+		notice("'kbench ab --resume %s' runs the rest of experiment @%lld", e->name,
+		       (long long)e->id);
 	hostlock_release();
 out_free:
 	if (looks) {

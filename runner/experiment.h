@@ -131,6 +131,9 @@ struct experiment_options {
 	/* The configs' text as a run stored it, instead of configs (a
 	 * resumed experiment); config_origin names it in messages. */
 	const char *config_text, *config_origin;
+	/* The arms are extra's (the arms a resumed experiment stored), not
+	 * the [arm:NAME] sections of the configs' text. */
+	int arms_stored;
 };
 
 struct experiment {
@@ -159,6 +162,12 @@ struct experiment {
 	size_t noverrides;
 	char *only;
 	int iterations;
+	/* The experiment as it runs, stored with each arm's run for a
+	 * resume: its arms as [arm:NAME] sections, every path in them
+	 * absolute (experiment-arms), and the guest's options the kernel
+	 * arms start from, KEY=VALUE lines (experiment-guest; NULL: none
+	 * given). guest_buf holds the strings of a resumed one's. */
+	char *arms_text, *guest_text, *guest_buf;
 	/* Called after each round but the last, once every arm ran it (NULL:
 	 * none): 1 ends the experiment there, complete, its design cut to
 	 * that many rounds (a sequential design: kbench bisect looks every

@@ -1,21 +1,18 @@
 /* experiment_design: an A/B experiment read, before anything runs: the
  * [experiment] and [arm:NAME] sections of its config into the design
  * (arms, their knobs, options, kernels and builds, the rounds and their
- * order), or the design of a stored experiment to resume, checked
- * against what the store holds. experiment.c runs it. */
+ * order); experiment_resume.c reads a stored one's, to resume it.
+ * experiment.c runs it. */
 #include "config.h"
 #include "runner/experiment.h"
 #include "runner/experiment_design.h"
-#include "db/experiment.h"
-#include "db/store.h"
+#include "runner/experiment_stored.h"
 #include "lib/error.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "runner/background.h"
-#include "runner/effective.h"
 #include "runner/knob.h"
-#include "runner/record.h"
 #include "runner/vm.h"
 
 #include <ctype.h>
@@ -428,6 +425,13 @@ static char *section_pattern(const char *only)
 /* The configs of o into c: its files, or the text a run stored. */
 static int load_configs(struct config *c, const struct experiment_options *o)
 {
+	if (o->config_text && o->arms_stored) {
+		char *text = experiment_strip_arms(o->config_text);
+		int rc = config_load_string(c, o->config_origin, text);
+
+		free(text);
+		return rc;
+	}
 	if (o->config_text)
 		return config_load_string(c, o->config_origin, o->config_text);
 	for (size_t i = 0; i < o->nconfigs; i++)
@@ -589,7 +593,7 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 		e->conf.name.buf[len] = '\0';
 	}
 	for (size_t i = 0; i < e->conf.n; i++) {
-		const struct conf_section *cs = &e->conf.sections[i];
+		struct conf_section *cs = &e->conf.sections[i];
 
 		if (!strcmp(cs->name, "experiment")) {
 			design = cs;
@@ -610,6 +614,9 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 		memset(&e->arms[e->narms], 0, sizeof(*e->arms));
 		e->arms[e->narms].name = xstrdup(cs->name + 4);
 		e->arms[e->narms].cs = cs;
+		/* kbench bisect's stand-ins are no files. */
+		if (!o->images_later && experiment_absolute_paths(cs))
+			goto out;
 		config_init(&e->arms[e->narms].conf);
 		e->narms++;
 	}
@@ -643,6 +650,9 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 	for (size_t i = 0; i < e->narms; i++)
 		if (read_arm(e, &e->arms[i], o->vm, o->build, o->images_later))
 			goto out;
+	experiment_format_arms(e);
+	if (o->vm && experiment_format_guest(e, o->vm))
+		goto out;
 	e->name = xstrdup(o->name ? o->name : e->conf.name.buf);
 	for (size_t i = 0; i < e->narms; i++) {
 		struct arm *a = &e->arms[i];
@@ -656,281 +666,6 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 	rc = 0;
 out:
 	strbuf_release(&sb);
-	return rc;
-}
-
-/* ---- a stored experiment, to resume ---- */
-
-struct stored_runs {
-	int64_t *id;
-	char **arm;
-	size_t n, alloc, arm_alloc;
-};
-
-static int add_stored(const struct experiment_run *r, void *arg)
-{
-	struct stored_runs *sr = arg;
-
-	ALLOC_GROW(sr->id, sr->n + 1, sr->alloc);
-	ALLOC_GROW(sr->arm, sr->n + 1, sr->arm_alloc);
-	sr->id[sr->n] = r->run_id;
-	sr->arm[sr->n++] = xstrdup(r->arm ? r->arm : "");
-	return 0;
-}
-
-/* What was asked of every arm, from an arm run's facts. */
-struct asked {
-	char **overrides;
-	size_t n, alloc;
-	char *only;
-	char *watch;
-	int iterations;
-};
-
-static int read_asked(const char *section, const char *key, const char *value, void *arg)
-{
-	struct asked *as = arg;
-
-	if (*section || !value)
-		return 0;
-	if (!strcmp(key, "experiment-override")) {
-		ALLOC_GROW(as->overrides, as->n + 1, as->alloc);
-		as->overrides[as->n++] = xstrdup(value);
-	} else if (!strcmp(key, "experiment-only")) {
-		free(as->only);
-		as->only = xstrdup(value);
-	} else if (!strcmp(key, "experiment-watch")) {
-		free(as->watch);
-		as->watch = xstrdup(value);
-	} else if (!strcmp(key, "experiment-iterations")) {
-		as->iterations = atoi(value);
-	}
-	return 0;
-}
-
-/* Whether arm a's plan has the options its run was measured with; the
- * differences into why when not. Return 1, 0, or -1 after an error. */
-static int same_options(struct store *s, const struct arm *a, struct strbuf *why)
-{
-	struct effective want = EFFECTIVE_INIT, have = EFFECTIVE_INIT;
-	int same = -1;
-
-	if (effective_from_run(s, a->run_id, &have))
-		goto out;
-	effective_from_plan(&a->plan, &want);
-	same = effective_equal(&have, &want);
-	if (!same)
-		effective_diff(&have, &want, why);
-out:
-	effective_release(&want);
-	effective_release(&have);
-	return same;
-}
-
-/* The kernel-commit and kernel-config-hash facts of a run. */
-struct built_facts {
-	char *commit, *config_hash;
-};
-
-static int read_built(const char *section, const char *key, const char *value, void *arg)
-{
-	struct built_facts *b = arg;
-	char **slot = !strcmp(key, "kernel-commit") ? &b->commit :
-		      !strcmp(key, "kernel-config-hash") ? &b->config_hash : NULL;
-
-	if (!*section && value && slot) {
-		free(*slot);
-		*slot = xstrdup(value);
-	}
-	return 0;
-}
-
-/* Whether arm a, built from a tree, builds the kernel its run was
- * measured on: the same commit (its ref may have moved since) and
- * config; why not into why. An arm not built from a tree, or a run
- * without the facts, is the same. Return 1, 0, or -1 after an error. */
-static int same_commit(struct store *s, const struct arm *a, struct strbuf *why)
-{
-	struct built_facts had = { NULL, NULL };
-	int same = 1;
-
-	if (!a->built)
-		return 1;
-	if (store_each_meta(s, a->run_id, read_built, &had))
-		return -1;
-	if (had.commit && strcmp(had.commit, a->built->commit)) {
-		strbuf_addf(why, "its ref '%s' is now %.12s (%s), its run was measured on %.12s",
-			    a->build->ref, a->built->commit, a->built->describe, had.commit);
-		same = 0;
-	} else if (had.config_hash && strcmp(had.config_hash, a->built->config_hash)) {
-		strbuf_addf(why, "its config is now %s (%s), its run's was %s",
-			    a->built->config_hash, a->built->config_desc, had.config_hash);
-		same = 0;
-	}
-	free(had.commit);
-	free(had.config_hash);
-	return same;
-}
-
-/* Why e's runs cannot go on here, into why: another machine than any
- * run's (ri, one of them), or another kernel than a run of an arm that
- * runs on this machine's kernel (a kernel arm's runs hold its guest's,
- * booted again for each round). Return 0, or -1 after an error. */
-static int other_system(const struct experiment *e, struct store *s,
-			const struct run_info *ri, struct strbuf *why)
-{
-	for (size_t i = 0; i < e->narms; i++) {
-		struct run_info own = { .id = 0 };
-		int rc;
-
-		if (e->arms[i].vm || !e->arms[i].run_id)
-			continue;
-		if (store_get_run(s, e->arms[i].run_id, &own))
-			return -1;
-		rc = record_other_system(&own, 1, why);
-		run_info_release(&own);
-		return rc;
-	}
-	return record_other_system(ri, 0, why);
-}
-
-int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, int force,
-			   const struct kbuild_request *build)
-{
-	struct experiment_info x;
-	struct stored_runs sr = { .id = NULL };
-	struct asked as = { .overrides = NULL };
-	struct run_info ri = { .id = 0 };
-	struct experiment_options o = { .name = NULL };
-	struct strbuf why = STRBUF_INIT, seed = STRBUF_INIT, arms = STRBUF_INIT;
-	int rc = -1, same;
-
-	memset(e, 0, sizeof(*e));
-	if ((rc = store_get_experiment(s, id, &x))) {
-		if (rc > 0)
-			error("no experiment @%lld in the store", (long long)id);
-		return -1;
-	}
-	rc = -1;
-	if (!strcmp(x.status, "complete")) {
-		notice("experiment @%lld '%s' is complete: nothing to resume", (long long)id, x.name);
-		rc = 1;
-		goto out;
-	}
-	if (!strcmp(x.status, "running")) {
-		error("experiment @%lld '%s' is still running", (long long)id, x.name);
-		goto out;
-	}
-	if (store_each_experiment_run(s, x.uuid, add_stored, &sr) < 0)
-		goto out;
-	if (!sr.n) {
-		error("experiment @%lld '%s' stopped before any run: there is nothing to resume; "
-		      "start it again with kbench ab -c", (long long)id, x.name);
-		goto out;
-	}
-	if (store_get_run(s, sr.id[0], &ri))
-		goto out;
-	if (store_each_meta(s, sr.id[0], read_asked, &as))
-		goto out;
-	o.config_text = ri.config_text;
-	o.config_origin = x.config_name;
-	o.overrides = as.overrides;
-	o.noverrides = as.n;
-	o.only = as.only;
-	o.iterations = as.iterations;
-	o.name = x.name;
-	o.build = build;
-	o.rounds = x.rounds;
-	o.design = x.design;
-	o.watch = as.watch;
-	o.order = x.arm_order;
-	if (x.has_seed) {
-		strbuf_addf(&seed, "%llu", (unsigned long long)x.seed);
-		o.seed = seed.buf;
-	}
-	if (experiment_load(e, &o))
-		goto out;
-	for (size_t i = 0; i < e->narms; i++)
-		strbuf_addf(&arms, "%s%s", i ? " " : "", e->arms[i].name);
-	if (strcmp(arms.buf, x.arms)) {
-		error("experiment @%lld has the arms %s, its config now %s", (long long)id, x.arms,
-		      arms.buf);
-		goto out;
-	}
-	for (size_t r = 0; r < sr.n; r++)
-		for (size_t i = 0; i < e->narms; i++)
-			if (!strcmp(e->arms[i].name, sr.arm[r]))
-				e->arms[i].run_id = sr.id[r];
-	if (other_system(e, s, &ri, &why))
-		goto out;
-	if (why.len && !force) {
-		error("experiment @%lld cannot be resumed here: %s (--force resumes it anyway)",
-		      (long long)id, why.buf);
-		goto out;
-	}
-	if (why.len)
-		warning("resuming experiment @%lld although %s", (long long)id, why.buf);
-	for (size_t i = 0; i < e->narms; i++) {
-		struct arm *a = &e->arms[i];
-
-		struct run_info own = { .id = 0 };
-
-		if (!a->run_id)
-			continue;
-		/* An arm whose last round completed before the stop has
-		 * nothing left: its run is complete and stays so. */
-		if (store_get_run(s, a->run_id, &own))
-			goto out;
-		a->done = !strcmp(own.status, "complete");
-		run_info_release(&own);
-		if (a->done) {
-			notice("arm %s: run @%lld is complete; only the other arms run", a->name,
-			       (long long)a->run_id);
-			continue;
-		}
-		strbuf_reset(&why);
-		if ((same = same_commit(s, a, &why)) < 0)
-			goto out;
-		if (!same && !force) {
-			error("arm %s would not run the kernel run @%lld ran (--force resumes it "
-			      "anyway): %s", a->name, (long long)a->run_id, why.buf);
-			goto out;
-		}
-		if (!same)
-			warning("resuming arm %s on another commit: %s", a->name, why.buf);
-		strbuf_reset(&why);
-		if ((same = same_options(s, a, &why)) < 0)
-			goto out;
-		if (!same && !force) {
-			error("arm %s would not run as run @%lld did (--force resumes it anyway):\n%s",
-			      a->name, (long long)a->run_id, why.buf);
-			goto out;
-		}
-		if (!same)
-			warning("resuming arm %s with options that differ from run @%lld's",
-				a->name, (long long)a->run_id);
-	}
-	e->id = id;
-	snprintf(e->uuid, sizeof(e->uuid), "%s", x.uuid);
-	e->resumed = 1;
-	rc = 0;
-out:
-	if (rc < 0)
-		experiment_release(e);
-	experiment_info_release(&x);
-	run_info_release(&ri);
-	for (size_t i = 0; i < sr.n; i++)
-		free(sr.arm[i]);
-	free(sr.arm);
-	free(sr.id);
-	for (size_t i = 0; i < as.n; i++)
-		free(as.overrides[i]);
-	free(as.overrides);
-	free(as.only);
-	free(as.watch);
-	strbuf_release(&why);
-	strbuf_release(&seed);
-	strbuf_release(&arms);
 	return rc;
 }
 
@@ -965,6 +700,9 @@ void experiment_release(struct experiment *e)
 	free(e->overrides);
 	free(e->only);
 	free(e->watch);
+	free(e->arms_text);
+	free(e->guest_text);
+	free(e->guest_buf);
 	knob_files_release(&e->files);
 	config_release(&e->conf);
 	free(e->name);

@@ -494,6 +494,16 @@ static int load_done(struct run_exec *x, int resumed)
 	       store_each_row_result(x->s, x->run_id, mark_finished, x);
 }
 
+static void release_state(struct run_exec *x)
+{
+	for (size_t i = 0; x->st && i < x->p->n; i++) {
+		free(x->st[i].rr);
+		free(x->st[i].have);
+		free(x->st[i].next_iter);
+	}
+	free(x->st);
+}
+
 /* Samples this process will run, warm-up included (with auto iterations,
  * at most): a row's round with nothing left is skipped whole, one with
  * samples left runs its warm-up again. */
@@ -511,6 +521,15 @@ static int64_t samples_to_run(const struct run_exec *x)
 					total += (int64_t)left + x->p->sections[i].warmup;
 			}
 	return total;
+}
+
+int64_t plan_round_left(struct plan *p, struct store *s, int64_t run_id, int round)
+{
+	struct run_exec x = { .p = p, .s = s, .run_id = run_id, .round = round };
+	int64_t left = load_done(&x, 1) ? -1 : samples_to_run(&x);
+
+	release_state(&x);
+	return left;
 }
 
 /* Run one sample (warm-up when warm) of row r of ps: k of kn as progress
@@ -969,12 +988,7 @@ out_signals:
 	if (!decided && stop_signal > 0)
 		raise(stop_signal);
 out:
-	for (size_t i = 0; x.st && i < p->n; i++) {
-		free(x.st[i].rr);
-		free(x.st[i].have);
-		free(x.st[i].next_iter);
-	}
-	free(x.st);
+	release_state(&x);
 	record_recovery_release(&x.rec);
 	run_info_release(&x.info);
 	monitor_values_release(&x.mv);

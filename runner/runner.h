@@ -67,6 +67,12 @@ struct run_request {
 	const char *resume_cmd;
 };
 
+/* The samples, warm-ups included, that run run_id of plan p still needs
+ * in round `round` (from 1): 0 when the store holds that round whole (an
+ * experiment's resume boots no guest for it). Return the count, or -1
+ * after an error. */
+int64_t plan_round_left(struct plan *p, struct store *s, int64_t run_id, int round);
+
 /* Run the plan into s as a new run, or into the run req->resume, running
  * only the (section, row, iteration) samples it does not hold yet (a row
  * with samples left runs its warm-up again); *run_id is set as soon as the

@@ -502,6 +502,24 @@ static void death_line(struct vm *vm, struct strbuf *out)
 	strbuf_release(&tail);
 }
 
+/* The first line of what QEMU wrote on its standard error that is not a
+ * warning: QEMU's own refusal (of KVM, a device, an option); NULL when
+ * none (a guest that panics leaves QEMU quiet). */
+static const char *qemu_refused(const struct vm *vm)
+{
+	const char *p = vm->err.buf;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		const char *w = strstr(p, "warning:");
+
+		if (n && (!w || w >= p + n))
+			return p;
+		p = p[n] ? p + n + 1 : NULL;
+	}
+	return NULL;
+}
+
 /* Boot under accel once and wait for the guest's hello. Return 0 when it
  * came, 1 when a KVM probe failed (why says how), 2 when the guest died
  * before kbench's init spoke and retry is set (a warning says so; the
@@ -512,6 +530,7 @@ static int boot_once(struct vm *vm, const char *accel, double timeout_s, int ret
 	struct strbuf payload = STRBUF_INIT, tail = STRBUF_INIT;
 	int64_t t0 = clock_ns(CLOCK_MONOTONIC);
 	int probing = !strcmp(accel, "kvm") && !strcmp(vm->cfg.accel, "auto");
+	const char *refusal;
 	int type = 0, rc = -1;
 	enum wait_end end;
 
@@ -540,6 +559,13 @@ static int boot_once(struct vm *vm, const char *accel, double timeout_s, int ret
 			strbuf_addf(why, "%.*s", (int)strcspn(vm->err.buf, "\n"),
 				    vm->err.len ? vm->err.buf : "QEMU ended");
 		rc = 1;
+		goto out;
+	}
+	/* QEMU refusing KVM (a CPU it cannot set up: "failed to set MSR")
+	 * says so and ends: no guest died, and booting again fails again. */
+	if (!strcmp(accel, "kvm") && end != WAIT_TIMEOUT && (refusal = qemu_refused(vm))) {
+		error("KVM does not run this guest here: %.*s; --accel tcg (or auto) boots "
+		      "without it", (int)strcspn(refusal, "\n"), refusal);
 		goto out;
 	}
 	if (retry && end != WAIT_TIMEOUT) {
@@ -590,12 +616,29 @@ static int kvm_usable(struct strbuf *why)
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 
 	if (fd < 0) {
-		strbuf_addf(why, errno == ENOENT ? "there is no /dev/kvm" :
-			    "/dev/kvm cannot be opened for writing: %s", strerror(errno));
+		int err = errno;
+
+		strbuf_addf(why, err == ENOENT ? "there is no /dev/kvm" :
+			    "/dev/kvm cannot be opened for writing: %s", strerror(err));
+		if (err == EACCES || err == EPERM)
+			strbuf_addstr(why, " (the kvm group may open it)");
 		return 0;
 	}
 	close(fd);
 	return 1;
+}
+
+int vm_check_accel(const struct vm_config *cfg, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	if (!strcmp(cfg->accel, "kvm") && !kvm_usable(&why)) {
+		strbuf_addf(err, "--accel kvm: %s; --accel tcg (or auto) boots without KVM",
+			    why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	return 0;
 }
 
 static int sample_executor_run(void *arg, const struct plan_section *ps, long long row,
@@ -660,6 +703,10 @@ int vm_boot(const struct vm_config *cfg, struct vm **out)
 	}
 	if (vm_write_initramfs(cfg, &vm->mods, path.buf))
 		goto out;
+	if (vm_check_accel(cfg, &why)) {
+		error("%s", why.buf);
+		goto out;
+	}
 	if (!strcmp(cfg->accel, "kvm") || (!strcmp(cfg->accel, "auto") && kvm_usable(&why))) {
 		if (strcmp(cfg->accel, "auto"))
 			rc = boot_tries(vm, "kvm");

@@ -57,6 +57,12 @@ struct vm;
  * with the reason in err ("cannot use the kernel image 'PATH': ..."). */
 int vm_check_kernel(const char *path, struct strbuf *err);
 
+/* Whether cfg's accelerator can be had here: --accel kvm needs a /dev/kvm
+ * this process can open for writing (auto falls back to TCG, tcg needs
+ * none). Return 0, or -1 with the reason in err ("--accel kvm: there is
+ * no /dev/kvm; ..."). */
+int vm_check_accel(const struct vm_config *cfg, struct strbuf *err);
+
 /* The guest's topology as QEMU presents it (one package, one core a
  * vCPU), on which the plan's pin policies are computed. Return 0, or -1
  * with the reason in err. */

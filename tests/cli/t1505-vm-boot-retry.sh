@@ -3,7 +3,8 @@
 # speaks (a panic of an emulated-hardware check under TCG, say) is booted
 # again, three boots in all; the boots that died are said, counted and
 # stored (vm.boot_retries), and a round whose three boots die fails with
-# the console's last lines and leaves the experiment resumable. Under TCG
+# the console's last lines and leaves the experiment resumable, saying
+# how to resume it. Under TCG
 # the command line gets no_timer_check unless it names it already.
 #
 # The deaths are real panics: KBENCH_QEMU is a wrapper that runs the real
@@ -107,6 +108,8 @@ grep -q "arm cloud: the guest did not boot in round 2" "$tmp/err"
 ok $? "... naming the arm and the round"
 [ $? -eq 0 ] || show
 is "the experiment can be resumed" "$(sql "SELECT status FROM experiments WHERE name = 'x'")" failed
+grep -q "^kbench: notice: 'kbench ab --resume x' runs the rest of experiment @[0-9]*$" "$tmp/err"
+ok $? "... and says how"
 echo >"$tmp/fail"
 kbt ab --resume x --no-report
 ok $rc "--resume finishes it"
