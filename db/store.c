@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <stdarg.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -86,6 +89,9 @@ static enum store_error_kind error_kind(int code)
 	case SQLITE_READONLY:
 	case SQLITE_PERM:
 		return STORE_ERROR_IO;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return STORE_ERROR_DAMAGED;
 	default:
 		return STORE_ERROR_OTHER;
 	}
@@ -94,6 +100,7 @@ static enum store_error_kind error_kind(int code)
 int store_db_error(struct store *s, const char *what)
 {
 	s->last_error = error_kind(sqlite3_errcode(s->db));
+	s->damaged |= s->last_error == STORE_ERROR_DAMAGED;
 	return error("%s in %s: %s", what, s->path, sqlite3_errmsg(s->db));
 }
 
@@ -167,29 +174,213 @@ static int busy_wait(void *arg, int tries)
 	return 1;
 }
 
+/* Once the store is found damaged, nothing more is written to it or read
+ * from it through s: return -1 after saying so, or 0. */
+static int refuse_damaged(struct store *s, const char *what)
+{
+	if (!s->damaged)
+		return 0;
+	s->last_error = STORE_ERROR_DAMAGED;
+	return error("%s in %s: it was found damaged; nothing more is written to it", what,
+		     s->path);
+}
+
 /* Run sql (one or more statements); on failure print "WHAT in PATH: why",
  * note its kind and return -1. */
 static int exec_sql(struct store *s, const char *sql, const char *what)
 {
 	char *msg = NULL;
-	int rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
+	int rc;
+
+	if (refuse_damaged(s, what))
+		return -1;
+	rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
 
 	if (rc == SQLITE_OK)
 		return 0;
 	s->last_error = error_kind(rc);
+	s->damaged |= s->last_error == STORE_ERROR_DAMAGED;
 	error("%s in %s: %s", what, s->path, msg ? msg : sqlite3_errmsg(s->db));
 	sqlite3_free(msg);
 	return -1;
 }
 
+/* The files under an open store, looked at before each write transaction
+ * and again once its lock is held. SQLite writes on through the file it
+ * has open: a store truncated, replaced or removed by another program
+ * would take every later commit with it, unseen until the next reader
+ * finds it malformed; a file made immutable under its mapped index
+ * faults (SIGBUS) at the next write of the index. */
+
+/* Note what the store's file is, once it is set up. */
+static void watch_begin(struct store *s)
+{
+	struct stat st;
+
+	if (stat(s->path, &st) || !S_ISREG(st.st_mode))
+		return;
+	s->watched = 1;
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+	s->had_header = st.st_size >= 100;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Read up to n bytes of path at offset off into buf; return the count
+ * read, or -1 when it cannot be opened or read. */
+static ssize_t read_at(const char *path, void *buf, size_t n, off_t off)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	got = pread(fd, buf, n, off);
+	close(fd);
+	return got;
+}
+
+/* Whether path (a file of the store) can no longer be written in place:
+ * immutable or append-only. A file system without these flags has none. */
+static int unwritable(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK), flags = 0, rc = 0;
+
+	if (fd < 0)
+		return 0;
+	if (!ioctl(fd, FS_IOC_GETFLAGS, &flags))
+		rc = (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0;
+	close(fd);
+	return rc;
+}
+
+/* Say what became of the store's file: "database 'PATH' WHAT while ...:
+ * what was stored since may be lost" (lost set; else "nothing more can
+ * be written to it") as an error of kind DAMAGED. Return -1. */
+__attribute__((format(printf, 3, 4)))
+static int damaged(struct store *s, int lost, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	s->last_error = STORE_ERROR_DAMAGED;
+	s->damaged = 1;
+	error("database '%s' %s while it was open for writing: %s", s->path, sb.buf,
+	      lost ? "what was stored in it may be lost" : "nothing more can be written to it");
+	strbuf_release(&sb);
+	return -1;
+}
+
+/* Before a write transaction: the file is still the one opened, whole,
+ * and writable. Return 0, or -1 after printing what became of it. */
+static int check_file(struct store *s)
+{
+	static const char *const others[] = { "-wal", "-shm" };
+	unsigned char hdr[100];
+	struct stat st;
+	ssize_t got;
+
+	if (!s->watched)
+		return 0;
+	if (stat(s->path, &st))
+		return damaged(s, 1, "was removed (%s)", strerror(errno));
+	if (st.st_dev != s->dev || st.st_ino != s->ino)
+		return damaged(s, 1, "was replaced by another file");
+	if (s->had_header || st.st_size >= 100) {
+		uint32_t psz, pages;
+
+		if (st.st_size < 100)
+			return damaged(s, 1, "was truncated to %lld bytes",
+				       (long long)st.st_size);
+		got = read_at(s->path, hdr, sizeof(hdr), 0);
+		if (got != (ssize_t)sizeof(hdr) || memcmp(hdr, "SQLite format 3", 16))
+			return damaged(s, 1, "was overwritten: it no longer starts with an SQLite "
+				       "header");
+		psz = (uint32_t)hdr[16] << 8 | hdr[17];
+		psz = psz == 1 ? 65536 : psz;
+		pages = be32(hdr + 28);
+		/* The page count is valid only where the header says so. */
+		if (!memcmp(hdr + 24, hdr + 92, 4) && (int64_t)pages * psz > (int64_t)st.st_size)
+			return damaged(s, 1, "was truncated to %lld bytes (its header says %lld)",
+				       (long long)st.st_size, (long long)pages * psz);
+		s->had_header = 1;
+	}
+	if (unwritable(s->path))
+		return damaged(s, 0, "was made immutable or append-only");
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		struct strbuf p = STRBUF_INIT;
+		int bad;
+
+		strbuf_addf(&p, "%s%s", s->path, others[i]);
+		bad = unwritable(p.buf);
+		if (bad)
+			damaged(s, 0, "had its file '%s' made immutable or append-only", p.buf);
+		strbuf_release(&p);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
+/* With the write lock held: the write-ahead log still holds the frames
+ * its index (the -shm file, as SQLite lays it out) counts. Return 0, or
+ * -1 after printing what became of it. */
+static int check_log(struct store *s)
+{
+	struct strbuf shm = STRBUF_INIT, wal = STRBUF_INIT;
+	unsigned char idx[48], whdr[32];
+	uint32_t version, frames;
+	uint16_t szpage;
+	int64_t psz, want;
+	struct stat st;
+	int rc = 0;
+
+	if (!s->watched)
+		return 0;
+	strbuf_addf(&shm, "%s-shm", s->path);
+	strbuf_addf(&wal, "%s-wal", s->path);
+	if (read_at(shm.buf, idx, sizeof(idx), 0) != (ssize_t)sizeof(idx))
+		goto out;
+	memcpy(&version, idx, 4);
+	memcpy(&szpage, idx + 14, 2);
+	memcpy(&frames, idx + 16, 4);
+	if (version != 3007000 || !idx[12] || !frames)
+		goto out;
+	psz = (szpage & 0xfe00) + ((int64_t)(szpage & 1) << 16);
+	want = 32 + (int64_t)frames * (psz + 24);
+	if (stat(wal.buf, &st))
+		rc = damaged(s, 1, "lost its write-ahead log '%s' (%s)", wal.buf, strerror(errno));
+	else if ((int64_t)st.st_size < want)
+		rc = damaged(s, 1, "had its write-ahead log '%s' truncated to %lld bytes (it holds "
+			     "%lld)", wal.buf, (long long)st.st_size, (long long)want);
+	else if (read_at(wal.buf, whdr, sizeof(whdr), 0) != (ssize_t)sizeof(whdr) ||
+		 memcmp(whdr + 16, idx + 32, 8))
+		rc = damaged(s, 1, "had its write-ahead log '%s' overwritten", wal.buf);
+out:
+	strbuf_release(&shm);
+	strbuf_release(&wal);
+	return rc;
+}
+
 /* exec_sql of one statement that takes a lock (BEGIN IMMEDIATE, a change
  * of journal mode), tried again while the store is busy: SQLite does not
- * call the busy handler for every kind of busy. */
+ * call the busy handler for every kind of busy. A write transaction
+ * begins only on the file the store opened, whole (check_file, check_log). */
 static int exec_locking(struct store *s, const char *sql, const char *what)
 {
 	int64_t start = clock_ns(CLOCK_MONOTONIC), waited = 0;
+	int begin = !strcmp(sql, "BEGIN IMMEDIATE");
 	int rc;
 
+	if (refuse_damaged(s, what) || (begin && check_file(s)))
+		return -1;
 	for (int tries = 0;; tries++) {
 		rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 		waited = clock_ns(CLOCK_MONOTONIC) - start;
@@ -198,9 +389,13 @@ static int exec_locking(struct store *s, const char *sql, const char *what)
 			break;
 		busy_pause(s, tries, waited);
 	}
-	if (rc == SQLITE_OK)
-		return 0;
-	return store_db_error(s, what);
+	if (rc != SQLITE_OK)
+		return store_db_error(s, what);
+	if (begin && check_log(s)) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
 }
 
 int store_exec(struct store *s, const char *sql, const char *what)
@@ -272,7 +467,10 @@ static void close_db(struct store *s)
 	sqlite3_finalize(s->count_sample);
 	s->ins_sample = s->ins_monitor = s->ins_monitors = NULL;
 	s->count_sample = NULL;
-	if (s->db)
+	/* A damaged store is left as it is: closing would checkpoint its
+	 * log and write its index, whose mapping faults (SIGBUS) once the
+	 * file is immutable. The process ends soon; the kernel closes it. */
+	if (s->db && !s->damaged)
 		sqlite3_close(s->db);
 	s->db = NULL;
 	s->immutable = 0;
@@ -506,6 +704,7 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	if (migrate(s))
 		goto fail;
+	watch_begin(s);
 	*out = s;
 	return 0;
 fail:
@@ -632,6 +831,9 @@ void store_close(struct store *s)
 
 int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st)
 {
+	*st = NULL;
+	if (refuse_damaged(s, "cannot prepare a statement"))
+		return -1;
 	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
 		return store_db_error(s, "cannot prepare a statement");
 	return 0;
@@ -669,7 +871,11 @@ int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
 
 int store_step_done(struct store *s, sqlite3_stmt *st, const char *what)
 {
-	int rc = sqlite3_step(st);
+	int rc;
+
+	if (refuse_damaged(s, what))
+		return -1;
+	rc = sqlite3_step(st);
 
 	if (rc != SQLITE_DONE)
 		store_db_error(s, what);

@@ -73,7 +73,10 @@ int record_other_system(const struct run_info *ri, int kernel, struct strbuf *wh
 struct record_recovery {
 	struct store *s;	/* the recovery file; NULL once closed */
 	int64_t run_id;		/* the run in it */
-	struct strbuf path;	/* empty: none could be made */
+	struct strbuf path;	/* empty: none could be made (or, in
+				 * memory, none is written yet) */
+	char *beside;		/* in memory: the store it is saved beside */
+	char uuid[40];		/* in memory: the run's, to name the file */
 };
 
 /* Create a recovery file for run ri of plan p, as ri was read from the
@@ -81,8 +84,16 @@ struct record_recovery {
  * Return 0, or -1 after saying why none could be made. */
 int record_recovery_open(const char *store_path, const struct run_info *ri,
 			 const struct plan *p, struct record_recovery *rec);
+/* The same, kept in memory: a copy of everything this process stores
+ * for the run, saved to a file (as record_recovery_open places it, beside
+ * store_path) only by record_recovery_close: what stays of a run whose
+ * store was truncated or replaced under it. Return 0, or -1 after saying
+ * why. */
+int record_recovery_open_memory(const char *store_path, const struct run_info *ri,
+				const struct plan *p, struct record_recovery *rec);
 /* Close the recovery file's run with status, then the file (rec->path
- * stays). Return 0 or -1. */
+ * stays; one kept in memory is saved to a file, whose path it is).
+ * Return 0 or -1. */
 int record_recovery_close(struct record_recovery *rec, const char *status);
 void record_recovery_release(struct record_recovery *rec);
 

@@ -280,8 +280,13 @@ struct run_exec {
 	long before;			/* samples of the plan stored before a resume */
 	int round;			/* the only round to run; 0: all */
 	struct record_recovery rec;	/* made when the store fails */
+	struct record_recovery copy;	/* in memory: all this process stored,
+					 * for a store found damaged; .s NULL:
+					 * none could be kept */
 	int rec_tried;			/* rec was made, or could not be */
 	int saved;			/* things written to the recovery file */
+	int damaged;			/* rec is copy: the store was damaged */
+	long rescued;			/* samples the store did not take, saved */
 	const struct sample_executor *exec;	/* NULL: samples run here */
 	const struct run_request *req;
 	struct strbuf ended;		/* why around_sample ended the run */
@@ -293,10 +298,33 @@ static struct store *recovery(struct run_exec *x)
 {
 	if (!x->rec_tried) {
 		x->rec_tried = 1;
-		if (record_recovery_open(store_path(x->s), &x->info, x->p, &x->rec))
+		/* What the store held may be gone: the copy of all this
+		 * process stored becomes the recovery file. */
+		if (store_last_error_kind(x->s) == STORE_ERROR_DAMAGED) {
+			x->damaged = 1;
+			x->rec = x->copy;
+			memset(&x->copy, 0, sizeof(x->copy));
+			strbuf_init(&x->copy.path);
+			x->saved += x->rec.s != NULL;
+		} else if (record_recovery_open(store_path(x->s), &x->info, x->p, &x->rec)) {
 			return NULL;
+		}
 	}
 	return x->rec.s;
+}
+
+/* What the store took goes to the copy too (the copy's store, or NULL);
+ * when the copy cannot take it (no memory), say so and keep none. */
+static struct store *copy_of(struct run_exec *x)
+{
+	return x->copy.s;
+}
+
+static void copy_failed(struct run_exec *x)
+{
+	warning("run @%lld keeps no copy of its samples from here on: a store found damaged "
+		"later would lose them", (long long)x->run_id);
+	record_recovery_release(&x->copy);
 }
 
 /* Set the run's final status; when the store cannot take even that, the
@@ -565,6 +593,9 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 			rc = 1;
 			goto out;
 		}
+		if ((rs = copy_of(x)) &&
+		    record_failure(rs, x->copy.run_id, ps, row, warm ? -k : iteration, reason.buf))
+			copy_failed(x);
 		x->failed++;
 		/* Where the samples ran is gone, or what had to run beside
 		 * them: the run ends here, failed. */
@@ -582,11 +613,16 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 		if (record_sample(x->s, x->run_id, ps, round, iteration, &smp, &ch, &x->mv)) {
 			if ((rs = recovery(x)) &&
 			    !record_sample(rs, x->rec.run_id, ps, round, iteration, &smp, &ch,
-					   &x->mv))
+					   &x->mv)) {
 				x->saved++;
+				x->rescued += !warm;
+			}
 			rc = 1;
 			goto out;
 		}
+		if ((rs = copy_of(x)) &&
+		    record_sample(rs, x->copy.run_id, ps, round, iteration, &smp, &ch, &x->mv))
+			copy_failed(x);
 		x->stored += !warm;
 		*value = smp.results[0].value;
 		*ok = 1;
@@ -611,8 +647,13 @@ static int row_round_finish(struct run_exec *x, size_t i, int round, size_t r)
 
 	plan_row_done(ps, rr->n, rr->mean, rr->m2, &met);
 	rr->finished = 1;
-	if (!record_row_result(x->s, x->run_id, ps, ps->rows[r], round, (int)rr->n, ci, met))
+	if (!record_row_result(x->s, x->run_id, ps, ps->rows[r], round, (int)rr->n, ci, met)) {
+		if ((rs = copy_of(x)) &&
+		    record_row_result(rs, x->copy.run_id, ps, ps->rows[r], round, (int)rr->n, ci,
+				      met))
+			copy_failed(x);
 		return 0;
+	}
 	if ((rs = recovery(x)) &&
 	    !record_row_result(rs, x->rec.run_id, ps, ps->rows[r], round, (int)rr->n, ci, met))
 		x->saved++;
@@ -685,8 +726,12 @@ static int section_monitors(struct run_exec *x, const struct plan_section *ps, c
 {
 	struct store *rs;
 
-	if (!record_section_monitors(x->s, x->run_id, ps, when, &x->mv))
+	if (!record_section_monitors(x->s, x->run_id, ps, when, &x->mv)) {
+		if ((rs = copy_of(x)) &&
+		    record_section_monitors(rs, x->copy.run_id, ps, when, &x->mv))
+			copy_failed(x);
 		return 0;
+	}
 	if ((rs = recovery(x)) && !record_section_monitors(rs, x->rec.run_id, ps, when, &x->mv))
 		x->saved++;
 	return 1;
@@ -773,11 +818,37 @@ static int run_sections(struct run_exec *x)
 	return rc;
 }
 
+/* The store was found damaged (truncated, replaced, corrupt): what it
+ * held may be gone; the copy of all this process stored is the recovery
+ * file, closed with status. */
+static void report_damaged(struct run_exec *x, const char *status)
+{
+	record_recovery_close(&x->rec, status);
+	error("run @%lld stopped because its store '%s' is damaged; nothing more is written "
+	      "to it", (long long)x->run_id, store_path(x->s));
+	if (x->saved && x->rec.path.len) {
+		error("the %ld samples this process measured are saved in %s: load them with "
+		      "'kbench recover %s' into a repaired or new store", x->stored + x->rescued,
+		      x->rec.path.buf, x->rec.path.buf);
+		if (x->before)
+			error("the %ld samples stored before this process resumed the run were "
+			      "only in the damaged store", x->before);
+	} else {
+		error("the %ld samples this process measured are lost: no recovery file could be "
+		      "written", x->stored);
+	}
+}
+
 /* The store failed: keep what it holds, say what became of the rest. */
 static void report_store_failure(struct run_exec *x)
 {
-	int marked = !record_finish_run(x->s, x->run_id, "failed");
+	int marked;
 
+	if (x->damaged) {
+		report_damaged(x, "failed");
+		return;
+	}
+	marked = !record_finish_run(x->s, x->run_id, "failed");
 	record_recovery_close(&x->rec, "failed");
 	error("run @%lld stopped because its store failed; the %ld samples stored before "
 	      "are kept", (long long)x->run_id, x->stored + x->before);
@@ -798,6 +869,10 @@ static void report_store_failure(struct run_exec *x)
  * store could not take is in the recovery file. */
 static void report_unfinished(struct run_exec *x, const char *status)
 {
+	if (x->damaged) {
+		report_damaged(x, status);
+		return;
+	}
 	record_recovery_close(&x->rec, status);
 	if (x->saved)
 		error("run @%lld keeps its samples but its status could not be set to %s; "
@@ -867,7 +942,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 			      .exec = req->exec, .req = req, .ended = STRBUF_INIT };
 	sig_atomic_t decided = -2;	/* stop_signal when the run's end was decided */
 	struct strbuf others = STRBUF_INIT;	/* stored as concurrent-kbench */
-	int rc = -1, mine = 0;
+	int rc = -1, mine = 0, got;
 
 	strbuf_init(&x.rec.path);
 	*run_id = req->resume;
@@ -892,7 +967,11 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		return -1;
 	}
 	x.run_id = *run_id;
-	if (store_get_run(s, x.run_id, &x.info) || load_done(&x, req->resume != 0) ||
+	got = store_get_run(s, x.run_id, &x.info);
+	if (!got && record_recovery_open_memory(store_path(s), &x.info, p, &x.copy))
+		warning("run @%lld keeps no copy of its samples: a store found damaged later would "
+			"lose them", (long long)x.run_id);
+	if (got || load_done(&x, req->resume != 0) ||
 	    (!req->resume && req->facts && req->facts(s, x.run_id, req->facts_arg)) ||
 	    concurrent(&x, req, &mine, &others)) {
 		record_finish_run(s, x.run_id, "failed");
@@ -976,6 +1055,7 @@ out:
 	}
 	free(x.st);
 	record_recovery_release(&x.rec);
+	record_recovery_release(&x.copy);
 	run_info_release(&x.info);
 	monitor_values_release(&x.mv);
 	strbuf_release(&x.ended);
