@@ -20,9 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/fs.h>
 #include <stdarg.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -225,37 +223,31 @@ static void watch_begin(struct store *s)
 	s->had_header = st.st_size >= 100;
 }
 
-static uint32_t be32(const unsigned char *p)
+/* The store's own file of SQLite's (the database, or its log with
+ * SQLITE_FCNTL_JOURNAL_POINTER), read through SQLite: a descriptor of
+ * this process's own on a file SQLite has open would, once closed, drop
+ * SQLite's POSIX locks on it. NULL when it is not open. */
+static sqlite3_file *sqlite_file(struct store *s, int op)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
+	sqlite3_file *f = NULL;
 
-/* Read up to n bytes of path at offset off into buf; return the count
- * read, or -1 when it cannot be opened or read. */
-static ssize_t read_at(const char *path, void *buf, size_t n, off_t off)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	ssize_t got;
-
-	if (fd < 0)
-		return -1;
-	got = pread(fd, buf, n, off);
-	close(fd);
-	return got;
+	if (sqlite3_file_control(s->db, "main", op, &f) != SQLITE_OK || !f || !f->pMethods)
+		return NULL;
+	return f;
 }
 
 /* Whether path (a file of the store) can no longer be written in place:
- * immutable or append-only. A file system without these flags has none. */
+ * immutable or append-only. statx needs no descriptor (see above); a
+ * file system without these attributes has none. */
 static int unwritable(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK), flags = 0, rc = 0;
+	struct statx stx;
 
-	if (fd < 0)
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC, STATX_BASIC_STATS,
+		  &stx))
 		return 0;
-	if (!ioctl(fd, FS_IOC_GETFLAGS, &flags))
-		rc = (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0;
-	close(fd);
-	return rc;
+	return (stx.stx_attributes & stx.stx_attributes_mask &
+		(STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND)) != 0;
 }
 
 /* Say what became of the store's file: "database 'PATH' WHAT while ...:
@@ -284,8 +276,8 @@ static int check_file(struct store *s)
 {
 	static const char *const others[] = { "-wal", "-shm" };
 	unsigned char hdr[100];
+	sqlite3_file *db;
 	struct stat st;
-	ssize_t got;
 
 	if (!s->watched)
 		return 0;
@@ -293,23 +285,17 @@ static int check_file(struct store *s)
 		return damaged(s, 1, "was removed (%s)", strerror(errno));
 	if (st.st_dev != s->dev || st.st_ino != s->ino)
 		return damaged(s, 1, "was replaced by another file");
+	/* The header's page count is not checked: a checkpoint in another
+	 * process writes page 1 first, then extends the file. */
 	if (s->had_header || st.st_size >= 100) {
-		uint32_t psz, pages;
-
 		if (st.st_size < 100)
 			return damaged(s, 1, "was truncated to %lld bytes",
 				       (long long)st.st_size);
-		got = read_at(s->path, hdr, sizeof(hdr), 0);
-		if (got != (ssize_t)sizeof(hdr) || memcmp(hdr, "SQLite format 3", 16))
+		if (!(db = sqlite_file(s, SQLITE_FCNTL_FILE_POINTER)) ||
+		    db->pMethods->xRead(db, hdr, sizeof(hdr), 0) != SQLITE_OK ||
+		    memcmp(hdr, "SQLite format 3", 16))
 			return damaged(s, 1, "was overwritten: it no longer starts with an SQLite "
 				       "header");
-		psz = (uint32_t)hdr[16] << 8 | hdr[17];
-		psz = psz == 1 ? 65536 : psz;
-		pages = be32(hdr + 28);
-		/* The page count is valid only where the header says so. */
-		if (!memcmp(hdr + 24, hdr + 92, 4) && (int64_t)pages * psz > (int64_t)st.st_size)
-			return damaged(s, 1, "was truncated to %lld bytes (its header says %lld)",
-				       (long long)st.st_size, (long long)pages * psz);
 		s->had_header = 1;
 	}
 	if (unwritable(s->path))
@@ -330,43 +316,41 @@ static int check_file(struct store *s)
 }
 
 /* With the write lock held: the write-ahead log still holds the frames
- * its index (the -shm file, as SQLite lays it out) counts. Return 0, or
- * -1 after printing what became of it. */
+ * its index (the -shm file, mapped, as SQLite lays it out) counts.
+ * Return 0, or -1 after printing what became of it. */
 static int check_log(struct store *s)
 {
-	struct strbuf shm = STRBUF_INIT, wal = STRBUF_INIT;
-	unsigned char idx[48], whdr[32];
+	unsigned char whdr[32];
+	const unsigned char *idx;
+	volatile void *map = NULL;
+	sqlite3_file *db, *wal;
 	uint32_t version, frames;
 	uint16_t szpage;
 	int64_t psz, want;
-	struct stat st;
-	int rc = 0;
+	sqlite3_int64 size;
 
-	if (!s->watched)
+	if (!s->watched || !(db = sqlite_file(s, SQLITE_FCNTL_FILE_POINTER)) ||
+	    db->pMethods->iVersion < 2 ||
+	    db->pMethods->xShmMap(db, 0, 32768, 0, &map) != SQLITE_OK || !map)
 		return 0;
-	strbuf_addf(&shm, "%s-shm", s->path);
-	strbuf_addf(&wal, "%s-wal", s->path);
-	if (read_at(shm.buf, idx, sizeof(idx), 0) != (ssize_t)sizeof(idx))
-		goto out;
+	idx = (const unsigned char *)map;
 	memcpy(&version, idx, 4);
 	memcpy(&szpage, idx + 14, 2);
 	memcpy(&frames, idx + 16, 4);
 	if (version != 3007000 || !idx[12] || !frames)
-		goto out;
+		return 0;
 	psz = (szpage & 0xfe00) + ((int64_t)(szpage & 1) << 16);
 	want = 32 + (int64_t)frames * (psz + 24);
-	if (stat(wal.buf, &st))
-		rc = damaged(s, 1, "lost its write-ahead log '%s' (%s)", wal.buf, strerror(errno));
-	else if ((int64_t)st.st_size < want)
-		rc = damaged(s, 1, "had its write-ahead log '%s' truncated to %lld bytes (it holds "
-			     "%lld)", wal.buf, (long long)st.st_size, (long long)want);
-	else if (read_at(wal.buf, whdr, sizeof(whdr), 0) != (ssize_t)sizeof(whdr) ||
-		 memcmp(whdr + 16, idx + 32, 8))
-		rc = damaged(s, 1, "had its write-ahead log '%s' overwritten", wal.buf);
-out:
-	strbuf_release(&shm);
-	strbuf_release(&wal);
-	return rc;
+	if (!(wal = sqlite_file(s, SQLITE_FCNTL_JOURNAL_POINTER)) ||
+	    wal->pMethods->xFileSize(wal, &size) != SQLITE_OK)
+		return damaged(s, 1, "lost its write-ahead log '%s-wal'", s->path);
+	if (size < want)
+		return damaged(s, 1, "had its write-ahead log '%s-wal' truncated to %lld bytes (it "
+			       "holds %lld)", s->path, (long long)size, (long long)want);
+	if (wal->pMethods->xRead(wal, whdr, sizeof(whdr), 0) != SQLITE_OK ||
+	    memcmp(whdr + 16, idx + 32, 8))
+		return damaged(s, 1, "had its write-ahead log '%s-wal' overwritten", s->path);
+	return 0;
 }
 
 /* exec_sql of one statement that takes a lock (BEGIN IMMEDIATE, a change

@@ -573,3 +573,71 @@ int record_other_system(const struct run_info *ri, int kernel, struct strbuf *wh
 	kernel_info_release(&ki);
 	return 0;
 }
+
+void record_copy_failed(struct record_recovery *copy, int64_t run_id)
+{
+	warning("run @%lld keeps no copy of its samples from here on: a store found damaged "
+		"later would lose them", (long long)run_id);
+	record_recovery_release(copy);
+}
+
+/* The store was found damaged (truncated, replaced, corrupt): what it
+ * held may be gone; the copy of all this process stored is the recovery
+ * file, closed with status. */
+static void report_damaged(struct store *s, int64_t run_id, struct record_recovery *rec,
+			   const struct record_tally *t, const char *status)
+{
+	record_recovery_close(rec, status);
+	error("run @%lld stopped because its store '%s' is damaged; nothing more is written "
+	      "to it", (long long)run_id, store_path(s));
+	if (t->saved && rec->path.len) {
+		error("the %ld samples this process measured are saved in %s: load them with "
+		      "'kbench recover %s' into a repaired or new store", t->stored + t->rescued,
+		      rec->path.buf, rec->path.buf);
+		if (t->before)
+			error("the %ld samples stored before this process resumed the run were "
+			      "only in the damaged store", t->before);
+	} else {
+		error("the %ld samples this process measured are lost: no recovery file could be "
+		      "written", t->stored);
+	}
+}
+
+void record_report_store_failure(struct store *s, int64_t run_id, struct record_recovery *rec,
+				 const struct record_tally *t)
+{
+	int marked;
+
+	if (t->damaged) {
+		report_damaged(s, run_id, rec, t, "failed");
+		return;
+	}
+	marked = !record_finish_run(s, run_id, "failed");
+	record_recovery_close(rec, "failed");
+	error("run @%lld stopped because its store failed; the %ld samples stored before "
+	      "are kept", (long long)run_id, t->stored + t->before);
+	if (t->saved)
+		error("what it could not store is saved in %s: load it with 'kbench recover %s'",
+		      rec->path.buf, rec->path.buf);
+	else
+		error("what it could not store is lost: no recovery file could be written");
+	if (marked)
+		error("run @%lld is marked failed; 'kbench run --resume @%lld' runs the rest",
+		      (long long)run_id, (long long)run_id);
+	else
+		error("run @%lld could not be marked failed: it reads as interrupted once this "
+		      "process has ended", (long long)run_id);
+}
+
+void record_report_unfinished(struct store *s, int64_t run_id, struct record_recovery *rec,
+			      const struct record_tally *t, const char *status)
+{
+	if (t->damaged) {
+		report_damaged(s, run_id, rec, t, status);
+		return;
+	}
+	record_recovery_close(rec, status);
+	if (t->saved)
+		error("run @%lld keeps its samples but its status could not be set to %s; "
+		      "'kbench recover %s' sets it", (long long)run_id, status, rec->path.buf);
+}

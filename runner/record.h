@@ -96,5 +96,29 @@ int record_recovery_open_memory(const char *store_path, const struct run_info *r
  * Return 0 or -1. */
 int record_recovery_close(struct record_recovery *rec, const char *status);
 void record_recovery_release(struct record_recovery *rec);
+/* The in-memory copy could not take what the store took: say so, and
+ * keep none from here on. */
+void record_copy_failed(struct record_recovery *copy, int64_t run_id);
+
+/* What a run's writer did, for the messages of a store that failed. */
+struct record_tally {
+	long stored;		/* samples this process stored */
+	long before;		/* samples stored before it resumed the run */
+	long rescued;		/* samples the store did not take, in rec */
+	int saved;		/* things written to the recovery file rec */
+	int damaged;		/* the store was damaged: rec is the copy of
+				 * all this process stored */
+};
+
+/* The store s failed during run run_id: close rec (status failed), mark
+ * the run failed where s still lets it, and say what the store kept and
+ * where the rest is (for a damaged store: that it may hold nothing, and
+ * that rec holds all this process measured). */
+void record_report_store_failure(struct store *s, int64_t run_id, struct record_recovery *rec,
+				 const struct record_tally *t);
+/* The run ended (status) but the store could not take its status: rec
+ * (closed with it) carries it; a damaged store is said as above. */
+void record_report_unfinished(struct store *s, int64_t run_id, struct record_recovery *rec,
+			      const struct record_tally *t, const char *status);
 
 #endif

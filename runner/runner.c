@@ -215,24 +215,6 @@ int run_sample(const struct workload_ops *ops, const struct wl_params *params,
 	return run_sample_monitored(ops, params, row, timeout_s, NULL, NULL, out, c, reason);
 }
 
-static void format_result(const struct wl_params *params, const struct wl_sample *smp,
-			  struct strbuf *sb)
-{
-	for (int i = 0; i < smp->nresults && i < 3; i++) {
-		const struct wl_result *r = &smp->results[i];
-		const struct wl_metric *m = &params->metrics[r->metric];
-
-		if (m->name[0])
-			strbuf_addf(sb, "%s%s %.4g %s", i ? ", " : "", r->row, r->value, m->unit);
-		else
-			strbuf_addf(sb, "%s%.4g %s", i ? ", " : "", r->value, m->unit);
-	}
-	if (smp->nresults > 3)
-		strbuf_addf(sb, ", ... (%d values)", smp->nresults);
-	if (smp->flag[0])
-		strbuf_addf(sb, " [%s]", smp->flag);
-}
-
 /* Start what the samples of ps need around them (an external workload's
  * server). Return 0 to run them; 1 when it failed, recorded as one failed
  * sample of the section's first row, so that the section is skipped; -1
@@ -311,20 +293,6 @@ static struct store *recovery(struct run_exec *x)
 		}
 	}
 	return x->rec.s;
-}
-
-/* What the store took goes to the copy too (the copy's store, or NULL);
- * when the copy cannot take it (no memory), say so and keep none. */
-static struct store *copy_of(struct run_exec *x)
-{
-	return x->copy.s;
-}
-
-static void copy_failed(struct run_exec *x)
-{
-	warning("run @%lld keeps no copy of its samples from here on: a store found damaged "
-		"later would lose them", (long long)x->run_id);
-	record_recovery_release(&x->copy);
 }
 
 /* Set the run's final status; when the store cannot take even that, the
@@ -593,9 +561,9 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 			rc = 1;
 			goto out;
 		}
-		if ((rs = copy_of(x)) &&
+		if ((rs = x->copy.s) &&
 		    record_failure(rs, x->copy.run_id, ps, row, warm ? -k : iteration, reason.buf))
-			copy_failed(x);
+			record_copy_failed(&x->copy, x->run_id);
 		x->failed++;
 		/* Where the samples ran is gone, or what had to run beside
 		 * them: the run ends here, failed. */
@@ -604,7 +572,7 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 		if (lost == 2)
 			strbuf_addstr(&x->ended, reason.buf);
 	} else {
-		format_result(ps->params, &smp, &res);
+		progress_format_result(ps->params, &smp, &res);
 		/* The sample in hand goes to the recovery file when the
 		 * store cannot take it. A warm-up is stored too, marked (as
 		 * iteration -k), so that what it cost can be seen. */
@@ -620,9 +588,9 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 			rc = 1;
 			goto out;
 		}
-		if ((rs = copy_of(x)) &&
+		if ((rs = x->copy.s) &&
 		    record_sample(rs, x->copy.run_id, ps, round, iteration, &smp, &ch, &x->mv))
-			copy_failed(x);
+			record_copy_failed(&x->copy, x->run_id);
 		x->stored += !warm;
 		*value = smp.results[0].value;
 		*ok = 1;
@@ -648,10 +616,10 @@ static int row_round_finish(struct run_exec *x, size_t i, int round, size_t r)
 	plan_row_done(ps, rr->n, rr->mean, rr->m2, &met);
 	rr->finished = 1;
 	if (!record_row_result(x->s, x->run_id, ps, ps->rows[r], round, (int)rr->n, ci, met)) {
-		if ((rs = copy_of(x)) &&
+		if ((rs = x->copy.s) &&
 		    record_row_result(rs, x->copy.run_id, ps, ps->rows[r], round, (int)rr->n, ci,
 				      met))
-			copy_failed(x);
+			record_copy_failed(&x->copy, x->run_id);
 		return 0;
 	}
 	if ((rs = recovery(x)) &&
@@ -727,9 +695,9 @@ static int section_monitors(struct run_exec *x, const struct plan_section *ps, c
 	struct store *rs;
 
 	if (!record_section_monitors(x->s, x->run_id, ps, when, &x->mv)) {
-		if ((rs = copy_of(x)) &&
+		if ((rs = x->copy.s) &&
 		    record_section_monitors(rs, x->copy.run_id, ps, when, &x->mv))
-			copy_failed(x);
+			record_copy_failed(&x->copy, x->run_id);
 		return 0;
 	}
 	if ((rs = recovery(x)) && !record_section_monitors(rs, x->rec.run_id, ps, when, &x->mv))
@@ -818,65 +786,26 @@ static int run_sections(struct run_exec *x)
 	return rc;
 }
 
-/* The store was found damaged (truncated, replaced, corrupt): what it
- * held may be gone; the copy of all this process stored is the recovery
- * file, closed with status. */
-static void report_damaged(struct run_exec *x, const char *status)
+/* What x did, for the messages of a store that failed (record.h). */
+static struct record_tally tally(const struct run_exec *x)
 {
-	record_recovery_close(&x->rec, status);
-	error("run @%lld stopped because its store '%s' is damaged; nothing more is written "
-	      "to it", (long long)x->run_id, store_path(x->s));
-	if (x->saved && x->rec.path.len) {
-		error("the %ld samples this process measured are saved in %s: load them with "
-		      "'kbench recover %s' into a repaired or new store", x->stored + x->rescued,
-		      x->rec.path.buf, x->rec.path.buf);
-		if (x->before)
-			error("the %ld samples stored before this process resumed the run were "
-			      "only in the damaged store", x->before);
-	} else {
-		error("the %ld samples this process measured are lost: no recovery file could be "
-		      "written", x->stored);
-	}
+	return (struct record_tally){ .stored = x->stored, .before = x->before,
+				      .rescued = x->rescued, .saved = x->saved,
+				      .damaged = x->damaged };
 }
 
-/* The store failed: keep what it holds, say what became of the rest. */
 static void report_store_failure(struct run_exec *x)
 {
-	int marked;
+	struct record_tally t = tally(x);
 
-	if (x->damaged) {
-		report_damaged(x, "failed");
-		return;
-	}
-	marked = !record_finish_run(x->s, x->run_id, "failed");
-	record_recovery_close(&x->rec, "failed");
-	error("run @%lld stopped because its store failed; the %ld samples stored before "
-	      "are kept", (long long)x->run_id, x->stored + x->before);
-	if (x->saved)
-		error("what it could not store is saved in %s: load it with 'kbench recover %s'",
-		      x->rec.path.buf, x->rec.path.buf);
-	else
-		error("what it could not store is lost: no recovery file could be written");
-	if (marked)
-		error("run @%lld is marked failed; 'kbench run --resume @%lld' runs the rest",
-		      (long long)x->run_id, (long long)x->run_id);
-	else
-		error("run @%lld could not be marked failed: it reads as interrupted once this "
-		      "process has ended", (long long)x->run_id);
+	record_report_store_failure(x->s, x->run_id, &x->rec, &t);
 }
 
-/* Where nothing measured is at stake (the end of the run), the status the
- * store could not take is in the recovery file. */
 static void report_unfinished(struct run_exec *x, const char *status)
 {
-	if (x->damaged) {
-		report_damaged(x, status);
-		return;
-	}
-	record_recovery_close(&x->rec, status);
-	if (x->saved)
-		error("run @%lld keeps its samples but its status could not be set to %s; "
-		      "'kbench recover %s' sets it", (long long)x->run_id, status, x->rec.path.buf);
+	struct record_tally t = tally(x);
+
+	record_report_unfinished(x->s, x->run_id, &x->rec, &t, status);
 }
 
 /* The other kbench processes measuring on this machine (machine/
