@@ -15,6 +15,7 @@
 #include "lib/strbuf.h"
 #include "lib/uuid.h"
 #include "lib/xalloc.h"
+#include "runner/ab_looks.h"
 #include "runner/bisect.h"
 #include "runner/conf.h"
 #include "runner/experiment.h"
@@ -1096,7 +1097,7 @@ static int load_configs(struct bisect_ctx *b, const struct bisect_options *o)
 			      (int)(slash - b->row_given), b->row_given);
 			goto out;
 		}
-		if (!experiment_has_row(&e, b->row_given, &rows)) {
+		if (!ab_looks_has_row(&e, b->row_given, &rows)) {
 			error("--row '%s': the plan has no such row; its rows are %s", b->row_given,
 			      rows.buf);
 			goto out;

@@ -218,11 +218,6 @@ enum experiment_outcome {
  * EXPERIMENT_STOPPED. */
 int experiment_exit_status(enum experiment_outcome outcome, int signal);
 
-/* Whether row, SECTION/ROW as compare names it ("hackbench-a/4",
- * "netperf/send-64"), is a row of some arm's plan of e. rows gets the
- * first few rows of the plan, quoted, to say what was expected. */
-int experiment_has_row(const struct experiment *e, const char *row, struct strbuf *rows);
-
 /* Whether this process may write every knob file of e: checked before
  * the store is opened, so that a refused experiment leaves nothing, not
  * even an empty store. Return 0, or -1 after saying which it cannot. */

@@ -12,13 +12,12 @@
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "runner/ab_looks.h"
 #include "runner/background.h"
 #include "runner/effective.h"
 #include "runner/knob.h"
 #include "runner/record.h"
 #include "runner/vm.h"
-#include "workloads/params.h"
-#include "workloads/workload.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -562,112 +561,6 @@ out:
 	return rc;
 }
 
-/* Call fn(name, arg) with each row of plan p as compare and a look name
- * it, SECTION/ROW, ROW as stored: the row's label, or NAME-label for a
- * workload's named metric ("send-64"), until it returns non-zero; return
- * that, or 0. */
-static int plan_rows_each(const struct plan *p, int (*fn)(const char *name, void *arg),
-			  void *arg)
-{
-	struct strbuf name = STRBUF_INIT;
-	int rc = 0;
-
-	for (size_t i = 0; i < p->n && !rc; i++) {
-		const struct plan_section *ps = &p->sections[i];
-
-		for (size_t r = 0; r < ps->nrows && !rc; r++) {
-			char label[WL_ROW_LEN];
-			int bare = 1;	/* a metric without a name: the label alone */
-
-			wl_params_row_label(ps->params, ps->rows[r], label, sizeof(label));
-			for (const struct wl_metric *m = ps->params->metrics; !rc && m && m->name;
-			     m++) {
-				if (m == ps->params->metrics)
-					bare = 0;
-				if (!m->name[0]) {
-					bare = 1;
-					continue;
-				}
-				strbuf_reset(&name);
-				strbuf_addf(&name, "%s/%s-%s", ps->cs->name, m->name, label);
-				rc = fn(name.buf, arg);
-			}
-			if (!rc && bare) {
-				strbuf_reset(&name);
-				strbuf_addf(&name, "%s/%s", ps->cs->name, label);
-				rc = fn(name.buf, arg);
-			}
-		}
-	}
-	strbuf_release(&name);
-	return rc;
-}
-
-struct row_search {
-	const struct kb_regex *re;	/* match it; or */
-	const char *exact;		/* be it */
-	struct strbuf *names;		/* the first few names seen */
-	int seen;
-};
-
-static int row_found(const char *name, void *arg)
-{
-	struct row_search *rs = arg;
-
-	if (rs->seen++ < 4)
-		strbuf_addf(rs->names, "%s'%s'", rs->seen > 1 ? ", " : "", name);
-	else if (rs->seen == 5)
-		strbuf_addstr(rs->names, ", ...");
-	return rs->re ? kb_regex_match(rs->re, name) > 0 : !strcmp(name, rs->exact);
-}
-
-/* Whether a row of any arm's plan of e matches re, or is exact; names
- * gets the first few rows of the plan. */
-static int experiment_row_found(const struct experiment *e, const struct kb_regex *re,
-				const char *exact, struct strbuf *names)
-{
-	struct row_search rs = { .re = re, .exact = exact, .names = names };
-	int yes = 0;
-
-	for (size_t i = 0; i < e->narms && !yes; i++) {
-		strbuf_reset(names);
-		rs.seen = 0;
-		yes = plan_rows_each(&e->arms[i].plan, row_found, &rs);
-	}
-	return yes;
-}
-
-int experiment_has_row(const struct experiment *e, const char *row, struct strbuf *rows)
-{
-	return experiment_row_found(e, NULL, row, rows);
-}
-
-/* A watch that matches no row of any arm's plan would run every round
- * and look at nothing: refuse it before anything runs. Return 0, or -1
- * after saying so. */
-static int check_watch(const struct experiment *e)
-{
-	struct strbuf err = STRBUF_INIT, names = STRBUF_INIT;
-	struct kb_regex *re;
-	int yes;
-
-	if (!e->watch)
-		return 0;
-	if (!(re = kb_regex_compile(e->watch, 0, &err))) {
-		error("watch '%s': %s", e->watch, err.buf);
-		strbuf_release(&err);
-		return -1;
-	}
-	yes = experiment_row_found(e, re, NULL, &names);
-	if (!yes)
-		error("watch '%s' matches no row of the experiment: it is matched against "
-		      "SECTION/ROW, its rows are %s", e->watch, names.len ? names.buf : "none");
-	kb_regex_free(re);
-	strbuf_release(&err);
-	strbuf_release(&names);
-	return yes ? 0 : -1;
-}
-
 int experiment_load(struct experiment *e, const struct experiment_options *o)
 {
 	const struct conf_section *design = NULL;
@@ -761,7 +654,7 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 		if (arm_config(e, a, o))
 			goto out;
 	}
-	if (check_watch(e))
+	if (ab_looks_check_watch(e))
 		goto out;
 	rc = 0;
 out:
