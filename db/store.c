@@ -208,7 +208,14 @@ static int exec_sql(struct store *s, const char *sql, const char *what)
  * has open: a store truncated, replaced or removed by another program
  * would take every later commit with it, unseen until the next reader
  * finds it malformed; a file made immutable under its mapped index
- * faults (SIGBUS) at the next write of the index. */
+ * faults (SIGBUS) at the next write of the index. Seen before the write
+ * transaction begins, the index is not written at all, and a store
+ * found damaged is never touched again (not even closed). The index
+ * stays a shared mapping: PRAGMA locking_mode=EXCLUSIVE would keep it in
+ * the heap, but would also shut every reader out while a run writes. A
+ * SIGBUS handler is not used: it would have to leave SQLite in the
+ * middle of a write. What is left is the moment between the look and
+ * the transaction's first write of the index. */
 
 /* Note what the store's file is, once it is set up. */
 static void watch_begin(struct store *s)
