@@ -258,6 +258,9 @@ int cmd_ab(int argc, char **argv)
 		rc = experiment_dry_run(&e, store) ? 1 : 0;
 		goto out;
 	}
+	/* Refused before the store is opened: a refused ab makes none. */
+	if (experiment_check_knobs(&e))
+		goto out;
 	if (cmd_open_store(&store, CMD_STORE_WRITE)) {
 		rc = 1;
 		goto out;

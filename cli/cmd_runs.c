@@ -230,10 +230,10 @@ static int say_none(struct store *store)
 	if (store_count_runs(store, &total))
 		return -1;
 	if (!total)
-		fprintf(stderr, "kbench: no runs in %s\n", store_path(store));
+		fprintf(stderr, "kbench: no runs in %s\n", name_printable_text(store_path(store)));
 	else
 		fprintf(stderr, "kbench: no runs match (%s holds %lld run%s)\n",
-			store_path(store), (long long)total, total == 1 ? "" : "s");
+			name_printable_text(store_path(store)), (long long)total, total == 1 ? "" : "s");
 	return 0;
 }
 

@@ -255,7 +255,7 @@ int cmd_check_run_name(const char *name)
 		return 0;
 	if (!len)
 		return error("the run name must not be empty");
-	if (strstr(why, "control"))
+	if (strstr(why, "control") || strstr(why, "UTF-8"))
 		return error("invalid run name: %s (byte 0x%02x at offset %zu)", why,
 			     (unsigned char)name[at], at);
 	if (len > NAME_RUN_MAX)

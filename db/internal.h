@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct store {
 	sqlite3 *db;
@@ -19,6 +20,11 @@ struct store {
 	int immutable;			/* opened as immutable (open_readonly) */
 	char boot_id[40];		/* of the reader, read on first need */
 	int boot_id_read;
+	int watched;			/* the file below was seen at open */
+	dev_t dev;			/* the file's device and inode then */
+	ino_t ino;
+	int had_header;			/* it held an SQLite header then */
+	int damaged;			/* found damaged: nothing more is done */
 	sqlite3_stmt *ins_sample;
 	sqlite3_stmt *ins_monitor;
 	sqlite3_stmt *ins_monitors;	/* STORE_MONITOR_BATCH rows at once */

@@ -22,10 +22,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -176,6 +178,29 @@ static const char *file_kind(mode_t mode)
 		S_ISSOCK(mode) ? "a socket" : "not a regular file";
 }
 
+/* The kernel's file systems, when fd lies on one: their "regular" files
+ * (/proc/kmsg, trace_pipe, a sysfs attribute) may wait for ever on a
+ * read, or never end, and no results directory holds one (mmtests
+ * copies what it keeps of /proc). NULL for any other. */
+static const char *kernel_fs(int fd)
+{
+	static const struct { unsigned long magic; const char *name; } fs[] = {
+		{ PROC_SUPER_MAGIC, "/proc" }, { SYSFS_MAGIC, "sysfs" },
+		{ DEBUGFS_MAGIC, "debugfs" }, { TRACEFS_MAGIC, "tracefs" },
+		{ SECURITYFS_MAGIC, "securityfs" }, { CGROUP_SUPER_MAGIC, "cgroupfs" },
+		{ CGROUP2_SUPER_MAGIC, "cgroupfs" }, { BPF_FS_MAGIC, "bpffs" },
+		{ PSTOREFS_MAGIC, "pstore" }, { 0x62656570, "configfs" },
+	};
+	struct statfs sfs;
+
+	if (fstatfs(fd, &sfs))
+		return NULL;
+	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+		if ((unsigned long)sfs.f_type == fs[i].magic)
+			return fs[i].name;
+	return NULL;
+}
+
 /* The whole of fd, a regular file of size bytes, into sb: at most
  * MMTESTS_FILE_MAX bytes, even from a file that grows as it is read.
  * Return 0, or -1 after printing why. */
@@ -189,6 +214,9 @@ static int read_regular(const char *path, int fd, off_t size, struct strbuf *sb)
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return error("cannot read '%s': its read would wait, as no file of a results "
+				     "directory does", path);
 		if (n < 0)
 			return error("cannot read '%s': %s", path, strerror(errno));
 		if (!n)
@@ -237,12 +265,14 @@ static int decompress(const char *path, int fd, const char *tool, struct strbuf 
 
 /* The text of the file at path into sb (reset first), through gzip or xz
  * for a .gz or .xz file. Only a regular file is read (a FIFO would block,
- * a device never end), of at most MMTESTS_FILE_MAX bytes on disk and once
- * decompressed. Return 0, 1 when there is no such file, or -1 after
+ * a device never end), not one of the kernel's file systems (/proc/kmsg
+ * is a regular file whose read waits), without waiting on a read, of at
+ * most MMTESTS_FILE_MAX bytes on disk and once decompressed. Return 0, 1 when there is no such file, or -1 after
  * printing why. */
 static int read_file(const char *path, struct strbuf *sb)
 {
 	const char *tool = ends_with(path, ".gz") ? "gzip" : ends_with(path, ".xz") ? "xz" : NULL;
+	const char *kind;
 	struct stat st;
 	int fd, rc;
 
@@ -266,15 +296,21 @@ static int read_file(const char *path, struct strbuf *sb)
 			   file_kind(st.st_mode));
 		goto out;
 	}
+	if ((kind = kernel_fs(fd))) {
+		rc = error("cannot read '%s': it is a file of %s, whose read may wait for ever, "
+			   "not a file of a results directory", path, kind);
+		goto out;
+	}
 	if ((uintmax_t)st.st_size > MMTESTS_FILE_MAX) {
 		rc = error("cannot read '%s': it is %jd bytes, more than the %zu MiB kbench reads "
 			   "of one file (docs/mmtests.md)", path, (intmax_t)st.st_size,
 			   MMTESTS_FILE_MAX >> 20);
 		goto out;
 	}
-	/* A regular file's reads never wait: the flag only kept open()
-	 * from waiting for a FIFO's writer. */
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	/* The flag stays: open() did not wait for a FIFO's writer, and a
+	 * read that would wait (a file system's own kind of file) fails at
+	 * once rather than hang; a disk file's reads ignore it. A
+	 * decompressor is killed after 600 s. */
 	rc = tool ? decompress(path, fd, tool, sb) : read_regular(path, fd, st.st_size, sb);
 out:
 	close(fd);
@@ -924,25 +960,30 @@ static char *line_value(const char *text, const char *key)
  * Linux's own bound (NR_CPUS) is at most 8192 on every architecture. */
 #define MMTESTS_COUNT_MAX 1048576
 
-/* The count after key in file's text into *out: 0 when there is none or
- * it is not a number (lscpu prints '-' for what it does not know).
- * Return 0, or -1 after printing why for a number past
- * MMTESTS_COUNT_MAX or followed by more than blanks. */
+/* The count after key in file's text into *out: 0 when there is none,
+ * or it is lscpu's '-' (what it does not know). Return 0, or -1 after
+ * printing why for anything else but a count from 1 to
+ * MMTESTS_COUNT_MAX ("0", "-8", "many", a count followed by more than
+ * blanks). */
 static int count_value(const char *file, const char *text, const char *key, int *out)
 {
 	size_t line;
-	char *v = line_value_at(text, key, &line), *end;
-	long long n;
+	char *v = line_value_at(text, key, &line), *end = NULL;
+	long long n = 0;
 	int rc = 0;
 
 	*out = 0;
-	if (!v || !isdigit((unsigned char)*v))
+	if (!v || !strcmp(v, "-"))
 		goto out;
 	errno = 0;
-	n = strtoll(v, &end, 10);
-	if (errno || *end || n > MMTESTS_COUNT_MAX)
+	if (isdigit((unsigned char)*v))
+		n = strtoll(v, &end, 10);
+	if (end && n > MMTESTS_COUNT_MAX)
 		rc = error("%s:%zu: expected a count of at most %d after '%s', found '%s'", file,
 			   line, MMTESTS_COUNT_MAX, key, v);
+	else if (!end || errno || *end || n < 1)
+		rc = error("%s:%zu: expected a count from 1 to %d (or '-') after '%s', found '%s'",
+			   file, line, MMTESTS_COUNT_MAX, key, v);
 	else
 		*out = (int)n;
 out:
@@ -954,24 +995,27 @@ out:
  * since 1970 (what gmtime() can write as a four-digit year). */
 #define MMTESTS_EPOCH_MAX 253402300799LL
 
-/* "start :: EPOCH" or "finish :: EPOCH" in file's text into *t; -1 when
- * no line starts with key. Return 0, or -1 after printing why for a line
- * whose value is not seconds since 1970. */
-static int stamp(const char *file, const char *text, const char *key, long long *t)
+/* "start :: EPOCH" or "finish :: EPOCH" in file's text into *t, and its
+ * line into *lineno; -1 when no line starts with key. Return 0, or -1
+ * after printing why for a line whose value is not seconds since 1970
+ * (0, the first second of 1970, is no time a run was made at). */
+static int stamp(const char *file, const char *text, const char *key, long long *t,
+		 size_t *lineno)
 {
 	size_t line;
 	char *v = line_value_at(text, key, &line), *end = NULL;
 	int rc = 0;
 
 	*t = -1;
+	*lineno = line;
 	if (!line)
 		return 0;
 	errno = 0;
 	if (v && isdigit((unsigned char)*v))
 		*t = strtoll(v, &end, 10);
-	if (!end || *end || errno || *t > MMTESTS_EPOCH_MAX) {
-		rc = error("%s:%zu: expected seconds since 1970 after '%s', found '%s'", file, line,
-			   key, v ? v : "");
+	if (!end || *end || errno || *t < 1 || *t > MMTESTS_EPOCH_MAX) {
+		rc = error("%s:%zu: expected seconds since 1970 (from 1 to %lld) after '%s', found "
+			   "'%s'", file, line, MMTESTS_EPOCH_MAX, key, v ? v : "");
 		*t = -1;
 	}
 	free(v);
@@ -989,14 +1033,22 @@ static int mem_value(const char *file, const char *text, uint64_t *bytes)
 	int rc = 0;
 
 	*bytes = 0;
-	if (!v || !isdigit((unsigned char)*v))
+	if (!v)
 		goto out;
 	errno = 0;
+	if (!isdigit((unsigned char)*v))
+		rc = error("%s:%zu: expected a size in kB from 1 to 2^50 after 'MemTotal:', "
+			   "found '%s'", file, line, v);
+	if (rc)
+		goto out;
 	kb = strtoull(v, &end, 10);
 	while (isspace((unsigned char)*end))
 		end++;
 	if (errno || (*end && strcmp(end, "kB")) || kb > (1ULL << 50))
 		rc = error("%s:%zu: expected a size in kB of at most 2^50 after 'MemTotal:', "
+			   "found '%s'", file, line, v);
+	else if (!kb)
+		rc = error("%s:%zu: expected a size in kB from 1 to 2^50 after 'MemTotal:', "
 			   "found '%s'", file, line, v);
 	else
 		*bytes = (uint64_t)kb << 10;
@@ -1011,6 +1063,7 @@ static int read_facts(struct mm_ctx *c, struct mm_run *r, const char *iter, cons
 {
 	struct strbuf path = STRBUF_INIT;
 	int rc, per_socket;
+	size_t line;
 
 	r->m.cpu_model = NULL;
 	strbuf_addf(&path, "%s/kernel.version", iter);
@@ -1051,13 +1104,18 @@ static int read_facts(struct mm_ctx *c, struct mm_run *r, const char *iter, cons
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tests-timestamp", iter);
 	if ((rc = read_file(path.buf, &c->text)) < 0 ||
-	    (!rc && (rc = stamp(path.buf, c->text.buf, "start ::", &r->start))))
+	    (!rc && (rc = stamp(path.buf, c->text.buf, "start ::", &r->start, &line))))
 		goto out;
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/tests-timestamp", last);
 	if ((rc = read_file(path.buf, &c->text)) < 0 ||
-	    (!rc && (rc = stamp(path.buf, c->text.buf, "finish ::", &r->finish))))
+	    (!rc && (rc = stamp(path.buf, c->text.buf, "finish ::", &r->finish, &line))))
 		goto out;
+	if (r->start >= 0 && r->finish >= 0 && r->finish < r->start) {
+		rc = error("%s:%zu: expected a finish no earlier than the start (%lld), found "
+			   "'finish :: %lld'", path.buf, line, r->start, r->finish);
+		goto out;
+	}
 	for (int i = 0; i < 2 && !r->config_text; i++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/config", i ? iter : r->path);
@@ -1091,11 +1149,22 @@ static int has_line(const char *text, const char *key)
 	return line > 0;
 }
 
+/* The last occurrence of what in text, or NULL. */
+static const char *last_of(const char *text, const char *what)
+{
+	const char *at = NULL;
+
+	for (const char *p = text; (p = strstr(p, what)); p++)
+		at = p;
+	return at;
+}
+
 /* Set r->unfinished when the files of run r (iterations iters) say that
  * mmtests has not finished it: a tests-timestamp with 'start ::' but no
  * 'finish ::' (an iteration under way), an iteration without one beside
- * iterations with one (an iteration being set up), a tests-activity with
- * 'run-mmtests: Start' but no 'run-mmtests: End' (between iterations).
+ * iterations with one (an iteration being set up), a tests-activity whose
+ * last 'run-mmtests: Start' has no 'run-mmtests: End' after it (between
+ * iterations, or a second run begun in the same directory).
  * A run whose files say none of it (an older mmtests, a copy without
  * them) counts as finished. Return 0, or -1 after printing why. */
 static int check_finished(struct mm_ctx *c, struct mm_run *r, const struct names *iters)
@@ -1128,10 +1197,17 @@ static int check_finished(struct mm_ctx *c, struct mm_run *r, const struct names
 		strbuf_addf(&path, "%s/tests-activity", r->path);
 		if ((rc = read_file(path.buf, &c->text)) < 0)
 			goto out;
-		if (!rc && strstr(c->text.buf, "run-mmtests: Start") &&
-		    !strstr(c->text.buf, "run-mmtests: End"))
-			strbuf_addstr(&why, "tests-activity has 'run-mmtests: Start' but no "
-				      "'run-mmtests: End'");
+		if (!rc) {
+			const char *start = last_of(c->text.buf, "run-mmtests: Start");
+			const char *end = last_of(c->text.buf, "run-mmtests: End");
+
+			if (start && !end)
+				strbuf_addstr(&why, "tests-activity has 'run-mmtests: Start' but no "
+					      "'run-mmtests: End'");
+			else if (start && end < start)
+				strbuf_addstr(&why, "tests-activity has 'run-mmtests: Start' after "
+					      "its last 'run-mmtests: End'");
+		}
 	}
 	if (why.len)
 		r->unfinished = strbuf_detach(&why);

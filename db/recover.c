@@ -39,6 +39,21 @@ int store_create_recovery(const char *path, struct store **out)
 	return 0;
 }
 
+int store_save_copy(struct store *s, const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "VACUUM INTO ?", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("cannot write '%s': %s", path, sqlite3_errmsg(s->db));
+	return 0;
+}
+
 /* Step a statement that returns one integer; -1 on no row or an error. */
 static int64_t query_int(struct store *s, const char *sql, const char *what)
 {

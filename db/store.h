@@ -58,7 +58,11 @@ enum store_error_kind {
 	STORE_ERROR_FULL,	/* the disk (or the database's size limit) is full */
 	STORE_ERROR_IO,		/* an I/O error, or the file or medium cannot be
 				 * opened or written */
-	STORE_ERROR_OTHER,	/* anything else: not a store, corrupt, a bug */
+	STORE_ERROR_DAMAGED,	/* the file was truncated, replaced, removed or
+				 * made unwritable under the open store, or
+				 * SQLite found it corrupt: what it held may be
+				 * gone */
+	STORE_ERROR_OTHER,	/* anything else: not a store, a bug */
 };
 
 /* The kind of the last failure of an operation on s (functions that
@@ -466,6 +470,10 @@ int store_fleet_each_collected(struct store *s, const char *source,
 /* Create the recovery file path (absent, or empty as mkstemp leaves it):
  * a store of the current schema in one file, marked as a recovery file. */
 int store_create_recovery(const char *path, struct store **out);
+/* Write a copy of s, whole and in one file, to path (absent, or empty as
+ * mkstemp leaves it): how a recovery file kept in memory (path ":memory:"
+ * to store_create_recovery) is saved. Return 0, or -1 after saying why. */
+int store_save_copy(struct store *s, const char *path);
 
 struct store_recovered {
 	int64_t run_id;		/* the run in the store */

@@ -4,11 +4,13 @@
 #include "config.h"
 #include "lib/json.h"
 #include "lib/error.h"
+#include "lib/name.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void json_bug(const char *what) __attribute__((noreturn));
 static void json_bug(const char *what)
@@ -70,24 +72,34 @@ static void end_value(struct json *j)
 		j->done = 1;
 }
 
+/* s as a JSON string: never invalid UTF-8, whatever s holds (a byte
+ * that is not part of valid UTF-8 becomes U+FFFD), nor a raw control
+ * character. */
 static void add_escaped(struct strbuf *out, const char *s)
 {
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		unsigned char ch = *s;
+	size_t n = strlen(s);
 
-		if (ch == '"' || ch == '\\')
+	strbuf_addch(out, '"');
+	for (size_t i = 0, u; i < n; i += u) {
+		unsigned char ch = (unsigned char)s[i];
+
+		u = name_utf8_len(s + i, n - i);
+		if (!u) {
+			strbuf_addstr(out, "\\ufffd");
+			u = 1;
+		} else if (ch == '"' || ch == '\\') {
 			strbuf_addf(out, "\\%c", ch);
-		else if (ch == '\n')
+		} else if (ch == '\n') {
 			strbuf_addstr(out, "\\n");
-		else if (ch == '\t')
+		} else if (ch == '\t') {
 			strbuf_addstr(out, "\\t");
-		else if (ch < 0x20 || ch == 0x7f)
+		} else if (ch < 0x20 || ch == 0x7f) {
 			strbuf_addf(out, "\\u%04x", ch);
-		else if (ch == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
-			strbuf_addf(out, "\\u%04x", (unsigned char)*++s);	/* C1 */
-		else
-			strbuf_addch(out, ch);
+		} else if (ch == 0xc2 && (unsigned char)s[i + 1] <= 0x9f) {
+			strbuf_addf(out, "\\u%04x", (unsigned char)s[i + 1]);	/* C1 */
+		} else {
+			strbuf_add(out, s + i, u);
+		}
 	}
 	strbuf_addch(out, '"');
 }

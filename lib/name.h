@@ -23,17 +23,25 @@ enum name_kind {
  * kind: NULL when it is, else why not, as a phrase ("it must not contain
  * control characters") with the offending byte's offset in *at (when
  * at is not NULL). No name holds a control character: C0, DEL, or C1
- * written in UTF-8 (U+0080..U+009F), which terminals obey. */
+ * written in UTF-8 (U+0080..U+009F), which terminals obey; every name is
+ * valid UTF-8, as JSON and terminals expect. */
 const char *name_invalid(enum name_kind kind, const char *name, size_t len, size_t *at);
 
-/* Append s to out with every control character written as \xNN (and a
- * backslash as \\), so that text from a store or a bundle cannot move the
- * cursor, set a title, ring or break a line when printed. */
+/* The length in bytes of the valid UTF-8 character at s (n bytes left):
+ * 1 to 4; 0 when the bytes there are not one (a stray or truncated
+ * byte, an overlong form, a surrogate, past U+10FFFF) or n is 0. */
+size_t name_utf8_len(const char *s, size_t n);
+
+/* Append s to out with every control character, and every byte that is
+ * not part of valid UTF-8, written as \xNN (and a backslash as \\), so
+ * that text from a store or a bundle cannot move the cursor, set a
+ * title, ring or break a line when printed, nor garble a terminal. */
 void name_escape(struct strbuf *out, const char *s);
 
 /* Append text[0..len) to out with every control character but newline
- * and tab written as \xNN (backslashes left as they are): a message or a
- * note of several lines that cannot move the cursor, set a title or ring
+ * and tab, and every byte that is not part of valid UTF-8, written as
+ * \xNN (backslashes left as they are): a message or a note of several
+ * lines that cannot move the cursor, set a title or ring
  * when printed. error(), warning() and notice() print through it. */
 void name_escape_text(struct strbuf *out, const char *text, size_t len);
 

@@ -10,6 +10,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "runner/experiment.h"
+#include "runner/plan.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -253,4 +254,66 @@ out:
 	free(lr.v);
 	free(lr.needed);
 	return rc;
+}
+
+struct row_search {
+	const struct kb_regex *re;	/* match it; or */
+	const char *exact;		/* be it */
+	struct strbuf *names;		/* the first few names seen */
+	int seen;
+};
+
+static int row_found(const char *name, void *arg)
+{
+	struct row_search *rs = arg;
+
+	if (rs->seen++ < 4)
+		strbuf_addf(rs->names, "%s'%s'", rs->seen > 1 ? ", " : "", name);
+	else if (rs->seen == 5)
+		strbuf_addstr(rs->names, ", ...");
+	return rs->re ? kb_regex_match(rs->re, name) > 0 : !strcmp(name, rs->exact);
+}
+
+/* Whether a row of any arm's plan of e matches re, or is exact; names
+ * gets the first few rows of the plan. */
+static int experiment_row_found(const struct experiment *e, const struct kb_regex *re,
+				const char *exact, struct strbuf *names)
+{
+	struct row_search rs = { .re = re, .exact = exact, .names = names };
+	int yes = 0;
+
+	for (size_t i = 0; i < e->narms && !yes; i++) {
+		strbuf_reset(names);
+		rs.seen = 0;
+		yes = plan_each_row_name(&e->arms[i].plan, row_found, &rs);
+	}
+	return yes;
+}
+
+int ab_looks_has_row(const struct experiment *e, const char *row, struct strbuf *rows)
+{
+	return experiment_row_found(e, NULL, row, rows);
+}
+
+int ab_looks_check_watch(const struct experiment *e)
+{
+	struct strbuf err = STRBUF_INIT, names = STRBUF_INIT;
+	struct kb_regex *re;
+	int yes;
+
+	if (!e->watch)
+		return 0;
+	if (!(re = kb_regex_compile(e->watch, 0, &err))) {
+		error("watch '%s': %s", e->watch, err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	yes = experiment_row_found(e, re, NULL, &names);
+	if (!yes)
+		error("watch '%s' matches no row of the experiment: it is matched against "
+		      "SECTION/ROW, its rows are %s", e->watch, names.len ? names.buf : "none");
+	kb_regex_free(re);
+	strbuf_release(&err);
+	strbuf_release(&names);
+	return yes ? 0 : -1;
 }

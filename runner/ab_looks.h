@@ -13,7 +13,18 @@
 
 struct experiment;
 struct store;
+struct strbuf;
 struct ab_looks;
+
+/* A watch (e->watch) that matches no row of any arm's plan would run
+ * every round and look at nothing: refuse it before anything runs.
+ * Return 0, or -1 after saying so. */
+int ab_looks_check_watch(const struct experiment *e);
+
+/* Whether row, SECTION/ROW as compare names it ("hackbench-a/4",
+ * "netperf/send-64"), is a row of some arm's plan of e. rows gets the
+ * first few rows of the plan, quoted, to say what was expected. */
+int ab_looks_has_row(const struct experiment *e, const char *row, struct strbuf *rows);
 
 /* The looks of e (e->sequential): its design built, its watch compiled.
  * Return NULL after saying why. */

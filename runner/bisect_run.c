@@ -15,6 +15,7 @@
 #include "lib/strbuf.h"
 #include "lib/uuid.h"
 #include "lib/xalloc.h"
+#include "runner/ab_looks.h"
 #include "runner/bisect.h"
 #include "runner/conf.h"
 #include "runner/experiment.h"
@@ -1056,6 +1057,7 @@ static int load_configs(struct bisect_ctx *b, const struct bisect_options *o)
 		.vm = &b->vc,
 		.images_later = 1,
 	};
+	struct strbuf rows = STRBUF_INIT;
 	int rc = -1;
 
 	config_init(&c);
@@ -1095,9 +1097,15 @@ static int load_configs(struct bisect_ctx *b, const struct bisect_options *o)
 			      (int)(slash - b->row_given), b->row_given);
 			goto out;
 		}
+		if (!ab_looks_has_row(&e, b->row_given, &rows)) {
+			error("--row '%s': the plan has no such row; its rows are %s", b->row_given,
+			      rows.buf);
+			goto out;
+		}
 	}
 	rc = 0;
 out:
+	strbuf_release(&rows);
 	experiment_release(&e);
 	config_release(&c);
 	return rc;

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "runner/conf.h"
 #include "lib/error.h"
+#include "lib/name.h"
 #include "lib/suggest.h"
 #include "lib/xalloc.h"
 #include "workloads/params.h"
@@ -236,7 +237,8 @@ static void section_line(struct parse_state *ps, const char *b, const char *e)
 		ps->err_line = ps->line;
 		return;
 	}
-	/* Names are printed in tables and stored with the run. */
+	/* Names are printed in tables and stored with the run: the one
+	 * check of lib/name.c (no control character, valid UTF-8). */
 	for (const char *p = b; p < e; p++) {
 		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
 			strbuf_addf(&ps->err, "section name contains control character 0x%02x",
@@ -244,6 +246,17 @@ static void section_line(struct parse_state *ps, const char *b, const char *e)
 			ps->err_line = ps->line;
 			return;
 		}
+	}
+	for (const char *p = b; p < e;) {
+		size_t u = name_utf8_len(p, (size_t)(e - p));
+
+		if (!u) {
+			strbuf_addf(&ps->err, "section name is not valid UTF-8 (byte 0x%02x at "
+				    "offset %zu)", (unsigned char)*p, (size_t)(p - b));
+			ps->err_line = ps->line;
+			return;
+		}
+		p += u;
 	}
 	ps->cur = add_section(ps, xstrndup(b, (size_t)(e - b)));
 }

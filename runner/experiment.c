@@ -827,6 +827,18 @@ static enum experiment_outcome outcome_of(int rc, int *signal)
 	return rc >= 128 ? EXPERIMENT_STOPPED : EXPERIMENT_FAILED;
 }
 
+int experiment_check_knobs(const struct experiment *e)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t f = 0; f < e->files.n && !rc; f++)
+		if (!knob_writable(e->files.v[f].path, &err))
+			rc = error("%s; nothing was changed or run", err.buf);
+	strbuf_release(&err);
+	return rc;
+}
+
 int experiment_run(struct experiment *e, struct store *s)
 {
 	struct stop_signals ss = { .caught = { 0 } };
@@ -851,12 +863,10 @@ int experiment_run(struct experiment *e, struct store *s)
 	rc = 1;
 
 	/* A knob this process may not write stops it before anything. */
-	for (size_t f = 0; f < e->files.n; f++)
-		if (!knob_writable(e->files.v[f].path, &err)) {
-			error("%s; nothing was changed or run", err.buf);
-			rc = 2;
-			goto out_free;
-		}
+	if (experiment_check_knobs(e)) {
+		rc = 2;
+		goto out_free;
+	}
 	if (e->files.n) {
 		int taken = take_knobs(e, s);
 

@@ -227,6 +227,11 @@ enum experiment_outcome {
  * EXPERIMENT_STOPPED. */
 int experiment_exit_status(enum experiment_outcome outcome, int signal);
 
+/* Whether this process may write every knob file of e: checked before
+ * the store is opened, so that a refused experiment leaves nothing, not
+ * even an empty store. Return 0, or -1 after saying which it cannot. */
+int experiment_check_knobs(const struct experiment *e);
+
 /* Run the experiment into s: build the kernels of the arms built from a
  * tree (or find them in the kernel cache; a build that fails stops it
  * before anything), journal every knob, check that every arm's

@@ -11,6 +11,7 @@
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "runner/ab_looks.h"
 #include "runner/background.h"
 #include "runner/knob.h"
 #include "runner/vm.h"
@@ -663,6 +664,8 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 		if (arm_config(e, a, o))
 			goto out;
 	}
+	if (ab_looks_check_watch(e))
+		goto out;
 	rc = 0;
 out:
 	strbuf_release(&sb);

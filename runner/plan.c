@@ -736,3 +736,40 @@ const char *plan_order_name(enum sample_order order)
 	assert((size_t)order < sizeof(names) / sizeof(names[0]));
 	return names[order];
 }
+
+int plan_each_row_name(const struct plan *p, int (*fn)(const char *name, void *arg),
+		       void *arg)
+{
+	struct strbuf name = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < p->n && !rc; i++) {
+		const struct plan_section *ps = &p->sections[i];
+
+		for (size_t r = 0; r < ps->nrows && !rc; r++) {
+			char label[WL_ROW_LEN];
+			int bare = 1;	/* a metric without a name: the label alone */
+
+			wl_params_row_label(ps->params, ps->rows[r], label, sizeof(label));
+			for (const struct wl_metric *m = ps->params->metrics; !rc && m && m->name;
+			     m++) {
+				if (m == ps->params->metrics)
+					bare = 0;
+				if (!m->name[0]) {
+					bare = 1;
+					continue;
+				}
+				strbuf_reset(&name);
+				strbuf_addf(&name, "%s/%s-%s", ps->cs->name, m->name, label);
+				rc = fn(name.buf, arg);
+			}
+			if (!rc && bare) {
+				strbuf_reset(&name);
+				strbuf_addf(&name, "%s/%s", ps->cs->name, label);
+				rc = fn(name.buf, arg);
+			}
+		}
+	}
+	strbuf_release(&name);
+	return rc;
+}

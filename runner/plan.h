@@ -108,4 +108,11 @@ double plan_ci_relative(long n, double mean, double m2);
  * at least min_iterations samples (*met set to 1), or the cap reached. */
 int plan_row_done(const struct plan_section *ps, long n, double mean, double m2, int *met);
 
+/* Call fn(name, arg) with each row of p as compare and a look name it,
+ * SECTION/ROW, ROW as stored: the row's label ("4"), or NAME-label for a
+ * workload's named metric ("send-64"), until it returns non-zero; return
+ * that, or 0. */
+int plan_each_row_name(const struct plan *p, int (*fn)(const char *name, void *arg),
+		       void *arg);
+
 #endif

@@ -5,6 +5,8 @@
 #include "runner/progress.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "workloads/params.h"
+#include "workloads/workload.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -194,4 +196,22 @@ void progress_end(struct progress *p, const char *section, const char *row,
 		p->tag ? " " : "", section, row,
 		warmup ? "warm-up" : "sample", i, n < 0 ? "<=" : "", abs(n), result, p->done,
 		p->total);
+}
+
+void progress_format_result(const struct wl_params *params, const struct wl_sample *smp,
+			    struct strbuf *sb)
+{
+	for (int i = 0; i < smp->nresults && i < 3; i++) {
+		const struct wl_result *r = &smp->results[i];
+		const struct wl_metric *m = &params->metrics[r->metric];
+
+		if (m->name[0])
+			strbuf_addf(sb, "%s%s %.4g %s", i ? ", " : "", r->row, r->value, m->unit);
+		else
+			strbuf_addf(sb, "%s%.4g %s", i ? ", " : "", r->value, m->unit);
+	}
+	if (smp->nresults > 3)
+		strbuf_addf(sb, ", ... (%d values)", smp->nresults);
+	if (smp->flag[0])
+		strbuf_addf(sb, " [%s]", smp->flag);
 }

@@ -41,4 +41,14 @@ void progress_end(struct progress *p, const char *section, const char *row,
 /* Clear the terminal line before other output. */
 void progress_clear(struct progress *p);
 
+struct strbuf;
+struct wl_params;
+struct wl_sample;
+
+/* A sample's result as the progress line says it into sb: its first
+ * three values with their units (a named metric's row first), "...
+ * (N values)" past them, and its flag. */
+void progress_format_result(const struct wl_params *params, const struct wl_sample *smp,
+			    struct strbuf *sb);
+
 #endif

@@ -443,16 +443,19 @@ out:
 	return rc;
 }
 
-int record_recovery_open(const char *store_path, const struct run_info *ri,
-			 const struct plan *p, struct record_recovery *rec)
+/* Make a recovery file beside store_path, else in $TMPDIR (or /tmp), for
+ * run uuid: fill it with make(arg, path), which returns 0 or -1 after
+ * saying why. rec->path is the file's; return 0, or -1 after saying why
+ * none could be made. */
+static int recovery_place(const char *store_path, const char *uuid,
+			  int (*make)(void *arg, const char *path), void *arg,
+			  struct strbuf *path)
 {
 	struct strbuf dir = STRBUF_INIT;
 	const char *slash = strrchr(store_path, '/');
 	const char *tmp = getenv("TMPDIR");
 	int rc = -1;
 
-	memset(rec, 0, sizeof(*rec));
-	strbuf_init(&rec->path);
 	/* Beside the store; where that fails too (a full disk), $TMPDIR. */
 	for (int attempt = 0; attempt < 2 && rc; attempt++) {
 		strbuf_reset(&dir);
@@ -462,23 +465,68 @@ int record_recovery_open(const char *store_path, const struct run_info *ri,
 			strbuf_addch(&dir, '.');
 		else
 			strbuf_addstr(&dir, tmp && *tmp ? tmp : "/tmp");
-		if (recovery_file(dir.buf, ri->uuid, &rec->path)) {
+		if (recovery_file(dir.buf, uuid, path)) {
 			error("cannot create a recovery file in '%s': %s", dir.buf, strerror(errno));
 			continue;
 		}
-		if (!store_create_recovery(rec->path.buf, &rec->s) &&
-		    !recovery_begin(rec, ri, p)) {
+		if (!make(arg, path->buf))
 			rc = 0;
-			break;
-		}
-		store_close(rec->s);
-		rec->s = NULL;
-		unlink(rec->path.buf);
+		else
+			unlink(path->buf);
 	}
 	strbuf_release(&dir);
 	if (rc)
-		strbuf_reset(&rec->path);
+		strbuf_reset(path);
 	return rc;
+}
+
+struct recovery_make {
+	struct record_recovery *rec;
+	const struct run_info *ri;
+	const struct plan *p;
+};
+
+static int make_recovery(void *arg, const char *path)
+{
+	struct recovery_make *m = arg;
+
+	if (!store_create_recovery(path, &m->rec->s) && !recovery_begin(m->rec, m->ri, m->p))
+		return 0;
+	store_close(m->rec->s);
+	m->rec->s = NULL;
+	return -1;
+}
+
+int record_recovery_open(const char *store_path, const struct run_info *ri,
+			 const struct plan *p, struct record_recovery *rec)
+{
+	struct recovery_make m = { .rec = rec, .ri = ri, .p = p };
+
+	memset(rec, 0, sizeof(*rec));
+	strbuf_init(&rec->path);
+	return recovery_place(store_path, ri->uuid, make_recovery, &m, &rec->path);
+}
+
+int record_recovery_open_memory(const char *store_path, const struct run_info *ri,
+				const struct plan *p, struct record_recovery *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	strbuf_init(&rec->path);
+	if (store_create_recovery(":memory:", &rec->s))
+		return -1;
+	if (recovery_begin(rec, ri, p)) {
+		store_close(rec->s);
+		rec->s = NULL;
+		return -1;
+	}
+	rec->beside = xstrdup(store_path);
+	snprintf(rec->uuid, sizeof(rec->uuid), "%s", ri->uuid);
+	return 0;
+}
+
+static int save_copy(void *arg, const char *path)
+{
+	return store_save_copy(arg, path);
 }
 
 int record_recovery_close(struct record_recovery *rec, const char *status)
@@ -487,6 +535,8 @@ int record_recovery_close(struct record_recovery *rec, const char *status)
 
 	if (rec->s) {
 		rc = record_finish_run(rec->s, rec->run_id, status);
+		if (!rc && rec->beside)
+			rc = recovery_place(rec->beside, rec->uuid, save_copy, rec->s, &rec->path);
 		store_close(rec->s);
 		rec->s = NULL;
 	}
@@ -498,6 +548,8 @@ void record_recovery_release(struct record_recovery *rec)
 	store_close(rec->s);
 	rec->s = NULL;
 	strbuf_release(&rec->path);
+	free(rec->beside);
+	rec->beside = NULL;
 }
 
 int record_other_system(const struct run_info *ri, int kernel, struct strbuf *why)
@@ -520,4 +572,72 @@ int record_other_system(const struct run_info *ri, int kernel, struct strbuf *wh
 	machine_info_release(&mi);
 	kernel_info_release(&ki);
 	return 0;
+}
+
+void record_copy_failed(struct record_recovery *copy, int64_t run_id)
+{
+	warning("run @%lld keeps no copy of its samples from here on: a store found damaged "
+		"later would lose them", (long long)run_id);
+	record_recovery_release(copy);
+}
+
+/* The store was found damaged (truncated, replaced, corrupt): what it
+ * held may be gone; the copy of all this process stored is the recovery
+ * file, closed with status. */
+static void report_damaged(struct store *s, int64_t run_id, struct record_recovery *rec,
+			   const struct record_tally *t, const char *status)
+{
+	record_recovery_close(rec, status);
+	error("run @%lld stopped because its store '%s' is damaged; nothing more is written "
+	      "to it", (long long)run_id, store_path(s));
+	if (t->saved && rec->path.len) {
+		error("the %ld samples this process measured are saved in %s: load them with "
+		      "'kbench recover %s' into a repaired or new store", t->stored + t->rescued,
+		      rec->path.buf, rec->path.buf);
+		if (t->before)
+			error("the %ld samples stored before this process resumed the run were "
+			      "only in the damaged store", t->before);
+	} else {
+		error("the %ld samples this process measured are lost: no recovery file could be "
+		      "written", t->stored);
+	}
+}
+
+void record_report_store_failure(struct store *s, int64_t run_id, struct record_recovery *rec,
+				 const struct record_tally *t)
+{
+	int marked;
+
+	if (t->damaged) {
+		report_damaged(s, run_id, rec, t, "failed");
+		return;
+	}
+	marked = !record_finish_run(s, run_id, "failed");
+	record_recovery_close(rec, "failed");
+	error("run @%lld stopped because its store failed; the %ld samples stored before "
+	      "are kept", (long long)run_id, t->stored + t->before);
+	if (t->saved)
+		error("what it could not store is saved in %s: load it with 'kbench recover %s'",
+		      rec->path.buf, rec->path.buf);
+	else
+		error("what it could not store is lost: no recovery file could be written");
+	if (marked)
+		error("run @%lld is marked failed; 'kbench run --resume @%lld' runs the rest",
+		      (long long)run_id, (long long)run_id);
+	else
+		error("run @%lld could not be marked failed: it reads as interrupted once this "
+		      "process has ended", (long long)run_id);
+}
+
+void record_report_unfinished(struct store *s, int64_t run_id, struct record_recovery *rec,
+			      const struct record_tally *t, const char *status)
+{
+	if (t->damaged) {
+		report_damaged(s, run_id, rec, t, status);
+		return;
+	}
+	record_recovery_close(rec, status);
+	if (t->saved)
+		error("run @%lld keeps its samples but its status could not be set to %s; "
+		      "'kbench recover %s' sets it", (long long)run_id, status, rec->path.buf);
 }

@@ -73,7 +73,10 @@ int record_other_system(const struct run_info *ri, int kernel, struct strbuf *wh
 struct record_recovery {
 	struct store *s;	/* the recovery file; NULL once closed */
 	int64_t run_id;		/* the run in it */
-	struct strbuf path;	/* empty: none could be made */
+	struct strbuf path;	/* empty: none could be made (or, in
+				 * memory, none is written yet) */
+	char *beside;		/* in memory: the store it is saved beside */
+	char uuid[40];		/* in memory: the run's, to name the file */
 };
 
 /* Create a recovery file for run ri of plan p, as ri was read from the
@@ -81,9 +84,41 @@ struct record_recovery {
  * Return 0, or -1 after saying why none could be made. */
 int record_recovery_open(const char *store_path, const struct run_info *ri,
 			 const struct plan *p, struct record_recovery *rec);
+/* The same, kept in memory: a copy of everything this process stores
+ * for the run, saved to a file (as record_recovery_open places it, beside
+ * store_path) only by record_recovery_close: what stays of a run whose
+ * store was truncated or replaced under it. Return 0, or -1 after saying
+ * why. */
+int record_recovery_open_memory(const char *store_path, const struct run_info *ri,
+				const struct plan *p, struct record_recovery *rec);
 /* Close the recovery file's run with status, then the file (rec->path
- * stays). Return 0 or -1. */
+ * stays; one kept in memory is saved to a file, whose path it is).
+ * Return 0 or -1. */
 int record_recovery_close(struct record_recovery *rec, const char *status);
 void record_recovery_release(struct record_recovery *rec);
+/* The in-memory copy could not take what the store took: say so, and
+ * keep none from here on. */
+void record_copy_failed(struct record_recovery *copy, int64_t run_id);
+
+/* What a run's writer did, for the messages of a store that failed. */
+struct record_tally {
+	long stored;		/* samples this process stored */
+	long before;		/* samples stored before it resumed the run */
+	long rescued;		/* samples the store did not take, in rec */
+	int saved;		/* things written to the recovery file rec */
+	int damaged;		/* the store was damaged: rec is the copy of
+				 * all this process stored */
+};
+
+/* The store s failed during run run_id: close rec (status failed), mark
+ * the run failed where s still lets it, and say what the store kept and
+ * where the rest is (for a damaged store: that it may hold nothing, and
+ * that rec holds all this process measured). */
+void record_report_store_failure(struct store *s, int64_t run_id, struct record_recovery *rec,
+				 const struct record_tally *t);
+/* The run ended (status) but the store could not take its status: rec
+ * (closed with it) carries it; a damaged store is said as above. */
+void record_report_unfinished(struct store *s, int64_t run_id, struct record_recovery *rec,
+			      const struct record_tally *t, const char *status);
 
 #endif

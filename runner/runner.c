@@ -215,24 +215,6 @@ int run_sample(const struct workload_ops *ops, const struct wl_params *params,
 	return run_sample_monitored(ops, params, row, timeout_s, NULL, NULL, out, c, reason);
 }
 
-static void format_result(const struct wl_params *params, const struct wl_sample *smp,
-			  struct strbuf *sb)
-{
-	for (int i = 0; i < smp->nresults && i < 3; i++) {
-		const struct wl_result *r = &smp->results[i];
-		const struct wl_metric *m = &params->metrics[r->metric];
-
-		if (m->name[0])
-			strbuf_addf(sb, "%s%s %.4g %s", i ? ", " : "", r->row, r->value, m->unit);
-		else
-			strbuf_addf(sb, "%s%.4g %s", i ? ", " : "", r->value, m->unit);
-	}
-	if (smp->nresults > 3)
-		strbuf_addf(sb, ", ... (%d values)", smp->nresults);
-	if (smp->flag[0])
-		strbuf_addf(sb, " [%s]", smp->flag);
-}
-
 /* Start what the samples of ps need around them (an external workload's
  * server). Return 0 to run them; 1 when it failed, recorded as one failed
  * sample of the section's first row, so that the section is skipped; -1
@@ -280,8 +262,13 @@ struct run_exec {
 	long before;			/* samples of the plan stored before a resume */
 	int round;			/* the only round to run; 0: all */
 	struct record_recovery rec;	/* made when the store fails */
+	struct record_recovery copy;	/* in memory: all this process stored,
+					 * for a store found damaged; .s NULL:
+					 * none could be kept */
 	int rec_tried;			/* rec was made, or could not be */
 	int saved;			/* things written to the recovery file */
+	int damaged;			/* rec is copy: the store was damaged */
+	long rescued;			/* samples the store did not take, saved */
 	const struct sample_executor *exec;	/* NULL: samples run here */
 	const struct run_request *req;
 	struct strbuf ended;		/* why around_sample ended the run */
@@ -293,8 +280,17 @@ static struct store *recovery(struct run_exec *x)
 {
 	if (!x->rec_tried) {
 		x->rec_tried = 1;
-		if (record_recovery_open(store_path(x->s), &x->info, x->p, &x->rec))
+		/* What the store held may be gone: the copy of all this
+		 * process stored becomes the recovery file. */
+		if (store_last_error_kind(x->s) == STORE_ERROR_DAMAGED) {
+			x->damaged = 1;
+			x->rec = x->copy;
+			memset(&x->copy, 0, sizeof(x->copy));
+			strbuf_init(&x->copy.path);
+			x->saved += x->rec.s != NULL;
+		} else if (record_recovery_open(store_path(x->s), &x->info, x->p, &x->rec)) {
 			return NULL;
+		}
 	}
 	return x->rec.s;
 }
@@ -584,6 +580,9 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 			rc = 1;
 			goto out;
 		}
+		if ((rs = x->copy.s) &&
+		    record_failure(rs, x->copy.run_id, ps, row, warm ? -k : iteration, reason.buf))
+			record_copy_failed(&x->copy, x->run_id);
 		x->failed++;
 		/* Where the samples ran is gone, or what had to run beside
 		 * them: the run ends here, failed. */
@@ -592,7 +591,7 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 		if (lost == 2)
 			strbuf_addstr(&x->ended, reason.buf);
 	} else {
-		format_result(ps->params, &smp, &res);
+		progress_format_result(ps->params, &smp, &res);
 		/* The sample in hand goes to the recovery file when the
 		 * store cannot take it. A warm-up is stored too, marked (as
 		 * iteration -k), so that what it cost can be seen. */
@@ -601,11 +600,16 @@ static int run_one(struct run_exec *x, struct plan_section *ps, size_t r, int ro
 		if (record_sample(x->s, x->run_id, ps, round, iteration, &smp, &ch, &x->mv)) {
 			if ((rs = recovery(x)) &&
 			    !record_sample(rs, x->rec.run_id, ps, round, iteration, &smp, &ch,
-					   &x->mv))
+					   &x->mv)) {
 				x->saved++;
+				x->rescued += !warm;
+			}
 			rc = 1;
 			goto out;
 		}
+		if ((rs = x->copy.s) &&
+		    record_sample(rs, x->copy.run_id, ps, round, iteration, &smp, &ch, &x->mv))
+			record_copy_failed(&x->copy, x->run_id);
 		x->stored += !warm;
 		*value = smp.results[0].value;
 		*ok = 1;
@@ -630,8 +634,13 @@ static int row_round_finish(struct run_exec *x, size_t i, int round, size_t r)
 
 	plan_row_done(ps, rr->n, rr->mean, rr->m2, &met);
 	rr->finished = 1;
-	if (!record_row_result(x->s, x->run_id, ps, ps->rows[r], round, (int)rr->n, ci, met))
+	if (!record_row_result(x->s, x->run_id, ps, ps->rows[r], round, (int)rr->n, ci, met)) {
+		if ((rs = x->copy.s) &&
+		    record_row_result(rs, x->copy.run_id, ps, ps->rows[r], round, (int)rr->n, ci,
+				      met))
+			record_copy_failed(&x->copy, x->run_id);
 		return 0;
+	}
 	if ((rs = recovery(x)) &&
 	    !record_row_result(rs, x->rec.run_id, ps, ps->rows[r], round, (int)rr->n, ci, met))
 		x->saved++;
@@ -704,8 +713,12 @@ static int section_monitors(struct run_exec *x, const struct plan_section *ps, c
 {
 	struct store *rs;
 
-	if (!record_section_monitors(x->s, x->run_id, ps, when, &x->mv))
+	if (!record_section_monitors(x->s, x->run_id, ps, when, &x->mv)) {
+		if ((rs = x->copy.s) &&
+		    record_section_monitors(rs, x->copy.run_id, ps, when, &x->mv))
+			record_copy_failed(&x->copy, x->run_id);
 		return 0;
+	}
 	if ((rs = recovery(x)) && !record_section_monitors(rs, x->rec.run_id, ps, when, &x->mv))
 		x->saved++;
 	return 1;
@@ -792,35 +805,26 @@ static int run_sections(struct run_exec *x)
 	return rc;
 }
 
-/* The store failed: keep what it holds, say what became of the rest. */
-static void report_store_failure(struct run_exec *x)
+/* What x did, for the messages of a store that failed (record.h). */
+static struct record_tally tally(const struct run_exec *x)
 {
-	int marked = !record_finish_run(x->s, x->run_id, "failed");
-
-	record_recovery_close(&x->rec, "failed");
-	error("run @%lld stopped because its store failed; the %ld samples stored before "
-	      "are kept", (long long)x->run_id, x->stored + x->before);
-	if (x->saved)
-		error("what it could not store is saved in %s: load it with 'kbench recover %s'",
-		      x->rec.path.buf, x->rec.path.buf);
-	else
-		error("what it could not store is lost: no recovery file could be written");
-	if (marked)
-		error("run @%lld is marked failed; 'kbench run --resume @%lld' runs the rest",
-		      (long long)x->run_id, (long long)x->run_id);
-	else
-		error("run @%lld could not be marked failed: it reads as interrupted once this "
-		      "process has ended", (long long)x->run_id);
+	return (struct record_tally){ .stored = x->stored, .before = x->before,
+				      .rescued = x->rescued, .saved = x->saved,
+				      .damaged = x->damaged };
 }
 
-/* Where nothing measured is at stake (the end of the run), the status the
- * store could not take is in the recovery file. */
+static void report_store_failure(struct run_exec *x)
+{
+	struct record_tally t = tally(x);
+
+	record_report_store_failure(x->s, x->run_id, &x->rec, &t);
+}
+
 static void report_unfinished(struct run_exec *x, const char *status)
 {
-	record_recovery_close(&x->rec, status);
-	if (x->saved)
-		error("run @%lld keeps its samples but its status could not be set to %s; "
-		      "'kbench recover %s' sets it", (long long)x->run_id, status, x->rec.path.buf);
+	struct record_tally t = tally(x);
+
+	record_report_unfinished(x->s, x->run_id, &x->rec, &t, status);
 }
 
 /* The other kbench processes measuring on this machine (machine/
@@ -886,7 +890,7 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 			      .exec = req->exec, .req = req, .ended = STRBUF_INIT };
 	sig_atomic_t decided = -2;	/* stop_signal when the run's end was decided */
 	struct strbuf others = STRBUF_INIT;	/* stored as concurrent-kbench */
-	int rc = -1, mine = 0;
+	int rc = -1, mine = 0, got;
 
 	strbuf_init(&x.rec.path);
 	*run_id = req->resume;
@@ -911,7 +915,11 @@ int plan_execute(struct plan *p, struct config *c, struct store *s,
 		return -1;
 	}
 	x.run_id = *run_id;
-	if (store_get_run(s, x.run_id, &x.info) || load_done(&x, req->resume != 0) ||
+	got = store_get_run(s, x.run_id, &x.info);
+	if (!got && record_recovery_open_memory(store_path(s), &x.info, p, &x.copy))
+		warning("run @%lld keeps no copy of its samples: a store found damaged later would "
+			"lose them", (long long)x.run_id);
+	if (got || load_done(&x, req->resume != 0) ||
 	    (!req->resume && req->facts && req->facts(s, x.run_id, req->facts_arg)) ||
 	    concurrent(&x, req, &mine, &others)) {
 		record_finish_run(s, x.run_id, "failed");
@@ -990,6 +998,7 @@ out_signals:
 out:
 	release_state(&x);
 	record_recovery_release(&x.rec);
+	record_recovery_release(&x.copy);
 	run_info_release(&x.info);
 	monitor_values_release(&x.mv);
 	strbuf_release(&x.ended);

@@ -4,7 +4,11 @@
 # stored, says so, and writes the sample in hand to a recovery file whose
 # path it prints; `kbench recover` brings it back (once), and --resume
 # runs the rest. A store failing right after the run row is written
-# leaves the run marked failed, not running.
+# leaves the run marked failed, not running. A store truncated or made
+# immutable under a run is noticed at the next commit: the run says so,
+# naming the file, exits 1, and the samples it measured are in a
+# recovery file (it keeps a copy of them) that `kbench recover` loads
+# into a new store.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # One value of a query on the store, through kb-sql.
@@ -84,7 +88,9 @@ wait "$run"
 rc=$?
 kill "$lock" 2>/dev/null
 wait "$lock"
-file=$(sed -n "s/.*what it could not store is saved in \(.*\): load it with .*/\1/p" "$tmp/err")
+# The store's directory gone, the store is gone too: the run says so, and
+# the file holds all it measured.
+file=$(sed -n "s/.* saved in \(.*\): load \(it\|them\) with .*/\1/p" "$tmp/err")
 if [ "$rc" -eq 1 ] && [ "$(dirname "$file")" = "$tmp/spare" ] && [ -f "$file" ]; then
 	ok 0 "with no room beside the store, the recovery file goes to \$TMPDIR"
 else
@@ -94,7 +100,7 @@ else
 	sed 's/^/#   /' "$tmp/lock2.out"
 fi
 "$KBENCH" --db "$tmp/new.db" recover "$file" >"$tmp/out" 2>"$tmp/err"
-check "recover creates a run the store lacks" grep -q ": run @1 (.*), created: 1 sample values" "$tmp/out"
+check "recover creates a run the store lacks" grep -q ": run @1 (.*), created: [1-9][0-9]* sample values" "$tmp/out"
 check "with its options" test "$("$KB_SQL" "$tmp/new.db" \
 	"SELECT value FROM run_meta WHERE section = 'hackbench-a' AND key = 'loops'")" = 100
 
@@ -121,5 +127,62 @@ is "... and no part of the run is stored" \
 	"$(val "SELECT count(*) FROM runs WHERE name = 'half'") $(val "SELECT count(*) FROM run_meta
 		WHERE run_id NOT IN (SELECT id FROM runs)")" "0 0"
 "$KB_SQL" --write "$db" "DROP TRIGGER half"
+
+# The store truncated under a run (its log, then the file): before, the
+# run went on and exited 0, and every sample was gone.
+tdb="$tmp/trunc.db"
+has_samples() { [ "$("$KB_SQL" "$1" "SELECT coalesce(max(nsamples), 0) >= 2 FROM runs")" = 1 ]; }
+timeout 120 "$KBENCH" --db "$tdb" run -c "$tmp/r.conf" -n tr >/dev/null 2>"$tmp/err" &
+run=$!
+wait_until 60 has_samples "$tdb" || diag "the run stored no 2 samples in time"
+truncate -s 0 "$tdb-wal"
+truncate -s 0 "$tdb"
+wait "$run"
+rc=$?
+ok $(( rc == 1 ? 0 : 1 )) "a run whose store was truncated stops and exits 1 (exit $rc)"
+check "it names the store and says what became of it" \
+	grep -q "database '$tdb' .* while it was open for writing: what was stored in it may be lost$" "$tmp/err"
+check "and that it stopped" grep -q "run @1 stopped because its store '$tdb' is damaged" "$tmp/err"
+file=$(sed -n "s/.*this process measured are saved in \(.*\): load them with 'kbench recover .*/\1/p" "$tmp/err")
+kept=$(sed -n "s/.*: the \([0-9]*\) samples this process measured are saved in .*/\1/p" "$tmp/err")
+check "the recovery file lies beside the store ($file)" test -f "$file" -a "$(dirname "$file")" = "$tmp"
+"$KBENCH" --db "$tmp/fresh.db" recover "$file" >"$tmp/out" 2>"$tmp/err2"
+ok $? "kbench recover loads it into a new store"
+n=$("$KB_SQL" "$tmp/fresh.db" "SELECT count(*) FROM samples WHERE warmup = 0")
+if [ -n "$kept" ] && [ "$n" = "$kept" ] && [ "$n" -ge 3 ]; then
+	ok 0 "every sample the run measured is back ($n)"
+else
+	ok 1 "every sample the run measured is back ($n of $kept)"
+	sed 's/^/#   /' "$tmp/err" "$tmp/out" "$tmp/err2"
+fi
+check "with the run's name" test "$("$KB_SQL" "$tmp/fresh.db" "SELECT name FROM runs")" = tr
+rm -f "$file"
+
+# The store, its log and its index made immutable under a run: before,
+# the next write of the mapped index killed it with SIGBUS (exit 135).
+idb="$tmp/imm.db"
+: >"$tmp/probe"
+if ! chattr +i "$tmp/probe" 2>/dev/null; then
+	skip "chattr +i does not work here (needs CAP_LINUX_IMMUTABLE and ext4 or the like)"
+	skip "chattr +i does not work here"
+	skip "chattr +i does not work here"
+else
+	chattr -i "$tmp/probe"
+	timeout 120 "$KBENCH" --db "$idb" run -c "$tmp/r.conf" -n im >/dev/null 2>"$tmp/err" &
+	run=$!
+	wait_until 60 has_samples "$idb" || diag "the run stored no 2 samples in time"
+	chattr +i "$idb" "$idb-wal" "$idb-shm"
+	wait "$run"
+	rc=$?
+	chattr -i "$idb" "$idb-wal" "$idb-shm"
+	ok $(( rc == 1 ? 0 : 1 )) "a run whose store was made immutable exits 1, no SIGBUS (exit $rc)"
+	check "it says so, naming the file" \
+		grep -q "database '$idb' .*made immutable or append-only while it was open for writing: nothing more can be written to it$" "$tmp/err"
+	file=$(sed -n "s/.*this process measured are saved in \(.*\): load them with .*/\1/p" "$tmp/err")
+	"$KBENCH" --db "$idb" recover "$file" >"$tmp/out" 2>"$tmp/err2"
+	check "kbench recover adds what the store lacks" \
+		test "$("$KB_SQL" "$idb" "SELECT count(*) FROM samples WHERE warmup = 0")" = \
+		"$("$KB_SQL" "$file" "SELECT count(*) FROM samples WHERE warmup = 0")"
+fi
 check "no worker is left" no_workers
 done_testing

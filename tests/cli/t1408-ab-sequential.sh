@@ -174,6 +174,40 @@ expect_err "a first look after more rounds than the most is refused" 2 \
 	kb ab -c "$tmp/open.conf" --rounds auto --min-rounds 6 --max-rounds 5 --dry-run
 expect_err "a watch that is not a regular expression is refused" 2 \
 	"watch '(': " kb ab -c "$tmp/open.conf" --rounds auto --watch '(' --dry-run
+# Before, a watch that matched no row ran every round (24 by default),
+# warning at each look; and the store was made before the arguments were
+# checked.
+expect_err "a watch that matches no row is refused before any round" 2 \
+	"watch 'nosuch' matches no row of the experiment: it is matched against SECTION/ROW, its rows are 'ext/row-1'" \
+	"$KBENCH" --db "$tmp/none.db" ab -c "$tmp/open.conf" --rounds auto --watch nosuch
+check "... and no store is made" test ! -e "$tmp/none.db"
+# A knob the user cannot write: refused, and (before, it was made
+# first) no store is made. Root writes any knob, so as nobody.
+{
+	printf '[arm:a]\nsysctl.vm.swappiness = 10\n[arm:b]\nsysctl.vm.swappiness = 20\n'
+	printf '[ext]\nworkload = external\nmonitors = none\ncommand = true\n'
+	printf 'metric.v = v=(?<value>[0-9.]+)\nbetter.v = lower\n'
+} >"$tmp/knob.conf"
+chmod 0755 "$tmp"
+chmod 0644 "$tmp/knob.conf"
+mkdir "$tmp/nb" && chmod 0777 "$tmp/nb"
+as_nobody() {
+	if [ "$(id -u)" -ne 0 ]; then "$@"
+	else setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; fi
+}
+if ! as_nobody "$KBENCH" --version >/dev/null 2>&1; then
+	skip "cannot run kbench as a user who may not write knobs (needs setpriv as root, or a \
+non-root user, and a build tree others may read)"
+	skip "no user who may not write knobs"
+else
+	expect_err "a knob the user cannot write is refused" 2 \
+		"cannot write /proc/sys/vm/swappiness: Permission denied (changing it needs root); nothing was changed or run" \
+		as_nobody "$KBENCH" --db "$tmp/nb/k.db" ab -c "$tmp/knob.conf"
+	check "... and no store is made" test ! -e "$tmp/nb/k.db"
+fi
+conf nowatch 1 'rounds = auto' 'watch = ^ext/row-2$'
+expect_err "... as watch = in [experiment]" 2 "watch '^ext/row-2\$' matches no row" \
+	kb ab -c "$tmp/nowatch.conf" --dry-run
 expect_err "--rounds sometimes is refused" 2 \
 	"--rounds takes auto or an integer from 1 to 1000, not 'sometimes'" \
 	kb ab -c "$tmp/open.conf" --rounds sometimes --dry-run

@@ -49,6 +49,12 @@ refused "--row without a row" "--row 'hb': expected SECTION/ROW" \
 	$T --good one --bad HEAD -c "$tmp/hb.conf" --row hb
 refused "--row of a section the config lacks" "--row 'hackbench/1': the config has no section 'hackbench'" \
 	$T --good one --bad HEAD -c "$tmp/hb.conf" --row hackbench/1
+# Before, a row the plan lacks was taken, --dry-run too.
+refused "--row of a row the plan lacks, with --dry-run" \
+	"--row 'hb/99': the plan has no such row; its rows are 'hb/1'" \
+	$T --good one --bad HEAD -c "$tmp/hb.conf" --row hb/99 --dry-run
+check "--row of a row it has is taken" \
+	kb bisect $T --good one --bad HEAD -c "$tmp/hb.conf" --row hb/1 --dry-run
 refused "--threshold out of range" "--threshold must be a percentage from 0 to 100, not 150" \
 	$T --good one --bad HEAD -c "$tmp/hb.conf" --threshold 150
 refused "--rounds below the paired test's 3" "--rounds" \

@@ -35,6 +35,8 @@ refused "a run name with CR LF Bcc:" runs.name \
 refused "a run name with a C1 control (CSI in UTF-8)" runs.name \
 	"UPDATE runs SET name = 'x' || char(155) || '2J'"
 refused "a run name starting with #" runs.name "UPDATE runs SET name = '#1'"
+refused "a run name that is not UTF-8" runs.name \
+	"UPDATE runs SET name = CAST(x'78fffe79' AS TEXT)"
 refused "a host name '..'" machines.hostname "UPDATE machines SET hostname = '..'"
 refused "a host name '/abs'" machines.hostname "UPDATE machines SET hostname = '/abs'"
 refused "a host name '../../..'" machines.hostname "UPDATE machines SET hostname = '../../..'"

@@ -5,7 +5,9 @@
 # link to /dev/zero instead of reading it until memory runs out, a
 # directory with what it is, a sparse 1 GB log before it is read, and
 # gzip and xz bombs once they pass the bound. Each is refused naming the
-# file, and nothing is stored.
+# file, and nothing is stored. A regular file of the kernel's file
+# systems (/proc/kmsg, whose read waits for the next message; a sysfs
+# attribute) is refused too.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 check "a store holding one imported run" \
@@ -80,4 +82,36 @@ check "it imports" kb import --mmtests "$tmp/fine"
 is "... with both tbench samples" \
 	"$(sql "SELECT group_concat(value, ' ') FROM samples WHERE section = 'tbench'")" \
 	"241.456 242.456"
+before=$(store_digest "$db")
+# /proc/kmsg is a regular file of size 0 whose read waits for the next
+# kernel message: before, each of these hung the import.
+if [ -r /proc/kmsg ]; then
+	refused "a link to /proc/kmsg as a log is refused, not waited on" \
+		"cannot read '$tmp/run$((n + 1))/iter-0/$log': it is a file of /proc, whose read may wait for ever, not a file of a results directory" <<S
+rm $log && ln -s /proc/kmsg $log
+S
+	cp -R "$TOP_SRCDIR/tests/data/mmtests/log/5.15.0-vanilla" "$tmp/kgz" &&
+		chmod -R u+w "$tmp/kgz" && rm "$tmp/kgz/iter-0/tbench/logs/tbench-1.log" &&
+		ln -s /proc/kmsg "$tmp/kgz/iter-0/tbench/logs/tbench-1.log.gz"
+	expect_err "... as a .log.gz" 1 \
+		"cannot read '$tmp/kgz/iter-0/tbench/logs/tbench-1.log.gz': it is a file of /proc" \
+		timeout 120 "$KBENCH" --db "$db" import --mmtests "$tmp/kgz"
+	is "... nothing stored" "$(store_digest "$db")" "$before"
+	refused "... as kernel.version" \
+		"cannot read '$tmp/run$((n + 1))/iter-0/kernel.version': it is a file of /proc" <<S
+rm kernel.version && ln -s /proc/kmsg kernel.version
+S
+else
+	skip "/proc/kmsg cannot be read here (needs root)"
+	skip "/proc/kmsg cannot be read here"
+	skip "/proc/kmsg cannot be read here"
+fi
+if [ -e /sys/kernel/uevent_seqnum ]; then
+	refused "a link to a sysfs attribute as a fact file" \
+		"cannot read '$tmp/run$((n + 1))/iter-0/kernel.version': it is a file of sysfs" <<S
+rm kernel.version && ln -s /sys/kernel/uevent_seqnum kernel.version
+S
+else
+	skip "no /sys/kernel/uevent_seqnum here"
+fi
 done_testing

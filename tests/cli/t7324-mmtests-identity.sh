@@ -59,6 +59,13 @@ expect_err "a tests-activity with Start and no End is unfinished" 1 \
 check "... which is said" grep -qF \
 	"(tests-activity has 'run-mmtests: Start' but no 'run-mmtests: End')" "$tmp/out"
 echo '1635812100 run-mmtests: End' >> "$tmp/activity/tests-activity"
+# Before, a Start after the last End (a run begun again) read as finished.
+echo '1635812200 run-mmtests: Start' >> "$tmp/activity/tests-activity"
+expect_err "a tests-activity with Start, End, Start is unfinished" 1 \
+	"no finished mmtests run there" kb import --mmtests "$tmp/activity"
+check "... which is said" grep -qF \
+	"(tests-activity has 'run-mmtests: Start' after its last 'run-mmtests: End')" "$tmp/out"
+echo '1635812300 run-mmtests: End' >> "$tmp/activity/tests-activity"
 check "... and imports once it has its End" kb import --mmtests "$tmp/activity"
 
 # --unfinished: as it is, interrupted; the finished run later beside it.

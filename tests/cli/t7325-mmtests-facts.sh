@@ -3,7 +3,9 @@
 # bounds: lscpu's counts (a count of 2147483647 cores per socket is
 # refused, naming the file and line, not multiplied past INT_MAX), its
 # cores per socket times sockets, MemTotal, and the start and finish
-# times; lscpu's '-' is a count not known.
+# times (from 1 to the end of 9999, the finish no earlier than the
+# start); a count or size must be 1 or more; lscpu's '-' is a count not
+# known.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 check "a store holding one imported run" \
@@ -38,12 +40,38 @@ refused "a MemTotal past an exbibyte" \
 sed -i 's/^MemTotal:.*/MemTotal: 18446744073709551615 kB/' tests-sysstate
 S
 refused "a start time past the year 9999" \
-	"run5/iter-0/tests-timestamp:1: expected seconds since 1970 after 'start ::', found '9223372036854775807'" <<'S'
+	"run5/iter-0/tests-timestamp:1: expected seconds since 1970 (from 1 to 253402300799) after 'start ::', found '9223372036854775807'" <<'S'
 sed -i 's/^start ::.*/start :: 9223372036854775807/' tests-timestamp
 S
 refused "a finish time that is not a number" \
-	"run6/iter-0/tests-timestamp:2: expected seconds since 1970 after 'finish ::', found '-1'" <<'S'
+	"run6/iter-0/tests-timestamp:2: expected seconds since 1970 (from 1 to 253402300799) after 'finish ::', found '-1'" <<'S'
 sed -i 's/^finish ::.*/finish :: -1/' tests-timestamp
+S
+# Before, these were taken: a count or size of 0 or below stored as 0
+# (not known), a finish at 0 or before the start.
+refused "a finish at 0" \
+	"run7/iter-0/tests-timestamp:2: expected seconds since 1970 (from 1 to 253402300799) after 'finish ::', found '0'" <<'S'
+sed -i 's/^finish ::.*/finish :: 0/' tests-timestamp
+S
+refused "a finish before the start" \
+	"run8/iter-0/tests-timestamp:2: expected a finish no earlier than the start (1635811200), found 'finish :: 1635811199'" <<'S'
+sed -i 's/^start ::.*/start :: 1635811200/; s/^finish ::.*/finish :: 1635811199/' tests-timestamp
+S
+refused "CPU(s): 0" \
+	"run9/iter-0/lscpu.txt:2: expected a count from 1 to 1048576 (or '-') after 'CPU(s):', found '0'" <<'S'
+sed -i 's/^CPU(s):.*/CPU(s):   0/' lscpu.txt
+S
+refused "CPU(s): -8" \
+	"run10/iter-0/lscpu.txt:2: expected a count from 1 to 1048576 (or '-') after 'CPU(s):', found '-8'" <<'S'
+sed -i 's/^CPU(s):.*/CPU(s):   -8/' lscpu.txt
+S
+refused "MemTotal: -5 kB" \
+	"run11/iter-0/tests-sysstate:3: expected a size in kB from 1 to 2^50 after 'MemTotal:', found '-5 kB'" <<'S'
+sed -i 's/^MemTotal:.*/MemTotal: -5 kB/' tests-sysstate
+S
+refused "MemTotal: 0 kB" \
+	"run12/iter-0/tests-sysstate:3: expected a size in kB from 1 to 2^50 after 'MemTotal:', found '0 kB'" <<'S'
+sed -i 's/^MemTotal:.*/MemTotal: 0 kB/' tests-sysstate
 S
 
 # lscpu prints '-' for a count it does not know.

@@ -1,7 +1,7 @@
 /* t0200-json: the JSON writer escapes strings, nests containers, places
  * commas and newlines, writes numbers as compare's JSON always has, writes
  * a key and its value in one call, opens a document with its envelope,
- * and aborts on misuse (checked in a forked child). */
+ * never writes invalid UTF-8, and aborts on misuse (checked in a forked child). */
 #include "config.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
@@ -38,6 +38,14 @@ static void test_escaping(void)
 	json_object_end(&j);
 	json_finish(&j);
 	expect(&sb, "{\"k\\\"ey\\n\":\"\"}", "keys are escaped as strings are");
+	strbuf_reset(&sb);
+	json_init(&j, &sb);
+	json_string(&j, "x\xff\xfey \xc3 \xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82\xac\xf0\x9f\x98\x80");
+	json_finish(&j);
+	expect(&sb, "\"x\\ufffd\\ufffdy \\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd "
+	       "\\ufffd\\ufffd\\ufffd\\ufffd \xe2\x82\xac\xf0\x9f\x98\x80\"",
+	       "a byte that is not valid UTF-8 (stray, truncated, overlong, a surrogate, past "
+	       "U+10FFFF) is U+FFFD, each; valid UTF-8 is kept");
 	strbuf_release(&sb);
 }
 
