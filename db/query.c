@@ -8,6 +8,7 @@
 #include "lib/name.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
+#include "lib/suggest.h"
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
@@ -338,6 +339,74 @@ out:
 static int resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		       struct strbuf *err);
 
+/* The stored run name closest to a mistyped one (lib/suggest.h). */
+struct run_name_suggest {
+	struct suggest sg;
+	struct strbuf best;
+};
+
+static int offer_run_name(const char *name, void *arg)
+{
+	struct run_name_suggest *ns = arg;
+
+	suggest_add(&ns->sg, name);
+	if (ns->sg.best == name) {
+		strbuf_reset(&ns->best);
+		strbuf_addstr(&ns->best, name);
+		ns->sg.best = ns->best.buf;
+	}
+	return 0;
+}
+
+/* Append " (did you mean 'NAME'?)" to err when a stored run's name is
+ * close to sel, the name that names no run. */
+static void suggest_run_name(struct store *s, const char *sel, struct strbuf *err)
+{
+	struct run_name_suggest ns = { .sg = SUGGEST_INIT(sel), .best = STRBUF_INIT };
+
+	if (!store_each_name(s, STORE_NAME_RUN, offer_run_name, &ns) && ns.sg.best)
+		strbuf_addf(err, " (did you mean '%s'?)", ns.sg.best);
+	strbuf_release(&ns.best);
+}
+
+/* The id of sel when it is a label NAME#ID as compare prints one (a run
+ * name, '#', digits), else 0. */
+static int64_t label_id(const char *sel)
+{
+	const char *hash = strrchr(sel, '#');
+
+	if (!hash || hash == sel || !hash[1] || strspn(hash + 1, "0123456789") != strlen(hash + 1))
+		return 0;
+	return strtoll(hash + 1, NULL, 10);
+}
+
+/* "NAME#ID": run ID, which must be named NAME (any status, as @ID). */
+static int resolve_label(struct store *s, const char *sel, int64_t id, int64_t *run_id,
+			 struct strbuf *err)
+{
+	char *name = xstrndup(sel, strrchr(sel, '#') - sel);
+	struct strbuf idtext = STRBUF_INIT;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	strbuf_addf(&idtext, "%lld", (long long)id);
+	if (collect_ids(s, "SELECT id FROM runs WHERE id = CAST(? AS INTEGER) AND name = ?",
+			idtext.buf, name, &ids, &n))
+		goto out;
+	if (n) {
+		*run_id = ids[0];
+		rc = 0;
+	} else
+		strbuf_addf(err, "no run '%s' in %s: NAME#ID is run @ID when it is named NAME "
+			    "(see kbench runs)", sel, s->path);
+out:
+	strbuf_release(&idtext);
+	free(ids);
+	free(name);
+	return rc;
+}
+
 int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		      struct strbuf *err)
 {
@@ -401,6 +470,18 @@ static int resolve_run(struct store *s, const char *sel, int64_t *run_id,
 	}
 	free(ids);
 	ids = NULL;
+	/* A label compare printed: NAME#ID, when no run is named so. */
+	if (label_id(sel)) {
+		if (collect_ids(s, "SELECT id FROM runs WHERE name = ? LIMIT 1", sel, NULL,
+				&ids, &n))
+			goto out;
+		if (!n) {
+			rc = resolve_label(s, sel, label_id(sel), run_id, err);
+			goto out;
+		}
+		free(ids);
+		ids = NULL;
+	}
 	if (strlen(sel) >= 4 && strlen(sel) <= UUID_LEN &&
 	    strspn(sel, "0123456789abcdef-") == strlen(sel)) {
 		struct strbuf like = STRBUF_INIT;
@@ -446,8 +527,10 @@ static int resolve_run(struct store *s, const char *sel, int64_t *run_id,
 			    ", as far as it has gone" : "");
 		if (got)
 			run_info_release(&ri);
-	} else
+	} else {
 		strbuf_addf(err, "no run named '%s' in %s (see kbench runs)", sel, s->path);
+		suggest_run_name(s, sel, err);
+	}
 out:
 	strbuf_release(&choices);
 	free(here);
