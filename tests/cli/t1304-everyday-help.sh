@@ -21,7 +21,7 @@ $ kbench --help
   --quiet     no progress or notices
   --version   print the version
 
-'kbench COMMAND --help' describes a command; this kbench is not
+'kbench help COMMAND' describes a command; this kbench is not
 installed: 'man -l SRCDIR/docs/kbench.1' has it all.
 [exit 0]
 T

@@ -4,7 +4,8 @@
 # ID, when it is named NAME; a real run of that name wins); @ID, a uuid,
 # NAME@HOST and an ab arm's CONFIG/ARM name; and a name no run has
 # answered with the closest stored name by every command that takes a
-# run, not by compare alone.
+# run, not by compare alone, and a --host or --config of kbench runs that
+# no stored run has likewise (exit 1, as history and regressions).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 5\ngroups = 1\n' > "$tmp/hb.conf"
@@ -56,5 +57,16 @@ for cmd in show note history rename export rm; do
 	is "$cmd bsae: no run named, did you mean 'base'" "$?.$(cat "$tmp/e")" \
 		"1.kbench: no run named 'bsae' in $db (see kbench runs) (did you mean 'base'?)"
 done
+host=$(sql "SELECT hostname FROM machines LIMIT 1")
+typo=$(printf '%s' "$host" | sed 's/.$/#/')
+kb runs --host "$typo" > /dev/null 2> "$tmp/e"
+is "runs --host, a host no run has: did you mean, exit 1" "$?.$(cat "$tmp/e")" \
+	"1.kbench: no run was made on host '$typo' in $db (did you mean '$host'?)"
+kb runs --config hd > /dev/null 2> "$tmp/e"
+is "runs --config, a config no run has: did you mean, exit 1" "$?.$(cat "$tmp/e")" \
+	"1.kbench: no run has config 'hd' in $db (did you mean 'hb'?)"
+kb runs --host "$host" --status failed > /dev/null 2> "$tmp/e"
+is "a stored host whose runs the filters leave out: no runs match, exit 0" \
+	"$?.$(cat "$tmp/e")" "0.kbench: no runs match ($db holds 4 runs)"
 
 done_testing
