@@ -470,6 +470,33 @@ static int resolve_run(struct store *s, const char *sel, int64_t *run_id,
 	}
 	free(ids);
 	ids = NULL;
+	/* An id as kbench runs lists it (ID), when no run is named so; a
+	 * uuid prefix of those digits too makes it ambiguous. */
+	if (strspn(sel, "0123456789") == strlen(sel)) {
+		if (collect_ids(s, "SELECT id FROM runs WHERE name = ? LIMIT 1", sel, NULL,
+				&ids, &n))
+			goto out;
+		free(ids);
+		ids = NULL;
+		if (n)
+			n = 0;	/* a name: said below as names are */
+		else if (collect_ids(s, "SELECT id FROM runs WHERE id = CAST(?1 AS INTEGER) UNION "
+				     "SELECT id FROM runs WHERE length(?1) >= 4 AND uuid LIKE ?1 || '%' "
+				     "LIMIT 2", sel, NULL, &ids, &n))
+			goto out;
+		if (n == 1) {
+			*run_id = ids[0];
+			rc = 0;
+			goto out;
+		}
+		if (n > 1) {
+			strbuf_addf(err, "run selector '%s' is ambiguous: give @ID for a run id, or more "
+				    "digits of a uuid", sel);
+			goto out;
+		}
+		free(ids);
+		ids = NULL;
+	}
 	/* A label compare printed: NAME#ID, when no run is named so. */
 	if (label_id(sel)) {
 		if (collect_ids(s, "SELECT id FROM runs WHERE name = ? LIMIT 1", sel, NULL,

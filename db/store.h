@@ -234,7 +234,9 @@ int store_run_name(struct store *s, int64_t run_id, char **name);
  * NAME@HOST choices; for a name no run has: the closest stored name, "did
  * you mean") and -1 is returned without printing. "NAME#ID", the label
  * compare prints, is run ID when it is named NAME and no run is named
- * "NAME#ID". */
+ * "NAME#ID"; digits alone, as kbench runs lists an id, are run ID when
+ * no run is named so (ambiguous when a uuid prefix of them names another
+ * run). */
 int store_resolve_run(struct store *s, const char *selector, int64_t *run_id,
 		      struct strbuf *err);
 /* The latest complete run before run_id with the same config name on the

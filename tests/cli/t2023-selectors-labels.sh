@@ -1,7 +1,8 @@
 #!/bin/sh
 # t2023: a label kbench prints for a run is a selector it takes. Covers:
 # compare's NAME#ID column labels pasted into show, compare and note (run
-# ID, when it is named NAME; a real run of that name wins); @ID, a uuid,
+# ID, when it is named NAME; a real run of that name wins); the bare ID of
+# kbench runs' id column (a run of that name wins); @ID, a uuid,
 # NAME@HOST and an ab arm's CONFIG/ARM name; and a name no run has
 # answered with the closest stored name by every command that takes a
 # run, not by compare alone, and a --host or --config of kbench runs that
@@ -35,7 +36,17 @@ check "a run named like a label" kb --quiet run -c "$tmp/hb.conf" -n 'base#1' --
 kb show 'base#1' > "$tmp/o"
 is "... is that run, not the label" "$(head -1 "$tmp/o")" "run @4  base#1"
 
-# The other forms kbench prints for a run.
+# The other forms kbench prints for a run: the id column of kbench runs.
+kb runs > "$tmp/o"
+id=$(awk '$2 == "cfg/arm" { print $1 }' "$tmp/o")
+is "runs lists cfg/arm's id as a bare number" "$id" 3
+kb show "$id" > "$tmp/o" 2> "$tmp/e"
+is "show ID, as runs lists it" "$?.$(head -1 "$tmp/o")" "0.run @3  cfg/arm"
+expect_err "an id no run has: no run named" 1 "kbench: no run named '99' in $db" kb show 99
+check "a failed run named 7" sql_write "UPDATE runs SET name = '7', status = 'failed' WHERE id = 4"
+expect_err "... a name comes first: 7 is that run's name, not id 7" 1 \
+	"kbench: run '7' has no complete run: @4 is failed" kb show 7
+check "... (its name back)" sql_write "UPDATE runs SET name = 'base#1', status = 'complete' WHERE id = 4"
 uuid=$(sql "SELECT uuid FROM runs WHERE id = 2")
 host=$(sql "SELECT m.hostname FROM runs r JOIN machines m ON m.id = r.machine_id WHERE r.id = 2")
 for sel in @2 "$uuid" "base@$host" "base@*"; do
