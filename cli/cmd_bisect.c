@@ -397,15 +397,18 @@ int cmd_bisect(int argc, char **argv)
 	o.vm = &vc;
 	o.command = cmdline.buf;
 	if (o.dry_run) {
-		rc = bisect_start(NULL, &o, &id) ? EXIT_USAGE : 0;
+		rc = bisect_start(NULL, &o, &id);
+		rc = rc == -2 ? EXIT_USAGE : rc ? 1 : 0;
 		goto out;
 	}
 	rc = 1;
 	if (cmd_open_store(&store, CMD_STORE_WRITE))
 		goto out;
 	rc = bisect_start(store, &o, &id);
+	/* A tree or a ref that is not there is a failure (exit 1), as for
+	 * kbench build; a config or --row that does not fit, a usage error. */
 	if (rc < 0) {
-		rc = id ? 1 : EXIT_USAGE;
+		rc = rc == -2 ? EXIT_USAGE : 1;
 		goto out;
 	}
 	if (rc <= 1 && id && !no_report && report(store, id))

@@ -222,13 +222,25 @@ static void listing_end(struct listing *l)
 }
 
 /* Nothing listed: say whether the store is empty or the filters left
- * nothing. Returns 0, or -1 after printing why not. */
-static int say_none(struct store *store)
+ * nothing. Returns 0, or -1 after printing why not: a --host or --config
+ * that no stored run has is an error, with the closest stored name. */
+static int say_none(struct store *store, const struct run_filter *f)
 {
+	struct strbuf hint = STRBUF_INIT;
 	int64_t total;
 
 	if (store_count_runs(store, &total))
 		return -1;
+	if (total && f->host && cmd_name_unknown(store, STORE_NAME_HOST, f->host, &hint)) {
+		error("no run was made on host '%s' in %s%s", f->host, store_path(store), hint.buf);
+		strbuf_release(&hint);
+		return -1;
+	}
+	if (total && f->config && cmd_name_unknown(store, STORE_NAME_CONFIG, f->config, &hint)) {
+		error("no run has config '%s' in %s%s", f->config, store_path(store), hint.buf);
+		strbuf_release(&hint);
+		return -1;
+	}
 	if (!total)
 		fprintf(stderr, "kbench: no runs in %s\n", name_printable_text(store_path(store)));
 	else
@@ -292,7 +304,7 @@ int cmd_runs(int argc, char **argv)
 	listing_begin(&l);
 	failed = store_each_run(store, &f, list_run, &l);
 	listing_end(&l);
-	if (failed || (!l.n && say_none(store)))
+	if (failed || (!l.n && say_none(store, &f)))
 		goto out;
 	fwrite(l.out.buf, 1, l.out.len, stdout);
 	rc = fflush(stdout) ? 1 : 0;

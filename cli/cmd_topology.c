@@ -130,7 +130,9 @@ static int print_cpus(struct pin_topo *topo, const char *policy, int workers)
 	if (pin_plan_compute_on(topo, policy, workers, &plan, &err)) {
 		error("%s", err.buf);
 		strbuf_release(&err);
-		return 1;
+		/* A name that is no policy is a bad value, a usage error; a
+		 * topology that cannot honour one, a failure. */
+		return pin_policy_find(policy) ? 1 : EXIT_USAGE;
 	}
 	for (int i = 0; i < plan->nslots; i++)
 		printf("%s%d", i ? " " : "", plan->slots[i].os_index);

@@ -561,6 +561,24 @@ int cmd_vm(int argc, char **argv)
 		arms[0].vc.kernel = built.image;
 		arms[0].vc.facts = built_facts;
 	}
+	/* The refs of several arms are found now, as one's is: a tree or a
+	 * ref that is not there is said as such (exit 1), not as a line of
+	 * the arms' config text. */
+	for (size_t i = 0; refs.n && narms > 1 && i < refs.n; i++) {
+		struct kbuild_result found;
+
+		memset(&found, 0, sizeof(found));
+		build.ref = refs.v[i];
+		rc = kbuild_resolve(&build, &found, &err);
+		kbuild_result_release(&found);
+		build.ref = NULL;
+		if (rc) {
+			error("%s", err.buf);
+			rc = 1;
+			goto out;
+		}
+		rc = EXIT_USAGE;
+	}
 	/* A missing or wrong image is said before anything, --dry-run too. */
 	for (size_t i = 0; i < narms && (!refs.n || (narms == 1 && (!dry || built.cache_hit))); i++)
 		if (vm_check_kernel(arms[i].vc.kernel, &err)) {

@@ -87,10 +87,10 @@ static void epilogue(struct strbuf *sb)
 	const char *src = cmd_source_tree();
 
 	if (src)
-		strbuf_addf(sb, "'kbench COMMAND --help' describes a command; this kbench is not\n"
+		strbuf_addf(sb, "'kbench help COMMAND' describes a command; this kbench is not\n"
 			    "installed: 'man -l %s/docs/kbench.1' has it all.", src);
 	else
-		strbuf_addstr(sb, "'kbench COMMAND --help' describes a command; 'man kbench' has "
+		strbuf_addstr(sb, "'kbench help COMMAND' describes a command; 'man kbench' has "
 			      "it all.");
 }
 
@@ -138,6 +138,46 @@ static void unknown_command(const char *name)
 		      name, s.best);
 	else
 		error("'%s' is not a kbench command; see 'kbench --help'", name);
+}
+
+/* kbench help [COMMAND]: the usage of kbench, or the help of one command
+ * or workload (what 'kbench COMMAND --help' prints). */
+static int help(int argc, char **argv, const struct parse_opt_usage *usage,
+		const struct parse_opt *options)
+{
+	static const struct parse_opt help_options[] = { OPT_END() };
+	const struct parse_opt_usage help_usage = {
+		.synopsis = "kbench help [COMMAND]",
+		.description = "The help of a command or workload; without one, kbench's.",
+		.complete_args = complete_commands,
+	};
+	char *args[3] = { NULL, "--help", NULL };
+	const struct command *c;
+	int n = parse_options(argc, argv, help_options, &help_usage, 0);
+
+	if (n < 0)
+		return n == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
+	if (!n) {
+		parse_opt_usage_print(usage, options, stdout);
+		return 0;
+	}
+	if (n > 1) {
+		error("unexpected argument '%s': 'kbench help' takes one command", argv[1]);
+		return EXIT_USAGE;
+	}
+	args[0] = argv[0];
+	for (c = commands; c->name && strcmp(argv[0], c->name); c++)
+		;
+	if (c->name)
+		return c->fn(2, args);
+	if (workload_find(argv[0]))
+		return cmd_direct(2, args);
+	if (!strcmp(argv[0], "help")) {
+		parse_opt_usage_print(&help_usage, help_options, stdout);
+		return 0;
+	}
+	unknown_command(argv[0]);
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -195,13 +235,8 @@ int main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (parse_options_completing() && !strcmp(argv[0], "help")) {
-		rc = 0;
-		goto out;
-	}
 	if (!strcmp(argv[0], "help")) {
-		parse_opt_usage_print(&usage, options, stdout);
-		rc = 0;
+		rc = help(argc, argv, &usage, options);
 		goto out;
 	}
 	parse_options_set_global(anywhere_options);

@@ -165,6 +165,18 @@ int cmd_suggest_name(struct store *s, enum store_name_kind kind, const char *typ
 	return found;
 }
 
+int cmd_name_unknown(struct store *s, enum store_name_kind kind, const char *typed,
+		     struct strbuf *hint)
+{
+	struct name_suggest ns = { .sg = SUGGEST_INIT(typed), .best = STRBUF_INIT };
+	int unknown = !store_each_name(s, kind, offer_name, &ns) && !ns.exact;
+
+	if (unknown && ns.sg.best)
+		strbuf_addf(hint, " (did you mean '%s'?)", ns.sg.best);
+	strbuf_release(&ns.best);
+	return unknown;
+}
+
 int cmd_user_config_path(struct strbuf *path)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");

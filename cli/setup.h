@@ -66,6 +66,10 @@ int cmd_resolve_runs(struct store *s, char *const *sel, int n, struct run_ids *i
  * " (did you mean 'NAME'?)" to out and return 1; else 0. */
 int cmd_suggest_name(struct store *s, enum store_name_kind kind, const char *typed,
 		     struct strbuf *out);
+/* Whether typed is not a name of kind in s (1) or is (0); when it is not
+ * and one is close to it, append " (did you mean 'NAME'?)" to hint. */
+int cmd_name_unknown(struct store *s, enum store_name_kind kind, const char *typed,
+		     struct strbuf *hint);
 
 /* The longest note, in bytes. */
 #define NOTE_MAX 65536

@@ -11,7 +11,6 @@
 #include "lib/error.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
-#include "lib/suggest.h"
 #include "lib/xalloc.h"
 
 #include <math.h>
@@ -169,60 +168,6 @@ static int pool_hosts(struct store *s, struct column *col)
 	return rc;
 }
 
-static int starts_with_no_run(const char *msg)
-{
-	return !strncmp(msg, "no run named '", 14);
-}
-
-/* The stored run name closest to a mistyped one. */
-struct name_suggest {
-	const char *typed;
-	char *best;
-	size_t distance;
-};
-
-/* Whether name is CONFIG/ARM for arm `arm`. */
-static int arm_of(const char *name, const char *arm)
-{
-	size_t n = strlen(name), a = strlen(arm);
-
-	return a && n > a + 1 && name[n - a - 1] == '/' && !strcmp(name + n - a, arm) &&
-	       !strchr(arm, '/');
-}
-
-static int suggest_run_name(const struct run_info *r, void *arg)
-{
-	struct name_suggest *ns = arg;
-	size_t d;
-
-	if (!r->name || !strcmp(r->name, ns->typed))
-		return 0;
-	d = suggest_distance(ns->typed, r->name);
-	/* An experiment's arm is stored as CONFIG/ARM: a bare ARM means its
-	 * run (the newest of several such). */
-	if (arm_of(r->name, ns->typed))
-		d = 0;
-	if (d < ns->distance || (d == 0 && ns->distance == 0)) {
-		free(ns->best);
-		ns->best = xstrdup(r->name);
-		ns->distance = d;
-	}
-	return 0;
-}
-
-/* Append " (did you mean 'NAME'?)" to err when selector sel names no run
- * and a stored run's name is close to it. */
-static void selector_suggest(struct store *s, const char *sel, struct strbuf *err)
-{
-	struct name_suggest ns = { .typed = sel, .best = NULL, .distance = 3 };
-
-	if (sel[0] == '#' || strchr(sel, '@') || !starts_with_no_run(err->buf))
-		return;
-	if (!store_each_run(s, NULL, suggest_run_name, &ns) && ns.best)
-		strbuf_addf(err, " (did you mean '%s'?)", ns.best);
-	free(ns.best);
-}
-
 /* Resolve one selector to the runs of its column. A pool stays on the
  * host of the run the selector picks (NAME: this host, NAME@HOST: HOST)
  * unless the selector says NAME@*. Returns 0, or -1 after printing why. */
@@ -234,7 +179,6 @@ static int column_runs(struct store *s, const char *sel, int pool, struct column
 	int rc = -1;
 
 	if (store_resolve_run(s, sel, &id, &err)) {
-		selector_suggest(s, sel, &err);
 		error("%s", err.buf);
 		goto out;
 	}

@@ -5,6 +5,7 @@
 #include "db/internal.h"
 #include "db/store.h"
 #include "lib/strbuf.h"
+#include "lib/suggest.h"
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
@@ -351,6 +352,32 @@ int store_get_experiment(struct store *s, int64_t id, struct experiment_info *x)
 	return rc;
 }
 
+/* Append " (did you mean 'NAME'?)" to err when a stored experiment's
+ * name is close to sel, the name that names none (as for runs). */
+static void suggest_experiment(struct store *s, const char *sel, struct strbuf *err)
+{
+	struct suggest sg = SUGGEST_INIT(sel);
+	struct strbuf best = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+
+	if (store_prepare(s, "SELECT DISTINCT name FROM experiments ORDER BY 1", &st))
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		suggest_add(&sg, name);
+		if (name && sg.best == name) {
+			strbuf_reset(&best);
+			strbuf_addstr(&best, name);
+			sg.best = best.buf;
+		}
+	}
+	sqlite3_finalize(st);
+	if (sg.best)
+		strbuf_addf(err, " (did you mean '%s'?)", sg.best);
+	strbuf_release(&best);
+}
+
 int store_find_experiment(struct store *s, const char *sel, int64_t *id, struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -382,9 +409,14 @@ int store_find_experiment(struct store *s, const char *sel, int64_t *id, struct 
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)
 		return 0;
-	if (rc == SQLITE_DONE)
-		strbuf_addf(err, "no experiment '%s' in the store (kbench experiments lists them)",
-			    sel);
+	/* Said as a run that is not there is (db/query.c). */
+	if (rc == SQLITE_DONE && num != sel)
+		strbuf_addf(err, "no experiment %s in %s (see kbench experiments)", sel, s->path);
+	else if (rc == SQLITE_DONE) {
+		strbuf_addf(err, "no experiment named '%s' in %s (see kbench experiments)", sel,
+			    s->path);
+		suggest_experiment(s, sel, err);
+	}
 	return -1;
 }
 

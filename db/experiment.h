@@ -66,7 +66,8 @@ int store_get_experiment(struct store *s, int64_t id, struct experiment_info *x)
 
 /* Resolve an experiment selector: "@ID", "#ID" or ID; a name, its latest
  * experiment; a uuid prefix (4 hex digits or more). Return 0 with *id
- * set, or -1 with err saying why (a store error is printed). */
+ * set, or -1 with err saying why (a name none has: with the closest
+ * stored name, "did you mean"; a store error is printed). */
 int store_find_experiment(struct store *s, const char *sel, int64_t *id, struct strbuf *err);
 
 /* Call cb for every experiment, oldest first; a non-zero return stops the

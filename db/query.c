@@ -8,6 +8,7 @@
 #include "lib/name.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
+#include "lib/suggest.h"
 #include "lib/xalloc.h"
 #include "machine/sysinfo.h"
 
@@ -338,6 +339,88 @@ out:
 static int resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		       struct strbuf *err);
 
+/* The stored run name closest to a mistyped one (lib/suggest.h). */
+struct run_name_suggest {
+	struct suggest sg;
+	struct strbuf best;
+};
+
+/* Whether name is CONFIG/ARM for arm `arm`: an experiment's arm is
+ * stored so, and a bare ARM typed means its run. */
+static int arm_of(const char *name, const char *arm)
+{
+	size_t n = strlen(name), a = strlen(arm);
+
+	return a && n > a + 1 && name[n - a - 1] == '/' && !strcmp(name + n - a, arm) &&
+	       !strchr(arm, '/');
+}
+
+static int offer_run_name(const char *name, void *arg)
+{
+	struct run_name_suggest *ns = arg;
+
+	if (arm_of(name, ns->sg.typed)) {
+		ns->sg.best = name;	/* the last such offered wins */
+		ns->sg.distance = 0;
+	} else
+		suggest_add(&ns->sg, name);
+	if (ns->sg.best == name) {
+		strbuf_reset(&ns->best);
+		strbuf_addstr(&ns->best, name);
+		ns->sg.best = ns->best.buf;
+	}
+	return 0;
+}
+
+/* Append " (did you mean 'NAME'?)" to err when a stored run's name is
+ * close to sel, the name that names no run. */
+static void suggest_run_name(struct store *s, const char *sel, struct strbuf *err)
+{
+	struct run_name_suggest ns = { .sg = SUGGEST_INIT(sel), .best = STRBUF_INIT };
+
+	if (!store_each_name(s, STORE_NAME_RUN, offer_run_name, &ns) && ns.sg.best)
+		strbuf_addf(err, " (did you mean '%s'?)", ns.sg.best);
+	strbuf_release(&ns.best);
+}
+
+/* The id of sel when it is a label NAME#ID as compare prints one (a run
+ * name, '#', digits), else 0. */
+static int64_t label_id(const char *sel)
+{
+	const char *hash = strrchr(sel, '#');
+
+	if (!hash || hash == sel || !hash[1] || strspn(hash + 1, "0123456789") != strlen(hash + 1))
+		return 0;
+	return strtoll(hash + 1, NULL, 10);
+}
+
+/* "NAME#ID": run ID, which must be named NAME (any status, as @ID). */
+static int resolve_label(struct store *s, const char *sel, int64_t id, int64_t *run_id,
+			 struct strbuf *err)
+{
+	char *name = xstrndup(sel, strrchr(sel, '#') - sel);
+	struct strbuf idtext = STRBUF_INIT;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	strbuf_addf(&idtext, "%lld", (long long)id);
+	if (collect_ids(s, "SELECT id FROM runs WHERE id = CAST(? AS INTEGER) AND name = ?",
+			idtext.buf, name, &ids, &n))
+		goto out;
+	if (n) {
+		*run_id = ids[0];
+		rc = 0;
+	} else
+		strbuf_addf(err, "no run '%s' in %s: NAME#ID is run @ID when it is named NAME "
+			    "(see kbench runs)", sel, s->path);
+out:
+	strbuf_release(&idtext);
+	free(ids);
+	free(name);
+	return rc;
+}
+
 int store_resolve_run(struct store *s, const char *sel, int64_t *run_id,
 		      struct strbuf *err)
 {
@@ -401,6 +484,45 @@ static int resolve_run(struct store *s, const char *sel, int64_t *run_id,
 	}
 	free(ids);
 	ids = NULL;
+	/* An id as kbench runs lists it (ID), when no run is named so; a
+	 * uuid prefix of those digits too makes it ambiguous. */
+	if (strspn(sel, "0123456789") == strlen(sel)) {
+		if (collect_ids(s, "SELECT id FROM runs WHERE name = ? LIMIT 1", sel, NULL,
+				&ids, &n))
+			goto out;
+		free(ids);
+		ids = NULL;
+		if (n)
+			n = 0;	/* a name: said below as names are */
+		else if (collect_ids(s, "SELECT id FROM runs WHERE id = CAST(?1 AS INTEGER) UNION "
+				     "SELECT id FROM runs WHERE length(?1) >= 4 AND uuid LIKE ?1 || '%' "
+				     "LIMIT 2", sel, NULL, &ids, &n))
+			goto out;
+		if (n == 1) {
+			*run_id = ids[0];
+			rc = 0;
+			goto out;
+		}
+		if (n > 1) {
+			strbuf_addf(err, "run selector '%s' is ambiguous: give @ID for a run id, or more "
+				    "digits of a uuid", sel);
+			goto out;
+		}
+		free(ids);
+		ids = NULL;
+	}
+	/* A label compare printed: NAME#ID, when no run is named so. */
+	if (label_id(sel)) {
+		if (collect_ids(s, "SELECT id FROM runs WHERE name = ? LIMIT 1", sel, NULL,
+				&ids, &n))
+			goto out;
+		if (!n) {
+			rc = resolve_label(s, sel, label_id(sel), run_id, err);
+			goto out;
+		}
+		free(ids);
+		ids = NULL;
+	}
 	if (strlen(sel) >= 4 && strlen(sel) <= UUID_LEN &&
 	    strspn(sel, "0123456789abcdef-") == strlen(sel)) {
 		struct strbuf like = STRBUF_INIT;
@@ -446,8 +568,10 @@ static int resolve_run(struct store *s, const char *sel, int64_t *run_id,
 			    ", as far as it has gone" : "");
 		if (got)
 			run_info_release(&ri);
-	} else
+	} else {
 		strbuf_addf(err, "no run named '%s' in %s (see kbench runs)", sel, s->path);
+		suggest_run_name(s, sel, err);
+	}
 out:
 	strbuf_release(&choices);
 	free(here);
@@ -754,56 +878,6 @@ int store_each_name(struct store *s, enum store_name_kind kind,
 	if (store_prepare(s, sql[kind], &st))
 		return -1;
 	return store_step_rows(s, st, "cannot list names", name_row, &w);
-}
-
-int store_fleet_is_collected(struct store *s, const char *source, const char *path,
-			     int *found)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	*found = 0;
-	if (store_prepare(s, "SELECT 1 FROM fleet_collected WHERE source = ? AND path = ?", &st))
-		return -1;
-	store_bind_text(st, 1, source);
-	store_bind_text(st, 2, path);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the collected bundles");
-	*found = rc == SQLITE_ROW;
-	return 0;
-}
-
-static int collected_row(struct store *s, sqlite3_stmt *st, void *ctx)
-{
-	const struct row_cb *c = ctx;
-	struct fleet_collected fc = {
-		.source = (const char *)sqlite3_column_text(st, 0),
-		.path = (const char *)sqlite3_column_text(st, 1),
-		.size_bytes = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 :
-			      sqlite3_column_int64(st, 2),
-		.modified_at = (const char *)sqlite3_column_text(st, 3),
-		.collected_at = (const char *)sqlite3_column_text(st, 4),
-		.runs_added = sqlite3_column_int64(st, 5),
-	};
-
-	(void)s;
-	return c->fn.collected(&fc, c->arg) != 0;
-}
-
-int store_fleet_each_collected(struct store *s, const char *source,
-			       int (*cb)(const struct fleet_collected *c, void *arg), void *arg)
-{
-	struct row_cb c = { .fn.collected = cb, .arg = arg };
-	sqlite3_stmt *st = NULL;
-
-	if (store_prepare(s, "SELECT source, path, size_bytes, modified_at, collected_at, "
-		    "runs_added FROM fleet_collected WHERE ?1 IS NULL OR source = ?1 ORDER BY id",
-		    &st))
-		return -1;
-	store_bind_text(st, 1, source);
-	return store_step_rows(s, st, "cannot read the collected bundles", collected_row, &c);
 }
 
 /* A column that may be NULL, as a double (NaN for NULL). */

@@ -235,7 +235,12 @@ int store_run_name(struct store *s, int64_t run_id, char **name);
  * run of this host has that name); "NAME@HOST", the latest complete run of
  * NAME on HOST; or "NAME@*", the latest on any host. On no match or
  * ambiguity, err says why (for a name run only on other hosts: the
- * NAME@HOST choices) and -1 is returned without printing. */
+ * NAME@HOST choices; for a name no run has: the closest stored name, "did
+ * you mean") and -1 is returned without printing. "NAME#ID", the label
+ * compare prints, is run ID when it is named NAME and no run is named
+ * "NAME#ID"; digits alone, as kbench runs lists an id, are run ID when
+ * no run is named so (ambiguous when a uuid prefix of them names another
+ * run). */
 int store_resolve_run(struct store *s, const char *selector, int64_t *run_id,
 		      struct strbuf *err);
 /* The latest complete run before run_id with the same config name on the

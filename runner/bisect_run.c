@@ -1156,8 +1156,10 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 		}
 		strbuf_reset(&good);
 	}
-	if (load_configs(&b, o))
+	if (load_configs(&b, o)) {
+		rc = -2;
 		goto out;
+	}
 	if (rev_parse(b.tree, o->good, &good, &err) || rev_parse(b.tree, o->bad, &bad, &err)) {
 		error("%s", err.buf);
 		goto out;

@@ -61,8 +61,10 @@ enum {
  * steps to the end (o->dry_run: list them and stop, returning 0). *id is
  * set as soon as it is stored (0 before).
  * Return BISECT_DONE_FOUND, BISECT_DONE_NOT_FOUND, 128+N when stopped by
- * signal N, or -1 after an error found before anything was stored (a ref
- * git does not know, ends that are not in order). */
+ * signal N, or -1 after an error found before anything was stored (a
+ * tree that is not there, a ref git does not know, ends that are not in
+ * order), -2 after a usage error found before it (a config that does not
+ * validate, a row it lacks). */
 int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id);
 
 /* Go on with bisection id of s where it stopped: its finished steps are

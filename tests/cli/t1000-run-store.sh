@@ -86,10 +86,10 @@ $ kb runs --host HOST --config tiny --since 2000-01-01
     3 quiet-run          tiny        HOST YYYY-MM-DD hh:mm complete         12 KERNEL
 [exit 0]
 T
-expect_transcript "runs with nothing to list says so" kb runs --config nope <<'T'
+expect_transcript "runs --config no run has is an error" kb runs --config nope <<'T'
 $ kb runs --config nope
-2> kbench: no runs match (TMP/k.db holds 3 runs)
-[exit 0]
+2> kbench: no run has config 'nope' in TMP/k.db
+[exit 1]
 T
 expect_transcript "runs --since after every run lists none" kb runs --since 2999-01-01 <<'T'
 $ kb runs --since 2999-01-01

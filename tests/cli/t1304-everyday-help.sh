@@ -21,7 +21,7 @@ $ kbench --help
   --quiet     no progress or notices
   --version   print the version
 
-'kbench COMMAND --help' describes a command; this kbench is not
+'kbench help COMMAND' describes a command; this kbench is not
 installed: 'man -l SRCDIR/docs/kbench.1' has it all.
 [exit 0]
 T
@@ -29,7 +29,7 @@ expect_transcript "an unknown pin policy lists each policy once" \
 	"$KBENCH" topology --cpus bogus <<'T'
 $ kbench topology --cpus bogus
 2> kbench: unknown pin policy 'bogus': expected one of unbound|same-pu|cross-ht|cross-core|cross-llc|cross-node|cross-socket|spread|compact
-[exit 1]
+[exit 2]
 T
 
 done_testing

@@ -63,7 +63,11 @@ kb experiments ex > "$tmp/one" 2>&1
 ok $? "kbench experiments NAME shows one"
 check "... with its status" grep -q '^  status      interrupted$' "$tmp/one"
 check "... and its first arm's run" grep -Eq '^  arms        base: run @1, interrupted, [0-9]+ rounds?, [0-9]+ samples$' "$tmp/one"
-expect_err "an unknown experiment is an error" 1 "no experiment 'nonesuch'" kb experiments nonesuch
+expect_err "an unknown experiment is an error" 1 \
+	"kbench: no experiment named 'nonesuch' in $db (see kbench experiments)" kb experiments nonesuch
+expect_err "... with the closest stored name, as a run's" 1 \
+	"kbench: no experiment named 'ez' in $db (see kbench experiments) (did you mean 'ex'?)" \
+	kb experiments ez
 
 kb show "#1" > "$tmp/show" 2>&1
 ok $? "kbench show of an arm's run"

@@ -1,10 +1,13 @@
 #!/bin/sh
 # t1531-bisect-args: kbench bisect refuses what it cannot bisect before
-# building or booting anything, each time saying why, exit status 2, and
-# stores no bisection: a missing tree, end or config, a ref git does not
-# know, ends that are the same commit or not in order, a bad --row,
+# building or booting anything, each time saying why, and stores no
+# bisection. A usage error, exit status 2: a missing tree, end or config,
+# a bad --row,
 # --threshold, --rounds, --max-rounds or --accel, a config with arms of its
-# own, and the options of a stored bisection mixed with a new one's. With
+# own, and the options of a stored bisection mixed with a new one's. A
+# failure, exit status 1, as for kbench build: a tree that is not there or
+# not a git tree, a ref git does not know, ends that are the same commit
+# or not in order. With
 # no bisection stored, --list, --log, --report and --resume say so. Costs
 # a second: no guest is booted.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
@@ -25,25 +28,30 @@ refused() {	# refused DESC TEXT ARGS...
 	shift 2
 	expect_err "$desc" 2 "$text" kb bisect "$@"
 }
+failed() {	# failed DESC TEXT ARGS...: what git says of the tree, exit 1
+	desc=$1 text=$2
+	shift 2
+	expect_err "$desc" 1 "$text" kb bisect "$@"
+}
 
 refused "a tree is needed" "a bisection needs --tree DIR, --good REF and --bad REF" \
 	--good one --bad HEAD -c "$tmp/hb.conf"
 refused "... and the ends" "a bisection needs --tree DIR, --good REF and --bad REF" \
 	$T --good one -c "$tmp/hb.conf"
 refused "a config is needed" "no config given: use -c FILE" $T --good one --bad HEAD
-refused "a tree that is not there" "--tree '$tmp/none': No such file or directory" \
+failed "a tree that is not there" "--tree '$tmp/none': No such file or directory" \
 	--tree "$tmp/none" --good one --bad HEAD -c "$tmp/hb.conf"
 # (git looks no further up than $tmp for a repository: the build tree
 # may be in one)
 mkdir "$tmp/plain"
-GIT_CEILING_DIRECTORIES=$tmp expect_err "a directory that is not a git tree" 2 \
+GIT_CEILING_DIRECTORIES=$tmp expect_err "a directory that is not a git tree" 1 \
 	"--tree '$tmp/plain' is not a git tree (git rev-parse failed: fatal: not a git repository" \
 	kb bisect --tree "$tmp/plain" --good one --bad HEAD -c "$tmp/hb.conf"
-refused "a ref git does not know" "'nope' is not a commit of the tree $tmp/tree" \
+failed "a ref git does not know" "'nope' is not a commit of the tree $tmp/tree" \
 	$T --good nope --bad HEAD -c "$tmp/hb.conf"
-refused "the same commit twice" "--good and --bad are the same commit" \
+failed "the same commit twice" "--good and --bad are the same commit" \
 	$T --good HEAD --bad "$(git -C "$tmp/tree" rev-parse HEAD)" -c "$tmp/hb.conf"
-refused "ends in the wrong order" "is not an ancestor of the bad one" \
+failed "ends in the wrong order" "is not an ancestor of the bad one" \
 	$T --good HEAD --bad one -c "$tmp/hb.conf"
 refused "--row without a row" "--row 'hb': expected SECTION/ROW" \
 	$T --good one --bad HEAD -c "$tmp/hb.conf" --row hb

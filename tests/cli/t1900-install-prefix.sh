@@ -62,7 +62,7 @@ is "every guide in \$(docdir)/docs" "$missing" ""
 check "the installed kbench runs --help, as $user" as_user "$prefix/bin/kbench" --help
 is "the installed kbench sends the reader to its man page" \
 	"$(tail -1 "$tmp/check.out")" \
-	"'kbench COMMAND --help' describes a command; 'man kbench' has it all."
+	"'kbench help COMMAND' describes a command; 'man kbench' has it all."
 
 # Every help text, and the installed manual: the guides they name.
 : >"$tmp/help"

@@ -46,7 +46,7 @@ expect_err "@ and a name is no run id" 1 \
 	kb show @new
 expect_err "an id no run has" 1 "kbench: no run @9 in $db" kb show @9
 expect_err "an experiment by @ID" 1 \
-	"kbench: no experiment '@4' in the store (kbench experiments lists them)" \
+	"kbench: no experiment @4 in $db (see kbench experiments)" \
 	kb experiments @4
 
 # A message's selector, pasted: a name whose only run is unfinished.
