@@ -405,15 +405,24 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	if (fleet_job_script(&job, &script))
 		goto out;
 	begin = o.begin ? o.begin : daily ? o.daily : NULL;
-	if (o.dry_run && o.nodes && !strchr(o.nodes, '[')) {
-		/* Nothing of Slurm is needed to show what would be submitted. */
-		if (fleet_nodes(o.nodes, NULL, &nodes))
-			goto out;
-	} else if (fleet_nodes(o.nodes, o.partition, &nodes)) {
-		goto out;
-	}
 	if (o.dry_run) {
+		/* A dry run asks Slurm nothing: the nodes of a plain --nodes
+		 * list are shown each; those only Slurm can name (every node,
+		 * a partition's, n[1-4]) as one line with NODE, and said so. */
 		fputs(script.buf, stdout);
+		if (o.nodes && !strchr(o.nodes, '[')) {
+			if (fleet_nodes(o.nodes, NULL, &nodes))
+				goto out;
+		} else {
+			fleet_names_add(&nodes, "NODE");
+			if (o.nodes)
+				printf("# for each node of %s", o.nodes);
+			else if (o.partition)
+				printf("# for each node of partition %s", o.partition);
+			else
+				printf("# for each node Slurm knows");
+			printf(" (a dry run asks Slurm nothing: --nodes n1,n2 names them)\n");
+		}
 		for (size_t i = 0; i < nodes.n; i++) {
 			strbuf_reset(&id);
 			fleet_submit_cmdline(nodes.v[i], begin, "SCRIPT", &id);
@@ -422,6 +431,8 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		rc = fflush(stdout) ? 1 : 0;
 		goto out;
 	}
+	if (fleet_nodes(o.nodes, o.partition, &nodes))
+		goto out;
 	if (fleet_submit_each(script.buf, job_name.buf, daily, &nodes, begin, &done))
 		goto out;
 	for (size_t i = 0; i < done.n; i++) {
