@@ -98,6 +98,9 @@ static int list(struct store *s, enum output_format format)
 	}
 	if (!rc)
 		fwrite(l.out.buf, 1, l.out.len, stdout);
+	/* As kbench runs says an empty store: on stderr, the text empty. */
+	if (!rc && !l.n && format != OUTPUT_JSON)
+		fprintf(stderr, "kbench: no experiments in %s\n", store_path(s));
 	strbuf_release(&l.out);
 	return rc ? 1 : 0;
 }
