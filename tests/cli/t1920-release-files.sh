@@ -49,6 +49,13 @@ if command -v make >/dev/null && [ -f "$builddir/Makefile" ]; then
 else
 	skip "no Makefile beside the kbench under test"
 fi
+if command -v make >/dev/null && [ -f "$builddir/Makefile" ]; then
+	is "the tarball holds m4/, which ACLOCAL_AMFLAGS names" \
+		"$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -n -C "$builddir" distdir \
+		2>/dev/null | grep -c "[' ]m4/\.keep[' ]")" 1
+else
+	skip "no Makefile beside the kbench under test"
+fi
 is "tests/README says what the suite takes, and names make check-fast" \
 	"$(grep -c 'under a minute' "$TOP_SRCDIR/tests/README") $(grep -c 'make check-fast' \
 	"$TOP_SRCDIR/tests/README" | sed 's/^[1-9][0-9]*$/some/')" "0 some"
