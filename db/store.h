@@ -338,6 +338,7 @@ enum store_name_kind {
 	STORE_NAME_RUN,		/* run names */
 	STORE_NAME_CONFIG,	/* config names */
 	STORE_NAME_HOST,	/* host names of the machines */
+	STORE_NAME_EXPERIMENT,	/* names of the experiments (kbench ab) */
 };
 
 /* Call cb for every distinct name of kind in the store; cb returning
