@@ -1268,7 +1268,8 @@ static void run_contents(const struct mm_run *r, struct strbuf *id)
 }
 
 /* The machine of s that run r was measured on, when its files are what
- * kbench export --mmtests wrote of a machine s holds: the same host name,
+ * kbench export --mmtests wrote (tests-sysstate's version is kbench-V)
+ * of a machine s holds: the same host name,
  * CPU, NUMA node and MiB counts, the CPU model the same but for trailing
  * blanks (lscpu.txt loses them), and cores and sockets the same where
  * the files give them. Its facts then replace r's, so that the run joins
@@ -1349,7 +1350,8 @@ static int write_run(struct store *s, struct store *b, struct mm_run *r)
 	rec.uuid = uuid;
 	/* The run's identity is the files' whatever the store holds: its
 	 * machine may then be one the store knows better. */
-	if (adopt_machine(s, r))
+	if (r->mmtests_version && !strncmp(r->mmtests_version, "kbench-", 7) &&
+	    adopt_machine(s, r))
 		rc = -1;
 	else
 		machine_info_set_fingerprint(&r->m);
