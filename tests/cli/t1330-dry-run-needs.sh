@@ -3,7 +3,9 @@
 # --dry-run without a sender writes a placeholder From and says so;
 # calibrate --dry-run prints the plan of one run and the estimate of all,
 # and runs and stores nothing; fleet submit --dry-run of every node (or a
-# partition's) prints the sbatch line for NODE and calls no Slurm command.
+# partition's) prints the sbatch line for NODE and calls no Slurm command;
+# rename and note --dry-run say what they would change, on a store they
+# may not write.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Nothing of the user's: their config, data directory.
@@ -28,6 +30,24 @@ $ kb mail --to b@example.org --smtp smtp://127.0.0.1:9 -- base new
 2> kbench: no sender: give --from ADDR (or set 'from' in [mail] of TMP/config/kbench/kbench.conf)
 [exit 2]
 T
+
+# rename and note: --dry-run says what, changes nothing, and needs no
+# write access to the store.
+before=$(store_digest "$db")
+chmod a-w "$db"
+expect_transcript "rename --dry-run says what it would rename" kb rename --dry-run new newer <<'T'
+$ kb rename --dry-run new newer
+would rename run @2 'new' to 'newer'
+[exit 0]
+T
+expect_transcript "note --dry-run says whose note would change" \
+	kb note --dry-run --append new 'SLUB off' <<'T'
+$ kb note --dry-run --append new 'SLUB off'
+would append to the note of run @2 'new'
+[exit 0]
+T
+chmod u+w "$db"
+is "... and nothing changed" "$(store_digest "$db")" "$before"
 
 # calibrate --dry-run: no store is made, nothing runs.
 printf '[netperf-a]\ntest = TCP_RR\nduration = 2\niterations = 3\n' >"$tmp/n.conf"
