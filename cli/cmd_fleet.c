@@ -487,7 +487,7 @@ static int cmd_schedule(int argc, char **argv)
 /* ---- unschedule ---- */
 
 static const struct parse_opt_usage unschedule_usage = {
-	.synopsis = "kbench fleet unschedule NAME | --all",
+	.synopsis = "kbench fleet unschedule [--dry-run] NAME | --all",
 	.description =
 		"End the daily chain NAME (kbench-daily-NAME, as 'schedule' printed it):\n"
 		"cancel its pending jobs on every node. A job running now finishes; it\n"
@@ -498,9 +498,10 @@ static const struct parse_opt_usage unschedule_usage = {
 
 static int cmd_unschedule(int argc, char **argv)
 {
-	int all = 0;
+	int all = 0, dry_run = 0;
 	const struct parse_opt options[] = {
 		OPT_BOOL(0, "all", &all, "every kbench chain"),
+		OPT_BOOL(0, "dry-run", &dry_run, "list the jobs it would cancel, cancel nothing"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -526,7 +527,7 @@ static int cmd_unschedule(int argc, char **argv)
 		strbuf_addstr(&job_name, FLEET_DAILY_PREFIX);
 		job_label(&o, &job_name);
 	}
-	if (fleet_cancel_pending(all ? NULL : job_name.buf, &n))
+	if (fleet_cancel_pending(all ? NULL : job_name.buf, dry_run, &n))
 		goto out;
 	if (!n) {
 		if (all)

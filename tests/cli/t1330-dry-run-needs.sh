@@ -5,7 +5,8 @@
 # and runs and stores nothing; fleet submit --dry-run of every node (or a
 # partition's) prints the sbatch line for NODE and calls no Slurm command;
 # rename and note --dry-run say what they would change, on a store they
-# may not write.
+# may not write; fleet unschedule --dry-run lists the jobs it would
+# cancel and calls no scancel.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Nothing of the user's: their config, data directory.
@@ -95,5 +96,25 @@ ok $? "fleet submit --nodes n[1-2] --dry-run succeeds without Slurm"
 is "... one line for the list's nodes" "$(tail -n 1 "$tmp/br")" \
 	"# sbatch --parsable --nodelist=NODE SCRIPT"
 is "no Slurm command was called" "$(cat "$tmp/called" 2>/dev/null)" ""
+
+# fleet unschedule --dry-run reads squeue, as it would, and cancels
+# nothing: scancel must not be called.
+cat >"$tmp/bin/squeue" <<'S'
+#!/bin/sh
+case "$*" in
+*PENDING*) printf '41|kbench-daily-it|n1|\n42|kbench-daily-it|n2|\n43|other|n1|\n' ;;
+esac
+S
+printf '#!/bin/sh\necho "scancel called" >>"%s/called"\nexit 1\n' "$tmp" >"$tmp/bin/scancel"
+chmod +x "$tmp/bin/squeue" "$tmp/bin/scancel"
+unschedule() { PATH="$tmp/bin:$PATH" "$KBENCH" fleet unschedule "$@"; }
+expect_transcript "fleet unschedule --dry-run lists what it would cancel" \
+	unschedule --dry-run it <<'T'
+$ unschedule --dry-run it
+would cancel job 41 (kbench-daily-it on n1)
+would cancel job 42 (kbench-daily-it on n2)
+[exit 0]
+T
+is "... and cancelled nothing" "$(cat "$tmp/called" 2>/dev/null)" ""
 
 done_testing
