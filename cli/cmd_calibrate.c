@@ -1,10 +1,13 @@
 /* cmd_calibrate: kbench calibrate -c CONF [-o KEY=VALUE...] [--only REGEX]
- * [--runs N] [-n NAME]: runs the configs N times as ordinary runs tagged as calibration, then prints each
- * row's within- and between-run CoeffVar and the smallest change the
- * default test detects, from those runs alone. */
+ * [--runs N] [-n NAME] [--dry-run]: runs the configs N times as ordinary
+ * runs tagged as calibration, then prints each row's within- and
+ * between-run CoeffVar and the smallest change the default test detects,
+ * from those runs alone; --dry-run prints the plan of one run and the
+ * estimate of all N, and runs nothing. */
 #include "config.h"
 #include "cli/cmd.h"
 #include "runner/conf.h"
+#include "runner/dryrun.h"
 #include "runner/plan.h"
 #include "runner/runner.h"
 #include "compare/compare.h"
@@ -24,7 +27,7 @@
 
 static const struct parse_opt_usage calibrate_usage = {
 	.synopsis = "kbench calibrate -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...]\n"
-		    "                  [--only REGEX] [--runs N] [-n NAME]",
+		    "                  [--only REGEX] [--runs N] [-n NAME] [--dry-run]",
 	.description =
 		"Run the configs N times back to back, as ordinary runs tagged as\n"
 		"calibration, and print each row's noise from those runs: the within-run\n"
@@ -68,6 +71,32 @@ static int print_row(const struct compare_noise_row *r, void *arg)
 	return 0;
 }
 
+/* --dry-run: the plan of one run, as run --dry-run prints it, and the
+ * estimate of all nruns; the store is read when there is one, never
+ * created. Return an exit status. */
+static int dry_run_report(const struct plan *p, const struct config *c, int nruns)
+{
+	struct store *s = cmd_open_store_if_any();
+	double seconds = 0;
+	int unknown = 0, rc = 1;
+	char dur[32];
+
+	printf("calibrate would make %d runs of this plan, tagged calibration 1/%d to %d/%d:\n\n",
+	       nruns, nruns, nruns, nruns);
+	if (dryrun_print(p, c, s) || dryrun_estimate(p, s, &seconds, &unknown))
+		goto out;
+	dryrun_format_duration(seconds * nruns, dur, sizeof(dur));
+	if (unknown && seconds <= 0)
+		printf("estimated duration of the %d runs: unknown\n", nruns);
+	else
+		printf("estimated duration of the %d runs: %s%s\n", nruns, dur,
+		       unknown ? " and the sections without an estimate" : "");
+	rc = fflush(stdout) ? 1 : 0;
+out:
+	store_close(s);
+	return rc;
+}
+
 /* The table of the calibration runs ids[0..n-1]. */
 static int report(struct store *s, const int64_t *ids, size_t n, double alpha)
 {
@@ -101,7 +130,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct run_request req = { .name = NULL };
 	const char *only = NULL;
-	int nruns = CALIBRATE_RUNS;
+	int nruns = CALIBRATE_RUNS, dry_run = 0;
 	const struct parse_opt options[] = {
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
 				"an INI config (repeatable); see kbench.conf(5)"),
@@ -115,6 +144,8 @@ int cmd_calibrate(int argc, char **argv)
 			      "how many runs (default 5, at least 3)", 3, 1000),
 		OPT_STRING('n', "name", &req.name, "NAME",
 			   "the runs' name (default: uname -r)"),
+		OPT_BOOL(0, "dry-run", &dry_run,
+			 "validate the configs and print the plan, run nothing"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -139,6 +170,10 @@ int cmd_calibrate(int argc, char **argv)
 		goto out;
 	if (plan_build(&conf, only, &plan))
 		goto out;
+	if (dry_run) {
+		rc = dry_run_report(&plan, &conf, nruns);
+		goto out;
+	}
 	rc = 1;
 	if (cmd_open_store(&store, CMD_STORE_WRITE))
 		goto out;

@@ -3,6 +3,7 @@
  * to find an experiment again, compare its arms or resume it. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "cli/experiment_view.h"
 #include "cli/output.h"
 #include "db/experiment.h"
@@ -27,6 +28,7 @@ static const struct parse_opt_usage experiments_usage = {
 		"uuid prefix. An experiment whose writer died is shown interrupted; 'kbench\n"
 		"ab --resume EXPERIMENT' finishes its rounds.",
 	.help_column = 20,
+	.complete_args = cmd_complete_first_experiment,
 };
 
 static int parse_format(const struct parse_opt *opt, const char *value)
@@ -98,6 +100,9 @@ static int list(struct store *s, enum output_format format)
 	}
 	if (!rc)
 		fwrite(l.out.buf, 1, l.out.len, stdout);
+	/* As kbench runs says an empty store: on stderr, the text empty. */
+	if (!rc && !l.n && format != OUTPUT_JSON)
+		fprintf(stderr, "kbench: no experiments in %s\n", store_path(s));
 	strbuf_release(&l.out);
 	return rc ? 1 : 0;
 }

@@ -405,15 +405,24 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	if (fleet_job_script(&job, &script))
 		goto out;
 	begin = o.begin ? o.begin : daily ? o.daily : NULL;
-	if (o.dry_run && o.nodes && !strchr(o.nodes, '[')) {
-		/* Nothing of Slurm is needed to show what would be submitted. */
-		if (fleet_nodes(o.nodes, NULL, &nodes))
-			goto out;
-	} else if (fleet_nodes(o.nodes, o.partition, &nodes)) {
-		goto out;
-	}
 	if (o.dry_run) {
+		/* A dry run asks Slurm nothing: the nodes of a plain --nodes
+		 * list are shown each; those only Slurm can name (every node,
+		 * a partition's, n[1-4]) as one line with NODE, and said so. */
 		fputs(script.buf, stdout);
+		if (o.nodes && !strchr(o.nodes, '[')) {
+			if (fleet_nodes(o.nodes, NULL, &nodes))
+				goto out;
+		} else {
+			fleet_names_add(&nodes, "NODE");
+			if (o.nodes)
+				printf("# for each node of %s", o.nodes);
+			else if (o.partition)
+				printf("# for each node of partition %s", o.partition);
+			else
+				printf("# for each node Slurm knows");
+			printf(" (a dry run asks Slurm nothing: --nodes n1,n2 names them)\n");
+		}
 		for (size_t i = 0; i < nodes.n; i++) {
 			strbuf_reset(&id);
 			fleet_submit_cmdline(nodes.v[i], begin, "SCRIPT", &id);
@@ -422,6 +431,8 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		rc = fflush(stdout) ? 1 : 0;
 		goto out;
 	}
+	if (fleet_nodes(o.nodes, o.partition, &nodes))
+		goto out;
 	if (fleet_submit_each(script.buf, job_name.buf, daily, &nodes, begin, &done))
 		goto out;
 	for (size_t i = 0; i < done.n; i++) {
@@ -476,7 +487,7 @@ static int cmd_schedule(int argc, char **argv)
 /* ---- unschedule ---- */
 
 static const struct parse_opt_usage unschedule_usage = {
-	.synopsis = "kbench fleet unschedule NAME | --all",
+	.synopsis = "kbench fleet unschedule [--dry-run] NAME | --all",
 	.description =
 		"End the daily chain NAME (kbench-daily-NAME, as 'schedule' printed it):\n"
 		"cancel its pending jobs on every node. A job running now finishes; it\n"
@@ -487,9 +498,10 @@ static const struct parse_opt_usage unschedule_usage = {
 
 static int cmd_unschedule(int argc, char **argv)
 {
-	int all = 0;
+	int all = 0, dry_run = 0;
 	const struct parse_opt options[] = {
 		OPT_BOOL(0, "all", &all, "every kbench chain"),
+		OPT_BOOL(0, "dry-run", &dry_run, "list the jobs it would cancel, cancel nothing"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -515,7 +527,7 @@ static int cmd_unschedule(int argc, char **argv)
 		strbuf_addstr(&job_name, FLEET_DAILY_PREFIX);
 		job_label(&o, &job_name);
 	}
-	if (fleet_cancel_pending(all ? NULL : job_name.buf, &n))
+	if (fleet_cancel_pending(all ? NULL : job_name.buf, dry_run, &n))
 		goto out;
 	if (!n) {
 		if (all)

@@ -51,6 +51,9 @@ static const struct parse_opt_usage mail_usage = {
 		"docs/mail.md has a worked example.",
 };
 
+/* The sender of a dry run given none: .invalid is never a real domain. */
+#define MAIL_DRY_RUN_FROM "kbench-dry-run@sender.invalid"
+
 /* The keys of [mail] in the user's kbench.conf. */
 static const char *const mail_keys[] = { "from", "to", "cc", "smtp", "cafile", "timeout", NULL };
 
@@ -408,7 +411,12 @@ int cmd_mail(int argc, char **argv)
 		      defaults_hint(&o));
 		goto out;
 	}
-	if (!o.from) {
+	if (!o.from && o.dry_run) {
+		/* A dry run sends nothing: a placeholder stands in, and says so. */
+		o.from = MAIL_DRY_RUN_FROM;
+		notice("no sender: the dry run writes 'From: %s'; give --from ADDR "
+		       "(or set 'from' in [mail]) to send", o.from);
+	} else if (!o.from) {
 		error("no sender: give --from ADDR (or set 'from' in [mail] of %s)",
 		      defaults_hint(&o));
 		goto out;

@@ -36,6 +36,12 @@ void cmd_complete_runs(struct parse_opt_complete *c)
 	complete_stored(c, STORE_NAME_RUN);
 }
 
+void cmd_complete_first_experiment(struct parse_opt_complete *c)
+{
+	if (!c->nargs)
+		complete_stored(c, STORE_NAME_EXPERIMENT);
+}
+
 void cmd_complete_first_run(struct parse_opt_complete *c)
 {
 	if (!c->nargs)
@@ -157,6 +163,8 @@ void cmd_complete_by_argh(struct parse_opt_complete *c)
 		complete_sections(c);
 	else if (!strcmp(argh, "RUN") || !strcmp(argh, "RUNS"))
 		complete_stored(c, STORE_NAME_RUN);
+	else if (!strcmp(argh, "EXPERIMENT"))
+		complete_stored(c, STORE_NAME_EXPERIMENT);
 	else if (!strcmp(argh, "HOST"))
 		complete_stored(c, STORE_NAME_HOST);
 	else if (!strcmp(argh, "CONFIG"))

@@ -14,6 +14,9 @@ void cmd_complete_by_argh(struct parse_opt_complete *c);
 void cmd_complete_runs(struct parse_opt_complete *c);
 /* A run name as the first argument only (note, rename). */
 void cmd_complete_first_run(struct parse_opt_complete *c);
+/* The names of the stored experiments, for a command's first argument
+ * (kbench experiments EXPERIMENT). */
+void cmd_complete_first_experiment(struct parse_opt_complete *c);
 /* File names, as arguments. */
 void cmd_complete_files(struct parse_opt_complete *c);
 /* The names of output formats (text, json, csv). */

@@ -276,11 +276,21 @@ int cmd_check_run_name(const char *name)
 	return error("invalid run name '%s': %s", name, why);
 }
 
+/* A build tree is the directory of config.status and the Makefile that
+ * names its source tree (Automake's abs_top_srcdir); no path is compiled
+ * in, so that builds in two directories are the same bytes. */
 const char *cmd_source_tree(void)
 {
+	static char src[PATH_MAX];
+	static int looked;
 	char exe[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	ssize_t n;
 
+	if (looked)
+		return *src ? src : NULL;
+	looked = 1;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return NULL;
 	exe[n] = '\0';
@@ -288,7 +298,26 @@ const char *cmd_source_tree(void)
 	if (!slash)
 		return NULL;
 	*slash = '\0';
-	return strcmp(exe, KBENCH_BUILDDIR) ? NULL : KBENCH_SRCDIR;
+	strbuf_addf(&path, "%s/config.status", exe);
+	if (access(path.buf, F_OK))
+		goto out;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/Makefile", exe);
+	if (strbuf_read_file(&text, path.buf) < 0)
+		goto out;
+	for (const char *l = text.buf; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t len = strcspn(l, "\n");
+
+		if (!strncmp(l, "abs_top_srcdir = /", 18) && len - 17 < sizeof(src)) {
+			memcpy(src, l + 17, len - 17);
+			src[len - 17] = '\0';
+			break;
+		}
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return *src ? src : NULL;
 }
 
 void cmd_shipped_configs_dir(struct strbuf *dir)

@@ -216,7 +216,8 @@ size_t facts_differing(const struct run_facts *const *runs, size_t n, struct cmp
 /* ---- cmdline and config differences ---- */
 
 /* Split a cmdline into its parameters: blank-separated words, where a
- * double-quoted part may hold blanks (param="a b"). */
+ * double-quoted part may hold blanks (param="a b"). A lone "--" and what
+ * follows it are init's arguments, not parameters: one word, "-- ARGS". */
 static size_t split_words(const char *s, char ***out)
 {
 	char **w = NULL;
@@ -231,6 +232,15 @@ static size_t split_words(const char *s, char ***out)
 		if (!*s)
 			break;
 		start = s;
+		if (s[0] == '-' && s[1] == '-' && (!s[2] || strchr(" \t\n", s[2]))) {
+			size_t len = strlen(s);
+
+			while (len && strchr(" \t\n", s[len - 1]))
+				len--;
+			ALLOC_GROW(w, n + 1, alloc);
+			w[n++] = xstrndup(s, len);
+			break;
+		}
 		while (*s && (quoted || (*s != ' ' && *s != '\t' && *s != '\n'))) {
 			if (*s == '"')
 				quoted = !quoted;
@@ -274,6 +284,16 @@ static size_t count_key(char **w, size_t n, const char *used, const char *w0)
 	return k;
 }
 
+/* Word w marked by mark ('-' or '+'): quoted when it holds a blank or
+ * starts with a mark itself, so that "--x" removed reads -'--x', not ---x. */
+static void add_marked(struct strbuf *out, char mark, const char *w)
+{
+	if (*w == '-' || *w == '+' || strpbrk(w, " \t\n"))
+		strbuf_addf(out, "%c'%s'", mark, w);
+	else
+		strbuf_addf(out, "%c%s", mark, w);
+}
+
 void facts_cmdline_diff(const char *a, const char *b, struct strbuf *out)
 {
 	char **wa, **wb;
@@ -307,7 +327,7 @@ void facts_cmdline_diff(const char *a, const char *b, struct strbuf *out)
 			strbuf_addf(out, "%s->%s", wa[i], wb[pair[i] - 1] + key_len(wa[i]) + 1);
 			ub[pair[i] - 1] = 1;
 		} else {
-			strbuf_addf(out, "-%s", wa[i]);
+			add_marked(out, '-', wa[i]);
 		}
 	}
 	for (size_t j = 0; j < nb; j++) {
@@ -315,7 +335,7 @@ void facts_cmdline_diff(const char *a, const char *b, struct strbuf *out)
 			continue;
 		if (out->len > start)
 			strbuf_addch(out, ' ');
-		strbuf_addf(out, "+%s", wb[j]);
+		add_marked(out, '+', wb[j]);
 	}
 	free(pair);
 	free(ua);

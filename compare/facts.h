@@ -105,7 +105,9 @@ void facts_cpu_model(const char *model, struct strbuf *out);
  * separated by spaces and appended to out: "-quiet" (only in a),
  * "+mitigations=off" (only in b), "mem=4G->8G" (a parameter given once on
  * each side, with another value). Nothing when both hold the same words
- * in any order. */
+ * in any order. A lone "--" and what follows (init's arguments) are one
+ * word; a word that holds a blank or starts with '-' or '+' is quoted
+ * after its mark (-'-- --addr 0.0.0.0:2024'). */
 void facts_cmdline_diff(const char *a, const char *b, struct strbuf *out);
 
 /* The lines of config text b that are not in config text a, after a

@@ -672,7 +672,7 @@ static void html_table(const struct history_series *hs, const struct history_vie
 		if (isnan(p->ci95))
 			strbuf_addch(&sb, '-');
 		else
-			strbuf_addf(&sb, "+-%.*f", d, p->ci95);
+			strbuf_addf(&sb, "\u00b1%.*f", d, p->ci95);
 		html_cell(out, "num", sb.buf);
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%.*f", d, p->best);

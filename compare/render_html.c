@@ -349,7 +349,11 @@ static void stat_cell(const struct cmp_model *m, const struct cmp_row *row, size
 	int star = cls && (!strcmp(cls, "better") || !strcmp(cls, "worse"));
 
 	strbuf_addf(out, "<td class=\"num%s%s\">", cls ? " " : "", cls ? cls : "");
-	if (cell->n)
+	/* A noisy mean is marked ~ as in the text table, where the footer
+	 * explains it: not in one run's report, which has no footer. */
+	if (cell->n && st == CMP_MEAN && cell->noisy && m->nruns > 1)
+		strbuf_addf(out, "~%.*f", row->decimals, isnan(v) ? 0.0 : v);
+	else if (cell->n)
 		strbuf_addf(out, "%.*f", row->decimals, isnan(v) ? 0.0 : v);
 	else
 		strbuf_addch(out, '-');

@@ -18,6 +18,7 @@ struct store {
 	int64_t busy_since_ns;		/* CLOCK_MONOTONIC, when the wait began */
 	enum store_error_kind last_error;
 	int immutable;			/* opened as immutable (open_readonly) */
+	int readonly;			/* opened read-only (open_readonly) */
 	char boot_id[40];		/* of the reader, read on first need */
 	int boot_id_read;
 	int watched;			/* the file below was seen at open */

@@ -262,12 +262,19 @@ out:
 	return rc;
 }
 
-int store_rename_run(struct store *s, int64_t run_id, const char *name)
+int store_rename_run(struct store *s, int64_t run_id, const char *name, int dry_run)
 {
 	struct run_info info;
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
+	if (dry_run) {
+		if (store_get_run(s, run_id, &info))
+			return -1;
+		rc = check_not_running(&info, "rename");
+		run_info_release(&info);
+		return rc;
+	}
 	if (store_exec_locking(s, "BEGIN IMMEDIATE", "cannot lock the store to rename a run"))
 		return -1;
 	if (store_get_run(s, run_id, &info))

@@ -1343,8 +1343,57 @@ static void run_contents(const struct mm_run *r, struct strbuf *id)
 				    r->sets[i].r[j].value);
 }
 
-/* Write run r into the bundle store b. */
-static int write_run(struct store *b, struct mm_run *r)
+/* The machine of s that run r was measured on, when its files are what
+ * kbench export --mmtests wrote (tests-sysstate's version is kbench-V)
+ * of a machine s holds: the same host name,
+ * CPU, NUMA node and MiB counts, the CPU model the same but for trailing
+ * blanks (lscpu.txt loses them), and cores and sockets the same where
+ * the files give them. Its facts then replace r's, so that the run joins
+ * that machine; with none, or several, r's stand. Return 0, or -1 after
+ * an error reading s. */
+static int adopt_machine(struct store *s, struct mm_run *r)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (store_prepare(s, "SELECT cpu_model, cores, packages, mem_bytes FROM machines "
+			  "WHERE hostname = ?1 AND cpus = ?2 AND numa_nodes IS ?3 AND "
+			  "mem_bytes >> 20 = ?4 AND rtrim(cpu_model) = ?5 AND "
+			  "(?6 = 0 OR cores = ?6) AND (?7 = 0 OR packages = ?7) LIMIT 2", &st))
+		return -1;
+	store_bind_text(st, 1, r->m.hostname);
+	sqlite3_bind_int(st, 2, r->m.cpus);
+	sqlite3_bind_int(st, 3, r->m.numa_nodes);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)(r->m.mem_bytes >> 20));
+	store_bind_text(st, 5, r->m.cpu_model);
+	sqlite3_bind_int(st, 6, r->m.cores);
+	sqlite3_bind_int(st, 7, r->m.packages);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		char *model = store_column_dup(st, 0);
+		int cores = sqlite3_column_int(st, 1), packages = sqlite3_column_int(st, 2);
+		uint64_t mem = (uint64_t)sqlite3_column_int64(st, 3);
+
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_DONE) {
+			free(r->m.cpu_model);
+			r->m.cpu_model = model;
+			model = NULL;
+			r->m.cores = cores;
+			r->m.packages = packages;
+			r->m.mem_bytes = mem;
+		}
+		free(model);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return store_db_error(s, "cannot read the machines");
+	return 0;
+}
+
+/* Write run r into the bundle store b; its machine is one of s when
+ * adopt_machine() finds it there. */
+static int write_run(struct store *s, struct store *b, struct mm_run *r)
 {
 	char started[32], finished[32], uuid[37];
 	struct strbuf id = STRBUF_INIT;
@@ -1375,7 +1424,14 @@ static int write_run(struct store *b, struct mm_run *r)
 		strbuf_addstr(&id, "\nunfinished");
 	uuid_from_text(id.buf, uuid);
 	rec.uuid = uuid;
-	if (store_begin_run(b, &r->m, &r->k, &rec, &run_id))
+	/* The run's identity is the files' whatever the store holds: its
+	 * machine may then be one the store knows better. */
+	if (r->mmtests_version && !strncmp(r->mmtests_version, "kbench-", 7) &&
+	    adopt_machine(s, r))
+		rc = -1;
+	else
+		machine_info_set_fingerprint(&r->m);
+	if (!rc && store_begin_run(b, &r->m, &r->k, &rec, &run_id))
 		rc = -1;
 	for (size_t i = 0; !rc && i < r->nsets; i++) {
 		struct sample_set set = {
@@ -1496,7 +1552,7 @@ int mmtests_import(struct store *s, const char *dir, unsigned flags,
 	if (store_open(file.buf, &b) || store_exec(b, "PRAGMA synchronous = OFF", "scratch bundle"))
 		goto out;
 	for (size_t i = 0; i < nruns; i++)
-		if ((!runs[i].unfinished || (flags & MMTESTS_UNFINISHED)) && write_run(b, &runs[i]))
+		if ((!runs[i].unfinished || (flags & MMTESTS_UNFINISHED)) && write_run(s, b, &runs[i]))
 			goto out;
 	store_close(b);
 	b = NULL;

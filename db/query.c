@@ -871,6 +871,7 @@ int store_each_name(struct store *s, enum store_name_kind kind,
 		[STORE_NAME_CONFIG] = "SELECT DISTINCT config_name FROM runs "
 				      "WHERE config_name IS NOT NULL ORDER BY 1",
 		[STORE_NAME_HOST] = "SELECT DISTINCT hostname FROM machines ORDER BY 1",
+		[STORE_NAME_EXPERIMENT] = "SELECT DISTINCT name FROM experiments ORDER BY 1",
 	};
 	struct name_walk w = { .cb = cb, .arg = arg };
 	sqlite3_stmt *st = NULL;

@@ -452,6 +452,25 @@ static int open_db(struct store *s, const char *name, int flags)
 	return 0;
 }
 
+/* A read-only connection cannot checkpoint its store's write-ahead log,
+ * so the last one to close leaves the -wal and -shm beside the file. Where
+ * the store can be written, a read-write connection that reads once and
+ * closes does it (SQLite checkpoints and removes both when the last
+ * connection closes), so that a store is one file at rest. It gives up
+ * at once, leaving them, if another connection holds a lock. */
+static void tidy_wal(const char *path)
+{
+	struct strbuf wal = STRBUF_INIT;
+	sqlite3 *db = NULL;
+
+	strbuf_addf(&wal, "%s-wal", path);
+	if (!access(wal.buf, F_OK) && !access(path, W_OK) &&
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK)
+		sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+	sqlite3_close(db);
+	strbuf_release(&wal);
+}
+
 static void close_db(struct store *s)
 {
 	sqlite3_finalize(s->ins_sample);
@@ -465,8 +484,11 @@ static void close_db(struct store *s)
 	 * file is immutable. The process ends soon; the kernel closes it. */
 	if (s->db && !s->damaged)
 		sqlite3_close(s->db);
+	if (s->db && s->readonly && !s->immutable)
+		tidy_wal(s->path);
 	s->db = NULL;
 	s->immutable = 0;
+	s->readonly = 0;
 }
 
 /* Whether the tables and key columns of a kbench store are there: a file
@@ -621,6 +643,7 @@ static int open_readonly(struct store *s)
 
 	if (open_db(s, s->path, SQLITE_OPEN_READONLY))
 		goto out;
+	s->readonly = 1;
 	code = sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
 	if (code == SQLITE_OK || !((code & 0xff) == SQLITE_READONLY ||
 				   (code & 0xff) == SQLITE_CANTOPEN ||

@@ -347,6 +347,7 @@ enum store_name_kind {
 	STORE_NAME_RUN,		/* run names */
 	STORE_NAME_CONFIG,	/* config names */
 	STORE_NAME_HOST,	/* host names of the machines */
+	STORE_NAME_EXPERIMENT,	/* names of the experiments (kbench ab) */
 };
 
 /* Call cb for every distinct name of kind in the store; cb returning
@@ -395,8 +396,9 @@ int store_remove_runs(struct store *s, const int64_t *run_ids, size_t n, int dry
 		      int (*cb)(const struct run_removal *r, void *arg), void *arg);
 
 /* Give run run_id the name name (checked by the caller); refused while
- * the run is running. Returns 0, or -1 after printing why. */
-int store_rename_run(struct store *s, int64_t run_id, const char *name);
+ * the run is running. With dry_run, only check that it would be (s may
+ * be open read-only). Returns 0, or -1 after printing why. */
+int store_rename_run(struct store *s, int64_t run_id, const char *name, int dry_run);
 
 /* A bundle being imported: a private, checked copy of the file given. */
 struct bundle;

@@ -139,8 +139,10 @@ int fleet_chain_jobs(const char *job_name, const char *state, struct fleet_names
 
 /* Cancel the pending jobs named job_name (every pending job whose name
  * starts with FLEET_DAILY_PREFIX when job_name is NULL), printing each
- * one cancelled; *n the count. Return 0, or -1 after printing why. */
-int fleet_cancel_pending(const char *job_name, size_t *n);
+ * one cancelled; *n the count. With dry_run, print each one that would
+ * be ("would cancel ..."), cancelling nothing. Return 0, or -1 after
+ * printing why. */
+int fleet_cancel_pending(const char *job_name, int dry_run, size_t *n);
 
 /* Run argv (argv[0] looked up in PATH) with its stdout into out and its
  * stderr into err (either may be NULL: passed through), stopping it after

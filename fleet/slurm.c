@@ -602,7 +602,7 @@ out:
 	return rc;
 }
 
-static int cancel_once(const char *job_name, size_t *n)
+static int cancel_once(const char *job_name, int dry_run, size_t *n)
 {
 	struct fleet_names ids = FLEET_NAMES_INIT, labels = FLEET_NAMES_INIT;
 	const char **argv = NULL;
@@ -610,7 +610,11 @@ static int cancel_once(const char *job_name, size_t *n)
 
 	if (fleet_chain_jobs(job_name, "PENDING", &ids, &labels, NULL))
 		goto out;
-	if (ids.n) {
+	if (ids.n && dry_run) {
+		for (size_t i = 0; i < ids.n; i++)
+			printf("would cancel job %s (%s)\n", ids.v[i], labels.v[i]);
+		*n += ids.n;
+	} else if (ids.n) {
 		argv = xcalloc(ids.n + 2, sizeof(*argv));
 		argv[0] = "scancel";
 		for (size_t i = 0; i < ids.n; i++)
@@ -629,13 +633,15 @@ out:
 	return rc;
 }
 
-int fleet_cancel_pending(const char *job_name, size_t *n)
+int fleet_cancel_pending(const char *job_name, int dry_run, size_t *n)
 {
 	struct fleet_names running = FLEET_NAMES_INIT, labels = FLEET_NAMES_INIT;
 	int rc = -1;
 
 	*n = 0;
-	if (cancel_once(job_name, n) || fleet_chain_jobs(job_name, "RUNNING", &running, &labels, NULL))
+	if (dry_run)
+		return cancel_once(job_name, 1, n);
+	if (cancel_once(job_name, 0, n) || fleet_chain_jobs(job_name, "RUNNING", &running, &labels, NULL))
 		goto out;
 	if (running.n) {
 		/* A job of the chain that has just started may be queueing its
@@ -644,7 +650,7 @@ int fleet_cancel_pending(const char *job_name, size_t *n)
 
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
-		if (cancel_once(job_name, n))
+		if (cancel_once(job_name, 0, n))
 			goto out;
 	}
 	rc = 0;

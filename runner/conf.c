@@ -151,9 +151,12 @@ void config_release(struct config *c)
 	for (size_t i = 0; i < c->nfiles; i++)
 		free(c->files[i]);
 	free(c->files);
-	for (size_t i = 0; i < c->noverrides; i++)
+	for (size_t i = 0; i < c->noverrides; i++) {
 		free(c->overrides[i]);
+		free(c->override_from[i]);
+	}
 	free(c->overrides);
+	free(c->override_from);
 	strbuf_release(&c->text);
 	strbuf_release(&c->name);
 	memset(c, 0, sizeof(*c));
@@ -559,6 +562,11 @@ static int workload_key(const char *arg, const char *eq)
 
 int config_add_override(struct config *c, const char *arg)
 {
+	return config_add_override_from(c, arg, NULL);
+}
+
+int config_add_override_from(struct config *c, const char *arg, const char *from)
+{
 	const char *eq = strchr(arg, '=');
 	const char *key = arg;
 	struct conf_section *s = &c->global;
@@ -567,7 +575,10 @@ int config_add_override(struct config *c, const char *arg)
 	char *k = NULL;
 	int rc = -1;
 
-	strbuf_addf(&where, "-o '%s'", arg);
+	if (from)
+		strbuf_addf(&where, "%s ('%s')", from, arg);
+	else
+		strbuf_addf(&where, "-o '%s'", arg);
 	if (!eq || eq == arg) {
 		error("%s: expected KEY=VALUE or SECTION.KEY=VALUE", where.buf);
 		goto out;
@@ -601,6 +612,9 @@ int config_add_override(struct config *c, const char *arg)
 		goto out;
 	}
 	c->overrides = xreallocarray(c->overrides, c->noverrides + 1, sizeof(*c->overrides));
+	c->override_from = xreallocarray(c->override_from, c->noverrides + 1,
+					 sizeof(*c->override_from));
+	c->override_from[c->noverrides] = from ? xstrdup(from) : NULL;
 	c->overrides[c->noverrides++] = xstrdup(arg);
 	override_entry(s, kk, vv, where.buf);
 	/* A bare KEY wins over the sections' own values too. */

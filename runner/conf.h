@@ -52,6 +52,8 @@ struct config {
 	struct strbuf text;		/* every file's text, as stored with the run */
 	struct strbuf name;		/* basenames without .conf joined by '+' */
 	char **overrides;		/* the -o arguments applied, in order */
+	char **override_from;		/* each one's origin: NULL for -o, else
+					 * what set it ("[experiment] rounds") */
 	size_t noverrides;
 };
 
@@ -82,5 +84,10 @@ const struct conf_entry *conf_section_get(const struct conf_section *s, const ch
  * section the configs lack, with the closest name). Call after every
  * config_load. */
 int config_add_override(struct config *c, const char *arg);
+
+/* config_add_override(), for a value that something other than -o sets
+ * (an experiment's rounds, an arm's option.KEY): from says what, as a
+ * dry run and errors name it in place of "-o 'ARG'". */
+int config_add_override_from(struct config *c, const char *arg, const char *from);
 
 #endif

@@ -288,6 +288,28 @@ int dryrun_estimate(const struct plan *p, struct store *s, double *seconds, int 
 }
 
 
+/* The values set over the configs: those of -o as given, then those set
+ * by something else (an experiment), each with what set it. */
+static void print_overrides(const struct config *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->noverrides; i++) {
+		if (c->override_from[i])
+			continue;
+		printf("%s -o '%s'", n++ ? "" : "\nOverrides:", c->overrides[i]);
+	}
+	if (n)
+		putchar('\n');
+	n = 0;
+	for (size_t i = 0; i < c->noverrides; i++) {
+		if (!c->override_from[i])
+			continue;
+		printf("%s  %s: %s\n", n++ ? "" : "\nSet over the configs by the experiment:\n",
+		       c->override_from[i], c->overrides[i]);
+	}
+}
+
 int dryrun_print(const struct plan *p, const struct config *c, struct store *s)
 {
 	struct effective want = EFFECTIVE_INIT;
@@ -297,12 +319,7 @@ int dryrun_print(const struct plan *p, const struct config *c, struct store *s)
 	int unknown = 0, rc = 0;
 
 	print_table(p);
-	if (c->noverrides) {
-		printf("\nOverrides:");
-		for (size_t i = 0; i < c->noverrides; i++)
-			printf(" -o '%s'", c->overrides[i]);
-		putchar('\n');
-	}
+	print_overrides(c);
 	printf("\nEffective options:\n");
 	for (size_t i = 0; i < p->n; i++)
 		print_keys(&p->sections[i], c);

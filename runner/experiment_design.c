@@ -445,7 +445,7 @@ static int load_configs(struct config *c, const struct experiment_options *o)
  * external workloads' commands, the -o given, and the design's rounds. */
 static int arm_config(struct experiment *e, struct arm *a, const struct experiment_options *o)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, from = STRBUF_INIT;
 	char *pattern = NULL;
 	int rc = -1;
 
@@ -453,9 +453,13 @@ static int arm_config(struct experiment *e, struct arm *a, const struct experime
 	 * whatever fails. */
 	if (load_configs(&a->conf, o))
 		goto out;
-	for (size_t i = 0; i < a->noverrides; i++)
-		if (config_add_override(&a->conf, a->overrides[i]))
+	for (size_t i = 0; i < a->noverrides; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "[%s] option.%.*s", a->cs->name,
+			    (int)strcspn(a->overrides[i], "="), a->overrides[i]);
+		if (config_add_override_from(&a->conf, a->overrides[i], sb.buf))
 			goto out;
+	}
 	for (size_t i = 0; a->prefix && i < e->conf.n; i++) {
 		const struct conf_section *cs = &e->conf.sections[i];
 		const struct conf_entry *w = conf_section_get(cs, "workload");
@@ -465,20 +469,22 @@ static int arm_config(struct experiment *e, struct arm *a, const struct experime
 			continue;
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s.command=%s %s", cs->name, a->prefix, cmd->value);
-		if (config_add_override(&a->conf, sb.buf))
+		strbuf_addf(&from, "[%s] prefix", a->cs->name);
+		if (config_add_override_from(&a->conf, sb.buf, from.buf))
 			goto out;
+		strbuf_reset(&from);
 	}
 	for (size_t i = 0; i < o->noverrides; i++)
 		if (config_add_override(&a->conf, o->overrides[i]))
 			goto out;
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "rounds=%d", e->rounds);
-	if (config_add_override(&a->conf, sb.buf))
+	if (config_add_override_from(&a->conf, sb.buf, "the experiment's rounds"))
 		goto out;
 	if (o->iterations) {
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "iterations=%d", o->iterations);
-		if (config_add_override(&a->conf, sb.buf))
+		if (config_add_override_from(&a->conf, sb.buf, "--iterations"))
 			goto out;
 	}
 	pattern = section_pattern(o->only);
@@ -501,6 +507,7 @@ static int arm_config(struct experiment *e, struct arm *a, const struct experime
 	rc = 0;
 out:
 	free(pattern);
+	strbuf_release(&from);
 	strbuf_release(&sb);
 	return rc;
 }

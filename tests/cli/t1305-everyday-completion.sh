@@ -67,4 +67,18 @@ text"
 is "config names from the store for history --config" \
 	"$(complete_line kbench --db "$db" history --config g)" "good"
 
+# Experiment names: ab --resume and kbench experiments offer them.
+printf '[experiment]\nrounds = 1\n[arm:a]\noption.loops = 2\n[arm:b]\noption.loops = 3\n' \
+	>"$tmp/ab.conf"
+cat "$tmp/good.conf" >>"$tmp/ab.conf"
+check "an experiment named slub-trial is stored" \
+	kb --quiet ab -c "$tmp/ab.conf" -n slub-trial --no-report
+is "experiment names for ab --resume" \
+	"$(complete_line kbench --db "$db" ab --resume '')" "slub-trial"
+is "... and for ab --resume=PREFIX" \
+	"$(complete_line kbench --db "$db" ab --resume=sl)" "--resume=slub-trial"
+is "experiment names for kbench experiments, its one argument" \
+	"$(complete_line kbench --db "$db" experiments s) /$(complete_line kbench --db "$db" \
+	experiments slub-trial '')/" "slub-trial //"
+
 done_testing

@@ -31,13 +31,14 @@ T
 expect_transcript "rename takes a run and a name" kb rename b <<'T'
 $ kb rename b
 2> kbench: rename takes a run and its new name
-2> usage: kbench rename RUN NEWNAME
+2> usage: kbench rename [--dry-run] RUN NEWNAME
 2>
 2> Give a run another name: RUN is a name (the latest complete run of it on
 2> this host), @ID, a uuid prefix or NAME@HOST; NEWNAME follows the rules of
 2> 'kbench run -n'. Runs may share a name. A run still running is refused.
 2>
-2>   -h, --help  this text
+2>   -n, --dry-run  say what would be renamed, rename nothing
+2>   -h, --help     this text
 [exit 2]
 T
 # On another host a run marked running may be at work: it is running.
@@ -46,6 +47,11 @@ sql_write "INSERT INTO machines(hostname, fingerprint) VALUES ('host2', 'f2f2f2f
 	started_at = '2026-01-02T03:04:05Z' WHERE id = 3"
 expect_transcript "a running run is not renamed" kb rename '#3' d <<'T'
 $ kb rename '#3' d
+2> kbench: run @3 'c' is still running; rename it when it has finished
+[exit 1]
+T
+expect_transcript "... nor with --dry-run" kb rename --dry-run '#3' d <<'T'
+$ kb rename --dry-run '#3' d
 2> kbench: run @3 'c' is still running; rename it when it has finished
 [exit 1]
 T

@@ -3,8 +3,10 @@
 # that user (nobody: the tests run as root), from this build tree: every
 # file goes under the prefix (the bash completion too), the README and
 # the guides are installed in $(docdir) as the source tree holds them
-# (docs/NAME.md), the installed kbench runs, every guide its help texts
-# and its manual name is there, and make uninstall takes it all away.
+# (docs/NAME.md), NEWS beside the README, the installed kbench runs (make
+# installcheck too), make install says how PATH and XDG_DATA_DIRS reach
+# the page and the completion, every guide its help texts and its manual
+# name is there, and make uninstall takes it all away, directories too.
 #
 # The build tree keeps the prefix it was configured with: the test
 # installs with make's prefix=P, so that a path compiled into kbench
@@ -48,16 +50,37 @@ is "make install wrote under the prefix only" \
 missing=
 for f in bin/kbench libexec/kbench/kbench-sample share/bash-completion/completions/kbench \
 	share/man/man1/kbench.1 share/man/man5/kbench.conf.5 share/kbench/quick.conf \
-	share/doc/kbench/README.md; do
+	share/doc/kbench/README.md share/doc/kbench/NEWS; do
 	[ -f "$prefix/$f" ] || missing="$missing $f"
 done
-is "the program, the sample program, the completion, the manual, the configs, the README" \
+is "the program, the sample program, the completion, the manual, the configs, the README, NEWS" \
 	"$missing" ""
 missing=
 for f in "$TOP_SRCDIR"/docs/*.md; do
 	[ -f "$prefix/share/doc/kbench/docs/${f##*/}" ] || missing="$missing docs/${f##*/}"
 done
 is "every guide in \$(docdir)/docs" "$missing" ""
+
+# Neither PATH nor XDG_DATA_DIRS names the prefix: make install says how
+# man kbench and the completion find it.
+is "make install says how to reach the prefix's kbench, man page and completion" \
+	"$(grep '^kbench: \|^  export' "$tmp/install.out" | sed "s|$prefix|PREFIX|g")" \
+	"kbench: PREFIX/bin is not on PATH: for kbench and man kbench, add it:
+  export PATH=\"PREFIX/bin:\$PATH\"
+kbench: for bash to complete kbench's commands, add PREFIX/share to XDG_DATA_DIRS:
+  export XDG_DATA_DIRS=\"PREFIX/share:\${XDG_DATA_DIRS:-/usr/local/share:/usr/share}\""
+if command -v man >/dev/null; then
+	is "... and with PATH so, man kbench finds the installed page" \
+		"$(as_user env PATH="$prefix/bin:$PATH" MANPATH= man -w kbench 2>&1)" \
+		"$prefix/share/man/man1/kbench.1"
+else
+	skip "man is not installed (Debian: man-db)"
+fi
+
+check "make installcheck prefix=~/kb runs the installed kbench, as $user" \
+	as_user make --no-print-directory -C "$builddir" installcheck prefix="$prefix"
+is "... a tiny run into a store of its own" "$(tail -n 1 "$tmp/check.out")" \
+	"installcheck: $prefix/bin/kbench runs"
 
 check "the installed kbench runs --help, as $user" as_user "$prefix/bin/kbench" --help
 is "the installed kbench sends the reader to its man page" \
@@ -93,5 +116,6 @@ is "each guide the help texts and the manual name is installed" "$bad" ""
 check "make uninstall prefix=~/kb as $user" \
 	as_user make --no-print-directory -C "$builddir" uninstall prefix="$prefix"
 is "make uninstall leaves no file" "$(find "$prefix" ! -type d)" ""
+is "... and no directory it made" "$(find "$prefix" -mindepth 1 | sed "s|^$prefix/||")" ""
 
 done_testing

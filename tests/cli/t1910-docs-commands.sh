@@ -2,7 +2,8 @@
 # t1910-docs-commands: the commands README.md and docs/*.md show run, so
 # that a guide cannot name an option, a config or a command that does
 # not exist; kbench.1 lists every option of every command; the man
-# pages are lint clean.
+# pages are lint clean; README's config mistake, docs/schema.md's columns
+# and the compare marks the guides explain are the program's.
 #
 # A command is a line of a code block (indented by 4 or more, or fenced)
 # that starts with "kbench ", "./kbench ", "sudo kbench " or
@@ -340,6 +341,34 @@ while read -r words; do
 	}' >>"$tmp/undocumented"
 done <"$tmp/words"
 is "kbench.1 describes every option of every command" "$(cat "$tmp/undocumented")" ""
+
+# README's mistake: its config snippet (the indented block from [global])
+# with 'loops' misspelt says what README shows, line number and all.
+(cd "$tmp" && awk '/^    \[global\]/ { on = 1 } on && !/^    / && !/^$/ { exit }
+	on { sub(/^    /, ""); print }' "$TOP_SRCDIR/README.md" |
+	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' | sed 's/^loops /loopz /' >my.conf &&
+	"$KBENCH" --db "$tmp/none.db" run -c my.conf --dry-run >/dev/null 2>my.err)
+is "README's config mistake reads as README shows it" \
+	"$(sed 's/^/    /' "$tmp/my.err")" \
+	"$(grep "^    kbench: my.conf:" "$TOP_SRCDIR/README.md")"
+
+# The columns of every table of a store are in docs/schema.md, in the
+# table's section ("| \`col\` |" or "| \`a\`, \`b\` |").
+sql "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+	WHERE m.type = 'table' ORDER BY 1, p.cid" >"$tmp/columns"
+is "docs/schema.md describes every column of the store" \
+	"$(awk -F'|' 'NR == FNR { want[NR] = $1 "|" $2; next }
+	/^## / { t = $0; sub(/^## /, "", t); sub(/ .*/, "", t); next }
+	/^\| `/ { c = $2; gsub(/[ `]/, "", c); n = split(c, cs, ",")
+		for (i = 1; i <= n; i++) have[t "|" cs[i]] = 1 }
+	END { for (i = 1; i in want; i++) if (!(want[i] in have)) print want[i] }' \
+	"$tmp/columns" "$TOP_SRCDIR/docs/schema.md")" ""
+
+# The marks the guides explain are those compare prints: a row whose
+# between-run noise is unknown cannot tell (?  x.xx%?); there is no
+# better+ or +  x.xx%+.
+is "the guides show no mark compare does not print" \
+	"$(cd "$TOP_SRCDIR" && grep -n -E '(better|worse)\+|\+ +-?x?[0-9.]*x*%\+' README.md docs/*.md)" ""
 
 # The man pages: no warning from man (groff) or from mandoc's lint.
 for page in kbench.1 kbench.conf.5; do

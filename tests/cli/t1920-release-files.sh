@@ -36,4 +36,28 @@ grep -q '^License: GPL-2$' "$TOP_SRCDIR/debian/copyright" &&
 		"$TOP_SRCDIR/debian/copyright"
 ok $? "debian/copyright is DEP-5 and says GPL-2"
 
+# make check-fast: the suite but the QEMU guests and kernel builds
+# (tests/cli/t15xx; the unit tests of t15xx stay); tests/README says what
+# each part takes.
+builddir=$(dirname "$KBENCH")
+if command -v make >/dev/null && [ -f "$builddir/Makefile" ]; then
+	is "make check-fast leaves out tests/cli/t15xx only" \
+		"$(t='tests/cli/t1500-vm-run.sh tests/cli/t1545-build-edges.sh'
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -n -C "$builddir" check-fast \
+			TESTS="$t tests/unit/t1510-vm-wire tests/cli/t0001-rooms.sh" 2>/dev/null | sed -n "s/^list='\([^']*\.log\)';.*/\1/p" | sed -n 1p)" \
+		"tests/unit/t1510-vm-wire.log tests/cli/t0001-rooms.log"
+else
+	skip "no Makefile beside the kbench under test"
+fi
+if command -v make >/dev/null && [ -f "$builddir/Makefile" ]; then
+	is "the tarball holds m4/, which ACLOCAL_AMFLAGS names" \
+		"$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -n -C "$builddir" distdir \
+		2>/dev/null | grep -c "[' ]m4/\.keep[' ]")" 1
+else
+	skip "no Makefile beside the kbench under test"
+fi
+is "tests/README says what the suite takes, and names make check-fast" \
+	"$(grep -c 'under a minute' "$TOP_SRCDIR/tests/README") $(grep -c 'make check-fast' \
+	"$TOP_SRCDIR/tests/README" | sed 's/^[1-9][0-9]*$/some/')" "0 some"
+
 done_testing

@@ -84,7 +84,7 @@ check "no worker left behind" no_workers
 expect_transcript "--help says what calibrate does" kb calibrate --help <<'T'
 $ kb calibrate --help
 usage: kbench calibrate -c CONFIG [-c CONFIG...] [-o [SECTION.]KEY=VALUE...]
-                  [--only REGEX] [--runs N] [-n NAME]
+                  [--only REGEX] [--runs N] [-n NAME] [--dry-run]
 
 Run the configs N times back to back, as ordinary runs tagged as
 calibration, and print each row's noise from those runs: the within-run
@@ -100,6 +100,7 @@ host, config and kernel.
       --only REGEX    run only the sections whose name matches (PCRE2)
       --runs N        how many runs (default 5, at least 3)
   -n, --name NAME     the runs' name (default: uname -r)
+      --dry-run       validate the configs and print the plan, run nothing
   -h, --help          this text
 
 The formulas are in docs/statistics.md.

@@ -43,6 +43,12 @@ int main(void)
 	ok(facts_cksum("", 0) == 4294967295u, "cksum of nothing");
 
 	cmdline("ro quiet", "quiet ro", "", "the same parameters in another order: no change");
+	cmdline("ro -- --addr 0.0.0.0:2024", "ro", "-'-- --addr 0.0.0.0:2024'",
+		"init's arguments after -- are one word, quoted after its mark");
+	cmdline("ro -- --x", "ro -- --y", "-'-- --x' +'-- --y'",
+		"init's arguments changed: the old and the new");
+	cmdline("ro -- a", "ro -- a  ", "", "init's arguments the same but for blanks at the ends");
+	cmdline("ro", "ro -x +y", "+'-x' +'+y'", "a word starting with a mark is quoted");
 	cmdline("ro quiet mem=4G", "ro mem=8G mitigations=off",
 		"-quiet mem=4G->8G +mitigations=off", "removed, changed and added parameters");
 	cmdline("console=tty0 console=ttyS0", "console=tty0",
