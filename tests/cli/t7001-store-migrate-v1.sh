@@ -7,7 +7,7 @@
 # regenerated; only its compare parts were rewritten when compare's output
 # changed on purpose: the header block, numeric row order, Ops as a mean
 # per sample, and the between-run noise lines, the ~ and + marks and the
-# json noise fields). One line differs on purpose: version 1 counted
+# json noise fields, each run's kind and different_kinds). One line differs on purpose: version 1 counted
 # result rows as samples, and the run has 9 samples (6 hackbench, 3 pft)
 # for 12 rows.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
