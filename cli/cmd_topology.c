@@ -6,10 +6,12 @@
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
+#include "lib/xalloc.h"
 #include "machine/pin.h"
 
 #include <hwloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct parse_opt_usage topology_usage = {
@@ -122,6 +124,19 @@ static void print_policies(struct pin_topo *topo, enum pin_kind kind, int worker
 	}
 }
 
+/* Whether every item of policy (a pin policy, or a list of them to try
+ * in turn) names a pin policy. */
+static int policies_known(const char *policy)
+{
+	char *list = xstrdup(policy), *save = NULL;
+	int known = 1;
+
+	for (char *p = strtok_r(list, ",", &save); p && known; p = strtok_r(NULL, ",", &save))
+		known = pin_policy_find(p) != NULL;
+	free(list);
+	return known;
+}
+
 static int print_cpus(struct pin_topo *topo, const char *policy, int workers)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -132,7 +147,7 @@ static int print_cpus(struct pin_topo *topo, const char *policy, int workers)
 		strbuf_release(&err);
 		/* A name that is no policy is a bad value, a usage error; a
 		 * topology that cannot honour one, a failure. */
-		return pin_policy_find(policy) ? 1 : EXIT_USAGE;
+		return policies_known(policy) ? 1 : EXIT_USAGE;
 	}
 	for (int i = 0; i < plan->nslots; i++)
 		printf("%s%d", i ? " " : "", plan->slots[i].os_index);
