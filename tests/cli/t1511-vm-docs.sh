@@ -192,13 +192,14 @@ for c in "$tmp"/ex/*.sh; do
 	(cd "$work" && HOME=$home PATH="$bin:$PATH" KB_REAL="$KBENCH" KB_DB="$db" \
 		KB_CLOUD="$vm_cloud" sh -c "$text") >"$tmp/out" 2>&1 </dev/null
 	st=$?
-	is "$desc: exit status ($(($(date +%s) - start)) s)" "$st" "${want:-0}"
+	secs=$(($(date +%s) - start))
 	missing=$(matches "${c%.sh}.shown" "$tmp/out")
-	is "$desc: prints what the guide shows (the first line missing)" "$missing" ""
 	if [ "$st" != "${want:-0}" ] || [ -n "$missing" ]; then
-		echo "# its output:"
+		echo "# $where: its output:"
 		comment "$tmp/out"
 	fi
+	is "$desc: exit status ($secs s)" "$st" "${want:-0}"
+	is "$desc: prints what the guide shows (the first line missing)" "$missing" ""
 	no_qemu
 done
 # Every entry names an example.
