@@ -37,6 +37,11 @@
 # (a file with the x86 boot header only): at its path when that is
 # relative (to the scratch directory) or under $HOME, in place of it
 # when absolute. The exceptions, each with its reason, are listed below.
+#
+# docs/vm.md's VM examples (kbench vm, kbench ab, kbench compare) are
+# also run for real, each with a real guest where it boots one, and their
+# output checked against what the guide shows, by t1511-vm-docs.sh, which
+# lists which run so and why the others cannot.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # FILE|TEXT|WHY: the command (or [global] config) of FILE that holds TEXT
@@ -45,7 +50,7 @@ exceptions='docs/fleet.md|kbench fleet submit   ──►|a diagram of the jobs,
 docs/fleet.md|kbench fleet schedule       kbench fleet upload|a diagram of the jobs, not a command
 docs/pft.md|kbench pft [-m SIZE]|a synopsis: [ ] and | mark optional and alternative words
 docs/schema.md|--format csv - < report.sql|report.sql stands for a file of the reader'"'"'s queries
-docs/vm.md|--modules $HOME/mods|needs a kernel'"'"'s modules tree (make modules_install); t1504 runs --modules
+docs/vm.md|--modules $HOME/mods|needs a kernel'"'"'s modules tree (make modules_install); t1511 runs it on a Debian kernel'"'"'s
 README.md|--tree ~/linux --ref v6.18 --ref HEAD|needs a kernel git tree; t1541 runs kbench vm --ref with two refs
 docs/vm.md|--tree ~/linux --ref v6.6 -c hackbench|needs a kernel git tree; t1541 runs kbench vm --ref
 docs/vm.md|--ref my-series|needs a kernel git tree; t1541 runs kbench vm --ref with two refs
