@@ -172,7 +172,19 @@ static int copy_measurements(struct store *s, int64_t run_id, struct store_recov
 			 "cannot record a row result");
 }
 
+static int recover(struct store *s, const char *path, struct store_recovered *out, int dry_run);
+
 int store_recover(struct store *s, const char *path, struct store_recovered *out)
+{
+	return recover(s, path, out, 0);
+}
+
+int store_recover_dry(struct store *s, const char *path, struct store_recovered *out)
+{
+	return recover(s, path, out, 1);
+}
+
+static int recover(struct store *s, const char *path, struct store_recovered *out, int dry_run)
 {
 	struct run_info ri = { .id = 0 };
 	sqlite3_stmt *st = NULL;
@@ -237,6 +249,11 @@ int store_recover(struct store *s, const char *path, struct store_recovered *out
 	if (copy_rows(s, "UPDATE main.runs SET nsamples = " STORE_COUNT_SAMPLES("?1")
 		      " WHERE id = ?1", out->run_id, NULL, "cannot count the run's samples"))
 		goto out;
+	/* A dry run has counted what the load adds: none of it stays. */
+	if (dry_run) {
+		rc = 0;
+		goto out;
+	}
 	if (exec(s, "COMMIT", "cannot commit the recovered run"))
 		goto out;
 	in_tx = 0;

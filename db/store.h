@@ -495,6 +495,9 @@ struct store_recovered {
  * still marked running takes the status the file gives it. Refused while
  * the run's writer is alive. */
 int store_recover(struct store *s, const char *path, struct store_recovered *out);
+/* store_recover() as a dry run: the same load, counted in out, in a
+ * transaction rolled back, so that s is left as it was. */
+int store_recover_dry(struct store *s, const char *path, struct store_recovered *out);
 
 /* Mark run_id running again, written by this process, to resume it;
  * refused for a complete run. */

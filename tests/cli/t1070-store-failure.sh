@@ -50,6 +50,19 @@ check "and is a store of its own, marked failed" \
 	test "$("$KB_SQL" "$file" "SELECT status FROM runs")" = failed
 check "the store is intact" "$KB_SQL" --integrity "$db"
 
+# A dry run says what the load would add and leaves the store as it was.
+before=$(val "SELECT count(*) || ' ' || (SELECT status FROM runs) FROM samples")
+sum=$(cksum <"$db")
+kb recover --dry-run "$file" >"$tmp/out" 2>"$tmp/err"
+ok $? "kbench recover --dry-run reads the file"
+check "it says what the load would add" \
+	grep -q ": run @1 (.*): 1 sample values, .* monitor values, 0 failures would be added$" "$tmp/out"
+check "and adds nothing ($before)" \
+	test "$(val "SELECT count(*) || ' ' || (SELECT status FROM runs) FROM samples")" = "$before"
+check "the store's file is unchanged" test "$(cksum <"$db")" = "$sum"
+expect_err "a dry run creates no store" 1 "no such file (a dry run creates none)" \
+	"$KBENCH" --db "$tmp/none.db" recover --dry-run "$file"
+check "... none is made" test ! -e "$tmp/none.db"
 kb recover "$file" >"$tmp/out" 2>"$tmp/err"
 ok $? "kbench recover loads the file"
 check "it says what it added" grep -q ": run @1 (.*): 1 sample values, .* monitor values, 0 failures added$" "$tmp/out"
