@@ -2,8 +2,9 @@
 # t1507-vm-boot-interrupt: SIGINT while a guest boots is acted on at
 # once, not after the boot (which --boot-timeout bounds at 300 s here)
 # nor after the round's samples: kbench vm and kbench bisect stop QEMU,
-# exit 130 within a few seconds, and say so (bisect with its --resume
-# hint); no QEMU is left (runner/vm.c, runner/experiment.c,
+# exit 130 within 5 s (a boot left to finish takes more, and a loaded
+# machine some slack), and say so (bisect with its --resume hint); no
+# QEMU is left (runner/vm.c, runner/experiment.c,
 # cli/cmd_vm.c). Boots the cloud kernel of lib-vm.sh under QEMU twice,
 # each stopped part way.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
@@ -41,7 +42,7 @@ interrupt() {
 	>"$tmp/vm.out" 2>"$tmp/vm.err" &
 interrupt $! "$tmp/vm.err"
 is "kbench vm: SIGINT during the boot exits 130" "$rc" 130
-check "... within 3 s" awk -v t="$took" 'BEGIN { exit !(t < 3) }'
+check "... within 5 s" awk -v t="$took" 'BEGIN { exit !(t < 5) }'
 check "... saying the boot was interrupted" grep -q \
 	"^kbench: interrupted by signal 2 while the guest booted: QEMU was stopped\$" "$tmp/vm.err"
 no_qemu
@@ -57,7 +58,7 @@ ok $? "a tree of two commits"
 	>"$tmp/b.out" 2>"$tmp/b.err" &
 interrupt $! "$tmp/b.err"
 is "kbench bisect: SIGINT during a boot exits 130" "$rc" 130
-check "... within 3 s" awk -v t="$took" 'BEGIN { exit !(t < 3) }'
+check "... within 5 s" awk -v t="$took" 'BEGIN { exit !(t < 5) }'
 check "... saying the boot was interrupted" grep -q \
 	"^kbench: notice: arm [^ ]*: its boot in round 1 was interrupted by signal 2: QEMU was stopped\$" \
 	"$tmp/b.err"
