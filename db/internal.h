@@ -26,6 +26,7 @@ struct store {
 	ino_t ino;
 	int had_header;			/* it held an SQLite header then */
 	int damaged;			/* found damaged: nothing more is done */
+	int wal;			/* in WAL mode: its log and index are checked */
 	sqlite3_stmt *ins_sample;
 	sqlite3_stmt *ins_monitor;
 	sqlite3_stmt *ins_monitors;	/* STORE_MONITOR_BATCH rows at once */

@@ -36,6 +36,7 @@ int store_create_recovery(const char *path, struct store **out)
 		*out = NULL;
 		return -1;
 	}
+	(*out)->wal = 0;
 	return 0;
 }
 

@@ -338,7 +338,9 @@ static int check_log(struct store *s)
 	int64_t psz, want;
 	sqlite3_int64 size;
 
-	if (!s->watched || !(db = sqlite_file(s, SQLITE_FCNTL_FILE_POINTER)) ||
+	/* Out of WAL mode (a recovery file) there is no index to map: a
+	 * mapping asked for would make one, beside a file meant to be alone. */
+	if (!s->watched || !s->wal || !(db = sqlite_file(s, SQLITE_FCNTL_FILE_POINTER)) ||
 	    db->pMethods->iVersion < 2 ||
 	    db->pMethods->xShmMap(db, 0, 32768, 0, &map) != SQLITE_OK || !map)
 		return 0;
@@ -471,6 +473,12 @@ static void tidy_wal(const char *path)
 	strbuf_release(&wal);
 }
 
+/* The connections of stores found damaged, kept open (see close_db)
+ * until the process ends: held here, what SQLite allocated for them stays
+ * reachable, as it is, and a leak checker does not take it for lost. */
+static sqlite3 *kept_open[8];
+static size_t nkept_open;
+
 static void close_db(struct store *s)
 {
 	sqlite3_finalize(s->ins_sample);
@@ -484,6 +492,8 @@ static void close_db(struct store *s)
 	 * file is immutable. The process ends soon; the kernel closes it. */
 	if (s->db && !s->damaged)
 		sqlite3_close(s->db);
+	else if (s->db && nkept_open < sizeof(kept_open) / sizeof(*kept_open))
+		kept_open[nkept_open++] = s->db;
 	if (s->db && s->readonly && !s->immutable)
 		tidy_wal(s->path);
 	s->db = NULL;
@@ -721,6 +731,7 @@ int store_open(const char *path, struct store **out)
 	if (migrate(s))
 		goto fail;
 	watch_begin(s);
+	s->wal = 1;
 	*out = s;
 	return 0;
 fail:
