@@ -57,6 +57,10 @@ conf "$tmp/k.conf" 40
 "$KBENCH" --db "$db" ab -c "$tmp/k.conf" -n nine --no-report > "$tmp/out" 2>&1 &
 pid=$!
 wait_until 30 sh -c "[ -s '$tmp/esc.pid' ]" || diag "the load never started"
+# The record is written once the load runs (its last line the marker): a
+# slow kbench (a sanitizer build) may not have written it yet.
+wait_until 30 sh -c "grep -qs '^marker ' '$KBENCH_LOCK_DIR'/background.*" ||
+	diag "the load was never recorded"
 sleep 0.2
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
@@ -101,6 +105,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		--db "$nb/n.db" ab -c "$nb/k.conf" -n nine --no-report >"$tmp/out" 2>&1 &
 	pid=$!
 	wait_until 30 sh -c "[ -s '$nb/esc.pid' ]" || diag "the load never started"
+	wait_until 30 sh -c "grep -qs '^marker ' '$nb'/lock/background.*" ||
+		diag "the load was never recorded"
 	sleep 0.2
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
