@@ -64,13 +64,6 @@ static const struct parse_opt_usage bisect_usage = {
 		"N. See docs/bisect.md.",
 };
 
-static int check_accel(const char *a)
-{
-	if (!strcmp(a, "auto") || !strcmp(a, "kvm") || !strcmp(a, "tcg"))
-		return 0;
-	return error("--accel must be auto, kvm or tcg, not '%s'", a);
-}
-
 /* The bisection a selector names (NULL: the latest), into *id. */
 static int find(struct store *s, const char *sel, int64_t *id)
 {
@@ -343,7 +336,7 @@ int cmd_bisect(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (check_accel(vc.accel) || (icount && cmd_check_icount(vc.accel, vc.vcpus)))
+	if (vm_check_accel_name(vc.accel) || (icount && cmd_check_icount(vc.accel, vc.vcpus)))
 		goto out;
 	if (!(vc.boot_timeout_s > 0) || vc.boot_timeout_s > 86400) {
 		error("--boot-timeout must be more than 0 seconds and at most a day");

@@ -72,13 +72,6 @@ static const struct parse_opt_usage vm_usage = {
 		"kernel-tree). See docs/vm.md.",
 };
 
-static int check_accel(const char *a)
-{
-	if (!strcmp(a, "auto") || !strcmp(a, "kvm") || !strcmp(a, "tcg"))
-		return 0;
-	return error("--accel must be auto, kvm or tcg, not '%s'", a);
-}
-
 /* One kernel of an alternation: its image (or the ref it is built
  * from), command line and name. */
 struct vm_arm {
@@ -588,7 +581,7 @@ int cmd_vm(int argc, char **argv)
 	vc = arms[0].vc;
 	if (cmd_require_configs(&configs, NULL, NULL))
 		goto out;
-	if (check_accel(vc.accel) || (note && cmd_check_note(note)) || check_guest(&vc))
+	if (vm_check_accel_name(vc.accel) || (note && cmd_check_note(note)) || check_guest(&vc))
 		goto out;
 	if (narms > 1) {
 		struct ref_build rb = { .tree = build.tree, .kconfig = bo.kconfig };

@@ -628,6 +628,13 @@ static int kvm_usable(struct strbuf *why)
 	return 1;
 }
 
+int vm_check_accel_name(const char *a)
+{
+	if (!strcmp(a, "auto") || !strcmp(a, "kvm") || !strcmp(a, "tcg"))
+		return 0;
+	return error("--accel must be auto, kvm or tcg, not '%s'", a);
+}
+
 int vm_check_accel(const struct vm_config *cfg, struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;

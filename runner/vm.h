@@ -57,6 +57,10 @@ struct vm;
  * with the reason in err ("cannot use the kernel image 'PATH': ..."). */
 int vm_check_kernel(const char *path, struct strbuf *err);
 
+/* Whether a names an accelerator --accel takes: auto, kvm or tcg.
+ * Return 0, or -1 after saying what it must be. */
+int vm_check_accel_name(const char *a);
+
 /* Whether cfg's accelerator can be had here: --accel kvm needs a /dev/kvm
  * this process can open for writing (auto falls back to TCG, tcg needs
  * none). Return 0, or -1 with the reason in err ("--accel kvm: there is
