@@ -145,11 +145,7 @@ static int offer_name(const char *name, void *arg)
 		return 1;
 	}
 	suggest_add(&ns->sg, name);
-	if (ns->sg.best == name) {
-		strbuf_reset(&ns->best);
-		strbuf_addstr(&ns->best, name);
-		ns->sg.best = ns->best.buf;
-	}
+	suggest_keep(&ns->sg, &ns->best, name);
 	return 0;
 }
 

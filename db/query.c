@@ -364,11 +364,7 @@ static int offer_run_name(const char *name, void *arg)
 		ns->sg.distance = 0;
 	} else
 		suggest_add(&ns->sg, name);
-	if (ns->sg.best == name) {
-		strbuf_reset(&ns->best);
-		strbuf_addstr(&ns->best, name);
-		ns->sg.best = ns->best.buf;
-	}
+	suggest_keep(&ns->sg, &ns->best, name);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* suggest: the closest known name to a typed one, by edit distance. */
 #include "config.h"
 #include "lib/suggest.h"
+#include "lib/strbuf.h"
 
 #include <string.h>
 
@@ -41,4 +42,13 @@ void suggest_add(struct suggest *s, const char *candidate)
 		s->distance = d;
 		s->best = candidate;
 	}
+}
+
+void suggest_keep(struct suggest *s, struct strbuf *keep, const char *candidate)
+{
+	if (!candidate || s->best != candidate)
+		return;
+	strbuf_reset(keep);
+	strbuf_addstr(keep, candidate);
+	s->best = keep->buf;
 }

@@ -13,6 +13,8 @@ size_t suggest_distance(const char *a, const char *b);
 /* The closest candidate to a typed name so far: start with SUGGEST_INIT,
  * offer every known name with suggest_add(), then read best (NULL when
  * none was within 2 edits). */
+struct strbuf;
+
 struct suggest {
 	const char *typed;
 	const char *best;
@@ -22,5 +24,10 @@ struct suggest {
 
 /* Consider candidate (NULL is ignored); the first of equally close ones wins. */
 void suggest_add(struct suggest *s, const char *candidate);
+
+/* After candidate was offered: when it is best, copy it into keep and
+ * point best there, for a candidate that does not outlive the call (a
+ * name a store callback lends). */
+void suggest_keep(struct suggest *s, struct strbuf *keep, const char *candidate);
 
 #endif
