@@ -195,7 +195,7 @@ as_nobody() {
 	if [ "$(id -u)" -ne 0 ]; then "$@"
 	else setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; fi
 }
-if ! as_nobody "$KBENCH" --version >/dev/null 2>&1; then
+if ! as_nobody "$KBENCH" --version >/dev/null 2>&1 || ! as_nobody test -r "$tmp/knob.conf"; then
 	skip "cannot run kbench as a user who may not write knobs (needs setpriv as root, or a \
 non-root user, and a build tree others may read)"
 	skip "no user who may not write knobs"

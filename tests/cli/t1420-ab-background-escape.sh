@@ -57,10 +57,6 @@ conf "$tmp/k.conf" 40
 "$KBENCH" --db "$db" ab -c "$tmp/k.conf" -n nine --no-report > "$tmp/out" 2>&1 &
 pid=$!
 wait_until 30 sh -c "[ -s '$tmp/esc.pid' ]" || diag "the load never started"
-# The record is written once the load runs (its last line the marker): a
-# slow kbench (a sanitizer build) may not have written it yet.
-wait_until 30 sh -c "grep -qs '^marker ' '$KBENCH_LOCK_DIR'/background.*" ||
-	diag "the load was never recorded"
 sleep 0.2
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
@@ -87,6 +83,12 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 755 "$tmp"
 	mkdir "$nb" && chmod 1777 "$nb"
 	conf "$nb/e.conf" 2 "$nb"
+fi
+# Nobody must reach the build tree (not under a directory of mode 0700).
+if [ -n "${nb:-}" ] && ! setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	test -r "$nb/e.conf" -a -x "$KBENCH" 2>/dev/null; then
+	skip "user nobody cannot reach the build tree (a parent directory of mode 0700)"
+elif [ -n "${nb:-}" ]; then
 	as_nobody() {
 		env HOME="$nb" KBENCH_LOCK_DIR="$nb/lock" \
 			setpriv --reuid=nobody --regid=nogroup --clear-groups "$KBENCH" \
@@ -105,8 +107,6 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		--db "$nb/n.db" ab -c "$nb/k.conf" -n nine --no-report >"$tmp/out" 2>&1 &
 	pid=$!
 	wait_until 30 sh -c "[ -s '$nb/esc.pid' ]" || diag "the load never started"
-	wait_until 30 sh -c "grep -qs '^marker ' '$nb'/lock/background.*" ||
-		diag "the load was never recorded"
 	sleep 0.2
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
