@@ -35,6 +35,16 @@ alive() {	# alive [DIR]: the pids of DIR/esc.pid still running
 		kill -0 "$p" 2>/dev/null && echo "$p"
 	done
 }
+recorded() {	# recorded LOCKDIR: until the load's record is whole (its
+	# last line the marker), polled finely: a slow kbench (a sanitizer
+	# build) writes it after the load's shell has run, and the load runs
+	# only while its arm does, a few tenths of a second
+	i=0
+	while [ $i -lt 250 ] && ! grep -qs '^marker ' "$1"/background.*; do
+		sleep 0.02
+		i=$((i + 1))
+	done
+}
 cleanup_escaped() {
 	for p in $(alive "$@"); do kill -9 "$p"; done
 }
@@ -57,7 +67,7 @@ conf "$tmp/k.conf" 40
 "$KBENCH" --db "$db" ab -c "$tmp/k.conf" -n nine --no-report > "$tmp/out" 2>&1 &
 pid=$!
 wait_until 30 sh -c "[ -s '$tmp/esc.pid' ]" || diag "the load never started"
-sleep 0.2
+recorded "$KBENCH_LOCK_DIR"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 check "kill -9: the escaped process outlives kbench at first" sh -c "[ -n \"$(alive)\" ]"
@@ -107,7 +117,7 @@ elif [ -n "${nb:-}" ]; then
 		--db "$nb/n.db" ab -c "$nb/k.conf" -n nine --no-report >"$tmp/out" 2>&1 &
 	pid=$!
 	wait_until 30 sh -c "[ -s '$nb/esc.pid' ]" || diag "the load never started"
-	sleep 0.2
+	recorded "$nb/lock"
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
 	check "as nobody, kill -9: the escaped process outlives kbench at first" \
