@@ -4,7 +4,7 @@
  * any bundle: in one transaction, idempotent by uuid, nothing stored on a
  * refusal. Expects years of runs: thousands of small log files. */
 #include "config.h"
-#include "db/mmtests.h"
+#include "mmtests/mmtests.h"
 #include "db/internal.h"
 #include "db/store.h"
 #include "lib/child.h"
