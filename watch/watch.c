@@ -661,7 +661,7 @@ static int run_cycle(struct watch_ctx *ctx, struct watch_cycle *c)
 		short_id(new, b);
 		if (seen && !strcmp(seen, new)) {
 			printf("nothing new on %s/%s: the tip is still %s\n", w->remote, w->branch, b);
-			rc = store_watch_cycle_tips(ctx->s, ctx->cycle_id, tested, new) ||
+			rc = store_watch_cycle_tips(ctx->s, ctx->cycle_id, NULL, new) ||
 			     end_cycle(ctx, "complete", "nothing-new", NULL) ? 1 : 0;
 			goto out;
 		}
