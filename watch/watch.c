@@ -373,6 +373,19 @@ static int experiment(struct watch_ctx *ctx, const struct kbuild_result *old,
 		rc = 1;
 		goto out;
 	}
+	for (size_t i = 0; i < w->nrows; i++) {
+		size_t j;
+
+		for (j = 0; j < vs.n; j++) {
+			struct watch_config one = { .rows = &w->rows[i], .nrows = 1 };
+
+			if (gating(&one, vs.v[j].section, vs.v[j].row))
+				break;
+		}
+		if (j == vs.n)
+			warning("watch: rows: '%s' is no row of the experiment: it gates nothing",
+				w->rows[i]);
+	}
 	for (size_t i = 0; i < vs.n; i++)
 		printf("  %s/%s: %s %+.1f%%%s%s\n", vs.v[i].section, vs.v[i].row, vs.v[i].verdict,
 		       vs.v[i].change_pct, vs.v[i].gating ? "" : " (not gating)",
