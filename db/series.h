@@ -98,7 +98,6 @@ int store_run_kind(struct store *s, int64_t run_id, struct strbuf *out);
 /* What one run was asked to do and what it did, to tell runs that
  * measured different work apart (compare/work.h). NULL reads as "". */
 struct run_work {
-	int64_t run_id;			/* 0 where no stored run is meant */
 	const char *config_text;	/* the config text the run was started with */
 	/* The effective options the config text does not hold and that
 	 * change the work (store_run_work_options): "KEY=VALUE" a line. */
@@ -110,6 +109,7 @@ struct run_work {
 	/* Where it measured (store_run_kind): "" natively, else its guest's
 	 * "vm.KEY=VALUE" lines. */
 	const char *kind;
+	int64_t run_id;		/* 0 where no stored run is meant */
 };
 
 /* For each complete run of f's host and config (its section and row are
