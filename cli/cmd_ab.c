@@ -11,8 +11,8 @@
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "runner/experiment.h"
-#include "runner/kbuild.h"
+#include "experiment/experiment.h"
+#include "kernel/kbuild.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include "cli/cmd.h"
 #include "cli/complete.h"
 #include "cli/date.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "compare/history.h"
 #include "compare/render.h"
 #include "db/store.h"

@@ -2,7 +2,7 @@
  * and the comparison they ask for. */
 #include "config.h"
 #include "cli/compare_cmdline.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "cli/complete.h"
 #include "compare/compare.h"
 #include "compare/decide.h"
