@@ -115,7 +115,21 @@ bad:
 }
 
 /* The guest's options that go together: a boot timeout, and --modules
- * with --modprobe. Return 0, or -1 after saying why not. */
+ * with --modprobe; checked before a kernel is built. Return 0, or -1
+ * after saying why not. */
+static int check_guest_options(const struct vm_config *vc)
+{
+	if (!(vc->boot_timeout_s > 0))
+		return error("--boot-timeout must be more than 0 seconds");
+	if (!vc->modules_dir != !vc->modprobe)
+		return error(vc->modprobe ? "--modprobe needs --modules DIR, the tree to load "
+			     "them from" : "--modules needs --modprobe NAME,...: the guest loads "
+			     "only the modules named and what they depend on");
+	return 0;
+}
+
+/* Whether this machine can boot the guest as --accel asks. Return 0, or
+ * -1 after saying why not. */
 static int check_guest(const struct vm_config *vc)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -125,12 +139,6 @@ static int check_guest(const struct vm_config *vc)
 		strbuf_release(&err);
 		return -1;
 	}
-	if (!(vc->boot_timeout_s > 0))
-		return error("--boot-timeout must be more than 0 seconds");
-	if (!vc->modules_dir != !vc->modprobe)
-		return error(vc->modprobe ? "--modprobe needs --modules DIR, the tree to load "
-			     "them from" : "--modules needs --modprobe NAME,...: the guest loads "
-			     "only the modules named and what they depend on");
 	return 0;
 }
 
@@ -541,6 +549,9 @@ int cmd_vm(int argc, char **argv)
 	}
 	if (icount && cmd_check_icount(vc.accel, vc.vcpus))
 		goto out;
+	/* What the options say is refused before a kernel is built. */
+	if (check_guest_options(&vc) || cmd_require_configs(&configs, NULL, NULL))
+		goto out;
 	if (icount)
 		vc.icount_shift = VM_ICOUNT_SHIFT;
 	if ((kernels.n > 1 && kernels.n != narms) || (appends.n > 1 && appends.n != narms) ||
@@ -595,8 +606,6 @@ int cmd_vm(int argc, char **argv)
 			goto out;
 		}
 	vc = arms[0].vc;
-	if (cmd_require_configs(&configs, NULL, NULL))
-		goto out;
 	if (check_guest(&vc))
 		goto out;
 	if (narms > 1) {
