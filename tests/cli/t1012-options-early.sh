@@ -86,17 +86,22 @@ mail --references x@example.org $M -- a b	--references without --in-reply-to: gi
 EOT
 )
 
-# In an empty directory, with no QEMU to boot: what a row leaves behind
-# (a store, a file, a line on stdout) says that it ran.
+# In an empty directory, with no QEMU to boot and the kernel cache in
+# that directory: what a row leaves behind (a store, a file, a kernel
+# build begun, a line on stdout) says that it ran.
 printf '%s\n' "$rows" > "$tmp/rows"
 set -f
 while IFS='	' read -r args want; do
 	# shellcheck disable=SC2086 # the words are meant to be split
-	(cd "$tmp/work" && KBENCH_QEMU=$tmp/no-qemu kb $args > "$tmp/out" 2> "$tmp/err" < /dev/null)
+	(cd "$tmp/work" && KBENCH_QEMU=$tmp/no-qemu KBENCH_KERNEL_CACHE=$tmp/work/cache \
+		kb $args > "$tmp/out" 2> "$tmp/err" < /dev/null)
 	got=$?
 	left=$(cd "$tmp/work" && ls -A; [ -e "$db" ] && echo "the store")
 	is "$args: exit 2, the message, nothing done" \
 		"$got|$(cat "$tmp/err")|$(cat "$tmp/out")|$left" "2|kbench: $want||"
+	# A row that did run leaves nothing for the next to be blamed for.
+	rm -rf "$tmp/work" "$db" "$db-wal" "$db-shm" "$db-journal"
+	mkdir "$tmp/work"
 done < "$tmp/rows"
 set +f
 
