@@ -79,6 +79,9 @@ regressions --window 1	invalid --window '1': expected a whole number of runs, at
 regressions --statistic median	invalid --statistic 'median': expected best (each run's best sample) or mean
 compare -o nosuch/c.txt a b	cannot write 'nosuch/c.txt': No such file or directory
 fleet collect --report-html nosuch/r.html $tmp/results	cannot write 'nosuch/r.html': No such file or directory
+fleet collect --since someday $tmp/results	invalid value 'someday' for '--since': expected YYYY-MM-DD[THH:MM[:SS]]
+fleet submit -c $hb -n #x	invalid run name '#x': it must not start with '#' (#ID and @ID select a run by id)
+fleet schedule -c $hb --daily 24:00	invalid value '24:00' for '--daily': expected HH:MM, 00:00 to 23:59
 mail --subject $ctl $M -- a b	--subject: the subject holds a line break or a control character
 mail --in-reply-to not-an-id $M -- a b	--in-reply-to: 'not-an-id' is not a Message-ID (expected <LEFT@RIGHT>)
 mail --in-reply-to p@example.org --references x $M -- a b	--references: 'x' is not a Message-ID (expected <LEFT@RIGHT>)
