@@ -30,7 +30,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const struct parse_opt_usage vm_usage = {
@@ -126,6 +128,27 @@ static int check_guest_options(const struct vm_config *vc)
 			     "them from" : "--modules needs --modprobe NAME,...: the guest loads "
 			     "only the modules named and what they depend on");
 	return 0;
+}
+
+/* The files the guest's options name, read before a kernel is built:
+ * the initrd, and the modules --modprobe names in the --modules tree.
+ * Return 0, or -1 after saying why not. */
+static int check_guest_files(const struct vm_config *vc)
+{
+	struct kmod_set set = KMOD_SET_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	if (vc->initrd && (stat(vc->initrd, &st) || access(vc->initrd, R_OK)))
+		rc = error("cannot read the initrd '%s': %s", vc->initrd, strerror(errno));
+	else if (vc->initrd && S_ISDIR(st.st_mode))
+		rc = error("cannot read the initrd '%s': %s", vc->initrd, strerror(EISDIR));
+	else if (vc->modules_dir && kmod_resolve(vc->modules_dir, vc->modprobe, &set, &err))
+		rc = error("--modules: %s", err.buf);
+	kmod_set_release(&set);
+	strbuf_release(&err);
+	return rc;
 }
 
 /* Whether this machine can boot the guest as --accel asks. Return 0, or
@@ -552,6 +575,10 @@ int cmd_vm(int argc, char **argv)
 	/* What the options say is refused before a kernel is built. */
 	if (check_guest_options(&vc) || cmd_require_configs(&configs, NULL, NULL))
 		goto out;
+	if (check_guest_files(&vc)) {
+		rc = 1;
+		goto out;
+	}
 	if (icount)
 		vc.icount_shift = VM_ICOUNT_SHIFT;
 	if ((kernels.n > 1 && kernels.n != narms) || (appends.n > 1 && appends.n != narms) ||
