@@ -105,8 +105,7 @@ static int parse_wait_knobs(const struct parse_opt *opt, const char *value)
 static int resume(const char *sel, const struct opt_list *configs,
 		  const struct opt_list *overrides, const struct experiment_options *eo,
 		  int dry_run, int force, double wait_knobs, enum compare_format format,
-		  int no_report,
-		  int guest_missing)
+		  int no_report, int guest_missing)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct store *store = NULL;
