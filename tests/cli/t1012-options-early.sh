@@ -88,6 +88,7 @@ rows=$(cat <<EOT
 2	mail --in-reply-to not-an-id $M -- a b	--in-reply-to: 'not-an-id' is not a Message-ID (expected <LEFT@RIGHT>)
 2	mail --in-reply-to p@example.org --references x $M -- a b	--references: 'x' is not a Message-ID (expected <LEFT@RIGHT>)
 2	mail --references x@example.org $M -- a b	--references without --in-reply-to: give the Message-ID of the mail answered too
+1	import --mmtests nosuch	'nosuch' is not a directory: --mmtests reads a results directory (work/log)
 1	vm $V --initrd nosuch.img	cannot read the initrd 'nosuch.img': No such file or directory
 1	vm $V --modules $tmp/work --modprobe dummy	--modules: '$tmp/work' holds no kernel modules: expected a release directory (with kernel/ or modules.order in it), or a directory holding lib/modules/RELEASE as make modules_install writes under INSTALL_MOD_PATH
 EOT
