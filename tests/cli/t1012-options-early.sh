@@ -79,6 +79,7 @@ rows=$(cat <<EOT
 2	regressions --since someday	invalid date 'someday' for --since: $date_is
 2	regressions --window 1	invalid --window '1': expected a whole number of runs, at least 2
 2	regressions --statistic median	invalid --statistic 'median': expected best (each run's best sample) or mean
+2	topology --cpus spread,bogus	unknown pin policy 'bogus': expected one of unbound|same-pu|cross-ht|cross-core|cross-llc|cross-node|cross-socket|spread|compact
 2	compare -o nosuch/c.txt a b	cannot write 'nosuch/c.txt': No such file or directory
 2	fleet collect --report-html nosuch/r.html $tmp/results	cannot write 'nosuch/r.html': No such file or directory
 2	fleet collect --since someday $tmp/results	invalid value 'someday' for '--since': expected YYYY-MM-DD[THH:MM[:SS]]
