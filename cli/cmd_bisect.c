@@ -202,6 +202,19 @@ static int status(int rc)
 	return rc < 0 ? 1 : rc;
 }
 
+/* --row: SECTION/ROW, checked as it is parsed, into the const char *
+ * opt->value; whether the config has it is known once it is loaded. */
+static int parse_row(const struct parse_opt *opt, const char *value)
+{
+	const char *slash = strchr(value, '/');
+
+	if (!slash || slash == value || !slash[1])
+		return error("--row '%s': expected SECTION/ROW, as kbench compare names them "
+			     "(hackbench/4)", value);
+	*(const char **)opt->value = value;
+	return 0;
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, to = OPT_LIST_INIT;
@@ -221,10 +234,10 @@ int cmd_bisect(int argc, char **argv)
 		OPT_STRING(0, "bad", &o.bad, "REF", "a later commit with it"),
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
 				"what to measure: an INI config (repeatable)"),
-		OPT_STRING(0, "row", &o.row, "SECTION/ROW",
-			   "the row to bisect, as compare names it\n"
-			   "(hackbench/4); default: the one the bad end\n"
-			   "made worse the most"),
+		OPT_CALLBACK(0, "row", &o.row, "SECTION/ROW",
+			     "the row to bisect, as compare names it\n"
+			     "(hackbench/4); default: the one the bad end\n"
+			     "made worse the most", parse_row),
 		OPT_DOUBLE(0, "threshold", &o.threshold_pct, "PCT",
 			   "the smallest change that counts (default 5)"),
 		OPT_INT_RANGE(0, "rounds", &o.rounds, "N",
@@ -238,9 +251,9 @@ int cmd_bisect(int argc, char **argv)
 		OPT_INT_RANGE(0, "memory", &vc.mem_mib, "MIB",
 			      "the guests' memory in MiB (default 512)", 64, 1 << 22),
 		OPT_STRING(0, "append", &vc.append, "TEXT", "more of the guests' command line"),
-		OPT_STRING(0, "accel", &vc.accel, "auto|kvm|tcg",
-			   "KVM, TCG, or KVM when it boots the guest and\n"
-			   "TCG otherwise (default auto)"),
+		OPT_CALLBACK(0, "accel", &vc.accel, "auto|kvm|tcg",
+			     "KVM, TCG, or KVM when it boots the guest and\n"
+			     "TCG otherwise (default auto)", cmd_parse_accel),
 		OPT_DOUBLE(0, "boot-timeout", &vc.boot_timeout_s, "SECONDS",
 			   "how long a guest may take to come up (default 60)"),
 		OPT_BOOL(0, "icount", &icount,

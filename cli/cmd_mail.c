@@ -340,6 +340,38 @@ static int add_addresses(const char *what, const char *const *v, size_t n,
 	return rc;
 }
 
+/* --subject: one line of text, checked as it is parsed, into the
+ * const char * opt->value. */
+static int parse_subject(const struct parse_opt *opt, const char *value)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (mail_check_header_text("subject", value, &err)) {
+		error("--subject: %s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	*(const char **)opt->value = value;
+	return 0;
+}
+
+/* --in-reply-to, --references: Message-IDs, checked as they are parsed,
+ * added to the struct opt_list opt->value. */
+static int parse_msg_ids(const struct parse_opt *opt, const char *value)
+{
+	struct opt_list *l = opt->value;
+	struct strbuf err = STRBUF_INIT;
+
+	if (mail_check_msg_ids(value, &err)) {
+		error("--%s: %s", opt->long_name, err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n++] = value;
+	return 0;
+}
+
 int cmd_mail(int argc, char **argv)
 {
 	const char *bisect_sel = NULL;
@@ -350,15 +382,15 @@ int cmd_mail(int argc, char **argv)
 		OPT_STRING_LIST(0, "to", &o.to, "ADDR", "a recipient (repeatable)"),
 		OPT_STRING_LIST(0, "cc", &o.cc, "ADDR", "a recipient in copy (repeatable)"),
 		OPT_STRING(0, "from", &o.from, "ADDR", "the sender, e.g. 'Name <me@example.org>'"),
-		OPT_STRING(0, "subject", &o.subject, "TEXT",
-			   "the subject (default: kbench compare COMPARE-ARGS)"),
-		OPT_STRING_LIST(0, "in-reply-to", &o.in_reply_to, "MSGID",
-				"the Message-ID of the mail this one answers, so\n"
-				"that it joins its thread"),
-		OPT_STRING_LIST(0, "references", &o.references, "MSGIDS",
-				"the thread above that mail, oldest first: its\n"
-				"References header as it is (repeatable); the\n"
-				"mail's References are these, then --in-reply-to"),
+		OPT_CALLBACK(0, "subject", &o.subject, "TEXT",
+			     "the subject (default: kbench compare COMPARE-ARGS)", parse_subject),
+		OPT_CALLBACK(0, "in-reply-to", &o.in_reply_to, "MSGID",
+			     "the Message-ID of the mail this one answers, so\n"
+			     "that it joins its thread", parse_msg_ids),
+		OPT_CALLBACK(0, "references", &o.references, "MSGIDS",
+			     "the thread above that mail, oldest first: its\n"
+			     "References header as it is (repeatable); the\n"
+			     "mail's References are these, then --in-reply-to", parse_msg_ids),
 		OPT_STRING(0, "smtp", &o.smtp, "URL",
 			   "smtp://HOST[:PORT] (STARTTLS) or smtps://HOST[:PORT]"),
 		OPT_STRING(0, "intro", &o.intro, "FILE",
@@ -393,6 +425,11 @@ int cmd_mail(int argc, char **argv)
 	if (bisect_sel && argc) {
 		error("--bisect mails a bisection's report: no comparison arguments ('%s')",
 		      argv[0]);
+		goto out;
+	}
+	if (o.references.n && !o.in_reply_to.n) {
+		error("--references without --in-reply-to: give the Message-ID of the mail "
+		      "answered too");
 		goto out;
 	}
 	if (!argc && !bisect_sel) {

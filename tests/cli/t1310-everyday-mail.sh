@@ -82,13 +82,13 @@ T
 expect_transcript "--references without the mail answered is refused" \
 	mail --references root@example.org -- base new <<'T'
 $ mail --references root@example.org -- base new
-2> kbench: cannot make the mail: References without In-Reply-To: give the Message-ID of the mail answered too
+2> kbench: --references without --in-reply-to: give the Message-ID of the mail answered too
 [exit 2]
 T
 expect_transcript "an id that is not a Message-ID is named" \
 	mail --in-reply-to p@example.org --references 'root@example.org not-an-id' -- base new <<'T'
 $ mail --in-reply-to p@example.org --references 'root@example.org not-an-id' -- base new
-2> kbench: cannot make the mail: 'not-an-id' is not a Message-ID (expected <LEFT@RIGHT>)
+2> kbench: --references: 'not-an-id' is not a Message-ID (expected <LEFT@RIGHT>)
 [exit 2]
 T
 

@@ -100,7 +100,7 @@ run_regressions 0 --format json --since 2026-10-21
 check "json: no regression since: an empty list" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["regressions"] == [] and d["since"] == "2026-10-21" and d["series"] == 7, d
+assert d["regressions"] == [] and d["since"] == "2026-10-21T00:00:00Z" and d["series"] == 7, d
 ' "$tmp/out"
 run_regressions 2 --format csv
 check "another format: usage error" test "$(cat "$tmp/err")" = \
