@@ -11,6 +11,7 @@
 # through the arrows, within a room or across rooms: each loop found is
 # printed as its arrows, FILE -> FILE (SYMBOL...), and a loop between
 # rooms as ROOM/ -> ROOM/ (FILE:SYMBOL...).
+# Covers: rooms
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Directories holding C files that are not rooms: nothing in a room

@@ -4,6 +4,7 @@
 # package debian/control builds with is one .ci/install-deps installs;
 # the license is the one COPYING holds and the README names. (.ci/deb
 # builds, lints, installs and runs the package itself, in CI.)
+# Covers: configure.ac
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 version=$("$KBENCH" --version | sed -n 's/^kbench //p')
