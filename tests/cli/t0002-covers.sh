@@ -13,37 +13,40 @@ cd "$TOP_SRCDIR" || exit 1
 tests=$(ls tests/cli/t[0-9]*.sh tests/unit/t[0-9]*.c | LC_ALL=C sort)
 check "there are tests to look at" test -n "$tests"
 
-# The Covers: line of a test's header comment: the comment at the top of
-# the file, "# " lines of a script or the first /* */ of a C file.
-covers_of() {
+# The Covers: lines of the tests' header comments, "TEST FILE..." one a
+# line: the comment at the top of a file, "# " lines of a script or the
+# first /* */ of a C file.
+covers_all() {
 	awk '
-		FNR == 1 && /^#!/ { next }
+		FNR == 1 { done = 0; if (/^#!/) next }
+		done { next }
 		/^#/ || /^\/\*/ || /^ \*/ {
 			if (sub(/^(# |\/\* | \* )Covers: /, "")) {
 				sub(/ *\*\/$/, "")
-				print
+				print FILENAME, $0
 			}
 			if (/\*\//)
-				exit
+				done = 1
 			next
 		}
-		{ exit }' "$1"
+		{ done = 1 }' "$@"
 }
+covers_of() { covers_all "$1" | sed -e 's/^[^ ]* //'; }
 
-none= several= missing=
+# shellcheck disable=SC2086 # $tests: one word a test
+covers_all $tests >"$tmp/lines"
+cut -d' ' -f1 "$tmp/lines" | sort | uniq -d >"$tmp/several"
+cut -d' ' -f1 "$tmp/lines" | sort -u >"$tmp/lines.tests"
+none=$(printf '%s\n' $tests | sort | comm -23 - "$tmp/lines.tests" | tr '\n' ' ')
+several=$(tr '\n' ' ' <"$tmp/several")
+missing=
 : >"$tmp/covered"
-for t in $tests; do
-	lines=$(covers_of "$t")
-	case $(printf '%s' "$lines" | grep -c .) in
-	0) none="$none $t" ;;
-	1) ;;
-	*) several="$several $t" ;;
-	esac
-	for f in $lines; do
+while read -r t files; do
+	for f in $files; do
 		[ -f "$f" ] || missing="$missing $t:$f"
 		echo "$f" >>"$tmp/covered"
 	done
-done
+done <"$tmp/lines"
 is "every test has a Covers: line in its header comment" "$none" ""
 is "no test has two" "$several" ""
 is "every file a Covers: line names exists (TEST:FILE)" "$missing" ""
@@ -58,16 +61,13 @@ awk '
 check "tests/README has its list of files no test covers" test -s "$tmp/exempt"
 
 rooms=$(sed -e 's/#.*//' rooms)
-uncovered= stale=
-for r in $rooms; do
-	for f in "$r"/*.c; do
-		if grep -qxF "$f" "$tmp/covered"; then
-			grep -qxF "$f" "$tmp/exempt" && stale="$stale $f"
-		elif ! grep -qxF "$f" "$tmp/exempt"; then
-			uncovered="$uncovered $f"
-		fi
-	done
-done
+# shellcheck disable=SC2086 # $rooms: one word a room
+for r in $rooms; do printf '%s\n' "$r"/*.c; done | sort >"$tmp/sources"
+sort -u "$tmp/covered" >"$tmp/covered.sorted"
+sort -u "$tmp/exempt" >"$tmp/exempt.sorted"
+uncovered=$(comm -23 "$tmp/sources" "$tmp/covered.sorted" | comm -23 - "$tmp/exempt.sorted" |
+	tr '\n' ' ')
+stale=$(comm -12 "$tmp/exempt.sorted" "$tmp/covered.sorted" | tr '\n' ' ')
 is "every .c file of every room is covered by a test, or listed in tests/README" \
 	"$uncovered" ""
 is "tests/README lists no file a test covers" "$stale" ""
