@@ -12,7 +12,7 @@
 # another time or in another boot; a kbench of user nobody registers
 # nothing in root's directory, and refuses root's directory writable by
 # all.
-# Covers: machine/hostlock.c machine/leftover.c runner/background.c
+# Covers: machine/hostlock.c machine/leftover.c experiment/background.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 

@@ -8,7 +8,7 @@
 # expected and found values, and left; a row that cannot be restored (a
 # path outside /sys and /proc/sys) is said and dropped, and blocks no
 # later experiment nor leaves a holder file.
-# Covers: runner/knob.c machine/hostlock.c db/experiment.c
+# Covers: experiment/knob.c machine/hostlock.c db/experiment.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 ab_need_knobs

@@ -18,7 +18,7 @@
 # KBENCH_QEMU is a wrapper that counts the boots (in $tmp/boots) and runs
 # the real QEMU; a KVM boot fails as QEMU fails where it cannot set up
 # the host's CPU ("failed to set MSR"), whatever this machine has.
-# Covers: cli/cmd_vm.c runner/experiment_resume.c runner/experiment_stored.c cli/experiment_view.c
+# Covers: cli/cmd_vm.c experiment/experiment_resume.c experiment/experiment_stored.c views/experiment_view.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

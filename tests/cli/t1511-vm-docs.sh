@@ -32,7 +32,7 @@
 #
 # Commands: kbench vm (docs/vm.md), kbench ab (kernel arms), kbench compare
 # (of guest runs).
-# Covers: cli/cmd_vm.c cli/cmd_ab.c runner/vm.c
+# Covers: cli/cmd_vm.c cli/cmd_ab.c kernel/vm.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

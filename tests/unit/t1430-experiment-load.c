@@ -8,9 +8,9 @@
  * keys without rounds = auto, an unknown arm key, a bad environment
  * name, an --order nobody knows. Nothing is written; the configs are
  * given as text (experiment_options' config_text).
- * Covers: runner/experiment_design.c runner/experiment.c */
+ * Covers: experiment/experiment_design.c experiment/experiment.c */
 #include "config.h"
-#include "runner/experiment.h"
+#include "experiment/experiment.h"
 #include "lib/strbuf.h"
 #include "tests/tap.h"
 

@@ -3,10 +3,10 @@
  * marks that contradict, the end of a walk (one first bad commit, or only
  * skipped ones left), the steps left, and the rule that turns a step's
  * two paired verdicts into good, bad or cannot tell.
- * Covers: runner/bisect.c */
+ * Covers: bisect/bisect.c */
 #include "config.h"
 #include "../tap.h"
-#include "runner/bisect.h"
+#include "bisect/bisect.h"
 #include "lib/strbuf.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* t1533-bisect-settings: a stopped bisection's stored settings read back
- * when it is resumed (settings_read, static in runner/bisect_run.c, seen
+ * when it is resumed (settings_read, static in bisect/bisect_run.c, seen
  * through bisect_resume, the public function that calls it). Settings as
  * kbench bisect writes them, and none at all (the defaults), are read and
  * the resume goes on to the bisection's commits; a line without a value,
@@ -9,11 +9,11 @@
  * child process that has exited, as a stopped kbench bisect leaves them;
  * their commits are left out, so that a resume whose settings were read
  * stops at them.
- * Covers: runner/bisect_run.c db/bisect.c */
+ * Covers: bisect/bisect_run.c db/bisect.c */
 #include "config.h"
 #include "db/bisect.h"
 #include "db/store.h"
-#include "runner/bisect_run.h"
+#include "bisect/bisect_run.h"
 #include "lib/strbuf.h"
 #include "tests/tap.h"
 
