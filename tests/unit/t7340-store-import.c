@@ -144,7 +144,8 @@ int main(void)
 	store_close(to);
 
 	/* The machine's fingerprint, known here as another host. */
-	ok(!store_open(d, &other) && !add_run(other, host_h2, "mine", "cccccccc-0000-4000-8000-000000000003", 1, &id),
+	ok(!store_open(d, &other) &&
+	   !add_run(other, host_h2, "mine", "cccccccc-0000-4000-8000-000000000003", 1, &id),
 	   "a store whose machine fp1 is host h2");
 	rc = import_quiet(other, b, 0, NULL, &n, err, sizeof(err));
 	ok(rc == -1 && strstr(err, b_path) && strstr(err, d) &&
