@@ -17,6 +17,7 @@
 # workloads) is used by no file but cli/main.c. A command that needs
 # what another does calls the room below with ids and structs, never
 # the other's handler with an argv made up for it.
+# Covers: rooms
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Directories holding C files that are not rooms: nothing in a room

@@ -10,6 +10,7 @@
 # or not in order. With
 # no bisection stored, --list, --log, --report and --resume say so. Costs
 # a second: no guest is booted.
+# Covers: cli/cmd_bisect.c bisect/bisect_run.c db/bisect.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 git init -q "$tmp/tree" &&

@@ -13,6 +13,7 @@
 # commit, its author, the change, the table, how it ran and how to
 # reproduce it, and kbench mail --bisect mails it. Costs some 25 guest
 # boots, 4 to 5 minutes on a 2-CPU machine under TCG.
+# Covers: bisect/bisect_run.c bisect/bisect.c views/bisect_report.c db/bisect.c cli/cmd_bisect.c compare/verdict.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"

@@ -42,6 +42,7 @@
 # also run for real, each with a real guest where it boots one, and their
 # output checked against what the guide shows, by t1511-vm-docs.sh, which
 # lists which run so and why the others cannot.
+# Covers: lib/parse-options.c cli/main.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # FILE|TEXT|WHY: the command (or [global] config) of FILE that holds TEXT

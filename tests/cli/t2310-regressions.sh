@@ -5,6 +5,7 @@
 # reported with the runs either side, in text or json; exit 1 when there
 # is one, 0 when not, 2 on bad arguments, 128 on other errors (a --config
 # or --host that no run has among them).
+# Covers: cli/cmd_regressions.c compare/history.c compare/render_history.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"

@@ -4,7 +4,8 @@
  * lacks do not count; runs with no values stored are told apart by their
  * options alone. Runs of different kinds (native, a guest under TCG or
  * KVM, with icount or not, other vCPUs or memory) always differ, and
- * run_kind_describe names each kind. */
+ * run_kind_describe names each kind.
+ * Covers: compare/work.c */
 #include "config.h"
 #include "compare/work.h"
 #include "lib/strbuf.h"
