@@ -6,6 +6,7 @@
 # must exit 2 (1 for a file that is not there) with its message alone on
 # stderr, print nothing on stdout, create no store and write no file. The configs, the git tree and the
 # ab config given are good: only the value named is wrong.
+# Covers: cli/cmd_ab.c cli/cmd_history.c cli/cmd_regressions.c cli/cmd_vm.c cli/cmd_mail.c cli/cmd_topology.c cli/cmd_import.c cli/cmd_fleet.c views/output.c machine/pin.c lib/parse-options.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 2\nloops = 5\ngroups = 1\n' > "$tmp/hb.conf"
