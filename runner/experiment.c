@@ -46,6 +46,27 @@ static const char *order_name(enum arm_order o)
 	return o == ARM_ORDER_SHUFFLE ? "shuffle" : "abba";
 }
 
+/* The arms' order, as said when an experiment starts: "abba" for two
+ * arms; for more, the order the rounds run them in ("abc cba": the
+ * arms forward in odd rounds, backward in even ones), so that three
+ * arms do not read as two. */
+static const char *order_text(const struct experiment *e, char *buf, size_t len)
+{
+	size_t n = e->narms < 26 ? e->narms : 26, k = 0;
+
+	if (e->order == ARM_ORDER_SHUFFLE)
+		return "shuffle";
+	if (n <= 2 || len < 2 * n + 2)
+		return "abba";
+	for (size_t i = 0; i < n; i++)
+		buf[k++] = (char)('a' + i);
+	buf[k++] = ' ';
+	for (size_t i = n; i-- > 0;)
+		buf[k++] = (char)('a' + i);
+	buf[k] = '\0';
+	return buf;
+}
+
 /* The setting arm a gives file f: its own value, else the original. */
 static const char *arm_value(const struct experiment *e, const struct arm *a, size_t f)
 {
@@ -154,15 +175,15 @@ int experiment_dry_run(const struct experiment *e, struct store *s)
 	int64_t samples = 0;
 	double seconds = 0;
 	size_t unknown = 0, sections = 0;
-	char when[32];
+	char when[32], obuf[64];
 	int rc = 0;
 
 	if (e->sequential)
 		printf("Experiment %s: %zu arms, %d to %d rounds (sequential), order %s", e->name,
-		       e->narms, e->seq.min_rounds, e->rounds, order_name(e->order));
+		       e->narms, e->seq.min_rounds, e->rounds, order_text(e, obuf, sizeof(obuf)));
 	else
 		printf("Experiment %s: %zu arms, %d rounds, order %s", e->name, e->narms,
-		       e->rounds, order_name(e->order));
+		       e->rounds, order_text(e, obuf, sizeof(obuf)));
 	if (e->has_seed)
 		printf(" (seed %llu)", (unsigned long long)e->seed);
 	if (e->sequential)
@@ -846,7 +867,7 @@ int experiment_run(struct experiment *e, struct store *s)
 	struct strbuf err = STRBUF_INIT;
 	enum experiment_outcome outcome;
 	struct ab_looks *looks = NULL;
-	char at[32];
+	char at[32], obuf[64];
 	int rc = 1, bad, sig, last = 0;	/* the last round complete */
 
 	/* A sequential design looks at the rounds as they come in. */
@@ -887,7 +908,7 @@ int experiment_run(struct experiment *e, struct store *s)
 	notice("experiment @%lld '%s' (%s)%s: %zu arms, %s%d rounds%s, order %s; %zu knob "
 	       "files journalled", (long long)e->id, e->name, e->uuid, e->resumed ? " resumed" : "",
 	       e->narms, err.buf, e->rounds, e->sequential ? " (sequential)" : "",
-	       order_name(e->order), e->files.n);
+	       order_text(e, obuf, sizeof(obuf)), e->files.n);
 	/* Every arm's knobs must take, and go back, before any sample. */
 	if (e->files.n) {
 		int refused = 0;
