@@ -5,6 +5,7 @@
 #include "config.h"
 #include "runner/bisect_run.h"
 #include "compare/sequential.h"
+#include "compare/stats.h"
 #include "compare/verdict.h"
 #include "db/bisect.h"
 #include "db/experiment.h"
@@ -296,8 +297,25 @@ static void settings_text(const struct bisect_ctx *b, const struct bisect_option
 		strbuf_addf(out, "only=%s\n", b->only);
 	if (b->kconfig)
 		strbuf_addf(out, "kconfig=%s\n", b->kconfig);
-	for (size_t i = 0; i < b->nfragments; i++)
+	for (size_t i = 0; i < b->nfragments; i++) {
+		struct strbuf text = STRBUF_INIT;
+
 		strbuf_addf(out, "fragment=%s\n", b->fragments[i]);
+		/* Its text as it was, for the report: a line, "\n" and "\\"
+		 * escaped. */
+		if (!strbuf_read_file(&text, b->fragments[i])) {
+			strbuf_addstr(out, "fragment-text=");
+			for (size_t k = 0; k < text.len; k++)
+				if (text.buf[k] == '\n')
+					strbuf_addstr(out, "\\n");
+				else if (text.buf[k] == '\\')
+					strbuf_addstr(out, "\\\\");
+				else if (text.buf[k] != '\r')
+					strbuf_addch(out, text.buf[k]);
+			strbuf_addch(out, '\n');
+		}
+		strbuf_release(&text);
+	}
 	if (b->guest_fragment)
 		strbuf_addf(out, "guest-fragment=%s\n", b->guest_fragment);
 	if (b->cache_dir)
@@ -373,6 +391,8 @@ static int settings_read(struct bisect_ctx *b, const char *text)
 		} else if (!strcmp(line, "fragment")) {
 			ALLOC_GROW(b->fragments, b->nfragments + 1, b->fragments_alloc);
 			b->fragments[b->nfragments++] = xstrdup(v);
+		} else if (!strcmp(line, "fragment-text")) {
+			/* A fragment's text, for the report; the build reads the file. */
 		} else if (!strcmp(line, "guest-fragment")) {
 			free(b->guest_fragment);
 			b->guest_fragment = xstrdup(v);
@@ -508,6 +528,10 @@ struct look {
 	double worst_pct;
 	/* Later steps. */
 	struct bisect_cmp vs_good, vs_bad;
+	/* The change from the tested commit on to the bad end (%, + better):
+	 * vs_bad reversed, so that every change reads from the older commit
+	 * to the newer one, as from the good end to the tested one. */
+	double to_bad_pct;
 	double p_good, p_bad;
 	int have_good, have_bad;
 	enum bisect_verdict verdict;
@@ -583,6 +607,7 @@ struct one_row {
 	struct bisect_cmp *cmp;
 	double *p;
 	int *have;
+	double *reversed;		/* base against new; NULL: not wanted */
 };
 
 static int one_row(const struct row_verdict *v, void *arg)
@@ -596,6 +621,9 @@ static int one_row(const struct row_verdict *v, void *arg)
 	o->cmp->diff = v->new_mean - v->base_mean;
 	*o->p = v->p;
 	*o->have = 1;
+	if (o->reversed)
+		*o->reversed = v->higher_better ? stats_pdiff(v->base_mean, v->new_mean) :
+			       stats_pndiff(v->base_mean, v->new_mean);
 	return 1;
 }
 
@@ -622,8 +650,9 @@ static int look_at(struct experiment *e, struct look *l)
 		return l->found;
 	} else {
 		struct one_row og = { b, b->section, b->row, &l->vs_good, &l->p_good,
-				      &l->have_good };
-		struct one_row ob = { b, b->section, b->row, &l->vs_bad, &l->p_bad, &l->have_bad };
+				      &l->have_good, NULL };
+		struct one_row ob = { b, b->section, b->row, &l->vs_bad, &l->p_bad, &l->have_bad,
+				      &l->to_bad_pct };
 		int64_t bad = e->arms[l->bad].run_id;
 
 		l->have_good = l->have_bad = 0;
@@ -649,11 +678,11 @@ static void look_text(const struct look *l, struct strbuf *sb)
 	else if (l->step == 0)
 		strbuf_addstr(sb, "no regression yet");
 	else if (l->verdict != BISECT_VERDICT_CANNOT_TELL)
-		strbuf_addf(sb, "%s (%+.1f%% against good, %+.1f%% against bad)",
-			    bisect_verdict_name(l->verdict), l->vs_good.pct, l->vs_bad.pct);
+		strbuf_addf(sb, "%s (%+.1f%% from the good end to it, %+.1f%% from it to the bad "
+			    "end)", bisect_verdict_name(l->verdict), l->vs_good.pct, l->to_bad_pct);
 	else if (l->have_good && l->have_bad)
-		strbuf_addf(sb, "cannot tell yet (%+.1f%% against good, %+.1f%% against bad)",
-			    l->vs_good.pct, l->vs_bad.pct);
+		strbuf_addf(sb, "cannot tell yet (%+.1f%% from the good end to it, %+.1f%% from it "
+			    "to the bad end)", l->vs_good.pct, l->to_bad_pct);
 	else
 		strbuf_addstr(sb, "cannot tell yet");
 }
@@ -876,8 +905,8 @@ static int confirm(struct bisect_ctx *b)
 		error("nothing to bisect: %s after %d rounds", reason.buf, st.rounds);
 		goto out;
 	}
-	strbuf_addf(&reason, "%s %s: %+.1f%% at the bad end (p %.2g)", l.section, l.row, l.pct,
-		    l.p);
+	strbuf_addf(&reason, "%s %s: %+.1f%% from the good end to the bad end (p %.2g)", l.section,
+		    l.row, l.pct, l.p);
 	free(b->section);
 	free(b->row);
 	b->section = xstrdup(l.section);
@@ -977,9 +1006,9 @@ static int step(struct bisect_ctx *b, long idx)
 				strbuf_addf(&reason, "the runs have no row %s %s", b->section,
 					    b->row);
 			else
-				strbuf_addf(&reason, "%s %s: %+.1f%% against good (p %.2g), %+.1f%% "
-					    "against bad (p %.2g)", b->section, b->row,
-					    l.vs_good.pct, l.p_good, l.vs_bad.pct, l.p_bad);
+				strbuf_addf(&reason, "%s %s: %+.1f%% from the good end to it (p %.2g), "
+					    "%+.1f%% from it to the bad end (p %.2g)", b->section,
+					    b->row, l.vs_good.pct, l.p_good, l.to_bad_pct, l.p_bad);
 			if (l.verdict == BISECT_VERDICT_GOOD) {
 				mark = BISECT_GOOD;
 				verdict = "good";
