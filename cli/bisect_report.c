@@ -643,11 +643,10 @@ static void kernel_config_text(const struct view *v, struct strbuf *out)
 		strbuf_addstr(out, ", no fragment merged.\n");
 		goto out;
 	}
-	strbuf_addstr(out, ", then merged into it in this order\n(scripts/kconfig/merge_config.sh):\n");
+	strbuf_addstr(out, ",\nthen these fragments merged into it in this order (merge_config.sh):\n");
 	if (guest)
-		strbuf_addf(out, "  - %s: the guest fragment kbench ships (configs/kernel/%s in its "
-			    "source), what a kernel needs to boot as a kbench guest\n",
-			    base_name(val.buf), base_name(val.buf));
+		strbuf_addf(out, "  - %s, the guest fragment kbench ships\n    (configs/kernel/%s "
+			    "in its source)\n", base_name(val.buf), base_name(val.buf));
 	for (int i = 0, t = 0; i < nfrag; i++) {
 		setting(v, "fragment", i, &val);
 		strbuf_addf(out, "  - %s (%s)", base_name(val.buf), val.buf);
