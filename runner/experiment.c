@@ -46,27 +46,6 @@ static const char *order_name(enum arm_order o)
 	return o == ARM_ORDER_SHUFFLE ? "shuffle" : "abba";
 }
 
-/* The arms' order, as said when an experiment starts: "abba" for two
- * arms; for more, the order the rounds run them in ("abc cba": the
- * arms forward in odd rounds, backward in even ones), so that three
- * arms do not read as two. */
-static const char *order_text(const struct experiment *e, char *buf, size_t len)
-{
-	size_t n = e->narms < 26 ? e->narms : 26, k = 0;
-
-	if (e->order == ARM_ORDER_SHUFFLE)
-		return "shuffle";
-	if (n <= 2 || len < 2 * n + 2)
-		return "abba";
-	for (size_t i = 0; i < n; i++)
-		buf[k++] = (char)('a' + i);
-	buf[k++] = ' ';
-	for (size_t i = n; i-- > 0;)
-		buf[k++] = (char)('a' + i);
-	buf[k] = '\0';
-	return buf;
-}
-
 /* The setting arm a gives file f: its own value, else the original. */
 static const char *arm_value(const struct experiment *e, const struct arm *a, size_t f)
 {
@@ -180,10 +159,10 @@ int experiment_dry_run(const struct experiment *e, struct store *s)
 
 	if (e->sequential)
 		printf("Experiment %s: %zu arms, %d to %d rounds (sequential), order %s", e->name,
-		       e->narms, e->seq.min_rounds, e->rounds, order_text(e, obuf, sizeof(obuf)));
+		       e->narms, e->seq.min_rounds, e->rounds, experiment_order_text(e, obuf, sizeof(obuf)));
 	else
 		printf("Experiment %s: %zu arms, %d rounds, order %s", e->name, e->narms,
-		       e->rounds, order_text(e, obuf, sizeof(obuf)));
+		       e->rounds, experiment_order_text(e, obuf, sizeof(obuf)));
 	if (e->has_seed)
 		printf(" (seed %llu)", (unsigned long long)e->seed);
 	if (e->sequential)
@@ -908,7 +887,7 @@ int experiment_run(struct experiment *e, struct store *s)
 	notice("experiment @%lld '%s' (%s)%s: %zu arms, %s%d rounds%s, order %s; %zu knob "
 	       "files journalled", (long long)e->id, e->name, e->uuid, e->resumed ? " resumed" : "",
 	       e->narms, err.buf, e->rounds, e->sequential ? " (sequential)" : "",
-	       order_text(e, obuf, sizeof(obuf)), e->files.n);
+	       experiment_order_text(e, obuf, sizeof(obuf)), e->files.n);
 	/* Every arm's knobs must take, and go back, before any sample. */
 	if (e->files.n) {
 		int refused = 0;
