@@ -7,7 +7,7 @@
  * is not compared; no change, or no monitor at all, is said so. */
 #include "config.h"
 #include "../tap.h"
-#include "cli/bisect_monitors.h"
+#include "views/bisect_monitors.h"
 #include "db/store.h"
 #include "lib/strbuf.h"
 

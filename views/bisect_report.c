@@ -3,8 +3,8 @@
  * kernel list reads (the commit, the change, the table, how it ran, how
  * to reproduce it). */
 #include "config.h"
-#include "cli/bisect_report.h"
-#include "cli/bisect_monitors.h"
+#include "views/bisect_report.h"
+#include "views/bisect_monitors.h"
 #include "compare/compare.h"
 #include "compare/verdict.h"
 #include "db/bisect.h"
@@ -15,7 +15,7 @@
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "runner/kbuild.h"
+#include "kernel/kbuild.h"
 
 #include <ctype.h>
 #include <math.h>

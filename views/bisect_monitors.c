@@ -4,7 +4,7 @@
  * of each side and the change, for the keys whose samples differ beyond
  * their noise (Welch's t-test). */
 #include "config.h"
-#include "cli/bisect_monitors.h"
+#include "views/bisect_monitors.h"
 #include "compare/stats.h"
 #include "db/store.h"
 #include "lib/strbuf.h"
