@@ -1452,6 +1452,7 @@ int bisect_resume(struct store *s, int64_t id)
 	if (store_resume_bisect(s, id))
 		goto out;
 	b.started_ns = clock_ns(CLOCK_MONOTONIC);
+	strbuf_reset(&out);
 	elapsed_text(&b, &out);
 	notice("bisect @%lld resumed: %d step%s finished, %zu commit%s left to test, roughly %d "
 	       "step%s [%s elapsed]", (long long)id, rp.done, rp.done == 1 ? "" : "s",

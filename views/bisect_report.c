@@ -242,9 +242,11 @@ static void log_text(const struct view *v, struct strbuf *out)
 	const struct bisect_info *b = &v->info;
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "kbench bisect @%lld (%s) in %s: %s", (long long)b->id, b->uuid, b->tree,
-		    b->command);
+	strbuf_addf(&sb, "kbench bisect @%lld (%s) in %s, started by:", (long long)b->id, b->uuid,
+		    b->tree);
 	comment(sb.buf, out);
+	/* The command on one line: a command wrapped cannot be pasted. */
+	strbuf_addf(out, "#   %s\n", b->command);
 	strbuf_addstr(out, "git bisect start '--first-parent'\n# bad: ");
 	commit_line(v, b->bad, out);
 	strbuf_addf(out, "\ngit bisect bad %s\n# good: ", b->bad);

@@ -198,7 +198,7 @@ is "the report ends in the line regzbot reads" "$(tail -2 "$tmp/report")" "
 grep -q "^No monitors were recorded for these runs (a run in a QEMU guest records none: docs/vm.md).\$" \
 	"$tmp/report"
 ok $? "... the monitors: none in a guest, said"
-is "... the kernel config in words" "$(sed -n '/^The kernels. config: /,/^\$/p' "$tmp/report")" \
+is "... the kernel config in words" "$(sed -n '/^The kernels. config: /,/^$/p' "$tmp/report")" \
 	"The kernels' config: tinyconfig (make tinyconfig, kbench build's default),
 then these fragments merged into it in this order (merge_config.sh):
   - kbench-guest.config, the guest fragment kbench ships
