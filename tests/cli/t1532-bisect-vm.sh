@@ -206,6 +206,10 @@ then these fragments merged into it in this order (merge_config.sh):
 sed -n '/^The benchmark config, as stored/,/^To reproduce/p' "$tmp/report" | sed '1,/^$/d' |
 	sed '$d' | sed '$d' | sed 's/^  //' > "$tmp/conf.shown"
 check "... the benchmark config's text, as given" cmp "$tmp/tp.conf" "$tmp/conf.shown"
+grep -q "kernel=$tmp/builds/entries/$c3-[0-9a-f-]*/bzImage" "$tmp/report" &&
+	grep -q "^#   kbench bisect --tree $tmp/tree --good good --bad bad -c $tmp/tp.conf -o loops=50 --only thread-pipes --rounds 3 " \
+	"$tmp/report"
+ok $? "... paths and commands never wrapped: the kernel's path, the command in the log"
 grep -q "^hackbench-thread-pipes amean 1: -[0-9.]*%, worse\$" "$tmp/report"
 ok $? "... the row's change against its parent"
 accel=$(sql "SELECT accel FROM bisect_steps WHERE step = 3")
