@@ -102,7 +102,7 @@ ok $? "each step says the commit, what is left, its looks and the time"
 grep -q "^kbench: notice: experiment @[0-9]* 'bisect-1.2' ([0-9a-f-]*): 3 arms, 6 rounds, order abc cba;" \
 	"$tmp/first.err"
 ok $? "... and its three arms' real order"
-grep -q "^kbench: notice: bisect @1 step 2: the look after round 3 \(decided: good\|decided: bad\|.*; going on to round 6 (at most 6)\)" \
+grep -q "^kbench: notice: bisect @1 step 2: the look after round 3\( decided: good\| decided: bad\|: .*; going on to round 6 (at most 6)\)" \
 	"$tmp/first.err" &&
 	grep -q "^kbench: notice: bisect @1 step 0: the look after round 3\( decided: a regression, hackbench-thread-pipes 1 -[0-9.]*%\|: no regression yet; going on to round 6 (at most 6)\)$" \
 	"$tmp/first.err"
