@@ -105,6 +105,11 @@ int cmd_rename(int argc, char **argv);
  * mmtests' layout (cli/export_mmtests.c). Return 0 or 1, as a command. */
 int cmd_export_mmtests(struct store *s, const int64_t *run_ids, size_t n, const char *dir);
 int cmd_mail(int argc, char **argv);
+/* Mail the report of the bisection sel names (@ID, ID, a uuid prefix;
+ * NULL: the latest) to to[0..nto-1], as kbench mail --bisect does with
+ * the [mail] settings of kbench.conf. Return 0, 1 on failure or
+ * EXIT_USAGE (no sender, no server), after saying why. */
+int mail_bisect_report(const char *sel, const char *const *to, size_t nto);
 int cmd_recover(int argc, char **argv);
 
 int cmd_calibrate(int argc, char **argv);

@@ -340,6 +340,148 @@ static int add_addresses(const char *what, const char *const *v, size_t n,
 	return rc;
 }
 
+/* Send (or, dry run, print) the mail o describes: the report of the
+ * bisection bisect_sel names, else the comparison of argv[0..argc-1].
+ * Return the command's status (0, 1, EXIT_USAGE), after saying why. */
+static int mail_send_text(struct mail_opts *o, const char *bisect_sel, int argc, char **argv)
+{
+	struct strbuf cmp = STRBUF_INIT, intro = STRBUF_INIT, body = STRBUF_INIT;
+	struct strbuf subject = STRBUF_INIT, msg = STRBUF_INIT, mbox = STRBUF_INIT;
+	struct strbuf from = STRBUF_INIT, rcpt = STRBUF_INIT, id = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, reply = STRBUF_INIT, saved = STRBUF_INIT;
+	struct strbuf parents = STRBUF_INIT, refs = STRBUF_INIT;
+	const char **to = NULL, **cc = NULL, **rcpts = NULL;
+	size_t nto, ncc, nrcpt = 0;
+	struct mail m = { .date = time(NULL) };
+	struct mail_server srv = { .url = NULL };
+	struct strbuf bisect_subject = STRBUF_INIT;
+	int rc = EXIT_USAGE;
+
+	if (load_defaults(o))
+		goto out;
+	nto = o->to.n ? o->to.n : o->nconf_to;
+	to = o->to.n ? o->to.v : (const char **)o->conf_to;
+	ncc = o->cc.n ? o->cc.n : o->nconf_cc;
+	cc = o->cc.n ? o->cc.v : (const char **)o->conf_cc;
+	if (!nto) {
+		error("no recipient: give --to ADDR (or set 'to' in [mail] of %s)",
+		      defaults_hint(o));
+		goto out;
+	}
+	if (!o->from && o->dry_run) {
+		/* A dry run sends nothing: a placeholder stands in, and says so. */
+		o->from = MAIL_DRY_RUN_FROM;
+		notice("no sender: the dry run writes 'From: %s'; give --from ADDR "
+		       "(or set 'from' in [mail]) to send", o->from);
+	} else if (!o->from) {
+		error("no sender: give --from ADDR (or set 'from' in [mail] of %s)",
+		      defaults_hint(o));
+		goto out;
+	}
+	if (!o->dry_run && !o->smtp) {
+		error("no SMTP server: give --smtp URL (or set 'smtp' in [mail] of %s), or "
+		      "--dry-run", defaults_hint(o));
+		goto out;
+	}
+	if (add_addresses("--from", &o->from, 1, &from, &nrcpt))
+		goto out;
+	nrcpt = 0;
+	if (add_addresses("--to", to, nto, &rcpt, &nrcpt) ||
+	    add_addresses("--cc", cc, ncc, &rcpt, &nrcpt))
+		goto out;
+	if (o->intro && read_intro(o->intro, &intro))
+		goto out;
+
+	if (bisect_sel) {
+		rc = 1;
+		if (bisect_text(bisect_sel, &cmp, &bisect_subject))
+			goto out;
+	} else if (compare_text((const char **)argv, argc, &cmp, &rc)) {
+		goto out;
+	}
+	rc = 1;
+	build_body(&intro, &cmp, &body);
+	if (o->subject) {
+		strbuf_addstr(&subject, o->subject);
+	} else if (bisect_sel) {
+		strbuf_add(&subject, bisect_subject.buf, bisect_subject.len);
+	} else {
+		strbuf_addstr(&subject, "kbench compare");
+		for (int i = 0; i < argc; i++)
+			strbuf_addf(&subject, " %s", argv[i]);
+	}
+	mail_message_id(o->from, m.date, &id);
+	m.from = o->from;
+	m.to = to;
+	m.nto = nto;
+	m.cc = cc;
+	m.ncc = ncc;
+	m.subject = subject.buf;
+	join_ids(&o->in_reply_to, &parents);
+	join_ids(&o->references, &refs);
+	m.in_reply_to = parents.buf;
+	m.references = refs.buf;
+	m.body = body.buf;
+	m.message_id = id.buf;
+	if (mail_format(&m, &msg, &err)) {
+		error("cannot make the mail: %s", err.buf);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	mail_mbox(msg.buf, from.buf, m.date, &mbox);
+	if (o->dry_run) {
+		fwrite(mbox.buf, 1, mbox.len, stdout);
+		rc = fflush(stdout) ? 1 : 0;
+		goto out;
+	}
+
+	rcpts = xcalloc(nrcpt ? nrcpt : 1, sizeof(*rcpts));
+	for (size_t i = 0, off = 0; i < nrcpt; i++, off += strlen(rcpt.buf + off) + 1)
+		rcpts[i] = rcpt.buf + off;
+	srv.url = o->smtp;
+	srv.cafile = o->cafile;
+	srv.timeout_s = o->timeout_s;
+	srv.user = getenv("KBENCH_SMTP_USER");
+	srv.password = getenv("KBENCH_SMTP_PASSWORD");
+	if (srv.password && !srv.user) {
+		error("KBENCH_SMTP_PASSWORD is set but KBENCH_SMTP_USER is not");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (mail_send(&srv, from.buf, rcpts, nrcpt, &msg, &err, &reply)) {
+		error("cannot send the mail: %s", err.buf);
+		print_reply(&reply);
+		if (save_unsent(&mbox, m.date, &saved)) {
+			error("the mail follows on stdout, so that it is not lost");
+			fwrite(mbox.buf, 1, mbox.len, stdout);
+			fflush(stdout);
+		} else {
+			error("the mail is saved in %s (git send-email can send it)", saved.buf);
+		}
+		goto out;
+	}
+	notice("sent %s to %zu recipient%s", id.buf, nrcpt, nrcpt == 1 ? "" : "s");
+	rc = 0;
+out:
+	free(rcpts);
+	strbuf_release(&cmp);
+	strbuf_release(&intro);
+	strbuf_release(&body);
+	strbuf_release(&subject);
+	strbuf_release(&msg);
+	strbuf_release(&mbox);
+	strbuf_release(&from);
+	strbuf_release(&rcpt);
+	strbuf_release(&id);
+	strbuf_release(&err);
+	strbuf_release(&reply);
+	strbuf_release(&saved);
+	strbuf_release(&parents);
+	strbuf_release(&refs);
+	strbuf_release(&bisect_subject);
+	return rc;
+}
+
 /* --subject: one line of text, checked as it is parsed, into the
  * const char * opt->value. */
 static int parse_subject(const struct parse_opt *opt, const char *value)
@@ -407,16 +549,6 @@ int cmd_mail(int argc, char **argv)
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
-	struct strbuf cmp = STRBUF_INIT, intro = STRBUF_INIT, body = STRBUF_INIT;
-	struct strbuf subject = STRBUF_INIT, msg = STRBUF_INIT, mbox = STRBUF_INIT;
-	struct strbuf from = STRBUF_INIT, rcpt = STRBUF_INIT, id = STRBUF_INIT;
-	struct strbuf err = STRBUF_INIT, reply = STRBUF_INIT, saved = STRBUF_INIT;
-	struct strbuf parents = STRBUF_INIT, refs = STRBUF_INIT;
-	const char **to = NULL, **cc = NULL, **rcpts = NULL;
-	size_t nto, ncc, nrcpt = 0;
-	struct mail m = { .date = time(NULL) };
-	struct mail_server srv = { .url = NULL };
-	struct strbuf bisect_subject = STRBUF_INIT;
 	int rc = EXIT_USAGE;
 
 	config_init(&o.conf);
@@ -437,128 +569,26 @@ int cmd_mail(int argc, char **argv)
 		parse_opt_usage_print(&mail_usage, options, stderr);
 		goto out;
 	}
-	if (load_defaults(&o))
-		goto out;
-	nto = o.to.n ? o.to.n : o.nconf_to;
-	to = o.to.n ? o.to.v : (const char **)o.conf_to;
-	ncc = o.cc.n ? o.cc.n : o.nconf_cc;
-	cc = o.cc.n ? o.cc.v : (const char **)o.conf_cc;
-	if (!nto) {
-		error("no recipient: give --to ADDR (or set 'to' in [mail] of %s)",
-		      defaults_hint(&o));
-		goto out;
-	}
-	if (!o.from && o.dry_run) {
-		/* A dry run sends nothing: a placeholder stands in, and says so. */
-		o.from = MAIL_DRY_RUN_FROM;
-		notice("no sender: the dry run writes 'From: %s'; give --from ADDR "
-		       "(or set 'from' in [mail]) to send", o.from);
-	} else if (!o.from) {
-		error("no sender: give --from ADDR (or set 'from' in [mail] of %s)",
-		      defaults_hint(&o));
-		goto out;
-	}
-	if (!o.dry_run && !o.smtp) {
-		error("no SMTP server: give --smtp URL (or set 'smtp' in [mail] of %s), or "
-		      "--dry-run", defaults_hint(&o));
-		goto out;
-	}
-	if (add_addresses("--from", &o.from, 1, &from, &nrcpt))
-		goto out;
-	nrcpt = 0;
-	if (add_addresses("--to", to, nto, &rcpt, &nrcpt) ||
-	    add_addresses("--cc", cc, ncc, &rcpt, &nrcpt))
-		goto out;
-	if (o.intro && read_intro(o.intro, &intro))
-		goto out;
-
-	if (bisect_sel) {
-		rc = 1;
-		if (bisect_text(bisect_sel, &cmp, &bisect_subject))
-			goto out;
-	} else if (compare_text((const char **)argv, argc, &cmp, &rc)) {
-		goto out;
-	}
-	rc = 1;
-	build_body(&intro, &cmp, &body);
-	if (o.subject) {
-		strbuf_addstr(&subject, o.subject);
-	} else if (bisect_sel) {
-		strbuf_add(&subject, bisect_subject.buf, bisect_subject.len);
-	} else {
-		strbuf_addstr(&subject, "kbench compare");
-		for (int i = 0; i < argc; i++)
-			strbuf_addf(&subject, " %s", argv[i]);
-	}
-	mail_message_id(o.from, m.date, &id);
-	m.from = o.from;
-	m.to = to;
-	m.nto = nto;
-	m.cc = cc;
-	m.ncc = ncc;
-	m.subject = subject.buf;
-	join_ids(&o.in_reply_to, &parents);
-	join_ids(&o.references, &refs);
-	m.in_reply_to = parents.buf;
-	m.references = refs.buf;
-	m.body = body.buf;
-	m.message_id = id.buf;
-	if (mail_format(&m, &msg, &err)) {
-		error("cannot make the mail: %s", err.buf);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	mail_mbox(msg.buf, from.buf, m.date, &mbox);
-	if (o.dry_run) {
-		fwrite(mbox.buf, 1, mbox.len, stdout);
-		rc = fflush(stdout) ? 1 : 0;
-		goto out;
-	}
-
-	rcpts = xcalloc(nrcpt ? nrcpt : 1, sizeof(*rcpts));
-	for (size_t i = 0, off = 0; i < nrcpt; i++, off += strlen(rcpt.buf + off) + 1)
-		rcpts[i] = rcpt.buf + off;
-	srv.url = o.smtp;
-	srv.cafile = o.cafile;
-	srv.timeout_s = o.timeout_s;
-	srv.user = getenv("KBENCH_SMTP_USER");
-	srv.password = getenv("KBENCH_SMTP_PASSWORD");
-	if (srv.password && !srv.user) {
-		error("KBENCH_SMTP_PASSWORD is set but KBENCH_SMTP_USER is not");
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (mail_send(&srv, from.buf, rcpts, nrcpt, &msg, &err, &reply)) {
-		error("cannot send the mail: %s", err.buf);
-		print_reply(&reply);
-		if (save_unsent(&mbox, m.date, &saved)) {
-			error("the mail follows on stdout, so that it is not lost");
-			fwrite(mbox.buf, 1, mbox.len, stdout);
-			fflush(stdout);
-		} else {
-			error("the mail is saved in %s (git send-email can send it)", saved.buf);
-		}
-		goto out;
-	}
-	notice("sent %s to %zu recipient%s", id.buf, nrcpt, nrcpt == 1 ? "" : "s");
-	rc = 0;
+	rc = mail_send_text(&o, bisect_sel, argc, argv);
 out:
-	free(rcpts);
-	strbuf_release(&cmp);
-	strbuf_release(&intro);
-	strbuf_release(&body);
-	strbuf_release(&subject);
-	strbuf_release(&msg);
-	strbuf_release(&mbox);
-	strbuf_release(&from);
-	strbuf_release(&rcpt);
-	strbuf_release(&id);
-	strbuf_release(&err);
-	strbuf_release(&reply);
-	strbuf_release(&saved);
-	strbuf_release(&parents);
-	strbuf_release(&refs);
-	strbuf_release(&bisect_subject);
+	mail_opts_release(&o);
+	return rc;
+}
+
+int mail_bisect_report(const char *sel, const char *const *to, size_t nto)
+{
+	struct mail_opts o = { .to = OPT_LIST_INIT, .cc = OPT_LIST_INIT,
+			       .in_reply_to = OPT_LIST_INIT, .references = OPT_LIST_INIT,
+			       .conf_path = STRBUF_INIT };
+	int rc;
+
+	config_init(&o.conf);
+	/* The list owns its array, not the strings. */
+	for (size_t i = 0; i < nto; i++) {
+		ALLOC_GROW(o.to.v, o.to.n + 1, o.to.alloc);
+		o.to.v[o.to.n++] = to[i];
+	}
+	rc = mail_send_text(&o, sel, 0, NULL);
 	mail_opts_release(&o);
 	return rc;
 }
