@@ -1,10 +1,11 @@
-/* t1533-bisect-monitors: the monitors a bisection's report lists for its
+/* t1534-bisect-monitors: the monitors a bisection's report lists for its
  * first bad commit against its parent: a key whose values per sample
  * differ beyond their noise (Welch's t-test, p < 0.01) is listed with
  * both means and the change, a key within its noise is not, a key of
  * another row, a section's snapshot (iteration 0) and a level read
  * before a sample are left out, a key with fewer than 3 samples a side
- * is not compared; no change, or no monitor at all, is said so. */
+ * is not compared; no change, or no monitor at all, is said so.
+ * Covers: views/bisect_monitors.c */
 #include "config.h"
 #include "../tap.h"
 #include "views/bisect_monitors.h"
