@@ -5,6 +5,7 @@
 #include "config.h"
 #include "bisect/bisect_run.h"
 #include "compare/sequential.h"
+#include "compare/stats.h"
 #include "compare/verdict.h"
 #include "db/bisect.h"
 #include "db/experiment.h"
@@ -66,6 +67,9 @@ struct bisect_ctx {
 	int jobs;			/* 0: the online CPUs */
 	double build_timeout_s;		/* 0: the builder's default */
 	char *row_given;		/* "SECTION/ROW", or NULL */
+	char **overrides;		/* -o KEY=VALUE, as kbench run takes them */
+	size_t noverrides, overrides_alloc;
+	char *only;			/* --only REGEX, or NULL */
 	struct vm_config vc;
 	/* The looks of a step (every `rounds` rounds up to max_rounds) and
 	 * their bounds, so that looking does not raise the false-positive
@@ -79,6 +83,7 @@ struct bisect_ctx {
 	double regression_pct;
 	int next_step;
 	int64_t started_ns;
+	double spent_s;			/* by the finished steps before a resume */
 	struct built *built;
 	size_t nbuilt, built_alloc;
 };
@@ -231,6 +236,10 @@ static void ctx_release(struct bisect_ctx *b)
 	free(b->guest_fragment);
 	free(b->cache_dir);
 	free(b->row_given);
+	for (size_t i = 0; i < b->noverrides; i++)
+		free(b->overrides[i]);
+	free(b->overrides);
+	free(b->only);
 	free(b->vm_strings[0]);
 	free(b->vm_strings[1]);
 	free(b->config_text);
@@ -258,7 +267,7 @@ static void short_id(const char *id, char *buf, size_t len)
 
 static double elapsed_s(const struct bisect_ctx *b)
 {
-	return (double)(clock_ns(CLOCK_MONOTONIC) - b->started_ns) / 1e9;
+	return b->spent_s + (double)(clock_ns(CLOCK_MONOTONIC) - b->started_ns) / 1e9;
 }
 
 static void elapsed_text(const struct bisect_ctx *b, struct strbuf *sb)
@@ -282,10 +291,31 @@ static void settings_text(const struct bisect_ctx *b, const struct bisect_option
 		    b->threshold);
 	if (b->row_given)
 		strbuf_addf(out, "row=%s\n", b->row_given);
+	for (size_t i = 0; i < b->noverrides; i++)
+		strbuf_addf(out, "override=%s\n", b->overrides[i]);
+	if (b->only)
+		strbuf_addf(out, "only=%s\n", b->only);
 	if (b->kconfig)
 		strbuf_addf(out, "kconfig=%s\n", b->kconfig);
-	for (size_t i = 0; i < b->nfragments; i++)
+	for (size_t i = 0; i < b->nfragments; i++) {
+		struct strbuf text = STRBUF_INIT;
+
 		strbuf_addf(out, "fragment=%s\n", b->fragments[i]);
+		/* Its text as it was, for the report: a line, "\n" and "\\"
+		 * escaped. */
+		if (!strbuf_read_file(&text, b->fragments[i])) {
+			strbuf_addstr(out, "fragment-text=");
+			for (size_t k = 0; k < text.len; k++)
+				if (text.buf[k] == '\n')
+					strbuf_addstr(out, "\\n");
+				else if (text.buf[k] == '\\')
+					strbuf_addstr(out, "\\\\");
+				else if (text.buf[k] != '\r')
+					strbuf_addch(out, text.buf[k]);
+			strbuf_addch(out, '\n');
+		}
+		strbuf_release(&text);
+	}
 	if (b->guest_fragment)
 		strbuf_addf(out, "guest-fragment=%s\n", b->guest_fragment);
 	if (b->cache_dir)
@@ -350,11 +380,19 @@ static int settings_read(struct bisect_ctx *b, const char *text)
 			/* The configs' paths, for the report: their text is stored. */
 		} else if (!strcmp(line, "row")) {
 			b->row_given = xstrdup(v);
+		} else if (!strcmp(line, "override")) {
+			ALLOC_GROW(b->overrides, b->noverrides + 1, b->overrides_alloc);
+			b->overrides[b->noverrides++] = xstrdup(v);
+		} else if (!strcmp(line, "only")) {
+			free(b->only);
+			b->only = xstrdup(v);
 		} else if (!strcmp(line, "kconfig")) {
 			b->kconfig = xstrdup(v);
 		} else if (!strcmp(line, "fragment")) {
 			ALLOC_GROW(b->fragments, b->nfragments + 1, b->fragments_alloc);
 			b->fragments[b->nfragments++] = xstrdup(v);
+		} else if (!strcmp(line, "fragment-text")) {
+			/* A fragment's text, for the report; the build reads the file. */
 		} else if (!strcmp(line, "guest-fragment")) {
 			free(b->guest_fragment);
 			b->guest_fragment = xstrdup(v);
@@ -490,10 +528,15 @@ struct look {
 	double worst_pct;
 	/* Later steps. */
 	struct bisect_cmp vs_good, vs_bad;
+	/* The change from the tested commit on to the bad end (%, + better):
+	 * vs_bad reversed, so that every change reads from the older commit
+	 * to the newer one, as from the good end to the tested one. */
+	double to_bad_pct;
 	double p_good, p_bad;
 	int have_good, have_bad;
 	enum bisect_verdict verdict;
 	char *missing;			/* a row asked for that the runs lack */
+	int decided_at;			/* the round whose look decided; 0: none */
 };
 
 static void look_release(struct look *l)
@@ -564,6 +607,7 @@ struct one_row {
 	struct bisect_cmp *cmp;
 	double *p;
 	int *have;
+	double *reversed;		/* base against new; NULL: not wanted */
 };
 
 static int one_row(const struct row_verdict *v, void *arg)
@@ -577,6 +621,9 @@ static int one_row(const struct row_verdict *v, void *arg)
 	o->cmp->diff = v->new_mean - v->base_mean;
 	*o->p = v->p;
 	*o->have = 1;
+	if (o->reversed)
+		*o->reversed = v->higher_better ? stats_pdiff(v->base_mean, v->new_mean) :
+			       stats_pndiff(v->base_mean, v->new_mean);
 	return 1;
 }
 
@@ -603,8 +650,9 @@ static int look_at(struct experiment *e, struct look *l)
 		return l->found;
 	} else {
 		struct one_row og = { b, b->section, b->row, &l->vs_good, &l->p_good,
-				      &l->have_good };
-		struct one_row ob = { b, b->section, b->row, &l->vs_bad, &l->p_bad, &l->have_bad };
+				      &l->have_good, NULL };
+		struct one_row ob = { b, b->section, b->row, &l->vs_bad, &l->p_bad, &l->have_bad,
+				      &l->to_bad_pct };
 		int64_t bad = e->arms[l->bad].run_id;
 
 		l->have_good = l->have_bad = 0;
@@ -622,15 +670,50 @@ static int look_at(struct experiment *e, struct look *l)
 	}
 }
 
-/* The experiment's hook: a look every b->rounds rounds. */
+/* What a look decided, for its notice. */
+static void look_text(const struct look *l, struct strbuf *sb)
+{
+	if (l->step == 0 && l->found)
+		strbuf_addf(sb, "a regression, %s %s %+.1f%%", l->section, l->row, l->pct);
+	else if (l->step == 0)
+		strbuf_addstr(sb, "no regression yet");
+	else if (l->verdict != BISECT_VERDICT_CANNOT_TELL)
+		strbuf_addf(sb, "%s (%+.1f%% from the good end to it, %+.1f%% from it to the bad "
+			    "end)", bisect_verdict_name(l->verdict), l->vs_good.pct, l->to_bad_pct);
+	else if (l->have_good && l->have_bad)
+		strbuf_addf(sb, "cannot tell yet (%+.1f%% from the good end to it, %+.1f%% from it "
+			    "to the bad end)", l->vs_good.pct, l->to_bad_pct);
+	else
+		strbuf_addstr(sb, "cannot tell yet");
+}
+
+/* The experiment's hook: a look every b->rounds rounds, each said: one
+ * that decides ends the step's experiment there, one that does not lets
+ * it go on to the next look. */
 static int round_done(struct experiment *e, struct store *s, int round, void *arg)
 {
 	struct look *l = arg;
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
 
 	(void)s;
 	if (round % l->b->rounds)
 		return 0;
-	return look_at(e, l);
+	rc = look_at(e, l);
+	if (rc < 0)
+		return rc;
+	look_text(l, &sb);
+	if (rc > 0) {
+		l->decided_at = round;
+		notice("bisect @%lld step %d: the look after round %d decided: %s", (long long)l->b->id,
+		       l->step, round, sb.buf);
+	} else
+		notice("bisect @%lld step %d: the look after round %d: %s; going on to round %d "
+		       "(at most %d)", (long long)l->b->id, l->step, round, sb.buf,
+		       round + l->b->rounds < l->b->max_rounds ? round + l->b->rounds :
+		       l->b->max_rounds, l->b->max_rounds);
+	strbuf_release(&sb);
+	return rc;
 }
 
 /* ---- running a step ---- */
@@ -668,6 +751,9 @@ static int run_experiment(struct bisect_ctx *b, int step, const struct kbuild_re
 		.rounds = b->max_rounds,
 		.extra_name = "kbench bisect",
 		.vm = &b->vc,
+		.overrides = b->overrides,
+		.noverrides = b->noverrides,
+		.only = b->only,
 	};
 	struct experiment e;
 	int rc = -1;
@@ -703,8 +789,16 @@ static int run_experiment(struct bisect_ctx *b, int step, const struct kbuild_re
 		if (kernel_facts(b->s, e.arms[i].run_id, k[i]) && rc == 0)
 			rc = 1;
 	/* The last look, at every round run. */
-	if (rc == 0 && look_at(&e, l) < 0)
+	if (rc == 0 && look_at(&e, l) < 0) {
 		rc = 1;
+	} else if (rc == 0 && !l->decided_at) {
+		struct strbuf sb = STRBUF_INIT;
+
+		look_text(l, &sb);
+		notice("bisect @%lld step %d: the last look, after round %d: %s", (long long)b->id,
+		       step, e.rounds, sb.buf);
+		strbuf_release(&sb);
+	}
 out:
 	experiment_release(&e);
 	strbuf_release(&arms);
@@ -750,8 +844,9 @@ static int confirm(struct bisect_ctx *b)
 	short_id(good->id, g, sizeof(g));
 	short_id(bad->id, bb, sizeof(bb));
 	elapsed_text(b, &el);
-	notice("bisect @%lld step 0: the good end %s against the bad end %s [%s elapsed]",
-	       (long long)b->id, g, bb, el.buf);
+	notice("bisect @%lld step 0: the good end %s against the bad end %s (a look every %d "
+	       "rounds, up to %d) [%s elapsed]", (long long)b->id, g, bb, b->rounds, b->max_rounds,
+	       el.buf);
 	if (store_begin_bisect_step(b->s, &st))
 		goto out;
 	if ((rc = build(b, good->id, &k[0], &err))) {
@@ -810,8 +905,8 @@ static int confirm(struct bisect_ctx *b)
 		error("nothing to bisect: %s after %d rounds", reason.buf, st.rounds);
 		goto out;
 	}
-	strbuf_addf(&reason, "%s %s: %+.1f%% at the bad end (p %.2g)", l.section, l.row, l.pct,
-		    l.p);
+	strbuf_addf(&reason, "%s %s: %+.1f%% from the good end to the bad end (p %.2g)", l.section,
+		    l.row, l.pct, l.p);
 	free(b->section);
 	free(b->row);
 	b->section = xstrdup(l.section);
@@ -862,9 +957,10 @@ static int step(struct bisect_ctx *b, long idx)
 	left = bisect_walk_steps_left(&b->walk);
 	elapsed_text(b, &el);
 	notice("bisect @%lld step %d: testing %s %s (%zu commit%s left to test, roughly %d "
-	       "step%s) [%s elapsed]", (long long)b->id, st.step, id, c->subject,
-	       bisect_walk_untested(&b->walk), bisect_walk_untested(&b->walk) == 1 ? "" : "s",
-	       left, left == 1 ? "" : "s", el.buf);
+	       "step%s; a look every %d rounds, up to %d) [%s elapsed]", (long long)b->id, st.step,
+	       id, c->subject, bisect_walk_untested(&b->walk),
+	       bisect_walk_untested(&b->walk) == 1 ? "" : "s", left, left == 1 ? "" : "s",
+	       b->rounds, b->max_rounds, el.buf);
 	if (store_begin_bisect_step(b->s, &st))
 		goto out;
 	if ((rc = build(b, good->id, &k[0], &err)) || (rc = build(b, bad->id, &k[2], &err))) {
@@ -910,9 +1006,9 @@ static int step(struct bisect_ctx *b, long idx)
 				strbuf_addf(&reason, "the runs have no row %s %s", b->section,
 					    b->row);
 			else
-				strbuf_addf(&reason, "%s %s: %+.1f%% against good (p %.2g), %+.1f%% "
-					    "against bad (p %.2g)", b->section, b->row,
-					    l.vs_good.pct, l.p_good, l.vs_bad.pct, l.p_bad);
+				strbuf_addf(&reason, "%s %s: %+.1f%% from the good end to it (p %.2g), "
+					    "%+.1f%% from it to the bad end (p %.2g)", b->section,
+					    b->row, l.vs_good.pct, l.p_good, l.to_bad_pct, l.p_bad);
 			if (l.verdict == BISECT_VERDICT_GOOD) {
 				mark = BISECT_GOOD;
 				verdict = "good";
@@ -957,7 +1053,8 @@ static int run_steps(struct bisect_ctx *b)
 	int rc = 0, found;
 	struct strbuf el = STRBUF_INIT;
 
-	b->started_ns = clock_ns(CLOCK_MONOTONIC);
+	if (!b->started_ns)
+		b->started_ns = clock_ns(CLOCK_MONOTONIC);
 	if (seq_design_init(&b->design, b->rounds, b->max_rounds, b->rounds, BISECT_ALPHA, &el)) {
 		error("bisect @%lld: %s", (long long)b->id, el.buf);
 		rc = -1;
@@ -1056,6 +1153,9 @@ static int load_configs(struct bisect_ctx *b, const struct bisect_options *o)
 		.rounds = b->max_rounds,
 		.vm = &b->vc,
 		.images_later = 1,
+		.overrides = b->overrides,
+		.noverrides = b->noverrides,
+		.only = b->only,
 	};
 	struct strbuf rows = STRBUF_INIT;
 	int rc = -1;
@@ -1135,6 +1235,11 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 	b.jobs = o->jobs;
 	b.build_timeout_s = o->build_timeout_s;
 	b.row_given = o->row ? xstrdup(o->row) : NULL;
+	for (size_t i = 0; i < o->noverrides; i++) {
+		ALLOC_GROW(b.overrides, b.noverrides + 1, b.overrides_alloc);
+		b.overrides[b.noverrides++] = xstrdup(o->overrides[i]);
+	}
+	b.only = o->only ? xstrdup(o->only) : NULL;
 	b.vc = *o->vm;
 	b.vc.kernel = NULL;
 	b.vm_strings[0] = o->vm->append ? xstrdup(o->vm->append) : NULL;
@@ -1262,6 +1367,14 @@ static int replay_step(const struct bisect_step *st, void *arg)
 	if (!st->verdict)
 		return 0;
 	rp->done++;
+	/* The time it took counts in the elapsed time the steps after a
+	 * resume say (a step cut off part way runs again, from its start). */
+	if (st->started_at && st->finished_at) {
+		double from = clock_parse_iso_utc(st->started_at), to = clock_parse_iso_utc(st->finished_at);
+
+		if (isfinite(from) && isfinite(to) && to > from)
+			b->spent_s += to - from;
+	}
 	if (st->step == 0)
 		return 0;
 	for (size_t i = 1; i < b->ncommits; i++)
@@ -1338,10 +1451,14 @@ int bisect_resume(struct store *s, int64_t id)
 	b.next_step = rp.done;
 	if (store_resume_bisect(s, id))
 		goto out;
+	b.started_ns = clock_ns(CLOCK_MONOTONIC);
+	strbuf_reset(&out);
+	elapsed_text(&b, &out);
 	notice("bisect @%lld resumed: %d step%s finished, %zu commit%s left to test, roughly %d "
-	       "step%s", (long long)id, rp.done, rp.done == 1 ? "" : "s",
+	       "step%s [%s elapsed]", (long long)id, rp.done, rp.done == 1 ? "" : "s",
 	       bisect_walk_untested(&b.walk), bisect_walk_untested(&b.walk) == 1 ? "" : "s",
-	       bisect_walk_steps_left(&b.walk), bisect_walk_steps_left(&b.walk) == 1 ? "" : "s");
+	       bisect_walk_steps_left(&b.walk), bisect_walk_steps_left(&b.walk) == 1 ? "" : "s",
+	       out.buf);
 	rc = run_steps(&b);
 out:
 	bisect_info_release(&x);

@@ -32,6 +32,9 @@ struct bisect_options {
 	const char *good, *bad;		/* refs, as git takes them */
 	char *const *configs;		/* paths */
 	size_t nconfigs;
+	char *const *overrides;		/* -o KEY=VALUE, over the configs */
+	size_t noverrides;
+	const char *only;		/* PCRE2 over section names; NULL: all */
 	const char *row;		/* "SECTION/ROW"; NULL: the largest regression */
 	double threshold_pct;
 	int rounds, max_rounds;

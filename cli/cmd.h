@@ -4,6 +4,7 @@
 #define KBENCH_CMD_H
 
 #include "cli/setup.h"	/* what every command starts with */
+#include "compare/compare.h"	/* enum compare_format */
 #include "lib/parse-options.h"	/* struct opt_list */
 
 #include <stddef.h>
@@ -74,26 +75,24 @@ int cmd_regressions(int argc, char **argv);
 
 struct history;
 struct series_filter;
-/* The change-point options kbench history and regressions share, as
- * given (NULL: not given); CMD_CHANGEPOINT_OPTIONS(o) lists them in a
- * parse_opt table, and cmd_changepoint_apply (cli/cmd_history.c) reads
- * them into h: 0, or -1 after printing why. */
-struct cmd_changepoint_opts {
-	const char *pvalue, *window, *min_change, *statistic;
-};
-#define CMD_CHANGEPOINT_OPTIONS(o) \
-	OPT_STRING(0, "p-value", &(o)->pvalue, "P", \
-		   "a change point's p must be below P (default 0.001)"), \
-	OPT_STRING(0, "window", &(o)->window, "N", \
-		   "runs per E-Divisive window (default 50)"), \
-	OPT_STRING(0, "min-change", &(o)->min_change, "PCT", \
-		   "report only changes of more than PCT percent\n" \
-		   "(default 0: any change the tests pass)"), \
-	OPT_STRING(0, "statistic", &(o)->statistic, "STAT", \
-		   "find change points on each run's best sample (best,\n" \
-		   "the default: Min, or Max when higher is better) or on\n" \
-		   "its mean (mean)")
-int cmd_changepoint_apply(const struct cmd_changepoint_opts *o, struct history *h);
+/* The change-point options kbench history and regressions share:
+ * CMD_CHANGEPOINT_OPTIONS(h) lists them in a parse_opt table, each read
+ * into the struct history h (history_init()ed before the parse) by
+ * cmd_parse_changepoint (cli/cmd_history.c) as it is parsed. */
+int cmd_parse_changepoint(const struct parse_opt *opt, const char *value);
+#define CMD_CHANGEPOINT_OPTIONS(h) \
+	OPT_CALLBACK(0, "p-value", (h), "P", \
+		     "a change point's p must be below P (default 0.001)", \
+		     cmd_parse_changepoint), \
+	OPT_CALLBACK(0, "window", (h), "N", \
+		     "runs per E-Divisive window (default 50)", cmd_parse_changepoint), \
+	OPT_CALLBACK(0, "min-change", (h), "PCT", \
+		     "report only changes of more than PCT percent\n" \
+		     "(default 0: any change the tests pass)", cmd_parse_changepoint), \
+	OPT_CALLBACK(0, "statistic", (h), "STAT", \
+		     "find change points on each run's best sample (best,\n" \
+		     "the default: Min, or Max when higher is better) or on\n" \
+		     "its mean (mean)", cmd_parse_changepoint)
 /* Say (error()) that no complete run of store has samples of the series
  * f picks (given_runs: among the runs given), naming the closest stored
  * config or host when f's looks mistyped (cli/cmd_history.c). */
@@ -106,16 +105,21 @@ int cmd_rename(int argc, char **argv);
  * mmtests' layout (cli/export_mmtests.c). Return 0 or 1, as a command. */
 int cmd_export_mmtests(struct store *s, const int64_t *run_ids, size_t n, const char *dir);
 int cmd_mail(int argc, char **argv);
+/* Mail the report of the bisection sel names (@ID, ID, a uuid prefix;
+ * NULL: the latest) to to[0..nto-1], as kbench mail --bisect does with
+ * the [mail] settings of kbench.conf. Return 0, 1 on failure or
+ * EXIT_USAGE (no sender, no server), after saying why. */
+int mail_bisect_report(const char *sel, const char *const *to, size_t nto);
 int cmd_recover(int argc, char **argv);
 
 int cmd_calibrate(int argc, char **argv);
 /* kbench ab: an interleaved A/B experiment over knobs and options. */
 int cmd_ab(int argc, char **argv);
 /* After an experiment (kbench ab, kbench vm with arms): print the
- * comparison of its arms' runs in s, in format (NULL: text), as kbench
- * compare of them prints it (cli/report.c). Return 0, or -1 after printing
- * why. */
-int cmd_report_experiment(struct store *s, const struct experiment *e, const char *format);
+ * comparison of its arms' runs in s, in format, as kbench compare of them
+ * prints it (cli/report.c). Return 0, or -1 after printing why. */
+int cmd_report_experiment(struct store *s, const struct experiment *e,
+			  enum compare_format format);
 /* kbench experiments: the experiments kbench ab stored. */
 int cmd_experiments(int argc, char **argv);
 /* kbench bisect: the commit of a git tree that made a row worse. */

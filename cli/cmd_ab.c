@@ -4,6 +4,7 @@
  * --resume EXPERIMENT finishes the rounds of one that was stopped. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/compare_cmdline.h"
 #include "db/experiment.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -13,6 +14,7 @@
 #include "experiment/experiment.h"
 #include "kernel/kbuild.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,12 +62,50 @@ static int check_guest(const struct experiment *e, int guest_missing)
 	return 0;
 }
 
+/* --rounds: N or auto, into the struct experiment_options opt->value. */
+static int parse_rounds(const struct parse_opt *opt, const char *value)
+{
+	struct experiment_options *eo = opt->value;
+
+	eo->rounds = 0;
+	eo->rounds_auto = !strcmp(value, "auto");
+	if (!eo->rounds_auto && experiment_parse_rounds(value, &eo->rounds))
+		return error("--rounds takes auto or an integer from 1 to %d, not '%s'",
+			     EXPERIMENT_MAX_ROUNDS, value);
+	return 0;
+}
+
+/* --equivalence: a percentage, into the struct experiment_options
+ * opt->value. */
+static int parse_equivalence(const struct parse_opt *opt, const char *value)
+{
+	struct experiment_options *eo = opt->value;
+
+	if (experiment_parse_pct(value, &eo->equivalence))
+		return error("--equivalence takes a percentage from 0 to 100, not '%s'", value);
+	eo->has_equivalence = 1;
+	return 0;
+}
+
+/* --wait-knobs: seconds from 0 to a day, into the double opt->value. */
+static int parse_wait_knobs(const struct parse_opt *opt, const char *value)
+{
+	double *s = opt->value;
+	char *end;
+
+	errno = 0;
+	*s = strtod(value, &end);
+	if (!*value || *end || errno || !(*s >= 0 && *s <= 86400))
+		return error("--wait-knobs takes seconds from 0 to 86400, not '%s'", value);
+	return 0;
+}
+
 /* kbench ab --resume SEL: the experiment as its runs stored it, its
  * missing rounds run, then the report. Return an exit status. */
 static int resume(const char *sel, const struct opt_list *configs,
 		  const struct opt_list *overrides, const struct experiment_options *eo,
-		  int dry_run, int force, double wait_knobs, const char *format, int no_report,
-		  int guest_missing)
+		  int dry_run, int force, double wait_knobs, enum compare_format format,
+		  int no_report, int guest_missing)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct store *store = NULL;
@@ -117,7 +157,8 @@ int cmd_ab(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct experiment_options eo = { .name = NULL };
-	const char *format = NULL, *resume_sel = NULL, *rounds = NULL, *equivalence = NULL;
+	enum compare_format format = COMPARE_FORMAT_TEXT;
+	const char *resume_sel = NULL;
 	int dry_run = 0, no_report = 0, force = 0;
 	double wait_knobs = 0;
 	const struct parse_opt options[] = {
@@ -127,12 +168,12 @@ int cmd_ab(int argc, char **argv)
 		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
 				"set KEY in every section that takes it, in every arm\n"
 				"(-o SECTION.KEY=VALUE: that section only)"),
-		OPT_STRING('n', "name", &eo.name, "NAME",
-			   "the experiment's name (default: the config's);\n"
-			   "each arm is stored as the run NAME/ARM"),
-		OPT_STRING(0, "rounds", &rounds, "N|auto",
-			   "rounds of every arm (default: [experiment] rounds,\n"
-			   "else 12); auto: a sequential design"),
+		OPT_CALLBACK('n', "name", &eo.name, "NAME",
+			     "the experiment's name (default: the config's);\n"
+			     "each arm is stored as the run NAME/ARM", cmd_parse_run_name),
+		OPT_CALLBACK(0, "rounds", &eo, "N|auto",
+			     "rounds of every arm (default: [experiment] rounds,\n"
+			     "else 12); auto: a sequential design", parse_rounds),
 		OPT_INT_RANGE(0, "min-rounds", &eo.min_rounds, "N",
 			      "--rounds auto: the first look's rounds (default 4)", 3,
 			      EXPERIMENT_MAX_ROUNDS),
@@ -142,9 +183,9 @@ int cmd_ab(int argc, char **argv)
 		OPT_INT_RANGE(0, "look-every", &eo.look_every, "N",
 			      "--rounds auto: rounds between looks (default 2)", 1,
 			      EXPERIMENT_MAX_ROUNDS),
-		OPT_STRING(0, "equivalence", &equivalence, "PCT",
-			   "--rounds auto: stop for no change once the change\n"
-			   "is known within +/-PCT% (default 5; 0: never)"),
+		OPT_CALLBACK(0, "equivalence", &eo, "PCT",
+			     "--rounds auto: stop for no change once the change\n"
+			     "is known within +/-PCT% (default 5; 0: never)", parse_equivalence),
 		OPT_STRING(0, "watch", &eo.watch, "REGEX",
 			   "--rounds auto: the SECTION/ROW mean rows that must\n"
 			   "be decided to stop (PCRE2; default: every one)"),
@@ -159,15 +200,18 @@ int cmd_ab(int argc, char **argv)
 		OPT_BOOL(0, "dry-run", &dry_run,
 			 "print the design, the knobs with their current values\n"
 			 "and each arm's plan; change and run nothing"),
-		OPT_STRING(0, "format", &format, "FORMAT",
-			   "of the comparison after the experiment (as compare)"),
+		OPT_CALLBACK(0, "format", &format, "FORMAT",
+			     "of the comparison after the experiment (as compare)",
+			     compare_cmdline_parse_format,
+			     .complete = compare_cmdline_complete_format),
 		OPT_BOOL(0, "no-report", &no_report, "do not compare the arms afterwards"),
 		OPT_STRING(0, "resume", &resume_sel, "EXPERIMENT",
 			   "finish the rounds of a stopped experiment (@ID, ID,\n"
 			   "a name: its latest, a uuid prefix)"),
-		OPT_DOUBLE(0, "wait-knobs", &wait_knobs, "SECONDS",
-			   "wait up to SECONDS for another kbench changing this\n"
-			   "machine's knobs to finish (default: refuse at once)"),
+		OPT_CALLBACK(0, "wait-knobs", &wait_knobs, "SECONDS",
+			     "wait up to SECONDS for another kbench changing this\n"
+			     "machine's knobs to finish (default: refuse at once)",
+			     parse_wait_knobs),
 		OPT_BOOL(0, "force", &force,
 			 "resume although the machine, the kernel or an arm's\n"
 			 "options differ from the experiment's runs"),
@@ -188,25 +232,6 @@ int cmd_ab(int argc, char **argv)
 		goto out;
 	if (argc > 0) {
 		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
-		goto out;
-	}
-	if (rounds && !strcmp(rounds, "auto")) {
-		eo.rounds_auto = 1;
-	} else if (rounds && experiment_parse_rounds(rounds, &eo.rounds)) {
-		error("--rounds takes auto or an integer from 1 to %d, not '%s'",
-		      EXPERIMENT_MAX_ROUNDS, rounds);
-		goto out;
-	}
-	if (equivalence) {
-		if (experiment_parse_pct(equivalence, &eo.equivalence)) {
-			error("--equivalence takes a percentage from 0 to 100, not '%s'",
-			      equivalence);
-			goto out;
-		}
-		eo.has_equivalence = 1;
-	}
-	if (!(wait_knobs >= 0 && wait_knobs <= 86400)) {
-		error("--wait-knobs takes seconds from 0 to 86400, not %g", wait_knobs);
 		goto out;
 	}
 	/* Arms built from a tree (tree = DIR, ref = REF) get the guest
@@ -232,8 +257,6 @@ int cmd_ab(int argc, char **argv)
 		parse_opt_usage_print(&ab_usage, options, stderr);
 		goto out;
 	}
-	if (eo.name && cmd_check_run_name(eo.name))
-		goto out;
 	paths = xcalloc(configs.n, sizeof(*paths));
 	for (size_t i = 0; i < configs.n; i++) {
 		if (cmd_find_config(configs.v[i], &path))

@@ -30,6 +30,7 @@
 
 static const struct parse_opt_usage bisect_usage = {
 	.synopsis = "kbench bisect --tree DIR --good REF --bad REF -c CONFIG [-c CONFIG...]\n"
+		    "                    [-o [SECTION.]KEY=VALUE...] [--only REGEX]\n"
 		    "                    [--row SECTION/ROW] [--threshold PCT] [--rounds N]\n"
 		    "                    [--max-rounds N] [--kconfig FILE|TARGET]\n"
 		    "                    [--fragment FILE...] [--no-guest-fragment] [--cache DIR]\n"
@@ -76,44 +77,84 @@ static int find(struct store *s, const char *sel, int64_t *id)
 	return rc;
 }
 
+/* The bisections' rows, kept until every row name is known: the column
+ * is as wide as the longest, never cut. */
 struct listing {
-	struct strbuf out;
-	int n;
+	struct strbuf *head, *row, *tail;	/* before the row, the row, after it */
+	size_t n, alloc;
+	int width;
 };
+
+/* Display columns of UTF-8 text s: a sequence counts as one, as
+ * output_cell counts them. */
+static int columns(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
 
 static int list_one(const struct bisect_info *b, void *arg)
 {
 	struct listing *l = arg;
-	struct strbuf row = STRBUF_INIT;
+	size_t i = l->n;
 
-	if (!l->n++)
-		strbuf_addf(&l->out, "%4s %-11s %-13s %5s %-19s %-12s %s\n", "id", "status",
-			    "result", "steps", "row", "first bad", "started");
-	if (*b->section)
-		strbuf_addf(&row, "%s/%s", b->section, b->row);
-	strbuf_addf(&l->out, "%4lld %-11s %-13s %5d ", (long long)b->id, b->status,
+	if (l->n + 1 > l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 16;
+		l->head = xreallocarray(l->head, l->alloc, sizeof(*l->head));
+		l->row = xreallocarray(l->row, l->alloc, sizeof(*l->row));
+		l->tail = xreallocarray(l->tail, l->alloc, sizeof(*l->tail));
+	}
+	strbuf_init(&l->head[i]);
+	strbuf_init(&l->row[i]);
+	strbuf_init(&l->tail[i]);
+	l->n++;
+	strbuf_addf(&l->head[i], "%4lld %-11s %-13s %5d ", (long long)b->id, b->status,
 		    *b->result ? b->result : "-", b->steps);
-	output_cell(&l->out, row.len ? row.buf : "-", 19, 0);
-	strbuf_addf(&l->out, " %-12.12s %.10s\n", *b->first_bad ? b->first_bad : "-",
+	if (*b->section)
+		strbuf_addf(&l->row[i], "%s/%s", b->section, b->row);
+	else
+		strbuf_addch(&l->row[i], '-');
+	strbuf_addf(&l->tail[i], " %-12.12s %.10s\n", *b->first_bad ? b->first_bad : "-",
 		    b->started_at);
-	strbuf_release(&row);
+	if (columns(l->row[i].buf) > l->width)
+		l->width = columns(l->row[i].buf);
 	return 0;
 }
 
 static int list(void)
 {
 	struct store *s = NULL;
-	struct listing l = { .out = STRBUF_INIT };
+	struct listing l = { .width = 3 };
+	struct strbuf out = STRBUF_INIT;
 	int rc = 1;
 
 	if (cmd_open_store(&s, CMD_STORE_READ) || store_each_bisect(s, list_one, &l) < 0)
 		goto out;
 	if (!l.n)
-		strbuf_addstr(&l.out, "No bisection in the store.\n");
-	fwrite(l.out.buf, 1, l.out.len, stdout);
+		strbuf_addstr(&out, "No bisection in the store.\n");
+	else
+		strbuf_addf(&out, "%4s %-11s %-13s %5s %-*s %-12s %s\n", "id", "status", "result",
+			    "steps", l.width, "row", "first bad", "started");
+	for (size_t i = 0; i < l.n; i++) {
+		strbuf_add(&out, l.head[i].buf, l.head[i].len);
+		output_cell(&out, l.row[i].buf, l.width, 0);
+		strbuf_add(&out, l.tail[i].buf, l.tail[i].len);
+	}
+	fwrite(out.buf, 1, out.len, stdout);
 	rc = fflush(stdout) ? 1 : 0;
 out:
-	strbuf_release(&l.out);
+	for (size_t i = 0; i < l.n; i++) {
+		strbuf_release(&l.head[i]);
+		strbuf_release(&l.row[i]);
+		strbuf_release(&l.tail[i]);
+	}
+	free(l.head);
+	free(l.row);
+	free(l.tail);
+	strbuf_release(&out);
 	store_close(s);
 	return rc;
 }
@@ -138,32 +179,22 @@ out:
 	return rc;
 }
 
-/* --report --mail ADDR...: kbench mail --to ADDR... --bisect #ID. */
+/* --report --mail ADDR...: as kbench mail --to ADDR... --bisect @ID. */
 static int mail(const char *sel, const struct opt_list *to)
 {
 	struct store *s = NULL;
-	struct strbuf idtext = STRBUF_INIT;
-	char **argv = xcalloc(2 * to->n + 4, sizeof(*argv));
+	char idtext[32];
 	int64_t id;
-	int argc = 0, rc = 1;
+	int rc = 1;
 
 	if (cmd_open_store(&s, CMD_STORE_READ) || find(s, sel, &id))
 		goto out;
 	store_close(s);
 	s = NULL;
-	strbuf_addf(&idtext, "@%lld", (long long)id);
-	argv[argc++] = (char *)"mail";
-	for (size_t i = 0; i < to->n; i++) {
-		argv[argc++] = (char *)"--to";
-		argv[argc++] = (char *)to->v[i];
-	}
-	argv[argc++] = (char *)"--bisect";
-	argv[argc++] = idtext.buf;
-	rc = cmd_mail(argc, argv);
+	snprintf(idtext, sizeof(idtext), "@%lld", (long long)id);
+	rc = mail_bisect_report(idtext, to->v, to->n);
 out:
 	store_close(s);
-	free(argv);
-	strbuf_release(&idtext);
 	return rc;
 }
 
@@ -202,9 +233,22 @@ static int status(int rc)
 	return rc < 0 ? 1 : rc;
 }
 
+/* --row: SECTION/ROW, checked as it is parsed, into the const char *
+ * opt->value; whether the config has it is known once it is loaded. */
+static int parse_row(const struct parse_opt *opt, const char *value)
+{
+	const char *slash = strchr(value, '/');
+
+	if (!slash || slash == value || !slash[1])
+		return error("--row '%s': expected SECTION/ROW, as kbench compare names them "
+			     "(hackbench/4)", value);
+	*(const char **)opt->value = value;
+	return 0;
+}
+
 int cmd_bisect(int argc, char **argv)
 {
-	struct opt_list configs = OPT_LIST_INIT, to = OPT_LIST_INIT;
+	struct opt_list configs = OPT_LIST_INIT, to = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
 	struct cmd_build_opts bo = { .fragments = OPT_LIST_INIT, .timeout_name = "build-timeout" };
 	struct kbuild_request rq;
 	char **fragments = NULL;
@@ -221,10 +265,17 @@ int cmd_bisect(int argc, char **argv)
 		OPT_STRING(0, "bad", &o.bad, "REF", "a later commit with it"),
 		OPT_STRING_LIST('c', "config", &configs, "FILE",
 				"what to measure: an INI config (repeatable)"),
-		OPT_STRING(0, "row", &o.row, "SECTION/ROW",
-			   "the row to bisect, as compare names it\n"
-			   "(hackbench/4); default: the one the bad end\n"
-			   "made worse the most"),
+		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
+				"set KEY in every section that takes it\n"
+				"(-o SECTION.KEY=VALUE: that section only;\n"
+				"repeatable), as kbench run takes it"),
+		OPT_STRING(0, "only", &o.only, "REGEX",
+			   "measure only the sections whose name matches\n"
+			   "(PCRE2)"),
+		OPT_CALLBACK(0, "row", &o.row, "SECTION/ROW",
+			     "the row to bisect, as compare names it\n"
+			     "(hackbench/4); default: the one the bad end\n"
+			     "made worse the most", parse_row),
 		OPT_DOUBLE(0, "threshold", &o.threshold_pct, "PCT",
 			   "the smallest change that counts (default 5)"),
 		OPT_INT_RANGE(0, "rounds", &o.rounds, "N",
@@ -238,9 +289,9 @@ int cmd_bisect(int argc, char **argv)
 		OPT_INT_RANGE(0, "memory", &vc.mem_mib, "MIB",
 			      "the guests' memory in MiB (default 512)", 64, 1 << 22),
 		OPT_STRING(0, "append", &vc.append, "TEXT", "more of the guests' command line"),
-		OPT_STRING(0, "accel", &vc.accel, "auto|kvm|tcg",
-			   "KVM, TCG, or KVM when it boots the guest and\n"
-			   "TCG otherwise (default auto)"),
+		OPT_CALLBACK(0, "accel", &vc.accel, "auto|kvm|tcg",
+			     "KVM, TCG, or KVM when it boots the guest and\n"
+			     "TCG otherwise (default auto)", cmd_parse_accel),
 		OPT_DOUBLE(0, "boot-timeout", &vc.boot_timeout_s, "SECONDS",
 			   "how long a guest may take to come up (default 60)"),
 		OPT_BOOL(0, "icount", &icount,
@@ -283,11 +334,13 @@ int cmd_bisect(int argc, char **argv)
 		error("--mail goes with --report");
 		goto out;
 	}
-	if (!run && (o.tree || o.good || o.bad || configs.n || o.row || bo.fragments.n ||
+	if (!run && (o.tree || o.good || o.bad || configs.n || overrides.n || o.only || o.row ||
+		     bo.fragments.n ||
 		     bo.kconfig || bo.no_guest_fragment || bo.cache || bo.jobs || bo.timeout_s ||
 		     icount || o.dry_run)) {
 		error("--resume, --log, --report and --list take a stored bisection: --tree, "
-		      "--good, --bad, -c, --row and the build's options start a new one");
+		      "--good, --bad, -c, -o, --only, --row and the build's options start a new "
+		      "one");
 		goto out;
 	}
 	if (lst) {
@@ -359,6 +412,8 @@ int cmd_bisect(int argc, char **argv)
 	}
 	o.configs = paths;
 	o.nconfigs = configs.n;
+	o.overrides = (char *const *)overrides.v;
+	o.noverrides = overrides.n;
 	/* The build's settings are stored, to be read by --resume from
 	 * anywhere: files by their absolute paths. */
 	if (cmd_build_request(&bo, &rq, &fragments))
@@ -412,6 +467,7 @@ out:
 	free(paths);
 	store_close(store);
 	opt_list_release(&configs);
+	opt_list_release(&overrides);
 	opt_list_release(&bo.fragments);
 	cmd_build_fragments_free(fragments);
 	free(kconfig);

@@ -142,8 +142,8 @@ int cmd_calibrate(int argc, char **argv)
 			   "run only the sections whose name matches (PCRE2)"),
 		OPT_INT_RANGE(0, "runs", &nruns, "N",
 			      "how many runs (default 5, at least 3)", 3, 1000),
-		OPT_STRING('n', "name", &req.name, "NAME",
-			   "the runs' name (default: uname -r)"),
+		OPT_CALLBACK('n', "name", &req.name, "NAME",
+			     "the runs' name (default: uname -r)", cmd_parse_run_name),
 		OPT_BOOL(0, "dry-run", &dry_run,
 			 "validate the configs and print the plan, run nothing"),
 		OPT_HELP("this text"),
@@ -163,8 +163,6 @@ int cmd_calibrate(int argc, char **argv)
 		goto out;
 	}
 	if (cmd_require_configs(&configs, &calibrate_usage, options))
-		goto out;
-	if (req.name && cmd_check_run_name(req.name))
 		goto out;
 	if (cmd_load_configs(&conf, &configs, &overrides))
 		goto out;

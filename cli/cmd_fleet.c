@@ -278,8 +278,8 @@ static void default_db_dir(struct strbuf *out)
 #define SUBMIT_OPTIONS(o) \
 	OPT_STRING_LIST('c', "config", &o.configs, "FILE", \
 			"an INI config (repeatable), carried in the job"), \
-	OPT_STRING('n', "name", &o.name, "NAME", \
-		   "the runs' name (default: each node's uname -r)"), \
+	OPT_CALLBACK('n', "name", &o.name, "NAME", \
+		     "the runs' name (default: each node's uname -r)", cmd_parse_run_name), \
 	OPT_STRING(0, "nodes", &o.nodes, "LIST", \
 		   "these nodes (n1,n2 or Slurm's n[1-4])"), \
 	OPT_STRING(0, "partition", &o.partition, "P", \
@@ -306,6 +306,17 @@ static void default_db_dir(struct strbuf *out)
 	OPT_BOOL(0, "dry-run", &o.dry_run, \
 		 "print the job's script and the sbatch commands")
 
+/* --daily: HH:MM, checked as it is parsed, into the const char *
+ * opt->value. */
+static int parse_daily(const struct parse_opt *opt, const char *value)
+{
+	if (!fleet_valid_daily(value))
+		return error("invalid value '%s' for '--daily': expected HH:MM, 00:00 to 23:59",
+			     value);
+	*(const char **)opt->value = value;
+	return 0;
+}
+
 static int submit_or_schedule(int argc, char **argv, int daily)
 {
 	struct submit_opts o = { .configs = OPT_LIST_INIT };
@@ -315,8 +326,8 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		OPT_END(),
 	};
 	const struct parse_opt schedule_options[] = {
-		OPT_STRING(0, "daily", &o.daily, "HH:MM",
-			   "run every day at this time (nodes' local time)"),
+		OPT_CALLBACK(0, "daily", &o.daily, "HH:MM",
+			     "run every day at this time (nodes' local time)", parse_daily),
 		SUBMIT_OPTIONS(o),
 		OPT_HELP("this text"),
 		OPT_END(),
@@ -345,10 +356,6 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	if (daily && !o.daily) {
 		error("schedule needs --daily HH:MM");
 		parse_opt_usage_print(usage, opts, stderr);
-		goto out;
-	}
-	if (daily && !fleet_valid_daily(o.daily)) {
-		error("invalid value '%s' for '--daily': expected HH:MM, 00:00 to 23:59", o.daily);
 		goto out;
 	}
 	if (cmd_require_configs(&o.configs, usage, opts))
@@ -894,6 +901,19 @@ static int parse_since(const char *s, int64_t *t)
 	return 0;
 }
 
+/* --since of collect: DATE, into the struct fleet_collect opt->value
+ * (since, since_set) as it is parsed. */
+static int parse_collect_since(const struct parse_opt *opt, const char *value)
+{
+	struct fleet_collect *c = opt->value;
+
+	if (parse_since(value, &c->since))
+		return error("invalid value '%s' for '--since': expected YYYY-MM-DD[THH:MM[:SS]]",
+			     value);
+	c->since_set = 1;
+	return 0;
+}
+
 static void print_summary(struct store *s, const struct fleet_collect *c)
 {
 	struct fleet_newest n = { .name = NULL };
@@ -924,31 +944,30 @@ static void print_would_collect(const char *rel, void *arg)
 
 static int cmd_collect(int argc, char **argv)
 {
-	const char *since = NULL;
+	struct fleet_collect c = { .would_collect = print_would_collect };
 	int do_report = 0, dry_run = 0;
 	const char *report_html = NULL;
 	struct net_limits limits = { .tries = 0 };
 	struct fleet_defaults defaults;
 	struct http_options net;
 	const struct parse_opt options[] = {
-		OPT_STRING(0, "since", &since, "DATE",
-			   "only bundles uploaded at or after DATE\n"
-			   "(YYYY-MM-DD[THH:MM[:SS]], UTC)"),
+		OPT_CALLBACK(0, "since", &c, "DATE",
+			     "only bundles uploaded at or after DATE\n"
+			     "(YYYY-MM-DD[THH:MM[:SS]], UTC)", parse_collect_since),
 		OPT_BOOL(0, "report", &do_report,
 			 "then regressions and comparisons per host"),
-		OPT_STRING(0, "report-html", &report_html, "FILE",
-			   "--report, and the same as an HTML page in FILE"),
+		OPT_CALLBACK(0, "report-html", &report_html, "FILE",
+			     "--report, and the same as an HTML page in FILE", output_parse_path),
 		OPT_BOOL(0, "dry-run", &dry_run, "list what would be collected, change nothing"),
 		NET_LIMIT_OPTIONS(&limits, "collect", "3600"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
 	struct fleet_bundle_list bundles = FLEET_BUNDLE_LIST_INIT;
-	struct fleet_collect c = { .would_collect = print_would_collect };
 	struct strbuf key = STRBUF_INIT;
 	struct store *s = NULL;
 	size_t nnew = 0, nfailed = 0, nruns = 0, npresent = 0;
-	int64_t since_t = 0, nsamples = 0;
+	int64_t nsamples = 0;
 	int rc = EXIT_USAGE;
 
 	fleet_defaults_init(&defaults);
@@ -958,10 +977,6 @@ static int cmd_collect(int argc, char **argv)
 		error(argc > 1 ? "collect takes one URL or directory" :
 		      "collect needs the results URL or directory");
 		parse_opt_usage_print(&collect_usage, options, stderr);
-		goto out;
-	}
-	if (since && parse_since(since, &since_t)) {
-		error("invalid value '%s' for '--since': expected YYYY-MM-DD[THH:MM[:SS]]", since);
 		goto out;
 	}
 	rc = 1;
@@ -988,8 +1003,6 @@ static int cmd_collect(int argc, char **argv)
 	c.results = argv[0];
 	c.key = key.buf;
 	c.net = &net;
-	c.since_set = since != NULL;
-	c.since = since_t;
 	c.dry_run = dry_run;
 	if (fleet_collect_bundles(s, &bundles, &c))
 		goto out;

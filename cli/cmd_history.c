@@ -4,6 +4,7 @@
 #include "config.h"
 #include "cli/cmd.h"
 #include "cli/complete.h"
+#include "cli/date.h"
 #include "views/output.h"
 #include "compare/history.h"
 #include "compare/render.h"
@@ -122,20 +123,36 @@ void cmd_no_series(struct store *store, const struct series_filter *f, int given
 	strbuf_release(&hint);
 }
 
-int cmd_changepoint_apply(const struct cmd_changepoint_opts *o, struct history *h)
+int cmd_parse_changepoint(const struct parse_opt *opt, const char *value)
 {
-	if (history_params_parse(o->pvalue, o->window, o->min_change, &h->params))
-		return -1;
-	return o->statistic ? history_stat_parse(o->statistic, &h->stat) : 0;
+	struct history *h = opt->value;
+	const char *name = opt->long_name;
+
+	if (!strcmp(name, "statistic"))
+		return history_stat_parse(value, &h->stat);
+	return history_params_parse(!strcmp(name, "p-value") ? value : NULL,
+				    !strcmp(name, "window") ? value : NULL,
+				    !strcmp(name, "min-change") ? value : NULL, &h->params);
+}
+
+/* --format: text, csv, json or html, into the enum history_format
+ * opt->value. */
+static int parse_format(const struct parse_opt *opt, const char *value)
+{
+	if (history_format_parse(value, opt->value))
+		return error("unknown format '%s' (expected text, csv, json or html)", value);
+	return 0;
 }
 
 int cmd_history(int argc, char **argv)
 {
 	struct series_filter f = { .host = NULL };
 	const struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
-	struct cmd_changepoint_opts cp = { .pvalue = NULL };
 	struct history_view view = { .since = NULL };
-	const char *format_name = NULL, *output = NULL;
+	struct date_bound since = { "" };
+	enum history_format format = HISTORY_FORMAT_TEXT;
+	const char *output = NULL;
+	struct history h;
 	const struct parse_opt options[] = {
 		OPT_STRING(0, "config", &f.config, "CONFIG",
 			   "the series of this config (its name: configs/quick.conf\n"
@@ -143,23 +160,22 @@ int cmd_history(int argc, char **argv)
 		OPT_STRING(0, "section", &f.section, "SECTION", "only this section"),
 		OPT_STRING(0, "row", &f.row, "ROW", "only this row"),
 		OPT_STRING(0, "host", &f.host, "HOST", "only runs made on this host"),
-		OPT_STRING(0, "since", &view.since, "DATE",
-			   "show only runs started at or after DATE\n"
-			   "(e.g. 2026-11-01)"),
-		OPT_STRING(0, "format", &format_name, "FMT",
-			   "text (default), csv, json or html (one self-contained\n"
-			   "page: an overview of every series as small charts,\n"
-			   "change points linked, then a chart per series drawn\n"
-			   "by gnuplot, up to 24 series)"),
-		OPT_STRING('o', "output", &output, "FILE",
-			   "write to FILE instead of the standard output"),
-		CMD_CHANGEPOINT_OPTIONS(&cp),
+		OPT_CALLBACK(0, "since", &since, "DATE",
+			     "show only runs started at or after DATE\n"
+			     "(e.g. 2026-11-01)", cmd_parse_date),
+		OPT_CALLBACK(0, "format", &format, "FMT",
+			     "text (default), csv, json or html (one self-contained\n"
+			     "page: an overview of every series as small charts,\n"
+			     "change points linked, then a chart per series drawn\n"
+			     "by gnuplot, up to 24 series)", parse_format),
+		OPT_CALLBACK('o', "output", &output, "FILE",
+			     "write to FILE instead of the standard output",
+			     output_parse_path),
+		CMD_CHANGEPOINT_OPTIONS(&h),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
-	enum history_format format = HISTORY_FORMAT_TEXT;
 	struct store *store = NULL;
-	struct history h;
 	struct strbuf out = STRBUF_INIT;
 	struct read_pairs read = { .v = NULL };
 	int rc = EXIT_USAGE;
@@ -167,12 +183,7 @@ int cmd_history(int argc, char **argv)
 	history_init(&h, &params);
 	if (cmd_parse_options(&argc, argv, options, &history_usage, &rc))
 		goto out;
-	if (format_name && history_format_parse(format_name, &format)) {
-		error("unknown format '%s' (expected text, csv, json or html)", format_name);
-		goto out;
-	}
-	if (cmd_changepoint_apply(&cp, &h))
-		goto out;
+	view.since = *since.s ? since.s : NULL;
 	if (argc && (f.config || f.host)) {
 		error("--config and --host pick series without a run: give runs or them, not both");
 		goto out;

@@ -101,7 +101,8 @@ int cmd_import(int argc, char **argv)
 				 (unfinished ? MMTESTS_UNFINISHED : 0);
 
 		rc = 1;
-		if (cmd_open_store(&store, CMD_STORE_WRITE) ||
+		/* A directory that is not there makes no store. */
+		if (mmtests_check_dir(mmtests) || cmd_open_store(&store, CMD_STORE_WRITE) ||
 		    mmtests_import(store, mmtests, flags, &cbs, &c))
 			goto out;
 		summary(mmtests, dry_run, &c);

@@ -340,41 +340,11 @@ static int add_addresses(const char *what, const char *const *v, size_t n,
 	return rc;
 }
 
-int cmd_mail(int argc, char **argv)
+/* Send (or, dry run, print) the mail o describes: the report of the
+ * bisection bisect_sel names, else the comparison of argv[0..argc-1].
+ * Return the command's status (0, 1, EXIT_USAGE), after saying why. */
+static int mail_send_text(struct mail_opts *o, const char *bisect_sel, int argc, char **argv)
 {
-	const char *bisect_sel = NULL;
-	struct mail_opts o = { .to = OPT_LIST_INIT, .cc = OPT_LIST_INIT,
-			       .in_reply_to = OPT_LIST_INIT, .references = OPT_LIST_INIT,
-			       .conf_path = STRBUF_INIT };
-	const struct parse_opt options[] = {
-		OPT_STRING_LIST(0, "to", &o.to, "ADDR", "a recipient (repeatable)"),
-		OPT_STRING_LIST(0, "cc", &o.cc, "ADDR", "a recipient in copy (repeatable)"),
-		OPT_STRING(0, "from", &o.from, "ADDR", "the sender, e.g. 'Name <me@example.org>'"),
-		OPT_STRING(0, "subject", &o.subject, "TEXT",
-			   "the subject (default: kbench compare COMPARE-ARGS)"),
-		OPT_STRING_LIST(0, "in-reply-to", &o.in_reply_to, "MSGID",
-				"the Message-ID of the mail this one answers, so\n"
-				"that it joins its thread"),
-		OPT_STRING_LIST(0, "references", &o.references, "MSGIDS",
-				"the thread above that mail, oldest first: its\n"
-				"References header as it is (repeatable); the\n"
-				"mail's References are these, then --in-reply-to"),
-		OPT_STRING(0, "smtp", &o.smtp, "URL",
-			   "smtp://HOST[:PORT] (STARTTLS) or smtps://HOST[:PORT]"),
-		OPT_STRING(0, "intro", &o.intro, "FILE",
-			   "text put before the comparison ('-': stdin)"),
-		OPT_INT_RANGE(0, "timeout", &o.timeout_s, "S",
-			      "give up sending after S seconds, or after 30 s\n"
-			      "(or S) of silence from the server (default 120)",
-			      1, 86400),
-		OPT_BOOL(0, "dry-run", &o.dry_run,
-			 "write the mail in mbox form on stdout, send nothing"),
-		OPT_STRING(0, "bisect", &bisect_sel, "BISECT",
-			   "mail the report of a bisection (kbench bisect):\n"
-			   "@ID, ID or a uuid prefix, instead of a comparison"),
-		OPT_HELP("this text"),
-		OPT_END(),
-	};
 	struct strbuf cmp = STRBUF_INIT, intro = STRBUF_INIT, body = STRBUF_INIT;
 	struct strbuf subject = STRBUF_INIT, msg = STRBUF_INIT, mbox = STRBUF_INIT;
 	struct strbuf from = STRBUF_INIT, rcpt = STRBUF_INIT, id = STRBUF_INIT;
@@ -387,52 +357,39 @@ int cmd_mail(int argc, char **argv)
 	struct strbuf bisect_subject = STRBUF_INIT;
 	int rc = EXIT_USAGE;
 
-	config_init(&o.conf);
-	if (cmd_parse_options(&argc, argv, options, &mail_usage, &rc))
+	if (load_defaults(o))
 		goto out;
-	if (bisect_sel && argc) {
-		error("--bisect mails a bisection's report: no comparison arguments ('%s')",
-		      argv[0]);
-		goto out;
-	}
-	if (!argc && !bisect_sel) {
-		error("mail needs the runs to compare, after '--' (e.g. -- base new)");
-		parse_opt_usage_print(&mail_usage, options, stderr);
-		goto out;
-	}
-	if (load_defaults(&o))
-		goto out;
-	nto = o.to.n ? o.to.n : o.nconf_to;
-	to = o.to.n ? o.to.v : (const char **)o.conf_to;
-	ncc = o.cc.n ? o.cc.n : o.nconf_cc;
-	cc = o.cc.n ? o.cc.v : (const char **)o.conf_cc;
+	nto = o->to.n ? o->to.n : o->nconf_to;
+	to = o->to.n ? o->to.v : (const char **)o->conf_to;
+	ncc = o->cc.n ? o->cc.n : o->nconf_cc;
+	cc = o->cc.n ? o->cc.v : (const char **)o->conf_cc;
 	if (!nto) {
 		error("no recipient: give --to ADDR (or set 'to' in [mail] of %s)",
-		      defaults_hint(&o));
+		      defaults_hint(o));
 		goto out;
 	}
-	if (!o.from && o.dry_run) {
+	if (!o->from && o->dry_run) {
 		/* A dry run sends nothing: a placeholder stands in, and says so. */
-		o.from = MAIL_DRY_RUN_FROM;
+		o->from = MAIL_DRY_RUN_FROM;
 		notice("no sender: the dry run writes 'From: %s'; give --from ADDR "
-		       "(or set 'from' in [mail]) to send", o.from);
-	} else if (!o.from) {
+		       "(or set 'from' in [mail]) to send", o->from);
+	} else if (!o->from) {
 		error("no sender: give --from ADDR (or set 'from' in [mail] of %s)",
-		      defaults_hint(&o));
+		      defaults_hint(o));
 		goto out;
 	}
-	if (!o.dry_run && !o.smtp) {
+	if (!o->dry_run && !o->smtp) {
 		error("no SMTP server: give --smtp URL (or set 'smtp' in [mail] of %s), or "
-		      "--dry-run", defaults_hint(&o));
+		      "--dry-run", defaults_hint(o));
 		goto out;
 	}
-	if (add_addresses("--from", &o.from, 1, &from, &nrcpt))
+	if (add_addresses("--from", &o->from, 1, &from, &nrcpt))
 		goto out;
 	nrcpt = 0;
 	if (add_addresses("--to", to, nto, &rcpt, &nrcpt) ||
 	    add_addresses("--cc", cc, ncc, &rcpt, &nrcpt))
 		goto out;
-	if (o.intro && read_intro(o.intro, &intro))
+	if (o->intro && read_intro(o->intro, &intro))
 		goto out;
 
 	if (bisect_sel) {
@@ -444,8 +401,8 @@ int cmd_mail(int argc, char **argv)
 	}
 	rc = 1;
 	build_body(&intro, &cmp, &body);
-	if (o.subject) {
-		strbuf_addstr(&subject, o.subject);
+	if (o->subject) {
+		strbuf_addstr(&subject, o->subject);
 	} else if (bisect_sel) {
 		strbuf_add(&subject, bisect_subject.buf, bisect_subject.len);
 	} else {
@@ -453,15 +410,15 @@ int cmd_mail(int argc, char **argv)
 		for (int i = 0; i < argc; i++)
 			strbuf_addf(&subject, " %s", argv[i]);
 	}
-	mail_message_id(o.from, m.date, &id);
-	m.from = o.from;
+	mail_message_id(o->from, m.date, &id);
+	m.from = o->from;
 	m.to = to;
 	m.nto = nto;
 	m.cc = cc;
 	m.ncc = ncc;
 	m.subject = subject.buf;
-	join_ids(&o.in_reply_to, &parents);
-	join_ids(&o.references, &refs);
+	join_ids(&o->in_reply_to, &parents);
+	join_ids(&o->references, &refs);
 	m.in_reply_to = parents.buf;
 	m.references = refs.buf;
 	m.body = body.buf;
@@ -472,7 +429,7 @@ int cmd_mail(int argc, char **argv)
 		goto out;
 	}
 	mail_mbox(msg.buf, from.buf, m.date, &mbox);
-	if (o.dry_run) {
+	if (o->dry_run) {
 		fwrite(mbox.buf, 1, mbox.len, stdout);
 		rc = fflush(stdout) ? 1 : 0;
 		goto out;
@@ -481,9 +438,9 @@ int cmd_mail(int argc, char **argv)
 	rcpts = xcalloc(nrcpt ? nrcpt : 1, sizeof(*rcpts));
 	for (size_t i = 0, off = 0; i < nrcpt; i++, off += strlen(rcpt.buf + off) + 1)
 		rcpts[i] = rcpt.buf + off;
-	srv.url = o.smtp;
-	srv.cafile = o.cafile;
-	srv.timeout_s = o.timeout_s;
+	srv.url = o->smtp;
+	srv.cafile = o->cafile;
+	srv.timeout_s = o->timeout_s;
 	srv.user = getenv("KBENCH_SMTP_USER");
 	srv.password = getenv("KBENCH_SMTP_PASSWORD");
 	if (srv.password && !srv.user) {
@@ -522,6 +479,116 @@ out:
 	strbuf_release(&parents);
 	strbuf_release(&refs);
 	strbuf_release(&bisect_subject);
+	return rc;
+}
+
+/* --subject: one line of text, checked as it is parsed, into the
+ * const char * opt->value. */
+static int parse_subject(const struct parse_opt *opt, const char *value)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (mail_check_header_text("subject", value, &err)) {
+		error("--subject: %s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	*(const char **)opt->value = value;
+	return 0;
+}
+
+/* --in-reply-to, --references: Message-IDs, checked as they are parsed,
+ * added to the struct opt_list opt->value. */
+static int parse_msg_ids(const struct parse_opt *opt, const char *value)
+{
+	struct opt_list *l = opt->value;
+	struct strbuf err = STRBUF_INIT;
+
+	if (mail_check_msg_ids(value, &err)) {
+		error("--%s: %s", opt->long_name, err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n++] = value;
+	return 0;
+}
+
+int cmd_mail(int argc, char **argv)
+{
+	const char *bisect_sel = NULL;
+	struct mail_opts o = { .to = OPT_LIST_INIT, .cc = OPT_LIST_INIT,
+			       .in_reply_to = OPT_LIST_INIT, .references = OPT_LIST_INIT,
+			       .conf_path = STRBUF_INIT };
+	const struct parse_opt options[] = {
+		OPT_STRING_LIST(0, "to", &o.to, "ADDR", "a recipient (repeatable)"),
+		OPT_STRING_LIST(0, "cc", &o.cc, "ADDR", "a recipient in copy (repeatable)"),
+		OPT_STRING(0, "from", &o.from, "ADDR", "the sender, e.g. 'Name <me@example.org>'"),
+		OPT_CALLBACK(0, "subject", &o.subject, "TEXT",
+			     "the subject (default: kbench compare COMPARE-ARGS)", parse_subject),
+		OPT_CALLBACK(0, "in-reply-to", &o.in_reply_to, "MSGID",
+			     "the Message-ID of the mail this one answers, so\n"
+			     "that it joins its thread", parse_msg_ids),
+		OPT_CALLBACK(0, "references", &o.references, "MSGIDS",
+			     "the thread above that mail, oldest first: its\n"
+			     "References header as it is (repeatable); the\n"
+			     "mail's References are these, then --in-reply-to", parse_msg_ids),
+		OPT_STRING(0, "smtp", &o.smtp, "URL",
+			   "smtp://HOST[:PORT] (STARTTLS) or smtps://HOST[:PORT]"),
+		OPT_STRING(0, "intro", &o.intro, "FILE",
+			   "text put before the comparison ('-': stdin)"),
+		OPT_INT_RANGE(0, "timeout", &o.timeout_s, "S",
+			      "give up sending after S seconds, or after 30 s\n"
+			      "(or S) of silence from the server (default 120)",
+			      1, 86400),
+		OPT_BOOL(0, "dry-run", &o.dry_run,
+			 "write the mail in mbox form on stdout, send nothing"),
+		OPT_STRING(0, "bisect", &bisect_sel, "BISECT",
+			   "mail the report of a bisection (kbench bisect):\n"
+			   "@ID, ID or a uuid prefix, instead of a comparison"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	int rc = EXIT_USAGE;
+
+	config_init(&o.conf);
+	if (cmd_parse_options(&argc, argv, options, &mail_usage, &rc))
+		goto out;
+	if (bisect_sel && argc) {
+		error("--bisect mails a bisection's report: no comparison arguments ('%s')",
+		      argv[0]);
+		goto out;
+	}
+	if (o.references.n && !o.in_reply_to.n) {
+		error("--references without --in-reply-to: give the Message-ID of the mail "
+		      "answered too");
+		goto out;
+	}
+	if (!argc && !bisect_sel) {
+		error("mail needs the runs to compare, after '--' (e.g. -- base new)");
+		parse_opt_usage_print(&mail_usage, options, stderr);
+		goto out;
+	}
+	rc = mail_send_text(&o, bisect_sel, argc, argv);
+out:
+	mail_opts_release(&o);
+	return rc;
+}
+
+int mail_bisect_report(const char *sel, const char *const *to, size_t nto)
+{
+	struct mail_opts o = { .to = OPT_LIST_INIT, .cc = OPT_LIST_INIT,
+			       .in_reply_to = OPT_LIST_INIT, .references = OPT_LIST_INIT,
+			       .conf_path = STRBUF_INIT };
+	int rc;
+
+	config_init(&o.conf);
+	/* The list owns its array, not the strings. */
+	for (size_t i = 0; i < nto; i++) {
+		ALLOC_GROW(o.to.v, o.to.n + 1, o.to.alloc);
+		o.to.v[o.to.n++] = to[i];
+	}
+	rc = mail_send_text(&o, sel, 0, NULL);
 	mail_opts_release(&o);
 	return rc;
 }

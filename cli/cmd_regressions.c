@@ -6,6 +6,7 @@
  * and kernel-tree facts), the kbench bisect command between them. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/date.h"
 #include "compare/history.h"
 #include "compare/render.h"
 #include "db/store.h"
@@ -141,26 +142,37 @@ out:
 	strbuf_release(&row);
 }
 
+/* --format: text or json, into the enum history_format opt->value. */
+static int parse_format(const struct parse_opt *opt, const char *value)
+{
+	enum history_format *f = opt->value;
+
+	if (history_format_parse(value, f) ||
+	    (*f != HISTORY_FORMAT_TEXT && *f != HISTORY_FORMAT_JSON))
+		return error("unknown format '%s' (expected text or json)", value);
+	return 0;
+}
+
 int cmd_regressions(int argc, char **argv)
 {
 	struct series_filter f = { .host = NULL };
 	const struct changepoint_params params = CHANGEPOINT_PARAMS_INIT;
-	struct cmd_changepoint_opts cp = { .pvalue = NULL };
-	const char *since = NULL, *format_name = NULL;
+	struct date_bound since_bound = { "" };
+	enum history_format format = HISTORY_FORMAT_TEXT;
+	struct history h;
 	const struct parse_opt options[] = {
-		OPT_STRING(0, "since", &since, "DATE",
-			   "only change points whose first run started at or after\n"
-			   "DATE (e.g. 2026-11-01)"),
+		OPT_CALLBACK(0, "since", &since_bound, "DATE",
+			     "only change points whose first run started at or after\n"
+			     "DATE (e.g. 2026-11-01)", cmd_parse_date),
 		OPT_STRING(0, "host", &f.host, "HOST", "only series of this host"),
 		OPT_STRING(0, "config", &f.config, "CONFIG", "only series of this config"),
-		OPT_STRING(0, "format", &format_name, "FMT", "text (default) or json"),
-		CMD_CHANGEPOINT_OPTIONS(&cp),
+		OPT_CALLBACK(0, "format", &format, "FMT", "text (default) or json", parse_format),
+		CMD_CHANGEPOINT_OPTIONS(&h),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
-	enum history_format format = HISTORY_FORMAT_TEXT;
+	const char *since;
 	struct store *store = NULL;
-	struct history h;
 	struct history_regression *found = NULL;
 	struct history_work_change *changes = NULL;
 	struct strbuf out = STRBUF_INIT;
@@ -175,13 +187,7 @@ int cmd_regressions(int argc, char **argv)
 		error("unexpected argument '%s'", argv[0]);
 		goto out;
 	}
-	if (format_name && (history_format_parse(format_name, &format) ||
-			    (format != HISTORY_FORMAT_TEXT && format != HISTORY_FORMAT_JSON))) {
-		error("unknown format '%s' (expected text or json)", format_name);
-		goto out;
-	}
-	if (cmd_changepoint_apply(&cp, &h))
-		goto out;
+	since = *since_bound.s ? since_bound.s : NULL;
 	rc = EXIT_ERROR;
 	if (cmd_open_store(&store, CMD_STORE_READ) || history_read(store, &f, &h))
 		goto out;

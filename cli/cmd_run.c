@@ -241,19 +241,19 @@ int cmd_run(int argc, char **argv)
 				"set KEY in every section that takes it, over the\n"
 				"configs; -o SECTION.KEY=VALUE sets it in that\n"
 				"section only (repeatable)"),
-		OPT_STRING('n', "name", &req.name, "NAME",
-			   "the run's name (default: uname -r); names may repeat,\n"
-			   "compare picks the latest complete run of a name\n"
-			   "(on this host); at most 128 bytes, no '@', no control\n"
-			   "characters, not starting with '#'"),
+		OPT_CALLBACK('n', "name", &req.name, "NAME",
+			     "the run's name (default: uname -r); names may repeat,\n"
+			     "compare picks the latest complete run of a name\n"
+			     "(on this host); at most 128 bytes, no '@', no control\n"
+			     "characters, not starting with '#'", cmd_parse_run_name),
 		OPT_STRING(0, "only", &only, "REGEX",
 			   "run only the sections whose name matches (PCRE2)"),
 		OPT_BOOL(0, "dry-run", &dry_run,
 			 "validate the configs and print the plan, run nothing"),
 		OPT_BOOL(0, "no-report", &no_report, "do not print the table after the run"),
-		OPT_STRING(0, "note", &note, "TEXT",
-			   "the run's note: what changed, why it was made\n"
-			   "(kbench note changes it later)"),
+		OPT_CALLBACK(0, "note", &note, "TEXT",
+			     "the run's note: what changed, why it was made\n"
+			     "(kbench note changes it later)", cmd_parse_note),
 		OPT_STRING(0, "resume", &resume_sel, "RUN",
 			   "run the rest of an interrupted or failed run: the samples\n"
 			   "it lacks, with its config text (or the same -c files)"),
@@ -300,10 +300,6 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (cmd_require_configs(&configs, &run_usage, options))
-		goto out;
-	if (req.name && cmd_check_run_name(req.name))
-		goto out;
-	if (note && cmd_check_note(note))
 		goto out;
 	if (cmd_load_configs(&conf, &configs, &overrides))
 		goto out;

@@ -124,17 +124,19 @@ static void print_policies(struct pin_topo *topo, enum pin_kind kind, int worker
 	}
 }
 
-/* Whether every item of policy (a pin policy, or a list of them to try
- * in turn) names a pin policy. */
-static int policies_known(const char *policy)
+/* --cpus: a pin policy, or a preference list of them, each a policy of
+ * the table (checked as it is parsed), into the const char * opt->value. */
+static int parse_cpus(const struct parse_opt *opt, const char *value)
 {
-	char *list = xstrdup(policy), *save = NULL;
-	int known = 1;
+	struct strbuf err = STRBUF_INIT;
 
-	for (char *p = strtok_r(list, ",", &save); p && known; p = strtok_r(NULL, ",", &save))
-		known = pin_policy_find(p) != NULL;
-	free(list);
-	return known;
+	if (pin_policies_check(value, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	*(const char **)opt->value = value;
+	return 0;
 }
 
 static int print_cpus(struct pin_topo *topo, const char *policy, int workers)
@@ -145,9 +147,9 @@ static int print_cpus(struct pin_topo *topo, const char *policy, int workers)
 	if (pin_plan_compute_on(topo, policy, workers, &plan, &err)) {
 		error("%s", err.buf);
 		strbuf_release(&err);
-		/* A name that is no policy is a bad value, a usage error; a
-		 * topology that cannot honour one, a failure. */
-		return policies_known(policy) ? 1 : EXIT_USAGE;
+		/* Every name is a policy (parse_cpus): the topology cannot
+		 * honour them, a failure. */
+		return 1;
 	}
 	for (int i = 0; i < plan->nslots; i++)
 		printf("%s%d", i ? " " : "", plan->slots[i].os_index);
@@ -167,10 +169,10 @@ int cmd_topology(int argc, char **argv)
 		OPT_STRING(0, "xml", &xml, "FILE", "a topology exported by lstopo or hwloc"),
 		OPT_INT_RANGE(0, "workers", &workers, "N",
 			      "many-worker plans for N workers (default: one per PU)", 1, 1000000),
-		OPT_STRING(0, "cpus", &cpus, "POLICY",
-			   "print only the CPU numbers (P#) POLICY picks, in slot\n"
-			   "order (server first for two-party policies); an error\n"
-			   "when the topology cannot honour it"),
+		OPT_CALLBACK(0, "cpus", &cpus, "POLICY",
+			     "print only the CPU numbers (P#) POLICY picks, in slot\n"
+			     "order (server first for two-party policies); an error\n"
+			     "when the topology cannot honour it", parse_cpus),
 		OPT_HELP(NULL),
 		OPT_END(),
 	};

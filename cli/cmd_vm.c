@@ -30,7 +30,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const struct parse_opt_usage vm_usage = {
@@ -115,7 +117,42 @@ bad:
 }
 
 /* The guest's options that go together: a boot timeout, and --modules
- * with --modprobe. Return 0, or -1 after saying why not. */
+ * with --modprobe; checked before a kernel is built. Return 0, or -1
+ * after saying why not. */
+static int check_guest_options(const struct vm_config *vc)
+{
+	if (!(vc->boot_timeout_s > 0))
+		return error("--boot-timeout must be more than 0 seconds");
+	if (!vc->modules_dir != !vc->modprobe)
+		return error(vc->modprobe ? "--modprobe needs --modules DIR, the tree to load "
+			     "them from" : "--modules needs --modprobe NAME,...: the guest loads "
+			     "only the modules named and what they depend on");
+	return 0;
+}
+
+/* The files the guest's options name, read before a kernel is built:
+ * the initrd, and the modules --modprobe names in the --modules tree.
+ * Return 0, or -1 after saying why not. */
+static int check_guest_files(const struct vm_config *vc)
+{
+	struct kmod_set set = KMOD_SET_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	if (vc->initrd && (stat(vc->initrd, &st) || access(vc->initrd, R_OK)))
+		rc = error("cannot read the initrd '%s': %s", vc->initrd, strerror(errno));
+	else if (vc->initrd && S_ISDIR(st.st_mode))
+		rc = error("cannot read the initrd '%s': %s", vc->initrd, strerror(EISDIR));
+	else if (vc->modules_dir && kmod_resolve(vc->modules_dir, vc->modprobe, &set, &err))
+		rc = error("--modules: %s", err.buf);
+	kmod_set_release(&set);
+	strbuf_release(&err);
+	return rc;
+}
+
+/* Whether this machine can boot the guest as --accel asks. Return 0, or
+ * -1 after saying why not. */
 static int check_guest(const struct vm_config *vc)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -125,12 +162,6 @@ static int check_guest(const struct vm_config *vc)
 		strbuf_release(&err);
 		return -1;
 	}
-	if (!(vc->boot_timeout_s > 0))
-		return error("--boot-timeout must be more than 0 seconds");
-	if (!vc->modules_dir != !vc->modprobe)
-		return error(vc->modprobe ? "--modprobe needs --modules DIR, the tree to load "
-			     "them from" : "--modules needs --modprobe NAME,...: the guest loads "
-			     "only the modules named and what they depend on");
 	return 0;
 }
 
@@ -305,7 +336,7 @@ static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_con
 		    !rc)
 			rc = 1;
 	if (rc == 0 && !no_report)
-		rc = cmd_report_experiment(store, &e, NULL) ? 1 : 0;
+		rc = cmd_report_experiment(store, &e, COMPARE_FORMAT_TEXT) ? 1 : 0;
 out:
 	store_close(store);
 	experiment_release(&e);
@@ -399,6 +430,22 @@ static int dry_run(const struct vm_config *vc, const struct plan *p, const struc
 	return rc;
 }
 
+/* --vcpu-pin: a policy for any number of workers (or unbound), checked
+ * as it is parsed, into the const char * opt->value. */
+static int parse_vcpu_pin(const struct parse_opt *opt, const char *value)
+{
+	const struct pin_policy *p = pin_policy_find(value);
+
+	if (!p)
+		return error("--vcpu-pin: unknown pin policy '%s'; use spread, compact or unbound",
+			     value);
+	if (p->kind == PIN_TWO)
+		return error("--vcpu-pin: '%s' is a policy for two parties; use spread, compact "
+			     "or unbound", value);
+	*(const char **)opt->value = value;
+	return 0;
+}
+
 int cmd_vm(int argc, char **argv)
 {
 	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
@@ -449,18 +496,18 @@ int cmd_vm(int argc, char **argv)
 		OPT_INT_RANGE(0, "vcpus", &vc.vcpus, "N", "vCPUs (default 2)", 1, 288),
 		OPT_INT_RANGE(0, "memory", &vc.mem_mib, "MIB", "guest memory in MiB (default 512)",
 			      64, 1 << 22),
-		OPT_STRING(0, "accel", &vc.accel, "auto|kvm|tcg",
-			   "KVM, TCG, or KVM when it boots the guest and\n"
-			   "TCG otherwise (default auto)"),
+		OPT_CALLBACK(0, "accel", &vc.accel, "auto|kvm|tcg",
+			     "KVM, TCG, or KVM when it boots the guest and\n"
+			     "TCG otherwise (default auto)", cmd_parse_accel),
 		OPT_BOOL(0, "icount", &icount,
 			 "under TCG, time the guest by the instructions it\n"
 			 "runs, not the host's clock (needs --vcpus 1)"),
 		OPT_STRING(0, "cpu", &vc.cpu, "MODEL",
 			   "QEMU's -cpu (default: host under KVM, QEMU's\n"
 			   "own under TCG)"),
-		OPT_STRING(0, "vcpu-pin", &vc.vcpu_pin, "POLICY",
-			   "host PUs of the vCPU threads: spread (one a core,\n"
-			   "the default), compact or unbound"),
+		OPT_CALLBACK(0, "vcpu-pin", &vc.vcpu_pin, "POLICY",
+			     "host PUs of the vCPU threads: spread (one a core,\n"
+			     "the default), compact or unbound", parse_vcpu_pin),
 		OPT_DOUBLE(0, "boot-timeout", &vc.boot_timeout_s, "SECONDS",
 			   "how long the guest may take to come up (default 60)"),
 		OPT_STRING_LIST('n', "name", &names, "NAME",
@@ -475,7 +522,7 @@ int cmd_vm(int argc, char **argv)
 		OPT_BOOL(0, "dry-run", &dry,
 			 "print the QEMU command line and the plan, run nothing"),
 		OPT_BOOL(0, "no-report", &no_report, "do not print the table after the run"),
-		OPT_STRING(0, "note", &note, "TEXT", "the run's note"),
+		OPT_CALLBACK(0, "note", &note, "TEXT", "the run's note", cmd_parse_note),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
@@ -525,6 +572,13 @@ int cmd_vm(int argc, char **argv)
 	}
 	if (icount && cmd_check_icount(vc.accel, vc.vcpus))
 		goto out;
+	/* What the options say is refused before a kernel is built. */
+	if (check_guest_options(&vc) || cmd_require_configs(&configs, NULL, NULL))
+		goto out;
+	if (check_guest_files(&vc)) {
+		rc = 1;
+		goto out;
+	}
 	if (icount)
 		vc.icount_shift = VM_ICOUNT_SHIFT;
 	if ((kernels.n > 1 && kernels.n != narms) || (appends.n > 1 && appends.n != narms) ||
@@ -579,9 +633,7 @@ int cmd_vm(int argc, char **argv)
 			goto out;
 		}
 	vc = arms[0].vc;
-	if (cmd_require_configs(&configs, NULL, NULL))
-		goto out;
-	if (vm_check_accel_name(vc.accel) || (note && cmd_check_note(note)) || check_guest(&vc))
+	if (check_guest(&vc))
 		goto out;
 	if (narms > 1) {
 		struct ref_build rb = { .tree = build.tree, .kconfig = bo.kconfig };

@@ -2,6 +2,7 @@
  * and the comparison they ask for. */
 #include "config.h"
 #include "cli/compare_cmdline.h"
+#include "views/output.h"
 #include "cli/complete.h"
 #include "compare/compare.h"
 #include "compare/decide.h"
@@ -66,13 +67,12 @@ int compare_cmdline_format(const char *name, enum compare_format *f)
 	return -1;
 }
 
-static int parse_format(const struct parse_opt *opt, const char *value)
+int compare_cmdline_parse_format(const struct parse_opt *opt, const char *value)
 {
 	return compare_cmdline_format(value, opt->value);
 }
 
-/* --format: the renderers' names, as parse_format() reads them. */
-static void complete_format(struct parse_opt_complete *c)
+void compare_cmdline_complete_format(struct parse_opt_complete *c)
 {
 	for (const struct renderer *r = renderers; r->name; r++)
 		parse_opt_complete_add(c, r->name);
@@ -223,9 +223,11 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 			     "markdown, csv or json (every statistic, p-values,\n"
 			     "each row's noise and raw samples; carries a format\n"
 			     "version), html (one self-contained page with plots\n"
-			     "drawn by gnuplot)", parse_format, .complete = complete_format),
-		OPT_STRING('o', "output", &c->output, "FILE",
-			   "write to FILE instead of the standard output"),
+			     "drawn by gnuplot)", compare_cmdline_parse_format,
+			     .complete = compare_cmdline_complete_format),
+		OPT_CALLBACK('o', "output", &c->output, "FILE",
+			     "write to FILE instead of the standard output",
+			     output_parse_path),
 		OPT_CALLBACK(0, "test", &c->opt.test, "TEST",
 			     "welch: Welch's t-test, on 1/x for Hmean rows,\n"
 			     "with between-run noise when known (default)\n"

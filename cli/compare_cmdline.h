@@ -54,6 +54,13 @@ void compare_cmdline_release(struct compare_cmdline *c);
  * --format takes. */
 int compare_cmdline_format(const char *name, enum compare_format *f);
 
+/* The callback of a --format option (parse_options()): the format
+ * named value into the enum compare_format opt->value, or -1 after
+ * printing what --format takes. */
+int compare_cmdline_parse_format(const struct parse_opt *opt, const char *value);
+/* --format's candidates (kbench __complete): the renderers' names. */
+void compare_cmdline_complete_format(struct parse_opt_complete *c);
+
 /* Notice each run of m that is not complete: it is compared on the
  * samples it stored so far. */
 void compare_cmdline_say_unfinished(struct store *s, const struct cmp_model *m);

@@ -184,18 +184,16 @@ out:
 	return rc;
 }
 
-int cmd_report_experiment(struct store *s, const struct experiment *e, const char *format)
+int cmd_report_experiment(struct store *s, const struct experiment *e,
+			  enum compare_format f)
 {
 	/* What kbench compare does by default, but the format. */
 	const struct compare_options opt = { .monitors = CMP_MONITORS_SUMMARY };
-	enum compare_format f = COMPARE_FORMAT_TEXT;
 	struct strbuf out = STRBUF_INIT;
 	struct cmp_model model;
 	int64_t *ids;
 	int rc = -1;
 
-	if (format && compare_cmdline_format(format, &f))
-		return -1;
 	ids = xcalloc(e->narms, sizeof(*ids));
 	for (size_t i = 0; i < e->narms; i++)
 		ids[i] = e->arms[i].run_id;

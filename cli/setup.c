@@ -13,6 +13,7 @@
 #include "machine/leftover.h"
 #include "runner/conf.h"
 #include "experiment/knob.h"
+#include "kernel/vm.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -251,6 +252,30 @@ int cmd_check_note(const char *text)
 	}
 	if (len > NOTE_MAX)
 		return error("invalid note: it is %zu bytes long, the limit is %d", len, NOTE_MAX);
+	return 0;
+}
+
+int cmd_parse_note(const struct parse_opt *opt, const char *value)
+{
+	if (cmd_check_note(value))
+		return -1;
+	*(const char **)opt->value = value;
+	return 0;
+}
+
+int cmd_parse_run_name(const struct parse_opt *opt, const char *value)
+{
+	if (cmd_check_run_name(value))
+		return -1;
+	*(const char **)opt->value = value;
+	return 0;
+}
+
+int cmd_parse_accel(const struct parse_opt *opt, const char *value)
+{
+	if (vm_check_accel_name(value))
+		return -1;
+	*(const char **)opt->value = value;
 	return 0;
 }
 

@@ -77,6 +77,9 @@ int cmd_name_unknown(struct store *s, enum store_name_kind kind, const char *typ
  * characters but newline and tab, at most NOTE_MAX bytes. Returns 0, or
  * -1 after saying why. */
 int cmd_check_note(const char *text);
+/* The option callback of --note TEXT: the text, checked by
+ * cmd_check_note() as it is parsed, into the const char * opt->value. */
+int cmd_parse_note(const struct parse_opt *opt, const char *value);
 
 /* The user's kbench.conf, where commands keep their defaults:
  * $XDG_CONFIG_HOME/kbench/kbench.conf, else ~/.config/kbench/kbench.conf,
@@ -101,6 +104,13 @@ int cmd_config_int(const struct conf_entry *e, const char *name, const char *uni
  * bytes that would garble a table (kbench run and calibrate). Returns 0,
  * or -1 after saying which rule name breaks. */
 int cmd_check_run_name(const char *name);
+/* The option callback of a run's name (-n NAME): checked by
+ * cmd_check_run_name() as it is parsed, into the const char *
+ * opt->value. */
+int cmd_parse_run_name(const struct parse_opt *opt, const char *value);
+/* The option callback of --accel: auto, kvm or tcg, checked as it is
+ * parsed (vm_check_accel_name()), into the const char * opt->value. */
+int cmd_parse_accel(const struct parse_opt *opt, const char *value);
 
 /* The source tree when this kbench runs from its build tree (not
  * installed), else NULL. */

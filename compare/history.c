@@ -324,17 +324,14 @@ double history_point_value(const struct history *h, const struct history_point *
 /* What the runs read measured: their work strings, in order of id. */
 struct works {
 	struct history *h;
-	struct run_work_strings {
-		int64_t run_id;
-		const char *config_text, *options, *values, *kind;
-	} *v;
+	struct run_work *v;
 	size_t n, alloc;
 };
 
-static int add_work(const struct run_work_row *w, void *arg)
+static int add_work(const struct run_work *w, void *arg)
 {
 	struct works *ws = arg;
-	struct run_work_strings *rw;
+	struct run_work *rw;
 	const char *src[] = { w->config_text, w->options, w->values, w->kind };
 
 	ALLOC_GROW(ws->v, ws->n + 1, ws->alloc);
@@ -347,7 +344,7 @@ static int add_work(const struct run_work_row *w, void *arg)
 
 static int cmp_work_id(const void *key, const void *elt)
 {
-	int64_t id = *(const int64_t *)key, other = ((const struct run_work_strings *)elt)->run_id;
+	int64_t id = *(const int64_t *)key, other = ((const struct run_work *)elt)->run_id;
 
 	return (id > other) - (id < other);
 }
@@ -363,7 +360,7 @@ static int read_work(struct store *s, const struct series_filter *f, struct hist
 	for (size_t i = 0; !rc && i < h->n; i++)
 		for (size_t k = 0; k < h->series[i].npoints; k++) {
 			struct history_point *p = &h->series[i].points[k];
-			const struct run_work_strings *rw;
+			const struct run_work *rw;
 
 			if (p->config_text)
 				continue;
@@ -415,7 +412,8 @@ static void history_release_series(struct history *h)
 
 static struct run_work point_work(const struct history_point *p)
 {
-	return (struct run_work){ p->config_text, p->options, p->values, p->kind };
+	return (struct run_work){ .config_text = p->config_text, .options = p->options,
+				  .values = p->values, .kind = p->kind };
 }
 
 /* The value of key (klen bytes) of section in values ("SECTION.KEY=VALUE"

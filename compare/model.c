@@ -843,8 +843,10 @@ void model_finish(struct cmp_model *m)
 	m->different_kinds = 0;
 	for (size_t c = 1; c < m->nruns; c++) {
 		const struct run_facts *a = &m->runs[0].facts, *b = &m->runs[c].facts;
-		const struct run_work wa = { a->config_text, a->options, a->work, a->kind };
-		const struct run_work wb = { b->config_text, b->options, b->work, b->kind };
+		const struct run_work wa = { .config_text = a->config_text, .options = a->options,
+					     .values = a->work, .kind = a->kind };
+		const struct run_work wb = { .config_text = b->config_text, .options = b->options,
+					     .values = b->work, .kind = b->kind };
 
 		/* Kinds are said apart from the work (different_kinds). */
 		m->different_work |= run_work_differs(&wa, &wb, NULL) & ~WORK_KIND;

@@ -7,22 +7,17 @@
 #include "compare/model.h"
 #include "compare/render_common.h"
 
-#include <inttypes.h>
 #include <math.h>
-#include <stdio.h>
 
 int compare_each_row_verdict(struct store *s, int64_t base, int64_t new_run,
 			     int (*cb)(const struct row_verdict *v, void *arg), void *arg)
 {
 	const struct compare_options opt = { .monitors = CMP_MONITORS_NONE };
-	char a[32], b[32];
-	const char *sel[2] = { a, b };
+	const int64_t ids[2] = { base, new_run };
 	struct cmp_model m;
 	int stop = 0;
 
-	snprintf(a, sizeof(a), "@%" PRId64, base);
-	snprintf(b, sizeof(b), "@%" PRId64, new_run);
-	if (compare_build(s, sel, 2, &opt, &m))
+	if (compare_build_runs(s, ids, 2, &opt, &m))
 		return -1;
 	for (size_t i = 0; i < m.nsections && !stop; i++) {
 		const struct cmp_section *sec = &m.sections[i];

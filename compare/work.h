@@ -8,22 +8,9 @@
 #ifndef KBENCH_WORK_H
 #define KBENCH_WORK_H
 
-struct strbuf;
+#include "db/series.h"
 
-/* What one run was asked to do and what it did. NULL reads as "". */
-struct run_work {
-	const char *config_text;	/* the config text the run was started with */
-	/* The effective options the config text does not hold and that
-	 * change the work (store_run_work_options): "KEY=VALUE" a line. */
-	const char *options;
-	/* The effective values that change the work (store_run_work_values):
-	 * "SECTION.KEY=VALUE\n" each, sorted; "" when the run stored none
-	 * (a kbench older than those values). */
-	const char *values;
-	/* Where it measured (store_run_kind): "" natively, else its guest's
-	 * "vm.KEY=VALUE" lines. */
-	const char *kind;
-};
+struct strbuf;
 
 /* Why two runs measured different work (bits of run_work_differs). */
 #define WORK_OPTIONS 1u		/* their options differ */

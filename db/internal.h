@@ -72,7 +72,7 @@ int store_step_rows(struct store *s, sqlite3_stmt *st, const char *what,
 struct fleet_collected;
 struct row_result;
 struct run_row_summary;
-struct run_work_row;
+struct run_work;
 struct series_sample;
 
 /* An iterator's callback and its argument, as its row function gets
@@ -87,7 +87,7 @@ struct row_cb {
 		int (*meta)(const char *section, const char *key, const char *value,
 			    void *arg);
 		int (*series_sample)(const struct series_sample *r, void *arg);
-		int (*run_work)(const struct run_work_row *w, void *arg);
+		int (*run_work)(const struct run_work *w, void *arg);
 		int (*collected)(const struct fleet_collected *c, void *arg);
 		int (*run_row_summary)(const struct run_row_summary *r, void *arg);
 		int (*row_result)(const struct row_result *r, void *arg);

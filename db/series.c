@@ -189,7 +189,7 @@ static const char *text_or_empty(sqlite3_stmt *st, int col)
 static int run_work_row(struct store *s, sqlite3_stmt *st, void *ctx)
 {
 	const struct row_cb *c = ctx;
-	const struct run_work_row w = {
+	const struct run_work w = {
 		.run_id = sqlite3_column_int64(st, 0),
 		.config_text = text_or_empty(st, 1),
 		.options = text_or_empty(st, 2),
@@ -202,7 +202,7 @@ static int run_work_row(struct store *s, sqlite3_stmt *st, void *ctx)
 }
 
 int store_each_run_work(struct store *s, const struct series_filter *f,
-			int (*cb)(const struct run_work_row *w, void *arg), void *arg)
+			int (*cb)(const struct run_work *w, void *arg), void *arg)
 {
 	struct row_cb c = { .fn.run_work = cb, .arg = arg };
 	struct strbuf sql = STRBUF_INIT;

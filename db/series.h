@@ -95,22 +95,28 @@ int store_run_work_values(struct store *s, int64_t run_id, struct strbuf *out);
  * groups of store_each_run_row_summary. Returns 0 or -1. */
 int store_run_kind(struct store *s, int64_t run_id, struct strbuf *out);
 
-/* What one run was asked to do and did, to tell runs that measured
- * different work apart (compare/work.h). */
-struct run_work_row {
-	int64_t run_id;
-	const char *config_text;
-	const char *options;	/* as store_run_work_options; "" when none */
-	const char *values;	/* as store_run_work_values, without the last
-				 * newline; "" when none */
-	const char *kind;	/* as store_run_kind */
+/* What one run was asked to do and what it did, to tell runs that
+ * measured different work apart (compare/work.h). NULL reads as "". */
+struct run_work {
+	const char *config_text;	/* the config text the run was started with */
+	/* The effective options the config text does not hold and that
+	 * change the work (store_run_work_options): "KEY=VALUE" a line. */
+	const char *options;
+	/* The effective values that change the work (store_run_work_values):
+	 * "SECTION.KEY=VALUE\n" each, sorted, without the last newline; ""
+	 * when the run stored none (a kbench older than those values). */
+	const char *values;
+	/* Where it measured (store_run_kind): "" natively, else its guest's
+	 * "vm.KEY=VALUE" lines. */
+	const char *kind;
+	int64_t run_id;		/* 0 where no stored run is meant */
 };
 
 /* For each complete run of f's host and config (its section and row are
  * not looked at), in order of id, its work into cb; cb returning non-zero
  * stops. The strings last until cb returns. Returns 0 or -1. */
 int store_each_run_work(struct store *s, const struct series_filter *f,
-			int (*cb)(const struct run_work_row *w, void *arg), void *arg);
+			int (*cb)(const struct run_work *w, void *arg), void *arg);
 
 /* ---- previous runs for reports and estimates ---- */
 

@@ -154,15 +154,15 @@ int experiment_dry_run(const struct experiment *e, struct store *s)
 	int64_t samples = 0;
 	double seconds = 0;
 	size_t unknown = 0, sections = 0;
-	char when[32];
+	char when[32], obuf[64];
 	int rc = 0;
 
 	if (e->sequential)
 		printf("Experiment %s: %zu arms, %d to %d rounds (sequential), order %s", e->name,
-		       e->narms, e->seq.min_rounds, e->rounds, order_name(e->order));
+		       e->narms, e->seq.min_rounds, e->rounds, experiment_order_text(e, obuf, sizeof(obuf)));
 	else
 		printf("Experiment %s: %zu arms, %d rounds, order %s", e->name, e->narms,
-		       e->rounds, order_name(e->order));
+		       e->rounds, experiment_order_text(e, obuf, sizeof(obuf)));
 	if (e->has_seed)
 		printf(" (seed %llu)", (unsigned long long)e->seed);
 	if (e->sequential)
@@ -846,7 +846,7 @@ int experiment_run(struct experiment *e, struct store *s)
 	struct strbuf err = STRBUF_INIT;
 	enum experiment_outcome outcome;
 	struct ab_looks *looks = NULL;
-	char at[32];
+	char at[32], obuf[64];
 	int rc = 1, bad, sig, last = 0;	/* the last round complete */
 
 	/* A sequential design looks at the rounds as they come in. */
@@ -887,7 +887,7 @@ int experiment_run(struct experiment *e, struct store *s)
 	notice("experiment @%lld '%s' (%s)%s: %zu arms, %s%d rounds%s, order %s; %zu knob "
 	       "files journalled", (long long)e->id, e->name, e->uuid, e->resumed ? " resumed" : "",
 	       e->narms, err.buf, e->rounds, e->sequential ? " (sequential)" : "",
-	       order_name(e->order), e->files.n);
+	       experiment_order_text(e, obuf, sizeof(obuf)), e->files.n);
 	/* Every arm's knobs must take, and go back, before any sample. */
 	if (e->files.n) {
 		int refused = 0;

@@ -197,6 +197,12 @@ void experiment_release(struct experiment *e);
  * order[0..narms-1]. */
 void experiment_round_order(const struct experiment *e, int round, size_t *order);
 
+/* The arms' order as an experiment says it when it starts, in buf (len
+ * bytes): "abba" for two arms, "shuffle"; for more, the order the rounds
+ * run them in ("abc cba": forward in odd rounds, backward in even ones),
+ * so that three arms do not read as two. */
+const char *experiment_order_text(const struct experiment *e, char *buf, size_t len);
+
 /* What --dry-run prints: the design, the arms, the knobs with their
  * current values and whether this process may write them, then each
  * arm's plan (estimates from s when not NULL). Return 0, or -1. */

@@ -735,3 +735,20 @@ void experiment_round_order(const struct experiment *e, int round, size_t *order
 		order[j] = t;
 	}
 }
+
+const char *experiment_order_text(const struct experiment *e, char *buf, size_t len)
+{
+	size_t n = e->narms < 26 ? e->narms : 26, k = 0;
+
+	if (e->order == ARM_ORDER_SHUFFLE)
+		return "shuffle";
+	if (n <= 2 || len < 2 * n + 2)
+		return "abba";
+	for (size_t i = 0; i < n; i++)
+		buf[k++] = (char)('a' + i);
+	buf[k++] = ' ';
+	for (size_t i = n; i-- > 0;)
+		buf[k++] = (char)('a' + i);
+	buf[k] = '\0';
+	return buf;
+}

@@ -240,39 +240,49 @@ out:
 	return rc;
 }
 
-/* What kbench compare BASE NEW (per_host: compare --per-host) prints,
- * with compare's defaults, on stdout. Return 0, or -1 after an error
- * message. */
-static int report_compare(struct store *s, const char *base, const char *new_name,
-			  int per_host, struct html_report *html)
+/* What kbench compare --per-host BASE NEW prints, with compare's
+ * defaults, on stdout: the runs named base and new_name on each host.
+ * Return 0, or -1 after an error message. */
+static int report_per_host(struct store *s, const char *base, const char *new_name,
+			   struct html_report *html)
 {
 	const struct compare_options opt = { .monitors = CMP_MONITORS_SUMMARY };
-	const char *const selectors[] = { base, new_name };
+	struct strbuf out = STRBUF_INIT;
+	int rc = -1;
+
+	if (compare_per_host(s, base, new_name, &opt, COMPARE_FORMAT_TEXT, &out) ||
+	    (html && compare_per_host_html(s, base, new_name, &opt, &html->pg, &html->body)))
+		goto out;
+	rc = print_now(&out);
+out:
+	strbuf_release(&out);
+	return rc;
+}
+
+/* What kbench compare of runs base_id and new_id prints, with compare's
+ * defaults, on stdout. Return 0, or -1 after an error message. */
+static int report_runs(struct store *s, int64_t base_id, int64_t new_id,
+		       struct html_report *html)
+{
+	const struct compare_options opt = { .monitors = CMP_MONITORS_SUMMARY };
+	const int64_t ids[2] = { base_id, new_id };
 	struct strbuf out = STRBUF_INIT;
 	struct cmp_model model;
 	int rc = -1;
 
-	if (per_host) {
-		if (compare_per_host(s, base, new_name, &opt, COMPARE_FORMAT_TEXT, &out) ||
-		    (html && compare_per_host_html(s, base, new_name, &opt, &html->pg,
-						   &html->body)))
-			goto out;
-	} else {
-		if (compare_build(s, selectors, 2, &opt, &model))
-			goto out;
-		rc = compare_render(&model, COMPARE_FORMAT_TEXT, &out);
-		if (!rc && html) {
-			struct strbuf id = STRBUF_INIT;
+	if (compare_build_runs(s, ids, 2, &opt, &model))
+		goto out;
+	rc = compare_render(&model, COMPARE_FORMAT_TEXT, &out);
+	if (!rc && html) {
+		struct strbuf id = STRBUF_INIT;
 
-			strbuf_addf(&id, "part%zu-", ++html->parts);
-			render_html_body(&model, id.buf, &html->pg, &html->body);
-			strbuf_release(&id);
-		}
-		model_release(&model);
-		if (rc)
-			goto out;
+		strbuf_addf(&id, "part%zu-", ++html->parts);
+		render_html_body(&model, id.buf, &html->pg, &html->body);
+		strbuf_release(&id);
 	}
-	rc = print_now(&out);
+	model_release(&model);
+	if (!rc)
+		rc = print_now(&out);
 out:
 	strbuf_release(&out);
 	return rc;
@@ -361,7 +371,7 @@ static int report(struct store *s, const char *key, struct html_report *html)
 	struct fleet_names hosts = FLEET_NAMES_INIT;
 	struct fleet_newest newest = { .name = NULL }, host_new = { .name = NULL };
 	struct other_name base = { .name = NULL };
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	struct strbuf a = STRBUF_INIT;
 	int rc = -1, found = 0;
 
 	if (store_fleet_each_collected(s, key, add_host, &hosts))
@@ -398,7 +408,7 @@ static int report(struct store *s, const char *key, struct html_report *html)
 		printf("\n%s against %s on each host:\n", newest.name, base.found);
 		strbuf_addf(&a, "%s against %s on each host", newest.name, base.found);
 		html_add(html, "h2", a.buf);
-		report_compare(s, base.found, newest.name, 1, html);
+		report_per_host(s, base.found, newest.name, html);
 		rc = found;
 		goto out;
 	}
@@ -422,13 +432,9 @@ static int report(struct store *s, const char *key, struct html_report *html)
 			html_add(html, "p", a.buf);
 			continue;
 		}
-		strbuf_reset(&a);
-		strbuf_reset(&b);
-		strbuf_addf(&a, "@%lld", (long long)prev);
-		strbuf_addf(&b, "@%lld", (long long)host_new.id);
 		printf("\n%s:\n", hosts.v[i]);
 		html_add(html, "h2", hosts.v[i]);
-		report_compare(s, a.buf, b.buf, 0, html);
+		report_runs(s, prev, host_new.id, html);
 	}
 	rc = found;
 out:
@@ -438,6 +444,5 @@ out:
 	free(base.found);
 	free(base.started_at);
 	strbuf_release(&a);
-	strbuf_release(&b);
 	return rc;
 }

@@ -337,6 +337,20 @@ static int add_msg_ids(struct strbuf *out, const char *list, struct strbuf *err)
 	return rc;
 }
 
+int mail_check_header_text(const char *what, const char *v, struct strbuf *err)
+{
+	return check_line(what, v, err);
+}
+
+int mail_check_msg_ids(const char *list, struct strbuf *err)
+{
+	struct strbuf ids = STRBUF_INIT;
+	int rc = add_msg_ids(&ids, list, err);
+
+	strbuf_release(&ids);
+	return rc;
+}
+
 int mail_format(const struct mail *m, struct strbuf *out, struct strbuf *err)
 {
 	struct strbuf v = STRBUF_INIT;

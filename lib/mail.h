@@ -45,6 +45,15 @@ int mail_address(const char *mailbox, struct strbuf *addr, struct strbuf *err);
  * "<20261201093000.4242.5f3a9c1e@DOMAIN>", DOMAIN that of the address. */
 void mail_message_id(const char *from, time_t date, struct strbuf *out);
 
+/* Whether v may stand in a header (the subject: what names it in err):
+ * no line break nor control character. Returns 0, or -1 with err saying
+ * why not. */
+int mail_check_header_text(const char *what, const char *v, struct strbuf *err);
+/* Whether list holds Message-IDs only (LEFT@RIGHT, angle brackets
+ * optional, blanks or commas between), as In-Reply-To and References
+ * take them. Returns 0, or -1 with err naming the first that is not one. */
+int mail_check_msg_ids(const char *list, struct strbuf *err);
+
 /* m as an RFC 5322 message with CRLF line endings, appended to out:
  * Date, From, To, Cc, Subject, Message-ID, In-Reply-To and References
  * (the references, then the Message-IDs answered, each once, folded),

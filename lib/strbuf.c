@@ -164,14 +164,8 @@ void strbuf_add_wrapped(struct strbuf *out, size_t col, size_t indent, size_t wi
 				col++;
 			}
 		}
-		while (col + len > width) {
-			size_t fit = col < width ? width - col : 0;
-
-			strbuf_add(out, p, fit);
-			p += fit;
-			len -= fit;
-			newline_indent(out, indent, &col);
-		}
+		/* A word longer than a line (a path) overflows it, whole: a
+		 * word cut in two cannot be copied and pasted. */
 		strbuf_add(out, p, len);
 		col += len;
 		p += len;

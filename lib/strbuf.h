@@ -33,7 +33,8 @@ int strbuf_read_file(struct strbuf *sb, const char *path);
 void strbuf_rtrim(struct strbuf *sb);
 /* Append text's words to sb, whose last line is col columns wide, wrapped
  * before width columns into lines indented by indent; a word longer than a
- * line is cut. Ends the line, without trailing blanks. */
+ * line (a path) goes on a line of its own, whole, past width: it is never
+ * cut. Ends the line, without trailing blanks. */
 void strbuf_add_wrapped(struct strbuf *sb, size_t col, size_t indent, size_t width,
 			const char *text);
 

@@ -402,6 +402,35 @@ static int plan_many(struct pin_topo *pt, int nworkers, struct pin_plan *plan,
 	return 0;
 }
 
+/* Say in err that policy (one name) is none, naming those there are. */
+static int unknown_policy(const char *policy, struct strbuf *err)
+{
+	strbuf_addf(err, "unknown pin policy '%s': expected one of ", policy);
+	for (const struct pin_policy *q = pin_policies; q->name; q++)
+		strbuf_addf(err, "%s%s", q == pin_policies ? "" : "|", q->name);
+	return -1;
+}
+
+int pin_policies_check(const char *policies, struct strbuf *err)
+{
+	struct strbuf name = STRBUF_INIT;
+	int rc = 0;
+
+	for (const char *p = policies; !rc;) {
+		size_t len = strcspn(p, ",");
+
+		strbuf_reset(&name);
+		strbuf_add(&name, p, len);
+		if (!pin_policy_find(name.buf))
+			rc = unknown_policy(name.buf, err);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	strbuf_release(&name);
+	return rc;
+}
+
 /* policy (one name) on topo, as pin_plan_compute_on. */
 static int compute_one(struct pin_topo *topo, const char *policy,
 		       int nworkers, struct pin_plan **out, struct strbuf *err)
@@ -410,12 +439,8 @@ static int compute_one(struct pin_topo *topo, const char *policy,
 	struct pin_plan *plan;
 	int rc = 0;
 
-	if (!pol) {
-		strbuf_addf(err, "unknown pin policy '%s': expected one of ", policy);
-		for (const struct pin_policy *q = pin_policies; q->name; q++)
-			strbuf_addf(err, "%s%s", q == pin_policies ? "" : "|", q->name);
-		return -1;
-	}
+	if (!pol)
+		return unknown_policy(policy, err);
 	plan = xcalloc(1, sizeof(*plan));
 	plan->policy = pol->name;
 	plan->kind = pol->kind;

@@ -51,6 +51,10 @@ struct pin_policy {
 extern const struct pin_policy pin_policies[];
 /* The table entry for name, or NULL. */
 const struct pin_policy *pin_policy_find(const char *name);
+/* Whether every name of policies (one, or a preference list "a,b,c")
+ * is a policy of the table. Return 0, or -1 with err naming the first
+ * that is not and those there are. */
+int pin_policies_check(const char *policies, struct strbuf *err);
 /* The choices of a workload's `pin` option (WL_ENUM), as constants so
  * option tables can use them; the unit tests hold them to the table. */
 #define PIN_CHOICES_TWO \

@@ -1413,6 +1413,14 @@ static int write_run(struct store *s, struct store *b, struct mm_run *r)
 	return rc;
 }
 
+int mmtests_check_dir(const char *dir)
+{
+	if (!path_is_dir(dir))
+		return error("'%s' is not a directory: --mmtests reads a results directory "
+			     "(work/log)", dir);
+	return 0;
+}
+
 int mmtests_import(struct store *s, const char *dir, unsigned flags,
 		   const struct mmtests_import_cbs *cbs, struct import_counts *c)
 {
@@ -1429,9 +1437,8 @@ int mmtests_import(struct store *s, const char *dir, unsigned flags,
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
-	if (!path_is_dir(dir))
-		return error("'%s' is not a directory: --mmtests reads a results directory "
-			     "(work/log)", dir);
+	if (mmtests_check_dir(dir))
+		return -1;
 	ctx.parser = mmtests_parser_new();
 	if (!ctx.parser)
 		goto out;

@@ -87,6 +87,11 @@ enum {
 				 * interrupted runs (else skipped) */
 };
 
+/* Whether dir is a directory, as mmtests_import() needs: checked by
+ * kbench import --mmtests before the store is opened. Return 0, or -1
+ * after saying why not. */
+int mmtests_check_dir(const char *dir);
+
 /* Read dir, an mmtests results directory (work/log: one directory per
  * run, each with iter-N directories; or one run's directory, the run
  * named as the directory is, whatever path reaches it), into runs of the

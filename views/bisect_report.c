@@ -4,24 +4,30 @@
  * to reproduce it). */
 #include "config.h"
 #include "views/bisect_report.h"
+#include "views/bisect_monitors.h"
 #include "compare/compare.h"
 #include "compare/verdict.h"
 #include "db/bisect.h"
 #include "db/experiment.h"
 #include "db/store.h"
 #include "lib/argv.h"
+#include "lib/child.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "kernel/kbuild.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
-/* Lines of the report's own text are kept to this width. */
+/* Lines of the report's own text are kept to this width; a word longer
+ * than a line (a path) is put on a line of its own, never cut. */
 #define REPORT_WIDTH 76
+
 
 struct vcommit {
 	long idx;
@@ -236,9 +242,11 @@ static void log_text(const struct view *v, struct strbuf *out)
 	const struct bisect_info *b = &v->info;
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "kbench bisect @%lld (%s) in %s: %s", (long long)b->id, b->uuid, b->tree,
-		    b->command);
+	strbuf_addf(&sb, "kbench bisect @%lld (%s) in %s, started by:", (long long)b->id, b->uuid,
+		    b->tree);
 	comment(sb.buf, out);
+	/* The command on one line: a command wrapped cannot be pasted. */
+	strbuf_addf(out, "#   %s\n", b->command);
 	strbuf_addstr(out, "git bisect start '--first-parent'\n# bad: ");
 	commit_line(v, b->bad, out);
 	strbuf_addf(out, "\ngit bisect bad %s\n# good: ", b->bad);
@@ -503,12 +511,33 @@ static void build_and_guest_words(const struct view *v, struct words *w)
 	strbuf_release(&val);
 }
 
+/* The name the report gives the benchmark config it prints, which its
+ * commands read: the stored config's name ("tp", "a+b") and ".conf". */
+static void config_file(const struct view *v, struct strbuf *out)
+{
+	strbuf_addf(out, "%s.conf", *v->info.config_name ? v->info.config_name : "bisect");
+}
+
+/* -c FILE (the config printed in the report), then -o and --only as
+ * the bisection took them. */
+static void config_words(const struct view *v, struct words *w)
+{
+	static const struct setting_option opts[] = {
+		{ "override", "-o", NULL, 0 }, { "only", "--only", NULL, 0 },
+	};
+	struct strbuf file = STRBUF_INIT;
+
+	config_file(v, &file);
+	word(w, "-c");
+	owned_word(w, strbuf_detach(&file));
+	setting_words(v, opts, sizeof(opts) / sizeof(opts[0]), w);
+}
+
 /* The kbench vm command that runs the two commits against each other as
  * the step did. */
 static void vm_command(const struct view *v, const char *a, const char *b, int rounds,
 		       struct strbuf *out)
 {
-	static const struct setting_option configs[] = { { "config", "-c", NULL, 0 } };
 	struct words w = { .n = 0 };
 	struct strbuf val = STRBUF_INIT;
 	char ra[16], rb[16];
@@ -523,7 +552,7 @@ static void vm_command(const struct view *v, const char *a, const char *b, int r
 	word(&w, ra);
 	word(&w, "--ref");
 	word(&w, rb);
-	setting_words(v, configs, 1, &w);
+	config_words(v, &w);
 	build_and_guest_words(v, &w);
 	word(&w, "--rounds");
 	strbuf_addf(&val, "%d", rounds);
@@ -537,7 +566,7 @@ static void vm_command(const struct view *v, const char *a, const char *b, int r
 static void bisect_command(const struct view *v, struct strbuf *out)
 {
 	static const struct setting_option opts[] = {
-		{ "config", "-c", NULL, 0 }, { "threshold", "--threshold", "5", 0 },
+		{ "threshold", "--threshold", "5", 0 },
 		{ "rounds", "--rounds", "6", 0 }, { "max-rounds", "--max-rounds", "12", 0 },
 	};
 	struct words w = { .n = 0 };
@@ -554,6 +583,7 @@ static void bisect_command(const struct view *v, struct strbuf *out)
 	word(&w, good);
 	word(&w, "--bad");
 	word(&w, bad);
+	config_words(v, &w);
 	setting_words(v, opts, sizeof(opts) / sizeof(opts[0]), &w);
 	build_and_guest_words(v, &w);
 	if (*v->info.section) {
@@ -564,6 +594,96 @@ static void bisect_command(const struct view *v, struct strbuf *out)
 	argv_quote(w.v, w.n, out);
 	words_release(&w);
 	strbuf_release(&row);
+}
+
+/* The base name of a path. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* A stored fragment's text ("\n" and "\\" escaped), its lines indented. */
+static void fragment_text(const char *esc, struct strbuf *out)
+{
+	strbuf_addstr(out, "      ");
+	for (const char *p = esc; *p; p++) {
+		if (*p == '\\' && p[1] == 'n') {
+			p++;
+			if (p[1])
+				strbuf_addstr(out, "\n      ");
+		} else if (*p == '\\' && p[1] == '\\') {
+			strbuf_addch(out, *++p);
+		} else {
+			strbuf_addch(out, *p);
+		}
+	}
+	strbuf_rtrim(out);
+	strbuf_addch(out, '\n');
+}
+
+/* The kernels' config in words: the base config, then each fragment
+ * merged, by name, with its text or where it comes from. */
+static void kernel_config_text(const struct view *v, struct strbuf *out)
+{
+	struct strbuf val = STRBUF_INIT, text = STRBUF_INIT;
+	int guest = !setting(v, "guest-fragment", 0, &val);
+	int nfrag = 0;
+
+	while (!setting(v, "fragment", nfrag, &text))
+		nfrag++;
+	strbuf_addstr(out, "The kernels' config: ");
+	if (setting(v, "kconfig", 0, &text))
+		strbuf_addf(out, "%s (make %s, kbench build's default)", KBUILD_DEFAULT_KCONFIG,
+			    KBUILD_DEFAULT_KCONFIG);
+	else if (strchr(text.buf, '/'))
+		strbuf_addf(out, "the config file %s", text.buf);
+	else
+		strbuf_addf(out, "%s (make %s)", text.buf, text.buf);
+	if (!guest && !nfrag) {
+		strbuf_addstr(out, ", no fragment merged.\n");
+		goto out;
+	}
+	strbuf_addstr(out, ",\nthen these fragments merged into it in this order (merge_config.sh):\n");
+	if (guest)
+		strbuf_addf(out, "  - %s, the guest fragment kbench ships\n    (configs/kernel/%s "
+			    "in its source)\n", base_name(val.buf), base_name(val.buf));
+	for (int i = 0, t = 0; i < nfrag; i++) {
+		setting(v, "fragment", i, &val);
+		strbuf_addf(out, "  - %s (%s)", base_name(val.buf), val.buf);
+		/* Its text, stored with the bisection when it began. */
+		if (!setting(v, "fragment-text", t++, &text) && text.len) {
+			strbuf_addstr(out, ":\n");
+			fragment_text(text.buf, out);
+		} else {
+			strbuf_addch(out, '\n');
+		}
+	}
+out:
+	strbuf_release(&val);
+	strbuf_release(&text);
+}
+
+/* The benchmark config as stored, indented, under the name the commands
+ * read it by. */
+static void bench_config_text(const struct view *v, struct strbuf *out)
+{
+	struct strbuf file = STRBUF_INIT, sb = STRBUF_INIT;
+
+	config_file(v, &file);
+	strbuf_addf(&sb, "The benchmark config, as stored with the bisection (save it as %s: "
+		    "the commands below read it):", file.buf);
+	para(sb.buf, "", out);
+	strbuf_addch(out, '\n');
+	for (const char *p = v->info.config_text; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		strbuf_addf(out, "%s%.*s\n", len ? "  " : "", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	strbuf_release(&file);
+	strbuf_release(&sb);
 }
 
 /* The machine of run id: "vm (AMD EPYC, 2 CPUs, 23.5 GiB)". */
@@ -591,7 +711,7 @@ static void machine_text(struct store *s, int64_t id, struct strbuf *out)
 /* The table of run a against run b and how they ran, with what
  * reproduces it. */
 static int pair_text(struct store *s, const struct view *v, const char *a, const char *b,
-		     const char *what, struct strbuf *out)
+		     const char *what, int monitors, struct strbuf *out)
 {
 	int64_t run_a = 0, run_b = 0, ids[2];
 	const struct vstep *x = NULL;
@@ -640,6 +760,23 @@ static int pair_text(struct store *s, const struct view *v, const char *a, const
 		strbuf_release(&sb);
 		return -1;
 	}
+	if (monitors && *v->info.section) {
+		char na[16], nb[16];
+
+		snprintf(na, sizeof(na), "%.12s", a);
+		snprintf(nb, sizeof(nb), "%.12s", b);
+		strbuf_addf(out, "\nMonitors of %s %s per sample, %s against %s:\n\n", v->info.section,
+			    v->info.row, nb, na);
+		if (bisect_monitor_text(s, run_a, run_b, v->info.section, v->info.row, na, nb,
+					out) < 0) {
+			strbuf_release(&sb);
+			return -1;
+		}
+	}
+	strbuf_addch(out, '\n');
+	kernel_config_text(v, out);
+	strbuf_addch(out, '\n');
+	bench_config_text(v, out);
 	strbuf_addstr(out, "\nTo reproduce the comparison:\n\n  ");
 	vm_command(v, a, b, x->rounds ? x->rounds : 6, out);
 	strbuf_addstr(out, "\n\nand the bisection:\n\n  ");
@@ -671,6 +808,30 @@ static int change_line(struct store *s, const struct view *v, const char *a, con
 	return f.found;
 }
 
+/* The author date of commit id of tree as git log shows it ("Mon Dec 7
+ * 11:26:38 2026 +0000"), into out; 0, or -1 when git cannot say (the
+ * tree gone: the report goes without it). */
+static int commit_date(const char *tree, const char *id, struct strbuf *out)
+{
+	const char *argv[] = { "git", "-C", tree, "show", "-s", "--format=%ad", "--date=default",
+			       id, "--", NULL };
+	struct child_program p = CHILD_PROGRAM_INIT;
+	struct strbuf err = STRBUF_INIT, msg = STRBUF_INIT;
+	struct child_io io = { .out = out, .err = &msg, .timeout_s = 60 };
+	int end, rc = -1;
+
+	p.argv = argv;
+	p.in = CHILD_FD_NULL;
+	end = child_program_run(&p, &io, &err);
+	if (end == CHILD_EXITED && WIFEXITED(p.w.status) && !WEXITSTATUS(p.w.status)) {
+		strbuf_rtrim(out);
+		rc = out->len ? 0 : -1;
+	}
+	strbuf_release(&err);
+	strbuf_release(&msg);
+	return rc;
+}
+
 static int report_found(struct store *s, const struct view *v, struct strbuf *out,
 			struct strbuf *subject)
 {
@@ -695,14 +856,17 @@ static int report_found(struct store *s, const struct view *v, struct strbuf *ou
 		    b->section, stat ? stat : "", stat ? " " : "", b->row, b->tree, v->nc - 1,
 		    v->nc == 2 ? "" : "s", b->good, b->good_ref);
 	para(sb.buf, "", out);
-	strbuf_addf(out, "\ncommit %s\nAuthor: %s\n\n    %s\n\n", bad->id, bad->author,
-		    bad->subject);
+	strbuf_addf(out, "\ncommit %s\nAuthor: %s\n", bad->id, bad->author);
+	strbuf_reset(&sb);
+	if (!commit_date(b->tree, bad->id, &sb))
+		strbuf_addf(out, "Date:   %s\n", sb.buf);
+	strbuf_addf(out, "\n    %s\n\n", bad->subject);
 	strbuf_reset(&sb);
 	/* The oldest commit's first parent need not be the good end (which
 	 * may be on a branch merged into it): it is compared with the end. */
 	if (rc) {
 		strbuf_addf(out, "%s\n", line.buf);
-		strbuf_addf(&sb, "against %s %.12s: %s", parent->idx < 0 ? "the good end" :
+		strbuf_addf(&sb, "from %s %.12s to it: %s", parent->idx < 0 ? "the good end" :
 			    "its parent", parent->id, detail.buf);
 	} else {
 		strbuf_addf(out, "%s %s\n", b->section, b->row);
@@ -711,6 +875,9 @@ static int report_found(struct store *s, const struct view *v, struct strbuf *ou
 		strbuf_addf(&sb, "%sfrom the good end to the bad end: %+.2f%%", sb.len ? "; " : "",
 			    b->regression_pct);
 	para(sb.buf, "  ", out);
+	strbuf_addch(out, '\n');
+	para("Every change in this report reads from the older commit to the newer one, as "
+	     "kbench compare gives a new run against its baseline: - worse, + better.", "", out);
 	strbuf_addch(out, '\n');
 	if (bad->parents > 1) {
 		strbuf_reset(&sb);
@@ -727,7 +894,7 @@ static int report_found(struct store *s, const struct view *v, struct strbuf *ou
 			    isfinite(pct) ? pct : b->regression_pct);
 	rc = pair_text(s, v, parent->id, bad->id, parent->idx < 0 ?
 		       "The first bad commit against the good end" :
-		       "The first bad commit against its parent", out);
+		       "The first bad commit against its parent", 1, out);
 out:
 	free(stat);
 	strbuf_release(&sb);
@@ -767,9 +934,23 @@ static int report_skipped(struct store *s, const struct view *v, struct strbuf *
 		strbuf_addf(subject, "[kbench bisect] %s %s: one of %ld commits", b->section, b->row,
 			    hi - lo);
 	rc = pair_text(s, v, good, b->first_bad, "The last good commit against the first known bad "
-		       "one", out);
+		       "one", 0, out);
 	strbuf_release(&sb);
 	return rc < 0 ? -1 : 0;
+}
+
+/* The line the regression tracker reads (regzbot: "#regzbot
+ * introduced: COMMIT" for a known culprit, GOOD..BAD for a range), on
+ * its own after a blank line, at the end of the text. */
+static void regzbot(const struct view *v, struct strbuf *out)
+{
+	if (strcmp(v->info.status, "complete"))
+		return;
+	if (!strcmp(v->info.result, "found"))
+		strbuf_addf(out, "\n#regzbot introduced: %.12s\n", v->info.first_bad);
+	else if (!strcmp(v->info.result, "skipped"))
+		strbuf_addf(out, "\n#regzbot introduced: %.12s..%.12s\n", good_bound(v),
+			    v->info.first_bad);
 }
 
 int bisect_report_text(struct store *s, int64_t id, struct strbuf *out, struct strbuf *subject)
@@ -807,6 +988,7 @@ int bisect_report_text(struct store *s, int64_t id, struct strbuf *out, struct s
 		strbuf_addf(out, "\nBisect log (kbench bisect --log %lld; git bisect replay takes "
 			    "it):\n\n", (long long)id);
 		log_text(&v, out);
+		regzbot(&v, out);
 	}
 	strbuf_release(&sb);
 	view_release(&v);

@@ -4,12 +4,14 @@
 #include "views/output.h"
 #include "lib/error.h"
 #include "lib/io.h"
+#include "lib/parse-options.h"
 #include "lib/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const format_names[OUTPUT_NFORMATS] = {
@@ -68,6 +70,37 @@ void output_cell(struct strbuf *out, const char *s, int width, int right)
 	strbuf_add(out, s, len);
 	if (!right)
 		strbuf_addf(out, "%*s", (int)(w - cols), "");
+}
+
+int output_check_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct strbuf dir = STRBUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	if (!*path)
+		return error("cannot write '': no file named");
+	if (slash == path)
+		strbuf_addch(&dir, '/');
+	else if (slash)
+		strbuf_add(&dir, path, (size_t)(slash - path));
+	else
+		strbuf_addch(&dir, '.');
+	if (stat(dir.buf, &st))
+		rc = error("cannot write '%s': %s", path, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		rc = error("cannot write '%s': %s", path, strerror(ENOTDIR));
+	strbuf_release(&dir);
+	return rc;
+}
+
+int output_parse_path(const struct parse_opt *opt, const char *value)
+{
+	if (output_check_path(value))
+		return -1;
+	*(const char **)opt->value = value;
+	return 0;
 }
 
 int output_write(const char *path, const struct strbuf *out)

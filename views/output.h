@@ -4,6 +4,7 @@
 #ifndef KBENCH_OUTPUT_H
 #define KBENCH_OUTPUT_H
 
+struct parse_opt;
 struct strbuf;
 
 enum output_format {
@@ -24,6 +25,14 @@ const char *output_format_name(enum output_format f);
  * after it (right == 0) or before it (right != 0). A UTF-8 sequence counts
  * as one column and is never split. Appended to out. */
 void output_cell(struct strbuf *out, const char *s, int width, int right);
+
+/* Whether a file can be made at path: its directory is there (a path
+ * without a slash: the current one). Returns 0, or -1 after saying why
+ * not, as output_write() would say it once the work is done. */
+int output_check_path(const char *path);
+/* The option callback of an output file (-o FILE): the path, checked by
+ * output_check_path() as it is parsed, into the const char * opt->value. */
+int output_parse_path(const struct parse_opt *opt, const char *value);
 
 /* Write out to the file at path (made or emptied), or to stdout when path
  * is NULL. Returns 0, or -1 after printing why (nothing printed when

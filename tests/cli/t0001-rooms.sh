@@ -11,6 +11,13 @@
 # through the arrows, within a room or across rooms: each loop found is
 # printed as its arrows, FILE -> FILE (SYMBOL...), and a loop between
 # rooms as ROOM/ -> ROOM/ (FILE:SYMBOL...).
+#
+# Last, no command runs another: a command's handler (a function the
+# table of cli/main.c names as .fn, and cmd_direct, which runs the
+# workloads) is used by no file but cli/main.c. A command that needs
+# what another does calls the room below with ids and structs, never
+# the other's handler with an argv made up for it.
+# Covers: rooms
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Directories holding C files that are not rooms: nothing in a room
@@ -211,5 +218,13 @@ if [ -s "$tmp/bad" ]; then
 else
 	ok 0 "no call loop crosses rooms"
 fi
+
+handlers=$(sed -n 's/.*\.fn = \(cmd_[a-z0-9_]*\).*/\1/p' "$TOP_SRCDIR/cli/main.c")
+check "cli/main.c's table names the commands' handlers" test -n "$handlers"
+# shellcheck disable=SC2016 # the $ are awk's
+calls=$(awk -v handlers="$handlers cmd_direct" '
+	BEGIN { n = split(handlers, h, " "); for (i = 1; i <= n; i++) handler[h[i]] = 1 }
+	($3 in handler) && $1 != "cli/main.c" { print $1 " -> " $3 }' "$tmp/arrows")
+is "no command's handler is called but by cli/main.c" "$calls" ""
 
 done_testing

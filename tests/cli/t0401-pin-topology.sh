@@ -2,6 +2,7 @@
 # t0401-pin-topology: kbench topology shows the machine and the PUs each
 # pin policy picks: on synthetic and XML topologies as whole transcripts,
 # here checked against its own --cpus answers and its tree.
+# Covers: cli/cmd_topology.c machine/pin.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 big="pack:2 numa:2 l3:2 core:8 pu:2"

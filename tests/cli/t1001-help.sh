@@ -2,9 +2,10 @@
 # t1001-help: kbench's usage, --version and the --help of the commands
 # that drive runs (run, runs, show), as whole transcripts: help goes to
 # stdout and exits 0; a usage error goes to stderr with the usage.
-# Covers: 'kbench help COMMAND' is that command's --help (a workload's
+# Also: 'kbench help COMMAND' is that command's --help (a workload's
 # too), 'kbench help' kbench's; an unknown command is a usage error with
 # the closest command; 'kbench help <TAB>' completes command names.
+# Covers: cli/main.c lib/parse-options.c cli/setup.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$(dirname "$KBENCH")/config.h")

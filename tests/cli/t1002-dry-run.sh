@@ -4,6 +4,7 @@
 # samples), each section's effective keys and the estimated duration (here
 # from the plan only: the store is empty; every round counted), and runs
 # and stores nothing.
+# Covers: runner/dryrun.c runner/effective.c runner/plan.c cli/cmd_run.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 c=$TOP_SRCDIR/configs

@@ -2,6 +2,7 @@
 # Bad arguments, configs and databases get a clear error naming what is
 # wrong and a non-zero exit; nothing already stored is touched. Every
 # refusal is checked as a whole transcript: stdout, stderr, exit status.
+# Covers: cli/cmd_run.c cli/setup.c runner/conf.c runner/plan.c lib/error.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 1\n' > "$tmp/good.conf"

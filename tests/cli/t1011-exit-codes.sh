@@ -8,6 +8,7 @@
 # says otherwise: a config that cannot be read is a usage error (2), and
 # regressions' errors exit 128. A command of the table without a row here
 # fails the test, so that a new command is held to the rule too.
+# Covers: cli/main.c cli/setup.c lib/parse-options.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 2\nloops = 5\ngroups = 1\n' > "$tmp/hb.conf"

@@ -2,6 +2,7 @@
 # kill -9 of kbench run in the middle keeps every finished sample, the
 # database stays consistent and the run reads as interrupted; SIGINT
 # marks it interrupted itself and exits 128+2.
+# Covers: runner/runner.c runner/stop.c runner/record.c db/liveness.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 200\ngroups = 1\niterations = 1000\n' > "$tmp/long.conf"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # A sample that outlives its timeout is killed with its whole process
 # group and recorded as a failure; the run goes on.
+# Covers: runner/sample_run.c lib/child.c runner/runner.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cat > "$tmp/t.conf" <<'CONF'

@@ -3,6 +3,7 @@
 # may hold is refused, naming the section that takes it over, and the
 # count printed by --dry-run is exact however large; a timeout no sample
 # can fit in is refused; direct mode's --timeout takes what configs take.
+# Covers: runner/plan.c runner/dryrun.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # 3001 rows x (1000000 + 1000) samples: more than an int counts.

@@ -3,6 +3,7 @@
 # "infinity" or "nan(...)", is refused by the one parser that configs and
 # direct mode's --timeout share, naming the key and what it expects;
 # blanks around a number are allowed, as for integers.
+# Covers: workloads/params.c runner/conf.c cli/cmd_direct.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 for v in 0x10 0X10 0x1p3 infinity INF 'nan(1)' 1e 1.5e+ '+' .; do

@@ -1,6 +1,7 @@
 #!/bin/sh
 # kbench show counts the samples of every section of a run on its own line,
 # however many sections there are and however long their names.
+# Covers: cli/cmd_show.c db/query.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # The store's runs were made on testhost: a bare name means this host.

@@ -2,6 +2,7 @@
 # Config limits: section names longer than inih's 49 bytes, the line
 # length limit at its exact boundary, control characters in section names,
 # many sections, and a stride list longer than 512 rows.
+# Covers: runner/conf.c workloads/stride.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # plan DESCRIPTION FILE PATTERN: the dry-run plan of FILE holds PATTERN (ERE)

@@ -4,6 +4,7 @@
 # ends complete with as many samples as a clean run. Changed configs, a
 # complete run, a run still going and a run from another kernel are
 # refused (--force overrides what it can).
+# Covers: cli/cmd_run.c runner/runner.c runner/effective.c db/store.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # One value of a query on the store, through kb-sql.

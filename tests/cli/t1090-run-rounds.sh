@@ -5,6 +5,7 @@
 # each sample stored, the order the command was run in, the exact sample
 # count at which a row meets its CI target, resume, bundles, and compare's
 # footer.
+# Covers: runner/plan.c runner/runner.c workloads/external.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # The workload: row R prints the next value of $tmp/values.R (100 once

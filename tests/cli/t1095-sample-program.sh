@@ -4,6 +4,7 @@
 # next to kbench (or through KBENCH_SAMPLE, or in the libexec directory);
 # its workers carry fewer mappings than kbench; a missing program is a
 # clear error; direct mode and runs both go through it.
+# Covers: sampler/main.c sampler/sample.c runner/sample_run.c cli/setup.c lib/io.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 sample=$(dirname "$KBENCH")/kbench-sample

@@ -24,6 +24,7 @@
 # aa-false-positives against a fake kbench) exits 1 when that output is
 # wrong, saying what it read.
 # No timing is judged: that belongs to bench/ itself.
+# Covers: runner/runner.c sampler/main.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 bench=$TOP_SRCDIR/bench

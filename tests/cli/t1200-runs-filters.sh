@@ -5,6 +5,7 @@
 # and csv, "no runs match" apart from an empty store, and each bad value
 # with its message. The store is built directly, with start times around
 # now, so that relative dates have something to select.
+# Covers: cli/cmd_runs.c cli/date.c views/output.c db/query.c lib/clock.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 

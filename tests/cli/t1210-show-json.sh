@@ -3,6 +3,7 @@
 # and --slab print, in one document with a format version: the same run
 # facts, section counts, flagged samples, failures, options, monitor
 # summaries, slab caches and config text. Bad combinations are refused.
+# Covers: cli/cmd_show.c lib/json.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 cat > "$tmp/tiny.conf" <<'CONF'

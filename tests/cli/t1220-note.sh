@@ -2,6 +2,7 @@
 # t1220: a run's note: written by run --note, replaced, appended to and
 # cleared by kbench note, shown by show and by runs --format json|csv;
 # bad notes and unknown runs refused with their messages.
+# Covers: cli/cmd_note.c db/manage.c cli/cmd_show.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 cat > "$tmp/tiny.conf" <<'CONF'

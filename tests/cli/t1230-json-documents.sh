@@ -7,6 +7,7 @@
 # object of its kind. The store holds what makes the optional keys
 # appear: a note, -o overrides, iterations = auto, nightly runs with a
 # regression, and runs of one config that measured other work.
+# Covers: lib/json.c cli/cmd_runs.c cli/cmd_show.c compare/render_json.c compare/render_history.c cli/cmd_query.c views/experiment_view.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 5\ngroups = 1\n' > "$tmp/hb.conf"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Global options (--db, --quiet, -q) come before or after the command
 # name, and a mistyped command or workload name gets the closest one.
+# Covers: cli/main.c cli/setup.c lib/suggest.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 1\n' > "$tmp/good.conf"

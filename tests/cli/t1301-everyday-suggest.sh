@@ -2,6 +2,7 @@
 # "Did you mean": a mistyped key in [global] or a section, a workload
 # name, an enum value and a run name in a selector each get the closest
 # known name.
+# Covers: lib/suggest.c runner/plan.c workloads/params.c db/query.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[global]\nloopz = 3\n[hackbench-a]\nloops = 3\n' > "$tmp/g.conf"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # 'kbench configs' lists the shipped configs; 'run -c NAME' finds one by
 # name (with or without .conf) after the current directory.
+# Covers: cli/cmd_configs.c cli/setup.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 expect_transcript "configs lists the shipped configs, each with its first sentence" kb configs <<'T'

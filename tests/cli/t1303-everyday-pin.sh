@@ -2,6 +2,7 @@
 # Pin preference lists: 'pin = a,b' takes the first policy the machine
 # allows and the run stores the one used; a policy that is not possible
 # names the ones that are.
+# Covers: machine/pin.c runner/plan.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Two cores in two last-level caches: no cross-core here.

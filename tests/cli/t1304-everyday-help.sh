@@ -1,6 +1,7 @@
 #!/bin/sh
 # Help texts fit in 80 columns and describe each option once; the usage
 # says where the manual is; an unknown pin policy lists each one once.
+# Covers: lib/parse-options.c lib/docs.c cli/main.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 for cmd in "" hackbench netperf pft external; do

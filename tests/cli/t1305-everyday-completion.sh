@@ -1,6 +1,7 @@
 #!/bin/sh
 # The bash completion: commands and workloads, options, config keys after
 # -o, shipped configs after -c, sections after --only, run names.
+# Covers: cli/complete.c cli/main.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 if ! command -v bash >/dev/null; then

@@ -4,6 +4,7 @@
 # terminal's width and cut again after SIGWINCH; it shows the last value
 # with its unit and the ETA. Elsewhere one line per sample, and a failed
 # sample is reported once.
+# Covers: runner/progress.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cat > "$tmp/p.conf" <<'CONF'

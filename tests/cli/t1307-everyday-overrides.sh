@@ -4,6 +4,7 @@
 # checked as config keys are, the errors naming the argument. The -o list
 # is stored with the run, shown by show, applied again by --resume, and a
 # resume with another list is refused unless forced.
+# Covers: runner/conf.c runner/plan.c cli/cmd_run.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cat > "$tmp/o.conf" <<'CONF'

@@ -4,6 +4,7 @@
 # References chain is the thread above (--references, the answered mail's
 # References as they are) then the mails answered (--in-reply-to, one or
 # several), each id once; the runs' notes are in the mail.
+# Covers: cli/cmd_mail.c lib/mail.c cli/compare_cmdline.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Nothing of the user's: their config, data directory.
@@ -82,13 +83,13 @@ T
 expect_transcript "--references without the mail answered is refused" \
 	mail --references root@example.org -- base new <<'T'
 $ mail --references root@example.org -- base new
-2> kbench: cannot make the mail: References without In-Reply-To: give the Message-ID of the mail answered too
+2> kbench: --references without --in-reply-to: give the Message-ID of the mail answered too
 [exit 2]
 T
 expect_transcript "an id that is not a Message-ID is named" \
 	mail --in-reply-to p@example.org --references 'root@example.org not-an-id' -- base new <<'T'
 $ mail --in-reply-to p@example.org --references 'root@example.org not-an-id' -- base new
-2> kbench: cannot make the mail: 'not-an-id' is not a Message-ID (expected <LEFT@RIGHT>)
+2> kbench: --references: 'not-an-id' is not a Message-ID (expected <LEFT@RIGHT>)
 [exit 2]
 T
 

@@ -2,6 +2,7 @@
 # t1312-everyday-calibrate: kbench calibrate takes -o and --only as kbench
 # run does: the runs it makes hold only the sections --only matches, with
 # the -o keys set, and a bad -o is refused before anything runs.
+# Covers: cli/cmd_calibrate.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cat >"$tmp/c.conf" <<'CONF'

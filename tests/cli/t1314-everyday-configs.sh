@@ -3,6 +3,7 @@
 # sentence whole (wrapped within 80 columns, never cut inside a
 # sentence), a config whose comment says more than one sentence is cut
 # after its first, and README.md lists every shipped config, no other.
+# Covers: cli/cmd_configs.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 check "kbench configs" kb configs

@@ -3,6 +3,7 @@
 # shortest form that reads back as the same double; a run's note (run
 # --note, kbench note, several lines with --append) is in compare's text,
 # markdown and JSON.
+# Covers: lib/csv.c compare/render_csv.c cli/cmd_note.c compare/render_text.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 3\n' >"$tmp/a.conf"

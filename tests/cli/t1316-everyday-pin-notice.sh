@@ -4,6 +4,7 @@
 # uses and why it passed over the others (the unit test t0400 checks the
 # words on synthetic topologies); a list whose first policy is possible
 # says nothing.
+# Covers: machine/pin.c runner/plan.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # The policies of the list this machine cannot honour, in order, each

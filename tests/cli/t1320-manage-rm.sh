@@ -3,6 +3,7 @@
 # failures, facts, note, its machine when no run is left on it), --dry-run
 # and --export, all or nothing; refused while a run is running and for
 # one arm of an A/B experiment alone.
+# Covers: cli/cmd_rm.c db/manage.c db/bundle.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 2\nmonitors = none\n' \

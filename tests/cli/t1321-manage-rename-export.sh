@@ -2,6 +2,7 @@
 # t1321: kbench rename (the name checked as run -n checks it, refused
 # while the run is running) and kbench export --all, --since, --host with
 # the runs named or without them.
+# Covers: cli/cmd_rename.c cli/cmd_export.c db/manage.c db/bundle.c lib/name.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 1\nmonitors = none\n' \

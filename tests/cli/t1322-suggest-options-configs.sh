@@ -2,6 +2,7 @@
 # t1322: "did you mean" for a mistyped option (of a command, of a
 # workload, a global one) and config name (-c, history --config); a config
 # with several errors reports each with its file and line, up to 20.
+# Covers: lib/parse-options.c lib/suggest.c cli/setup.c runner/conf.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 1\n' > "$tmp/good.conf"

@@ -5,6 +5,7 @@
 # offers formats, history --config config names, fleet its commands, -o
 # the keys of the workloads of the configs given, and of the workload run
 # directly.
+# Covers: cli/complete.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 if ! command -v bash >/dev/null || ! command -v python3 >/dev/null; then

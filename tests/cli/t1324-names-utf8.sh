@@ -4,8 +4,9 @@
 # one already (written before this check) is still read as valid UTF-8:
 # the JSON of runs and compare writes each stray byte as U+FFFD, and
 # error messages and tables write it as \xNN.
-# Covers: lib/name.c name_invalid, name_escape; lib/json.c add_escaped;
+# The code: lib/name.c name_invalid, name_escape; lib/json.c add_escaped;
 # runner/conf.c section_line.
+# Covers: lib/name.c lib/json.c runner/conf.c cli/cmd_rename.c cli/setup.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 2\nmonitors = none\n' \

@@ -7,6 +7,7 @@
 # rename and note --dry-run say what they would change, on a store they
 # may not write; fleet unschedule --dry-run lists the jobs it would
 # cancel and calls no scancel.
+# Covers: cli/cmd_mail.c cli/cmd_calibrate.c cli/cmd_fleet.c fleet/slurm.c cli/cmd_rename.c cli/cmd_note.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Nothing of the user's: their config, data directory.

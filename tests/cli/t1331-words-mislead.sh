@@ -4,6 +4,7 @@
 # experiment sets (an arm's option.KEY, its rounds) apart, each with what
 # set it; kbench experiments on a store without one says so; importing
 # kbench's own mmtests export recognises the machine the store holds.
+# Covers: experiment/experiment.c experiment/experiment_design.c cli/cmd_experiments.c mmtests/mmtests_export.c mmtests/mmtests.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 HOME=$tmp/home XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data

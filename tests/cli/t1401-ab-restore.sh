@@ -3,6 +3,7 @@
 # after kill -9 at random points the next command (kbench recover, or any
 # command opening the store) restores them from the journal and says so:
 # each knob file reads its original value and the journal is empty.
+# Covers: experiment/knob.c experiment/experiment.c cli/cmd_recover.c db/experiment.c runner/stop.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 ab_need_knobs

@@ -3,6 +3,7 @@
 # before any sample: no knob is left changed, the journal is empty, and
 # the message names the knob. A config without two arms is an error, and
 # so is a knob whose glob leads out of /sys.
+# Covers: experiment/knob.c experiment/experiment_design.c cli/cmd_ab.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 ab_need_knobs

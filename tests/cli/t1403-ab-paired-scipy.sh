@@ -5,6 +5,7 @@
 # (tests/ab_ref.py), for a lower- and a higher-is-better row. The arms
 # differ by a workload option only, so no knob (and no root) is needed.
 # Needs python3-scipy.
+# Covers: compare/paired.c compare/decide.c compare/model.c
 if ! /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
 	echo "1..0 # SKIP python3-scipy is not installed (apt-get install python3-scipy)"
 	exit 0

@@ -5,6 +5,7 @@
 # killed, into the same runs, with the same options, and refuses what
 # would change them. The arms differ by a workload option only: no knob,
 # no root.
+# Covers: cli/cmd_experiments.c views/experiment_view.c experiment/experiment_resume.c db/experiment.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cat > "$tmp/x.conf" <<'CONF'

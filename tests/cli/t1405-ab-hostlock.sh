@@ -7,6 +7,7 @@
 # that something else changes during a round is said and stored with the
 # round; a measuring kbench says and stores that another is measuring
 # on the machine; and compare names a run still measuring.
+# Covers: machine/hostlock.c experiment/knob.c experiment/experiment.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 ab_need_knobs

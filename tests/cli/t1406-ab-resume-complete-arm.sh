@@ -5,6 +5,7 @@
 # complete. Before, every resume failed with "run #N is complete or gone"
 # and marked the experiment failed. Rounds go ABBA, so arm b's run
 # completes in round 2 before arm a's round 2 begins: kill -9 then.
+# Covers: experiment/experiment_resume.c experiment/experiment.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cat >"$tmp/x.conf" <<'EOF2'

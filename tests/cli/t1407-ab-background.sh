@@ -7,6 +7,7 @@
 # ran is stored with the arm's run. Then the built-in trigger
 # (background-trigger = pcp-drain RATE/s): its facts, the kernel's count
 # when the kernel has a kprobe PMU.
+# Covers: experiment/background.c machine/cgroup.c machine/leftover.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # conf FILE ROUNDS BACKGROUND: arm quiet and arm load (with BACKGROUND);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t1409-ab-lockdir-hostile: nothing another user plants in the lock
-# directory steers root's kbench. Covers: an old directory writable by
+# directory steers root's kbench: an old directory writable by
 # all (1777, as kbench made it before) is made 0755 and what user nobody
 # planted there (a background record naming a root process group and a
 # root-only file, a knobs.journal naming a knob, a knobs lock file held
@@ -12,6 +12,7 @@
 # another time or in another boot; a kbench of user nobody registers
 # nothing in root's directory, and refuses root's directory writable by
 # all.
+# Covers: machine/hostlock.c machine/leftover.c experiment/background.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t1410-ab-journal-truth: the knob journals a killed kbench leaves are
-# restored only while they are true. Covers: a knobs.journal of the lock
+# restored only while they are true: a knobs.journal of the lock
 # directory from another boot (or from before boot ids) is said and
 # dropped, never written; a killed experiment's knob is put back, from
 # the lock directory's journal or the store's, only while it reads the
@@ -8,6 +8,7 @@
 # expected and found values, and left; a row that cannot be restored (a
 # path outside /sys and /proc/sys) is said and dropped, and blocks no
 # later experiment nor leaves a holder file.
+# Covers: experiment/knob.c machine/hostlock.c db/experiment.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 ab_need_knobs

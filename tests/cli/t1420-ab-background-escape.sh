@@ -1,9 +1,10 @@
 #!/bin/sh
-# Covers: kbench ab's background loads whose processes leave the load's
+# t1420: kbench ab's background loads whose processes leave the load's
 # process group (setsid): killed when the load is stopped, said in the
 # load's stored exit, and after kill -9 of kbench killed by the next
 # command, which says so (experiment/background.c, machine/cgroup.c,
 # machine/leftover.c).
+# Covers: experiment/background.c machine/cgroup.c machine/leftover.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # conf FILE ROUNDS [DIR]: arm quiet, and arm load whose background starts

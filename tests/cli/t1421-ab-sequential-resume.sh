@@ -4,6 +4,7 @@
 # the kill stands (its figure and interval as they were, not taken again
 # over the later rounds' samples the runs hold), and the experiment goes
 # on to its next looks (experiment/ab_looks.c).
+# Covers: experiment/ab_looks.c experiment/experiment_resume.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # The workload: arm A prints the next value of $tmp/values.A (100 once

@@ -6,6 +6,7 @@
 # every sample it sent, with the console's tail in the failure; SIGINT
 # ends it interrupted. No QEMU is
 # left in any case.
+# Covers: kernel/vm.c sampler/guest.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

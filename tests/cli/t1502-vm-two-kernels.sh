@@ -5,6 +5,7 @@
 # each arm one run (CONFIG/ARM) holding both rounds and the experiment's
 # facts; the runs carry each guest's kernel (PREEMPT_RT in one uname -v),
 # and the report after the run is their paired comparison.
+# Covers: cli/cmd_vm.c kernel/vm.c experiment/experiment.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

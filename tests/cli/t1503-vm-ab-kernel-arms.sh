@@ -6,6 +6,7 @@
 # report after it is the paired comparison. A kernel arm refuses this
 # machine's knobs, environment and command prefix, which its guest does
 # not see, and a guest's key without a kernel.
+# Covers: cli/cmd_ab.c experiment/experiment_design.c kernel/vm.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

@@ -6,6 +6,7 @@
 # vm.modules fact lists them. Modules of another release are refused by
 # the guest's kernel, and the boot fails saying so. Names not in the tree,
 # built-in modules and half-given options are handled before any boot.
+# Covers: kernel/kmod.c kernel/vm_image.c lib/cpio.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

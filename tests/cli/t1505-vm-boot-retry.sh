@@ -11,6 +11,7 @@
 # QEMU (under TCG: a KVM boot fails at once), adding rdinit=/nonexistent to the command line of the boots listed
 # in $tmp/fail (counted from 1 in $tmp/boots), so that the kernel finds no
 # init, cannot mount a root and panics (panic=-1 ends QEMU).
+# Covers: kernel/vm.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

@@ -6,6 +6,7 @@
 # --dry-run. A kernel arm of kbench ab is checked when its config is
 # read, naming the config's line. No QEMU and no kernel are needed: the
 # images here are made up.
+# Covers: kernel/vm_image.c cli/cmd_vm.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench]\ngroups = 1\nloops = 10\niterations = 1\n' >"$tmp/hb.conf"

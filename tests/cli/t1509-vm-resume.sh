@@ -11,13 +11,14 @@
 # refused at QEMU's first refusal, or before any QEMU where /dev/kvm
 # cannot be opened.
 #
-# Covers: kbench vm (arms, --accel kvm), kbench ab --resume, kbench show
+# Commands: kbench vm (arms, --accel kvm), kbench ab --resume, kbench show
 # (Boots), kbench experiments (boots), kbench compare (did you mean
 # CONFIG/ARM).
 #
 # KBENCH_QEMU is a wrapper that counts the boots (in $tmp/boots) and runs
 # the real QEMU; a KVM boot fails as QEMU fails where it cannot set up
 # the host's CPU ("failed to set MSR"), whatever this machine has.
+# Covers: cli/cmd_vm.c experiment/experiment_resume.c experiment/experiment_stored.c views/experiment_view.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

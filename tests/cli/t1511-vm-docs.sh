@@ -30,8 +30,9 @@
 # ("[   5.68] ..."); a change's verdict mark, "( 1.2%)", "? 1.2%?" or
 # "* 1.2%*", stands for any.
 #
-# Covers: kbench vm (docs/vm.md), kbench ab (kernel arms), kbench compare
+# Commands: kbench vm (docs/vm.md), kbench ab (kernel arms), kbench compare
 # (of guest runs).
+# Covers: cli/cmd_vm.c cli/cmd_ab.c kernel/vm.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

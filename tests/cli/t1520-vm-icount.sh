@@ -5,6 +5,7 @@
 # fact vm.icount and compare's VM line names it. It needs one vCPU and
 # TCG, and says so otherwise. Costs one boot of the cloud kernel of
 # lib-vm.sh under TCG, some 10 s.
+# Covers: kernel/vm.c cli/cmd_vm.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

@@ -8,6 +8,7 @@
 # native and by the guest; compare of the native and the guest run warns
 # naming both kinds; the guest run's header names the guest's CPU, CPUs
 # and memory, and the host under Host:.
+# Covers: kernel/vm.c compare/work.c machine/pin_task.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

@@ -4,12 +4,15 @@
 # bisection. A usage error, exit status 2: a missing tree, end or config,
 # a bad --row,
 # --threshold, --rounds, --max-rounds or --accel, a config with arms of its
-# own, and the options of a stored bisection mixed with a new one's. A
+# own, an -o of a key no section takes, an --only no section matches, and
+# the options of a stored bisection mixed with a new one's (-o and --only
+# among them); -o and --only that fit are taken. A
 # failure, exit status 1, as for kbench build: a tree that is not there or
 # not a git tree, a ref git does not know, ends that are the same commit
 # or not in order. With
 # no bisection stored, --list, --log, --report and --resume say so. Costs
 # a second: no guest is booted.
+# Covers: cli/cmd_bisect.c bisect/bisect_run.c db/bisect.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 git init -q "$tmp/tree" &&
@@ -78,8 +81,18 @@ refused "a config with arms of its own" "[arm:a]: kbench bisect makes the arms o
 printf '[hb2]\nworkload = hackbench\ngrups = 1\n' > "$tmp/typo.conf"
 refused "a config's own errors" "unknown key 'grups' in [hb2]" \
 	$T --good one --bad HEAD -c "$tmp/hb.conf" -c "$tmp/typo.conf"
+refused "-o of a key no section takes" "-o 'grups=1': unknown key 'grups' in [global] (did you mean 'groups'?)" \
+	$T --good one --bad HEAD -c "$tmp/hb.conf" -o grups=1 --dry-run
+refused "--only that no section matches" "no section matches --only" \
+	$T --good one --bad HEAD -c "$tmp/hb.conf" --only nomatch --dry-run
+check "-o and --only that fit are taken" \
+	kb bisect $T --good one --bad HEAD -c "$tmp/hb.conf" -o hb.loops=5 --only hb --dry-run
 refused "--resume with the options of a new one" "--resume, --log, --report and --list take a stored bisection" \
 	--resume $T
+refused "... -o among them" "--resume, --log, --report and --list take a stored bisection: --tree, --good, --bad, -c, -o, --only, --row" \
+	--resume -o loops=5
+refused "... and --only" "--resume, --log, --report and --list take a stored bisection" \
+	--report --only hb
 refused "two of --resume, --log, --report, --list" "--resume, --log, --report and --list go one at a time" \
 	--log --report
 refused "--mail without --report" "--mail goes with --report" --log --mail a@example.org

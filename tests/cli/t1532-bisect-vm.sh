@@ -8,11 +8,19 @@
 # host's load. The bisection confirms the
 # regression (step 0), skips c2 (it cannot be built) and tries c3 next,
 # finds c3 good, is killed with SIGKILL during c4's step, and --resume
-# goes on from there: the steps it had finished are kept, c4 is named the
-# first bad commit; its log reads as git bisect log, its report names the
-# commit, its author, the change, the table, how it ran and how to
-# reproduce it, and kbench mail --bisect mails it. Costs some 25 guest
-# boots, 4 to 5 minutes on a 2-CPU machine under TCG.
+# goes on from there: the steps it had finished are kept, and the time
+# they took counts in the elapsed time; c4 is named the first bad commit.
+# The config is trimmed as a shipped one would be: -o sets the loops,
+# --only leaves a section out, and both hold after the resume. Each step
+# says its three arms' order and what each look decided. Its log reads
+# as git bisect log; its report names the commit, its author and date,
+# the change (every change from the older commit to the newer one), the
+# table, the monitors (none in a guest), the kernel config in words, the
+# benchmark config's text, how it ran and how to reproduce it (commands
+# never wrapped), and ends in a #regzbot line; kbench mail --bisect
+# mails it. Costs some 25 guest boots, 4 to 5 minutes on a 2-CPU machine
+# under TCG.
+# Covers: bisect/bisect_run.c bisect/bisect.c views/bisect_report.c views/bisect_monitors.c db/bisect.c cli/cmd_bisect.c compare/verdict.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"
@@ -45,20 +53,25 @@ ok $? "a tree of six commits"
 sha() { git -C "$tmp/tree" rev-parse "$1"; }
 c0=$(sha good) c2=$(sha bad~3) c3=$(sha bad~2) c4=$(sha bad~1) c5=$(sha bad)
 
+# (loops is given by -o; --only leaves [hackbench-process-sockets] out)
 cat > "$tmp/tp.conf" <<'EOF'
 [hackbench-thread-pipes]
 workload = hackbench
 mode = thread
 transport = pipes
 groups = 1
-loops = 50
+iterations = 3
+
+[hackbench-process-sockets]
+workload = hackbench
+groups = 1
 iterations = 3
 EOF
 
 # Killed with SIGKILL once c3's step has its verdict and c4's experiment
 # has begun.
 "$KBENCH" --db "$db" bisect --tree "$tmp/tree" --good good --bad bad -c "$tmp/tp.conf" \
-	--rounds 3 --max-rounds 6 --append quiet --icount --vcpus 1 --boot-timeout 300 \
+	-o loops=50 --only thread-pipes --rounds 3 --max-rounds 6 --append quiet --icount --vcpus 1 --boot-timeout 300 \
 	>"$tmp/first.out" 2>"$tmp/first.err" &
 pid=$!
 began() {
@@ -69,7 +82,9 @@ began() {
 }
 wait_until 1800 began
 kill -0 "$pid" 2>/dev/null
-okf $? "the bisection reaches its third step" "$tmp/first.err"
+rc=$?
+ok $rc "the bisection reaches its third step"
+[ $rc -eq 0 ] || sed 's/^/#   /' "$tmp/first.err"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 steps=$(sql "SELECT step || ' ' || coalesce(verdict, '-') || ' ' || substr(commit_id, 1, 12)
@@ -82,15 +97,28 @@ grep -q "skipping $(echo "$c2" | cut -c1-12): it cannot be built: the build of [
 ok $? "the commit that cannot be built is skipped, saying why, with its log's end"
 check "... and no kernel of it is in the cache" sh -c "! ls -d '$tmp/builds/entries/$c2'-*"
 is "the kernels built: the ends, c3 and c4" "$(ls "$tmp/builds/entries" | wc -l)" 4
-grep -q "^kbench: notice: bisect @1 step 2: testing $(echo "$c3" | cut -c1-12) c3: mend the build (3 commits left to test, roughly 2 steps) \[[0-9]*:[0-9][0-9] elapsed\]$" \
+grep -q "^kbench: notice: bisect @1 step 2: testing $(echo "$c3" | cut -c1-12) c3: mend the build (3 commits left to test, roughly 2 steps; a look every 3 rounds, up to 6) \[[0-9]*:[0-9][0-9] elapsed\]$" \
 	"$tmp/first.err"
-ok $? "each step says the commit, what is left and the time"
+ok $? "each step says the commit, what is left, its looks and the time"
+grep -q "^kbench: notice: experiment @[0-9]* 'bisect-1.2' ([0-9a-f-]*): 3 arms, 6 rounds, order abc cba;" \
+	"$tmp/first.err"
+ok $? "... and its three arms' real order"
+grep -q "^kbench: notice: bisect @1 step 2: the look after round 3\( decided: good\| decided: bad\|: .*; going on to round 6 (at most 6)\)" \
+	"$tmp/first.err" &&
+	grep -q "^kbench: notice: bisect @1 step 0: the look after round 3\( decided: a regression, hackbench-thread-pipes 1 -[0-9.]*%\|: no regression yet; going on to round 6 (at most 6)\)$" \
+	"$tmp/first.err"
+rc=$?
+ok $rc "... and what each look decided, or that the step goes on"
+[ $rc -eq 0 ] || grep "look" "$tmp/first.err" | sed 's/^/#   /'
+is "-o holds in every run" "$(sql "SELECT DISTINCT value FROM run_meta WHERE key = 'loops'")" 50
+is "... and --only leaves the other section out" \
+	"$(sql "SELECT count(*) FROM samples WHERE section = 'hackbench-process-sockets'")" 0
 no_qemu
 ok $? "the killed bisection's guest is gone with it"
 check "--list shows it interrupted" kb bisect --list
-grep -q "^   1 interrupted -  *4 hackbench-thread-p~ -  " "$tmp/check.out"
+grep -q "^   1 interrupted -  *4 hackbench-thread-pipes/1 -  " "$tmp/check.out"
 rc=$?
-ok $rc "... with its steps and row"
+ok $rc "... with its steps and its row, whole"
 [ $rc -eq 0 ] || sed 's/^/#   /' "$tmp/check.out"
 before=$(sql "SELECT step || ':' || experiment_id FROM bisect_steps WHERE verdict IS NOT NULL
 	ORDER BY step" | tr '\n' ' ')
@@ -101,6 +129,17 @@ is "--resume finishes it, naming a commit: exit 0" "$rc" 0
 [ $rc -eq 0 ] || sed 's/^/#   /' "$tmp/err"
 grep -q "^kbench: notice: bisect @1 resumed: 3 steps finished, 1 commit left to test" "$tmp/err"
 ok $? "... from the steps it had finished"
+# The elapsed time goes on from the time the finished steps took.
+spent=$(sql "SELECT sum(strftime('%s', finished_at) - strftime('%s', started_at))
+	FROM bisect_steps WHERE verdict IS NOT NULL AND step < 3")
+spent=$(printf '%d:%02d' $((spent / 60)) $((spent % 60)))
+grep -q "^kbench: notice: bisect @1 resumed: .* \[$spent elapsed\]$" "$tmp/err"
+rc=$?
+ok $rc "... its elapsed time counting theirs ($spent)"
+[ $rc -eq 0 ] || grep "resumed" "$tmp/err" | sed 's/^/#   /'
+is "... and -o and --only stored with it" \
+	"$(sql "SELECT settings FROM bisects" | grep -e '^override=' -e '^only=')" "override=loops=50
+only=thread-pipes"
 is "... which it keeps as they were" "$(sql "SELECT step || ':' || experiment_id FROM bisect_steps
 	WHERE step < 3 AND verdict IS NOT NULL ORDER BY step" | tr '\n' ' ')" "$before"
 is "the first bad commit is c4" "$(sql "SELECT status || ' ' || result || ' ' || first_bad FROM bisects")" \
@@ -142,9 +181,36 @@ check "git bisect replay takes the log" git -C "$tmp/tree" bisect replay "$tmp/l
 check "--report" kb bisect --report 1
 cp "$tmp/check.out" "$tmp/report"
 is "the report after --resume is --report's" "$(sed 1d "$tmp/out")" "$(cat "$tmp/report")"
-grep -q "^commit $c4\$" "$tmp/report" && grep -q "^Author: Pat Planter <pat@example.org>\$" "$tmp/report" &&
-	grep -q "^    c4: sched: plant a slowdown\$" "$tmp/report"
-ok $? "the report names the first bad commit and its author"
+date=$(git -C "$tmp/tree" log -1 --format=%ad "$c4")
+is "the report names the first bad commit, its author and date, as git log" \
+	"$(grep -A4 "^commit $c4\$" "$tmp/report")" "commit $c4
+Author: Pat Planter <pat@example.org>
+Date:   $date
+
+    c4: sched: plant a slowdown"
+grep -q "^Every change in this report reads from the older commit to the newer one" "$tmp/report" &&
+	! grep -q "against bad\|against good" "$tmp/report"
+ok $? "... every change in one direction, said"
+tr '\n' ' ' < "$tmp/report" |
+	grep -q "from its parent $(echo "$c3" | cut -c1-12) to it: .*; from the good end to the bad end: -[0-9.]*%"
+ok $? "... the bad end worse than the good one: a minus, as the commit"
+is "the report ends in the line regzbot reads" "$(tail -2 "$tmp/report")" "
+#regzbot introduced: $(echo "$c4" | cut -c1-12)"
+grep -q "^No monitors were recorded for these runs (a run in a QEMU guest records none: docs/vm.md).\$" \
+	"$tmp/report"
+ok $? "... the monitors: none in a guest, said"
+is "... the kernel config in words" "$(sed -n '/^The kernels. config: /,/^$/p' "$tmp/report")" \
+	"The kernels' config: tinyconfig (make tinyconfig, kbench build's default),
+then these fragments merged into it in this order (merge_config.sh):
+  - kbench-guest.config, the guest fragment kbench ships
+    (configs/kernel/kbench-guest.config in its source)"
+sed -n '/^The benchmark config, as stored/,/^To reproduce/p' "$tmp/report" | sed '1,/^$/d' |
+	sed '$d' | sed '$d' | sed 's/^  //' > "$tmp/conf.shown"
+check "... the benchmark config's text, as given" cmp "$tmp/tp.conf" "$tmp/conf.shown"
+grep -q "kernel=$tmp/builds/entries/$c3-[0-9a-f-]*/bzImage" "$tmp/report" &&
+	grep -q "^#   kbench bisect --tree $tmp/tree --good good --bad bad -c $tmp/tp.conf -o loops=50 --only thread-pipes --rounds 3 " \
+	"$tmp/report"
+ok $? "... paths and commands never wrapped: the kernel's path, the command in the log"
 grep -q "^hackbench-thread-pipes amean 1: -[0-9.]*%, worse\$" "$tmp/report"
 ok $? "... the row's change against its parent"
 accel=$(sql "SELECT accel FROM bisect_steps WHERE step = 3")
@@ -158,9 +224,9 @@ ok $? "... how the kernels ran ($accel)"
 grep -q "^The first bad commit against its parent (step 3, experiment @[0-9]*):" "$tmp/report" &&
 	grep -q "^Significance: a paired t-test on [36] rounds' mean differences" "$tmp/report"
 ok $? "... the table of the two, paired"
-grep -q "^  kbench vm --tree $tmp/tree --ref $(echo "$c3" | cut -c1-12) --ref $(echo "$c4" | cut -c1-12) -c $tmp/tp.conf --vcpus 1 --append quiet --icount --boot-timeout 300 --rounds [36]\$" \
+grep -q "^  kbench vm --tree $tmp/tree --ref $(echo "$c3" | cut -c1-12) --ref $(echo "$c4" | cut -c1-12) -c tp.conf -o loops=50 --only thread-pipes --vcpus 1 --append quiet --icount --boot-timeout 300 --rounds [36]\$" \
 	"$tmp/report" &&
-	grep -q "^  kbench bisect --tree $tmp/tree --good $(echo "$c0" | cut -c1-12) --bad $(echo "$c5" | cut -c1-12) -c $tmp/tp.conf --rounds 3 --max-rounds 6 --vcpus 1 --append quiet --icount --boot-timeout 300 --row hackbench-thread-pipes/1\$" \
+	grep -q "^  kbench bisect --tree $tmp/tree --good $(echo "$c0" | cut -c1-12) --bad $(echo "$c5" | cut -c1-12) -c tp.conf -o loops=50 --only thread-pipes --rounds 3 --max-rounds 6 --vcpus 1 --append quiet --icount --boot-timeout 300 --row hackbench-thread-pipes/1\$" \
 		"$tmp/report"
 rc=$?
 ok $rc "... the commands that reproduce it"

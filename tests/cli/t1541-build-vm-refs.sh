@@ -7,6 +7,7 @@
 # an interleaved experiment, each built once; --dry-run says what it
 # would build; the arm keys tree, ref, kconfig and fragment of kbench ab
 # configs, and their errors.
+# Covers: kernel/kbuild.c cli/cmd_vm.c experiment/experiment_design.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"

@@ -8,6 +8,7 @@
 # file more changed) rebuilds in the first one's object directory, and
 # both kernels boot under kbench vm, alone and as the arms of an
 # experiment, their runs storing the commits' facts.
+# Covers: kernel/kbuild.c cli/cmd_build.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"

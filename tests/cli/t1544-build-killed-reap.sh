@@ -5,6 +5,7 @@
 # they started that left make's process group, before it takes the
 # slot, and says so (kernel/kbuild.c, machine/leftover.c,
 # machine/cgroup.c). On lib-kbuild.sh's small tree.
+# Covers: kernel/kbuild.c machine/leftover.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"
 GIT_CEILING_DIRECTORIES=$tmp

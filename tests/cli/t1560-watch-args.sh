@@ -10,6 +10,7 @@
 # fetch that fails is recorded, its mail queued once; a second cycle of
 # a tree and branch while one holds its lock is refused.
 # Costs a second: nothing is built or booted.
+# Covers: watch/watch_conf.c cli/cmd_watch.c watch/watch_status.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 HOME=$tmp/home XDG_CONFIG_HOME=$tmp/config

@@ -11,6 +11,7 @@
 # nothing; an innocent commit pushed next is tested and mails nothing. The
 # guests' clocks count instructions (--icount): the verdicts do not hang on
 # the host's load. Costs some 36 guest boots.
+# Covers: watch/watch.c watch/watch_mail.c watch/watch_status.c db/watch.c cli/cmd_watch.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"

@@ -10,6 +10,7 @@
 # cannot be sent (the server is down): it stays pending, with its error;
 # with the server up, cycle 5 sends it, once; cycle 6 sends nothing more.
 # Costs some 20 guest boots.
+# Covers: watch/watch.c watch/watch_mail.c db/watch.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"

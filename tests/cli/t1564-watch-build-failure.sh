@@ -4,6 +4,7 @@
 # the loop goes on: the next cycle, with nothing new, mails nothing and
 # keeps the tip tested before as the one to test against. Builds only
 # (lib-kbuild.sh's stand-in tree): no guest is booted.
+# Covers: watch/watch.c watch/watch_mail.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"

@@ -11,6 +11,7 @@
 # The build tree keeps the prefix it was configured with: the test
 # installs with make's prefix=P, so that a path compiled into kbench
 # (under the configured prefix) is looked for at the same place under P.
+# Covers: Makefile.am cli/setup.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 builddir=$(dirname "$KBENCH")

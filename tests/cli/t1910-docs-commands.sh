@@ -42,6 +42,7 @@
 # also run for real, each with a real guest where it boots one, and their
 # output checked against what the guide shows, by t1511-vm-docs.sh, which
 # lists which run so and why the others cannot.
+# Covers: lib/parse-options.c cli/main.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # FILE|TEXT|WHY: the command (or [global] config) of FILE that holds TEXT
@@ -54,6 +55,7 @@ docs/vm.md|--modules $HOME/mods|needs a kernel'"'"'s modules tree (make modules_
 README.md|--tree ~/linux --ref v6.18 --ref HEAD|needs a kernel git tree; t1541 runs kbench vm --ref with two refs
 docs/vm.md|--tree ~/linux --ref v6.6 -c hackbench|needs a kernel git tree; t1541 runs kbench vm --ref
 docs/vm.md|--ref my-series|needs a kernel git tree; t1541 runs kbench vm --ref with two refs
+docs/bisect.md|--tree ~/fixture/tree|the worked example'"'"'s tree and config are the fixture of t1532, which runs it and checks its output
 docs/external.md|command = stress-ng|runs stress-ng, which need not be installed; t8000-t8003 run external workloads'
 
 work=$tmp/work

@@ -4,6 +4,7 @@
 # package debian/control builds with is one .ci/install-deps installs;
 # the license is the one COPYING holds and the README names. (.ci/deb
 # builds, lints, installs and runs the package itself, in CI.)
+# Covers: configure.ac Makefile.am
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 version=$("$KBENCH" --version | sed -n 's/^kbench //p')
@@ -37,15 +38,15 @@ grep -q '^License: GPL-2$' "$TOP_SRCDIR/debian/copyright" &&
 ok $? "debian/copyright is DEP-5 and says GPL-2"
 
 # make check-fast: the suite but the QEMU guests and kernel builds
-# (tests/cli/t15xx; the unit tests of t15xx stay); tests/README says what
-# each part takes.
+# (tests/cli/t15xx; the unit tests of t15xx stay) and SLOW_TESTS (t0001
+# among them); tests/README says what each part takes.
 builddir=$(dirname "$KBENCH")
 if command -v make >/dev/null && [ -f "$builddir/Makefile" ]; then
-	is "make check-fast leaves out tests/cli/t15xx only" \
-		"$(t='tests/cli/t1500-vm-run.sh tests/cli/t1545-build-edges.sh'
+	is "make check-fast leaves out tests/cli/t15xx and SLOW_TESTS only" \
+		"$(t='tests/cli/t1500-vm-run.sh tests/cli/t1545-build-edges.sh tests/cli/t0001-rooms.sh'
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -n -C "$builddir" check-fast \
-			TESTS="$t tests/unit/t1510-vm-wire tests/cli/t0001-rooms.sh" 2>/dev/null | sed -n "s/^list='\([^']*\.log\)';.*/\1/p" | sed -n 1p)" \
-		"tests/unit/t1510-vm-wire.log tests/cli/t0001-rooms.log"
+			TESTS="$t tests/unit/t1510-vm-wire tests/cli/t0002-covers.sh" 2>/dev/null | sed -n "s/^list='\([^']*\.log\)';.*/\1/p" | sed -n 1p)" \
+		"tests/unit/t1510-vm-wire.log tests/cli/t0002-covers.log"
 else
 	skip "no Makefile beside the kbench under test"
 fi

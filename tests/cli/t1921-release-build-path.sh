@@ -5,6 +5,7 @@
 # two builds of the same sources in two directories are the same bytes
 # (.ci/deb builds the package twice and compares); kbench run from its
 # build tree still finds the shipped configs there.
+# Covers: cli/setup.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 builddir=$(cd "$(dirname "$KBENCH")" && pwd)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # t2003: kbench compare's p-values and decisions agree with scipy (see
 # tests/stats_ref.py). Needs python3-scipy.
+# Covers: compare/stats.c
 if ! /usr/bin/python3 -c 'import scipy, numpy' 2>/dev/null; then
 	echo "1..0 # SKIP python3-scipy is not installed (apt-get install python3-scipy)"
 	exit 0

@@ -3,6 +3,7 @@
 # sample) agrees with a balanced nested ANOVA and with scipy's t
 # distribution on constructed runs of 3 rounds (see tests/nested_ref.py).
 # Needs python3-scipy.
+# Covers: compare/paired.c compare/noise.c
 if ! /usr/bin/python3 -c 'import scipy, numpy' 2>/dev/null; then
 	echo "1..0 # SKIP python3-scipy is not installed (apt-get install python3-scipy)"
 	exit 0

@@ -2,6 +2,7 @@
 # t2010: an --only pattern that runs PCRE2 into its match limit on a long
 # name is an error naming pattern, name and reason, not a silent "no
 # match" that drops the section from the comparison (or from the run).
+# Covers: lib/regex.c compare/compare.c runner/plan.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 pattern='(a+)+$|!'

@@ -4,6 +4,7 @@
 # error that lists the NAME@HOST choices; --pool stays on one host unless
 # NAME@* says every host. Two hosts are simulated with KBENCH_HOSTNAME.
 # Names that clash with the selector syntax are refused at run.
+# Covers: db/query.c compare/compare.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 cat > "$tmp/tiny.conf" <<'CONF'

@@ -4,6 +4,7 @@
 # hex string made SQLite's LIKE give up, and an empty message followed);
 # a hex string longer than a uuid is not looked up as a uuid prefix; a
 # whole uuid still selects its run.
+# Covers: db/query.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 check "a store holding one imported run" \

@@ -5,6 +5,7 @@
 # pasted into sh reaches kbench whole, where "#8" was a comment that sh
 # dropped. #ID, quoted, is still taken. No message of the sources prints
 # an id after a '#' that starts a word.
+# Covers: db/query.c cli/cmd_show.c compare/compare.c cli/cmd_experiments.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 5\ngroups = 1\n' > "$tmp/hb.conf"

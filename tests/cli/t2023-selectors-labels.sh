@@ -1,5 +1,5 @@
 #!/bin/sh
-# t2023: a label kbench prints for a run is a selector it takes. Covers:
+# t2023: a label kbench prints for a run is a selector it takes:
 # compare's NAME#ID column labels pasted into show, compare and note (run
 # ID, when it is named NAME; a real run of that name wins); the bare ID of
 # kbench runs' id column (a run of that name wins); @ID, a uuid,
@@ -7,6 +7,7 @@
 # answered with the closest stored name by every command that takes a
 # run, not by compare alone, and a --host or --config of kbench runs that
 # no stored run has likewise (exit 1, as history and regressions).
+# Covers: db/query.c compare/model.c cli/cmd_show.c cli/cmd_note.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 5\ngroups = 1\n' > "$tmp/hb.conf"

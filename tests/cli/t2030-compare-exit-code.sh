@@ -7,6 +7,7 @@
 # whose within-run test is significant.
 # Runs: synthetic nightly runs (10 samples apart by 10% on row 1), each of
 # its own kernel.
+# Covers: compare/compare.c compare/decide.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"

@@ -8,6 +8,7 @@
 # config edited to another value warns naming Config, a comment added
 # does not. A key that one run did not store does not count; a run with
 # no section values stored leaves the decision to the options.
+# Covers: compare/work.c compare/render_facts.c runner/effective.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[global]\nwarmup = 0\n\n[hackbench-process-pipes]\niterations = 2\nloops = 10\ngroups = 1\n' \

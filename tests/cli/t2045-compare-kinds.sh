@@ -9,6 +9,7 @@
 # and JSON says each run's kind. A guest run's header names the guest's
 # CPU and machine, and the host under Host:. Runs without such facts are
 # native, as every run stored before kinds were.
+# Covers: compare/work.c compare/history.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[global]\nwarmup = 0\n\n[hb]\nworkload = hackbench\niterations = 2\nloops = 10\ngroups = 1\n' \

@@ -2,6 +2,7 @@
 # t2050: compare neither pools nor compares the samples of a row that
 # runs store in different units: it refuses, naming the row, the runs
 # and both units, and prints no table. Runs of one unit compare as ever.
+# Covers: compare/model.c compare/compare.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # conf UNIT: an external workload whose metric v is in UNIT

@@ -4,6 +4,7 @@
 # to 0.550 s at night 20 (10% worse) and whose row 2 stays flat: one line
 # per run in time order, the step marked, the sparkline, --since, the
 # formats, and each bad input with its message.
+# Covers: cli/cmd_history.c compare/history.c compare/render_history.c db/series.c lib/changepoint.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"

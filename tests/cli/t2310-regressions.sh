@@ -5,6 +5,7 @@
 # reported with the runs either side, in text or json; exit 1 when there
 # is one, 0 when not, 2 on bad arguments, 128 on other errors (a --config
 # or --host that no run has among them).
+# Covers: cli/cmd_regressions.c compare/history.c compare/render_history.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"
@@ -100,7 +101,7 @@ run_regressions 0 --format json --since 2026-10-21
 check "json: no regression since: an empty list" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["regressions"] == [] and d["since"] == "2026-10-21" and d["series"] == 7, d
+assert d["regressions"] == [] and d["since"] == "2026-10-21T00:00:00Z" and d["series"] == 7, d
 ' "$tmp/out"
 run_regressions 2 --format csv
 check "another format: usage error" test "$(cat "$tmp/err")" = \

@@ -5,6 +5,7 @@
 # kbench regressions prints the kbench bisect command between them, with
 # the row and the guests' size; runs of the same commit say the kernel did
 # not change; runs without the facts, or of two trees, get no command.
+# Covers: cli/cmd_regressions.c compare/history.c compare/render_history.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"

@@ -11,6 +11,7 @@
 # run stored does not count, and runs with no values stored are told
 # apart by their options. A run joins the latest series whose work it
 # measured, so work that alternates keeps two series.
+# Covers: compare/history.c db/series.c compare/work.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 2\nloops = 5\ngroups = 1\n' > "$tmp/hb.conf"

@@ -3,6 +3,7 @@
 # as imported from a fleet): the header block and its diffs, 80 columns
 # with five runs, --stats, --order, the brief format, --per-host, pft's
 # tables; then a single run's report and pft's layout from a real tiny run.
+# Covers: compare/render_text.c compare/render_brief.c compare/render_facts.c compare/perhost.c compare/stat_rows.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 

@@ -5,6 +5,7 @@
 # connection, a server closing mid-DATA, a TLS failure and an auth failure
 # each say why and save the mail; STARTTLS with a self-signed certificate
 # made here; [mail] defaults; --dry-run's mbox.
+# Covers: cli/cmd_mail.c lib/mail.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 

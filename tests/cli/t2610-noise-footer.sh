@@ -5,6 +5,7 @@
 # estimate named in the footer when it is known (runs of one host, config,
 # options and kernel; complete runs only; calibration runs counted),
 # --within-run as before, ~ on noisy means, and the json fields.
+# Covers: compare/noise.c compare/decide.c compare/render_common.c db/series.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 

@@ -2,6 +2,7 @@
 # t2620: kbench calibrate on a tiny hackbench config: N ordinary runs tagged
 # as calibration, the noise table from those runs, and compare using them
 # as the history of the host, config and kernel.
+# Covers: cli/cmd_calibrate.c compare/noise.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 cat > "$tmp/tiny.conf" <<'CONF'

@@ -10,6 +10,7 @@
 # from the store shows as text; the
 # screenshot is not blank. Then the page without gnuplot, -o errors, and
 # that no file is left behind.
+# Covers: compare/render_html.c lib/html.c lib/plot.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/html-lib.sh"
 

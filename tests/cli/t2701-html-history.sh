@@ -9,6 +9,7 @@
 # run before it and the first after with its change, each point naming
 # its run and kernel on hover, the table with the change; --since, the
 # page without gnuplot, and -o errors.
+# Covers: compare/render_history.c lib/html.c lib/plot.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/html-lib.sh"
 

@@ -5,6 +5,7 @@
 # linked to their parts, each part as compare --format html shows a
 # comparison (its note, its table and charts, ids of its own); formats
 # other than text, brief and html are still refused.
+# Covers: compare/perhost.c compare/render_html.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/html-lib.sh"
 

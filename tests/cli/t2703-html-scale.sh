@@ -5,6 +5,7 @@
 # page stays small; samples down to zero keep the y axis at zero or above;
 # the x axis is labelled. Then history's time axis for runs minutes apart:
 # tics dated to the minute, none labelled alike, in order.
+# Covers: compare/render_html.c lib/plot.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/html-lib.sh"
 

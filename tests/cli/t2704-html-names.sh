@@ -7,6 +7,7 @@
 # characters (an escape sequence that clears the screen, a title, BEL, a
 # C1 CSI, CR LF), which import refuses but an older store may hold, never
 # reach the output raw in any format: they show as \xNN.
+# Covers: lib/html.c compare/render_html.c compare/render_history.c compare/render_markdown.c compare/render_csv.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 10\ngroups = 1 2\n' > "$tmp/hb.conf"

@@ -6,6 +6,7 @@
 # base on each host as compare --per-host --format html shows it (its
 # summary, the hosts linked to their parts). The text report still goes
 # to stdout; a FILE that cannot be written fails the command.
+# Covers: fleet/collect.c compare/render_html.c cli/cmd_fleet.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"

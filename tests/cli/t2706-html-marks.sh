@@ -3,6 +3,7 @@
 # (fewer than 3 samples, or CoeffVar above 5%) reads ~ before it in
 # compare's table, as the footer explains, and not in one run's report;
 # history's table writes a confidence interval with a plus-minus sign.
+# Covers: compare/render_html.c compare/render_common.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 2\n' >"$tmp/hb.conf"

@@ -3,6 +3,7 @@
 # both families counts positive figures, the placements this machine
 # honours bind where kbench topology says, and bad options are refused
 # with their exact errors.
+# Covers: workloads/netperf.c cli/cmd_direct.c machine/bind.c lib/io.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # positive FILE: every number in FILE is a positive figure

@@ -3,6 +3,7 @@
 # server drops every Nth request (drop_every, for tests), the client gives
 # up on the response after loss_timeout, counts the loss and carries on;
 # the sample is flagged and the losses are stored with it.
+# Covers: workloads/netperf.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 now() {

@@ -2,6 +2,7 @@
 # t3002-netperf-run: the shipped netperf configs run end to end through the
 # runner (with short samples), store the pin plan with the run, default
 # the rows by test, and refuse bad configs before anything runs.
+# Covers: workloads/netperf.c runner/plan.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # short CONF: the shipped config with 0.2 s samples, 2 of them

@@ -2,6 +2,7 @@
 # t4001-pft-direct: `kbench pft` runs one sample and prints it in the
 # reference pft's columns; -t/-n pick the model and the count, counts
 # above the CPUs are capped with a notice, bad sizes are rejected.
+# Covers: workloads/pft.c cli/cmd_direct.c machine/procinfo.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # check, with the command as one string, and its output shown on failure.

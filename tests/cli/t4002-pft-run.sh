@@ -3,6 +3,7 @@
 # run (shrunk to a tiny mapping), every row and value is stored, a dying
 # worker is a recorded failure and the run goes on, bad sizes in a config
 # are errors naming the file, line and section.
+# Covers: workloads/pft.c runner/runner.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # check, with the command as one string, and its output shown on failure.

@@ -3,6 +3,7 @@
 # four variants and prints it as rt-tests hackbench does; open-file limits
 # are checked before anything starts; a pinned section stores its plan.
 # (Where pinned workers actually run is checked by t5000-hackbench.)
+# Covers: workloads/hackbench.c cli/cmd_direct.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 time_sed='s/^Time: [0-9]+\.[0-9]{3}$/Time: N.NNN/'

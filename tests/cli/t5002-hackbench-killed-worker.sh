@@ -4,6 +4,7 @@
 # before the barrier, after the wake-up, receiver or sender, direct mode
 # or a run. Every command is bounded by `timeout 20` against a sample
 # timeout of 30 s, so a hang shows as exit 124, not as a slow pass.
+# Covers: workloads/hackbench.c lib/worker.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # 2 groups of 20 receivers (workers 0-19, 40-59) and 20 senders (20-39,

@@ -3,6 +3,7 @@
 # counted sample; 'monitors = none' records nothing; a hardware event on a
 # machine without a PMU gives one notice and a stored reason, not a
 # failure; slab caches go into 'kbench show --slab'; bad keys are errors.
+# Covers: monitors/monitor.c monitors/monitor_perf.c monitors/monitor_vmstat.c monitors/monitor_slab.c monitors/values.c cli/cmd_show.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cat > "$tmp/base.conf" <<'CONF'

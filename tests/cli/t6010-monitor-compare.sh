@@ -1,6 +1,7 @@
 #!/bin/sh
 # kbench compare follows each section with the monitors' values, each a
 # mean per sample (the Ops block), chosen by --monitors none|summary|all.
+# Covers: compare/model.c compare/render_text.c monitors/values.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[global]\niterations = 2\nloops = 10\ngroups = 1\n[hackbench-process-pipes]\ntransport = pipes\n' > "$tmp/c.conf"

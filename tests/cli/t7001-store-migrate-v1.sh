@@ -10,6 +10,7 @@
 # json noise fields, each run's kind and different_kinds). One line differs on purpose: version 1 counted
 # result rows as samples, and the run has 9 samples (6 hackbench, 3 pft)
 # for 12 rows.
+# Covers: db/store.c db/schema.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 data=$TOP_SRCDIR/tests/data

@@ -7,6 +7,7 @@
 # printed before. The version-6 store is one this kbench wrote, with the
 # two columns of version 7, the tables of version 9 (bisections) and
 # what versions 10, 11 and 12 added dropped.
+# Covers: db/store.c db/schema.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 val() { "$KB_SQL" "$db" "$1"; }

@@ -3,6 +3,7 @@
 # kbench writes one; a damaged file, or another program's) is refused by
 # readers and writers alike, saying so, and left as it is: no migration
 # is looked up below the first.
+# Covers: db/store.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 check "a store holding one imported run" \

@@ -4,6 +4,7 @@
 # only while that very process lives: a pid now alive in another boot, or
 # alive but started at another time (a reused pid, pid 1 of a namespace),
 # reads as interrupted. Runs stored without them keep the pid rule.
+# Covers: db/liveness.c machine/sysinfo.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 if [ ! -r /proc/sys/kernel/random/boot_id ] || [ ! -r /proc/$$/stat ]; then

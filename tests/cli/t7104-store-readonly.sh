@@ -5,6 +5,7 @@
 # creating an empty one, never change the file, and work in a directory
 # the user cannot write and on a read-only mount. A store of an older
 # schema there is refused with the reason, untouched.
+# Covers: db/store.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 

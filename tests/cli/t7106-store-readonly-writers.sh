@@ -5,6 +5,7 @@
 # SQLite's about the write-ahead log; readers still read it (t7104). The
 # mount is a read-only bind mount in a private mount namespace, gone
 # with the command that made it.
+# Covers: db/store.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 ro=$tmp/ro

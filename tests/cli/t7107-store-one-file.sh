@@ -3,6 +3,7 @@
 # after a writer (run, note) or a reader (runs, show, compare, history,
 # experiments, query), no -wal or -shm is left beside it; a reader that
 # finds them left (by an older kbench) tidies them away.
+# Covers: db/store.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # beside: the files next to the store, other than itself.

@@ -3,6 +3,7 @@
 # every kind of write is refused with its message before anything runs,
 # and the store file is left byte for byte as it was; a missing file is not
 # created, another file is refused; the examples of docs/schema.md run.
+# Covers: cli/cmd_query.c db/sql.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 cat > "$tmp/tiny.conf" <<'CONF'

@@ -5,6 +5,7 @@
 # idempotent by uuid, merges machines by fingerprint, migrates an older
 # bundle in a copy (the file given is never written) and refuses a newer
 # one or a machine whose fingerprint names another.
+# Covers: cli/cmd_export.c cli/cmd_import.c db/bundle.c lib/uuid.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"

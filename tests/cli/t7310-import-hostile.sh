@@ -7,6 +7,7 @@
 # table (ALTER or an edited sqlite_master), two objects on one page, values
 # of the wrong type or size (text for a number, a blob, infinities, a huge
 # text, a status the CHECK forbids) and dangling references.
+# Covers: db/bundle.c cli/cmd_import.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 3\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"

@@ -6,6 +6,7 @@
 # of a mail), or whose host name is a path ('..', '/abs', '../../..'), is
 # not imported; and a name already in a store is printed escaped by runs
 # and show.
+# Covers: db/bundle.c lib/name.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 2\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"

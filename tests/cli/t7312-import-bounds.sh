@@ -3,6 +3,7 @@
 # its plans: a sample's iteration of INT64_MAX or -1, a round of
 # INT64_MIN, a failure's iteration past the warm-up bound; a run of
 # kbench's own stays importable.
+# Covers: db/bundle.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-process-pipes]\niterations = 2\nloops = 10\ngroups = 1\n' > "$tmp/hb.conf"

@@ -5,6 +5,7 @@
 # rows kbench's own drivers store, with the facts the directory records;
 # unknown benchmarks are listed and skipped; importing twice adds nothing;
 # the runs compare like native ones.
+# Covers: mmtests/mmtests.c mmtests/mmtests_log.c cli/cmd_import.c db/machine.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # A copy, with tbench's second log gzip'ed as mmtests leaves it.

@@ -3,6 +3,7 @@
 # as mmtests' extraction reads them, and import --mmtests reads them back
 # to the same samples: runs imported from an mmtests directory, and a run
 # kbench measured itself. Existing run directories are never written.
+# Covers: mmtests/mmtests_export.c cli/export_mmtests.c mmtests/mmtests.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # The samples of a store, as (run, section, row, iteration, value, unit,

@@ -2,6 +2,7 @@
 # t7322: a malformed mmtests directory is refused, naming the file and
 # line and what was expected there, and nothing of it is stored: not the
 # run with the bad log, not the good runs beside it.
+# Covers: mmtests/mmtests.c mmtests/mmtests_log.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 check "a store holding one imported run" \

@@ -8,6 +8,7 @@
 # file, and nothing is stored. A regular file of the kernel's file
 # systems (/proc/kmsg, whose read waits for the next message; a sysfs
 # attribute) is refused too.
+# Covers: mmtests/mmtests.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 check "a store holding one imported run" \

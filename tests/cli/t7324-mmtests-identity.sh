@@ -6,6 +6,7 @@
 # --unfinished it is stored as interrupted, and the finished run is
 # added beside it later. Runs without a start time are told apart by what
 # they hold. A run directory reached through '..' is named as it is.
+# Covers: mmtests/mmtests.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 fixture=$TOP_SRCDIR/tests/data/mmtests/log

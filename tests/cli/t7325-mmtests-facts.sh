@@ -6,6 +6,7 @@
 # times (from 1 to the end of 9999, the finish no earlier than the
 # start); a count or size must be 1 or more; lscpu's '-' is a count not
 # known.
+# Covers: mmtests/mmtests.c db/machine.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 check "a store holding one imported run" \

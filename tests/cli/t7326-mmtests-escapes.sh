@@ -3,6 +3,7 @@
 # control characters escaped: a fact of an imported run (mmtests'
 # version) in show, a file name of a results directory in an error
 # message. Nothing is lost: the fact is stored as it was.
+# Covers: mmtests/mmtests.c lib/name.c cli/cmd_show.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 esc=$(printf '\033')

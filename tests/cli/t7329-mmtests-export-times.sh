@@ -7,6 +7,7 @@
 # 1 start", "test start :: BENCH T"), every iteration's lines in the
 # run's mmtests-activity too. The times are those compare's Duration
 # block gives, each sample set counted once.
+# Covers: mmtests/mmtests_export.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '%s\n' '[global]' 'iterations = 3' 'warmup = 0' '' '[hackbench-process-pipes]' \

@@ -7,6 +7,7 @@
 # compare-kernels.sh dies as mmtests' Duration step does (Compare.pm) for
 # a benchmark without a "time ::" line in tests-timestamp, and notes the
 # benchmarks it found in the activity files.
+# Covers: mmtests/mmtests_export.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Two runs of hackbench and tbench, from the fixture.

@@ -4,6 +4,7 @@
 # around the section and is gone after it, every stored throughput is the
 # Throughput line of the same output (parsed again here with awk), and
 # compare prints the rows as the seed thread's clients-N.
+# Covers: workloads/external.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # need PROGRAM PACKAGE: skip without it, but fail in CI, which installs it

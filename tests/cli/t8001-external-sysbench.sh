@@ -3,6 +3,7 @@
 # (1 s tests or a few events, 1 and 2 threads): each test's figure is
 # stored with its unit and direction, and every stored value is what the
 # same output says, parsed again here with awk.
+# Covers: workloads/external.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 if ! command -v sysbench >/dev/null; then

@@ -3,6 +3,7 @@
 # for its command: asleep on the output pipe and the command's exit, so
 # that it does not wake inside the command's measured time, and done when
 # the command exits even if something it started still holds the pipe.
+# Covers: workloads/external.c runner/sample_run.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # The command's parent is the sample's process: its voluntary context

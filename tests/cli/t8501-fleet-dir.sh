@@ -4,6 +4,7 @@
 # Slurm), uploading into a results directory; collect from the directory,
 # once per bundle, with --since and --dry-run; an upload that fails keeps
 # the bundle for the next; bad bundles and stray files; no sbatch.
+# Covers: cli/cmd_fleet.c fleet/slurm.c fleet/outbox.c fleet/results.c fleet/collect.c fleet/fleet.c db/fleet.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cd "$tmp" || exit 1

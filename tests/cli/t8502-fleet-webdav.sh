@@ -6,6 +6,7 @@
 # host's collection made with MKCOL where PUT does not make it; stray
 # files not listed; servers that cannot list or move, and missing
 # collections, named in the errors.
+# Covers: fleet/http.c fleet/results.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-fleet.sh"
 

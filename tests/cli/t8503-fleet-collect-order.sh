@@ -4,6 +4,7 @@
 # and the bad one named, the summary table is printed, the same both ways,
 # and the exit status is 1. A host's newest run is the one that started
 # last, then finished last, whichever bundle the collect met first.
+# Covers: fleet/collect.c db/fleet.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cd "$tmp" || exit 1

@@ -9,6 +9,7 @@
 # (60 s of stall, 30 s to connect, the 20 s --timeout of the unreachable
 # server's case, tries x stall in all), so only a limit not applied can
 # fail them.
+# Covers: fleet/http.c fleet/outbox.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 command -v python3 >/dev/null 2>&1 || { skip "python3 is needed"; done_testing; exit; }

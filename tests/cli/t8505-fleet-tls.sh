@@ -5,6 +5,7 @@
 # sent with --cafile, collected with cafile in [fleet] of the user's
 # kbench.conf; --cafile wins over [fleet]; a cafile that cannot be read
 # is named, with the config line it came from, before any request.
+# Covers: fleet/http.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-fleet.sh"
 

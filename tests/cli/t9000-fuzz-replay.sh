@@ -3,6 +3,7 @@
 # run over its seed corpus and the shipped configs: a target that stops
 # compiling, or an input that once crashed it, fails here (and under the
 # sanitizers in CI) without libFuzzer.
+# Covers: runner/conf.c runner/plan.c workloads/params.c db/query.c lib/parse-options.c db/bundle.c sampler/guest.c experiment/experiment_design.c mmtests/mmtests.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 bin=$(dirname "$KBENCH")/tests/fuzz

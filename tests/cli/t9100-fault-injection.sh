@@ -10,6 +10,7 @@
 # run into a new store (the readers after it say what they find in
 # kbench's words) and, where root may change the knobs, during an A/B
 # experiment (the knobs restored).
+# Covers: runner/runner.c runner/record.c db/recover.c db/store.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # One value of a query on the store, through kb-sql.

@@ -1,6 +1,7 @@
 /* t0010-regex: lib/regex's three answers (match, no match, error), and a
  * subject that runs PCRE2 into its match limit reported as an error with
- * the pattern, what it was for and PCRE2's reason, never as "no match". */
+ * the pattern, what it was for and PCRE2's reason, never as "no match".
+ * Covers: lib/regex.c */
 #include "config.h"
 #include "../tap.h"
 #include "lib/regex.h"

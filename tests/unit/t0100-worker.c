@@ -1,6 +1,7 @@
 /* t0100-worker: workers are described as they ended, a set is reaped
  * whole (the rest killed when one fails), and a worker whose parent dies
- * goes with it. */
+ * goes with it.
+ * Covers: lib/worker.c */
 #include "config.h"
 #include "lib/worker.h"
 #include "lib/strbuf.h"

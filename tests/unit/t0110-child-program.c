@@ -1,7 +1,8 @@
 /* t0110-child-program: lib/child's programs: the PATH lookup, output
  * captured apart or together and held to a limit, input fed, a program
  * that does not start said so, and one that runs too long killed with
- * its process group. */
+ * its process group.
+ * Covers: lib/child.c */
 #include "config.h"
 #include "lib/child.h"
 #include "lib/strbuf.h"

@@ -1,7 +1,8 @@
 /* t0200-json: the JSON writer escapes strings, nests containers, places
  * commas and newlines, writes numbers as compare's JSON always has, writes
  * a key and its value in one call, opens a document with its envelope,
- * never writes invalid UTF-8, and aborts on misuse (checked in a forked child). */
+ * never writes invalid UTF-8, and aborts on misuse (checked in a forked child).
+ * Covers: lib/json.c */
 #include "config.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"

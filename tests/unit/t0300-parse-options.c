@@ -1,5 +1,6 @@
 /* t0300-parse-options: the option-table parser (permutation, "--", "=",
- * bundles, abbreviations, errors) and the usage text it generates. */
+ * bundles, abbreviations, errors) and the usage text it generates.
+ * Covers: lib/parse-options.c lib/docs.c lib/suggest.c */
 #include "config.h"
 #include "../tap.h"
 #include "lib/docs.h"

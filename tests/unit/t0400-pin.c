@@ -1,6 +1,7 @@
 /* t0400-pin: pin policies computed on synthetic and XML topologies of large
  * machines (where binding is a no-op, so the computed PUs are checked),
- * and real binding on this machine (the bound child's sched_getcpu()). */
+ * and real binding on this machine (the bound child's sched_getcpu()).
+ * Covers: machine/pin.c machine/bind.c */
 #include "config.h"
 #include "machine/pin.h"
 #include "lib/strbuf.h"

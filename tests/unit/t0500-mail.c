@@ -2,7 +2,8 @@
  * in order, CRLF line endings, encoded words for a UTF-8 subject or name,
  * folding before 78 columns, threading headers, refusals (a bad address,
  * a line break in a header, an overlong body line), the mbox form, and a
- * send to a port where nothing listens failing with libcurl's error. */
+ * send to a port where nothing listens failing with libcurl's error.
+ * Covers: lib/mail.c */
 #include "config.h"
 #include "lib/mail.h"
 #include "lib/strbuf.h"

@@ -1,6 +1,7 @@
 /* t0600-csv: CSV fields are quoted as RFC 4180 asks (only where a reader
  * needs it, quotes doubled) and numbers read back as written, in their
- * shortest such form, with an empty field for what is not a number. */
+ * shortest such form, with an empty field for what is not a number.
+ * Covers: lib/csv.c */
 #include "config.h"
 #include "lib/csv.h"
 #include "lib/strbuf.h"

@@ -1,5 +1,6 @@
 /* t1100-config: the INI parser keeps lines, empty sections and continuation
- * lines, and rejects what it cannot parse with file:line. */
+ * lines, and rejects what it cannot parse with file:line.
+ * Covers: runner/conf.c runner/plan.c workloads/params.c */
 #include "config.h"
 #include "../tap.h"
 #include "runner/conf.h"

@@ -1,4 +1,5 @@
-/* t1110-stride: mmtests' large-stride sequence and the stride: syntax. */
+/* t1110-stride: mmtests' large-stride sequence and the stride: syntax.
+ * Covers: workloads/stride.c */
 #include "config.h"
 #include "../tap.h"
 #include "lib/strbuf.h"

@@ -1,7 +1,8 @@
 /* t1120-options: every workload's option table agrees with its options
  * struct (each field inside it, aligned for its type, none overlapping),
  * every default parses into its field, and given values, the row default
- * and "was it given" reach the workload as typed fields. */
+ * and "was it given" reach the workload as typed fields.
+ * Covers: workloads/params.c workloads/workloads.c */
 #include "config.h"
 #include "tests/tap.h"
 #include "lib/strbuf.h"

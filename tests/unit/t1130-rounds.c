@@ -1,6 +1,7 @@
 /* t1130-rounds: the sample order of a round (rows, rounds, a seeded
  * shuffle), the splitmix64 generator behind it, and the stop rule of
- * iterations = auto. */
+ * iterations = auto.
+ * Covers: runner/plan.c runner/conf.c */
 #include "config.h"
 #include "../tap.h"
 #include "runner/conf.h"

@@ -1,6 +1,7 @@
 /* t1230-output: the cells of kbench runs' and query's text tables (cut to
  * their column with '~', padded either side, UTF-8 never split) and the
- * format names (CSV fields: t0600). */
+ * format names (CSV fields: t0600).
+ * Covers: views/output.c lib/name.c */
 #include "config.h"
 #include "views/output.h"
 #include "lib/strbuf.h"

@@ -3,8 +3,8 @@
  * options as KEY=VALUE lines read back into a vm_config (a key it does
  * not know left out, a bad value refused), and the files of an arm made
  * absolute (a make target left as it is).
- *
- * Covers: experiment/experiment_stored.c. */
+ * Covers: experiment/experiment_stored.c
+ */
 #include "config.h"
 #include "../tap.h"
 #include "runner/conf.h"

@@ -1,7 +1,8 @@
 /* t1510-vm-wire: the frames of kbench vm's serial link survive being cut
  * anywhere and noise around them, and a damaged frame is dropped, never
  * read; the initramfs writer's newc entries are laid out as the kernel
- * reads them. */
+ * reads them.
+ * Covers: sampler/guest.c lib/cpio.c */
 #include "config.h"
 #include "../tap.h"
 #include "lib/cpio.h"

@@ -2,7 +2,8 @@
  * (the middle, a skipped commit's neighbours), the bounds a mark moves,
  * marks that contradict, the end of a walk (one first bad commit, or only
  * skipped ones left), the steps left, and the rule that turns a step's
- * two paired verdicts into good, bad or cannot tell. */
+ * two paired verdicts into good, bad or cannot tell.
+ * Covers: bisect/bisect.c */
 #include "config.h"
 #include "../tap.h"
 #include "bisect/bisect.h"

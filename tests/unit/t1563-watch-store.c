@@ -3,7 +3,8 @@
  * end; the tips the next cycle tests against and has seen; a running
  * cycle found unfinished; verdicts and their bisection; a mail queued
  * once per (kind, row, culprit), pending until sent, its failures
- * counted. */
+ * counted.
+ * Covers: db/watch.c */
 #include "config.h"
 #include "../tap.h"
 #include "db/bisect.h"

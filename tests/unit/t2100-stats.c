@@ -1,5 +1,6 @@
 /* t2100-stats: the formulas of compare/stats.c against hand-checked values,
- * mmtests' edge cases and reference p-values. */
+ * mmtests' edge cases and reference p-values.
+ * Covers: compare/stats.c */
 #include "config.h"
 #include "compare/stats.h"
 #include "tests/tap.h"

@@ -1,7 +1,8 @@
 /* t2110-render: builds comparison models from the sample sets in
  * tests/data/compare-*.samples and checks every renderer against its
  * golden file. KBENCH_REGEN=1 rewrites the golden files instead (review
- * the diff before committing it). */
+ * the diff before committing it).
+ * Covers: compare/model.c compare/render.c compare/render_common.c compare/render_text.c compare/render_markdown.c compare/render_csv.c compare/render_json.c compare/render_brief.c compare/stat_rows.c */
 #include "config.h"
 #include "compare/model.h"
 #include "compare/render.h"

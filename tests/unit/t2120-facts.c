@@ -1,6 +1,7 @@
 /* t2120-facts: the facts of a comparison's header: the cksum of a config
  * (as cksum(1) prints it), the kernel parameters that changed, the config
- * lines that differ named by section, and a CPU model's blanks. */
+ * lines that differ named by section, and a CPU model's blanks.
+ * Covers: compare/facts.c compare/render_facts.c */
 #include "config.h"
 #include "compare/facts.h"
 #include "lib/strbuf.h"

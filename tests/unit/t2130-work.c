@@ -4,7 +4,8 @@
  * lacks do not count; runs with no values stored are told apart by their
  * options alone. Runs of different kinds (native, a guest under TCG or
  * KVM, with icount or not, other vCPUs or memory) always differ, and
- * run_kind_describe names each kind. */
+ * run_kind_describe names each kind.
+ * Covers: compare/work.c */
 #include "config.h"
 #include "compare/work.h"
 #include "lib/strbuf.h"
@@ -39,17 +40,17 @@ static void expect(const struct run_work *a, const struct run_work *b, const cha
 
 int main(void)
 {
-	const struct run_work plain = { conf, "", values5, NULL };
-	const struct run_work same_override = { conf, "loops=5", values5, NULL };
-	const struct run_work override50 = { conf, "loops=50", values50, NULL };
-	const struct run_work edited50 = { conf50, NULL, values50, NULL };
-	const struct run_work commented = { "# note\n[s]\nloops = 5\n", "", values5, NULL };
+	const struct run_work plain = { conf, "", values5, NULL, 0 };
+	const struct run_work same_override = { conf, "loops=5", values5, NULL, 0 };
+	const struct run_work override50 = { conf, "loops=50", values50, NULL, 0 };
+	const struct run_work edited50 = { conf50, NULL, values50, NULL, 0 };
+	const struct run_work commented = { "# note\n[s]\nloops = 5\n", "", values5, NULL, 0 };
 	const struct run_work t_only = { conf, "t.loops=8", "s.groups=1\ns.loops=5\nt.loops=8\n",
-					 NULL };
-	const struct run_work lacks_loops = { conf, "loops=6", "s.groups=1\nt.loops=7\n", NULL };
-	const struct run_work old5 = { conf, "loops=5", "", NULL };
-	const struct run_work old50 = { conf, "loops=50", NULL, NULL };
-	const struct run_work old_edited = { conf50, "", "", NULL };
+					 NULL, 0 };
+	const struct run_work lacks_loops = { conf, "loops=6", "s.groups=1\nt.loops=7\n", NULL, 0 };
+	const struct run_work old5 = { conf, "loops=5", "", NULL, 0 };
+	const struct run_work old50 = { conf, "loops=50", NULL, NULL, 0 };
+	const struct run_work old_edited = { conf50, "", "", NULL, 0 };
 
 	expect(&plain, &plain, NULL, 0, "a run against itself: the same work");
 	expect(&plain, &same_override, NULL, 0,
@@ -74,12 +75,12 @@ int main(void)
 	       "a section neither run stored: the options decide");
 
 	{
-		const struct run_work native = { conf, "", values5, "" };
-		const struct run_work guest = { conf, "", values5, tcg2 };
-		const struct run_work guest1 = { conf, "", values5, tcg1 };
-		const struct run_work guest_ic = { conf, "", values5, icount };
-		const struct run_work guest_kvm = { conf, "", values5, kvm };
-		const struct run_work guest50 = { conf, "loops=50", values50, tcg2 };
+		const struct run_work native = { conf, "", values5, "", 0 };
+		const struct run_work guest = { conf, "", values5, tcg2, 0 };
+		const struct run_work guest1 = { conf, "", values5, tcg1, 0 };
+		const struct run_work guest_ic = { conf, "", values5, icount, 0 };
+		const struct run_work guest_kvm = { conf, "", values5, kvm, 0 };
+		const struct run_work guest50 = { conf, "loops=50", values50, tcg2, 0 };
 
 		expect(&plain, &native, NULL, 0, "no kind stored is native");
 		expect(&native, &guest, NULL, WORK_KIND, "native against a guest: kind");

@@ -2,7 +2,8 @@
  * with GSL's Mersenne twister and fixed seeds: the t-test of two segments,
  * steps in 3% noise, two shifts, pure noise, base-changed-base series
  * (x2 and +25%), A/A series with drift, an outlier run, what every change
- * point reported must satisfy, the noise gate and the edge cases. */
+ * point reported must satisfy, the noise gate and the edge cases.
+ * Covers: lib/changepoint.c */
 #include "config.h"
 #include "lib/changepoint.h"
 #include "tests/tap.h"

@@ -2,7 +2,8 @@
  * uses it and its minimum detectable effect, on constructed series: drift
  * between runs of one kernel gives no star, a real shift gives one; the
  * model cannot tell without an estimate and stars with * with one; the
- * paired test of an A/B experiment's rounds from their means alone. */
+ * paired test of an A/B experiment's rounds from their means alone.
+ * Covers: compare/noise.c compare/decide.c compare/paired.c compare/model.c */
 #include "config.h"
 #include "compare/decide.h"
 #include "compare/model.h"

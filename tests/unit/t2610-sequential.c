@@ -6,7 +6,8 @@
  * at or below alpha whatever the looks, where peeking at the fixed
  * design's bound at every look does not; a clear change stops at the
  * first look, no change with a tight spread stops as "no change", and an
- * unresolved one ends as "cannot tell" with the rounds it would need. */
+ * unresolved one ends as "cannot tell" with the rounds it would need.
+ * Covers: compare/sequential.c */
 #include "config.h"
 #include "compare/sequential.h"
 #include "lib/strbuf.h"

@@ -3,7 +3,8 @@
  * gnuplot commands or markup come out as escaped text, ids are the
  * chart's own, series and points carry their titles, a large chart goes
  * through the pipes whole, and a failing gnuplot says why. Without
- * gnuplot the chart tests skip (fail when CI=true). */
+ * gnuplot the chart tests skip (fail when CI=true).
+ * Covers: lib/html.c lib/plot.c */
 #include "config.h"
 #include "lib/plot.h"
 #include "lib/html.h"

@@ -1,6 +1,7 @@
 /* t4000-pft: the page-fault test on tiny mappings: fault counts against page
  * counts for threads and processes, the worker cap, size checks, the
- * direct-mode line, and workers that die turning into failures. */
+ * direct-mode line, and workers that die turning into failures.
+ * Covers: workloads/pft.c */
 #include "config.h"
 #include "tests/tap.h"
 #include "workloads/params.h"

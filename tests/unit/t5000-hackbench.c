@@ -1,6 +1,7 @@
 /* t5000-hackbench: one sample of each variant, and pinned workers seen on
  * the CPUs of their slots: a thread of this test reads every worker's
- * allowed CPUs and current CPU from /proc while the sample runs. */
+ * allowed CPUs and current CPU from /proc while the sample runs.
+ * Covers: workloads/hackbench.c machine/pin.c */
 #include "config.h"
 #include "tests/tap.h"
 #include "workloads/params.h"

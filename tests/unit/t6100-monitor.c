@@ -1,7 +1,8 @@
 /* t6100-monitor: the monitor sources on real processes: counters opened on a
  * held child count what it (and its descendants) fault and nothing of the
  * parent; vmstat agrees; events this machine cannot count become a fact,
- * not a failure; "none" records nothing. */
+ * not a failure; "none" records nothing.
+ * Covers: monitors/monitor.c monitors/values.c monitors/monitor_vmstat.c monitors/monitor_slab.c monitors/monitor_perf.c */
 #include "config.h"
 #include "lib/child.h"
 #include "monitors/monitor.h"

@@ -2,7 +2,8 @@
  * they were recorded with; the GROUP BY summaries behind kbench show
  * (monitor mean/min/max, samples per section) keep the order of first
  * appearance and any number of sections; a value without a kind is
- * refused with nothing of its sample set stored. */
+ * refused with nothing of its sample set stored.
+ * Covers: db/store.c db/schema.c */
 #include "config.h"
 #include "db/store.h"
 #include "lib/strbuf.h"

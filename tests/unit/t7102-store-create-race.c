@@ -2,7 +2,8 @@
  * yet, all at the same moment, all succeed: the schema is created once,
  * under the write lock, and every writer's run and sample are stored.
  * (Before, 17 of 40 such writers failed with "table machines already
- * exists" or "migration to schema version 1 failed".) */
+ * exists" or "migration to schema version 1 failed".)
+ * Covers: db/store.c */
 #include "config.h"
 #include "db/store.h"
 #include "machine/sysinfo.h"

@@ -4,7 +4,8 @@
  * were afterwards: nothing (not even the switch to WAL) is written before
  * a file is known to be a kbench store. (Before, such a file was switched
  * to WAL before being refused, and one with user_version 1 gave "no such
- * table: runs" and an empty "kbench: " line.) */
+ * table: runs" and an empty "kbench: " line.)
+ * Covers: db/store.c */
 #include "config.h"
 #include "db/store.h"
 #include "lib/strbuf.h"

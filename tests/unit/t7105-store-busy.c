@@ -2,7 +2,8 @@
  * backoff, up to KBENCH_BUSY_TIMEOUT_MS, and a sample stored as soon as
  * the lock is free; past the timeout, or on a full database or a
  * read-only store, the write fails with a message naming the database and
- * the sample, and store_last_error_kind() says BUSY, FULL or IO. */
+ * the sample, and store_last_error_kind() says BUSY, FULL or IO.
+ * Covers: db/store.c */
 #include "config.h"
 #include "db/internal.h"
 #include "db/store.h"

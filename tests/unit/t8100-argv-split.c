@@ -1,6 +1,7 @@
 /* t8100-argv-split: command lines split into words as sh splits them
  * (quotes, backslashes, blanks), the refusals of what only a shell would
- * mean, and words quoted back into a line that splits into them again. */
+ * mean, and words quoted back into a line that splits into them again.
+ * Covers: lib/argv.c */
 #include "config.h"
 #include "lib/argv.h"
 #include "lib/strbuf.h"

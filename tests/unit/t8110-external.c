@@ -1,7 +1,8 @@
 /* t8110-external: the external workload through its option table: PCRE2
  * patterns (every match, the value group, compile errors with offsets),
  * param lists and the rows and labels they make, {placeholders}, the
- * aggregates, env and cwd, and each error with its exact message. */
+ * aggregates, env and cwd, and each error with its exact message.
+ * Covers: workloads/external.c */
 #include "config.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
