@@ -991,7 +991,7 @@ static int cmd_collect(int argc, char **argv)
 	struct fleet_collect c = { .would_collect = print_would_collect };
 	struct strbuf key = STRBUF_INIT;
 	struct store *s = NULL;
-	size_t nnew = 0, nfailed = 0, nruns = 0, npresent = 0;
+	size_t nnew = 0, nfailed = 0, nruns = 0, npresent = 0, ncycles = 0;
 	int64_t since_t = 0, nsamples = 0;
 	int rc = EXIT_USAGE;
 
@@ -1043,6 +1043,7 @@ static int cmd_collect(int argc, char **argv)
 		nruns += c.hosts[i].runs;
 		nsamples += c.hosts[i].samples;
 		npresent += c.hosts[i].present;
+		ncycles += c.hosts[i].cycles;
 	}
 	if (dry_run) {
 		rc = fflush(stdout) ? 1 : 0;
@@ -1054,6 +1055,8 @@ static int cmd_collect(int argc, char **argv)
 	       nnew == 1 ? "" : "s", nruns, nruns == 1 ? "" : "s", (long long)nsamples);
 	if (npresent)
 		printf(", %zu already in the store", npresent);
+	if (ncycles)
+		printf(", %zu watch cycle%s", ncycles, ncycles == 1 ? "" : "s");
 	if (nfailed)
 		printf("; %zu bundle%s could not be collected", nfailed, nfailed == 1 ? "" : "s");
 	putchar('\n');

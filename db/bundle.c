@@ -7,6 +7,7 @@
 #include "config.h"
 #include "db/store.h"
 #include "db/internal.h"
+#include "db/bundle_check.h"
 #include "lib/error.h"
 #include "lib/name.h"
 #include "lib/strbuf.h"
@@ -103,8 +104,33 @@ static int check_exportable(struct store *s, const int64_t *ids, size_t n, struc
 
 int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *path)
 {
-	struct strbuf tmp = STRBUF_INIT, ids = STRBUF_INIT, sql = STRBUF_INIT;
-	struct strbuf uri = STRBUF_INIT;
+	struct strbuf ids = STRBUF_INIT, sql = STRBUF_INIT;
+	struct stat st;
+	int rc = -1;
+
+	if (!lstat(path, &st))
+		return error("'%s' already exists: export writes a new file", path);
+	if (check_exportable(s, run_ids, n, &ids))
+		goto out;
+	/* Both files have the same schema, columns in the same order. */
+	strbuf_addf(&sql, "INSERT INTO main.machines SELECT * FROM store.machines WHERE id IN "
+		    "(SELECT machine_id FROM store.runs WHERE id IN (%s)) ORDER BY id;"
+		    "INSERT INTO main.runs SELECT * FROM store.runs WHERE id IN (%s) ORDER BY id;"
+		    "UPDATE main.runs SET status = 'interrupted' WHERE status = 'running';",
+		    ids.buf, ids.buf);
+	for (size_t i = 0; i < STORE_NRUN_TABLES; i++)
+		strbuf_addf(&sql, "INSERT INTO main.%s SELECT * FROM store.%s WHERE run_id IN (%s) "
+			    "ORDER BY rowid;", store_run_tables[i], store_run_tables[i], ids.buf);
+	rc = bundle_export_sql(s, path, sql.buf);
+out:
+	strbuf_release(&ids);
+	strbuf_release(&sql);
+	return rc;
+}
+
+int bundle_export_sql(struct store *s, const char *path, const char *sql)
+{
+	struct strbuf tmp = STRBUF_INIT, uri = STRBUF_INIT;
 	struct store *fresh = NULL;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st_attach = NULL;
@@ -114,8 +140,6 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 
 	if (!lstat(path, &st))
 		return error("'%s' already exists: export writes a new file", path);
-	if (check_exportable(s, run_ids, n, &ids))
-		goto out;
 	/* A new file beside the target, renamed into place when complete. */
 	strbuf_addf(&tmp, "%s.XXXXXX", path);
 	fd = mkstemp(tmp.buf);
@@ -161,18 +185,8 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 		error("%s: cannot read the store for the bundle: %s", s->path, sqlite3_errmsg(db));
 		goto out;
 	}
-	if (exec_on(db, s->path, "BEGIN"))
-		goto out;
-	/* Both files have the same schema, columns in the same order. */
-	strbuf_addf(&sql, "INSERT INTO main.machines SELECT * FROM store.machines WHERE id IN "
-		    "(SELECT machine_id FROM store.runs WHERE id IN (%s)) ORDER BY id;"
-		    "INSERT INTO main.runs SELECT * FROM store.runs WHERE id IN (%s) ORDER BY id;"
-		    "UPDATE main.runs SET status = 'interrupted' WHERE status = 'running';",
-		    ids.buf, ids.buf);
-	for (size_t i = 0; i < STORE_NRUN_TABLES; i++)
-		strbuf_addf(&sql, "INSERT INTO main.%s SELECT * FROM store.%s WHERE run_id IN (%s) "
-			    "ORDER BY rowid;", store_run_tables[i], store_run_tables[i], ids.buf);
-	if (exec_on(db, s->path, sql.buf) || exec_on(db, s->path, "COMMIT"))
+	if (exec_on(db, s->path, "BEGIN") || exec_on(db, s->path, sql) ||
+	    exec_on(db, s->path, "COMMIT"))
 		goto out;
 	sqlite3_close(db);
 	db = NULL;
@@ -187,8 +201,6 @@ out:
 	if (tmp.len)
 		store_remove_db_files(tmp.buf);
 	strbuf_release(&tmp);
-	strbuf_release(&ids);
-	strbuf_release(&sql);
 	strbuf_release(&uri);
 	return rc;
 }
@@ -479,121 +491,6 @@ static int check_none(struct bundle *b, const char *sql, const char *fmt)
 	return 0;
 }
 
-#define TEXT_MAX(n) "typeof(X) = 'text' AND length(CAST(X AS BLOB)) <= " #n
-#define TEXT_OR_NULL(n) "typeof(X) = 'null' OR (" TEXT_MAX(n) ")"
-#define NONEMPTY(n) "typeof(X) = 'text' AND length(CAST(X AS BLOB)) BETWEEN 1 AND " #n
-/* A time as kbench writes it, ISO 8601 UTC: 2026-01-02T03:04:05Z. */
-#define D2 "[0-9][0-9]"
-#define ISO_TIME "typeof(X) = 'text' AND length(X) BETWEEN 20 AND 64 AND X GLOB '" \
-	D2 D2 "-" D2 "-" D2 "T" D2 ":" D2 ":" D2 "*'"
-#define INTEGER "typeof(X) = 'integer'"
-#define INTEGER_OR_NULL "typeof(X) IN ('integer', 'null')"
-/* The bounds run puts on its plans (runner/plan.c): iterations up to a
- * million, warm-up samples (stored, as their failures, as -1..-1000) up to
- * a thousand, rounds up to a thousand, at most ten million samples. */
-#define ITERATION "typeof(X) = 'integer' AND X BETWEEN 0 AND 1000000"
-#define ITERATION_OR_WARMUP "typeof(X) = 'integer' AND X BETWEEN -1000 AND 1000000"
-#define ROUND "typeof(X) = 'integer' AND X BETWEEN 0 AND 1000"
-#define BUNDLE_MAX_RUN_SAMPLES "10000000"
-#define COUNT_OR_NULL "typeof(X) = 'null' OR (typeof(X) = 'integer' AND X BETWEEN 0 AND 1000000)"
-/* A finite number: 9e999 is an infinity (an overflow) however SQLite
- * parses it, where DBL_MAX written out parses to one when its long double
- * arithmetic is only double (as under valgrind), which let an infinity
- * through. */
-#define FINITE "X > -9e999 AND X < 9e999"
-#define NUMBER "typeof(X) IN ('integer', 'real') AND " FINITE
-#define HEX4 "[0-9a-f][0-9a-f][0-9a-f][0-9a-f]"
-
-/* What each column of a bundle may hold (X stands for the column). A
- * column kbench added later and this table does not name may hold NULL,
- * a finite number or a short text. */
-static const struct column_rule {
-	const char *table, *column, *check;
-} column_rules[] = {
-	{ "machines", "id", INTEGER },
-	{ "machines", "hostname", "kbench_name_ok(X, 'host')" },
-	{ "machines", "cpu_model", TEXT_OR_NULL(1024) },
-	{ "machines", "cpus", COUNT_OR_NULL },
-	{ "machines", "cores", COUNT_OR_NULL },
-	{ "machines", "packages", COUNT_OR_NULL },
-	{ "machines", "numa_nodes", COUNT_OR_NULL },
-	{ "machines", "mem_bytes", "typeof(X) = 'null' OR (typeof(X) = 'integer' AND X >= 0)" },
-	{ "machines", "topology_xml", TEXT_OR_NULL(16777216) },
-	{ "machines", "fingerprint", NONEMPTY(64) },
-	{ "runs", "id", INTEGER },
-	{ "runs", "uuid", "typeof(X) = 'text' AND X GLOB '" HEX4 HEX4 "-" HEX4 "-" HEX4 "-" HEX4
-	  "-" HEX4 HEX4 HEX4 "'" },
-	{ "runs", "name", "kbench_name_ok(X, 'run')" },
-	{ "runs", "machine_id", INTEGER },
-	{ "runs", "kernel_release", TEXT_OR_NULL(255) },
-	{ "runs", "kernel_version", TEXT_OR_NULL(1024) },
-	{ "runs", "kernel_cmdline", TEXT_OR_NULL(65536) },
-	{ "runs", "config_name", "typeof(X) = 'null' OR kbench_name_ok(X, 'label')" },
-	{ "runs", "config_text", TEXT_OR_NULL(1048576) },
-	{ "runs", "kbench_version", TEXT_OR_NULL(64) },
-	{ "runs", "started_at", ISO_TIME },
-	{ "runs", "finished_at", "typeof(X) = 'null' OR (" ISO_TIME ")" },
-	{ "runs", "status", "typeof(X) = 'text' AND X IN ('running', 'complete', 'interrupted', "
-	  "'failed')" },
-	{ "runs", "notes", TEXT_OR_NULL(65536) },
-	{ "runs", "pid", INTEGER_OR_NULL },
-	{ "runs", "nsamples", "typeof(X) = 'integer' AND X BETWEEN 0 AND " BUNDLE_MAX_RUN_SAMPLES },
-	{ "samples", "run_id", INTEGER },
-	{ "samples", "section", "kbench_name_ok(X, 'label')" },
-	{ "samples", "workload", "kbench_name_ok(X, 'label')" },
-	{ "samples", "row", "kbench_name_ok(X, 'label')" },
-	{ "samples", "iteration", "typeof(X) = 'integer' AND CASE warmup WHEN 1 THEN "
-	  "X BETWEEN -1000 AND -1 ELSE X BETWEEN 0 AND 1000000 END" },
-	{ "samples", "value", NUMBER },
-	{ "samples", "unit", TEXT_OR_NULL(64) },
-	{ "samples", "better", "typeof(X) = 'text' AND X IN ('higher', 'lower')" },
-	{ "samples", "started_at", INTEGER_OR_NULL },
-	{ "samples", "duration_ns", INTEGER_OR_NULL },
-	{ "samples", "user_ns", INTEGER_OR_NULL },
-	{ "samples", "sys_ns", INTEGER_OR_NULL },
-	{ "samples", "flag", TEXT_OR_NULL(1024) },
-	{ "samples", "round", ROUND },
-	{ "samples", "warmup", "typeof(X) = 'integer' AND X IN (0, 1)" },
-	{ "monitor_values", "run_id", INTEGER },
-	{ "monitor_values", "section", "kbench_name_ok(X, 'label')" },
-	{ "monitor_values", "row", "kbench_name_ok(X, 'label')" },
-	{ "monitor_values", "iteration", ITERATION_OR_WARMUP },
-	{ "monitor_values", "source", "kbench_name_ok(X, 'label')" },
-	{ "monitor_values", "key", "kbench_name_ok(X, 'label')" },
-	{ "monitor_values", "value", "typeof(X) = 'null' OR (" NUMBER ")" },
-	{ "monitor_values", "kind", "typeof(X) = 'text' AND X IN ('delta', 'max', 'fraction', "
-	  "'before', 'after')" },
-	{ "failures", "run_id", INTEGER },
-	{ "failures", "section", "kbench_name_ok(X, 'label')" },
-	{ "failures", "row", "kbench_name_ok(X, 'label')" },
-	{ "failures", "iteration", ITERATION_OR_WARMUP },
-	{ "failures", "reason", TEXT_MAX(65536) },
-	{ "failures", "at", TEXT_OR_NULL(64) },
-	{ "run_meta", "run_id", INTEGER },
-	{ "run_meta", "section", "kbench_name_ok(X, 'label')" },
-	{ "run_meta", "key", "kbench_name_ok(X, 'label')" },
-	{ "run_meta", "value", TEXT_OR_NULL(1048576) },
-	{ "row_results", "run_id", INTEGER },
-	{ "row_results", "section", "kbench_name_ok(X, 'label')" },
-	{ "row_results", "row", "kbench_name_ok(X, 'label')" },
-	{ "row_results", "round", ROUND },
-	{ "row_results", "iterations", ITERATION },
-	{ "row_results", "ci_target", NUMBER },
-	{ "row_results", "ci_reached", "typeof(X) = 'null' OR (" NUMBER ")" },
-	{ "row_results", "met", "typeof(X) = 'integer' AND X IN (0, 1)" },
-};
-
-static const char other_column[] =
-	"typeof(X) IN ('null', 'integer') OR (typeof(X) = 'real' AND " FINITE ") OR ("
-	TEXT_MAX(65536) ")";
-
-static const char *rule_for(const char *table, const char *column)
-{
-	for (size_t i = 0; i < sizeof(column_rules) / sizeof(column_rules[0]); i++)
-		if (!strcmp(column_rules[i].table, table) && !strcmp(column_rules[i].column, column))
-			return column_rules[i].check;
-	return other_column;
-}
 
 static int is_word(char c)
 {
@@ -626,7 +523,7 @@ static int check_values(struct bundle *b, const char *table)
 		const char *col = (const char *)sqlite3_column_text(st, 1);
 
 		strbuf_addstr(&cases, " WHEN NOT coalesce((");
-		add_check(&cases, rule_for(table, col), col);
+		add_check(&cases, bundle_column_rule(table, col), col);
 		strbuf_addf(&cases, "), 0) THEN '%s'", col);
 		ncols++;
 	}
@@ -736,6 +633,12 @@ static int check_copy(struct bundle *b)
 		       BUNDLE_MAX_RUN_SAMPLES " LIMIT 1", "run #%s holds %s samples, more than "
 		       "run stores (" BUNDLE_MAX_RUN_SAMPLES ")"))
 		return -1;
+	for (size_t i = 0; i < bundle_nwatch_tables; i++)
+		if (check_values(b, bundle_watch_tables[i]))
+			return -1;
+	for (size_t i = 0; i < bundle_nwatch_checks; i++)
+		if (check_none(b, bundle_watch_checks[i].sql, bundle_watch_checks[i].fmt))
+			return -1;
 	for (size_t i = 0; i < STORE_NRUN_TABLES; i++) {
 		struct strbuf sql = STRBUF_INIT, msg = STRBUF_INIT;
 
@@ -906,8 +809,7 @@ static int check_machines(struct store *s, const char *path, struct import_count
 	return 0;
 }
 
-/* INSERT INTO main.table (columns) SELECT ... FROM bundle.table t tail. */
-static int copy_table(struct store *s, const char *table, const char *const *repl,
+int bundle_copy_table(struct store *s, const char *table, const char *const *repl,
 		      const char *tail)
 {
 	struct strbuf into = STRBUF_INIT, from = STRBUF_INIT, sql = STRBUF_INIT;
@@ -943,16 +845,16 @@ static int add_runs(struct store *s)
 		    "uuid TEXT, new_id INTEGER); DELETE FROM temp.import_runs;"
 		    "INSERT INTO temp.import_runs(bundle_id, uuid) SELECT id, uuid FROM bundle.runs "
 		    "WHERE id IN " NEW_RUNS) ||
-	    copy_table(s, "machines", machine_repl,
+	    bundle_copy_table(s, "machines", machine_repl,
 		       "WHERE t.id IN " NEW_RUN_MACHINES " AND t.fingerprint NOT IN "
 		       "(SELECT fingerprint FROM main.machines) ORDER BY t.id") ||
-	    copy_table(s, "runs", run_repl,
+	    bundle_copy_table(s, "runs", run_repl,
 		       "WHERE t.id IN (SELECT bundle_id FROM temp.import_runs) ORDER BY t.id") ||
 	    exec_on(s->db, s->path, "UPDATE temp.import_runs SET new_id = "
 		    "(SELECT id FROM main.runs r WHERE r.uuid = import_runs.uuid)"))
 		return -1;
 	for (size_t i = 0; i < STORE_NRUN_TABLES; i++)
-		if (copy_table(s, store_run_tables[i], child_repl,
+		if (bundle_copy_table(s, store_run_tables[i], child_repl,
 			       "JOIN temp.import_runs i ON i.bundle_id = t.run_id ORDER BY t.rowid"))
 			return -1;
 	/* Counted here, not taken from the bundle. */
@@ -976,6 +878,8 @@ int store_import(struct store *s, struct bundle *b, int dry_run,
 	if (list_runs(s, cb, arg, c) || check_machines(s, b->name, c))
 		goto out;
 	if (!dry_run && c->runs && add_runs(s))
+		goto out;
+	if (bundle_import_watch(s, dry_run, &c->cycles))
 		goto out;
 	if (exec_on(s->db, s->path, dry_run ? "ROLLBACK" : "COMMIT"))
 		goto out;

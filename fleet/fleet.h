@@ -228,6 +228,7 @@ struct fleet_host_count {
 	size_t failed;		/* bundles that could not be collected */
 	size_t runs, present;	/* runs added, runs the store had */
 	int64_t samples;	/* samples added */
+	size_t cycles;		/* watch cycles added or brought up to date */
 };
 
 /* A collect: what to do, and per host what was done. */
