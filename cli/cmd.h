@@ -16,7 +16,7 @@ int cmd_run(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
 
 /* kbench build: a commit of a kernel tree built into the kernel cache
- * (cli/cmd_build.c, runner/kbuild.h); kbench vm --ref builds with the
+ * (cli/cmd_build.c, kernel/kbuild.h); kbench vm --ref builds with the
  * same options. */
 int cmd_build(int argc, char **argv);
 struct kbuild_request;

@@ -10,8 +10,8 @@
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "runner/experiment.h"
-#include "runner/kbuild.h"
+#include "experiment/experiment.h"
+#include "kernel/kbuild.h"
 
 #include <stdio.h>
 #include <stdlib.h>

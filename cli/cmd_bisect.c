@@ -1,13 +1,13 @@
 /* cmd_bisect: kbench bisect --tree DIR --good REF --bad REF -c CONFIG:
  * find the commit that made a row of a config worse, each step an
  * interleaved experiment of the commit tested and the two ends of the
- * range still open as kernels under QEMU (runner/bisect_run.h), stored
+ * range still open as kernels under QEMU (bisect/bisect_run.h), stored
  * under one bisection id; and --resume, --log, --report (--mail), --list
  * of stored bisections. */
 #include "config.h"
-#include "cli/bisect_report.h"
+#include "views/bisect_report.h"
 #include "cli/cmd.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "compare/sequential.h"
 #include "db/bisect.h"
 #include "db/store.h"
@@ -16,9 +16,9 @@
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "runner/bisect_run.h"
-#include "runner/kbuild.h"
-#include "runner/vm.h"
+#include "bisect/bisect_run.h"
+#include "kernel/kbuild.h"
+#include "kernel/vm.h"
 
 #include <errno.h>
 #include <limits.h>

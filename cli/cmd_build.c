@@ -1,10 +1,10 @@
 /* cmd_build: kbench build [--tree DIR] [--ref REF] [--kconfig FILE|TARGET]
  * [--fragment FILE...]: a commit of a kernel git tree built out of tree
- * into the kernel cache (runner/kbuild.h), or found there; and the build
+ * into the kernel cache (kernel/kbuild.h), or found there; and the build
  * options kbench vm --ref shares. */
 #include "config.h"
 #include "cli/cmd.h"
-#include "runner/kbuild.h"
+#include "kernel/kbuild.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"

@@ -3,7 +3,7 @@
  * the chosen format. */
 #include "config.h"
 #include "cli/cmd.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "cli/compare_cmdline.h"
 #include "db/store.h"
 #include "lib/parse-options.h"

@@ -3,7 +3,7 @@
  * location and collected into the store (fleet/fleet.c does the work). */
 #include "config.h"
 #include "cli/cmd.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "fleet/fleet.h"
 #include "db/store.h"
 #include "lib/error.h"

@@ -4,7 +4,7 @@
 #include "config.h"
 #include "cli/cmd.h"
 #include "cli/complete.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "compare/history.h"
 #include "compare/render.h"
 #include "db/store.h"

@@ -1,10 +1,10 @@
 /* cmd_import: kbench import [--dry-run] FILE...: the runs of bundle files
  * that the store lacks, added; every file is checked before any is. With
- * --mmtests DIR, the runs of an mmtests results directory (db/mmtests.c). */
+ * --mmtests DIR, the runs of an mmtests results directory (mmtests/mmtests.c). */
 #include "config.h"
 #include "cli/cmd.h"
 #include "cli/complete.h"
-#include "db/mmtests.h"
+#include "mmtests/mmtests.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/name.h"

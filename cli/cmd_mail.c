@@ -5,9 +5,9 @@
  * the user's kbench.conf. A mail that cannot be sent is saved, never
  * lost. */
 #include "config.h"
-#include "cli/bisect_report.h"
+#include "views/bisect_report.h"
 #include "cli/cmd.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "cli/compare_cmdline.h"
 #include "compare/render.h"
 #include "db/bisect.h"

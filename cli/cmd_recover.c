@@ -7,7 +7,7 @@
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
-#include "runner/knob.h"
+#include "experiment/knob.h"
 
 #include <stdio.h>
 #include <unistd.h>

@@ -6,7 +6,7 @@
 #include "cli/cmd.h"
 #include "cli/complete.h"
 #include "cli/date.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "db/store.h"
 #include "lib/csv.h"
 #include "lib/error.h"

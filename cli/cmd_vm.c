@@ -1,5 +1,5 @@
 /* cmd_vm: kbench vm -k IMAGE -c CONF [-c CONF...] [-o ...] [-n NAME]: run
- * the configs inside a kernel booted under QEMU (runner/vm.h), storing
+ * the configs inside a kernel booted under QEMU (kernel/vm.h), storing
  * each sample as a native run does. With two or more kernels (or
  * command lines) each is a kernel arm of an experiment (runner/
  * experiment.h, as kbench ab runs one): the arms' boots alternate round
@@ -8,20 +8,20 @@
 #include "config.h"
 #include "cli/cmd.h"
 #include "runner/conf.h"
-#include "runner/experiment.h"
+#include "experiment/experiment.h"
 #include "runner/dryrun.h"
-#include "runner/kbuild.h"
+#include "kernel/kbuild.h"
 #include "runner/plan.h"
 #include "runner/record.h"
 #include "runner/runner.h"
 #include "runner/stop.h"
-#include "runner/vm.h"
+#include "kernel/vm.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "machine/kmod.h"
+#include "kernel/kmod.h"
 #include "machine/pin.h"
 
 #include <ctype.h>

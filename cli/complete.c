@@ -4,7 +4,7 @@
  * candidates: the shell drops what is printed on stderr. */
 #include "config.h"
 #include "cli/complete.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "cli/setup.h"
 #include "db/store.h"
 #include "lib/parse-options.h"

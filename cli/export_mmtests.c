@@ -1,9 +1,9 @@
 /* export_mmtests: kbench export --mmtests DIR RUN...: the runs written as
- * mmtests lays out its results (db/mmtests_export.c), saying which
+ * mmtests lays out its results (mmtests/mmtests_export.c), saying which
  * sections no mmtests benchmark reads. */
 #include "config.h"
 #include "cli/cmd.h"
-#include "db/mmtests.h"
+#include "mmtests/mmtests.h"
 #include "lib/name.h"
 
 #include <stdio.h>

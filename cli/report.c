@@ -6,7 +6,7 @@
  * comparison of its arms. */
 #include "config.h"
 #include "cli/cmd.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "cli/compare_cmdline.h"
 #include "runner/effective.h"
 #include "compare/compare.h"
@@ -16,7 +16,7 @@
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "runner/experiment.h"
+#include "experiment/experiment.h"
 
 #include <stdarg.h>
 #include <stdio.h>

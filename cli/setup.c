@@ -12,7 +12,7 @@
 #include "lib/xalloc.h"
 #include "machine/leftover.h"
 #include "runner/conf.h"
-#include "runner/knob.h"
+#include "experiment/knob.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -45,7 +45,7 @@ void cmd_store_path(struct strbuf *path)
 		store_default_path(path);
 }
 
-/* Kill the background loads (runner/background.h) a killed kbench left
+/* Kill the background loads (experiment/background.h) a killed kbench left
  * running, and say so. */
 static void reap_leftovers(void)
 {

@@ -1,5 +1,5 @@
 /* bisect: bisections, their commits and their steps in the store (SQL for
- * runner/bisect_run.c and kbench bisect's --list, --log and --report). */
+ * bisect/bisect_run.c and kbench bisect's --list, --log and --report). */
 #include "config.h"
 #include "db/bisect.h"
 #include "db/internal.h"

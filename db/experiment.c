@@ -1,5 +1,5 @@
 /* experiment: experiments and their knob journal in the store (SQL for
- * runner/experiment.c and runner/knob.c). */
+ * experiment/experiment.c and experiment/knob.c). */
 #include "config.h"
 #include "db/experiment.h"
 #include "db/internal.h"

@@ -206,7 +206,8 @@ static int delete_run(struct store *s, int64_t id, int64_t eid)
 			    "(SELECT 1 FROM experiments x JOIN run_meta m ON m.section = '' AND "
 			    "m.key = 'experiment-uuid' AND m.value = x.uuid WHERE x.id = ?1) AND "
 			    "NOT EXISTS (SELECT 1 FROM knob_journal WHERE experiment_id = ?1) AND "
-			    "NOT EXISTS (SELECT 1 FROM bisect_steps WHERE experiment_id = ?1)",
+			    "NOT EXISTS (SELECT 1 FROM bisect_steps WHERE experiment_id = ?1) AND "
+			    "NOT EXISTS (SELECT 1 FROM watch_cycles WHERE experiment_id = ?1)",
 			    i ? "experiments" : "experiment_looks", i ? "id" : "experiment_id");
 		if (store_prepare(s, sql.buf, &st))
 			goto out;

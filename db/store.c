@@ -36,6 +36,7 @@ extern const char store_migration_v8[];
 extern const char store_migration_v9[];
 extern const char store_migration_v10[];
 extern const char store_migration_v11[];
+extern const char store_migration_v12[];
 
 /* migrations[v] takes a database from user_version v to v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
@@ -50,6 +51,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[8] = store_migration_v9,
 	[9] = store_migration_v10,
 	[10] = store_migration_v11,
+	[11] = store_migration_v12,
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 

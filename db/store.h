@@ -21,7 +21,7 @@ struct kernel_info;
 struct store;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 /* PRAGMA application_id of a kbench store ("kben"), set whenever a store
  * is created or migrated; a store from before it has 0 there. */
 #define STORE_APPLICATION_ID 0x6b62656e
@@ -40,6 +40,12 @@ void store_default_path(struct strbuf *sb);
  * lock, so any number of processes may open a new file at once. Return 0
  * with *out set, or -1 after printing why (*out NULL). */
 int store_open(const char *path, struct store **out);
+/* A scratch store at path, a file of its own that nothing else opens (a
+ * bundle being written): store_open() without waiting for the disk on
+ * each transaction. store_remove_scratch() removes its file and what
+ * SQLite may have left beside it, once it is closed. */
+int store_open_scratch(const char *path, struct store **out);
+void store_remove_scratch(const char *path);
 /* Open an existing store for reading only: a missing file is an error and
  * is not created, and nothing is written, except that a store of an older
  * schema version is first migrated once (which needs write access; without
@@ -98,6 +104,13 @@ struct run_record {
 	int (*facts)(struct store *s, int64_t run_id, void *arg);
 	void *facts_arg;
 };
+
+/* The one machine of s with m's host name and CPU, NUMA node and MiB
+ * counts, its CPU model the same but for trailing blanks, and its cores
+ * and sockets the same where m gives them (not 0): its CPU model, cores,
+ * sockets and memory are copied into m. Return 1 when one was found, 0
+ * when none or several were, -1 after an error reading s. */
+int store_adopt_machine(struct store *s, struct machine_info *m);
 
 int store_begin_run(struct store *s, const struct machine_info *m,
 		    const struct kernel_info *k, const struct run_record *r,

@@ -199,7 +199,7 @@ static int kill_group(pid_t pgid, unsigned long long start)
 
 /* Whether path is what a background load may have changed and the value
  * what kbench writes back: a memory block's state, online
- * (runner/background.c offlines one). */
+ * (experiment/background.c offlines one). */
 static int restorable(const char *path, const char *value)
 {
 	unsigned long block;

@@ -1,5 +1,5 @@
 /* leftover: the process groups kbench starts beside its samples (an
- * experiment arm's background load, runner/background.h), recorded in
+ * experiment arm's background load, experiment/background.h), recorded in
  * the lock directory (machine/hostlock.h) while they run, so that what a
  * kbench killed with SIGKILL left running is killed by the next kbench
  * command that looks (kbench ab, kbench recover).

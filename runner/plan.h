@@ -64,7 +64,7 @@ struct plan {
  * name file, line, section and key; return 0 or -1. */
 int plan_build(struct config *c, const char *only, struct plan *out);
 /* plan_build() with pin policies computed on topo (NULL: this machine),
- * which the plan owns from then on: a guest's (runner/vm.h). */
+ * which the plan owns from then on: a guest's (kernel/vm.h). */
 int plan_build_on(struct config *c, const char *only, struct pin_topo *topo, struct plan *out);
 /* plan_build() of the sections of c named in names[0..n-1] (those of a
  * run being resumed), in config order. Return 0 or -1. */

@@ -21,7 +21,7 @@ struct wl_sample;
 struct workload_ops;
 
 /* Where a run's samples go when not to this machine's kernel: a guest
- * booted under QEMU (runner/vm.h). */
+ * booted under QEMU (kernel/vm.h). */
 struct sample_executor {
 	/* Run one sample of row of ps, as run_sample() does: 0 with out and
 	 * c's times filled, -1 with the reason in reason, or -2 when the
@@ -39,7 +39,7 @@ struct sample_executor {
 struct run_request {
 	const char *name;	/* run name; NULL: the kernel release */
 	int64_t resume;		/* a run of this plan to resume in place; 0: a new run */
-	/* An experiment (runner/experiment.h) runs each arm's plan one round
+	/* An experiment (experiment/experiment.h) runs each arm's plan one round
 	 * at a time into the arm's run, resumed for each round after the
 	 * first. */
 	int round;		/* run only this round (from 1); 0: every round */
@@ -56,7 +56,7 @@ struct run_request {
 	const struct sample_executor *exec;	/* NULL: samples run here */
 	/* Called before each sample (warm set for a warm-up) and after it
 	 * (after set); NULL: none. An experiment's arm starts its background
-	 * load there (runner/background.h) and checks that it lives.
+	 * load there (experiment/background.h) and checks that it lives.
 	 * Non-zero, with why, fails the sample (recorded with why) and ends
 	 * the run there, failed. */
 	int (*around_sample)(void *arg, int warm, int after, struct strbuf *why);

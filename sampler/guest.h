@@ -1,5 +1,5 @@
 /* guest: kbench-sample as the init of a guest kernel booted under QEMU
- * (runner/vm.c), and the frames it and kbench exchange on the guest's
+ * (kernel/vm.c), and the frames it and kbench exchange on the guest's
  * second serial port (ttyS1, an 8250 built into every x86 kernel, put in
  * raw mode; virtio-console and vsock are modules in distribution
  * kernels). A frame is "KB", a type byte, the payload's length (4 bytes,

@@ -91,7 +91,7 @@ is "and its table is untouched" "$("$KB_SQL" "$tmp/other.db" 'SELECT name FROM s
 "$KB_SQL" --write "$tmp/future.db" 'PRAGMA user_version = 42;'
 expect_transcript "a newer schema is refused" "$KBENCH" --db "$tmp/future.db" runs <<'T'
 $ kbench --db TMP/future.db runs
-2> kbench: TMP/future.db: schema version 42 is newer than this kbench understands (11); upgrade kbench
+2> kbench: TMP/future.db: schema version 42 is newer than this kbench understands (12); upgrade kbench
 [exit 1]
 T
 is "and its version is left as it was" "$("$KB_SQL" "$tmp/future.db" 'PRAGMA user_version')" 42

@@ -2,7 +2,7 @@
 # Covers: kbench ab's background loads whose processes leave the load's
 # process group (setsid): killed when the load is stopped, said in the
 # load's stored exit, and after kill -9 of kbench killed by the next
-# command, which says so (runner/background.c, machine/cgroup.c,
+# command, which says so (experiment/background.c, machine/cgroup.c,
 # machine/leftover.c).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 

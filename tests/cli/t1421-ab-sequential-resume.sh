@@ -3,7 +3,7 @@
 # experiment after its first look, then --resume: the look stored before
 # the kill stands (its figure and interval as they were, not taken again
 # over the later rounds' samples the runs hold), and the experiment goes
-# on to its next looks (runner/ab_looks.c).
+# on to its next looks (experiment/ab_looks.c).
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # The workload: arm A prints the next value of $tmp/values.A (100 once

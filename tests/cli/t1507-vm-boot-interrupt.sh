@@ -4,7 +4,7 @@
 # nor after the round's samples: kbench vm and kbench bisect stop QEMU,
 # exit 130 within 5 s (a boot left to finish takes more, and a loaded
 # machine some slack), and say so (bisect with its --resume hint); no
-# QEMU is left (runner/vm.c, runner/experiment.c,
+# QEMU is left (kernel/vm.c, experiment/experiment.c,
 # cli/cmd_vm.c). Boots the cloud kernel of lib-vm.sh under QEMU twice,
 # each stopped part way.
 . "$TOP_SRCDIR/tests/cli/lib.sh"

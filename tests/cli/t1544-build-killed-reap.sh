@@ -3,7 +3,7 @@
 # shells running in the cache's work tree (make dies with kbench, what
 # its recipes started does not); the next build kills them, and what
 # they started that left make's process group, before it takes the
-# slot, and says so (runner/kbuild.c, machine/leftover.c,
+# slot, and says so (kernel/kbuild.c, machine/leftover.c,
 # machine/cgroup.c). On lib-kbuild.sh's small tree.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"

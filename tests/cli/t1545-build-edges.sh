@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1545-build-edges: kbench build's edges (runner/kbuild.c,
+# t1545-build-edges: kbench build's edges (kernel/kbuild.c,
 # cli/cmd_build.c): two builds of one commit from two clones into one
 # cache at once (the one that loses the race to store it takes the
 # other's entry: a cache hit, no failed/ log); --timeout and bisect's

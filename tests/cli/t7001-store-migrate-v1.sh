@@ -57,7 +57,7 @@ else
 fi
 
 v=$(sql 'PRAGMA user_version')
-check "the store is now at schema version 11 ($v)" test "$v" = 11
+check "the store is now at schema version 12 ($v)" test "$v" = 12
 got=$(sql "SELECT count(*) || ' ' || total(value) FROM monitor_values")
 check "no monitor value is lost or changed ($got)" test "$got" = "$values"
 got=$(sql "SELECT count(*) || ' ' || total(round = 1) FROM samples")
@@ -88,6 +88,6 @@ n=$(sql "SELECT count(*) FROM monitor_values WHERE kind = 'delta' AND
 check "every other value is a delta ($n left over)" test "$n" = 0
 
 check "the migrated store opens again" kb runs
-check "and stays at version 11" test "$(sql 'PRAGMA user_version')" = 11
+check "and stays at version 12" test "$(sql 'PRAGMA user_version')" = 12
 
 done_testing

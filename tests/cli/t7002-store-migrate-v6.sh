@@ -6,7 +6,7 @@
 # sample's four result rows once), and runs and show print what they
 # printed before. The version-6 store is one this kbench wrote, with the
 # two columns of version 7, the tables of version 9 (bisections) and
-# what versions 10 and 11 added dropped.
+# what versions 10, 11 and 12 added dropped.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 val() { "$KB_SQL" "$db" "$1"; }
@@ -29,7 +29,8 @@ check "... and a second one" kb --quiet run -c "$tmp/m.conf" -n m2 --no-report
 rows=$(val "SELECT count(*) FROM samples")
 kb runs > "$tmp/runs-before" 2>&1
 kb show m > "$tmp/show-before" 2>&1
-"$KB_SQL" --write "$db" "ALTER TABLE samples DROP COLUMN warmup;
+"$KB_SQL" --write "$db" "DROP TABLE watch_mails; DROP TABLE watch_verdicts;
+	DROP TABLE watch_cycles; DROP TABLE watches; ALTER TABLE samples DROP COLUMN warmup;
 	ALTER TABLE runs DROP COLUMN nsamples; DROP TABLE bisect_steps;
 	DROP TABLE bisect_commits; DROP TABLE bisects; DROP TABLE experiment_looks;
 	ALTER TABLE experiments DROP COLUMN design;
@@ -42,7 +43,7 @@ $(val "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'nsamples'")"
 
 kb runs > "$tmp/runs-after" 2>&1
 ok $? "runs opens it"
-is "... which is now at version 11" "$(val 'PRAGMA user_version')" 11
+is "... which is now at version 12" "$(val 'PRAGMA user_version')" 12
 is "... with every sample a measured one" \
 	"$(val "SELECT count(*) || ' ' || total(warmup) FROM samples")" "$rows 0.0"
 is "... each run's count stored: 2 x 2 hackbench samples and 3 pft ones" \

@@ -86,7 +86,7 @@ else
 	chmod 0555 "$ro"
 	old=$(cksum < "$ro/old.db")
 	expect_err "a store of an older schema there is refused, saying why" 1 \
-		"schema version 1 is older than this kbench's (11) and bringing it up to date needs write access" \
+		"schema version 1 is older than this kbench's (12) and bringing it up to date needs write access" \
 		as_reader "$KBENCH" --db "$ro/old.db" show v1-new
 	check "and left as it was" test "$(cksum < "$ro/old.db")" = "$old"
 	chmod 0755 "$ro"

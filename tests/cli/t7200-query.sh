@@ -71,7 +71,7 @@ kb query - < "$tmp/q.sql" > "$tmp/out"
 check "'-' reads the SQL from stdin" test "$(tail -1 "$tmp/out")" = "3"
 expect_out "pragmas that read are allowed" "user_version
 ------------
-          11" "PRAGMA user_version"
+          12" "PRAGMA user_version"
 expect_out "... and table-valued ones" "name
 ----
 id" "SELECT name FROM pragma_table_info('runs') LIMIT 1"

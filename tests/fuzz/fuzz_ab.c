@@ -7,7 +7,7 @@
 #include "config.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
-#include "runner/experiment.h"
+#include "experiment/experiment.h"
 
 #include <fcntl.h>
 #include <stdint.h>

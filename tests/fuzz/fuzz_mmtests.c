@@ -5,7 +5,7 @@
  * whole records of finite, non-negative figures; a refusal must name the
  * file and line. */
 #include "config.h"
-#include "db/mmtests.h"
+#include "mmtests/mmtests.h"
 #include "lib/strbuf.h"
 
 #include <math.h>

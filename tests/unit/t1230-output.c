@@ -2,7 +2,7 @@
  * their column with '~', padded either side, UTF-8 never split) and the
  * format names (CSV fields: t0600). */
 #include "config.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "lib/strbuf.h"
 #include "tests/tap.h"
 

@@ -4,13 +4,13 @@
  * not know left out, a bad value refused), and the files of an arm made
  * absolute (a make target left as it is).
  *
- * Covers: runner/experiment_stored.c. */
+ * Covers: experiment/experiment_stored.c. */
 #include "config.h"
 #include "../tap.h"
 #include "runner/conf.h"
-#include "runner/experiment.h"
-#include "runner/experiment_stored.h"
-#include "runner/vm.h"
+#include "experiment/experiment.h"
+#include "experiment/experiment_stored.h"
+#include "kernel/vm.h"
 
 #include <limits.h>
 #include <stdio.h>

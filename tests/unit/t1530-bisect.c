@@ -5,7 +5,7 @@
  * two paired verdicts into good, bad or cannot tell. */
 #include "config.h"
 #include "../tap.h"
-#include "runner/bisect.h"
+#include "bisect/bisect.h"
 #include "lib/strbuf.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * run through lib/child, every wait bounded, and nothing stored in an
  * entry unless the build completed. */
 #include "config.h"
-#include "runner/kbuild.h"
+#include "kernel/kbuild.h"
 #include "lib/child.h"
 #include "lib/clock.h"
 #include "lib/error.h"

@@ -2,7 +2,7 @@
  * verdicts say of it; kept free of I/O so that its rules are tested on
  * their own. */
 #include "config.h"
-#include "runner/bisect.h"
+#include "bisect/bisect.h"
 #include "lib/xalloc.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* experiment: an interleaved A/B experiment (kbench ab): two or more arms,
  * each a set of changes (runtime knobs, workload options, environment, a
  * command prefix, or a kernel booted under QEMU for each of its rounds,
- * runner/vm.h) applied before its samples and undone after, run in
+ * kernel/vm.h) applied before its samples and undone after, run in
  * rounds of every arm in a balanced order, each arm stored as a run of its
  * own (NAME/ARM) tied to one experiment; every knob journalled in the
  * store before it is first written and restored on every way out. */
@@ -13,8 +13,8 @@
 
 #include "compare/sequential.h"
 #include "runner/conf.h"
-#include "runner/kbuild.h"
-#include "runner/knob.h"
+#include "kernel/kbuild.h"
+#include "experiment/knob.h"
 #include "runner/plan.h"
 
 struct background;
@@ -144,7 +144,7 @@ struct experiment {
 	int rounds;			/* sequential: the most */
 	/* A sequential design (rounds = auto): the experiment looks at its
 	 * arms as seq says and stops at the first look that decides every
-	 * watched row (runner/ab_looks.h); watch as experiment_options'. */
+	 * watched row (experiment/ab_looks.h); watch as experiment_options'. */
 	int sequential;
 	struct seq_plan seq;
 	char *watch;

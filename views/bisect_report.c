@@ -3,7 +3,7 @@
  * kernel list reads (the commit, the change, the table, how it ran, how
  * to reproduce it). */
 #include "config.h"
-#include "cli/bisect_report.h"
+#include "views/bisect_report.h"
 #include "compare/compare.h"
 #include "compare/verdict.h"
 #include "db/bisect.h"

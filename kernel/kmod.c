@@ -1,7 +1,7 @@
 /* kmod: modules asked for by name, and what they depend on, from a
  * modules tree (see kmod.h). */
 #include "config.h"
-#include "machine/kmod.h"
+#include "kernel/kmod.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"

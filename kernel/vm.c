@@ -3,8 +3,8 @@
  * port, and run a plan's samples there. The guest has no disk and no
  * network device: QEMU gets no drive, no NIC and no monitor. */
 #include "config.h"
-#include "runner/vm.h"
-#include "runner/vm_image.h"
+#include "kernel/vm.h"
+#include "kernel/vm_image.h"
 #include "runner/conf.h"
 #include "runner/plan.h"
 #include "runner/runner.h"
@@ -15,7 +15,7 @@
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "machine/kmod.h"
+#include "kernel/kmod.h"
 #include "machine/pin.h"
 #include "machine/sysinfo.h"
 #include "monitors/monitor.h"

@@ -2,14 +2,14 @@
  * check of the kernel image, the initramfs (kbench-sample as /init, the
  * modules the guest loads) and QEMU's command line. */
 #include "config.h"
-#include "runner/vm.h"
-#include "runner/vm_image.h"
+#include "kernel/vm.h"
+#include "kernel/vm_image.h"
 #include "lib/cpio.h"
 #include "lib/io.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "machine/kmod.h"
+#include "kernel/kmod.h"
 #include "sampler/guest.h"
 #include "sampler/sample.h"
 

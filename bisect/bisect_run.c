@@ -1,9 +1,9 @@
 /* bisect_run: a bisection from its first step to its end, or from where a
  * stopped one was. Each step is one experiment of kernel arms under one
  * bisection id; its verdict comes from kbench's paired comparisons of
- * the arms; the walk (runner/bisect.c) picks the next commit. */
+ * the arms; the walk (bisect/bisect.c) picks the next commit. */
 #include "config.h"
-#include "runner/bisect_run.h"
+#include "bisect/bisect_run.h"
 #include "compare/sequential.h"
 #include "compare/verdict.h"
 #include "db/bisect.h"
@@ -15,12 +15,12 @@
 #include "lib/strbuf.h"
 #include "lib/uuid.h"
 #include "lib/xalloc.h"
-#include "runner/ab_looks.h"
-#include "runner/bisect.h"
+#include "experiment/ab_looks.h"
+#include "bisect/bisect.h"
 #include "runner/conf.h"
-#include "runner/experiment.h"
-#include "runner/kbuild.h"
-#include "runner/vm.h"
+#include "experiment/experiment.h"
+#include "kernel/kbuild.h"
+#include "kernel/vm.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,9 +1,9 @@
 /* background: the load an experiment's arm runs beside its samples
- * (runner/background.h): an external command, or kbench's trigger of
+ * (experiment/background.h): an external command, or kbench's trigger of
  * the kernel's per-cpu page list drain (docs/ab.md says why an offline
  * of a memory block reaches __drain_all_pages()). */
 #include "config.h"
-#include "runner/background.h"
+#include "experiment/background.h"
 #include "db/store.h"
 #include "lib/child.h"
 #include "lib/clock.h"

@@ -1,7 +1,7 @@
 /* output: format names, text cells cut to their column, and a command's
  * output written to a file or the standard output. */
 #include "config.h"
-#include "cli/output.h"
+#include "views/output.h"
 #include "lib/error.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"

@@ -20,7 +20,7 @@ struct strbuf;
 struct vm_config {
 	const char *kernel;	/* bzImage / vmlinuz path */
 	const char *initrd;	/* NULL: none; unpacked before kbench's own */
-	const char *modules_dir;	/* a modules tree (machine/kmod.h), or NULL */
+	const char *modules_dir;	/* a modules tree (kernel/kmod.h), or NULL */
 	const char *modprobe;	/* modules the guest loads from it, with what they need */
 	const char *append;	/* more of the kernel command line, or NULL */
 	const char *qemu;	/* NULL: $KBENCH_QEMU, else qemu-system-x86_64 */

@@ -4,8 +4,7 @@
  * any bundle: in one transaction, idempotent by uuid, nothing stored on a
  * refusal. Expects years of runs: thousands of small log files. */
 #include "config.h"
-#include "db/mmtests.h"
-#include "db/internal.h"
+#include "mmtests/mmtests.h"
 #include "db/store.h"
 #include "lib/child.h"
 #include "lib/error.h"
@@ -1345,50 +1344,12 @@ static void run_contents(const struct mm_run *r, struct strbuf *id)
 
 /* The machine of s that run r was measured on, when its files are what
  * kbench export --mmtests wrote (tests-sysstate's version is kbench-V)
- * of a machine s holds: the same host name,
- * CPU, NUMA node and MiB counts, the CPU model the same but for trailing
- * blanks (lscpu.txt loses them), and cores and sockets the same where
- * the files give them. Its facts then replace r's, so that the run joins
- * that machine; with none, or several, r's stand. Return 0, or -1 after
- * an error reading s. */
+ * of a machine s holds (store_adopt_machine()): its facts then replace
+ * r's, so that the run joins that machine; with none, or several, r's
+ * stand. Return 0, or -1 after an error reading s. */
 static int adopt_machine(struct store *s, struct mm_run *r)
 {
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (store_prepare(s, "SELECT cpu_model, cores, packages, mem_bytes FROM machines "
-			  "WHERE hostname = ?1 AND cpus = ?2 AND numa_nodes IS ?3 AND "
-			  "mem_bytes >> 20 = ?4 AND rtrim(cpu_model) = ?5 AND "
-			  "(?6 = 0 OR cores = ?6) AND (?7 = 0 OR packages = ?7) LIMIT 2", &st))
-		return -1;
-	store_bind_text(st, 1, r->m.hostname);
-	sqlite3_bind_int(st, 2, r->m.cpus);
-	sqlite3_bind_int(st, 3, r->m.numa_nodes);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)(r->m.mem_bytes >> 20));
-	store_bind_text(st, 5, r->m.cpu_model);
-	sqlite3_bind_int(st, 6, r->m.cores);
-	sqlite3_bind_int(st, 7, r->m.packages);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		char *model = store_column_dup(st, 0);
-		int cores = sqlite3_column_int(st, 1), packages = sqlite3_column_int(st, 2);
-		uint64_t mem = (uint64_t)sqlite3_column_int64(st, 3);
-
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_DONE) {
-			free(r->m.cpu_model);
-			r->m.cpu_model = model;
-			model = NULL;
-			r->m.cores = cores;
-			r->m.packages = packages;
-			r->m.mem_bytes = mem;
-		}
-		free(model);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return store_db_error(s, "cannot read the machines");
-	return 0;
+	return store_adopt_machine(s, &r->m) < 0 ? -1 : 0;
 }
 
 /* Write run r into the bundle store b; its machine is one of s when
@@ -1549,7 +1510,7 @@ int mmtests_import(struct store *s, const char *dir, unsigned flags,
 		goto out;
 	}
 	strbuf_addf(&file, "%s/runs.kbench", tmpdir.buf);
-	if (store_open(file.buf, &b) || store_exec(b, "PRAGMA synchronous = OFF", "scratch bundle"))
+	if (store_open_scratch(file.buf, &b))
 		goto out;
 	for (size_t i = 0; i < nruns; i++)
 		if ((!runs[i].unfinished || (flags & MMTESTS_UNFINISHED)) && write_run(s, b, &runs[i]))
@@ -1565,7 +1526,7 @@ out:
 	bundle_close(bundle);
 	store_close(b);
 	if (file.len)
-		store_remove_db_files(file.buf);
+		store_remove_scratch(file.buf);
 	if (tmpdir.len)
 		rmdir(tmpdir.buf);
 	for (size_t i = 0; i < nruns; i++)

@@ -4,7 +4,7 @@
  * samples. Every figure is written with as many digits as it takes to
  * read back as the same double. */
 #include "config.h"
-#include "db/mmtests.h"
+#include "mmtests/mmtests.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/io.h"

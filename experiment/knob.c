@@ -2,7 +2,7 @@
  * their reading, writing with read-back, and the restore of knobs whose
  * journal a dead writer left in the store. */
 #include "config.h"
-#include "runner/knob.h"
+#include "experiment/knob.h"
 #include "db/experiment.h"
 #include "db/store.h"
 #include "lib/clock.h"

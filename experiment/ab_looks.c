@@ -1,6 +1,6 @@
 /* ab_looks: the looks of a sequential experiment, stored and said. */
 #include "config.h"
-#include "runner/ab_looks.h"
+#include "experiment/ab_looks.h"
 #include "compare/sequential.h"
 #include "compare/verdict.h"
 #include "db/experiment.h"
@@ -9,7 +9,7 @@
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "runner/experiment.h"
+#include "experiment/experiment.h"
 #include "runner/plan.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* vm_image: the kernel check, the initramfs and QEMU's command line of a
  * guest (vm_image.c), shared by vm.c, which boots it and runs samples
- * there. Nothing outside runner/vm*.c includes it. */
+ * there. Nothing outside kernel/vm*.c includes it. */
 #ifndef KBENCH_VM_IMAGE_H
 #define KBENCH_VM_IMAGE_H
 

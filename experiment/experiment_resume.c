@@ -1,19 +1,19 @@
 /* experiment_resume: a stored experiment read back to resume it (kbench
  * ab --resume): its configs' text, arms, design and what was asked of
  * every arm as its runs stored them, checked against what the store
- * holds (experiment_load_stored of runner/experiment.h). */
+ * holds (experiment_load_stored of experiment/experiment.h). */
 #include "config.h"
-#include "runner/experiment.h"
+#include "experiment/experiment.h"
 #include "db/experiment.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "runner/effective.h"
-#include "runner/experiment_stored.h"
-#include "runner/kbuild.h"
+#include "experiment/experiment_stored.h"
+#include "kernel/kbuild.h"
 #include "runner/record.h"
-#include "runner/vm.h"
+#include "kernel/vm.h"
 
 #include <stdio.h>
 #include <stdlib.h>

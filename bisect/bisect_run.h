@@ -1,9 +1,9 @@
 /* bisect_run: kbench bisect's steps. git lists the commits between the
  * ends; step 0 runs the good end against the bad one to confirm the
  * regression and choose its row; each later step builds the commit the
- * walk picks (runner/bisect.h) and runs one interleaved experiment whose
+ * walk picks (bisect/bisect.h) and runs one interleaved experiment whose
  * kernel arms are the good end of the range still open, that commit and
- * the bad end (runner/experiment.h), and takes its verdict from the
+ * the bad end (experiment/experiment.h), and takes its verdict from the
  * paired comparisons (compare/verdict.h). Everything is stored as it
  * happens (db/bisect.h), so that a stopped bisection resumes. */
 #ifndef KBENCH_BISECT_RUN_H

@@ -1,14 +1,14 @@
 /* experiment_stored: what an experiment stores of itself for a resume
  * (its arms with every file absolute, the guest's options it was given),
- * and reading it back (runner/experiment_stored.h). */
+ * and reading it back (experiment/experiment_stored.h). */
 #include "config.h"
-#include "runner/experiment_stored.h"
+#include "experiment/experiment_stored.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "runner/conf.h"
-#include "runner/experiment.h"
-#include "runner/vm.h"
+#include "experiment/experiment.h"
+#include "kernel/vm.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * Extract*.pm modules), but refusing, with file and line, a figure that
  * is not a number where mmtests would read garbage. */
 #include "config.h"
-#include "db/mmtests.h"
+#include "mmtests/mmtests.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"

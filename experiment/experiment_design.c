@@ -4,17 +4,17 @@
  * order); experiment_resume.c reads a stored one's, to resume it.
  * experiment.c runs it. */
 #include "config.h"
-#include "runner/experiment.h"
-#include "runner/experiment_design.h"
-#include "runner/experiment_stored.h"
+#include "experiment/experiment.h"
+#include "experiment/experiment_design.h"
+#include "experiment/experiment_stored.h"
 #include "lib/error.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "runner/ab_looks.h"
-#include "runner/background.h"
-#include "runner/knob.h"
-#include "runner/vm.h"
+#include "experiment/ab_looks.h"
+#include "experiment/background.h"
+#include "experiment/knob.h"
+#include "kernel/vm.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* experiment_view: an A/B experiment as kbench show and kbench experiments
- * print it (cli/experiment_view.h). */
+ * print it (views/experiment_view.h). */
 #include "config.h"
-#include "cli/experiment_view.h"
+#include "views/experiment_view.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/json.h"

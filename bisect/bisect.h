@@ -2,7 +2,7 @@
  * a bad one and what is known of each (the walk: which commit to test
  * next, skipped commits, when it ends), and the rule that turns the
  * paired verdicts of one step into good, bad or cannot tell. No I/O:
- * runner/bisect_run.c drives it, tests/unit/t1530-bisect.c checks it. */
+ * bisect/bisect_run.c drives it, tests/unit/t1530-bisect.c checks it. */
 #ifndef KBENCH_BISECT_H
 #define KBENCH_BISECT_H
 

@@ -3,12 +3,12 @@
  * plan is an ordinary plan (runner/plan.c) run one round at a time by the
  * ordinary runner into the arm's run; between rounds this file switches
  * the arms' changes in and out. The knobs' original values are in the
- * store before the first write (runner/knob.c, db/experiment.c). A kernel
- * arm's round runs in a guest booted for it (runner/vm.c), powered off
+ * store before the first write (experiment/knob.c, db/experiment.c). A kernel
+ * arm's round runs in a guest booted for it (kernel/vm.c), powered off
  * after the round. */
 #include "config.h"
-#include "runner/experiment.h"
-#include "runner/experiment_design.h"
+#include "experiment/experiment.h"
+#include "experiment/experiment_design.h"
 #include "db/experiment.h"
 #include "db/store.h"
 #include "lib/clock.h"
@@ -18,14 +18,14 @@
 #include "lib/xalloc.h"
 #include "machine/hostlock.h"
 #include "machine/sysinfo.h"
-#include "runner/ab_looks.h"
-#include "runner/background.h"
+#include "experiment/ab_looks.h"
+#include "experiment/background.h"
 #include "runner/dryrun.h"
-#include "runner/knob.h"
+#include "experiment/knob.h"
 #include "runner/record.h"
 #include "runner/stop.h"
 #include "runner/runner.h"
-#include "runner/vm.h"
+#include "kernel/vm.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 /* experiment_design: what experiment_design.c (reading the design) and
- * experiment.c (running it) share beside runner/experiment.h. */
+ * experiment.c (running it) share beside experiment/experiment.h. */
 #ifndef KBENCH_EXPERIMENT_DESIGN_H
 #define KBENCH_EXPERIMENT_DESIGN_H
 
