@@ -236,7 +236,8 @@ static int add_cycles(struct store *s)
 {
 	static const char *const watch_repl[] = { "id", NULL, NULL };
 	static const char *const cycle_repl[] = {
-		"id", NULL,
+		/* A cycle brought up to date keeps its id: NULL gives a new one. */
+		"id", "i.old_id",
 		"watch_id", "(SELECT new_id FROM temp.import_watches WHERE bundle_id = t.watch_id)",
 		"experiment_id", "(SELECT new_id FROM temp.import_experiments WHERE "
 				 "bundle_id = t.experiment_id)",
