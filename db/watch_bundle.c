@@ -146,14 +146,14 @@ static int exec_sql(struct store *s, const char *sql)
 
 /* How far a cycle of schema P, aliased C, has gone: ended, mails sent,
  * tries to send, then its step. A bundle's cycle further than the
- * store's replaces it. */
+ * store's replaces it. Its subqueries' aliases (am, av) are its own. */
 #define ADVANCE(P, C) \
 	"((" C ".state <> 'running') * 1000000000 + " \
-	"(SELECT count(*) FROM " P ".watch_mails m WHERE m.cycle_id = " C ".id AND " \
-	"m.state = 'sent') * 1000000 + (SELECT coalesce(sum(m.attempts), 0) FROM " P \
-	".watch_mails m WHERE m.cycle_id = " C ".id) * 100 + " \
-	"(SELECT count(*) FROM " P ".watch_verdicts v WHERE v.cycle_id = " C ".id AND " \
-	"v.culprit IS NOT NULL) * 10 + " \
+	"(SELECT count(*) FROM " P ".watch_mails am WHERE am.cycle_id = " C ".id AND " \
+	"am.state = 'sent') * 1000000 + (SELECT coalesce(sum(am.attempts), 0) FROM " P \
+	".watch_mails am WHERE am.cycle_id = " C ".id) * 100 + " \
+	"(SELECT count(*) FROM " P ".watch_verdicts av WHERE av.cycle_id = " C ".id AND " \
+	"av.culprit IS NOT NULL) * 10 + " \
 	"CASE " C ".step WHEN 'fetch' THEN 0 WHEN 'build' THEN 1 WHEN 'experiment' THEN 2 " \
 	"WHEN 'bisect' THEN 3 WHEN 'mail' THEN 4 ELSE 5 END)"
 
