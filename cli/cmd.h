@@ -120,6 +120,8 @@ int cmd_report_experiment(struct store *s, const struct experiment *e, const cha
 int cmd_experiments(int argc, char **argv);
 /* kbench bisect: the commit of a git tree that made a row worse. */
 int cmd_bisect(int argc, char **argv);
+/* kbench watch: the nightly loop (cli/cmd_watch.c, watch/watch.h). */
+int cmd_watch(int argc, char **argv);
 
 /* After a run (cli/report.c): print its table, and a comparison with the previous complete
  * run of the same config on this machine when there is one. */

@@ -59,6 +59,8 @@ static const struct command commands[] = {
 	  .summary = "list the A/B experiments, or show one with its arms' runs" },
 	{ .name = "bisect", .fn = cmd_bisect,
 	  .summary = "find the commit of a git tree that made a row worse, under QEMU" },
+	{ .name = "watch", .fn = cmd_watch,
+	  .summary = "one cycle of the nightly loop: fetch, test, bisect, mail a culprit" },
 	{ .name = "calibrate", .fn = cmd_calibrate,
 	  .summary = "run a config N times and print each row's between-run noise" },
 	{ .name = "configs", .fn = cmd_configs,
