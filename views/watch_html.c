@@ -239,7 +239,7 @@ int watch_html_page(struct store *s, int64_t watch_id, struct strbuf *out)
 			  .pg = PLOT_PAGE_INIT };
 	struct strbuf title = STRBUF_INIT;
 
-	if (store_each_watch(s, add_watch, &p) || p.rc) {
+	if (s && watch_id >= 0 && (store_each_watch(s, add_watch, &p) || p.rc)) {
 		p.rc = -1;
 		goto out;
 	}

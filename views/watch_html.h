@@ -9,8 +9,9 @@
 struct store;
 struct strbuf;
 
-/* The page of the cycles of watch watch_id (0: of every watch), oldest
- * first, appended to out: per watch a table of its cycles (time, host,
+/* The page of the cycles of watch watch_id (0: of every watch; -1: of
+ * none, a watch the store does not know) in s (NULL: no store, no
+ * cycle), oldest first, appended to out: per watch a table of its cycles (time, host,
  * tips tested, result, verdict of each row, bisection and culprit, mail
  * sent with its Message-ID or pending), then per cycle the comparison of
  * its experiment (as compare --format html shows it) and the report of
