@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 struct store;
+struct strbuf;
 
 /* The most samples a run of a bundle may hold, as run stores them. */
 #define BUNDLE_MAX_RUN_SAMPLES "10000000"
@@ -28,6 +29,10 @@ struct bundle_watch_check {
 };
 extern const struct bundle_watch_check bundle_watch_checks[];
 extern const size_t bundle_nwatch_checks;
+
+/* "file:" URI of path with query (e.g. "mode=ro"), for a connection
+ * opened with SQLITE_OPEN_URI, appended to uri. */
+void bundle_file_uri(struct strbuf *uri, const char *path, const char *query);
 
 /* Write a new bundle at path (which must not exist): a store file of
  * this schema, into which sql (statements on main, the new file, with
