@@ -5,6 +5,7 @@
  * --dry-run what the next would do. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/complete.h"
 #include "cli/setup.h"
 #include "db/store.h"
 #include "db/watch.h"
@@ -35,6 +36,7 @@ static const struct parse_opt_usage watch_usage = {
 		"between them and mail the report of the first bad commit, once. A cycle\n"
 		"with nothing new says so and does nothing else.",
 	.help_column = 22,
+	.complete_args = cmd_complete_files,
 	.epilogue =
 		"Every cycle, experiment, bisection and mail is stored: a cycle stopped\n"
 		"anywhere is resumed by the next one, a mail that could not be sent is sent\n"

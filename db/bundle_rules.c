@@ -137,8 +137,8 @@ static const struct column_rule {
 	{ "watch_verdicts", "cycle_id", INTEGER },
 	{ "watch_verdicts", "section", "kbench_name_ok(X, 'label')" },
 	{ "watch_verdicts", "row", "kbench_name_ok(X, 'label')" },
-	{ "watch_verdicts", "verdict", "typeof(X) = 'text' AND X IN ('better', 'worse', 'same', "
-	  "'cannot tell')" },
+	{ "watch_verdicts", "verdict", "typeof(X) = 'text' AND X IN ('better', 'worse', "
+	  "'within noise', 'cannot tell', 'untested')" },
 	{ "watch_verdicts", "change_pct", "typeof(X) = 'null' OR (" NUMBER ")" },
 	{ "watch_verdicts", "p", "typeof(X) = 'null' OR (" NUMBER " AND X BETWEEN 0 AND 1)" },
 	{ "watch_verdicts", "gating", "typeof(X) = 'integer' AND X IN (0, 1)" },

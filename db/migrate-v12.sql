@@ -62,7 +62,8 @@ CREATE TABLE watch_cycles (
 CREATE INDEX watch_cycles_watch ON watch_cycles(watch_id);
 
 -- Each row's verdict in a cycle's experiment, new tip against old tip.
---   verdict       better, worse, same or cannot tell (compare/verdict.h)
+--   verdict       better, worse, within noise, cannot tell or untested
+--                 (compare/verdict.h)
 --   change_pct    the new tip's change (% of the old tip's mean,
 --                 positive: better); p the paired test's p-value
 --   gating        1: a row of the watch's rows (all rows gate when it

@@ -427,7 +427,7 @@ int store_watch_tips(struct store *s, int64_t watch_id, char **tested, char **se
 		    "('baseline', 'no-regression', 'regression') ORDER BY id DESC LIMIT 1",
 		    watch_id, &t) ||
 	    one_tip(s, "SELECT new_tip FROM watch_cycles WHERE watch_id = ?1 AND "
-		    "new_tip IS NOT NULL AND state != 'running' ORDER BY id DESC LIMIT 1",
+		    "new_tip IS NOT NULL AND result IS NOT NULL ORDER BY id DESC LIMIT 1",
 		    watch_id, &n)) {
 		free(t);
 		return -1;

@@ -104,8 +104,9 @@ int store_watch_unfinished_cycle(struct store *s, int64_t watch_id, struct watch
 /* The tip the next cycle of watch_id tests against: the new tip of its
  * latest cycle that tested one (result baseline, no-regression or
  * regression), malloc'd into *tip; and the tip it saw last: the new tip
- * of its latest finished cycle that fetched one (a tip that failed to
- * build included), into *seen. Either may be NULL (not wanted); each is
+ * of its latest cycle that ended with a result (a tip that failed to
+ * build included; one whose experiment failed is tried again), into
+ * *seen. Either may be NULL (not wanted); each is
  * set to NULL when there is none. Return 0 or -1. */
 int store_watch_tips(struct store *s, int64_t watch_id, char **tested, char **seen);
 
@@ -116,7 +117,7 @@ int store_watch_each_cycle(struct store *s, int64_t watch_id,
 
 struct watch_verdict {
 	const char *section, *row;
-	const char *verdict;		/* better, worse, same, cannot tell */
+	const char *verdict;		/* better, worse, within noise, cannot tell, untested */
 	double change_pct;		/* new tip's change, % of the old tip's
 					 * mean, positive: better; NaN unknown */
 	double p;			/* NaN unknown */

@@ -650,9 +650,8 @@ static int run_cycle(struct watch_ctx *ctx, struct watch_cycle *c)
 			if (store_watch_tips(ctx->s, ctx->watch_id, NULL, &seen))
 				goto out;
 			error("watch: %s", err.buf);
-			if (!watch_queue_failure(ctx, "fetch", seen ? seen : "", "", err.buf))
-				watch_send_pending(ctx);
-			end_cycle(ctx, "failed", "fetch-failed", err.buf);
+			watch_queue_failure(ctx, "fetch", seen ? seen : "", "", err.buf);
+			rc = end_cycle(ctx, "failed", "fetch-failed", err.buf) ? 1 : 0;
 			goto out;
 		}
 		strbuf_release(&spec);
@@ -662,7 +661,7 @@ static int run_cycle(struct watch_ctx *ctx, struct watch_cycle *c)
 		short_id(new, b);
 		if (seen && !strcmp(seen, new)) {
 			printf("nothing new on %s/%s: the tip is still %s\n", w->remote, w->branch, b);
-			rc = store_watch_cycle_tips(ctx->s, ctx->cycle_id, tested, new) ||
+			rc = store_watch_cycle_tips(ctx->s, ctx->cycle_id, NULL, new) ||
 			     end_cycle(ctx, "complete", "nothing-new", NULL) ? 1 : 0;
 			goto out;
 		}
@@ -677,10 +676,14 @@ static int run_cycle(struct watch_ctx *ctx, struct watch_cycle *c)
 			old = xstrdup(tested);
 		}
 		short_id(old, a);
-		if (old)
-			printf("new tip %s (was %s): testing it against %s\n", b, seen ? seen : a, a);
-		else
+		if (old) {
+			char was[13];
+
+			short_id(seen ? seen : old, was);
+			printf("new tip %s (was %s): testing it against %s\n", b, was, a);
+		} else {
 			printf("first tip %s: building it as the baseline\n", b);
+		}
 		fflush(stdout);
 		if (store_watch_cycle_tips(ctx->s, ctx->cycle_id, old, new) ||
 		    step_to(ctx, WATCH_STEP_BUILD))
@@ -698,10 +701,8 @@ static int run_cycle(struct watch_ctx *ctx, struct watch_cycle *c)
 		}
 		if (r) {
 			error("watch: %s", err.buf);
-			if (!watch_queue_failure(ctx, "build", new, b, err.buf))
-				watch_send_pending(ctx);
-			end_cycle(ctx, "failed", "build-failed", err.buf);
-			rc = 0;
+			watch_queue_failure(ctx, "build", new, b, err.buf);
+			rc = end_cycle(ctx, "failed", "build-failed", err.buf) ? 1 : 0;
 			goto out;
 		}
 		have_new = 1;
