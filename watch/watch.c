@@ -114,7 +114,7 @@ static int lock_fd = -1;
 static int take_lock(const struct watch_config *w)
 {
 	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = 14695981039346656037ULL;	/* FNV-1a */
 	int dirfd, rc = -1;
 
 	for (const char *p = w->tree; *p; p++)

@@ -7,7 +7,8 @@
 # --format without --status or with another format; --help's text;
 # --dry-run says what the next cycle would do and stores nothing;
 # --status of a store without a watch says so, as text and as JSON; a
-# fetch that fails is recorded, its mail queued once.
+# fetch that fails is recorded, its mail queued once; a second cycle of
+# a tree and branch while one holds its lock is refused.
 # Costs a second: nothing is built or booted.
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
@@ -108,6 +109,24 @@ grep -q "1 mail pending and no smtp = URL" "$tmp/err"
 ok $? "... for want of a server, as it says"
 kb watch "$tmp/good.conf" >"$tmp/out" 2>"$tmp/err"
 is "a second failed fetch: not mailed again" "$(sql "SELECT count(*) FROM watch_mails")" 1
+
+# One cycle at a time for a tree and branch on a host: the watch's lock
+# (watch.HASH in the lock directory, FNV-1a of "TREE\nBRANCH"), held here.
+lock=$(python3 -c 'import sys
+h = 14695981039346656037
+for b in (sys.argv[1] + "\n" + sys.argv[2]).encode():
+    h = ((h ^ b) * 1099511628211) % 2**64
+print("watch.%016x" % h)' "$tmp/tree" main)
+mkdir -p "$KBENCH_LOCK_DIR" && chmod 755 "$KBENCH_LOCK_DIR"
+flock -x "$KBENCH_LOCK_DIR/$lock" sleep 60 &
+holder=$!
+wait_until 10 sh -c "! flock -n -x '$KBENCH_LOCK_DIR/$lock' true"
+expect_err "a second cycle of the same tree and branch is refused" 1 \
+	"another kbench watch is running a cycle of $tmp/tree (branch main) on this host" \
+	kb watch "$tmp/good.conf"
+is "... and records nothing" "$(sql "SELECT count(*) FROM watch_cycles")" 2
+kill "$holder"
+wait "$holder" 2>/dev/null
 
 expect_transcript -e 's/^(usage:.*)$/\1/' "--help" kb watch --help <<'EOF2'
 $ kb watch --help

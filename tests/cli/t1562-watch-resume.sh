@@ -144,7 +144,8 @@ is "... nothing to mail (the server being down does not matter)" \
 c2=$(sha HEAD)
 
 # Cycle 3, killed with SIGKILL once its bisection has a run of its own.
-kb watch "$tmp/nightly.conf" >"$tmp/cycle3.out" 2>"$tmp/cycle3.err" &
+# (kbench itself, not a shell function around it: the kill is for it)
+"$KBENCH" --db "$db" watch "$tmp/nightly.conf" >"$tmp/cycle3.out" 2>"$tmp/cycle3.err" &
 pid=$!
 began() {
 	! kill -0 "$pid" 2>/dev/null ||
