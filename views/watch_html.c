@@ -164,7 +164,7 @@ static int add_watch(const struct watch_info *w, void *arg)
 	html_escape(out, w->config_name);
 	strbuf_addstr(out, ", watched since ");
 	html_escape(out, w->created_at);
-	strbuf_addstr(out, ".</p>\n<table>\n<tr><th>cycle</th><th>started (UTC)</th><th>host</th>"
+	strbuf_addstr(out, ".</p>\n<table class=\"cycles\">\n<tr><th>cycle</th><th>started (UTC)</th><th>host</th>"
 		      "<th>tips tested</th><th>result</th><th>verdict per row</th>"
 		      "<th>bisection</th><th>mail</th></tr>\n");
 	if (store_watch_each_cycle(p->s, w->id, add_cycle, p) || p->rc)

@@ -78,7 +78,7 @@ if need_browser; then
 		ok 0 "no console message (script errors, blocked fetches)"
 	fi
 	is "as rendered: the parts, and a row a cycle in the first table" \
-		"$(check_html tags "$tmp/dom.html" | grep -E '^(h2|pre|figure) ') $(sed -n '/<table>/,/<\/table>/p' "$tmp/dom.html" | grep -c '<tr')" \
+		"$(check_html tags "$tmp/dom.html" | grep -E '^(h2|pre|figure) ') $(sed -n '/<table class="cycles">/,/<\/table>/p' "$tmp/dom.html" | grep -c '<tr')" \
 		"figure 1
 h2 3
 pre 2 5"
