@@ -174,12 +174,12 @@ static void net_options(const struct net_limits *l, long total_default_s,
 
 struct submit_opts {
 	struct opt_list configs;
-	const char *name, *nodes, *partition, *begin, *results, *kbench, *db_dir, *daily;
+	const char *name, *nodes, *partition, *begin, *results, *kbench, *db_dir, *daily, *watch;
 	int all, dry_run, node_names, run_minutes;
 };
 
 static const struct parse_opt_usage submit_usage = {
-	.synopsis = "kbench fleet submit -c CONFIG... [-n NAME]\n"
+	.synopsis = "kbench fleet submit (-c CONFIG... [-n NAME] | --watch WATCH)\n"
 		    "       [--nodes LIST | --partition P | --all] [--begin TIME]\n"
 		    "       [--results URL|DIR] [--kbench PATH] [--db-dir DIR] [--node-names]\n"
 		    "       [--time-limit MIN] [--dry-run]",
@@ -188,14 +188,18 @@ static const struct parse_opt_usage submit_usage = {
 		"the configs (carried in the job's script) with 'kbench run' into the store\n"
 		"DIR/kbench.db on its node, then 'kbench fleet upload' exports the run and\n"
 		"uploads its bundle to RESULTS/HOST/RUN-UUID.kbench. The configs and NAME\n"
-		"are checked here first. Without --nodes or --partition: every node.",
+		"are checked here first. Without --nodes or --partition: every node.\n"
+		"With --watch, each job runs one cycle of the watch WATCH (kbench watch,\n"
+		"docs/nightly.md) on its node instead, and uploads the watch's records with\n"
+		"its runs.",
 	.help_column = 24,
 	.epilogue = "Exit status: 0 every job submitted, 1 a submission failed, 2 bad arguments\n"
 		    "or config.",
 };
 
 static const struct parse_opt_usage schedule_usage = {
-	.synopsis = "kbench fleet schedule --daily HH:MM -c CONFIG... [-n NAME]\n"
+	.synopsis = "kbench fleet schedule --daily HH:MM\n"
+		    "       (-c CONFIG... [-n NAME] | --watch WATCH)\n"
 		    "       [--nodes LIST | --partition P | --all] [--begin TIME]\n"
 		    "       [--results URL|DIR] [--kbench PATH] [--db-dir DIR] [--node-names]\n"
 		    "       [--time-limit MIN] [--dry-run]",
@@ -206,7 +210,8 @@ static const struct parse_opt_usage schedule_usage = {
 		"down) does not end the chain. The chain is named kbench-daily-NAME (NAME,\n"
 		"else the configs' names); 'kbench fleet unschedule NAME' ends it.\n"
 		"The first job starts at the next HH:MM, or at --begin. A node where the\n"
-		"chain has a pending job already is left as it is.",
+		"chain has a pending job already is left as it is. With --watch WATCH, the\n"
+		"watch's nightly cycle on each node, each judging its own hardware.",
 	.help_column = 24,
 	.epilogue = "Exit status: 0 every chain started, 1 a submission failed, 2 bad arguments\n"
 		    "or config.",
@@ -219,6 +224,16 @@ static void job_label(const struct submit_opts *o, struct strbuf *out)
 {
 	if (o->name) {
 		strbuf_addstr(out, o->name);
+	} else if (o->watch) {
+		const char *base = strrchr(o->watch, '/');
+		size_t len;
+
+		base = base ? base + 1 : o->watch;
+		len = strlen(base);
+		if (len > 5 && !strcmp(base + len - 5, ".conf"))
+			len -= 5;
+		strbuf_addstr(out, "watch-");
+		strbuf_add(out, base, len);
 	} else {
 		for (size_t i = 0; i < o->configs.n; i++) {
 			const char *base = strrchr(o->configs.v[i], '/');
@@ -264,6 +279,22 @@ out:
 	return rc;
 }
 
+/* A watch's config must be a file that can be read here: it is carried
+ * in the job (its keys are checked by kbench watch on the node). Returns
+ * 0, or 2 after saying why. */
+static int check_watch_arg(const char *path)
+{
+	struct strbuf text = STRBUF_INIT;
+	int e = strbuf_read_file(&text, path);
+
+	strbuf_release(&text);
+	if (e) {
+		error("cannot read watch config '%s': %s", path, strerror(-e));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static void default_db_dir(struct strbuf *out)
 {
 	const struct passwd *pw = getpwuid(geteuid());
@@ -280,6 +311,9 @@ static void default_db_dir(struct strbuf *out)
 			"an INI config (repeatable), carried in the job"), \
 	OPT_CALLBACK('n', "name", &o.name, "NAME", \
 		     "the runs' name (default: each node's uname -r)", cmd_parse_run_name), \
+	OPT_STRING(0, "watch", &o.watch, "WATCH", \
+		   "a watch's config, carried in the job: one cycle\n" \
+		   "of it (kbench watch) in place of the configs"), \
 	OPT_STRING(0, "nodes", &o.nodes, "LIST", \
 		   "these nodes (n1,n2 or Slurm's n[1-4])"), \
 	OPT_STRING(0, "partition", &o.partition, "P", \
@@ -358,7 +392,16 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		parse_opt_usage_print(usage, opts, stderr);
 		goto out;
 	}
-	if (cmd_require_configs(&o.configs, usage, opts))
+	if (o.watch && (o.configs.n || o.name)) {
+		error("--watch cannot be combined with %s (the watch names its configs)",
+		      o.configs.n ? "-c" : "-n");
+		goto out;
+	}
+	if (o.watch && !*o.watch) {
+		error("option '--watch' needs a watch's config file, not an empty string");
+		goto out;
+	}
+	if (!o.watch && cmd_require_configs(&o.configs, usage, opts))
 		goto out;
 	if (o.all && (o.nodes || o.partition)) {
 		error("--all cannot be combined with %s", o.nodes ? "--nodes" : "--partition");
@@ -368,7 +411,7 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		error("option '--results' needs a URL or a directory, not an empty string");
 		goto out;
 	}
-	rc = check_run_args(&o);
+	rc = o.watch ? check_watch_arg(o.watch) : check_run_args(&o);
 	if (rc)
 		goto out;
 	/* The job's upload is bounded by upload-timeout of [fleet] here, and
@@ -400,6 +443,7 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		.run_name = o.name,
 		.configs = o.configs.v,
 		.nconfigs = o.configs.n,
+		.watch = o.watch,
 		.results = o.results,
 		.kbench = kbench.buf,
 		.db_dir = db_dir.buf,
@@ -966,7 +1010,7 @@ static int cmd_collect(int argc, char **argv)
 	struct fleet_bundle_list bundles = FLEET_BUNDLE_LIST_INIT;
 	struct strbuf key = STRBUF_INIT;
 	struct store *s = NULL;
-	size_t nnew = 0, nfailed = 0, nruns = 0, npresent = 0;
+	size_t nnew = 0, nfailed = 0, nruns = 0, npresent = 0, ncycles = 0;
 	int64_t nsamples = 0;
 	int rc = EXIT_USAGE;
 
@@ -1012,6 +1056,7 @@ static int cmd_collect(int argc, char **argv)
 		nruns += c.hosts[i].runs;
 		nsamples += c.hosts[i].samples;
 		npresent += c.hosts[i].present;
+		ncycles += c.hosts[i].cycles;
 	}
 	if (dry_run) {
 		rc = fflush(stdout) ? 1 : 0;
@@ -1023,6 +1068,8 @@ static int cmd_collect(int argc, char **argv)
 	       nnew == 1 ? "" : "s", nruns, nruns == 1 ? "" : "s", (long long)nsamples);
 	if (npresent)
 		printf(", %zu already in the store", npresent);
+	if (ncycles)
+		printf(", %zu watch cycle%s", ncycles, ncycles == 1 ? "" : "s");
 	if (nfailed)
 		printf("; %zu bundle%s could not be collected", nfailed, nfailed == 1 ? "" : "s");
 	putchar('\n');

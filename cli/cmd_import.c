@@ -61,6 +61,9 @@ static void summary(const char *path, int dry_run, const struct import_counts *c
 	printf("%s: %s %zu run%s (%lld samples), %zu new machine%s; %zu already present\n",
 	       path, dry_run ? "would import" : "imported", c->runs, c->runs == 1 ? "" : "s",
 	       (long long)c->samples, c->machines, c->machines == 1 ? "" : "s", c->present);
+	if (c->cycles)
+		printf("%s: %s %zu watch cycle%s\n", path, dry_run ? "would import" : "imported",
+		       c->cycles, c->cycles == 1 ? "" : "s");
 }
 
 int cmd_import(int argc, char **argv)

@@ -8,12 +8,14 @@
 #include "cli/complete.h"
 #include "cli/setup.h"
 #include "db/store.h"
+#include "db/watch.h"
 #include "kernel/kbuild.h"
 #include "lib/argv.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
+#include "views/watch_html.h"
 #include "watch/watch.h"
 
 #include <limits.h>
@@ -24,7 +26,7 @@
 
 static const struct parse_opt_usage watch_usage = {
 	.synopsis = "kbench watch [--dry-run] CONFIG\n"
-		    "   or: kbench watch --status [--format text|json] [CONFIG]",
+		    "   or: kbench watch --status [--format text|json|html] [CONFIG]",
 	.description =
 		"Run one cycle of the watch CONFIG's [watch] section declares: resume the\n"
 		"last cycle if it was stopped, send the mails still pending, git fetch the\n"
@@ -80,6 +82,23 @@ out:
 	return rc;
 }
 
+/* --status --format html: the page of the cycles of every watch in s, or
+ * of cfg's. Return 0, or -1 after saying why. */
+static int status_html(struct store *s, const struct watch_config *cfg, struct strbuf *out)
+{
+	int64_t id = 0;
+
+	if (cfg && s) {
+		int r = store_watch_find(s, cfg->tree, cfg->remote, cfg->branch, &id);
+
+		if (r < 0)
+			return -1;
+		if (r)
+			id = -1;
+	}
+	return watch_html_page(s, id, out);
+}
+
 /* The status a cycle ends the command with. */
 static int status(int rc)
 {
@@ -94,7 +113,10 @@ int cmd_watch(int argc, char **argv)
 		OPT_BOOL(0, "status", &show,
 			 "print each cycle: its tips, verdicts, bisection,\n"
 			 "culprit and mails"),
-		OPT_STRING(0, "format", &format, "FMT", "--status as text (default) or json"),
+		OPT_STRING(0, "format", &format, "FMT",
+			   "--status as text (default), json or html (one\n"
+			   "page, each cycle linked to its comparison and\n"
+			   "its bisection's report)"),
 		OPT_BOOL(0, "dry-run", &dry_run,
 			 "say what the next cycle would do; fetch, build,\n"
 			 "run and store nothing"),
@@ -118,8 +140,8 @@ int cmd_watch(int argc, char **argv)
 	argv_quote(argv, (size_t)argc, &cmdline);
 	if (cmd_parse_options(&argc, argv, options, &watch_usage, &rc))
 		goto out;
-	if (strcmp(format, "text") && strcmp(format, "json")) {
-		error("--format takes text or json, not '%s'", format);
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "html")) {
+		error("--format takes text, json or html, not '%s'", format);
 		goto out;
 	}
 	json = !strcmp(format, "json");
@@ -150,7 +172,8 @@ int cmd_watch(int argc, char **argv)
 	rc = 1;
 	if (show) {
 		store = cmd_open_store_if_any();
-		if (watch_status(store, loaded ? &w : NULL, json, &out))
+		if (!strcmp(format, "html") ? status_html(store, loaded ? &w : NULL, &out) :
+		    watch_status(store, loaded ? &w : NULL, json, &out))
 			goto out;
 		fwrite(out.buf, 1, out.len, stdout);
 		rc = fflush(stdout) ? 1 : 0;

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "db/store.h"
 #include "db/internal.h"
+#include "db/bundle_check.h"
 #include "lib/error.h"
 #include "lib/name.h"
 #include "lib/strbuf.h"
@@ -49,21 +50,6 @@ static int exec_on(sqlite3 *db, const char *name, const char *sql)
 	return 0;
 }
 
-void store_remove_db_files(const char *path)
-{
-	static const char *const suffixes[] = { "", "-journal", "-wal", "-shm" };
-	struct strbuf sb = STRBUF_INIT;
-
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s%s", path, suffixes[i]);
-		unlink(sb.buf);
-	}
-	strbuf_release(&sb);
-}
-
-static void file_uri(struct strbuf *uri, const char *path, const char *query);
-
 static int attach(struct store *s, const char *path)
 {
 	sqlite3_stmt *st = NULL;
@@ -103,65 +89,13 @@ static int check_exportable(struct store *s, const int64_t *ids, size_t n, struc
 
 int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *path)
 {
-	struct strbuf tmp = STRBUF_INIT, ids = STRBUF_INIT, sql = STRBUF_INIT;
-	struct strbuf uri = STRBUF_INIT;
-	struct store *fresh = NULL;
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st_attach = NULL;
+	struct strbuf ids = STRBUF_INIT, sql = STRBUF_INIT;
 	struct stat st;
-	mode_t mask;
-	int fd, rc = -1, attach_rc;
+	int rc = -1;
 
 	if (!lstat(path, &st))
 		return error("'%s' already exists: export writes a new file", path);
 	if (check_exportable(s, run_ids, n, &ids))
-		goto out;
-	/* A new file beside the target, renamed into place when complete. */
-	strbuf_addf(&tmp, "%s.XXXXXX", path);
-	fd = mkstemp(tmp.buf);
-	if (fd < 0) {
-		error("cannot create '%s': %s", path, strerror(errno));
-		strbuf_reset(&tmp);
-		goto out;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask))
-		warning("cannot set the mode of '%s': %s", tmp.buf, strerror(errno));
-	close(fd);
-	/* The schema as a store gets it: every migration, this version. */
-	if (store_open(tmp.buf, &fresh))
-		goto out;
-	store_close(fresh);
-	/*
-	 * The bundle's own connection writes it and reads the store, attached
-	 * read-only: the store's connection is a reader's, and a file attached
-	 * to it could not be written.
-	 */
-	if (sqlite3_open_v2(tmp.buf, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, NULL) !=
-	    SQLITE_OK) {
-		error("cannot open '%s': %s", tmp.buf, db ? sqlite3_errmsg(db) : "out of memory");
-		goto out;
-	}
-	sqlite3_busy_timeout(db, s->busy_timeout_ms > INT_MAX ? INT_MAX : (int)s->busy_timeout_ms);
-	if (exec_on(db, s->path, "PRAGMA journal_mode = DELETE"))
-		goto out;
-	/* A store its reader could only open as immutable (a read-only
-	 * mount, a directory this user cannot write) is attached so too. */
-	file_uri(&uri, s->path, s->immutable ? "mode=ro&immutable=1" : "mode=ro");
-	if (sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS store", -1, &st_attach, NULL) !=
-	    SQLITE_OK) {
-		error("%s: %s", s->path, sqlite3_errmsg(db));
-		goto out;
-	}
-	store_bind_text(st_attach, 1, uri.buf);
-	attach_rc = sqlite3_step(st_attach);
-	sqlite3_finalize(st_attach);
-	if (attach_rc != SQLITE_DONE) {
-		error("%s: cannot read the store for the bundle: %s", s->path, sqlite3_errmsg(db));
-		goto out;
-	}
-	if (exec_on(db, s->path, "BEGIN"))
 		goto out;
 	/* Both files have the same schema, columns in the same order. */
 	strbuf_addf(&sql, "INSERT INTO main.machines SELECT * FROM store.machines WHERE id IN "
@@ -172,24 +106,10 @@ int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *
 	for (size_t i = 0; i < STORE_NRUN_TABLES; i++)
 		strbuf_addf(&sql, "INSERT INTO main.%s SELECT * FROM store.%s WHERE run_id IN (%s) "
 			    "ORDER BY rowid;", store_run_tables[i], store_run_tables[i], ids.buf);
-	if (exec_on(db, s->path, sql.buf) || exec_on(db, s->path, "COMMIT"))
-		goto out;
-	sqlite3_close(db);
-	db = NULL;
-	/* link() will not replace a file that appeared meanwhile. */
-	if (link(tmp.buf, path)) {
-		error("cannot create '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	rc = 0;
+	rc = bundle_export_sql(s, path, sql.buf);
 out:
-	sqlite3_close(db);	/* rolls back what was not committed */
-	if (tmp.len)
-		store_remove_db_files(tmp.buf);
-	strbuf_release(&tmp);
 	strbuf_release(&ids);
 	strbuf_release(&sql);
-	strbuf_release(&uri);
 	return rc;
 }
 
@@ -225,20 +145,6 @@ static int copy_error(const struct bundle *b, const char *what)
 	return bundle_error(b, "%s: %s", what, sqlite3_errmsg(b->db));
 }
 
-/* "file:" URI of path with query (e.g. "mode=ro"), for a connection
- * opened with SQLITE_OPEN_URI. */
-static void file_uri(struct strbuf *uri, const char *path, const char *query)
-{
-	strbuf_addstr(uri, "file:");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("/._-~", *p))
-			strbuf_addch(uri, (char)*p);
-		else
-			strbuf_addf(uri, "%%%02X", *p);
-	strbuf_addf(uri, "?%s", query);
-}
-
 /* Copy the file given into a private file, page by page: what is checked
  * and imported cannot change behind our back, and the original is only
  * read. */
@@ -271,7 +177,7 @@ static int make_copy(struct bundle *b)
 	close(fd);
 	/* Read-only and immutable: no lock taken, no journal or WAL read or
 	 * made beside it. */
-	file_uri(&uri, b->path, "mode=ro&immutable=1");
+	bundle_file_uri(&uri, b->path, "mode=ro&immutable=1");
 	if (sqlite3_open_v2(uri.buf, &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
 		bundle_error(b, "cannot open: %s", src ? sqlite3_errmsg(src) : "out of memory");
 		goto out;
@@ -479,122 +385,6 @@ static int check_none(struct bundle *b, const char *sql, const char *fmt)
 	return 0;
 }
 
-#define TEXT_MAX(n) "typeof(X) = 'text' AND length(CAST(X AS BLOB)) <= " #n
-#define TEXT_OR_NULL(n) "typeof(X) = 'null' OR (" TEXT_MAX(n) ")"
-#define NONEMPTY(n) "typeof(X) = 'text' AND length(CAST(X AS BLOB)) BETWEEN 1 AND " #n
-/* A time as kbench writes it, ISO 8601 UTC: 2026-01-02T03:04:05Z. */
-#define D2 "[0-9][0-9]"
-#define ISO_TIME "typeof(X) = 'text' AND length(X) BETWEEN 20 AND 64 AND X GLOB '" \
-	D2 D2 "-" D2 "-" D2 "T" D2 ":" D2 ":" D2 "*'"
-#define INTEGER "typeof(X) = 'integer'"
-#define INTEGER_OR_NULL "typeof(X) IN ('integer', 'null')"
-/* The bounds run puts on its plans (runner/plan.c): iterations up to a
- * million, warm-up samples (stored, as their failures, as -1..-1000) up to
- * a thousand, rounds up to a thousand, at most ten million samples. */
-#define ITERATION "typeof(X) = 'integer' AND X BETWEEN 0 AND 1000000"
-#define ITERATION_OR_WARMUP "typeof(X) = 'integer' AND X BETWEEN -1000 AND 1000000"
-#define ROUND "typeof(X) = 'integer' AND X BETWEEN 0 AND 1000"
-#define BUNDLE_MAX_RUN_SAMPLES "10000000"
-#define COUNT_OR_NULL "typeof(X) = 'null' OR (typeof(X) = 'integer' AND X BETWEEN 0 AND 1000000)"
-/* A finite number: 9e999 is an infinity (an overflow) however SQLite
- * parses it, where DBL_MAX written out parses to one when its long double
- * arithmetic is only double (as under valgrind), which let an infinity
- * through. */
-#define FINITE "X > -9e999 AND X < 9e999"
-#define NUMBER "typeof(X) IN ('integer', 'real') AND " FINITE
-#define HEX4 "[0-9a-f][0-9a-f][0-9a-f][0-9a-f]"
-
-/* What each column of a bundle may hold (X stands for the column). A
- * column kbench added later and this table does not name may hold NULL,
- * a finite number or a short text. */
-static const struct column_rule {
-	const char *table, *column, *check;
-} column_rules[] = {
-	{ "machines", "id", INTEGER },
-	{ "machines", "hostname", "kbench_name_ok(X, 'host')" },
-	{ "machines", "cpu_model", TEXT_OR_NULL(1024) },
-	{ "machines", "cpus", COUNT_OR_NULL },
-	{ "machines", "cores", COUNT_OR_NULL },
-	{ "machines", "packages", COUNT_OR_NULL },
-	{ "machines", "numa_nodes", COUNT_OR_NULL },
-	{ "machines", "mem_bytes", "typeof(X) = 'null' OR (typeof(X) = 'integer' AND X >= 0)" },
-	{ "machines", "topology_xml", TEXT_OR_NULL(16777216) },
-	{ "machines", "fingerprint", NONEMPTY(64) },
-	{ "runs", "id", INTEGER },
-	{ "runs", "uuid", "typeof(X) = 'text' AND X GLOB '" HEX4 HEX4 "-" HEX4 "-" HEX4 "-" HEX4
-	  "-" HEX4 HEX4 HEX4 "'" },
-	{ "runs", "name", "kbench_name_ok(X, 'run')" },
-	{ "runs", "machine_id", INTEGER },
-	{ "runs", "kernel_release", TEXT_OR_NULL(255) },
-	{ "runs", "kernel_version", TEXT_OR_NULL(1024) },
-	{ "runs", "kernel_cmdline", TEXT_OR_NULL(65536) },
-	{ "runs", "config_name", "typeof(X) = 'null' OR kbench_name_ok(X, 'label')" },
-	{ "runs", "config_text", TEXT_OR_NULL(1048576) },
-	{ "runs", "kbench_version", TEXT_OR_NULL(64) },
-	{ "runs", "started_at", ISO_TIME },
-	{ "runs", "finished_at", "typeof(X) = 'null' OR (" ISO_TIME ")" },
-	{ "runs", "status", "typeof(X) = 'text' AND X IN ('running', 'complete', 'interrupted', "
-	  "'failed')" },
-	{ "runs", "notes", TEXT_OR_NULL(65536) },
-	{ "runs", "pid", INTEGER_OR_NULL },
-	{ "runs", "nsamples", "typeof(X) = 'integer' AND X BETWEEN 0 AND " BUNDLE_MAX_RUN_SAMPLES },
-	{ "samples", "run_id", INTEGER },
-	{ "samples", "section", "kbench_name_ok(X, 'label')" },
-	{ "samples", "workload", "kbench_name_ok(X, 'label')" },
-	{ "samples", "row", "kbench_name_ok(X, 'label')" },
-	{ "samples", "iteration", "typeof(X) = 'integer' AND CASE warmup WHEN 1 THEN "
-	  "X BETWEEN -1000 AND -1 ELSE X BETWEEN 0 AND 1000000 END" },
-	{ "samples", "value", NUMBER },
-	{ "samples", "unit", TEXT_OR_NULL(64) },
-	{ "samples", "better", "typeof(X) = 'text' AND X IN ('higher', 'lower')" },
-	{ "samples", "started_at", INTEGER_OR_NULL },
-	{ "samples", "duration_ns", INTEGER_OR_NULL },
-	{ "samples", "user_ns", INTEGER_OR_NULL },
-	{ "samples", "sys_ns", INTEGER_OR_NULL },
-	{ "samples", "flag", TEXT_OR_NULL(1024) },
-	{ "samples", "round", ROUND },
-	{ "samples", "warmup", "typeof(X) = 'integer' AND X IN (0, 1)" },
-	{ "monitor_values", "run_id", INTEGER },
-	{ "monitor_values", "section", "kbench_name_ok(X, 'label')" },
-	{ "monitor_values", "row", "kbench_name_ok(X, 'label')" },
-	{ "monitor_values", "iteration", ITERATION_OR_WARMUP },
-	{ "monitor_values", "source", "kbench_name_ok(X, 'label')" },
-	{ "monitor_values", "key", "kbench_name_ok(X, 'label')" },
-	{ "monitor_values", "value", "typeof(X) = 'null' OR (" NUMBER ")" },
-	{ "monitor_values", "kind", "typeof(X) = 'text' AND X IN ('delta', 'max', 'fraction', "
-	  "'before', 'after')" },
-	{ "failures", "run_id", INTEGER },
-	{ "failures", "section", "kbench_name_ok(X, 'label')" },
-	{ "failures", "row", "kbench_name_ok(X, 'label')" },
-	{ "failures", "iteration", ITERATION_OR_WARMUP },
-	{ "failures", "reason", TEXT_MAX(65536) },
-	{ "failures", "at", TEXT_OR_NULL(64) },
-	{ "run_meta", "run_id", INTEGER },
-	{ "run_meta", "section", "kbench_name_ok(X, 'label')" },
-	{ "run_meta", "key", "kbench_name_ok(X, 'label')" },
-	{ "run_meta", "value", TEXT_OR_NULL(1048576) },
-	{ "row_results", "run_id", INTEGER },
-	{ "row_results", "section", "kbench_name_ok(X, 'label')" },
-	{ "row_results", "row", "kbench_name_ok(X, 'label')" },
-	{ "row_results", "round", ROUND },
-	{ "row_results", "iterations", ITERATION },
-	{ "row_results", "ci_target", NUMBER },
-	{ "row_results", "ci_reached", "typeof(X) = 'null' OR (" NUMBER ")" },
-	{ "row_results", "met", "typeof(X) = 'integer' AND X IN (0, 1)" },
-};
-
-static const char other_column[] =
-	"typeof(X) IN ('null', 'integer') OR (typeof(X) = 'real' AND " FINITE ") OR ("
-	TEXT_MAX(65536) ")";
-
-static const char *rule_for(const char *table, const char *column)
-{
-	for (size_t i = 0; i < sizeof(column_rules) / sizeof(column_rules[0]); i++)
-		if (!strcmp(column_rules[i].table, table) && !strcmp(column_rules[i].column, column))
-			return column_rules[i].check;
-	return other_column;
-}
-
 static int is_word(char c)
 {
 	return c && strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_", c);
@@ -626,7 +416,7 @@ static int check_values(struct bundle *b, const char *table)
 		const char *col = (const char *)sqlite3_column_text(st, 1);
 
 		strbuf_addstr(&cases, " WHEN NOT coalesce((");
-		add_check(&cases, rule_for(table, col), col);
+		add_check(&cases, bundle_column_rule(table, col), col);
 		strbuf_addf(&cases, "), 0) THEN '%s'", col);
 		ncols++;
 	}
@@ -736,6 +526,12 @@ static int check_copy(struct bundle *b)
 		       BUNDLE_MAX_RUN_SAMPLES " LIMIT 1", "run #%s holds %s samples, more than "
 		       "run stores (" BUNDLE_MAX_RUN_SAMPLES ")"))
 		return -1;
+	for (size_t i = 0; i < bundle_nwatch_tables; i++)
+		if (check_values(b, bundle_watch_tables[i]))
+			return -1;
+	for (size_t i = 0; i < bundle_nwatch_checks; i++)
+		if (check_none(b, bundle_watch_checks[i].sql, bundle_watch_checks[i].fmt))
+			return -1;
 	for (size_t i = 0; i < STORE_NRUN_TABLES; i++) {
 		struct strbuf sql = STRBUF_INIT, msg = STRBUF_INIT;
 
@@ -789,46 +585,6 @@ void bundle_close(struct bundle *b)
 }
 
 /* ---- import ---- */
-
-/* The columns of main.table as an INSERT list (into) and as what to
- * SELECT from the bundle's table aliased t (from): t.column, or the
- * expression repl gives for it (pairs of name and expression, NULL-ended;
- * a NULL expression leaves the column out). */
-static int column_lists(struct store *s, const char *table, const char *const *repl,
-			struct strbuf *into, struct strbuf *from)
-{
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	strbuf_addf(&sql, "PRAGMA main.table_info(\"%s\")", table);
-	rc = store_prepare(s, sql.buf, &st);
-	strbuf_release(&sql);
-	if (rc)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *col = (const char *)sqlite3_column_text(st, 1);
-		const char *expr = NULL;
-		int replaced = 0;
-
-		for (const char *const *r = repl; r && *r; r += 2)
-			if (!strcmp(*r, col)) {
-				replaced = 1;
-				expr = r[1];
-			}
-		if (replaced && !expr)
-			continue;
-		strbuf_addf(into, "%s\"%s\"", into->len ? ", " : "", col);
-		if (expr)
-			strbuf_addf(from, "%s%s", from->len ? ", " : "", expr);
-		else
-			strbuf_addf(from, "%st.\"%s\"", from->len ? ", " : "", col);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return store_db_error(s, "cannot read the schema");
-	return 0;
-}
 
 /* Runs of the bundle the store lacks, the bundle's machines they ran on. */
 #define NEW_RUNS "(SELECT id FROM bundle.runs WHERE uuid NOT IN (SELECT uuid FROM main.runs))"
@@ -906,25 +662,6 @@ static int check_machines(struct store *s, const char *path, struct import_count
 	return 0;
 }
 
-/* INSERT INTO main.table (columns) SELECT ... FROM bundle.table t tail. */
-static int copy_table(struct store *s, const char *table, const char *const *repl,
-		      const char *tail)
-{
-	struct strbuf into = STRBUF_INIT, from = STRBUF_INIT, sql = STRBUF_INIT;
-	int rc = -1;
-
-	if (column_lists(s, table, repl, &into, &from))
-		goto out;
-	strbuf_addf(&sql, "INSERT INTO main.\"%s\"(%s) SELECT %s FROM bundle.\"%s\" t %s", table,
-		    into.buf, from.buf, table, tail);
-	rc = exec_on(s->db, s->path, sql.buf);
-out:
-	strbuf_release(&into);
-	strbuf_release(&from);
-	strbuf_release(&sql);
-	return rc;
-}
-
 static int add_runs(struct store *s)
 {
 	static const char *const machine_repl[] = { "id", NULL, NULL };
@@ -943,16 +680,16 @@ static int add_runs(struct store *s)
 		    "uuid TEXT, new_id INTEGER); DELETE FROM temp.import_runs;"
 		    "INSERT INTO temp.import_runs(bundle_id, uuid) SELECT id, uuid FROM bundle.runs "
 		    "WHERE id IN " NEW_RUNS) ||
-	    copy_table(s, "machines", machine_repl,
+	    bundle_copy_table(s, "machines", machine_repl,
 		       "WHERE t.id IN " NEW_RUN_MACHINES " AND t.fingerprint NOT IN "
 		       "(SELECT fingerprint FROM main.machines) ORDER BY t.id") ||
-	    copy_table(s, "runs", run_repl,
+	    bundle_copy_table(s, "runs", run_repl,
 		       "WHERE t.id IN (SELECT bundle_id FROM temp.import_runs) ORDER BY t.id") ||
 	    exec_on(s->db, s->path, "UPDATE temp.import_runs SET new_id = "
 		    "(SELECT id FROM main.runs r WHERE r.uuid = import_runs.uuid)"))
 		return -1;
 	for (size_t i = 0; i < STORE_NRUN_TABLES; i++)
-		if (copy_table(s, store_run_tables[i], child_repl,
+		if (bundle_copy_table(s, store_run_tables[i], child_repl,
 			       "JOIN temp.import_runs i ON i.bundle_id = t.run_id ORDER BY t.rowid"))
 			return -1;
 	/* Counted here, not taken from the bundle. */
@@ -976,6 +713,8 @@ int store_import(struct store *s, struct bundle *b, int dry_run,
 	if (list_runs(s, cb, arg, c) || check_machines(s, b->name, c))
 		goto out;
 	if (!dry_run && c->runs && add_runs(s))
+		goto out;
+	if (bundle_import_watch(s, dry_run, &c->cycles))
 		goto out;
 	if (exec_on(s->db, s->path, dry_run ? "ROLLBACK" : "COMMIT"))
 		goto out;

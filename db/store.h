@@ -384,6 +384,23 @@ int store_set_note(struct store *s, int64_t run_id, const char *text, int append
  * after printing why. */
 int store_export(struct store *s, const int64_t *run_ids, size_t n, const char *path);
 
+/* Write the watches of host (watches.hostname) with their cycles, each
+ * row's verdicts and the mails they queued, and the experiments and
+ * bisections those name, into a new bundle at path as store_export does
+ * (watch_bundle.c); import adds them to a store (store_import). Returns
+ * 0, or -1 after printing why. */
+int store_export_watch(struct store *s, const char *host, const char *path);
+
+/* A line that changes whenever the watch records of host do (a cycle
+ * begins, moves on, ends, names a culprit, sends or tries a mail),
+ * appended to out; nothing when host has no cycle. Returns 0, or -1
+ * after printing why. */
+int store_watch_signature(struct store *s, const char *host, struct strbuf *out);
+
+/* Call cb with each host that has a watch in s, in name order. Returns 0,
+ * or -1 after printing why. */
+int store_watch_hosts(struct store *s, void (*cb)(const char *host, void *arg), void *arg);
+
 /* ---- removing and renaming runs (manage.c): kbench rm and rename ---- */
 
 /* What removing one run takes with it. */
@@ -444,6 +461,7 @@ struct import_counts {
 	size_t present;		/* runs the store had already */
 	size_t machines;	/* machines added */
 	int64_t samples;	/* samples added */
+	size_t cycles;		/* watch cycles added or brought up to date */
 };
 
 /* Add to the store the runs of b it lacks (by uuid) with everything they

@@ -70,6 +70,7 @@ static int collect_one(struct store *s, const char *results, const struct http_o
 	hc->runs += c.runs;
 	hc->present += c.present;
 	hc->samples += c.samples;
+	hc->cycles += c.cycles;
 	rc = 0;
 out:
 	bundle_close(bundle);

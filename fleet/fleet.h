@@ -25,6 +25,9 @@ struct fleet_job {
 	const char *run_name;		/* kbench run -n; NULL: the node's uname -r */
 	const char *const *configs;	/* config files, read now and carried in the script */
 	size_t nconfigs;
+	const char *watch;		/* a watch's config file, read now and carried:
+					 * the job runs one cycle of it (kbench watch),
+					 * not the configs; NULL: kbench run */
 	const char *results;		/* a URL or directory; NULL: the runs stay on the node */
 	const char *kbench;		/* the kbench binary on the nodes */
 	const char *db_dir;		/* the node-local directory of the job's store;
@@ -225,6 +228,7 @@ struct fleet_host_count {
 	size_t failed;		/* bundles that could not be collected */
 	size_t runs, present;	/* runs added, runs the store had */
 	int64_t samples;	/* samples added */
+	size_t cycles;		/* watch cycles added or brought up to date */
 };
 
 /* A collect: what to do, and per host what was done. */

@@ -5,7 +5,9 @@
 #include "fleet/fleet.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/io.h"
 #include "lib/strbuf.h"
+#include "lib/uuid.h"
 #include "lib/xalloc.h"
 
 #include <dirent.h>
@@ -80,6 +82,87 @@ static int mkdir_p(const char *dir)
 	return rc;
 }
 
+/* Write text into a new file beside path, then rename it over path. */
+static int replace_file(const char *path, const char *text)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int fd, rc = -1;
+
+	strbuf_addf(&tmp, "%s.XXXXXX", path);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		error("cannot create a file beside '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (write_full(fd, text, strlen(text))) {
+		error("cannot write '%s': %s", tmp.buf, strerror(errno));
+		close(fd);
+		unlink(tmp.buf);
+		goto out;
+	}
+	if (close(fd) || rename(tmp.buf, path)) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp.buf);
+		goto out;
+	}
+	rc = 0;
+out:
+	strbuf_release(&tmp);
+	return rc;
+}
+
+static void add_host(const char *host, void *arg)
+{
+	fleet_names_add(arg, host);
+}
+
+/* Export the watch records of each host of s that changed since they were
+ * last exported (sent/watch-HOST.state holds what they were then) into a
+ * bundle of the outbox, outbox/HOST/UUID.kbench, a new uuid each time:
+ * the store that collects them keeps the furthest state of each cycle. */
+static int export_watches(struct store *s, const char *outbox, const char *sent)
+{
+	struct fleet_names hosts = FLEET_NAMES_INIT;
+	struct strbuf now = STRBUF_INIT, was = STRBUF_INIT, mark = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	char uuid[37];
+	int rc = 0;
+
+	if (store_watch_hosts(s, add_host, &hosts))
+		return -1;
+	for (size_t i = 0; i < hosts.n; i++) {
+		strbuf_reset(&now);
+		strbuf_reset(&was);
+		strbuf_reset(&mark);
+		if (store_watch_signature(s, hosts.v[i], &now)) {
+			rc = -1;
+			continue;
+		}
+		strbuf_addf(&mark, "%s/watch-", sent);
+		host_dir(&mark, hosts.v[i]);
+		strbuf_addstr(&mark, ".state");
+		if (!now.len || (!strbuf_read_file(&was, mark.buf) && !strcmp(was.buf, now.buf)))
+			continue;
+		strbuf_reset(&dir);
+		strbuf_addf(&dir, "%s/", outbox);
+		host_dir(&dir, hosts.v[i]);
+		uuid_random(uuid);
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s.kbench", dir.buf, uuid);
+		if (mkdir_p(dir.buf) || mkdir_p(sent) ||
+		    store_export_watch(s, hosts.v[i], path.buf) ||
+		    replace_file(mark.buf, now.buf))
+			rc = -1;
+	}
+	fleet_names_release(&hosts);
+	strbuf_release(&now);
+	strbuf_release(&was);
+	strbuf_release(&mark);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	return rc;
+}
+
 int fleet_export_new_runs(struct store *s, const char *outbox, const char *sent)
 {
 	struct pending_runs runs = { .n = 0 };
@@ -108,6 +191,8 @@ int fleet_export_new_runs(struct store *s, const char *outbox, const char *sent)
 		if (mkdir_p(dir.buf) || store_export(s, &r->id, 1, path.buf))
 			rc = -1;
 	}
+	if (export_watches(s, outbox, sent))
+		rc = -1;
 out:
 	for (size_t i = 0; i < runs.n; i++)
 		free(runs.v[i].host);

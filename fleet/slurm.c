@@ -185,6 +185,29 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* The part of a watch's job that runs it: its config written where the
+ * node keeps it between jobs ($dir/watch/NAME, so that the watch keeps
+ * one config name), then one cycle of it. */
+static int watch_script(const struct fleet_job *job, struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT;
+	int e = strbuf_read_file(&text, job->watch);
+
+	if (e) {
+		error("cannot read watch config '%s': %s", job->watch, strerror(-e));
+		strbuf_release(&text);
+		return -1;
+	}
+	strbuf_addstr(out, "watch=$dir/watch/");
+	add_sq(out, base_name(job->watch));
+	strbuf_addstr(out, "\nmkdir -p \"$dir/watch\" || exit 1\nprintf '%s' ");
+	add_sq(out, text.buf);
+	strbuf_addstr(out, " >\"$watch\" || exit 1\n"
+		      "\"$kbench\" --db \"$dir/kbench.db\" watch \"$watch\"\nstatus=$?\n");
+	strbuf_release(&text);
+	return 0;
+}
+
 int fleet_job_script(const struct fleet_job *job, struct strbuf *out)
 {
 	struct strbuf text = STRBUF_INIT, key = STRBUF_INIT;
@@ -206,11 +229,19 @@ int fleet_job_script(const struct fleet_job *job, struct strbuf *out)
 		if (plain_word(key.buf))
 			strbuf_addf(out, "#SBATCH --comment=%s\n", key.buf);
 	}
-	docs_add_text(out,
-		"# A kbench fleet job: run the configs below on this node into a store of\n"
-		"# its own, then export each run not sent yet and upload its bundle to the\n"
-		"# results, with any an earlier job could not send (docs/fleet.md).\n"
-		"set -u\n");
+	if (job->watch)
+		docs_add_text(out,
+			"# A kbench fleet job: one cycle of the watch below on this node, into a\n"
+			"# store of its own, then export each run and the watch's records not\n"
+			"# sent yet and upload their bundles to the results, with any an earlier\n"
+			"# job could not send (docs/fleet.md).\n"
+			"set -u\n");
+	else
+		docs_add_text(out,
+			"# A kbench fleet job: run the configs below on this node into a store of\n"
+			"# its own, then export each run not sent yet and upload its bundle to the\n"
+			"# results, with any an earlier job could not send (docs/fleet.md).\n"
+			"set -u\n");
 	strbuf_addstr(out, "kbench=");
 	add_sq(out, job->kbench);
 	strbuf_addstr(out, "\nnode=${SLURMD_NODENAME:-$(hostname -s)}\ndir=");
@@ -241,6 +272,11 @@ int fleet_job_script(const struct fleet_job *job, struct strbuf *out)
 	if (job->node_names)
 		strbuf_addstr(out, "# Runs are recorded under the Slurm node name.\n"
 			      "KBENCH_HOSTNAME=$node\nexport KBENCH_HOSTNAME\n");
+	if (job->watch) {
+		if (watch_script(job, out))
+			goto out;
+		goto upload;
+	}
 	strbuf_addstr(out, "work=$dir/job-${SLURM_JOB_ID:-$$}\n");
 	for (size_t i = 0; i < job->nconfigs; i++)
 		strbuf_addf(out, "%smkdir -p \"$work/%zu\"", i ? " &&\n\t" : "", i + 1);
@@ -272,6 +308,7 @@ int fleet_job_script(const struct fleet_job *job, struct strbuf *out)
 		add_sq(out, base_name(job->configs[i]));
 	}
 	strbuf_addstr(out, "\nstatus=$?\nrm -rf \"$work\"\n");
+upload:
 	if (job->results) {
 		strbuf_addstr(out, "results=");
 		add_sq(out, job->results);

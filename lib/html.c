@@ -60,7 +60,8 @@ static const char html_style[] =
 	"ul.notes{font-size:.9em;color:#444}\n"
 	"div.multiples{display:flex;flex-wrap:wrap;gap:.6em}\n"
 	"div.multiples figure{margin:0;width:14em;font-size:.75em}\n"
-	"div.multiples figcaption{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\n";
+	"div.multiples figcaption{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\n"
+	"table.cycles td{white-space:normal;vertical-align:top}\n";
 
 void html_page_begin(struct strbuf *out, const char *title)
 {

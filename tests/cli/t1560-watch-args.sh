@@ -68,7 +68,7 @@ printf '[watch]\ntree = t\nbranch = master\n\n[mail]\nsmpt = x\n\n%s\n' "$bench"
 refused "an unknown key of [mail]" "$tmp/mail.conf:6: unknown key 'smpt' in [mail]" \
 	"$tmp/mail.conf"
 refused "--format goes with --status" "--format goes with --status" --format json x.conf
-refused "--format text or json" "--format takes text or json, not 'html'" --status --format html
+refused "--format text, json or html" "--format takes text, json or html, not 'csv'" --status --format csv
 refused "--status and --dry-run" "--status and --dry-run go one at a time" --status --dry-run
 
 expect_transcript "--status without a store" kb watch --status <<'EOF2'
@@ -132,7 +132,7 @@ wait "$holder" 2>/dev/null
 expect_transcript -e 's/^(usage:.*)$/\1/' "--help" kb watch --help <<'EOF2'
 $ kb watch --help
 usage: kbench watch [--dry-run] CONFIG
-   or: kbench watch --status [--format text|json] [CONFIG]
+   or: kbench watch --status [--format text|json|html] [CONFIG]
 
 Run one cycle of the watch CONFIG's [watch] section declares: resume the
 last cycle if it was stopped, send the mails still pending, git fetch the
@@ -144,7 +144,9 @@ with nothing new says so and does nothing else.
 
   --status            print each cycle: its tips, verdicts, bisection,
                       culprit and mails
-  --format FMT        --status as text (default) or json
+  --format FMT        --status as text (default), json or html (one
+                      page, each cycle linked to its comparison and
+                      its bisection's report)
   --dry-run           say what the next cycle would do; fetch, build,
                       run and store nothing
   -h, --help          this text
