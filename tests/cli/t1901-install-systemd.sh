@@ -5,6 +5,7 @@
 # nothing wrong with them (a unit with a fault it does report), the timer
 # is nightly and makes up a missed night, make installcheck verifies
 # them too, and make uninstall takes them away, directories too.
+# Covers: Makefile.am
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 builddir=$(dirname "$KBENCH")

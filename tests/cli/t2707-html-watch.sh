@@ -8,6 +8,7 @@
 # to its experiment's comparison (compare's tables and charts) and its
 # bisection's report further down; text from the store escaped. Chromium
 # loads it without a console message, and every link lands on the page.
+# Covers: views/watch_html.c cli/cmd_watch.c lib/html.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/html-lib.sh"
 

@@ -11,6 +11,7 @@
 # mail pending; a second on n1 finds nothing new and tries the mail
 # again, and collect brings the central store's copy of that mail up to
 # date; a bundle imported again changes nothing.
+# Covers: fleet/slurm.c fleet/outbox.c cli/cmd_fleet.c db/watch_bundle.c watch/watch.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-fleet.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"

@@ -9,6 +9,7 @@
 # brings its cycle up to date, a bundle imported again changes nothing;
 # a bundle whose watch records are unsound is refused, each with its
 # message, exit 1 and the store unchanged.
+# Covers: db/watch_bundle.c db/bundle_io.c db/bundle_rules.c db/bundle.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 node=$tmp/node.db
