@@ -497,21 +497,6 @@ static int build(struct bisect_ctx *b, const char *id, const struct kbuild_resul
 	return 0;
 }
 
-/* The facts of a run made on a built kernel, as kbench vm --ref stores
- * them. */
-static int kernel_facts(struct store *s, int64_t run_id, const struct kbuild_result *k)
-{
-	const char *kv[2 * KBUILD_NFACTS];
-
-	if (!run_id)
-		return 0;
-	kbuild_facts(k, kv);
-	for (size_t i = 0; i < KBUILD_NFACTS; i++)
-		if (store_add_meta(s, run_id, "", kv[2 * i], kv[2 * i + 1]))
-			return -1;
-	return 0;
-}
-
 /* ---- reading a step's verdicts ---- */
 
 /* What a look at an experiment found. */
@@ -786,7 +771,7 @@ static int run_experiment(struct bisect_ctx *b, int step, const struct kbuild_re
 		b->vc.accel = b->vm_strings[1];
 	}
 	for (size_t i = 0; i < e.narms && i < n; i++)
-		if (kernel_facts(b->s, e.arms[i].run_id, k[i]) && rc == 0)
+		if (kbuild_store_facts(b->s, e.arms[i].run_id, k[i]) && rc == 0)
 			rc = 1;
 	/* The last look, at every round run. */
 	if (rc == 0 && look_at(&e, l) < 0) {

@@ -4,6 +4,7 @@
  * entry unless the build completed. */
 #include "config.h"
 #include "kernel/kbuild.h"
+#include "db/store.h"
 #include "lib/child.h"
 #include "lib/clock.h"
 #include "lib/error.h"
@@ -83,6 +84,19 @@ void kbuild_facts(const struct kbuild_result *res, const char *kv[2 * KBUILD_NFA
 	kv[9] = res->compiler;
 	kv[10] = "kernel-tree";
 	kv[11] = res->tree;
+}
+
+int kbuild_store_facts(struct store *s, int64_t run_id, const struct kbuild_result *res)
+{
+	const char *kv[2 * KBUILD_NFACTS];
+
+	if (!run_id)
+		return 0;
+	kbuild_facts(res, kv);
+	for (size_t i = 0; i < KBUILD_NFACTS; i++)
+		if (store_add_meta(s, run_id, "", kv[2 * i], kv[2 * i + 1]))
+			return -1;
+	return 0;
 }
 
 /* ---- programs ---- */

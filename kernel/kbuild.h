@@ -24,7 +24,9 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
+struct store;
 struct strbuf;
 
 /* The default bound on one build, configuration included, in s: a
@@ -103,5 +105,9 @@ int kbuild_build(const struct kbuild_request *rq, struct kbuild_result *res,
  * pointing into res. */
 #define KBUILD_NFACTS 6
 void kbuild_facts(const struct kbuild_result *res, const char *kv[2 * KBUILD_NFACTS]);
+
+/* Store res's facts (kbuild_facts) with run run_id of s (nothing when
+ * run_id is 0). Return 0, or -1 after the store said why. */
+int kbuild_store_facts(struct store *s, int64_t run_id, const struct kbuild_result *res);
 
 #endif

@@ -285,20 +285,6 @@ static int link_experiment(struct experiment *e, struct store *s, int round, voi
 	return 0;
 }
 
-/* Kernel facts of a run, as kbench bisect stores them. */
-static int kernel_facts(struct store *s, int64_t run_id, const struct kbuild_result *k)
-{
-	const char *kv[2 * KBUILD_NFACTS];
-
-	if (!run_id)
-		return 0;
-	kbuild_facts(k, kv);
-	for (size_t i = 0; i < KBUILD_NFACTS; i++)
-		if (store_add_meta(s, run_id, "", kv[2 * i], kv[2 * i + 1]))
-			return -1;
-	return 0;
-}
-
 /* Run (or resume, exp_id > 0) the experiment of old against new tip, and
  * record each row's verdict. Return 0, 1 after a failure, 128+N when
  * stopped; *regressions the rows to bisect. */
@@ -357,7 +343,7 @@ static int experiment(struct watch_ctx *ctx, const struct kbuild_result *old,
 		if (e.id && !f.linked && store_watch_cycle_links(ctx->s, ctx->cycle_id, e.id, 0))
 			rc = 1;
 		for (size_t i = 0; !exp_id && i < e.narms && i < 2; i++)
-			if (kernel_facts(ctx->s, e.arms[i].run_id, i ? new : old) && !rc)
+			if (kbuild_store_facts(ctx->s, e.arms[i].run_id, i ? new : old) && !rc)
 				rc = 1;
 		if (rc)
 			goto out;
