@@ -43,7 +43,7 @@ is "the machine is recorded as hwloc and /proc/meminfo describe it" \
 	"$(sql 'SELECT hostname, cpu_model, packages, cores, cpus, mem_bytes, length(topology_xml) > 100 FROM machines')" \
 	"$(uname -n)|$(sed -n 's/^CPU model: //p' "$tmp/topo")|$(sed -En '1s/^Machine: ([0-9]+) packages?, .* ([0-9]+) cores?, ([0-9]+) PUs?$/\1|\2|\3/p' "$tmp/topo")|$(awk '/^MemTotal:/ { printf "%.0f", $2 * 1024 }' /proc/meminfo)|1"
 is "kernel facts are recorded" "$(sql 'SELECT kernel_release, kernel_version FROM runs')" "$(uname -r)|$(uname -v)"
-is "the schema version is set" "$(sql 'PRAGMA user_version')" 11
+is "the schema version is set" "$(sql 'PRAGMA user_version')" 12
 is "the store says it is kbench's" "$(sql 'PRAGMA application_id')" 1801610606
 is "the database is in WAL mode" "$(sql 'PRAGMA journal_mode')" wal
 

@@ -48,6 +48,7 @@ experiments	--format bogus	1 nosuch
 bisect	$T --accel xen	1 --tree $no --good HEAD --bad HEAD -c $hb
 calibrate	-c $hb --runs 1	2 -c $no.conf
 configs	-	-
+watch	--status --format bogus	2 $no.conf
 EOT
 )
 
