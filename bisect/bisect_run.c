@@ -92,7 +92,7 @@ struct bisect_ctx {
 
 /* Run git -C tree args...; its stdout into out. Return 0, or -1 with err
  * saying why (git's own last line when it failed). */
-static int git(const char *tree, const char *const *args, struct strbuf *out, struct strbuf *err)
+static int run_git(const char *tree, const char *const *args, struct strbuf *out, struct strbuf *err)
 {
 	const char *argv[16] = { "git", "-C", tree };
 	struct child_program p = CHILD_PROGRAM_INIT;
@@ -133,7 +133,7 @@ static int rev_parse(const char *tree, const char *ref, struct strbuf *id, struc
 
 	strbuf_addf(&arg, "%s^{commit}", ref);
 	args[4] = arg.buf;
-	rc = git(tree, args, id, err);
+	rc = run_git(tree, args, id, err);
 	strbuf_rtrim(id);
 	if (rc || !id->len) {
 		strbuf_reset(err);
@@ -180,7 +180,7 @@ static int list_commits(struct bisect_ctx *b, const char *good, const char *bad,
 	strbuf_addf(&range, "%s..%s", good, bad);
 	log_args[5] = range.buf;
 	one[3] = good;
-	if (git(b->tree, one, &out, err) || git(b->tree, log_args, &out, err))
+	if (run_git(b->tree, one, &out, err) || run_git(b->tree, log_args, &out, err))
 		goto out;
 	for (char *p = out.buf, *nl; *p; p = nl + 1) {
 		char *f[4];
@@ -255,7 +255,7 @@ static void ctx_release(struct bisect_ctx *b)
 }
 
 /* Commit idx of the walk (-1: the good end). */
-static const struct bcommit *at(const struct bisect_ctx *b, long idx)
+static const struct bcommit *commit_at(const struct bisect_ctx *b, long idx)
 {
 	return &b->commits[idx + 1];
 }
@@ -442,7 +442,7 @@ static void on_build_signal(int sig)
 /* The kernel of commit id, built (or found in the builder's cache) once
  * in this process, into *k. Return 0; -1 with err saying why the build
  * failed; or 128+N when signal N stopped it (nothing is stored). */
-static int build(struct bisect_ctx *b, const char *id, const struct kbuild_result **k,
+static int build_commit(struct bisect_ctx *b, const char *id, const struct kbuild_result **k,
 		 struct strbuf *err)
 {
 	struct kbuild_request req = {
@@ -500,7 +500,7 @@ static int build(struct bisect_ctx *b, const char *id, const struct kbuild_resul
 /* ---- reading a step's verdicts ---- */
 
 /* What a look at an experiment found. */
-struct look {
+struct step_looks {
 	struct bisect_ctx *b;
 	int step;
 	size_t good, test, bad;		/* arm indexes (test: the bad end in step 0) */
@@ -524,7 +524,7 @@ struct look {
 	int decided_at;			/* the round whose look decided; 0: none */
 };
 
-static void look_release(struct look *l)
+static void look_release(struct step_looks *l)
 {
 	free(l->section);
 	free(l->row);
@@ -557,7 +557,7 @@ static int significant(const struct bisect_ctx *b, const struct row_verdict *v)
 
 static int confirm_row(const struct row_verdict *v, void *arg)
 {
-	struct look *l = arg;
+	struct step_looks *l = arg;
 	struct bisect_cmp c = { .significant = significant(l->b, v), .pct = v->pct,
 				.diff = v->new_mean - v->base_mean };
 
@@ -615,7 +615,7 @@ static int one_row(const struct row_verdict *v, void *arg)
 /* Look at experiment e's arms as they stand: step 0 confirms the
  * regression (l->found), a later step classifies its commit (l->verdict).
  * Return 1 when decided, 0 when not, -1 after an error. */
-static int look_at(struct experiment *e, struct look *l)
+static int look_at(struct experiment *e, struct step_looks *l)
 {
 	struct bisect_ctx *b = l->b;
 	int64_t g = e->arms[l->good].run_id, t = e->arms[l->test].run_id;
@@ -656,7 +656,7 @@ static int look_at(struct experiment *e, struct look *l)
 }
 
 /* What a look decided, for its notice. */
-static void look_text(const struct look *l, struct strbuf *sb)
+static void look_text(const struct step_looks *l, struct strbuf *sb)
 {
 	if (l->step == 0 && l->found)
 		strbuf_addf(sb, "a regression, %s %s %+.1f%%", l->section, l->row, l->pct);
@@ -677,7 +677,7 @@ static void look_text(const struct look *l, struct strbuf *sb)
  * it go on to the next look. */
 static int round_done(struct experiment *e, struct store *s, int round, void *arg)
 {
-	struct look *l = arg;
+	struct step_looks *l = arg;
 	struct strbuf sb = STRBUF_INIT;
 	int rc;
 
@@ -725,7 +725,7 @@ static void arm_names(const char *const *ids, size_t n, char names[][41])
  * an error before it ran; *exp_id its id (0: none), accel how its guests
  * ran. */
 static int run_experiment(struct bisect_ctx *b, int step, const struct kbuild_result *const *k,
-			  size_t n, struct look *l, int64_t *exp_id, struct strbuf *accel)
+			  size_t n, struct step_looks *l, int64_t *exp_id, struct strbuf *accel)
 {
 	struct strbuf arms = STRBUF_INIT, name = STRBUF_INIT;
 	const char *ids[3];
@@ -814,9 +814,9 @@ static int finish_step(struct bisect_ctx *b, struct bisect_step *st, const char 
  * the bisection closed), 128+N, or -1 after an error. */
 static int confirm(struct bisect_ctx *b)
 {
-	const struct bcommit *good = at(b, -1), *bad = at(b, (long)b->walk.n - 1);
+	const struct bcommit *good = commit_at(b, -1), *bad = commit_at(b, (long)b->walk.n - 1);
 	const struct kbuild_result *k[2];
-	struct look l = { .b = b, .step = 0, .good = 0, .test = 1, .bad = 1 };
+	struct step_looks l = { .b = b, .step = 0, .good = 0, .test = 1, .bad = 1 };
 	struct bisect_step st = { .bisect_id = b->id, .step = 0, .commit = bad->id,
 				  .good = good->id, .bad = bad->id };
 	struct strbuf err = STRBUF_INIT, accel = STRBUF_INIT, reason = STRBUF_INIT, el = STRBUF_INIT;
@@ -834,12 +834,12 @@ static int confirm(struct bisect_ctx *b)
 	       el.buf);
 	if (store_begin_bisect_step(b->s, &st))
 		goto out;
-	if ((rc = build(b, good->id, &k[0], &err))) {
+	if ((rc = build_commit(b, good->id, &k[0], &err))) {
 		if (rc < 128)
 			error("the good end %s cannot be built: %s", g, err.buf);
 		goto out;
 	}
-	if ((rc = build(b, bad->id, &k[1], &err))) {
+	if ((rc = build_commit(b, bad->id, &k[1], &err))) {
 		if (rc < 128)
 			error("the bad end %s cannot be built: %s", bb, err.buf);
 		goto out;
@@ -914,13 +914,13 @@ out:
 
 /* A later step: commit idx beside the ends of the open range. Return 0
  * (the walk is marked), 128+N, or -1 after an error. */
-static int step(struct bisect_ctx *b, long idx)
+static int run_step(struct bisect_ctx *b, long idx)
 {
 	long gi;
 	size_t bi;
-	const struct bcommit *c = at(b, idx), *good, *bad;
+	const struct bcommit *c = commit_at(b, idx), *good, *bad;
 	const struct kbuild_result *k[3];
-	struct look l = { .b = b, .good = 0, .test = 1, .bad = 2 };
+	struct step_looks l = { .b = b, .good = 0, .test = 1, .bad = 2 };
 	struct bisect_step st = { .bisect_id = b->id, .commit = c->id };
 	struct strbuf err = STRBUF_INIT, accel = STRBUF_INIT, reason = STRBUF_INIT, el = STRBUF_INIT;
 	char at_[32], id[16];
@@ -931,8 +931,8 @@ static int step(struct bisect_ctx *b, long idx)
 	const char *verdict = "skip";
 
 	bisect_walk_bounds(&b->walk, &gi, &bi);
-	good = at(b, gi);
-	bad = at(b, (long)bi);
+	good = commit_at(b, gi);
+	bad = commit_at(b, (long)bi);
 	l.step = st.step = b->next_step;
 	st.good = good->id;
 	st.bad = bad->id;
@@ -948,12 +948,12 @@ static int step(struct bisect_ctx *b, long idx)
 	       b->rounds, b->max_rounds, el.buf);
 	if (store_begin_bisect_step(b->s, &st))
 		goto out;
-	if ((rc = build(b, good->id, &k[0], &err)) || (rc = build(b, bad->id, &k[2], &err))) {
+	if ((rc = build_commit(b, good->id, &k[0], &err)) || (rc = build_commit(b, bad->id, &k[2], &err))) {
 		if (rc < 128)
 			error("an end of the range cannot be built any more: %s", err.buf);
 		goto out;
 	}
-	if ((rc = build(b, c->id, &k[1], &err)) >= 128) {
+	if ((rc = build_commit(b, c->id, &k[1], &err)) >= 128) {
 		goto out;
 	} else if (rc) {
 		rc = -1;
@@ -1059,14 +1059,14 @@ static int run_steps(struct bisect_ctx *b)
 		b->next_step = 1;
 	}
 	while ((next = bisect_walk_next(&b->walk)) >= 0)
-		if ((rc = step(b, next)))
+		if ((rc = run_step(b, next)))
 			goto stopped;
 	found = bisect_walk_result(&b->walk);
 	bisect_walk_bounds(&b->walk, &gi, &bi);
-	short_id(at(b, (long)bi)->id, id, sizeof(id));
+	short_id(commit_at(b, (long)bi)->id, id, sizeof(id));
 	now_iso(at_, sizeof(at_));
 	if (store_finish_bisect(b->s, b->id, "complete", found ? "found" : "skipped",
-				at(b, (long)bi)->id, at_)) {
+				commit_at(b, (long)bi)->id, at_)) {
 		rc = -1;
 		goto out;
 	}
@@ -1105,12 +1105,12 @@ static void dry_run(const struct bisect_ctx *b)
 	char g[16], bb[16], id[16];
 	long next = bisect_walk_next(&b->walk);
 
-	short_id(at(b, -1)->id, g, sizeof(g));
-	short_id(at(b, (long)b->walk.n - 1)->id, bb, sizeof(bb));
+	short_id(commit_at(b, -1)->id, g, sizeof(g));
+	short_id(commit_at(b, (long)b->walk.n - 1)->id, bb, sizeof(bb));
 	printf("%zu commit%s after %s (good) up to %s (bad), on its first-parent line:\n",
 	       b->walk.n, b->walk.n == 1 ? "" : "s", g, bb);
 	for (size_t i = 0; i < b->walk.n; i++) {
-		const struct bcommit *c = at(b, (long)i);
+		const struct bcommit *c = commit_at(b, (long)i);
 
 		short_id(c->id, id, sizeof(id));
 		printf("  %s %s%s%s\n", id, c->subject, c->parents > 1 ? " (a merge)" : "",
@@ -1119,7 +1119,7 @@ static void dry_run(const struct bisect_ctx *b)
 	printf("Step 0 runs the good end against the bad end, %d to %d rounds", b->rounds,
 	       b->max_rounds);
 	if (next >= 0) {
-		short_id(at(b, next)->id, id, sizeof(id));
+		short_id(commit_at(b, next)->id, id, sizeof(id));
 		printf("; step 1 tests %s beside them", id);
 	}
 	printf("; roughly %d step%s after step 0.\n", bisect_walk_steps_left(&b->walk),
@@ -1240,7 +1240,7 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 	{
 		const char *args[] = { "rev-parse", "--git-dir", NULL };
 
-		if (git(b.tree, args, &good, &err)) {
+		if (run_git(b.tree, args, &good, &err)) {
 			error("--tree '%s' is not a git tree (%s)", o->tree, err.buf);
 			goto out;
 		}

@@ -546,8 +546,7 @@ static void array_key(struct json *j, const char *key)
 	json_array_begin(j);
 }
 
-/* Everything show, --config, --monitors and --slab print, as one JSON
- * document on stdout. Returns 0, or -1 after printing why. */
+/* The results of each row, mean and samples, into the array open. */
 static void json_row_results(struct json *j, const struct row_results *rs)
 {
 	for (size_t i = 0; i < rs->n; i++) {
@@ -571,6 +570,8 @@ static void json_row_results(struct json *j, const struct row_results *rs)
 	}
 }
 
+/* Everything show, --config, --monitors and --slab print, as one JSON
+ * document on stdout. Returns 0, or -1 after printing why. */
 static int show_json(struct store *store, int64_t id)
 {
 	struct strbuf out = STRBUF_INIT;

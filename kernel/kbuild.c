@@ -659,7 +659,7 @@ static void show_progress(struct build *b, const char *step)
 /* Run one step of the build, its output appended to the log, waiting
  * with the progress line until it ends, the deadline passes or *stop is
  * set. Return 0 when it exited with status 0; -1 with err saying why. */
-static int step(struct build *b, const char *dir, const char *const *argv, const char *name,
+static int build_step(struct build *b, const char *dir, const char *const *argv, const char *name,
 		struct strbuf *err)
 {
 	struct child_program p = CHILD_PROGRAM_INIT;
@@ -964,14 +964,14 @@ static int export_commit(struct build *b, struct strbuf *err)
 				       "--detach", b->src.buf, b->res->commit, NULL };
 
 		remove_tree(b->src.buf);
-		rc = step(b, NULL, argv, "git worktree add", err);
+		rc = build_step(b, NULL, argv, "git worktree add", err);
 	} else {
 		const char *co[] = { "git", "checkout", "-q", "-f", "--detach", b->res->commit,
 				     NULL };
 		const char *clean[] = { "git", "clean", "-q", "-f", "-d", "-x", NULL };
 
-		rc = step(b, b->src.buf, co, "git checkout", err) ||
-		     step(b, b->src.buf, clean, "git clean", err) ? -1 : 0;
+		rc = build_step(b, b->src.buf, co, "git checkout", err) ||
+		     build_step(b, b->src.buf, clean, "git clean", err) ? -1 : 0;
 	}
 	strbuf_release(&dotgit);
 	return rc;
@@ -999,7 +999,7 @@ static int configure(struct build *b, struct strbuf *err)
 				       NULL };
 
 		strbuf_addf(&path, "make %s", kconfig);
-		if (step(b, NULL, make, path.buf, err))
+		if (build_step(b, NULL, make, path.buf, err))
 			goto out;
 	}
 	if (b->rq->nfragments) {
@@ -1029,14 +1029,14 @@ static int configure(struct build *b, struct strbuf *err)
 			argv[n++] = abs[i];
 		}
 		argv[n] = NULL;
-		if (step(b, b->obj.buf, argv, "merge_config.sh", err))
+		if (build_step(b, b->obj.buf, argv, "merge_config.sh", err))
 			goto out;
 	}
 	{
 		const char *make[] = { "make", "-C", b->src.buf, o.buf, "ARCH=x86_64",
 				       "olddefconfig", NULL };
 
-		if (step(b, NULL, make, "make olddefconfig", err))
+		if (build_step(b, NULL, make, "make olddefconfig", err))
 			goto out;
 	}
 	rc = check_fragments(b, err);
@@ -1080,7 +1080,7 @@ static int make_kernel(struct build *b, struct strbuf *err)
 	strbuf_addf(&j, "-j%d", b->rq->jobs > 0 ? b->rq->jobs : cpus > 0 ? (int)cpus : 1);
 	make[3] = o.buf;
 	make[5] = j.buf;
-	if (step(b, NULL, make, modules ? "make bzImage modules" : "make bzImage", err))
+	if (build_step(b, NULL, make, modules ? "make bzImage modules" : "make bzImage", err))
 		goto out;
 	if (modules) {
 		const char *inst[] = { "make", "-C", b->src.buf, o.buf, "ARCH=x86_64",
@@ -1088,7 +1088,7 @@ static int make_kernel(struct build *b, struct strbuf *err)
 
 		strbuf_addf(&mod, "INSTALL_MOD_PATH=%s/modules", b->tmp.buf);
 		inst[5] = mod.buf;
-		if (step(b, NULL, inst, "make modules_install", err))
+		if (build_step(b, NULL, inst, "make modules_install", err))
 			goto out;
 	}
 	rc = 0;

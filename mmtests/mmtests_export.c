@@ -45,7 +45,7 @@ struct ex_run {
 
 /* v with the fewest decimals that read back as v, never in exponent form
  * (mmtests' patterns read [0-9.]). */
-static void exact(double v, struct strbuf *out)
+static void add_exact(double v, struct strbuf *out)
 {
 	char buf[512];
 
@@ -57,7 +57,7 @@ static void exact(double v, struct strbuf *out)
 	strbuf_addstr(out, buf);
 }
 
-static int collect(const struct sample_row *r, void *arg)
+static int collect_sample(const struct sample_row *r, void *arg)
 {
 	struct ex_run *run = arg;
 	struct ex_sample *s;
@@ -234,7 +234,7 @@ static int export_hackbench(const char *root, struct ex_run *r, const char *sect
 		strbuf_addf(&text, "# Running 'sched/messaging' benchmark:\n"
 			    "# %lld groups == %lld processes run\n\n     Total time: ",
 			    g, 40 * g);
-		exact(r->v[i].value, &text);
+		add_exact(r->v[i].value, &text);
 		strbuf_addstr(&text, " [sec]\n");
 		rc = append(path.buf, &text);
 	}
@@ -313,10 +313,10 @@ static int export_netperf(const char *root, struct ex_run *r, const char *sectio
 				    "bytes   bytes    secs            #      #   10^6bits/sec\n\n"
 				    "0       %lld       %.2f         0      0      ", size,
 				    s->duration_s);
-			exact(s->value, &text);
+			add_exact(s->value, &text);
 			strbuf_addf(&text, "\n0                %.2f         0             ",
 				    s->duration_s);
-			exact(recv ? recv->value : 0, &text);
+			add_exact(recv ? recv->value : 0, &text);
 			strbuf_addch(&text, '\n');
 		} else if (!strcmp(proto, "TCP_STREAM")) {
 			strbuf_addf(&text, "MIGRATED TCP STREAM TEST to 127.0.0.1 () port 0 AF_INET\n"
@@ -325,7 +325,7 @@ static int export_netperf(const char *root, struct ex_run *r, const char *sectio
 				    "Size   Size    Size     Time     Throughput\n"
 				    "bytes  bytes   bytes    secs.    10^6bits/sec\n\n"
 				    "0      0       %lld    %.2f    ", size, s->duration_s);
-			exact(s->value, &text);
+			add_exact(s->value, &text);
 			strbuf_addch(&text, '\n');
 		} else {
 			strbuf_addf(&text, "MIGRATED %s REQUEST/RESPONSE TEST to 127.0.0.1 () port 0 "
@@ -335,7 +335,7 @@ static int export_netperf(const char *root, struct ex_run *r, const char *sectio
 				    "bytes  Bytes  bytes    bytes   secs.    per sec\n\n"
 				    "0      0      %lld        %lld       %.2f    ",
 				    proto[0] == 'U' ? "UDP" : "TCP", size, size, s->duration_s);
-			exact(s->value, &text);
+			add_exact(s->value, &text);
 			strbuf_addch(&text, '\n');
 		}
 		rc = write_new(path.buf, &text);
@@ -375,10 +375,10 @@ static int export_pft(const char *root, struct ex_run *r, const char *section, c
 			strbuf_addstr(&text, "MappingSize  Threads CacheLine   UserTime  SysTime "
 				      "WallTime flt/cpu/s fault/wsec\n");
 		strbuf_addf(&text, "  0 %4lld   0 ", n);
-		exact(s->user_s, &text);
+		add_exact(s->user_s, &text);
 		for (size_t c = 0; c < 4; c++) {
 			strbuf_addstr(&text, c < 2 ? "s " : c == 2 ? "s  " : " ");
-			exact(v[c], &text);
+			add_exact(v[c], &text);
 		}
 		strbuf_addch(&text, '\n');
 		rc = append(path.buf, &text);
@@ -409,7 +409,7 @@ static int export_tbench(const char *root, struct ex_run *r, const char *section
 		strbuf_addf(&path, "/tbench-%lld.log", n);
 		strbuf_reset(&text);
 		strbuf_addstr(&text, "Throughput ");
-		exact(r->v[i].value, &text);
+		add_exact(r->v[i].value, &text);
 		strbuf_addf(&text, " MB/sec  %lld clients  %lld procs  max_latency=0.000 ms\n", n, n);
 		rc = write_new(path.buf, &text);
 	}
@@ -434,7 +434,7 @@ static int export_sysbench_cpu(const char *root, struct ex_run *r, const char *s
 		strbuf_addf(&path, "/benchlog-%lld-_-%d", t, ordinal(r, i));
 		strbuf_reset(&text);
 		strbuf_addstr(&text, "CPU speed:\n    events per second: ");
-		exact(r->v[i].value, &text);
+		add_exact(r->v[i].value, &text);
 		strbuf_addch(&text, '\n');
 		rc = write_new(path.buf, &text);
 	}
@@ -702,7 +702,7 @@ int mmtests_export(struct store *s, const int64_t *run_ids, size_t n, const char
 		}
 		r->start = epoch_of(r->info.started_at);
 		r->finish = r->info.finished_at ? epoch_of(r->info.finished_at) : r->start;
-		if (store_each_sample(s, run_ids[got], collect, r)) {
+		if (store_each_sample(s, run_ids[got], collect_sample, r)) {
 			got++;
 			goto out;
 		}

@@ -105,7 +105,7 @@ static int parse_number(const char *tok, size_t len, double *out)
 }
 
 /* "NAME:LINE: expected WHAT, found 'TOKEN'" into err; -1. */
-static int bad(struct strbuf *err, const char *name, size_t line, const char *what,
+static int log_error(struct strbuf *err, const char *name, size_t line, const char *what,
 	       const char *tok, size_t len)
 {
 	strbuf_addf(err, "%s:%zu: expected %s, found ", name, line, what);
@@ -171,7 +171,7 @@ static int parse_labelled(struct mmtests_parser *p, size_t k, const char *name, 
 	if (!rc)
 		return 0;
 	if (parse_number(line + m.gstart, m.gend - m.gstart, &v))
-		return bad(err, name, lineno, labelled[k].what, line + m.gstart, m.gend - m.gstart);
+		return log_error(err, name, lineno, labelled[k].what, line + m.gstart, m.gend - m.gstart);
 	if (labelled[k].kind == MMTESTS_LOG_TBENCH)
 		vals->n = 0;
 	push(vals, v);
@@ -200,7 +200,7 @@ static int other_form(enum mmtests_log kind)
 }
 
 /* Whether line[0..len) holds word. */
-static int holds(const char *line, size_t len, const char *word)
+static int has_word(const char *line, size_t len, const char *word)
 {
 	return memmem(line, len, word, strlen(word)) != NULL;
 }
@@ -228,7 +228,7 @@ static char netperf_unit(const char *line, size_t len)
 	if (len - skip >= 14 && !memcmp(line + skip, "Interim result", 14))
 		return 0;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (holds(line, len, units[i].word))
+		if (has_word(line, len, units[i].word))
 			return units[i].letter;
 	return 0;
 }
@@ -270,7 +270,7 @@ static int parse_netperf(enum mmtests_log kind, const char *name, const char *li
 		n = 8;
 	}
 	if (parse_number(f[n - 1], flen[n - 1], &v))
-		return bad(err, name, lineno, "a throughput as the result line's last field",
+		return log_error(err, name, lineno, "a throughput as the result line's last field",
 			   f[n - 1], flen[n - 1]);
 	if (kind == MMTESTS_LOG_UDP_STREAM && n == 4) {
 		*recv = v;
@@ -312,7 +312,7 @@ static int parse_pft(const char *name, const char *line, size_t len, size_t line
 	}
 	for (size_t i = 0; i < 5; i++)
 		if (parse_number(f[3 + i], flen[3 + i], &v[i])) {
-			rc = bad(err, name, lineno, "a number", f[3 + i], flen[3 + i]);
+			rc = log_error(err, name, lineno, "a number", f[3 + i], flen[3 + i]);
 			goto out;
 		}
 	for (size_t i = 0; i < 5; i++)

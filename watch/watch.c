@@ -47,7 +47,7 @@ static void short_id(const char *id, char *buf)
 
 /* Run git -C tree args... (at most 12), bounded by timeout_s; its stdout
  * into out (may be NULL). Return 0, or -1 with err saying why. */
-static int git(const char *tree, const char *const *args, double timeout_s, struct strbuf *out,
+static int run_git(const char *tree, const char *const *args, double timeout_s, struct strbuf *out,
 	       struct strbuf *err)
 {
 	const char *argv[16] = { "git", "-C", tree };
@@ -96,7 +96,7 @@ static int rev_parse(const char *tree, const char *ref, struct strbuf *id, struc
 	strbuf_addf(&arg, "%s^{commit}", ref);
 	args[3] = arg.buf;
 	strbuf_reset(id);
-	rc = git(tree, args, WATCH_GIT_TIMEOUT_S, id, err);
+	rc = run_git(tree, args, WATCH_GIT_TIMEOUT_S, id, err);
 	strbuf_rtrim(id);
 	if (rc || id->len != 40) {
 		if (!rc)
@@ -172,7 +172,7 @@ static int step_to(struct watch_ctx *ctx, enum watch_step step)
 }
 
 /* The kernel of commit id, built or found in the cache, into *k. */
-static int build(const struct watch_run *r, const char *id, struct kbuild_result *k,
+static int build_tip(const struct watch_run *r, const char *id, struct kbuild_result *k,
 		 struct strbuf *err)
 {
 	const struct watch_config *w = r->cfg;
@@ -643,7 +643,7 @@ static int run_cycle(struct watch_ctx *ctx, struct watch_cycle *c)
 		printf("git fetch %s %s\n", w->remote, w->branch);
 		fflush(stdout);
 		strbuf_addf(&remote_ref, "refs/remotes/%s/%s", w->remote, w->branch);
-		if (git(w->tree, args, w->fetch_timeout_s, NULL, &err) ||
+		if (run_git(w->tree, args, w->fetch_timeout_s, NULL, &err) ||
 		    rev_parse(w->tree, remote_ref.buf, &id, &err)) {
 			strbuf_release(&spec);
 			if (store_watch_tips(ctx->s, ctx->watch_id, NULL, &seen))
@@ -692,7 +692,7 @@ static int run_cycle(struct watch_ctx *ctx, struct watch_cycle *c)
 	short_id(old, a);
 	short_id(new, b);
 	if (c->step <= WATCH_STEP_EXPERIMENT) {
-		int r = build(ctx->r, new, &knew, &err);
+		int r = build_tip(ctx->r, new, &knew, &err);
 
 		if (r > 1) {
 			rc = r;
@@ -711,7 +711,7 @@ static int run_cycle(struct watch_ctx *ctx, struct watch_cycle *c)
 			goto out;
 		}
 		strbuf_reset(&err);
-		r = build(ctx->r, old, &kold, &err);
+		r = build_tip(ctx->r, old, &kold, &err);
 		if (r) {
 			error("watch: the last tip tested, %s: %s", a, err.buf);
 			end_cycle(ctx, "failed", "build-failed", err.buf);
