@@ -441,6 +441,44 @@ static int match_bisect(const struct bisect_info *b, void *arg)
 	return 0;
 }
 
+struct find_culprit {
+	const char *tree, *good, *new, *setting;
+	int64_t id;
+};
+
+/* A complete bisection from the baseline (f->good) of the row whose
+ * culprit the new tip holds. */
+static int match_culprit(const struct bisect_info *b, void *arg)
+{
+	struct find_culprit *f = arg;
+	struct strbuf set = STRBUF_INIT, err = STRBUF_INIT;
+	const char *args[] = { "merge-base", "--is-ancestor", b->first_bad, f->new, NULL };
+
+	strbuf_addf(&set, "\n%s", b->settings);
+	if (!strcmp(b->tree, f->tree) && !strcmp(b->good, f->good) &&
+	    !strcmp(b->status, "complete") && *b->first_bad && strstr(set.buf, f->setting) &&
+	    !run_git(f->tree, args, WATCH_GIT_TIMEOUT_S, NULL, &err))
+		f->id = b->id;
+	strbuf_release(&set);
+	strbuf_release(&err);
+	return 0;
+}
+
+/* With a fixed baseline, a row stays worse against it once a culprit is
+ * in: the bisection that named it, when the new tip holds that culprit,
+ * is the row's (*id), and no other runs. Return 1 when one is found, 0
+ * when none, -1 after an error. */
+static int known_culprit(struct store *s, const char *tree, const char *baseline,
+			 const char *new, const char *setting, int64_t *id)
+{
+	struct find_culprit f = { tree, baseline, new, setting, 0 };
+
+	if (store_each_bisect(s, match_culprit, &f))
+		return -1;
+	*id = f.id;
+	return f.id != 0;
+}
+
 /* Bisect one row regressed between old and new (or resume its bisection,
  * stopped), and record its culprit. Return 0, 1 after a failure (a
  * bisection that named no commit is not one), 128+N when stopped. */
@@ -467,6 +505,16 @@ static int bisect_row(struct watch_ctx *ctx, struct regressed *g, const char *ol
 		if (store_each_bisect(ctx->s, match_bisect, &f))
 			goto out;
 		g->bisect_id = f.id;
+	}
+	if (!g->bisect_id && w->baseline) {
+		int known = known_culprit(ctx->s, w->tree, old, new, f.setting, &g->bisect_id);
+
+		if (known < 0)
+			goto out;
+		if (known)
+			notice("watch: %s regressed against the baseline as bisection @%lld found, "
+			       "its culprit in the new tip: not bisected again",
+			       row.buf, (long long)g->bisect_id);
 	}
 	if (g->bisect_id) {
 		if (store_get_bisect(ctx->s, g->bisect_id, &bi))
@@ -675,6 +723,12 @@ static int run_cycle(struct watch_ctx *ctx, struct watch_cycle *c)
 			old = xstrdup(tested);
 		}
 		short_id(old, a);
+		if (old && !strcmp(old, new)) {
+			printf("tip %s is the baseline: nothing to test against it\n", b);
+			rc = store_watch_cycle_tips(ctx->s, ctx->cycle_id, NULL, new) ||
+			     end_cycle(ctx, "complete", "baseline", NULL) ? 1 : 0;
+			goto out;
+		}
 		if (old) {
 			char was[13];
 
