@@ -200,8 +200,8 @@ is "... nor bisects" "$(sql "SELECT count(*) FROM bisects")" 1
 
 kb watch --status "$tmp/nightly.conf" >"$tmp/status" 2>&1
 okf $? "--status" "$tmp/status"
-sed -e "s/[0-9T:-]*Z/TIME/g" -e "s/@[0-9]*/@N/g" -e "s/<[^>]*>/<ID>/" \
-	-e "s/-[0-9.]*% (p [0-9.e-]*)/-X% (p P)/" -e "s|$tmp|TMP|g" "$tmp/status" >"$tmp/status.flat"
+sed -e "s|$tmp|TMP|g" -e "s/[0-9]\{4\}-[0-9-]*T[0-9:]*Z/TIME/g" -e "s/@[0-9]*/@N/g" -e "s/<[^>]*>/<ID>/" \
+	-e "s/-[0-9.]*% (p [0-9.e-]*)/-X% (p P)/" "$tmp/status" >"$tmp/status.flat"
 s() { echo "$1" | cut -c1-12; }
 cat >"$tmp/want" <<EOF
 watch TMP/tree, branch master of origin, on $(hostname) (TMP/nightly.conf)
