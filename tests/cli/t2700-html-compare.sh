@@ -46,7 +46,7 @@ sql_write "$fixture COMMIT;"
 ok $? "a stream and a latency section in both runs"
 
 check "a note on the baseline, with markup" kb note base 'x < y & <i>z</i>'
-expect_err "-o to a directory that does not exist" 1 \
+expect_err "-o to a directory that does not exist" 2 \
 	"kbench: cannot write '$tmp/nodir/r.html': No such file or directory" \
 	kb compare --format html -o "$tmp/nodir/r.html" base "$new"
 

@@ -23,7 +23,7 @@ runs=$(awk -v first=1 -v last=30 -v step_at=20 -v base=0.5 -v step_to=0.55 -v co
 		UPDATE runs SET name = '$last' WHERE name = 'nightly-30'"
 ok $? "30 nightly runs of config hb"
 
-expect_err "-o to a directory that does not exist" 1 \
+expect_err "-o to a directory that does not exist" 2 \
 	"kbench: cannot write '$tmp/nodir/h.html': No such file or directory" \
 	kb history --config hb --format html -o "$tmp/nodir/h.html"
 mkdir "$tmp/nobin"

@@ -44,6 +44,6 @@ is "the page's outline" "$(grep -o '^<h[123]>[^<]*</h[123]>\|^<p>Hosts:.*</p>\|<
 check "the regressions as the text says them" grep -qx '<pre>0 regressions in 1 series' "$tmp/r.html"
 is "a table per host, the page whole" "$(grep -c '<table class="cmp">' "$tmp/r.html") $(tail -1 "$tmp/r.html")" \
 	"2 </html>"
-expect_err "a FILE that cannot be written" 1 "cannot write '$tmp/nodir/r.html'" \
+expect_err "a FILE that cannot be written" 2 "cannot write '$tmp/nodir/r.html'" \
 	kb fleet collect --report-html "$tmp/nodir/r.html" "$tmp/results"
 done_testing

@@ -81,9 +81,9 @@ static void wrapping(void)
 	ok_text(sb.buf, "  -x  one two three\n      four five six\n",
 		"wrapped within 22 columns, indented by 6");
 	strbuf_reset(&sb);
-	strbuf_add_wrapped(&sb, 0, 2, 18, "a abcdefghijklmnopqrstuvwxyz0123456789 b");
-	ok_text(sb.buf, "a abcdefghijklmnop\n  qrstuvwxyz012345\n  6789 b\n",
-		"a word longer than a line is cut at the width");
+	strbuf_add_wrapped(&sb, 0, 2, 18, "abc abcdefghijklmnopqrstuvwxyz0123456789 b");
+	ok_text(sb.buf, "abc\n  abcdefghijklmnopqrstuvwxyz0123456789\n  b\n",
+		"a word longer than a line goes whole on a line of its own");
 	strbuf_reset(&sb);
 	strbuf_add_wrapped(&sb, 0, 2, 5, "abc def");
 	ok_text(sb.buf, "abc def\n", "a width below indent + 16 is taken as that");
