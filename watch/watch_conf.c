@@ -353,6 +353,8 @@ int watch_config_load(struct watch_config *w, const char *path)
 out:
 	strbuf_release(&dir);
 	strbuf_release(&text);
+	if (rc)
+		watch_config_release(w);
 	return rc;
 }
 
