@@ -99,11 +99,27 @@ static enum store_error_kind error_kind(int code)
 	}
 }
 
+static int check_file(struct store *s);
+
+/* After an error of kind IO: a store whose file was made immutable
+ * under it fails its writes so ("disk I/O error"), and, were it closed,
+ * SQLite's checkpoint would write its mapped index and fault (SIGBUS).
+ * Looked at again, such a store is said damaged and never touched more. */
+static void look_after_io_error(struct store *s)
+{
+	if (s->last_error == STORE_ERROR_IO && !s->damaged)
+		check_file(s);
+}
+
 int store_db_error(struct store *s, const char *what)
 {
+	int rc;
+
 	s->last_error = error_kind(sqlite3_errcode(s->db));
 	s->damaged |= s->last_error == STORE_ERROR_DAMAGED;
-	return error("%s in %s: %s", what, s->path, sqlite3_errmsg(s->db));
+	rc = error("%s in %s: %s", what, s->path, sqlite3_errmsg(s->db));
+	look_after_io_error(s);
+	return rc;
 }
 
 void store_default_path(struct strbuf *sb)
@@ -204,6 +220,7 @@ static int exec_sql(struct store *s, const char *sql, const char *what)
 	s->damaged |= s->last_error == STORE_ERROR_DAMAGED;
 	error("%s in %s: %s", what, s->path, msg ? msg : sqlite3_errmsg(s->db));
 	sqlite3_free(msg);
+	look_after_io_error(s);
 	return -1;
 }
 
@@ -218,8 +235,11 @@ static int exec_sql(struct store *s, const char *sql, const char *what)
  * stays a shared mapping: PRAGMA locking_mode=EXCLUSIVE would keep it in
  * the heap, but would also shut every reader out while a run writes. A
  * SIGBUS handler is not used: it would have to leave SQLite in the
- * middle of a write. What is left is the moment between the look and
- * the transaction's first write of the index. */
+ * middle of a write. A file made immutable after the look fails the
+ * transaction's writes with an I/O error, which is looked at again
+ * (look_after_io_error) before anything closes the store. What is left
+ * is the moment between the look and the transaction's first write of
+ * the index. */
 
 /* Note what the store's file is, once it is set up. */
 static void watch_begin(struct store *s)
