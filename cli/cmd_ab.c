@@ -4,6 +4,7 @@
  * --resume EXPERIMENT finishes the rounds of one that was stopped. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/report.h"
 #include "cli/compare_cmdline.h"
 #include "db/experiment.h"
 #include "db/store.h"
@@ -145,7 +146,7 @@ static int resume(const char *sel, const struct opt_list *configs,
 	e.wait_knobs = wait_knobs;
 	rc = experiment_run(&e, store);
 	if (rc == 0 && !no_report)
-		rc = cmd_report_experiment(store, &e, format) ? 1 : 0;
+		rc = report_experiment(store, &e, format) ? 1 : 0;
 out:
 	experiment_release(&e);
 	store_close(store);
@@ -291,7 +292,7 @@ int cmd_ab(int argc, char **argv)
 	e.wait_knobs = wait_knobs;
 	rc = experiment_run(&e, store);
 	if (rc == 0 && !no_report)
-		rc = cmd_report_experiment(store, &e, format) ? 1 : 0;
+		rc = report_experiment(store, &e, format) ? 1 : 0;
 out:
 	store_close(store);
 	experiment_release(&e);

@@ -9,6 +9,7 @@
 #include "cli/cmd.h"
 #include "views/output.h"
 #include "cli/compare_cmdline.h"
+#include "cli/complete.h"
 #include "compare/render.h"
 #include "db/bisect.h"
 #include "db/store.h"
@@ -163,7 +164,7 @@ static int compare_text(const char **args, int n, struct strbuf *body, int *stat
 	argv[0] = (char *)"compare";
 	for (int i = 0; i < n; i++)
 		argv[i + 1] = (char *)args[i];
-	r = compare_cmdline_parse(&c, n + 1, argv);
+	r = compare_cmdline_parse(&c, n + 1, argv, cmd_complete_runs);
 	if (r) {
 		*status = r == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
 		goto out;

@@ -7,6 +7,7 @@
  * the arms are compared with the paired test afterwards. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "cli/report.h"
 #include "runner/conf.h"
 #include "experiment/experiment.h"
 #include "runner/dryrun.h"
@@ -336,7 +337,7 @@ static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_con
 		    !rc)
 			rc = 1;
 	if (rc == 0 && !no_report)
-		rc = cmd_report_experiment(store, &e, COMPARE_FORMAT_TEXT) ? 1 : 0;
+		rc = report_experiment(store, &e, COMPARE_FORMAT_TEXT) ? 1 : 0;
 out:
 	store_close(store);
 	experiment_release(&e);
@@ -725,7 +726,7 @@ int cmd_vm(int argc, char **argv)
 	if (note && run_id > 0 && store_set_note(store, run_id, note, 0) && !rc)
 		rc = 1;
 	if (rc == 0 && !no_report)
-		rc = cmd_report_run(store, run_id) ? 1 : 0;
+		rc = report_run(store, run_id) ? 1 : 0;
 out:
 	free(arms);
 	kbuild_result_release(&built);

@@ -38,8 +38,10 @@ struct compare_cmdline {
  * options and runs into c, which the caller releases. Return 0;
  * PARSE_OPT_HELP after printing the usage on stdout; or -1 after printing
  * why (a bad option or value, fewer than two runs, options that do not
- * go together), and the usage where it helps. */
-int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv);
+ * go together), and the usage where it helps. complete_runs gives the
+ * candidates of the runs (kbench __complete); NULL: none. */
+int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv,
+			  parse_opt_complete_fn *complete_runs);
 
 /* The comparison c asks for of the runs in s, rendered in c->format and
  * appended to out (c->output is the caller's to write). Return 1 when
