@@ -4,8 +4,8 @@
  * --resume EXPERIMENT finishes the rounds of one that was stopped. */
 #include "config.h"
 #include "cli/cmd.h"
-#include "cli/report.h"
-#include "cli/compare_cmdline.h"
+#include "views/report.h"
+#include "views/compare_cmdline.h"
 #include "db/experiment.h"
 #include "db/store.h"
 #include "lib/error.h"

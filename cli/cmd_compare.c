@@ -4,7 +4,7 @@
 #include "config.h"
 #include "cli/cmd.h"
 #include "views/output.h"
-#include "cli/compare_cmdline.h"
+#include "views/compare_cmdline.h"
 #include "cli/complete.h"
 #include "db/store.h"
 #include "lib/parse-options.h"

@@ -8,7 +8,7 @@
 #include "views/bisect_report.h"
 #include "cli/cmd.h"
 #include "views/output.h"
-#include "cli/compare_cmdline.h"
+#include "views/compare_cmdline.h"
 #include "cli/complete.h"
 #include "compare/render.h"
 #include "db/bisect.h"

@@ -2,7 +2,7 @@
  * [--only REGEX], and kbench run --resume RUN [-c CONF...] [-o ...] [--force] */
 #include "config.h"
 #include "cli/cmd.h"
-#include "cli/report.h"
+#include "views/report.h"
 #include "runner/conf.h"
 #include "runner/dryrun.h"
 #include "runner/plan.h"

@@ -7,7 +7,7 @@
  * the arms are compared with the paired test afterwards. */
 #include "config.h"
 #include "cli/cmd.h"
-#include "cli/report.h"
+#include "views/report.h"
 #include "runner/conf.h"
 #include "experiment/experiment.h"
 #include "runner/dryrun.h"

@@ -2,8 +2,8 @@
  * command that takes one (compare itself, mail after its "--", the
  * report after an experiment), and the
  * comparison it asks for, rendered. */
-#ifndef KBENCH_CLI_COMPARE_CMDLINE_H
-#define KBENCH_CLI_COMPARE_CMDLINE_H
+#ifndef KBENCH_VIEWS_COMPARE_CMDLINE_H
+#define KBENCH_VIEWS_COMPARE_CMDLINE_H
 
 #include "compare/compare.h"
 #include "lib/parse-options.h"

@@ -1,7 +1,7 @@
 /* compare_cmdline: kbench compare's options, parsed for compare and for mail,
  * and the comparison they ask for. */
 #include "config.h"
-#include "cli/compare_cmdline.h"
+#include "views/compare_cmdline.h"
 #include "views/output.h"
 #include "compare/compare.h"
 #include "compare/decide.h"

@@ -1,6 +1,6 @@
-/* report: what a command prints when its runs end (cli/report.c). */
-#ifndef KBENCH_CLI_REPORT_H
-#define KBENCH_CLI_REPORT_H
+/* report: what a command prints when its runs end (views/report.c). */
+#ifndef KBENCH_VIEWS_REPORT_H
+#define KBENCH_VIEWS_REPORT_H
 
 #include "compare/compare.h"	/* enum compare_format */
 

@@ -5,9 +5,9 @@
  * after an experiment (kbench ab, kbench vm with several kernels), the
  * comparison of its arms. */
 #include "config.h"
-#include "cli/report.h"
+#include "views/report.h"
 #include "views/output.h"
-#include "cli/compare_cmdline.h"
+#include "views/compare_cmdline.h"
 #include "runner/effective.h"
 #include "compare/compare.h"
 #include "compare/work.h"
