@@ -13,10 +13,9 @@
 #include "runner/dryrun.h"
 #include "kernel/kbuild.h"
 #include "runner/plan.h"
-#include "runner/record.h"
 #include "runner/runner.h"
-#include "runner/stop.h"
 #include "kernel/vm.h"
+#include "kernel/vm_run.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
@@ -349,16 +348,11 @@ out:
 	return rc;
 }
 
-static volatile sig_atomic_t build_stop, boot_stop;
+static volatile sig_atomic_t build_stop;
 
 static void on_signal(int sig)
 {
 	build_stop = sig;
-}
-
-static void on_boot_signal(int sig)
-{
-	boot_stop = sig;
 }
 
 /* The kernel of rq built (or found in the kernel cache), interrupted by
@@ -462,7 +456,6 @@ int cmd_vm(int argc, char **argv)
 	int rounds = 1;
 	struct strbuf err = STRBUF_INIT;
 	struct vm_config vc = VM_CONFIG_INIT;
-	struct stop_signals boot_signals = { .caught = { 0 } };
 	const char *only = NULL, *note = NULL;
 	int dry = 0, no_report = 0, icount = 0;
 	const struct parse_opt options[] = {
@@ -532,7 +525,6 @@ int cmd_vm(int argc, char **argv)
 	struct pin_topo *topo = NULL;
 	struct store *store = NULL;
 	struct run_request req = { .name = NULL };
-	struct vm *vm = NULL;
 	int64_t run_id = 0;
 	int rc = EXIT_USAGE;
 
@@ -672,57 +664,8 @@ int cmd_vm(int argc, char **argv)
 	rc = 1;
 	if (cmd_open_store(&store, CMD_STORE_WRITE))
 		goto out;
-	for (size_t i = 0; i < plan.n; i++)
-		plan.sections[i].rounds = rounds;
-	plan.rounds = rounds;
 	req.name = arms[0].name;
-	rc = 0;
-	/* A stop signal during a boot ends it at once (the samples' own are
-	 * the runner's). */
-	boot_stop = 0;
-	stop_signals_catch(&boot_signals, on_boot_signal);
-	vc.stop = &boot_stop;
-	/* One boot a round, as each arm of an alternation has. */
-	for (int k = 1; k <= rounds && !rc; k++) {
-		if (rounds > 1)
-			notice("round %d/%d: %s%s%s", k, rounds, vc.kernel, vc.append ? " " : "",
-			       vc.append ? vc.append : "");
-		if (boot_stop || vm_boot(&vc, &vm)) {
-			if (boot_stop) {
-				rc = 128 + boot_stop;
-				error("interrupted by signal %d while the guest booted: QEMU was "
-				      "stopped%s", (int)boot_stop, run_id > 0 ?
-				      "; the run keeps the samples of the rounds before" : "");
-			} else {
-				rc = 1;
-			}
-			break;
-		}
-		/* What auto found holds for the boots that follow. */
-		if (!strcmp(vc.accel, "auto"))
-			vc.accel = vm_accel(vm);
-		req.exec = vm_executor(vm);
-		req.resume = run_id;
-		req.round = rounds > 1 ? k : 0;
-		req.keep_running = k < rounds;
-		rc = plan_execute(&plan, &conf, store, &req, &run_id);
-		vm_stop(vm);
-		vm = NULL;
-		if (rc < 0)
-			rc = 1;
-	}
-	vc.stop = NULL;
-	stop_signals_restore(&boot_signals);
-	/* A stop after a round leaves the run marked running: end it. */
-	if (rc && run_id > 0) {
-		struct run_info ri;
-
-		if (!store_get_run(store, run_id, &ri)) {
-			if (!strcmp(ri.status, "running"))
-				record_finish_run(store, run_id, rc >= 128 ? "interrupted" : "failed");
-			run_info_release(&ri);
-		}
-	}
+	rc = vm_run_rounds(&vc, &plan, &conf, store, &req, rounds, &run_id);
 	if (note && run_id > 0 && store_set_note(store, run_id, note, 0) && !rc)
 		rc = 1;
 	if (rc == 0 && !no_report)
