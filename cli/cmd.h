@@ -115,21 +115,12 @@ int cmd_recover(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 /* kbench ab: an interleaved A/B experiment over knobs and options. */
 int cmd_ab(int argc, char **argv);
-/* After an experiment (kbench ab, kbench vm with arms): print the
- * comparison of its arms' runs in s, in format, as kbench compare of them
- * prints it (cli/report.c). Return 0, or -1 after printing why. */
-int cmd_report_experiment(struct store *s, const struct experiment *e,
-			  enum compare_format format);
 /* kbench experiments: the experiments kbench ab stored. */
 int cmd_experiments(int argc, char **argv);
 /* kbench bisect: the commit of a git tree that made a row worse. */
 int cmd_bisect(int argc, char **argv);
 /* kbench watch: the nightly loop (cli/cmd_watch.c, watch/watch.h). */
 int cmd_watch(int argc, char **argv);
-
-/* After a run (cli/report.c): print its table, and a comparison with the previous complete
- * run of the same config on this machine when there is one. */
-int cmd_report_run(struct store *s, int64_t run_id);
 
 /* kbench fleet: Slurm jobs on a cluster, their bundles uploaded and collected. */
 int cmd_fleet(int argc, char **argv);

@@ -4,7 +4,8 @@
  * --resume EXPERIMENT finishes the rounds of one that was stopped. */
 #include "config.h"
 #include "cli/cmd.h"
-#include "cli/compare_cmdline.h"
+#include "views/report.h"
+#include "views/compare_cmdline.h"
 #include "db/experiment.h"
 #include "db/store.h"
 #include "lib/error.h"
@@ -100,13 +101,23 @@ static int parse_wait_knobs(const struct parse_opt *opt, const char *value)
 	return 0;
 }
 
+/* What kbench ab's command line says. */
+struct ab_opts {
+	struct opt_list configs, overrides;	/* -c, -o */
+	struct experiment_options eo;	/* the design's options */
+	enum compare_format format;	/* of the report */
+	const char *resume;		/* --resume EXPERIMENT; NULL: a new one */
+	int dry_run, no_report, force;
+	double wait_knobs;		/* seconds */
+	int guest_missing;		/* the shipped guest fragment cannot be read */
+};
+
 /* kbench ab --resume SEL: the experiment as its runs stored it, its
  * missing rounds run, then the report. Return an exit status. */
-static int resume(const char *sel, const struct opt_list *configs,
-		  const struct opt_list *overrides, const struct experiment_options *eo,
-		  int dry_run, int force, double wait_knobs, enum compare_format format,
-		  int no_report, int guest_missing)
+static int resume(const struct ab_opts *o)
 {
+	const struct opt_list *configs = &o->configs, *overrides = &o->overrides;
+	const struct experiment_options *eo = &o->eo;
 	struct strbuf err = STRBUF_INIT;
 	struct store *store = NULL;
 	struct experiment e;
@@ -116,7 +127,7 @@ static int resume(const char *sel, const struct opt_list *configs,
 	memset(&e, 0, sizeof(e));
 	if (configs->n || overrides->n || eo->name || eo->rounds || eo->rounds_auto ||
 	    eo->min_rounds || eo->max_rounds || eo->look_every || eo->has_equivalence ||
-	    eo->watch || eo->iterations || eo->order || eo->seed || eo->only || dry_run) {
+	    eo->watch || eo->iterations || eo->order || eo->seed || eo->only || o->dry_run) {
 		error("--resume takes the experiment's configs and design from the store: -c, "
 		      "-o, -n, --rounds, --min-rounds, --max-rounds, --look-every, "
 		      "--equivalence, --watch, --iterations, --order, --seed, --only and "
@@ -126,14 +137,14 @@ static int resume(const char *sel, const struct opt_list *configs,
 	rc = 1;
 	if (cmd_open_store(&store, CMD_STORE_WRITE))
 		goto out;
-	if (store_find_experiment(store, sel, &id, &err)) {
+	if (store_find_experiment(store, o->resume, &id, &err)) {
 		if (err.len)
 			error("%s", err.buf);
 		goto out;
 	}
-	switch (experiment_load_stored(&e, store, id, force, eo->build)) {
+	switch (experiment_load_stored(&e, store, id, o->force, eo->build)) {
 	case 0:
-		if (check_guest(&e, guest_missing))
+		if (check_guest(&e, o->guest_missing))
 			goto out;
 		break;
 	case 1:
@@ -142,10 +153,10 @@ static int resume(const char *sel, const struct opt_list *configs,
 	default:
 		goto out;
 	}
-	e.wait_knobs = wait_knobs;
+	e.wait_knobs = o->wait_knobs;
 	rc = experiment_run(&e, store);
-	if (rc == 0 && !no_report)
-		rc = cmd_report_experiment(store, &e, format) ? 1 : 0;
+	if (rc == 0 && !o->no_report)
+		rc = report_experiment(store, &e, o->format) ? 1 : 0;
 out:
 	experiment_release(&e);
 	store_close(store);
@@ -153,130 +164,36 @@ out:
 	return rc;
 }
 
-int cmd_ab(int argc, char **argv)
+/* A new experiment from the configs o gives, its design checked, then
+ * run (--dry-run: shown) and reported. Return an exit status. */
+static int start(struct ab_opts *o)
 {
-	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
-	struct experiment_options eo = { .name = NULL };
-	enum compare_format format = COMPARE_FORMAT_TEXT;
-	const char *resume_sel = NULL;
-	int dry_run = 0, no_report = 0, force = 0;
-	double wait_knobs = 0;
-	const struct parse_opt options[] = {
-		OPT_STRING_LIST('c', "config", &configs, "FILE",
-				"a config with [arm:NAME] sections (repeatable);\n"
-				"see kbench.conf(5)"),
-		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
-				"set KEY in every section that takes it, in every arm\n"
-				"(-o SECTION.KEY=VALUE: that section only)"),
-		OPT_CALLBACK('n', "name", &eo.name, "NAME",
-			     "the experiment's name (default: the config's);\n"
-			     "each arm is stored as the run NAME/ARM", cmd_parse_run_name),
-		OPT_CALLBACK(0, "rounds", &eo, "N|auto",
-			     "rounds of every arm (default: [experiment] rounds,\n"
-			     "else 12); auto: a sequential design", parse_rounds),
-		OPT_INT_RANGE(0, "min-rounds", &eo.min_rounds, "N",
-			      "--rounds auto: the first look's rounds (default 4)", 3,
-			      EXPERIMENT_MAX_ROUNDS),
-		OPT_INT_RANGE(0, "max-rounds", &eo.max_rounds, "N",
-			      "--rounds auto: the most rounds (default 24)", 3,
-			      EXPERIMENT_MAX_ROUNDS),
-		OPT_INT_RANGE(0, "look-every", &eo.look_every, "N",
-			      "--rounds auto: rounds between looks (default 2)", 1,
-			      EXPERIMENT_MAX_ROUNDS),
-		OPT_CALLBACK(0, "equivalence", &eo, "PCT",
-			     "--rounds auto: stop for no change once the change\n"
-			     "is known within +/-PCT% (default 5; 0: never)", parse_equivalence),
-		OPT_STRING(0, "watch", &eo.watch, "REGEX",
-			   "--rounds auto: the SECTION/ROW mean rows that must\n"
-			   "be decided to stop (PCRE2; default: every one)"),
-		OPT_INT_RANGE(0, "iterations", &eo.iterations, "N",
-			      "samples per row of each arm in each round\n"
-			      "(default: the sections' iterations)", 1, 100000),
-		OPT_STRING(0, "order", &eo.order, "ORDER",
-			   "abba (default: AB BA AB ...) or shuffle (seeded)"),
-		OPT_STRING(0, "seed", &eo.seed, "S", "the seed of --order shuffle"),
-		OPT_STRING(0, "only", &eo.only, "REGEX",
-			   "run only the sections whose name matches (PCRE2)"),
-		OPT_BOOL(0, "dry-run", &dry_run,
-			 "print the design, the knobs with their current values\n"
-			 "and each arm's plan; change and run nothing"),
-		OPT_CALLBACK(0, "format", &format, "FORMAT",
-			     "of the comparison after the experiment (as compare)",
-			     compare_cmdline_parse_format,
-			     .complete = compare_cmdline_complete_format),
-		OPT_BOOL(0, "no-report", &no_report, "do not compare the arms afterwards"),
-		OPT_STRING(0, "resume", &resume_sel, "EXPERIMENT",
-			   "finish the rounds of a stopped experiment (@ID, ID,\n"
-			   "a name: its latest, a uuid prefix)"),
-		OPT_CALLBACK(0, "wait-knobs", &wait_knobs, "SECONDS",
-			     "wait up to SECONDS for another kbench changing this\n"
-			     "machine's knobs to finish (default: refuse at once)",
-			     parse_wait_knobs),
-		OPT_BOOL(0, "force", &force,
-			 "resume although the machine, the kernel or an arm's\n"
-			 "options differ from the experiment's runs"),
-		OPT_HELP("this text"),
-		OPT_END(),
-	};
 	struct strbuf path = STRBUF_INIT;
-	char **paths = NULL;
-	struct cmd_build_opts build_opts = CMD_BUILD_OPTS_INIT;
-	struct kbuild_request build;
-	char **fragments = NULL;
+	char **paths = xcalloc(o->configs.n, sizeof(*paths));
 	struct experiment e;
 	struct store *store = NULL;
-	int rc = EXIT_USAGE, guest_missing;
+	int rc = EXIT_USAGE;
 
 	memset(&e, 0, sizeof(e));
-	if (cmd_parse_options(&argc, argv, options, &ab_usage, &rc))
-		goto out;
-	if (argc > 0) {
-		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
-		goto out;
-	}
-	/* Arms built from a tree (tree = DIR, ref = REF) get the guest
-	 * fragment, as kbench build does; without it (check_guest) the
-	 * other arms still run. */
-	guest_missing = !build_opts.no_guest_fragment && !cmd_build_guest_found();
-	build_opts.no_guest_fragment |= guest_missing;
-	if (cmd_build_request(&build_opts, &build, &fragments))
-		goto out;
-	build.tree = NULL;
-	eo.build = &build;
-	if (resume_sel) {
-		rc = resume(resume_sel, &configs, &overrides, &eo, dry_run, force, wait_knobs,
-			    format, no_report, guest_missing);
-		goto out;
-	}
-	if (force) {
-		error("--force applies to --resume only");
-		goto out;
-	}
-	if (!configs.n) {
-		error("no config given: use -c FILE (e.g. ab-slub-cpu-partial)");
-		parse_opt_usage_print(&ab_usage, options, stderr);
-		goto out;
-	}
-	paths = xcalloc(configs.n, sizeof(*paths));
-	for (size_t i = 0; i < configs.n; i++) {
-		if (cmd_find_config(configs.v[i], &path))
+	for (size_t i = 0; i < o->configs.n; i++) {
+		if (cmd_find_config(o->configs.v[i], &path))
 			goto out;
 		paths[i] = strbuf_detach(&path);
 	}
-	eo.configs = paths;
-	eo.nconfigs = configs.n;
-	eo.overrides = (char *const *)overrides.v;
-	eo.noverrides = overrides.n;
-	if (experiment_load(&e, &eo))
+	o->eo.configs = paths;
+	o->eo.nconfigs = o->configs.n;
+	o->eo.overrides = (char *const *)o->overrides.v;
+	o->eo.noverrides = o->overrides.n;
+	if (experiment_load(&e, &o->eo))
 		goto out;
-	if (check_guest(&e, guest_missing)) {
+	if (check_guest(&e, o->guest_missing)) {
 		rc = 1;
 		goto out;
 	}
 	for (size_t i = 0; i < e.narms; i++)
 		if (cmd_check_run_name(e.arms[i].run_name))
 			goto out;
-	if (dry_run) {
+	if (o->dry_run) {
 		store = cmd_open_store_if_any();
 		rc = experiment_dry_run(&e, store) ? 1 : 0;
 		goto out;
@@ -288,19 +205,121 @@ int cmd_ab(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	e.wait_knobs = wait_knobs;
+	e.wait_knobs = o->wait_knobs;
 	rc = experiment_run(&e, store);
-	if (rc == 0 && !no_report)
-		rc = cmd_report_experiment(store, &e, format) ? 1 : 0;
+	if (rc == 0 && !o->no_report)
+		rc = report_experiment(store, &e, o->format) ? 1 : 0;
 out:
 	store_close(store);
 	experiment_release(&e);
-	for (size_t i = 0; paths && i < configs.n; i++)
+	for (size_t i = 0; i < o->configs.n; i++)
 		free(paths[i]);
 	free(paths);
-	cmd_build_fragments_free(fragments);
-	opt_list_release(&configs);
-	opt_list_release(&overrides);
 	strbuf_release(&path);
+	return rc;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct ab_opts o = {
+		.configs = OPT_LIST_INIT, .overrides = OPT_LIST_INIT,
+		.eo = { .name = NULL },
+		.format = COMPARE_FORMAT_TEXT,
+	};
+	const struct parse_opt options[] = {
+		OPT_STRING_LIST('c', "config", &o.configs, "FILE",
+				"a config with [arm:NAME] sections (repeatable);\n"
+				"see kbench.conf(5)"),
+		OPT_STRING_LIST('o', NULL, &o.overrides, "KEY=VALUE",
+				"set KEY in every section that takes it, in every arm\n"
+				"(-o SECTION.KEY=VALUE: that section only)"),
+		OPT_CALLBACK('n', "name", &o.eo.name, "NAME",
+			     "the experiment's name (default: the config's);\n"
+			     "each arm is stored as the run NAME/ARM", cmd_parse_run_name),
+		OPT_CALLBACK(0, "rounds", &o.eo, "N|auto",
+			     "rounds of every arm (default: [experiment] rounds,\n"
+			     "else 12); auto: a sequential design", parse_rounds),
+		OPT_INT_RANGE(0, "min-rounds", &o.eo.min_rounds, "N",
+			      "--rounds auto: the first look's rounds (default 4)", 3,
+			      EXPERIMENT_MAX_ROUNDS),
+		OPT_INT_RANGE(0, "max-rounds", &o.eo.max_rounds, "N",
+			      "--rounds auto: the most rounds (default 24)", 3,
+			      EXPERIMENT_MAX_ROUNDS),
+		OPT_INT_RANGE(0, "look-every", &o.eo.look_every, "N",
+			      "--rounds auto: rounds between looks (default 2)", 1,
+			      EXPERIMENT_MAX_ROUNDS),
+		OPT_CALLBACK(0, "equivalence", &o.eo, "PCT",
+			     "--rounds auto: stop for no change once the change\n"
+			     "is known within +/-PCT% (default 5; 0: never)", parse_equivalence),
+		OPT_STRING(0, "watch", &o.eo.watch, "REGEX",
+			   "--rounds auto: the SECTION/ROW mean rows that must\n"
+			   "be decided to stop (PCRE2; default: every one)"),
+		OPT_INT_RANGE(0, "iterations", &o.eo.iterations, "N",
+			      "samples per row of each arm in each round\n"
+			      "(default: the sections' iterations)", 1, 100000),
+		OPT_STRING(0, "order", &o.eo.order, "ORDER",
+			   "abba (default: AB BA AB ...) or shuffle (seeded)"),
+		OPT_STRING(0, "seed", &o.eo.seed, "S", "the seed of --order shuffle"),
+		OPT_STRING(0, "only", &o.eo.only, "REGEX",
+			   "run only the sections whose name matches (PCRE2)"),
+		OPT_BOOL(0, "dry-run", &o.dry_run,
+			 "print the design, the knobs with their current values\n"
+			 "and each arm's plan; change and run nothing"),
+		OPT_CALLBACK(0, "format", &o.format, "FORMAT",
+			     "of the comparison after the experiment (as compare)",
+			     compare_cmdline_parse_format,
+			     .complete = compare_cmdline_complete_format),
+		OPT_BOOL(0, "no-report", &o.no_report, "do not compare the arms afterwards"),
+		OPT_STRING(0, "resume", &o.resume, "EXPERIMENT",
+			   "finish the rounds of a stopped experiment (@ID, ID,\n"
+			   "a name: its latest, a uuid prefix)"),
+		OPT_CALLBACK(0, "wait-knobs", &o.wait_knobs, "SECONDS",
+			     "wait up to SECONDS for another kbench changing this\n"
+			     "machine's knobs to finish (default: refuse at once)",
+			     parse_wait_knobs),
+		OPT_BOOL(0, "force", &o.force,
+			 "resume although the machine, the kernel or an arm's\n"
+			 "options differ from the experiment's runs"),
+		OPT_HELP("this text"),
+		OPT_END(),
+	};
+	struct cmd_build_opts build_opts = CMD_BUILD_OPTS_INIT;
+	struct kbuild_request build;
+	char **fragments = NULL;
+	int rc = EXIT_USAGE;
+
+	if (cmd_parse_options(&argc, argv, options, &ab_usage, &rc))
+		goto out;
+	if (argc > 0) {
+		error("unexpected argument '%s' (configs are given with -c)", argv[0]);
+		goto out;
+	}
+	/* Arms built from a tree (tree = DIR, ref = REF) get the guest
+	 * fragment, as kbench build does; without it (check_guest) the
+	 * other arms still run. */
+	o.guest_missing = !build_opts.no_guest_fragment && !cmd_build_guest_found();
+	build_opts.no_guest_fragment |= o.guest_missing;
+	if (cmd_build_request(&build_opts, &build, &fragments))
+		goto out;
+	build.tree = NULL;
+	o.eo.build = &build;
+	if (o.resume) {
+		rc = resume(&o);
+		goto out;
+	}
+	if (o.force) {
+		error("--force applies to --resume only");
+		goto out;
+	}
+	if (!o.configs.n) {
+		error("no config given: use -c FILE (e.g. ab-slub-cpu-partial)");
+		parse_opt_usage_print(&ab_usage, options, stderr);
+		goto out;
+	}
+	rc = start(&o);
+out:
+	cmd_build_fragments_free(fragments);
+	opt_list_release(&o.configs);
+	opt_list_release(&o.overrides);
 	return rc;
 }

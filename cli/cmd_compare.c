@@ -4,7 +4,8 @@
 #include "config.h"
 #include "cli/cmd.h"
 #include "views/output.h"
-#include "cli/compare_cmdline.h"
+#include "views/compare_cmdline.h"
+#include "cli/complete.h"
 #include "db/store.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
@@ -19,7 +20,7 @@ int cmd_compare(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	int r, rc;
 
-	r = compare_cmdline_parse(&c, argc, argv);
+	r = compare_cmdline_parse(&c, argc, argv, cmd_complete_runs);
 	if (r) {
 		rc = r == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
 		goto out;

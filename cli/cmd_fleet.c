@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,46 +216,6 @@ static const struct parse_opt_usage schedule_usage = {
 		    "or config.",
 };
 
-/* The name a chain or job is known by: NAME, else the configs' names as
- * kbench run stores them ("a+b"), with what Slurm and a shell would not
- * take replaced by '_'. */
-static void job_label(const struct submit_opts *o, struct strbuf *out)
-{
-	if (o->name) {
-		strbuf_addstr(out, o->name);
-	} else if (o->watch) {
-		const char *base = strrchr(o->watch, '/');
-		size_t len;
-
-		base = base ? base + 1 : o->watch;
-		len = strlen(base);
-		if (len > 5 && !strcmp(base + len - 5, ".conf"))
-			len -= 5;
-		strbuf_addstr(out, "watch-");
-		strbuf_add(out, base, len);
-	} else {
-		for (size_t i = 0; i < o->configs.n; i++) {
-			const char *base = strrchr(o->configs.v[i], '/');
-			size_t len;
-
-			base = base ? base + 1 : o->configs.v[i];
-			len = strlen(base);
-			if (len > 5 && !strcmp(base + len - 5, ".conf"))
-				len -= 5;
-			if (i)
-				strbuf_addch(out, '+');
-			strbuf_add(out, base, len);
-		}
-	}
-	for (size_t i = 0; i < out->len; i++) {
-		char c = out->buf[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      strchr("._+-", c)))
-			out->buf[i] = '_';
-	}
-}
-
 /* Check the configs and the run name as kbench run on the nodes will:
  * each config read and its plan built, every message on stderr. Returns
  * run's exit status for them (0, or 2 for a bad name or config). */
@@ -293,15 +252,6 @@ static int check_watch_arg(const char *path)
 		return EXIT_USAGE;
 	}
 	return 0;
-}
-
-static void default_db_dir(struct strbuf *out)
-{
-	const struct passwd *pw = getpwuid(geteuid());
-
-	strbuf_addstr(out, "/var/tmp/kbench-fleet");
-	if (pw && pw->pw_name && *pw->pw_name)
-		strbuf_addf(out, "-%s", pw->pw_name);
 }
 
 /* The options of submit, which schedule takes after its --daily: one
@@ -368,16 +318,9 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 	};
 	const struct parse_opt *opts = daily ? schedule_options : submit_options;
 	const struct parse_opt_usage *usage = daily ? &schedule_usage : &submit_usage;
-	struct strbuf label = STRBUF_INIT, job_name = STRBUF_INIT, script = STRBUF_INIT;
-	struct strbuf kbench = STRBUF_INIT, db_dir = STRBUF_INIT, id = STRBUF_INIT;
-	struct strbuf ids = STRBUF_INIT;
-	struct fleet_names nodes = FLEET_NAMES_INIT;
-	struct fleet_submissions done = FLEET_SUBMISSIONS_INIT;
 	struct fleet_job job;
 	struct net_limits limits = { .tries = 0 };
 	struct fleet_defaults defaults;
-	const char *begin;
-	size_t failed = 0, skipped = 0;
 	int rc = EXIT_USAGE;
 
 	fleet_defaults_init(&defaults);
@@ -420,108 +363,24 @@ static int submit_or_schedule(int argc, char **argv, int daily)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	rc = 1;
-	if (o.results) {
-		http_url_redact(&id, o.results);
-		if (strcmp(id.buf, o.results))
-			warning("the credentials in '--results' go into the job's script, which "
-				"Slurm keeps: give them to the nodes in ~/.netrc instead");
-		strbuf_reset(&id);
-	}
-	job_label(&o, &label);
-	strbuf_addf(&job_name, "%s%s", daily ? FLEET_DAILY_PREFIX : FLEET_JOB_PREFIX, label.buf);
-	if (o.kbench)
-		strbuf_addstr(&kbench, o.kbench);
-	else if (fleet_self_path(&kbench))
-		goto out;
-	if (o.db_dir)
-		strbuf_addstr(&db_dir, o.db_dir);
-	else
-		default_db_dir(&db_dir);
 	job = (struct fleet_job) {
-		.job_name = job_name.buf,
 		.run_name = o.name,
 		.configs = o.configs.v,
 		.nconfigs = o.configs.n,
 		.watch = o.watch,
 		.results = o.results,
-		.kbench = kbench.buf,
-		.db_dir = db_dir.buf,
+		.kbench = o.kbench,
+		.db_dir = o.db_dir,
 		.partition = o.partition,
 		.daily = daily ? o.daily : NULL,
 		.node_names = o.node_names,
 		.run_minutes = o.run_minutes,
 		.upload_timeout_s = limits.total_s,
 	};
-	if (fleet_job_script(&job, &script))
-		goto out;
-	begin = o.begin ? o.begin : daily ? o.daily : NULL;
-	if (o.dry_run) {
-		/* A dry run asks Slurm nothing: the nodes of a plain --nodes
-		 * list are shown each; those only Slurm can name (every node,
-		 * a partition's, n[1-4]) as one line with NODE, and said so. */
-		fputs(script.buf, stdout);
-		if (o.nodes && !strchr(o.nodes, '[')) {
-			if (fleet_nodes(o.nodes, NULL, &nodes))
-				goto out;
-		} else {
-			fleet_names_add(&nodes, "NODE");
-			if (o.nodes)
-				printf("# for each node of %s", o.nodes);
-			else if (o.partition)
-				printf("# for each node of partition %s", o.partition);
-			else
-				printf("# for each node Slurm knows");
-			printf(" (a dry run asks Slurm nothing: --nodes n1,n2 names them)\n");
-		}
-		for (size_t i = 0; i < nodes.n; i++) {
-			strbuf_reset(&id);
-			fleet_submit_cmdline(nodes.v[i], begin, "SCRIPT", &id);
-			printf("# %s\n", id.buf);
-		}
-		rc = fflush(stdout) ? 1 : 0;
-		goto out;
-	}
-	if (fleet_nodes(o.nodes, o.partition, &nodes))
-		goto out;
-	if (fleet_submit_each(script.buf, job_name.buf, daily, &nodes, begin, &done))
-		goto out;
-	for (size_t i = 0; i < done.n; i++) {
-		const struct fleet_submitted *r = &done.v[i];
-
-		if (r->pending) {
-			warning("chain '%s' is scheduled on %s already (job %s is pending): left as it is",
-				job_name.buf, r->node, r->pending);
-			skipped++;
-		} else if (!r->job_id) {
-			failed++;
-		} else {
-			printf("submitted job %s (%s) to %s\n", r->job_id, job_name.buf, r->node);
-			strbuf_addf(&ids, "%s%s", ids.len ? ", " : "", r->job_id);
-		}
-	}
-	if (daily && ids.len)
-		printf("chain '%s' runs daily at %s%s%s; 'kbench fleet unschedule %s' ends it\n",
-		       job_name.buf, o.daily, o.begin ? ", first at " : "", o.begin ? o.begin : "",
-		       label.buf);
-	if (skipped == nodes.n)
-		error("chain '%s' is scheduled on every node given already: 'kbench fleet "
-		      "unschedule %s' ends it", job_name.buf, label.buf);
-	rc = failed || skipped == nodes.n ? 1 : 0;
-	if (fflush(stdout))
-		rc = 1;
+	rc = fleet_schedule(&job, o.nodes, o.begin, o.dry_run);
 out:
 	fleet_defaults_release(&defaults);
 	opt_list_release(&o.configs);
-	strbuf_release(&label);
-	strbuf_release(&job_name);
-	strbuf_release(&script);
-	strbuf_release(&kbench);
-	strbuf_release(&db_dir);
-	strbuf_release(&id);
-	strbuf_release(&ids);
-	fleet_names_release(&nodes);
-	fleet_submissions_release(&done);
 	return rc;
 }
 
@@ -570,13 +429,13 @@ static int cmd_unschedule(int argc, char **argv)
 	}
 	rc = 1;
 	if (!all) {
-		struct submit_opts o = { .configs = OPT_LIST_INIT, .name = argv[0] };
+		const char *name = argv[0];
 
 		/* NAME as schedule printed it, or as given to it. */
-		if (!strncmp(argv[0], FLEET_DAILY_PREFIX, strlen(FLEET_DAILY_PREFIX)))
-			o.name = argv[0] + strlen(FLEET_DAILY_PREFIX);
+		if (!strncmp(name, FLEET_DAILY_PREFIX, strlen(FLEET_DAILY_PREFIX)))
+			name += strlen(FLEET_DAILY_PREFIX);
 		strbuf_addstr(&job_name, FLEET_DAILY_PREFIX);
-		job_label(&o, &job_name);
+		fleet_job_label(name, NULL, NULL, 0, &job_name);
 	}
 	if (fleet_cancel_pending(all ? NULL : job_name.buf, dry_run, &n))
 		goto out;
@@ -607,56 +466,8 @@ static const struct parse_opt_usage status_usage = {
 	.help_column = 22,
 };
 
-/* A collected run of a job, known by its fact slurm-job. */
-struct job_run {
-	char *job_id;
-	int64_t run_id;
-};
-
-struct job_runs {
-	struct job_run *v;
-	size_t n, alloc;
-};
-
-static void add_job_run(struct job_runs *l, int64_t run_id, const char *job_id, size_t len)
-{
-	ALLOC_GROW(l->v, l->n + 1, l->alloc);
-	l->v[l->n].job_id = xstrndup(job_id, len);
-	l->v[l->n].run_id = run_id;
-	l->n++;
-}
-
-static int meta_job_run(int64_t run_id, const char *job_id, void *arg)
-{
-	add_job_run(arg, run_id, job_id, strlen(job_id));
-	return 0;
-}
-
-/* A run stored before runs recorded their Slurm job holds it in the note
- * the job's script gives it alone: "kbench fleet: Slurm job ID on node
- * NODE". */
-static int note_job_run(const struct run_info *r, void *arg)
-{
-	static const char prefix[] = "kbench fleet: Slurm job ";
-	struct job_runs *l = arg;
-	const char *p = r->notes ? strstr(r->notes, prefix) : NULL;
-	size_t len;
-
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].run_id == r->id)
-			return 0;
-	if (!p)
-		return 0;
-	p += sizeof(prefix) - 1;
-	len = strspn(p, "0123456789");
-	if (!len || strncmp(p + len, " on node ", 9))
-		return 0;
-	add_job_run(l, r->id, p, len);
-	return 0;
-}
-
 /* The runs of fleet jobs in the store, if there is a store. */
-static void read_job_runs(struct job_runs *l)
+static void read_job_runs(struct fleet_job_runs *l)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct store *s = NULL;
@@ -664,18 +475,9 @@ static void read_job_runs(struct job_runs *l)
 
 	cmd_store_path(&path);
 	if (!stat(path.buf, &st) && !cmd_open_store(&s, CMD_STORE_READ))
-		if (!store_each_run_with_meta(s, "", "slurm-job", meta_job_run, l))
-			store_each_run(s, NULL, note_job_run, l);
+		fleet_job_runs_read(s, l);
 	store_close(s);
 	strbuf_release(&path);
-}
-
-static const struct job_run *find_job_run(const struct job_runs *l, const char *job_id)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i].job_id, job_id))
-			return &l->v[i];
-	return NULL;
 }
 
 static const char *or_dash(const char *s)
@@ -717,7 +519,7 @@ static int cmd_status(int argc, char **argv)
 		OPT_END(),
 	};
 	struct fleet_job_list jobs = FLEET_JOB_LIST_INIT;
-	struct job_runs runs = { .n = 0 };
+	struct fleet_job_runs runs = FLEET_JOB_RUNS_INIT;
 	struct strbuf result = STRBUF_INIT;
 	int wid = 3, wname = 4, wstate = 5, wnode = 4, rc = EXIT_USAGE;
 
@@ -752,7 +554,7 @@ static int cmd_status(int argc, char **argv)
 	}
 	for (size_t i = 0; i < jobs.n; i++) {
 		const struct fleet_job_state *j = &jobs.v[i];
-		const struct job_run *r = find_job_run(&runs, j->id);
+		const struct fleet_job_run *r = fleet_job_runs_find(&runs, j->id);
 		char start[16], end[16];
 
 		strbuf_reset(&result);
@@ -788,9 +590,7 @@ static int cmd_status(int argc, char **argv)
 		printf("(finished jobs unknown: Slurm keeps neither accounting nor a jobcomp log)\n");
 	rc = fflush(stdout) ? 1 : 0;
 out:
-	for (size_t i = 0; i < runs.n; i++)
-		free(runs.v[i].job_id);
-	free(runs.v);
+	fleet_job_runs_release(&runs);
 	fleet_job_list_release(&jobs);
 	strbuf_release(&result);
 	return rc;

@@ -8,7 +8,8 @@
 #include "views/bisect_report.h"
 #include "cli/cmd.h"
 #include "views/output.h"
-#include "cli/compare_cmdline.h"
+#include "views/compare_cmdline.h"
+#include "cli/complete.h"
 #include "compare/render.h"
 #include "db/bisect.h"
 #include "db/store.h"
@@ -163,7 +164,7 @@ static int compare_text(const char **args, int n, struct strbuf *body, int *stat
 	argv[0] = (char *)"compare";
 	for (int i = 0; i < n; i++)
 		argv[i + 1] = (char *)args[i];
-	r = compare_cmdline_parse(&c, n + 1, argv);
+	r = compare_cmdline_parse(&c, n + 1, argv, cmd_complete_runs);
 	if (r) {
 		*status = r == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
 		goto out;
@@ -340,6 +341,87 @@ static int add_addresses(const char *what, const char *const *v, size_t n,
 	return rc;
 }
 
+/* The recipients and the sender of o (the command line's, else those of
+ * [mail]), checked, as mail_format and mail_send take them: *to and *cc
+ * the lists the headers name, from the sender's address alone, rcpt
+ * every recipient's address, one string each ('\0' after each), *nrcpt
+ * how many. Return 0, or -1 after saying what is missing or invalid. */
+static int pick_addresses(struct mail_opts *o, const char ***to, size_t *nto,
+			  const char ***cc, size_t *ncc, struct strbuf *from,
+			  struct strbuf *rcpt, size_t *nrcpt)
+{
+	*nto = o->to.n ? o->to.n : o->nconf_to;
+	*to = o->to.n ? o->to.v : (const char **)o->conf_to;
+	*ncc = o->cc.n ? o->cc.n : o->nconf_cc;
+	*cc = o->cc.n ? o->cc.v : (const char **)o->conf_cc;
+	if (!*nto)
+		return error("no recipient: give --to ADDR (or set 'to' in [mail] of %s)",
+			     defaults_hint(o));
+	if (!o->from && o->dry_run) {
+		/* A dry run sends nothing: a placeholder stands in, and says so. */
+		o->from = MAIL_DRY_RUN_FROM;
+		notice("no sender: the dry run writes 'From: %s'; give --from ADDR "
+		       "(or set 'from' in [mail]) to send", o->from);
+	} else if (!o->from) {
+		return error("no sender: give --from ADDR (or set 'from' in [mail] of %s)",
+			     defaults_hint(o));
+	}
+	if (!o->dry_run && !o->smtp)
+		return error("no SMTP server: give --smtp URL (or set 'smtp' in [mail] of %s), "
+			     "or --dry-run", defaults_hint(o));
+	if (add_addresses("--from", &o->from, 1, from, nrcpt))
+		return -1;
+	*nrcpt = 0;
+	return add_addresses("--to", *to, *nto, rcpt, nrcpt) ||
+	       add_addresses("--cc", *cc, *ncc, rcpt, nrcpt) ? -1 : 0;
+}
+
+/* Send msg (mbox: the same in mbox form) from from to the nrcpt
+ * addresses of rcpt through o's server; a mail that cannot be sent is
+ * saved, or else written on stdout, so that it is not lost. Return the
+ * command's status (0, 1, EXIT_USAGE), after saying why. */
+static int send_or_save(const struct mail_opts *o, const char *from, const struct strbuf *rcpt,
+			size_t nrcpt, const struct strbuf *msg, const struct strbuf *mbox,
+			time_t date, const char *id)
+{
+	struct strbuf err = STRBUF_INIT, reply = STRBUF_INIT, saved = STRBUF_INIT;
+	const char **rcpts = xcalloc(nrcpt ? nrcpt : 1, sizeof(*rcpts));
+	struct mail_server srv = { .url = o->smtp };
+	int rc = 1;
+
+	for (size_t i = 0, off = 0; i < nrcpt; i++, off += strlen(rcpt->buf + off) + 1)
+		rcpts[i] = rcpt->buf + off;
+	srv.cafile = o->cafile;
+	srv.timeout_s = o->timeout_s;
+	srv.user = getenv("KBENCH_SMTP_USER");
+	srv.password = getenv("KBENCH_SMTP_PASSWORD");
+	if (srv.password && !srv.user) {
+		error("KBENCH_SMTP_PASSWORD is set but KBENCH_SMTP_USER is not");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (mail_send(&srv, from, rcpts, nrcpt, msg, &err, &reply)) {
+		error("cannot send the mail: %s", err.buf);
+		print_reply(&reply);
+		if (save_unsent(mbox, date, &saved)) {
+			error("the mail follows on stdout, so that it is not lost");
+			fwrite(mbox->buf, 1, mbox->len, stdout);
+			fflush(stdout);
+		} else {
+			error("the mail is saved in %s (git send-email can send it)", saved.buf);
+		}
+		goto out;
+	}
+	notice("sent %s to %zu recipient%s", id, nrcpt, nrcpt == 1 ? "" : "s");
+	rc = 0;
+out:
+	free(rcpts);
+	strbuf_release(&err);
+	strbuf_release(&reply);
+	strbuf_release(&saved);
+	return rc;
+}
+
 /* Send (or, dry run, print) the mail o describes: the report of the
  * bisection bisect_sel names, else the comparison of argv[0..argc-1].
  * Return the command's status (0, 1, EXIT_USAGE), after saying why. */
@@ -348,46 +430,14 @@ static int mail_send_text(struct mail_opts *o, const char *bisect_sel, int argc,
 	struct strbuf cmp = STRBUF_INIT, intro = STRBUF_INIT, body = STRBUF_INIT;
 	struct strbuf subject = STRBUF_INIT, msg = STRBUF_INIT, mbox = STRBUF_INIT;
 	struct strbuf from = STRBUF_INIT, rcpt = STRBUF_INIT, id = STRBUF_INIT;
-	struct strbuf err = STRBUF_INIT, reply = STRBUF_INIT, saved = STRBUF_INIT;
-	struct strbuf parents = STRBUF_INIT, refs = STRBUF_INIT;
-	const char **to = NULL, **cc = NULL, **rcpts = NULL;
+	struct strbuf err = STRBUF_INIT, parents = STRBUF_INIT, refs = STRBUF_INIT;
+	const char **to = NULL, **cc = NULL;
 	size_t nto, ncc, nrcpt = 0;
 	struct mail m = { .date = time(NULL) };
-	struct mail_server srv = { .url = NULL };
 	struct strbuf bisect_subject = STRBUF_INIT;
 	int rc = EXIT_USAGE;
 
-	if (load_defaults(o))
-		goto out;
-	nto = o->to.n ? o->to.n : o->nconf_to;
-	to = o->to.n ? o->to.v : (const char **)o->conf_to;
-	ncc = o->cc.n ? o->cc.n : o->nconf_cc;
-	cc = o->cc.n ? o->cc.v : (const char **)o->conf_cc;
-	if (!nto) {
-		error("no recipient: give --to ADDR (or set 'to' in [mail] of %s)",
-		      defaults_hint(o));
-		goto out;
-	}
-	if (!o->from && o->dry_run) {
-		/* A dry run sends nothing: a placeholder stands in, and says so. */
-		o->from = MAIL_DRY_RUN_FROM;
-		notice("no sender: the dry run writes 'From: %s'; give --from ADDR "
-		       "(or set 'from' in [mail]) to send", o->from);
-	} else if (!o->from) {
-		error("no sender: give --from ADDR (or set 'from' in [mail] of %s)",
-		      defaults_hint(o));
-		goto out;
-	}
-	if (!o->dry_run && !o->smtp) {
-		error("no SMTP server: give --smtp URL (or set 'smtp' in [mail] of %s), or "
-		      "--dry-run", defaults_hint(o));
-		goto out;
-	}
-	if (add_addresses("--from", &o->from, 1, &from, &nrcpt))
-		goto out;
-	nrcpt = 0;
-	if (add_addresses("--to", to, nto, &rcpt, &nrcpt) ||
-	    add_addresses("--cc", cc, ncc, &rcpt, &nrcpt))
+	if (load_defaults(o) || pick_addresses(o, &to, &nto, &cc, &ncc, &from, &rcpt, &nrcpt))
 		goto out;
 	if (o->intro && read_intro(o->intro, &intro))
 		goto out;
@@ -434,36 +484,8 @@ static int mail_send_text(struct mail_opts *o, const char *bisect_sel, int argc,
 		rc = fflush(stdout) ? 1 : 0;
 		goto out;
 	}
-
-	rcpts = xcalloc(nrcpt ? nrcpt : 1, sizeof(*rcpts));
-	for (size_t i = 0, off = 0; i < nrcpt; i++, off += strlen(rcpt.buf + off) + 1)
-		rcpts[i] = rcpt.buf + off;
-	srv.url = o->smtp;
-	srv.cafile = o->cafile;
-	srv.timeout_s = o->timeout_s;
-	srv.user = getenv("KBENCH_SMTP_USER");
-	srv.password = getenv("KBENCH_SMTP_PASSWORD");
-	if (srv.password && !srv.user) {
-		error("KBENCH_SMTP_PASSWORD is set but KBENCH_SMTP_USER is not");
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (mail_send(&srv, from.buf, rcpts, nrcpt, &msg, &err, &reply)) {
-		error("cannot send the mail: %s", err.buf);
-		print_reply(&reply);
-		if (save_unsent(&mbox, m.date, &saved)) {
-			error("the mail follows on stdout, so that it is not lost");
-			fwrite(mbox.buf, 1, mbox.len, stdout);
-			fflush(stdout);
-		} else {
-			error("the mail is saved in %s (git send-email can send it)", saved.buf);
-		}
-		goto out;
-	}
-	notice("sent %s to %zu recipient%s", id.buf, nrcpt, nrcpt == 1 ? "" : "s");
-	rc = 0;
+	rc = send_or_save(o, from.buf, &rcpt, nrcpt, &msg, &mbox, m.date, id.buf);
 out:
-	free(rcpts);
 	strbuf_release(&cmp);
 	strbuf_release(&intro);
 	strbuf_release(&body);
@@ -474,8 +496,6 @@ out:
 	strbuf_release(&rcpt);
 	strbuf_release(&id);
 	strbuf_release(&err);
-	strbuf_release(&reply);
-	strbuf_release(&saved);
 	strbuf_release(&parents);
 	strbuf_release(&refs);
 	strbuf_release(&bisect_subject);

@@ -2,6 +2,7 @@
  * [--only REGEX], and kbench run --resume RUN [-c CONF...] [-o ...] [--force] */
 #include "config.h"
 #include "cli/cmd.h"
+#include "views/report.h"
 #include "runner/conf.h"
 #include "runner/dryrun.h"
 #include "runner/plan.h"
@@ -320,7 +321,7 @@ execute:
 	if (note && run_id > 0 && store_set_note(store, run_id, note, 0) && !rc)
 		rc = 1;
 	if (rc == 0 && !no_report)
-		rc = cmd_report_run(store, run_id) ? 1 : 0;
+		rc = report_run(store, run_id) ? 1 : 0;
 out:
 	store_close(store);
 	plan_release(&plan);

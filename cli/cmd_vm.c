@@ -7,15 +7,15 @@
  * the arms are compared with the paired test afterwards. */
 #include "config.h"
 #include "cli/cmd.h"
+#include "views/report.h"
 #include "runner/conf.h"
 #include "experiment/experiment.h"
 #include "runner/dryrun.h"
 #include "kernel/kbuild.h"
 #include "runner/plan.h"
-#include "runner/record.h"
 #include "runner/runner.h"
-#include "runner/stop.h"
 #include "kernel/vm.h"
+#include "kernel/vm_run.h"
 #include "db/store.h"
 #include "lib/error.h"
 #include "lib/parse-options.h"
@@ -80,6 +80,16 @@ struct vm_arm {
 	struct vm_config vc;
 	const char *ref;	/* --ref; NULL: vc.kernel is given */
 	const char *name;	/* NULL: from the image's file name, or the ref */
+};
+
+/* What kbench vm's command line says. */
+struct vm_opts {
+	struct opt_list configs, overrides;	/* -c, -o */
+	struct opt_list kernels, appends, names, refs;	/* -k, --append, -n, --ref */
+	struct cmd_build_opts bo;	/* how a --ref is built */
+	struct vm_config vc;		/* the guest's options */
+	const char *only, *note;
+	int rounds, dry, no_report, icount;
 };
 
 static const char *nth(const struct opt_list *l, size_t i)
@@ -286,16 +296,17 @@ static int arms_text(const struct vm_arm *arms, size_t narms, const struct ref_b
  * comparison of their runs. */
 static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_config *vc,
 		    const struct ref_build *rb, const struct kbuild_request *build,
-		    const struct opt_list *configs, const struct opt_list *overrides,
-		    const char *only, int rounds, int dry, int no_report, const char *note)
+		    const struct vm_opts *o)
 {
+	const struct opt_list *configs = &o->configs, *overrides = &o->overrides;
+	const char *note = o->note;
 	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
 	struct experiment_options eo = {
 		.nconfigs = configs->n,
 		.overrides = (char *const *)overrides->v,
 		.noverrides = overrides->n,
-		.rounds = rounds,
-		.only = only,
+		.rounds = o->rounds,
+		.only = o->only,
 		.extra_name = rb ? "--ref" : "-k",
 		.vm = vc,
 		.build = build,
@@ -320,7 +331,7 @@ static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_con
 	for (size_t i = 0; i < e.narms; i++)
 		if (cmd_check_run_name(e.arms[i].run_name))
 			goto out;
-	if (dry) {
+	if (o->dry) {
 		cmd_store_path(&path);
 		if (!access(path.buf, F_OK) && cmd_open_store(&store, CMD_STORE_READ))
 			store = NULL;
@@ -335,8 +346,8 @@ static int run_arms(const struct vm_arm *arms, size_t narms, const struct vm_con
 		if (e.arms[i].run_id > 0 && store_set_note(store, e.arms[i].run_id, note, 0) &&
 		    !rc)
 			rc = 1;
-	if (rc == 0 && !no_report)
-		rc = cmd_report_experiment(store, &e, COMPARE_FORMAT_TEXT) ? 1 : 0;
+	if (rc == 0 && !o->no_report)
+		rc = report_experiment(store, &e, COMPARE_FORMAT_TEXT) ? 1 : 0;
 out:
 	store_close(store);
 	experiment_release(&e);
@@ -348,16 +359,11 @@ out:
 	return rc;
 }
 
-static volatile sig_atomic_t build_stop, boot_stop;
+static volatile sig_atomic_t build_stop;
 
 static void on_signal(int sig)
 {
 	build_stop = sig;
-}
-
-static void on_boot_signal(int sig)
-{
-	boot_stop = sig;
 }
 
 /* The kernel of rq built (or found in the kernel cache), interrupted by
@@ -446,188 +452,254 @@ static int parse_vcpu_pin(const struct parse_opt *opt, const char *value)
 	return 0;
 }
 
+/* The options that name the kernel, checked before anything is built.
+ * Return 0, or -1 after saying why not. */
+static int check_kernel_options(const struct vm_opts *o, int argc, char **argv)
+{
+	const struct cmd_build_opts *bo = &o->bo;
+
+	if (argc > 0)
+		return error("unexpected argument '%s' (the kernel is given with -k, configs "
+			     "with -c)", argv[0]);
+	if (o->kernels.n && o->refs.n)
+		return error("-k and --ref cannot be combined: a kernel is an image, or a "
+			     "commit of --tree built");
+	if (!o->refs.n && (bo->tree || bo->kconfig || bo->fragments.n || bo->no_guest_fragment ||
+			   bo->cache || bo->jobs || bo->timeout_s))
+		return error("--tree, --kconfig, --fragment, --no-guest-fragment, --cache, --jobs "
+			     "and --build-timeout build the kernel of a --ref: give --ref REF");
+	if (!o->kernels.n && !o->refs.n)
+		return error("no kernel given: use -k IMAGE (e.g. arch/x86/boot/bzImage), or "
+			     "--ref REF of a kernel tree");
+	return 0;
+}
+
+/* The options of narms arms and of their guest, checked before a kernel
+ * is built (o->vc takes --icount). Return 0, or the exit status after
+ * saying why not. */
+static int check_arm_options(struct vm_opts *o, size_t narms)
+{
+	if (o->refs.n > 1 && o->refs.n != narms) {
+		error("%zu arms: give one --ref for each arm", narms);
+		return EXIT_USAGE;
+	}
+	if (o->icount && cmd_check_icount(o->vc.accel, o->vc.vcpus))
+		return EXIT_USAGE;
+	/* What the options say is refused before a kernel is built. */
+	if (check_guest_options(&o->vc) || cmd_require_configs(&o->configs, NULL, NULL))
+		return EXIT_USAGE;
+	if (check_guest_files(&o->vc))
+		return 1;
+	if (o->icount)
+		o->vc.icount_shift = VM_ICOUNT_SHIFT;
+	if ((o->kernels.n > 1 && o->kernels.n != narms) ||
+	    (o->appends.n > 1 && o->appends.n != narms) ||
+	    (o->names.n > 1 && o->names.n != narms) || (o->names.n == 1 && narms > 1)) {
+		error("%zu arms: give one -k, --append and -n for all or one for each arm, and "
+		      "a name for each arm", narms);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The kernels of refs: one arm's built now (--dry-run: its commit
+ * found), into built and the arm's image and facts; the refs of several
+ * arms found, built when the experiment's arms are loaded and run.
+ * Return 0, or the exit status after saying why not. */
+static int prepare_refs(struct kbuild_request *build, const struct vm_opts *o,
+			struct vm_arm *arms, size_t narms, struct kbuild_result *built,
+			const char **built_facts)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	if (narms == 1) {
+		build->ref = o->refs.v[0];
+		rc = o->dry ? kbuild_resolve(build, built, &err) : build_one(build, built, &err);
+		if (rc) {
+			error("%s", err.buf);
+			rc = rc >= 128 ? rc : 1;
+			goto out;
+		}
+		if (o->dry)
+			printf("KERNEL: %s (%.12s %s) of %s, %s: %s\n", built->describe,
+			       built->commit, built->subject, built->tree, built->config_desc,
+			       built->cache_hit ? "in the kernel cache" :
+			       "not in the kernel cache, built first");
+		kbuild_facts(built, built_facts);
+		arms[0].vc.kernel = built->image;
+		arms[0].vc.facts = built_facts;
+		goto out;
+	}
+	/* A tree or a ref that is not there is said as such (exit 1), not
+	 * as a line of the arms' config text. */
+	for (size_t i = 0; i < o->refs.n; i++) {
+		struct kbuild_result found;
+
+		memset(&found, 0, sizeof(found));
+		build->ref = o->refs.v[i];
+		rc = kbuild_resolve(build, &found, &err);
+		kbuild_result_release(&found);
+		build->ref = NULL;
+		if (rc) {
+			error("%s", err.buf);
+			rc = 1;
+			goto out;
+		}
+	}
+out:
+	strbuf_release(&err);
+	return rc;
+}
+
+/* One kernel: the plan run in its guest, a boot a round, then the run's
+ * note and report. Return the exit status. */
+static int run_kernel(struct vm_config *vc, const char *name, const struct vm_opts *o)
+{
+	struct config conf;
+	struct plan plan = { .n = 0 };
+	struct pin_topo *topo = NULL;
+	struct store *store = NULL;
+	struct run_request req = { .name = name };
+	struct strbuf err = STRBUF_INIT;
+	int64_t run_id = 0;
+	int rc = EXIT_USAGE;
+
+	config_init(&conf);
+	if (cmd_load_configs(&conf, &o->configs, &o->overrides))
+		goto out;
+	/* Pin policies are computed on the guest's topology: a row the
+	 * guest cannot honour is refused here, before it boots. */
+	if (vm_guest_topology(vc, &topo, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (plan_build_on(&conf, o->only, topo, &plan) || vm_plan_for_guest(&plan))
+		goto out;
+	if (o->dry) {
+		rc = dry_run(vc, &plan, &conf);
+		goto out;
+	}
+	rc = 1;
+	if (cmd_open_store(&store, CMD_STORE_WRITE))
+		goto out;
+	rc = vm_run_rounds(vc, &plan, &conf, store, &req, o->rounds, &run_id);
+	if (o->note && run_id > 0 && store_set_note(store, run_id, o->note, 0) && !rc)
+		rc = 1;
+	if (rc == 0 && !o->no_report)
+		rc = report_run(store, run_id) ? 1 : 0;
+out:
+	store_close(store);
+	plan_release(&plan);
+	config_release(&conf);
+	strbuf_release(&err);
+	return rc;
+}
+
 int cmd_vm(int argc, char **argv)
 {
-	struct opt_list configs = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
-	struct opt_list kernels = OPT_LIST_INIT, appends = OPT_LIST_INIT, names = OPT_LIST_INIT;
-	struct opt_list refs = OPT_LIST_INIT;
-	struct cmd_build_opts bo = { .fragments = OPT_LIST_INIT, .timeout_name = "build-timeout" };
+	struct vm_opts o = {
+		.configs = OPT_LIST_INIT, .overrides = OPT_LIST_INIT,
+		.kernels = OPT_LIST_INIT, .appends = OPT_LIST_INIT, .names = OPT_LIST_INIT,
+		.refs = OPT_LIST_INIT,
+		.bo = { .fragments = OPT_LIST_INIT, .timeout_name = "build-timeout" },
+		.vc = VM_CONFIG_INIT,
+		.rounds = 1,
+	};
 	struct kbuild_request build;
 	struct kbuild_result built;
 	char **fragments = NULL;
 	const char *built_facts[2 * KBUILD_NFACTS + 1] = { NULL };
 	struct vm_arm *arms = NULL;
 	size_t narms = 0;
-	int rounds = 1;
 	struct strbuf err = STRBUF_INIT;
-	struct vm_config vc = VM_CONFIG_INIT;
-	struct stop_signals boot_signals = { .caught = { 0 } };
-	const char *only = NULL, *note = NULL;
-	int dry = 0, no_report = 0, icount = 0;
+	struct vm_config vc;
 	const struct parse_opt options[] = {
-		OPT_STRING_LIST('k', "kernel", &kernels, "IMAGE",
+		OPT_STRING_LIST('k', "kernel", &o.kernels, "IMAGE",
 				"the kernel to boot: a bzImage (a tree's\n"
 				"arch/x86/boot/bzImage) or a /boot/vmlinuz;\n"
 				"repeated: the arms of an alternation"),
-		OPT_STRING(0, "tree", &bo.tree, "DIR",
+		OPT_STRING(0, "tree", &o.bo.tree, "DIR",
 			   "the kernel git tree --ref names commits of\n"
 			   "(default: the current directory)"),
-		OPT_STRING_LIST(0, "ref", &refs, "REF",
+		OPT_STRING_LIST(0, "ref", &o.refs, "REF",
 				"boot the kernel of commit REF, built as kbench\n"
 				"build builds it; repeated: the arms"),
-		CMD_BUILD_OPTIONS(&bo, "build-timeout"),
-		OPT_STRING_LIST('c', "config", &configs, "FILE",
+		CMD_BUILD_OPTIONS(&o.bo, "build-timeout"),
+		OPT_STRING_LIST('c', "config", &o.configs, "FILE",
 				"an INI config (repeatable); see kbench.conf(5)"),
-		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
+		OPT_STRING_LIST('o', NULL, &o.overrides, "KEY=VALUE",
 				"set KEY over the configs, as for kbench run"),
-		OPT_STRING_LIST(0, "append", &appends, "TEXT",
+		OPT_STRING_LIST(0, "append", &o.appends, "TEXT",
 				"more of the kernel command line (console=ttyS0\n"
 				"panic=-1 come first); repeated: one an arm"),
-		OPT_STRING(0, "initrd", &vc.initrd, "FILE",
+		OPT_STRING(0, "initrd", &o.vc.initrd, "FILE",
 			   "an initramfs unpacked before kbench's own (modules,\n"
 			   "firmware); kbench's /init wins"),
-		OPT_STRING(0, "modules", &vc.modules_dir, "DIR",
+		OPT_STRING(0, "modules", &o.vc.modules_dir, "DIR",
 			   "a modules tree (INSTALL_MOD_PATH of make\n"
 			   "modules_install, or lib/modules/RELEASE) to\n"
 			   "load --modprobe's modules from"),
-		OPT_STRING(0, "modprobe", &vc.modprobe, "NAME,...",
+		OPT_STRING(0, "modprobe", &o.vc.modprobe, "NAME,...",
 			   "modules the guest loads at boot, with what\n"
 			   "they depend on (needs --modules)"),
-		OPT_INT_RANGE(0, "vcpus", &vc.vcpus, "N", "vCPUs (default 2)", 1, 288),
-		OPT_INT_RANGE(0, "memory", &vc.mem_mib, "MIB", "guest memory in MiB (default 512)",
+		OPT_INT_RANGE(0, "vcpus", &o.vc.vcpus, "N", "vCPUs (default 2)", 1, 288),
+		OPT_INT_RANGE(0, "memory", &o.vc.mem_mib, "MIB", "guest memory in MiB (default 512)",
 			      64, 1 << 22),
-		OPT_CALLBACK(0, "accel", &vc.accel, "auto|kvm|tcg",
+		OPT_CALLBACK(0, "accel", &o.vc.accel, "auto|kvm|tcg",
 			     "KVM, TCG, or KVM when it boots the guest and\n"
 			     "TCG otherwise (default auto)", cmd_parse_accel),
-		OPT_BOOL(0, "icount", &icount,
+		OPT_BOOL(0, "icount", &o.icount,
 			 "under TCG, time the guest by the instructions it\n"
 			 "runs, not the host's clock (needs --vcpus 1)"),
-		OPT_STRING(0, "cpu", &vc.cpu, "MODEL",
+		OPT_STRING(0, "cpu", &o.vc.cpu, "MODEL",
 			   "QEMU's -cpu (default: host under KVM, QEMU's\n"
 			   "own under TCG)"),
-		OPT_CALLBACK(0, "vcpu-pin", &vc.vcpu_pin, "POLICY",
+		OPT_CALLBACK(0, "vcpu-pin", &o.vc.vcpu_pin, "POLICY",
 			     "host PUs of the vCPU threads: spread (one a core,\n"
 			     "the default), compact or unbound", parse_vcpu_pin),
-		OPT_DOUBLE(0, "boot-timeout", &vc.boot_timeout_s, "SECONDS",
+		OPT_DOUBLE(0, "boot-timeout", &o.vc.boot_timeout_s, "SECONDS",
 			   "how long the guest may take to come up (default 60)"),
-		OPT_STRING_LIST('n', "name", &names, "NAME",
+		OPT_STRING_LIST('n', "name", &o.names, "NAME",
 				"the run's name (default: the guest's uname -r);\n"
 				"with arms: one an arm's (default: the image's\n"
 				"file name), its run CONFIG/NAME"),
-		OPT_INT_RANGE(0, "rounds", &rounds, "N",
+		OPT_INT_RANGE(0, "rounds", &o.rounds, "N",
 			      "rounds of every section, each arm booted once a\n"
 			      "round, in ABBA order (default 1)", 1, 1000),
-		OPT_STRING(0, "only", &only, "REGEX",
+		OPT_STRING(0, "only", &o.only, "REGEX",
 			   "run only the sections whose name matches (PCRE2)"),
-		OPT_BOOL(0, "dry-run", &dry,
+		OPT_BOOL(0, "dry-run", &o.dry,
 			 "print the QEMU command line and the plan, run nothing"),
-		OPT_BOOL(0, "no-report", &no_report, "do not print the table after the run"),
-		OPT_CALLBACK(0, "note", &note, "TEXT", "the run's note", cmd_parse_note),
+		OPT_BOOL(0, "no-report", &o.no_report, "do not print the table after the run"),
+		OPT_CALLBACK(0, "note", &o.note, "TEXT", "the run's note", cmd_parse_note),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
-	struct config conf;
-	struct plan plan = { .n = 0 };
-	struct pin_topo *topo = NULL;
-	struct store *store = NULL;
-	struct run_request req = { .name = NULL };
-	struct vm *vm = NULL;
-	int64_t run_id = 0;
 	int rc = EXIT_USAGE;
 
-	config_init(&conf);
 	memset(&built, 0, sizeof(built));
 	argc = parse_options(argc, argv, options, &vm_usage, 0);
 	if (argc < 0) {
 		rc = argc == PARSE_OPT_HELP ? 0 : EXIT_USAGE;
 		goto out;
 	}
-	if (argc > 0) {
-		error("unexpected argument '%s' (the kernel is given with -k, configs with -c)",
-		      argv[0]);
+	if (check_kernel_options(&o, argc, argv))
 		goto out;
-	}
-	if (kernels.n && refs.n) {
-		error("-k and --ref cannot be combined: a kernel is an image, or a commit of "
-		      "--tree built");
+	if (o.refs.n && cmd_build_request(&o.bo, &build, &fragments))
 		goto out;
-	}
-	if (!refs.n && (bo.tree || bo.kconfig || bo.fragments.n || bo.no_guest_fragment ||
-			bo.cache || bo.jobs || bo.timeout_s)) {
-		error("--tree, --kconfig, --fragment, --no-guest-fragment, --cache, --jobs and "
-		      "--build-timeout build the kernel of a --ref: give --ref REF");
+	narms = o.kernels.n + o.refs.n > o.appends.n ? o.kernels.n + o.refs.n : o.appends.n;
+	if ((rc = check_arm_options(&o, narms)))
 		goto out;
-	}
-	if (!kernels.n && !refs.n) {
-		error("no kernel given: use -k IMAGE (e.g. arch/x86/boot/bzImage), or --ref REF "
-		      "of a kernel tree");
+	rc = EXIT_USAGE;
+	if (!(arms = vm_arms(&o.kernels, &o.refs, &o.appends, &o.names, &o.vc, narms)))
 		goto out;
-	}
-	if (refs.n && cmd_build_request(&bo, &build, &fragments))
+	if (o.refs.n && (rc = prepare_refs(&build, &o, arms, narms, &built, built_facts)))
 		goto out;
-	narms = kernels.n + refs.n > appends.n ? kernels.n + refs.n : appends.n;
-	if (refs.n > 1 && refs.n != narms) {
-		error("%zu arms: give one --ref for each arm", narms);
-		goto out;
-	}
-	if (icount && cmd_check_icount(vc.accel, vc.vcpus))
-		goto out;
-	/* What the options say is refused before a kernel is built. */
-	if (check_guest_options(&vc) || cmd_require_configs(&configs, NULL, NULL))
-		goto out;
-	if (check_guest_files(&vc)) {
-		rc = 1;
-		goto out;
-	}
-	if (icount)
-		vc.icount_shift = VM_ICOUNT_SHIFT;
-	if ((kernels.n > 1 && kernels.n != narms) || (appends.n > 1 && appends.n != narms) ||
-	    (names.n > 1 && names.n != narms) || (names.n == 1 && narms > 1)) {
-		error("%zu arms: give one -k, --append and -n for all or one for each arm, and "
-		      "a name for each arm", narms);
-		goto out;
-	}
-	if (!(arms = vm_arms(&kernels, &refs, &appends, &names, &vc, narms)))
-		goto out;
-	/* One kernel of a ref is built now (--dry-run: its commit found);
-	 * the arms of refs when the experiment's arms are loaded and run. */
-	if (refs.n && narms == 1) {
-		build.ref = refs.v[0];
-		rc = dry ? kbuild_resolve(&build, &built, &err) : build_one(&build, &built, &err);
-		if (rc) {
-			error("%s", err.buf);
-			rc = rc >= 128 ? rc : 1;
-			goto out;
-		}
-		rc = EXIT_USAGE;
-		if (dry)
-			printf("KERNEL: %s (%.12s %s) of %s, %s: %s\n", built.describe, built.commit,
-			       built.subject, built.tree, built.config_desc, built.cache_hit ?
-			       "in the kernel cache" : "not in the kernel cache, built first");
-		kbuild_facts(&built, built_facts);
-		arms[0].vc.kernel = built.image;
-		arms[0].vc.facts = built_facts;
-	}
-	/* The refs of several arms are found now, as one's is: a tree or a
-	 * ref that is not there is said as such (exit 1), not as a line of
-	 * the arms' config text. */
-	for (size_t i = 0; refs.n && narms > 1 && i < refs.n; i++) {
-		struct kbuild_result found;
-
-		memset(&found, 0, sizeof(found));
-		build.ref = refs.v[i];
-		rc = kbuild_resolve(&build, &found, &err);
-		kbuild_result_release(&found);
-		build.ref = NULL;
-		if (rc) {
-			error("%s", err.buf);
-			rc = 1;
-			goto out;
-		}
-		rc = EXIT_USAGE;
-	}
+	rc = EXIT_USAGE;
 	/* A missing or wrong image is said before anything, --dry-run too. */
-	for (size_t i = 0; i < narms && (!refs.n || (narms == 1 && (!dry || built.cache_hit))); i++)
+	for (size_t i = 0;
+	     i < narms && (!o.refs.n || (narms == 1 && (!o.dry || built.cache_hit))); i++)
 		if (vm_check_kernel(arms[i].vc.kernel, &err)) {
 			error("%s", err.buf);
 			goto out;
@@ -636,12 +708,12 @@ int cmd_vm(int argc, char **argv)
 	if (check_guest(&vc))
 		goto out;
 	if (narms > 1) {
-		struct ref_build rb = { .tree = build.tree, .kconfig = bo.kconfig };
-		size_t guest = bo.no_guest_fragment ? 0 : 1;
+		struct ref_build rb = { .tree = build.tree, .kconfig = o.bo.kconfig };
+		size_t guest = o.bo.no_guest_fragment ? 0 : 1;
 
 		vc.kernel = vc.append = NULL;
 		vc.facts = NULL;
-		if (refs.n) {
+		if (o.refs.n) {
 			/* The arms' keys name the base config and the fragments
 			 * given; the guest fragment is the experiment's default,
 			 * as kbench ab --resume has it. */
@@ -650,96 +722,22 @@ int cmd_vm(int argc, char **argv)
 			build.kconfig = NULL;
 			build.nfragments = guest;
 		}
-		rc = run_arms(arms, narms, &vc, refs.n ? &rb : NULL, refs.n ? &build : NULL,
-			      &configs, &overrides, only, rounds, dry, no_report, note);
+		rc = run_arms(arms, narms, &vc, o.refs.n ? &rb : NULL, o.refs.n ? &build : NULL,
+			      &o);
 		goto out;
 	}
-	if (cmd_load_configs(&conf, &configs, &overrides))
-		goto out;
-	/* Pin policies are computed on the guest's topology: a row the
-	 * guest cannot honour is refused here, before it boots. */
-	if (vm_guest_topology(&vc, &topo, &err)) {
-		error("%s", err.buf);
-		goto out;
-	}
-	if (plan_build_on(&conf, only, topo, &plan) || vm_plan_for_guest(&plan))
-		goto out;
-	if (dry) {
-		rc = dry_run(&vc, &plan, &conf);
-		goto out;
-	}
-	rc = 1;
-	if (cmd_open_store(&store, CMD_STORE_WRITE))
-		goto out;
-	for (size_t i = 0; i < plan.n; i++)
-		plan.sections[i].rounds = rounds;
-	plan.rounds = rounds;
-	req.name = arms[0].name;
-	rc = 0;
-	/* A stop signal during a boot ends it at once (the samples' own are
-	 * the runner's). */
-	boot_stop = 0;
-	stop_signals_catch(&boot_signals, on_boot_signal);
-	vc.stop = &boot_stop;
-	/* One boot a round, as each arm of an alternation has. */
-	for (int k = 1; k <= rounds && !rc; k++) {
-		if (rounds > 1)
-			notice("round %d/%d: %s%s%s", k, rounds, vc.kernel, vc.append ? " " : "",
-			       vc.append ? vc.append : "");
-		if (boot_stop || vm_boot(&vc, &vm)) {
-			if (boot_stop) {
-				rc = 128 + boot_stop;
-				error("interrupted by signal %d while the guest booted: QEMU was "
-				      "stopped%s", (int)boot_stop, run_id > 0 ?
-				      "; the run keeps the samples of the rounds before" : "");
-			} else {
-				rc = 1;
-			}
-			break;
-		}
-		/* What auto found holds for the boots that follow. */
-		if (!strcmp(vc.accel, "auto"))
-			vc.accel = vm_accel(vm);
-		req.exec = vm_executor(vm);
-		req.resume = run_id;
-		req.round = rounds > 1 ? k : 0;
-		req.keep_running = k < rounds;
-		rc = plan_execute(&plan, &conf, store, &req, &run_id);
-		vm_stop(vm);
-		vm = NULL;
-		if (rc < 0)
-			rc = 1;
-	}
-	vc.stop = NULL;
-	stop_signals_restore(&boot_signals);
-	/* A stop after a round leaves the run marked running: end it. */
-	if (rc && run_id > 0) {
-		struct run_info ri;
-
-		if (!store_get_run(store, run_id, &ri)) {
-			if (!strcmp(ri.status, "running"))
-				record_finish_run(store, run_id, rc >= 128 ? "interrupted" : "failed");
-			run_info_release(&ri);
-		}
-	}
-	if (note && run_id > 0 && store_set_note(store, run_id, note, 0) && !rc)
-		rc = 1;
-	if (rc == 0 && !no_report)
-		rc = cmd_report_run(store, run_id) ? 1 : 0;
+	rc = run_kernel(&vc, arms[0].name, &o);
 out:
 	free(arms);
 	kbuild_result_release(&built);
 	cmd_build_fragments_free(fragments);
-	opt_list_release(&refs);
-	opt_list_release(&bo.fragments);
-	opt_list_release(&kernels);
-	opt_list_release(&appends);
-	opt_list_release(&names);
-	store_close(store);
-	plan_release(&plan);
-	config_release(&conf);
-	opt_list_release(&configs);
-	opt_list_release(&overrides);
+	opt_list_release(&o.refs);
+	opt_list_release(&o.bo.fragments);
+	opt_list_release(&o.kernels);
+	opt_list_release(&o.appends);
+	opt_list_release(&o.names);
+	opt_list_release(&o.configs);
+	opt_list_release(&o.overrides);
 	strbuf_release(&err);
 	return rc;
 }

@@ -3,7 +3,8 @@
  * jobs (slurm.c); the results location that jobs upload bundles to and
  * collect reads, a WebDAV URL through fleet/http or a shared directory
  * (results.c); a node's outbox (outbox.c); collect into the store and its
- * report (collect.c); and what they share (fleet.c). */
+ * report (collect.c); a job submitted or scheduled on nodes (schedule.c);
+ * and what they share (fleet.c). */
 #ifndef KBENCH_FLEET_H
 #define KBENCH_FLEET_H
 
@@ -50,6 +51,24 @@ struct fleet_job {
 /* The batch script of job, into out. Return 0, or -1 after printing why
  * (a config that cannot be read). */
 int fleet_job_script(const struct fleet_job *job, struct strbuf *out);
+
+/* The name a chain or job is known by, appended to out: name, else
+ * "watch-" and the watch's file name, else the configs' file names as
+ * kbench run stores them ("a+b"), without ".conf"; what Slurm and a
+ * shell would not take replaced by '_'. */
+void fleet_job_label(const char *name, const char *watch, const char *const *configs,
+		     size_t nconfigs, struct strbuf *out);
+
+/* kbench fleet submit and schedule: job (its job_name filled from its
+ * label: FLEET_DAILY_PREFIX with daily, else FLEET_JOB_PREFIX; kbench
+ * NULL: this binary; db_dir NULL: /var/tmp/kbench-fleet-USER) submitted
+ * to nodes (a Slurm node list; NULL: those of job->partition, else
+ * every node), starting at begin (NULL: job->daily's next time, else
+ * now), each node's job said on stdout; with dry_run its script and
+ * sbatch command lines printed instead. Return 0, or 1 after saying why
+ * (a submission failed, every node had the chain already). */
+int fleet_schedule(const struct fleet_job *job, const char *nodes, const char *begin,
+		   int dry_run);
 
 /* Whether s is a daily time "HH:MM" (00:00 to 23:59). */
 int fleet_valid_daily(const char *s);
@@ -125,6 +144,26 @@ void fleet_submissions_release(struct fleet_submissions *l);
 int fleet_submit_each(const char *script, const char *job_name, int chain,
 		      const struct fleet_names *nodes, const char *begin,
 		      struct fleet_submissions *out);
+
+/* A collected run of a job, known by its fact slurm-job (or, stored
+ * before runs recorded it, by the note the job's script gave it). */
+struct fleet_job_run {
+	char *job_id;
+	int64_t run_id;
+};
+
+struct fleet_job_runs {
+	struct fleet_job_run *v;
+	size_t n, alloc;
+};
+#define FLEET_JOB_RUNS_INIT { .v = NULL, .n = 0, .alloc = 0 }
+
+/* The runs of fleet jobs in s, appended to l. */
+void fleet_job_runs_read(struct store *s, struct fleet_job_runs *l);
+/* The run of job job_id in l; NULL: none. */
+const struct fleet_job_run *fleet_job_runs_find(const struct fleet_job_runs *l,
+						const char *job_id);
+void fleet_job_runs_release(struct fleet_job_runs *l);
 
 /* The kbench jobs (named FLEET_JOB_PREFIX...) queued or running (squeue)
  * and those that ended since `since` (sacct -S, a Slurm time such as

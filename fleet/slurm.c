@@ -1,10 +1,12 @@
 /* slurm: fleet jobs on a Slurm cluster: the nodes to run on, a job's batch
  * script, and sbatch, squeue, scancel and sacct run and their output
- * parsed (submitting, listing and cancelling jobs, the daily chain). */
+ * parsed (submitting, listing and cancelling jobs, the daily chain), and
+ * the runs in a store that jobs made. */
 #include "config.h"
 #include "fleet/fleet.h"
 #include "fleet/internal.h"
 #include "fleet/http.h"
+#include "db/store.h"
 #include "lib/docs.h"
 #include "lib/error.h"
 #include "lib/io.h"
@@ -695,4 +697,68 @@ out:
 	fleet_names_release(&running);
 	fleet_names_release(&labels);
 	return rc;
+}
+
+/* ---- the runs of jobs ---- */
+
+static void add_job_run(struct fleet_job_runs *l, int64_t run_id, const char *job_id,
+			size_t len)
+{
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n].job_id = xstrndup(job_id, len);
+	l->v[l->n].run_id = run_id;
+	l->n++;
+}
+
+static int meta_job_run(int64_t run_id, const char *job_id, void *arg)
+{
+	add_job_run(arg, run_id, job_id, strlen(job_id));
+	return 0;
+}
+
+/* A run stored before runs recorded their Slurm job holds it in the note
+ * the job's script gives it alone: "kbench fleet: Slurm job ID on node
+ * NODE". */
+static int note_job_run(const struct run_info *r, void *arg)
+{
+	static const char prefix[] = "kbench fleet: Slurm job ";
+	struct fleet_job_runs *l = arg;
+	const char *p = r->notes ? strstr(r->notes, prefix) : NULL;
+	size_t len;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].run_id == r->id)
+			return 0;
+	if (!p)
+		return 0;
+	p += sizeof(prefix) - 1;
+	len = strspn(p, "0123456789");
+	if (!len || strncmp(p + len, " on node ", 9))
+		return 0;
+	add_job_run(l, r->id, p, len);
+	return 0;
+}
+
+void fleet_job_runs_read(struct store *s, struct fleet_job_runs *l)
+{
+	if (!store_each_run_with_meta(s, "", "slurm-job", meta_job_run, l))
+		store_each_run(s, NULL, note_job_run, l);
+}
+
+const struct fleet_job_run *fleet_job_runs_find(const struct fleet_job_runs *l,
+						const char *job_id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].job_id, job_id))
+			return &l->v[i];
+	return NULL;
+}
+
+void fleet_job_runs_release(struct fleet_job_runs *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].job_id);
+	free(l->v);
+	l->v = NULL;
+	l->n = l->alloc = 0;
 }

@@ -4,7 +4,7 @@
 # left out of everything that counts or compares samples: the run's
 # count, compare, history, calibration's noise, show's section table;
 # show says what they cost; an export and import keeps the mark.
-# Covers: runner/runner.c runner/record.c compare/model.c cli/report.c
+# Covers: runner/runner.c runner/record.c compare/model.c views/report.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 val() { "$KB_SQL" "$db" "$1"; }

@@ -6,7 +6,7 @@
 # whitespace edits do not count; a run stored without its options is
 # matched by config name. --dry-run estimates from the stored durations
 # of the last run of the same options, scaled to the plan.
-# Covers: cli/report.c runner/effective.c compare/compare.c
+# Covers: views/report.c runner/effective.c compare/compare.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 mkdir "$tmp/a" "$tmp/b"

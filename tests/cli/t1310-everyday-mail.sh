@@ -4,7 +4,7 @@
 # References chain is the thread above (--references, the answered mail's
 # References as they are) then the mails answered (--in-reply-to, one or
 # several), each id once; the runs' notes are in the mail.
-# Covers: cli/cmd_mail.c lib/mail.c cli/compare_cmdline.c
+# Covers: cli/cmd_mail.c lib/mail.c views/compare_cmdline.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # Nothing of the user's: their config, data directory.

@@ -5,7 +5,7 @@
 # stay empty), kbench configs and fleet status (Slurm's squeue and sacct
 # played by scripts here) stay within 80 columns; kbench runs shows the
 # kernel release whole, at the end of the line.
-# Covers: lib/parse-options.c cli/report.c compare/render_text.c compare/render_brief.c compare/perhost.c cli/cmd_fleet.c
+# Covers: lib/parse-options.c views/report.c compare/render_text.c compare/render_brief.c compare/perhost.c cli/cmd_fleet.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # within80 DESC FILE: no line of FILE passes 80 columns (the source

@@ -2,7 +2,7 @@
 # t1313-everyday-first-run: the report of the first run of a config says
 # there is nothing to compare with yet, and how to get a comparison; a
 # run stopped by SIGINT names the command that runs the rest of it.
-# Covers: cli/report.c runner/runner.c
+# Covers: views/report.c runner/runner.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 printf '[hackbench-a]\nloops = 10\ngroups = 1\niterations = 2\n' >"$tmp/first.conf"

@@ -5,7 +5,7 @@
 # vm.* and guest.* facts say how it ran, and no QEMU is left. Errors come
 # before anything boots: no QEMU, no kernel, a pin policy the guest cannot
 # honour, the external workload; --dry-run shows QEMU's command line.
-# Covers: cli/cmd_vm.c kernel/vm.c kernel/vm_image.c sampler/guest.c
+# Covers: cli/cmd_vm.c kernel/vm.c kernel/vm_run.c kernel/vm_image.c sampler/guest.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 

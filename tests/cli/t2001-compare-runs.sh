@@ -2,7 +2,7 @@
 # t2001: kbench compare on real tiny hackbench runs: mmtests' layout within
 # 80 columns, the footer, every selector, --pool, --only, --test, --alpha,
 # the formats, the facts that differ between runs, and one run alone.
-# Covers: cli/cmd_compare.c cli/compare_cmdline.c compare/compare.c compare/model.c compare/render_text.c compare/render_facts.c
+# Covers: cli/cmd_compare.c views/compare_cmdline.c compare/compare.c compare/model.c compare/render_text.c compare/render_facts.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 cat > "$tmp/small.conf" <<'CONF'

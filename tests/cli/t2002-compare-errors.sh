@@ -1,7 +1,7 @@
 #!/bin/sh
 # t2002: kbench compare's bad-input cases, each with its exact message and
 # exit status (2: bad arguments, 1: nothing to compare), as transcripts.
-# Covers: cli/compare_cmdline.c compare/compare.c db/query.c
+# Covers: views/compare_cmdline.c compare/compare.c db/query.c
 
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 printf '[hackbench-process-pipes]\niterations = 1\nloops = 5\ngroups = 1\n' > "$tmp/one.conf"

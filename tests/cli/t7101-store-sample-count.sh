@@ -4,7 +4,7 @@
 # elapsed, faults/sec, faults/cpu) and a UDP_STREAM sample two (send,
 # recv), yet counts once, so a pft run has iterations x worker counts
 # samples.
-# Covers: db/query.c cli/cmd_runs.c cli/cmd_show.c cli/report.c
+# Covers: db/query.c cli/cmd_runs.c cli/cmd_show.c views/report.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cat >"$tmp/pft.conf" <<'EOC'

@@ -6,7 +6,7 @@
 # stopped) leaves the bundle on its node, and the next job sends it; a
 # daily chain started a few seconds ahead queues its successor and
 # unschedule cancels it; submission failures name sbatch and its output.
-# Covers: cli/cmd_fleet.c fleet/slurm.c fleet/http.c fleet/outbox.c fleet/results.c fleet/collect.c fleet/fleet.c
+# Covers: cli/cmd_fleet.c fleet/slurm.c fleet/schedule.c fleet/http.c fleet/outbox.c fleet/results.c fleet/collect.c fleet/fleet.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-fleet.sh"
 

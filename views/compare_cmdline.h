@@ -2,8 +2,8 @@
  * command that takes one (compare itself, mail after its "--", the
  * report after an experiment), and the
  * comparison it asks for, rendered. */
-#ifndef KBENCH_CLI_COMPARE_CMDLINE_H
-#define KBENCH_CLI_COMPARE_CMDLINE_H
+#ifndef KBENCH_VIEWS_COMPARE_CMDLINE_H
+#define KBENCH_VIEWS_COMPARE_CMDLINE_H
 
 #include "compare/compare.h"
 #include "lib/parse-options.h"
@@ -38,8 +38,10 @@ struct compare_cmdline {
  * options and runs into c, which the caller releases. Return 0;
  * PARSE_OPT_HELP after printing the usage on stdout; or -1 after printing
  * why (a bad option or value, fewer than two runs, options that do not
- * go together), and the usage where it helps. */
-int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv);
+ * go together), and the usage where it helps. complete_runs gives the
+ * candidates of the runs (kbench __complete); NULL: none. */
+int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv,
+			  parse_opt_complete_fn *complete_runs);
 
 /* The comparison c asks for of the runs in s, rendered in c->format and
  * appended to out (c->output is the caller's to write). Return 1 when

@@ -1,9 +1,8 @@
 /* compare_cmdline: kbench compare's options, parsed for compare and for mail,
  * and the comparison they ask for. */
 #include "config.h"
-#include "cli/compare_cmdline.h"
+#include "views/compare_cmdline.h"
 #include "views/output.h"
-#include "cli/complete.h"
 #include "compare/compare.h"
 #include "compare/decide.h"
 #include "compare/render.h"
@@ -36,7 +35,6 @@ static const struct parse_opt_usage compare_usage = {
 		"the change seen, the mean row prints ?  x.xx%? (cannot tell).",
 	.help_column = 25,
 	.epilogue = "The formulas are in docs/statistics.md.",
-	.complete_args = cmd_complete_runs,
 };
 
 /* The values of --monitors. */
@@ -212,8 +210,10 @@ static int any_worse(const struct cmp_model *m, enum compare_exit_when when)
 	return 0;
 }
 
-int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
+int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv,
+			  parse_opt_complete_fn *complete_runs)
 {
+	struct parse_opt_usage usage = compare_usage;
 	struct only_opt only = { .re = NULL };
 	const struct parse_opt options[] = {
 		OPT_CALLBACK(0, "format", &c->format, "FMT",
@@ -297,7 +297,8 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 	memset(c, 0, sizeof(*c));
 	c->format = COMPARE_FORMAT_TEXT;
 	c->opt.monitors = CMP_MONITORS_SUMMARY;
-	nsel = parse_options(argc, argv, options, &compare_usage, 0);
+	usage.complete_args = complete_runs;
+	nsel = parse_options(argc, argv, options, &usage, 0);
 	/* Owned by c from here on, whatever comes next. */
 	c->only = only.re;
 	c->opt.only = only.re;
@@ -309,7 +310,7 @@ int compare_cmdline_parse(struct compare_cmdline *c, int argc, char **argv)
 	if (nsel < 1) {
 		error("compare needs a run (its statistics), or a baseline and the runs to "
 		      "compare with it");
-		parse_opt_usage_print(&compare_usage, options, stderr);
+		parse_opt_usage_print(&usage, options, stderr);
 		return -1;
 	}
 	if (c->per_host && (nsel != 2 || c->opt.pool))

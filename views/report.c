@@ -5,9 +5,9 @@
  * after an experiment (kbench ab, kbench vm with several kernels), the
  * comparison of its arms. */
 #include "config.h"
-#include "cli/cmd.h"
+#include "views/report.h"
 #include "views/output.h"
-#include "cli/compare_cmdline.h"
+#include "views/compare_cmdline.h"
 #include "runner/effective.h"
 #include "compare/compare.h"
 #include "compare/work.h"
@@ -101,7 +101,7 @@ static void say(struct strbuf *out, const char *fmt, ...)
 	strbuf_release(&text);
 }
 
-int cmd_report_run(struct store *s, int64_t run_id)
+int report_run(struct store *s, int64_t run_id)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct effective mine = EFFECTIVE_INIT;
@@ -184,8 +184,8 @@ out:
 	return rc;
 }
 
-int cmd_report_experiment(struct store *s, const struct experiment *e,
-			  enum compare_format f)
+int report_experiment(struct store *s, const struct experiment *e,
+		      enum compare_format f)
 {
 	/* What kbench compare does by default, but the format. */
 	const struct compare_options opt = { .monitors = CMP_MONITORS_SUMMARY };
