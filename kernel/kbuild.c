@@ -735,6 +735,49 @@ static void build_release(struct build *b)
 		close(b->lock_fd);
 }
 
+/* Start the build in its slot: the marker that says one is under way
+ * (and whose), what a killed build left cleaned, the entry's temporary
+ * directory and the build's log. */
+static int start_build(struct build *b, struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int fd, rc = -1;
+
+	strbuf_addf(&b->src, "%s/src", b->slot_dir.buf);
+	strbuf_addf(&b->obj, "%s/obj", b->slot_dir.buf);
+	strbuf_addf(&b->marker, "%s/building", b->slot_dir.buf);
+	clean_after_kill(b);
+	clean_tmp(b);
+	unlink(b->marker.buf);
+	fd = open(b->marker.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", b->marker.buf, strerror(errno));
+		goto out;
+	}
+	dprintf(fd, "%ld\n", (long)getpid());
+	close(fd);
+	strbuf_addf(&dir, "%s/tmp", b->paths->cache.buf);
+	strbuf_addf(&b->tmp, "%s/%s.%ld.XXXXXX", dir.buf, b->paths->key.buf, (long)getpid());
+	if (mkdir_p(dir.buf, NULL) || !mkdtemp(b->tmp.buf)) {
+		strbuf_addf(err, "cannot create a directory in '%s': %s", dir.buf, strerror(errno));
+		goto out;
+	}
+	chmod(b->tmp.buf, 0755);
+	strbuf_addf(&b->log_path, "%s/build.log", b->tmp.buf);
+	b->log_fd = open(b->log_path.buf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (b->log_fd < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", b->log_path.buf, strerror(errno));
+		goto out;
+	}
+	dprintf(b->log_fd, "### kbench build of %s (%s) from %s\n### config %s (%s), %s\n",
+		b->res->commit, b->res->describe, b->res->tree, b->res->config_hash,
+		b->res->config_desc, b->res->compiler);
+	rc = 0;
+out:
+	strbuf_release(&dir);
+	return rc;
+}
+
 int kbuild_build(const struct kbuild_request *rq, struct kbuild_result *res,
 		 struct strbuf *err)
 {
@@ -744,7 +787,7 @@ int kbuild_build(const struct kbuild_request *rq, struct kbuild_result *res,
 			   .tmp = STRBUF_INIT, .log_path = STRBUF_INIT, .marker = STRBUF_INIT };
 	struct strbuf why = STRBUF_INIT, dir = STRBUF_INIT, tail = STRBUF_INIT;
 	double timeout_s = rq->timeout_s > 0 ? rq->timeout_s : KBUILD_DEFAULT_TIMEOUT_S;
-	int fd, rc = -1;
+	int rc = -1;
 
 	b.start_ns = clock_ns(CLOCK_MONOTONIC);
 	b.deadline_ns = b.start_ns + (int64_t)(timeout_s * NSEC_PER_SEC);
@@ -782,36 +825,8 @@ int kbuild_build(const struct kbuild_request *rq, struct kbuild_result *res,
 		rc = 0;
 		goto out;
 	}
-	strbuf_addf(&b.src, "%s/src", b.slot_dir.buf);
-	strbuf_addf(&b.obj, "%s/obj", b.slot_dir.buf);
-	strbuf_addf(&b.marker, "%s/building", b.slot_dir.buf);
-	clean_after_kill(&b);
-	clean_tmp(&b);
-	unlink(b.marker.buf);
-	fd = open(b.marker.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		strbuf_addf(err, "cannot create '%s': %s", b.marker.buf, strerror(errno));
+	if (start_build(&b, err))
 		goto fail;
-	}
-	dprintf(fd, "%ld\n", (long)getpid());
-	close(fd);
-	strbuf_reset(&dir);
-	strbuf_addf(&dir, "%s/tmp", paths.cache.buf);
-	strbuf_addf(&b.tmp, "%s/%s.%ld.XXXXXX", dir.buf, paths.key.buf, (long)getpid());
-	if (mkdir_p(dir.buf, NULL) || !mkdtemp(b.tmp.buf)) {
-		strbuf_addf(err, "cannot create a directory in '%s': %s", dir.buf, strerror(errno));
-		goto fail;
-	}
-	chmod(b.tmp.buf, 0755);
-	strbuf_addf(&b.log_path, "%s/build.log", b.tmp.buf);
-	b.log_fd = open(b.log_path.buf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (b.log_fd < 0) {
-		strbuf_addf(err, "cannot create '%s': %s", b.log_path.buf, strerror(errno));
-		goto fail;
-	}
-	dprintf(b.log_fd, "### kbench build of %s (%s) from %s\n### config %s (%s), %s\n",
-		res->commit, res->describe, res->tree, res->config_hash, res->config_desc,
-		res->compiler);
 	if (rq->progress && !kb_quiet)
 		notice("building %s (%.12s %s) in %s", res->describe, res->commit, res->subject,
 		       b.slot_dir.buf);
