@@ -20,6 +20,7 @@
 #include "bisect/bisect.h"
 #include "runner/conf.h"
 #include "experiment/experiment.h"
+#include "kernel/git.h"
 #include "kernel/kbuild.h"
 #include "kernel/vm.h"
 
@@ -94,33 +95,14 @@ struct bisect_ctx {
  * saying why (git's own last line when it failed). */
 static int run_git(const char *tree, const char *const *args, struct strbuf *out, struct strbuf *err)
 {
-	const char *argv[16] = { "git", "-C", tree };
-	struct child_program p = CHILD_PROGRAM_INIT;
-	struct strbuf msg = STRBUF_INIT;
-	struct child_io io = { .out = out, .err = &msg, .timeout_s = GIT_TIMEOUT_S };
-	size_t n = 3;
-	int end, rc = -1;
+	struct git_cmd g = GIT_CMD_INIT;
+	int rc;
 
-	for (size_t i = 0; args[i] && n < 15; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	p.argv = argv;
-	p.in = CHILD_FD_NULL;
-	end = child_program_run(&p, &io, err);
-	if (end < 0)
-		goto out;
-	if (end != CHILD_EXITED || !WIFEXITED(p.w.status) || WEXITSTATUS(p.w.status)) {
-		const char *last;
-
-		strbuf_rtrim(&msg);
-		last = strrchr(msg.buf, '\n');
-		strbuf_addf(err, "git %s failed%s%s", args[0], msg.len ? ": " : "",
-			    last ? last + 1 : msg.buf);
-		goto out;
-	}
-	rc = 0;
-out:
-	strbuf_release(&msg);
+	g.tree = tree;
+	g.out = out;
+	g.timeout_s = GIT_TIMEOUT_S;
+	rc = git_run(&g, args, err);
+	git_cmd_release(&g);
 	return rc;
 }
 

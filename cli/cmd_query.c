@@ -9,6 +9,7 @@
 #include "lib/csv.h"
 #include "lib/error.h"
 #include "lib/json.h"
+#include "lib/name.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -100,7 +101,7 @@ static char *text_cell(const char *s, size_t len)
 		else if (c == '\t')
 			strbuf_addstr(&sb, "\\t");
 		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(&sb, "\\x%02x", c);
+			name_escape_byte(&sb, c);
 		else
 			strbuf_addch(&sb, (char)c);
 	}

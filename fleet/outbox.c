@@ -5,6 +5,7 @@
 #include "fleet/fleet.h"
 #include "db/store.h"
 #include "lib/error.h"
+#include "lib/fsfile.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/uuid.h"
@@ -58,27 +59,15 @@ static int collect_run(const struct run_info *r, void *arg)
 	return 0;
 }
 
-static int mkdir_p(const char *dir)
+/* Make dir and its parents, saying which could not be made. */
+static int make_dir(const char *dir)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
-	strbuf_addstr(&sb, dir);
-	for (char *p = sb.buf + 1;; p++) {
-		char c = *p;
-
-		if (c && c != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(sb.buf, 0755) && errno != EEXIST) {
-			rc = error("cannot create directory '%s': %s", sb.buf, strerror(errno));
-			break;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	strbuf_release(&sb);
+	if (mkdir_p(dir, &err))
+		rc = error("%s", err.buf);
+	strbuf_release(&err);
 	return rc;
 }
 
@@ -149,7 +138,7 @@ static int export_watches(struct store *s, const char *outbox, const char *sent)
 		uuid_random(uuid);
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s.kbench", dir.buf, uuid);
-		if (mkdir_p(dir.buf) || mkdir_p(sent) ||
+		if (make_dir(dir.buf) || make_dir(sent) ||
 		    store_export_watch(s, hosts.v[i], path.buf) ||
 		    replace_file(mark.buf, now.buf))
 			rc = -1;
@@ -188,7 +177,7 @@ int fleet_export_new_runs(struct store *s, const char *outbox, const char *sent)
 		strbuf_addf(&path, "%s/%s.kbench", dir.buf, r->uuid);
 		if (!lstat(path.buf, &st))
 			continue;
-		if (mkdir_p(dir.buf) || store_export(s, &r->id, 1, path.buf))
+		if (make_dir(dir.buf) || store_export(s, &r->id, 1, path.buf))
 			rc = -1;
 	}
 	if (export_watches(s, outbox, sent))
@@ -250,7 +239,7 @@ int fleet_send_outbox(const char *outbox, const char *sent, const char *results,
 			/* Remembered as sent before it leaves the outbox. */
 			strbuf_reset(&mark);
 			strbuf_addf(&mark, "%s/%.36s", sent, files.v[k]);
-			if (mkdir_p(sent) || touch(mark.buf) || unlink(path.buf)) {
+			if (make_dir(sent) || touch(mark.buf) || unlink(path.buf)) {
 				error("cannot move '%s' out of the outbox: %s", path.buf,
 				      strerror(errno));
 				rc = -1;

@@ -5,6 +5,7 @@
 #include "fleet/fleet.h"
 #include "fleet/http.h"
 #include "lib/error.h"
+#include "lib/fsfile.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -166,50 +167,14 @@ int fleet_list_bundles(const char *results, const struct http_options *net,
 /* Copy the file at from into a new file at to, synced; with nofollow,
  * from must be a regular file, not a symbolic link (a bundle of a shared
  * directory, which anyone who writes there could point anywhere). */
-static int copy_file(const char *from, const char *to, int nofollow)
+static int copy_new_file(const char *from, const char *to, int nofollow)
 {
-	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC | (nofollow ? O_NOFOLLOW | O_NONBLOCK : 0));
-	int out = -1, rc = -1;
-	struct stat st;
-	ssize_t n;
+	struct strbuf err = STRBUF_INIT;
+	int rc = copy_file(from, to, COPY_NEW | (nofollow ? COPY_NOFOLLOW : 0), &err);
 
-	if (in < 0 && nofollow && errno == ELOOP)
-		return error("cannot open '%s': it is a symbolic link", from);
-	if (in < 0)
-		return error("cannot open '%s': %s", from, strerror(errno));
-	if (nofollow && (fstat(in, &st) || !S_ISREG(st.st_mode))) {
-		error("cannot open '%s': not a regular file", from);
-		goto out;
-	}
-	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (out < 0) {
-		error("cannot create '%s': %s", to, strerror(errno));
-		goto out;
-	}
-	while ((n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			error("cannot read '%s': %s", from, strerror(errno));
-			goto out;
-		}
-		if (write_full(out, buf, (size_t)n)) {
-			error("cannot write '%s': %s", to, strerror(errno));
-			goto out;
-		}
-	}
-	if (fsync(out)) {
-		error("cannot write '%s': %s", to, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	close(in);
-	if (out >= 0 && close(out) && !rc)
-		rc = error("cannot write '%s': %s", to, strerror(errno));
-	if (rc && out >= 0)
-		unlink(to);
+	if (rc)
+		error("%s", err.buf);
+	strbuf_release(&err);
 	return rc;
 }
 
@@ -226,7 +191,7 @@ int fleet_fetch_bundle(const char *results, const struct http_options *net,
 		rc = http_get_file(net, src.buf, path);
 	} else {
 		strbuf_addf(&src, "%s/%s/%s", results, b->host, b->file);
-		rc = copy_file(src.buf, path, 1);
+		rc = copy_new_file(src.buf, path, 1);
 	}
 	strbuf_release(&src);
 	return rc;
@@ -264,7 +229,7 @@ int fleet_put_bundle(const char *results, const struct http_options *net, const 
 	strbuf_addf(&tmp, "%s/.%s.part-%ld", dst.buf, file, (long)getpid());
 	strbuf_addf(&dst, "/%s", file);
 	unlink(tmp.buf);
-	if (copy_file(path, tmp.buf, 0))
+	if (copy_new_file(path, tmp.buf, 0))
 		goto out;
 	if (rename(tmp.buf, dst.buf)) {
 		error("cannot rename '%s' to '%s': %s", tmp.buf, dst.buf, strerror(errno));

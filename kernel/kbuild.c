@@ -4,10 +4,12 @@
  * entry unless the build completed. */
 #include "config.h"
 #include "kernel/kbuild.h"
+#include "kernel/kbuild_internal.h"
 #include "db/store.h"
 #include "lib/child.h"
 #include "lib/clock.h"
 #include "lib/error.h"
+#include "lib/fsfile.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -29,46 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* How long one git command that reads the tree may take, in s. */
-#define GIT_TIMEOUT_S 120.0
 /* The log lines a failed build's error quotes. */
 #define LOG_TAIL_LINES 20
-
-void kbuild_result_release(struct kbuild_result *r)
-{
-	if (!r)
-		return;
-	free(r->commit);
-	free(r->describe);
-	free(r->subject);
-	free(r->author);
-	free(r->tree);
-	free(r->config_hash);
-	free(r->config_desc);
-	free(r->compiler);
-	free(r->entry);
-	free(r->image);
-	free(r->config);
-	free(r->modules_dir);
-	free(r->log);
-	memset(r, 0, sizeof(*r));
-}
-
-void kbuild_cache_dir(struct strbuf *dir)
-{
-	const char *v = getenv("KBENCH_KERNEL_CACHE");
-
-	strbuf_reset(dir);
-	if (v && *v) {
-		strbuf_addstr(dir, v);
-		return;
-	}
-	v = getenv("XDG_CACHE_HOME");
-	if (v && *v)
-		strbuf_addf(dir, "%s/kbench/kernels", v);
-	else
-		strbuf_addf(dir, "%s/.cache/kbench/kernels", getenv("HOME") ? getenv("HOME") : "");
-}
 
 void kbuild_facts(const struct kbuild_result *res, const char *kv[2 * KBUILD_NFACTS])
 {
@@ -99,103 +63,6 @@ int kbuild_store_facts(struct store *s, int64_t run_id, const struct kbuild_resu
 	return 0;
 }
 
-/* ---- programs ---- */
-
-/* What make must not take from kbench's own environment: a make that
- * runs kbench (make check) passes its jobserver and flags down. */
-static const char *const make_env[] = {
-	"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", "GNUMAKEFLAGS=", "LC_ALL=C", NULL
-};
-
-/* The first line of text, at most 200 bytes, into out. */
-static void first_line(const char *text, struct strbuf *out)
-{
-	size_t n = strcspn(text, "\n");
-
-	strbuf_add(out, text, n < 200 ? n : 200);
-}
-
-/* Run argv in dir (NULL: here), its stdout into out (NULL: dropped) and
- * its stderr kept for the error. Return 0 when it exited with status 0;
- * else -1 with err saying "WHAT: " and how it ended or its first line of
- * stderr. */
-static int run_capture(const char *dir, const char *const *argv, const char *input,
-		       struct strbuf *out, double timeout_s, const char *what,
-		       struct strbuf *err)
-{
-	struct child_program p = CHILD_PROGRAM_INIT;
-	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT, why = STRBUF_INIT;
-	struct child_io io = { .out = &o, .err = &e, .timeout_s = timeout_s,
-			       .input = input, .input_len = input ? strlen(input) : 0,
-			       .out_max = 16 << 20 };
-	int end, rc = -1;
-
-	p.argv = argv;
-	p.dir = dir;
-	p.env = make_env;
-	p.new_group = 1;
-	if (!input)
-		p.in = CHILD_FD_NULL;
-	end = child_program_run(&p, &io, &why);
-	if (end < 0) {
-		strbuf_addf(err, "%s: %s", what, why.buf);
-	} else if (end == CHILD_TIMEOUT) {
-		strbuf_addf(err, "%s: killed after %.0f s", what, timeout_s);
-	} else if (end != CHILD_EXITED) {
-		strbuf_addf(err, "%s: its output passed 16 MiB", what);
-	} else if (!WIFEXITED(p.w.status) || WEXITSTATUS(p.w.status)) {
-		strbuf_addf(err, "%s: ", what);
-		if (e.len)
-			first_line(e.buf, err);
-		else
-			child_describe_status(p.w.status, err);
-	} else {
-		if (out)
-			strbuf_add(out, o.buf, o.len);
-		rc = 0;
-	}
-	strbuf_release(&o);
-	strbuf_release(&e);
-	strbuf_release(&why);
-	return rc;
-}
-
-/* git -C tree ARGS..., its output's first line into out. */
-static int git_line(const char *tree, const char *const *args, struct strbuf *out,
-		    const char *what, struct strbuf *err)
-{
-	const char *argv[16] = { "git", "-C", tree };
-	size_t n = 3;
-	struct strbuf o = STRBUF_INIT;
-	int rc;
-
-	for (size_t i = 0; args[i] && n < 15; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	rc = run_capture(NULL, argv, NULL, &o, GIT_TIMEOUT_S, what, err);
-	if (!rc)
-		strbuf_add(out, o.buf, strcspn(o.buf, "\n"));
-	strbuf_release(&o);
-	return rc;
-}
-
-/* The first n hex digits of git's SHA-1 of text (as a blob), into out. */
-static int hash_text(const char *text, size_t n, struct strbuf *out, struct strbuf *err)
-{
-	const char *argv[] = { "git", "hash-object", "--stdin", NULL };
-	struct strbuf o = STRBUF_INIT;
-	int rc = run_capture(NULL, argv, text, &o, GIT_TIMEOUT_S, "git hash-object", err);
-
-	if (!rc && o.len < n) {
-		strbuf_addf(err, "git hash-object printed '%s'", o.buf);
-		rc = -1;
-	}
-	if (!rc)
-		strbuf_add(out, o.buf, n);
-	strbuf_release(&o);
-	return rc;
-}
-
 /* ---- files ---- */
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -215,29 +82,6 @@ static void remove_tree(const char *path)
 	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static int mkdir_p(const char *path)
-{
-	char *p = xstrdup(path);
-	int rc = 0;
-
-	for (char *s = p + 1; ; s++) {
-		if (*s == '/' || !*s) {
-			char c = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0755) && errno != EEXIST) {
-				rc = -1;
-				break;
-			}
-			if (!c)
-				break;
-			*s = c;
-		}
-	}
-	free(p);
-	return rc;
-}
-
 /* Write len bytes of buf into the file path (made or truncated) and
  * fsync it. Return 0, or -1 with err saying why. */
 static int write_synced(const char *path, const char *buf, size_t len, struct strbuf *err)
@@ -250,19 +94,6 @@ static int write_synced(const char *path, const char *buf, size_t len, struct st
 	}
 	if (fd >= 0)
 		close(fd);
-	return rc;
-}
-
-static int copy_file(const char *from, const char *to, struct strbuf *err)
-{
-	struct strbuf text = STRBUF_INIT;
-	int rc = -1;
-
-	if (strbuf_read_file(&text, from) < 0)
-		strbuf_addf(err, "cannot read '%s': %s", from, strerror(errno));
-	else
-		rc = write_synced(to, text.buf, text.len, err);
-	strbuf_release(&text);
 	return rc;
 }
 
@@ -295,292 +126,6 @@ static void file_tail(const char *path, int n, struct strbuf *out)
 		s += len + (s[len] == '\n');
 	}
 	strbuf_release(&text);
-}
-
-/* ---- resolving ---- */
-
-/* Whether kconfig names a file rather than a make target. */
-static int kconfig_is_file(const char *kconfig)
-{
-	struct stat st;
-
-	return strchr(kconfig, '/') || !stat(kconfig, &st);
-}
-
-static int valid_target(const char *t)
-{
-	if (!*t || *t == '-')
-		return 0;
-	for (; *t; t++)
-		if (!isalnum((unsigned char)*t) && !strchr("_.-", *t))
-			return 0;
-	return 1;
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-/* The config's hash over what makes it (the base: a target's name or
- * a file's bytes; each fragment's bytes, in order) and its description. */
-static int config_hash(const struct kbuild_request *rq, struct kbuild_result *res,
-		       struct strbuf *err)
-{
-	const char *kconfig = rq->kconfig ? rq->kconfig : KBUILD_DEFAULT_KCONFIG;
-	struct strbuf text = STRBUF_INIT, file = STRBUF_INIT, hash = STRBUF_INIT;
-	struct strbuf desc = STRBUF_INIT;
-	int rc = -1;
-
-	strbuf_addstr(&text, "kbench kernel config 1\n");
-	if (kconfig_is_file(kconfig)) {
-		if (strbuf_read_file(&file, kconfig) < 0) {
-			strbuf_addf(err, "cannot read the config '%s': %s", kconfig,
-				    strerror(errno));
-			goto out;
-		}
-		strbuf_addf(&text, "file %zu\n", file.len);
-		strbuf_add(&text, file.buf, file.len);
-		strbuf_addstr(&desc, base_name(kconfig));
-	} else if (!valid_target(kconfig)) {
-		strbuf_addf(err, "the config '%s' is neither a file nor a make target "
-			    "(tinyconfig, defconfig...)", kconfig);
-		goto out;
-	} else {
-		strbuf_addf(&text, "target %s\n", kconfig);
-		strbuf_addstr(&desc, kconfig);
-	}
-	for (size_t i = 0; i < rq->nfragments; i++) {
-		strbuf_reset(&file);
-		if (strbuf_read_file(&file, rq->fragments[i]) < 0) {
-			strbuf_addf(err, "cannot read the config fragment '%s': %s",
-				    rq->fragments[i], strerror(errno));
-			goto out;
-		}
-		strbuf_addf(&text, "\nfragment %zu\n", file.len);
-		strbuf_add(&text, file.buf, file.len);
-		strbuf_addf(&desc, " + %s", base_name(rq->fragments[i]));
-	}
-	if (hash_text(text.buf, 16, &hash, err))
-		goto out;
-	res->config_hash = strbuf_detach(&hash);
-	res->config_desc = strbuf_detach(&desc);
-	rc = 0;
-out:
-	strbuf_release(&text);
-	strbuf_release(&file);
-	strbuf_release(&hash);
-	strbuf_release(&desc);
-	return rc;
-}
-
-/* The paths of the build of res: its entry's key (COMMIT-CONFIG-CC) and
- * its slot (the worktree and object directory of tree, config and
- * compiler), from the tree's git directory gitdir. */
-struct kbuild_paths {
-	struct strbuf cache, key, slot, tmp_base;
-};
-
-static void paths_release(struct kbuild_paths *p)
-{
-	strbuf_release(&p->cache);
-	strbuf_release(&p->key);
-	strbuf_release(&p->slot);
-	strbuf_release(&p->tmp_base);
-}
-
-static int resolve(const struct kbuild_request *rq, struct kbuild_result *res,
-		   struct kbuild_paths *paths, struct strbuf *err)
-{
-	struct strbuf tree = STRBUF_INIT, gitdir = STRBUF_INIT, sb = STRBUF_INIT;
-	struct strbuf cc = STRBUF_INIT, hash = STRBUF_INIT, what = STRBUF_INIT;
-	char real[PATH_MAX];
-	const char *ref = rq->ref;
-	const char *cc_argv[] = { "gcc", "--version", NULL };
-	struct stat st;
-	int rc = -1;
-
-	memset(res, 0, sizeof(*res));
-	if (!rq->tree || !*rq->tree) {
-		strbuf_addstr(err, "no kernel tree given");
-		goto out;
-	}
-	if (!ref || !*ref) {
-		strbuf_addstr(err, "no ref given: which commit of the tree to build");
-		goto out;
-	}
-	if (!realpath(rq->tree, real) || stat(real, &st)) {
-		strbuf_addf(err, "cannot use the kernel tree '%s': %s", rq->tree, strerror(errno));
-		goto out;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		strbuf_addf(err, "cannot use the kernel tree '%s': not a directory", rq->tree);
-		goto out;
-	}
-	res->tree = xstrdup(real);
-	{
-		const char *args[] = { "rev-parse", "--path-format=absolute", "--git-common-dir",
-				       NULL };
-		const char *top[] = { "git", "rev-parse", "--is-bare-repository", "--show-cdup",
-				      NULL };
-		const char *cdup;
-
-		strbuf_addf(&what, "'%s' is not a git tree", rq->tree);
-		if (git_line(real, args, &gitdir, what.buf, err) ||
-		    run_capture(real, top, NULL, &sb, GIT_TIMEOUT_S, what.buf, err))
-			goto out;
-		/* A directory inside a work tree is not the tree a user
-		 * names: its top is ("../" to go up to it). */
-		cdup = sb.buf + strcspn(sb.buf, "\n");
-		if (strncmp(sb.buf, "true", 4) && *cdup && cdup[1] && cdup[1] != '\n') {
-			strbuf_addf(err, "'%s' is not the top of a git tree (it is a directory "
-				    "inside one)", rq->tree);
-			goto out;
-		}
-		strbuf_reset(&sb);
-	}
-	{
-		/* DIR/.git of a work tree is its repository, not the tree. */
-		const char *args[] = { "git", "rev-parse", "--is-inside-git-dir",
-				       "--is-bare-repository", NULL };
-
-		if (run_capture(real, args, NULL, &sb, GIT_TIMEOUT_S, what.buf, err))
-			goto out;
-		if (!strcmp(sb.buf, "true\nfalse\n")) {
-			const char *slash = strrchr(real, '/');
-
-			strbuf_addf(err, "'%s' is the git directory of a work tree, not a tree: "
-				    "give the work tree (--tree %.*s)", rq->tree,
-				    slash && slash != real ? (int)(slash - real) : 1, real);
-			goto out;
-		}
-		strbuf_reset(&sb);
-	}
-	strbuf_reset(&what);
-	strbuf_addf(&what, "no commit '%s' in the tree '%s'", ref, rq->tree);
-	strbuf_addf(&sb, "%s^{commit}", ref);
-	{
-		const char *args[] = { "rev-parse", "--verify", "--quiet", "--end-of-options",
-				       sb.buf, NULL };
-		struct strbuf id = STRBUF_INIT;
-		struct strbuf e = STRBUF_INIT;
-
-		if (*ref == '-' || git_line(real, args, &id, what.buf, &e)) {
-			/* rev-parse --quiet says nothing: the message is ours. */
-			strbuf_addstr(err, what.buf);
-			strbuf_release(&id);
-			strbuf_release(&e);
-			goto out;
-		}
-		strbuf_release(&e);
-		res->commit = strbuf_detach(&id);
-	}
-	{
-		const char *args[] = { "describe", "--tags", "--always", res->commit, NULL };
-
-		strbuf_reset(&sb);
-		if (git_line(real, args, &sb, "git describe", err))
-			goto out;
-		res->describe = strbuf_detach(&sb);
-	}
-	{
-		/* The commit is built, not the work tree: changes to it that
-		 * are not committed are not built, which is said. Read
-		 * without writing the tree's index (no optional locks). */
-		const char *head[] = { "rev-parse", "--verify", "--quiet", "HEAD", NULL };
-		const char *st[] = { "git", "--no-optional-locks", "status", "--porcelain=v1",
-				     "--untracked-files=no", NULL };
-		struct strbuf e = STRBUF_INIT;
-
-		strbuf_reset(&sb);
-		if (!git_line(real, head, &sb, "git rev-parse HEAD", &e) &&
-		    !strcmp(sb.buf, res->commit)) {
-			strbuf_reset(&sb);
-			if (!run_capture(real, st, NULL, &sb, GIT_TIMEOUT_S, "git status", &e) &&
-			    sb.len) {
-				size_t n = 0;
-
-				for (const char *p = sb.buf; (p = strchr(p, '\n')); p++)
-					n++;
-				warning("the tree '%s' has uncommitted changes (%zu file%s): "
-					"they are not built; %s (%.12s) is built as committed",
-					rq->tree, n, n == 1 ? "" : "s", res->describe,
-					res->commit);
-			}
-		}
-		strbuf_reset(&sb);
-		strbuf_release(&e);
-	}
-	{
-		const char *argv[] = { "git", "-C", real, "log", "-1", "--format=%s%n%an <%ae>",
-				       res->commit, NULL };
-		const char *nl;
-
-		strbuf_reset(&sb);
-		if (run_capture(NULL, argv, NULL, &sb, GIT_TIMEOUT_S, "git log", err))
-			goto out;
-		nl = strchr(sb.buf, '\n');
-		res->subject = xstrndup(sb.buf, nl ? (size_t)(nl - sb.buf) : sb.len);
-		res->author = xstrndup(nl ? nl + 1 : "", nl ? strcspn(nl + 1, "\n") : 0);
-		strbuf_reset(&sb);
-	}
-	if (config_hash(rq, res, err))
-		goto out;
-	if (run_capture(NULL, cc_argv, NULL, &cc, GIT_TIMEOUT_S, "cannot run gcc, the kernel's "
-			"compiler", err))
-		goto out;
-	strbuf_reset(&sb);
-	first_line(cc.buf, &sb);
-	res->compiler = strbuf_detach(&sb);
-
-	if (rq->cache_dir && *rq->cache_dir)
-		strbuf_addstr(&paths->cache, rq->cache_dir);
-	else
-		kbuild_cache_dir(&paths->cache);
-	if (hash_text(res->compiler, 8, &hash, err))
-		goto out;
-	strbuf_addf(&paths->key, "%s-%s-%s", res->commit, res->config_hash, hash.buf);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s\n%s\n%s\n", gitdir.buf, res->config_hash, res->compiler);
-	if (hash_text(sb.buf, 16, &paths->slot, err))
-		goto out;
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s/entries/%s", paths->cache.buf, paths->key.buf);
-	res->entry = strbuf_detach(&sb);
-	strbuf_addf(&sb, "%s/bzImage", res->entry);
-	res->image = strbuf_detach(&sb);
-	strbuf_addf(&sb, "%s/config", res->entry);
-	res->config = strbuf_detach(&sb);
-	strbuf_addf(&sb, "%s/build.log", res->entry);
-	res->log = strbuf_detach(&sb);
-	/* An entry is renamed into place complete: there is one or none. */
-	res->cache_hit = !access(res->image, R_OK);
-	strbuf_addf(&sb, "%s/modules", res->entry);
-	if (res->cache_hit && path_is_dir(sb.buf))
-		res->modules_dir = strbuf_detach(&sb);
-	rc = 0;
-out:
-	strbuf_release(&tree);
-	strbuf_release(&gitdir);
-	strbuf_release(&sb);
-	strbuf_release(&cc);
-	strbuf_release(&hash);
-	strbuf_release(&what);
-	return rc;
-}
-
-int kbuild_resolve(const struct kbuild_request *rq, struct kbuild_result *res,
-		   struct strbuf *err)
-{
-	struct kbuild_paths paths = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
-	int rc = resolve(rq, res, &paths, err);
-
-	if (rc)
-		kbuild_result_release(res);
-	paths_release(&paths);
-	return rc;
 }
 
 /* ---- building ---- */
@@ -666,7 +211,7 @@ static int build_step(struct build *b, const char *dir, const char *const *argv,
 	struct strbuf why = STRBUF_INIT, rec_err = STRBUF_INIT;
 	struct cgroup_box box = CGROUP_BOX_INIT;
 	struct leftover rec = LEFTOVER_INIT;
-	const char *env[sizeof(make_env) / sizeof(*make_env) + 1];
+	const char *env[sizeof(kbuild_make_env) / sizeof(*kbuild_make_env) + 1];
 	size_t n = 0;
 	int rc = -1;
 
@@ -676,8 +221,8 @@ static int build_step(struct build *b, const char *dir, const char *const *argv,
 	/* make and its recipes in a box of their own, recorded, so that what
 	 * a killed kbench left running is killed by the next build. */
 	cgroup_box_open(&box, "build", NULL);
-	for (; make_env[n]; n++)
-		env[n] = make_env[n];
+	for (; kbuild_make_env[n]; n++)
+		env[n] = kbuild_make_env[n];
 	env[n++] = box.marker;
 	env[n] = NULL;
 	p.argv = argv;
@@ -986,13 +531,13 @@ static int configure(struct build *b, struct strbuf *err)
 	int rc = -1;
 
 	strbuf_addf(&o, "O=%s", b->obj.buf);
-	if (mkdir_p(b->obj.buf)) {
+	if (mkdir_p(b->obj.buf, NULL)) {
 		strbuf_addf(err, "cannot create '%s': %s", b->obj.buf, strerror(errno));
 		goto out;
 	}
-	if (kconfig_is_file(kconfig)) {
+	if (kbuild_kconfig_is_file(kconfig)) {
 		strbuf_addf(&path, "%s/.config", b->obj.buf);
-		if (copy_file(kconfig, path.buf, err))
+		if (copy_file(kconfig, path.buf, 0, err))
 			goto out;
 	} else {
 		const char *make[] = { "make", "-C", b->src.buf, o.buf, "ARCH=x86_64", kconfig,
@@ -1128,13 +673,13 @@ static int store_entry(struct build *b, struct strbuf *err)
 
 	strbuf_addf(&from, "%s/arch/x86/boot/bzImage", b->obj.buf);
 	strbuf_addf(&to, "%s/bzImage", b->tmp.buf);
-	if (copy_file(from.buf, to.buf, err))
+	if (copy_file(from.buf, to.buf, 0, err))
 		goto out;
 	strbuf_reset(&from);
 	strbuf_reset(&to);
 	strbuf_addf(&from, "%s/.config", b->obj.buf);
 	strbuf_addf(&to, "%s/config", b->tmp.buf);
-	if (copy_file(from.buf, to.buf, err) || write_facts(b, err))
+	if (copy_file(from.buf, to.buf, 0, err) || write_facts(b, err))
 		goto out;
 	if (fsync(b->log_fd)) {
 		strbuf_addf(err, "cannot write '%s': %s", b->log_path.buf, strerror(errno));
@@ -1168,7 +713,7 @@ static void keep_failed_log(struct build *b)
 
 	strbuf_addf(&dir, "%s/failed", b->paths->cache.buf);
 	strbuf_addf(&path, "%s/%s.log", dir.buf, b->paths->key.buf);
-	if (b->log_fd >= 0 && !mkdir_p(dir.buf) && !rename(b->log_path.buf, path.buf)) {
+	if (b->log_fd >= 0 && !mkdir_p(dir.buf, NULL) && !rename(b->log_path.buf, path.buf)) {
 		free(b->res->log);
 		b->res->log = strbuf_detach(&path);
 	}
@@ -1190,21 +735,64 @@ static void build_release(struct build *b)
 		close(b->lock_fd);
 }
 
+/* Start the build in its slot: the marker that says one is under way
+ * (and whose), what a killed build left cleaned, the entry's temporary
+ * directory and the build's log. */
+static int start_build(struct build *b, struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int fd, rc = -1;
+
+	strbuf_addf(&b->src, "%s/src", b->slot_dir.buf);
+	strbuf_addf(&b->obj, "%s/obj", b->slot_dir.buf);
+	strbuf_addf(&b->marker, "%s/building", b->slot_dir.buf);
+	clean_after_kill(b);
+	clean_tmp(b);
+	unlink(b->marker.buf);
+	fd = open(b->marker.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", b->marker.buf, strerror(errno));
+		goto out;
+	}
+	dprintf(fd, "%ld\n", (long)getpid());
+	close(fd);
+	strbuf_addf(&dir, "%s/tmp", b->paths->cache.buf);
+	strbuf_addf(&b->tmp, "%s/%s.%ld.XXXXXX", dir.buf, b->paths->key.buf, (long)getpid());
+	if (mkdir_p(dir.buf, NULL) || !mkdtemp(b->tmp.buf)) {
+		strbuf_addf(err, "cannot create a directory in '%s': %s", dir.buf, strerror(errno));
+		goto out;
+	}
+	chmod(b->tmp.buf, 0755);
+	strbuf_addf(&b->log_path, "%s/build.log", b->tmp.buf);
+	b->log_fd = open(b->log_path.buf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (b->log_fd < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", b->log_path.buf, strerror(errno));
+		goto out;
+	}
+	dprintf(b->log_fd, "### kbench build of %s (%s) from %s\n### config %s (%s), %s\n",
+		b->res->commit, b->res->describe, b->res->tree, b->res->config_hash,
+		b->res->config_desc, b->res->compiler);
+	rc = 0;
+out:
+	strbuf_release(&dir);
+	return rc;
+}
+
 int kbuild_build(const struct kbuild_request *rq, struct kbuild_result *res,
 		 struct strbuf *err)
 {
-	struct kbuild_paths paths = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct kbuild_paths paths = KBUILD_PATHS_INIT;
 	struct build b = { .rq = rq, .res = res, .paths = &paths, .log_fd = -1, .lock_fd = -1,
 			   .slot_dir = STRBUF_INIT, .src = STRBUF_INIT, .obj = STRBUF_INIT,
 			   .tmp = STRBUF_INIT, .log_path = STRBUF_INIT, .marker = STRBUF_INIT };
 	struct strbuf why = STRBUF_INIT, dir = STRBUF_INIT, tail = STRBUF_INIT;
 	double timeout_s = rq->timeout_s > 0 ? rq->timeout_s : KBUILD_DEFAULT_TIMEOUT_S;
-	int fd, rc = -1;
+	int rc = -1;
 
 	b.start_ns = clock_ns(CLOCK_MONOTONIC);
 	b.deadline_ns = b.start_ns + (int64_t)(timeout_s * NSEC_PER_SEC);
 	b.tty = rq->progress && isatty(STDERR_FILENO);
-	if (resolve(rq, res, &paths, err))
+	if (kbuild_resolve_paths(rq, res, &paths, err))
 		goto fail;
 	if (res->cache_hit) {
 		rc = 0;
@@ -1212,7 +800,7 @@ int kbuild_build(const struct kbuild_request *rq, struct kbuild_result *res,
 	}
 	strbuf_addf(&b.slot_dir, "%s/work/%s", paths.cache.buf, paths.slot.buf);
 	strbuf_addf(&dir, "%s/entries", paths.cache.buf);
-	if (mkdir_p(b.slot_dir.buf) || mkdir_p(dir.buf)) {
+	if (mkdir_p(b.slot_dir.buf, NULL) || mkdir_p(dir.buf, NULL)) {
 		strbuf_addf(err, "cannot create the kernel cache in '%s': %s", paths.cache.buf,
 			    strerror(errno));
 		goto fail;
@@ -1237,36 +825,8 @@ int kbuild_build(const struct kbuild_request *rq, struct kbuild_result *res,
 		rc = 0;
 		goto out;
 	}
-	strbuf_addf(&b.src, "%s/src", b.slot_dir.buf);
-	strbuf_addf(&b.obj, "%s/obj", b.slot_dir.buf);
-	strbuf_addf(&b.marker, "%s/building", b.slot_dir.buf);
-	clean_after_kill(&b);
-	clean_tmp(&b);
-	unlink(b.marker.buf);
-	fd = open(b.marker.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		strbuf_addf(err, "cannot create '%s': %s", b.marker.buf, strerror(errno));
+	if (start_build(&b, err))
 		goto fail;
-	}
-	dprintf(fd, "%ld\n", (long)getpid());
-	close(fd);
-	strbuf_reset(&dir);
-	strbuf_addf(&dir, "%s/tmp", paths.cache.buf);
-	strbuf_addf(&b.tmp, "%s/%s.%ld.XXXXXX", dir.buf, paths.key.buf, (long)getpid());
-	if (mkdir_p(dir.buf) || !mkdtemp(b.tmp.buf)) {
-		strbuf_addf(err, "cannot create a directory in '%s': %s", dir.buf, strerror(errno));
-		goto fail;
-	}
-	chmod(b.tmp.buf, 0755);
-	strbuf_addf(&b.log_path, "%s/build.log", b.tmp.buf);
-	b.log_fd = open(b.log_path.buf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (b.log_fd < 0) {
-		strbuf_addf(err, "cannot create '%s': %s", b.log_path.buf, strerror(errno));
-		goto fail;
-	}
-	dprintf(b.log_fd, "### kbench build of %s (%s) from %s\n### config %s (%s), %s\n",
-		res->commit, res->describe, res->tree, res->config_hash, res->config_desc,
-		res->compiler);
 	if (rq->progress && !kb_quiet)
 		notice("building %s (%.12s %s) in %s", res->describe, res->commit, res->subject,
 		       b.slot_dir.buf);
@@ -1309,6 +869,6 @@ out:
 	strbuf_release(&dir);
 	strbuf_release(&tail);
 	build_release(&b);
-	paths_release(&paths);
+	kbuild_paths_release(&paths);
 	return rc;
 }

@@ -3,6 +3,7 @@
  * which every text from a store enters it. */
 #include "config.h"
 #include "lib/html.h"
+#include "lib/name.h"
 #include "lib/strbuf.h"
 
 void html_escape(struct strbuf *out, const char *s)
@@ -28,10 +29,12 @@ void html_escape(struct strbuf *out, const char *s)
 			break;
 		default:
 			if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
-				strbuf_addf(out, "\\x%02x", c);
+				name_escape_byte(out, c);
 			else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
-				 (unsigned char)s[1] <= 0x9f)
-				strbuf_addf(out, "\\xc2\\x%02x", (unsigned char)*++s);
+				 (unsigned char)s[1] <= 0x9f) {
+				name_escape_byte(out, c);
+				name_escape_byte(out, (unsigned char)*++s);
+			}
 			else
 				strbuf_addch(out, (char)c);
 		}

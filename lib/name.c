@@ -100,6 +100,11 @@ const char *name_invalid(enum name_kind kind, const char *name, size_t len, size
 	return why;
 }
 
+void name_escape_byte(struct strbuf *out, unsigned char c)
+{
+	strbuf_addf(out, "\\x%02x", c);
+}
+
 /* Append text[0..len) to out with what unit_at() says is escaped
  * written as \xNN, newline and tab too unless keep_lines, and a
  * backslash as \\ when double_backslash. */
@@ -118,7 +123,7 @@ static void escape(struct strbuf *out, const char *text, size_t len, int keep_li
 			strbuf_add(out, text + i, u);
 		else
 			for (size_t k = 0; k < u; k++)
-				strbuf_addf(out, "\\x%02x", (unsigned char)text[i + k]);
+				name_escape_byte(out, (unsigned char)text[i + k]);
 	}
 }
 

@@ -32,6 +32,14 @@ const char *name_invalid(enum name_kind kind, const char *name, size_t len, size
  * byte, an overlong form, a surrogate, past U+10FFFF) or n is 0. */
 size_t name_utf8_len(const char *s, size_t n);
 
+/* Append c to out as \xNN (two lowercase hex digits): the one way kbench
+ * writes a byte it does not print as it is. name_escape() and
+ * name_escape_text() say which bytes those are for names and messages;
+ * an HTML page, a query's table cell and a quoted token of an mmtests
+ * log keep rules of their own (entities, \n and \t, ASCII only) but
+ * write the bytes they escape through it. */
+void name_escape_byte(struct strbuf *out, unsigned char c);
+
 /* Append s to out with every control character, and every byte that is
  * not part of valid UTF-8, written as \xNN (and a backslash as \\), so
  * that text from a store or a bundle cannot move the cursor, set a

@@ -5,6 +5,7 @@
  * is not a number where mmtests would read garbage. */
 #include "config.h"
 #include "mmtests/mmtests.h"
+#include "lib/name.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -118,7 +119,7 @@ static int log_error(struct strbuf *err, const char *name, size_t line, const ch
 		if (isprint((unsigned char)tok[i]))
 			strbuf_addch(err, tok[i]);
 		else
-			strbuf_addf(err, "\\x%02x", (unsigned char)tok[i]);
+			name_escape_byte(err, (unsigned char)tok[i]);
 	strbuf_addf(err, "'%s", len > 40 ? "..." : "");
 	return -1;
 }

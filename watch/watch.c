@@ -11,9 +11,9 @@
 #include "db/store.h"
 #include "db/watch.h"
 #include "experiment/experiment.h"
+#include "kernel/git.h"
 #include "kernel/kbuild.h"
 #include "kernel/vm.h"
-#include "lib/child.h"
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,44 +44,19 @@ static void short_id(const char *id, char *buf)
 	snprintf(buf, 13, "%s", id && *id ? id : "-");
 }
 
-/* Run git -C tree args... (at most 12), bounded by timeout_s; its stdout
- * into out (may be NULL). Return 0, or -1 with err saying why. */
+/* Run git -C tree args..., bounded by timeout_s; its stdout into out
+ * (may be NULL). Return 0, or -1 with err saying why. */
 static int run_git(const char *tree, const char *const *args, double timeout_s, struct strbuf *out,
-	       struct strbuf *err)
+		   struct strbuf *err)
 {
-	const char *argv[16] = { "git", "-C", tree };
-	struct child_program p = CHILD_PROGRAM_INIT;
-	struct strbuf msg = STRBUF_INIT, sink = STRBUF_INIT;
-	struct child_io io = { .out = out ? out : &sink, .err = &msg, .timeout_s = timeout_s };
-	size_t n = 3;
-	int end, rc = -1;
+	struct git_cmd g = GIT_CMD_INIT;
+	int rc;
 
-	for (size_t i = 0; args[i] && n < 15; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	p.argv = argv;
-	p.in = CHILD_FD_NULL;
-	p.new_group = 1;
-	end = child_program_run(&p, &io, err);
-	if (end < 0)
-		goto out;
-	if (end == CHILD_TIMEOUT) {
-		strbuf_addf(err, "git %s did not end within %.0f s: killed", args[0], timeout_s);
-		goto out;
-	}
-	if (end != CHILD_EXITED || !WIFEXITED(p.w.status) || WEXITSTATUS(p.w.status)) {
-		const char *last;
-
-		strbuf_rtrim(&msg);
-		last = strrchr(msg.buf, '\n');
-		strbuf_addf(err, "git %s failed%s%s", args[0], msg.len ? ": " : "",
-			    last ? last + 1 : msg.buf);
-		goto out;
-	}
-	rc = 0;
-out:
-	strbuf_release(&msg);
-	strbuf_release(&sink);
+	g.tree = tree;
+	g.out = out;
+	g.timeout_s = timeout_s;
+	rc = git_run(&g, args, err);
+	git_cmd_release(&g);
 	return rc;
 }
 

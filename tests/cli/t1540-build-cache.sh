@@ -6,7 +6,7 @@
 # a failed build (its error, the log's tail, nothing cached), an option a
 # fragment sets that olddefconfig drops, a build killed (kill -9,
 # SIGTERM, --timeout) leaving no entry, and bad trees and refs.
-# Covers: cli/cmd_build.c kernel/kbuild.c
+# Covers: cli/cmd_build.c kernel/kbuild.c kernel/kbuild_resolve.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"
 # git looks no further up than the scratch directory (itself inside

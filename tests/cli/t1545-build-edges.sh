@@ -7,7 +7,7 @@
 # tree's uncommitted changes said not to be built; --tree DIR/.git
 # refused naming the work tree; --ref '' a usage error. On
 # lib-kbuild.sh's small tree.
-# Covers: kernel/kbuild.c cli/cmd_build.c
+# Covers: kernel/kbuild.c kernel/kbuild_resolve.c cli/cmd_build.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"
 GIT_CEILING_DIRECTORIES=$tmp
