@@ -18,6 +18,8 @@
 #include "lib/xalloc.h"
 #include "experiment/ab_looks.h"
 #include "bisect/bisect.h"
+#include "bisect/bisect_settings.h"
+#include "lib/argv.h"
 #include "runner/conf.h"
 #include "experiment/experiment.h"
 #include "kernel/kbuild.h"
@@ -57,25 +59,12 @@ struct bisect_ctx {
 	size_t ncommits, commits_alloc;
 	struct bisect_walk walk;
 	/* The settings, as stored. */
-	double threshold;
-	int rounds, max_rounds;
-	char *kconfig;
-	char **fragments;
-	size_t nfragments, fragments_alloc;
-	char *guest_fragment;		/* merged before them; NULL: none */
-	char *cache_dir;		/* NULL: the builder's default */
-	int jobs;			/* 0: the online CPUs */
-	double build_timeout_s;		/* 0: the builder's default */
-	char *row_given;		/* "SECTION/ROW", or NULL */
-	char **overrides;		/* -o KEY=VALUE, as kbench run takes them */
-	size_t noverrides, overrides_alloc;
-	char *only;			/* --only REGEX, or NULL */
+	struct bisect_settings set;
 	struct vm_config vc;
 	/* The looks of a step (every `rounds` rounds up to max_rounds) and
 	 * their bounds, so that looking does not raise the false-positive
 	 * rate (compare/sequential.h). */
 	struct seq_design design;
-	char *vm_strings[2];		/* what vc's append and accel point to */
 	char *config_text, *config_name;
 	/* The row decided on (NULL until step 0 chose it) and its change
 	 * from the good end to the bad one. */
@@ -229,19 +218,7 @@ static void ctx_release(struct bisect_ctx *b)
 	}
 	free(b->commits);
 	bisect_walk_release(&b->walk);
-	free(b->kconfig);
-	for (size_t i = 0; i < b->nfragments; i++)
-		free(b->fragments[i]);
-	free(b->fragments);
-	free(b->guest_fragment);
-	free(b->cache_dir);
-	free(b->row_given);
-	for (size_t i = 0; i < b->noverrides; i++)
-		free(b->overrides[i]);
-	free(b->overrides);
-	free(b->only);
-	free(b->vm_strings[0]);
-	free(b->vm_strings[1]);
+	bisect_settings_release(&b->set);
 	free(b->config_text);
 	free(b->config_name);
 	free(b->section);
@@ -280,154 +257,52 @@ static void elapsed_text(const struct bisect_ctx *b, struct strbuf *sb)
 		strbuf_addf(sb, "%ld:%02ld", s / 60, s % 60);
 }
 
-/* ---- settings: "key=value" lines ---- */
-
-static void settings_text(const struct bisect_ctx *b, const struct bisect_options *o,
-			  struct strbuf *out)
-{
-	for (size_t i = 0; i < o->nconfigs; i++)
-		strbuf_addf(out, "config=%s\n", o->configs[i]);
-	strbuf_addf(out, "rounds=%d\nmax-rounds=%d\nthreshold=%g\n", b->rounds, b->max_rounds,
-		    b->threshold);
-	if (b->row_given)
-		strbuf_addf(out, "row=%s\n", b->row_given);
-	for (size_t i = 0; i < b->noverrides; i++)
-		strbuf_addf(out, "override=%s\n", b->overrides[i]);
-	if (b->only)
-		strbuf_addf(out, "only=%s\n", b->only);
-	if (b->kconfig)
-		strbuf_addf(out, "kconfig=%s\n", b->kconfig);
-	for (size_t i = 0; i < b->nfragments; i++) {
-		struct strbuf text = STRBUF_INIT;
-
-		strbuf_addf(out, "fragment=%s\n", b->fragments[i]);
-		/* Its text as it was, for the report: a line, "\n" and "\\"
-		 * escaped. */
-		if (!strbuf_read_file(&text, b->fragments[i])) {
-			strbuf_addstr(out, "fragment-text=");
-			for (size_t k = 0; k < text.len; k++)
-				if (text.buf[k] == '\n')
-					strbuf_addstr(out, "\\n");
-				else if (text.buf[k] == '\\')
-					strbuf_addstr(out, "\\\\");
-				else if (text.buf[k] != '\r')
-					strbuf_addch(out, text.buf[k]);
-			strbuf_addch(out, '\n');
-		}
-		strbuf_release(&text);
-	}
-	if (b->guest_fragment)
-		strbuf_addf(out, "guest-fragment=%s\n", b->guest_fragment);
-	if (b->cache_dir)
-		strbuf_addf(out, "cache=%s\n", b->cache_dir);
-	if (b->jobs)
-		strbuf_addf(out, "jobs=%d\n", b->jobs);
-	if (b->build_timeout_s)
-		strbuf_addf(out, "build-timeout=%g\n", b->build_timeout_s);
-	strbuf_addf(out, "vcpus=%d\nmemory=%d\naccel=%s\n", b->vc.vcpus, b->vc.mem_mib,
-		    b->vc.accel);
-	if (b->vc.append)
-		strbuf_addf(out, "append=%s\n", b->vc.append);
-	if (b->vc.icount_shift >= 0)
-		strbuf_addf(out, "icount=%d\n", b->vc.icount_shift);
-	strbuf_addf(out, "boot-timeout=%g\n", b->vc.boot_timeout_s);
-}
-
-static int parse_int_setting(const char *v, int lo, int hi, int *out)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (errno || end == v || *end || n < lo || n > hi)
-		return -1;
-	*out = (int)n;
-	return 0;
-}
-
-/* Read the stored settings back into b. */
-static int settings_read(struct bisect_ctx *b, const char *text)
+/* The guests' config of b from its settings, over base (NULL: the
+ * defaults of kernel/vm.h): what the settings hold replaces it. */
+static void settings_vm(struct bisect_ctx *b, const struct vm_config *base)
 {
 	const struct vm_config init = VM_CONFIG_INIT;
-	char *copy = xstrdup(text), *line, *save = NULL;
-	int rc = 0;
 
-	b->vc = init;
-	b->threshold = BISECT_DEFAULT_THRESHOLD;
-	b->rounds = BISECT_DEFAULT_ROUNDS;
-	b->max_rounds = BISECT_DEFAULT_MAX_ROUNDS;
-	for (line = strtok_r(copy, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {
-		char *eq = strchr(line, '='), *end;
-		const char *v;
+	b->vc = base ? *base : init;
+	b->vc.kernel = NULL;
+	b->vc.vcpus = b->set.vcpus;
+	b->vc.mem_mib = b->set.mem_mib;
+	b->vc.accel = b->set.accel;
+	b->vc.append = b->set.append;
+	b->vc.icount_shift = b->set.icount_shift;
+	b->vc.boot_timeout_s = b->set.boot_timeout_s;
+}
 
-		if (!eq) {
-			rc = error("bisection @%lld: a stored setting '%s' has no value",
-				   (long long)b->id, line);
-			break;
-		}
-		*eq = '\0';
-		v = eq + 1;
-		if (!strcmp(line, "rounds")) {
-			rc = parse_int_setting(v, BISECT_MIN_ROUNDS, EXPERIMENT_MAX_ROUNDS, &b->rounds);
-		} else if (!strcmp(line, "max-rounds")) {
-			rc = parse_int_setting(v, BISECT_MIN_ROUNDS, EXPERIMENT_MAX_ROUNDS,
-					       &b->max_rounds);
-		} else if (!strcmp(line, "threshold")) {
-			b->threshold = strtod(v, &end);
-			rc = *end || !(b->threshold >= 0) ? -1 : 0;
-		} else if (!strcmp(line, "config")) {
-			/* The configs' paths, for the report: their text is stored. */
-		} else if (!strcmp(line, "row")) {
-			b->row_given = xstrdup(v);
-		} else if (!strcmp(line, "override")) {
-			ALLOC_GROW(b->overrides, b->noverrides + 1, b->overrides_alloc);
-			b->overrides[b->noverrides++] = xstrdup(v);
-		} else if (!strcmp(line, "only")) {
-			free(b->only);
-			b->only = xstrdup(v);
-		} else if (!strcmp(line, "kconfig")) {
-			b->kconfig = xstrdup(v);
-		} else if (!strcmp(line, "fragment")) {
-			ALLOC_GROW(b->fragments, b->nfragments + 1, b->fragments_alloc);
-			b->fragments[b->nfragments++] = xstrdup(v);
-		} else if (!strcmp(line, "fragment-text")) {
-			/* A fragment's text, for the report; the build reads the file. */
-		} else if (!strcmp(line, "guest-fragment")) {
-			free(b->guest_fragment);
-			b->guest_fragment = xstrdup(v);
-		} else if (!strcmp(line, "cache")) {
-			free(b->cache_dir);
-			b->cache_dir = xstrdup(v);
-		} else if (!strcmp(line, "jobs")) {
-			rc = parse_int_setting(v, 1, 4096, &b->jobs);
-		} else if (!strcmp(line, "build-timeout")) {
-			b->build_timeout_s = strtod(v, &end);
-			rc = *end || !(b->build_timeout_s >= 0) ? -1 : 0;
-		} else if (!strcmp(line, "vcpus")) {
-			rc = parse_int_setting(v, 1, 288, &b->vc.vcpus);
-		} else if (!strcmp(line, "memory")) {
-			rc = parse_int_setting(v, 64, 1 << 22, &b->vc.mem_mib);
-		} else if (!strcmp(line, "accel")) {
-			b->vm_strings[1] = xstrdup(v);
-			b->vc.accel = b->vm_strings[1];
-		} else if (!strcmp(line, "boot-timeout")) {
-			b->vc.boot_timeout_s = strtod(v, &end);
-			rc = *end || !(b->vc.boot_timeout_s > 0) ? -1 : 0;
-		} else if (!strcmp(line, "icount")) {
-			rc = parse_int_setting(v, 0, 10, &b->vc.icount_shift);
-		} else if (!strcmp(line, "append")) {
-			b->vm_strings[0] = xstrdup(v);
-			b->vc.append = b->vm_strings[0];
-		} else {
-			rc = -1;
-		}
-		if (rc)
-			rc = error("bisection @%lld: the stored setting %s = '%s' is not one this "
-				   "kbench reads", (long long)b->id, line, v);
-	}
-	free(copy);
-	return rc;
+/* The settings of a bisection started with o. */
+static void settings_from_options(struct bisect_ctx *b, const struct bisect_options *o)
+{
+	struct bisect_settings *set = &b->set;
+
+	bisect_settings_init(set);
+	for (size_t i = 0; i < o->nconfigs; i++)
+		argv_list_push(&set->configs, o->configs[i]);
+	set->rounds = o->rounds;
+	set->max_rounds = o->max_rounds;
+	set->threshold_pct = o->threshold_pct;
+	set->row = o->row ? xstrdup(o->row) : NULL;
+	for (size_t i = 0; i < o->noverrides; i++)
+		argv_list_push(&set->overrides, o->overrides[i]);
+	set->only = o->only ? xstrdup(o->only) : NULL;
+	set->kconfig = o->kconfig ? xstrdup(o->kconfig) : NULL;
+	for (size_t i = 0; i < o->nfragments; i++)
+		argv_list_push(&set->fragments, o->fragments[i]);
+	set->guest_fragment = o->guest_fragment ? xstrdup(o->guest_fragment) : NULL;
+	set->cache_dir = o->cache_dir ? xstrdup(o->cache_dir) : NULL;
+	set->jobs = o->jobs;
+	set->build_timeout_s = o->build_timeout_s;
+	set->vcpus = o->vm->vcpus;
+	set->mem_mib = o->vm->mem_mib;
+	free(set->accel);
+	set->accel = xstrdup(o->vm->accel);
+	set->append = o->vm->append ? xstrdup(o->vm->append) : NULL;
+	set->icount_shift = o->vm->icount_shift;
+	set->boot_timeout_s = o->vm->boot_timeout_s;
+	settings_vm(b, o->vm);
 }
 
 /* ---- building ---- */
@@ -448,15 +323,15 @@ static int build_commit(struct bisect_ctx *b, const char *id, const struct kbuil
 	struct kbuild_request req = {
 		.tree = b->tree,
 		.ref = id,
-		.kconfig = b->kconfig,
-		.cache_dir = b->cache_dir,
-		.jobs = b->jobs,
-		.timeout_s = b->build_timeout_s,
+		.kconfig = b->set.kconfig,
+		.cache_dir = b->set.cache_dir,
+		.jobs = b->set.jobs,
+		.timeout_s = b->set.build_timeout_s,
 		.progress = 1,
 		.stop = &build_stop,
 	};
 	struct sigaction sa = { .sa_handler = on_build_signal }, old_int, old_term, old_hup;
-	const char **fragments = xcalloc(b->nfragments + 1, sizeof(*fragments));
+	const char **fragments = xcalloc(b->set.fragments.n + 1, sizeof(*fragments));
 	struct built *n;
 	int rc;
 
@@ -467,10 +342,10 @@ static int build_commit(struct bisect_ctx *b, const char *id, const struct kbuil
 			return 0;
 		}
 	/* The guest fragment first, as kbench build merges it. */
-	if (b->guest_fragment)
-		fragments[req.nfragments++] = b->guest_fragment;
-	for (size_t i = 0; i < b->nfragments; i++)
-		fragments[req.nfragments++] = b->fragments[i];
+	if (b->set.guest_fragment)
+		fragments[req.nfragments++] = b->set.guest_fragment;
+	for (size_t i = 0; i < b->set.fragments.n; i++)
+		fragments[req.nfragments++] = b->set.fragments.v[i];
 	req.fragments = fragments;
 	ALLOC_GROW(b->built, b->nbuilt + 1, b->built_alloc);
 	n = &b->built[b->nbuilt];
@@ -561,7 +436,7 @@ static int confirm_row(const struct row_verdict *v, void *arg)
 	struct bisect_cmp c = { .significant = significant(l->b, v), .pct = v->pct,
 				.diff = v->new_mean - v->base_mean };
 
-	if (l->b->row_given && !row_matches(l->b->row_given, v->section, v->row))
+	if (l->b->set.row && !row_matches(l->b->set.row, v->section, v->row))
 		return 0;
 	if (!l->worst || fabs(v->pct) > fabs(l->worst_pct)) {
 		struct strbuf w = STRBUF_INIT;
@@ -572,7 +447,7 @@ static int confirm_row(const struct row_verdict *v, void *arg)
 		l->worst = strbuf_detach(&w);
 		l->worst_pct = v->pct;
 	}
-	if (l->b->row_given || (bisect_is_regression(&c, l->b->threshold) &&
+	if (l->b->set.row || (bisect_is_regression(&c, l->b->set.threshold_pct) &&
 				(!l->found || v->pct < l->pct))) {
 		free(l->section);
 		free(l->row);
@@ -581,7 +456,7 @@ static int confirm_row(const struct row_verdict *v, void *arg)
 		l->pct = v->pct;
 		l->p = v->p;
 		l->significant = c.significant;
-		l->found = bisect_is_regression(&c, l->b->threshold);
+		l->found = bisect_is_regression(&c, l->b->set.threshold_pct);
 	}
 	return 0;
 }
@@ -628,8 +503,8 @@ static int look_at(struct experiment *e, struct step_looks *l)
 	if (l->step == 0) {
 		if (compare_each_row_verdict(b->s, g, t, confirm_row, l) < 0)
 			return -1;
-		if (b->row_given && !l->section) {
-			l->missing = xstrdup(b->row_given);
+		if (b->set.row && !l->section) {
+			l->missing = xstrdup(b->set.row);
 			return 0;
 		}
 		return l->found;
@@ -650,7 +525,7 @@ static int look_at(struct experiment *e, struct step_looks *l)
 		if (!l->have_good || !l->have_bad)
 			return 0;
 		l->verdict = bisect_classify(&l->vs_good, &l->vs_bad,
-					     bisect_min_pct(b->threshold, b->regression_pct));
+					     bisect_min_pct(b->set.threshold_pct, b->regression_pct));
 		return l->verdict != BISECT_VERDICT_CANNOT_TELL;
 	}
 }
@@ -672,7 +547,7 @@ static void look_text(const struct step_looks *l, struct strbuf *sb)
 		strbuf_addstr(sb, "cannot tell yet");
 }
 
-/* The experiment's hook: a look every b->rounds rounds, each said: one
+/* The experiment's hook: a look every b->set.rounds rounds, each said: one
  * that decides ends the step's experiment there, one that does not lets
  * it go on to the next look. */
 static int round_done(struct experiment *e, struct store *s, int round, void *arg)
@@ -682,7 +557,7 @@ static int round_done(struct experiment *e, struct store *s, int round, void *ar
 	int rc;
 
 	(void)s;
-	if (round % l->b->rounds)
+	if (round % l->b->set.rounds)
 		return 0;
 	rc = look_at(e, l);
 	if (rc < 0)
@@ -695,8 +570,8 @@ static int round_done(struct experiment *e, struct store *s, int round, void *ar
 	} else
 		notice("bisect @%lld step %d: the look after round %d: %s; going on to round %d "
 		       "(at most %d)", (long long)l->b->id, l->step, round, sb.buf,
-		       round + l->b->rounds < l->b->max_rounds ? round + l->b->rounds :
-		       l->b->max_rounds, l->b->max_rounds);
+		       round + l->b->set.rounds < l->b->set.max_rounds ? round + l->b->set.rounds :
+		       l->b->set.max_rounds, l->b->set.max_rounds);
 	strbuf_release(&sb);
 	return rc;
 }
@@ -733,12 +608,12 @@ static int run_experiment(struct bisect_ctx *b, int step, const struct kbuild_re
 	struct experiment_options o = {
 		.config_text = b->config_text,
 		.config_origin = b->config_name,
-		.rounds = b->max_rounds,
+		.rounds = b->set.max_rounds,
 		.extra_name = "kbench bisect",
 		.vm = &b->vc,
-		.overrides = b->overrides,
-		.noverrides = b->noverrides,
-		.only = b->only,
+		.overrides = b->set.overrides.v,
+		.noverrides = b->set.overrides.n,
+		.only = b->set.only,
 	};
 	struct experiment e;
 	int rc = -1;
@@ -766,9 +641,9 @@ static int run_experiment(struct bisect_ctx *b, int step, const struct kbuild_re
 	 * probed again where it failed. */
 	if (!strcmp(b->vc.accel, "auto") && (!strcmp(accel->buf, "kvm") ||
 					     !strcmp(accel->buf, "tcg"))) {
-		free(b->vm_strings[1]);
-		b->vm_strings[1] = xstrdup(accel->buf);
-		b->vc.accel = b->vm_strings[1];
+		free(b->set.accel);
+		b->set.accel = xstrdup(accel->buf);
+		b->vc.accel = b->set.accel;
 	}
 	for (size_t i = 0; i < e.narms && i < n; i++)
 		if (kbuild_store_facts(b->s, e.arms[i].run_id, k[i]) && rc == 0)
@@ -830,7 +705,7 @@ static int confirm(struct bisect_ctx *b)
 	short_id(bad->id, bb, sizeof(bb));
 	elapsed_text(b, &el);
 	notice("bisect @%lld step 0: the good end %s against the bad end %s (a look every %d "
-	       "rounds, up to %d) [%s elapsed]", (long long)b->id, g, bb, b->rounds, b->max_rounds,
+	       "rounds, up to %d) [%s elapsed]", (long long)b->id, g, bb, b->set.rounds, b->set.max_rounds,
 	       el.buf);
 	if (store_begin_bisect_step(b->s, &st))
 		goto out;
@@ -876,13 +751,13 @@ static int confirm(struct bisect_ctx *b)
 		goto out;
 	}
 	if (!l.found) {
-		if (b->row_given && l.section)
+		if (b->set.row && l.section)
 			strbuf_addf(&reason, "%s %s: %+.1f%% %s, not a regression of %g%% or more",
 				    l.section, l.row, l.pct, l.significant ? "significant" :
-				    "not significant", b->threshold);
+				    "not significant", b->set.threshold_pct);
 		else
 			strbuf_addf(&reason, "no row is worse at the bad end by %g%% or more, "
-				    "significantly (the largest change: %s)", b->threshold,
+				    "significantly (the largest change: %s)", b->set.threshold_pct,
 				    l.worst ? l.worst : "none");
 		rc = finish_step(b, &st, "no-regression", reason.buf) ? -1 : 1;
 		if (rc < 0)
@@ -945,7 +820,7 @@ static int run_step(struct bisect_ctx *b, long idx)
 	       "step%s; a look every %d rounds, up to %d) [%s elapsed]", (long long)b->id, st.step,
 	       id, c->subject, bisect_walk_untested(&b->walk),
 	       bisect_walk_untested(&b->walk) == 1 ? "" : "s", left, left == 1 ? "" : "s",
-	       b->rounds, b->max_rounds, el.buf);
+	       b->set.rounds, b->set.max_rounds, el.buf);
 	if (store_begin_bisect_step(b->s, &st))
 		goto out;
 	if ((rc = build_commit(b, good->id, &k[0], &err)) || (rc = build_commit(b, bad->id, &k[2], &err))) {
@@ -1040,7 +915,7 @@ static int run_steps(struct bisect_ctx *b)
 
 	if (!b->started_ns)
 		b->started_ns = clock_ns(CLOCK_MONOTONIC);
-	if (seq_design_init(&b->design, b->rounds, b->max_rounds, b->rounds, BISECT_ALPHA, &el)) {
+	if (seq_design_init(&b->design, b->set.rounds, b->set.max_rounds, b->set.rounds, BISECT_ALPHA, &el)) {
 		error("bisect @%lld: %s", (long long)b->id, el.buf);
 		rc = -1;
 		goto stopped;
@@ -1116,8 +991,8 @@ static void dry_run(const struct bisect_ctx *b)
 		printf("  %s %s%s%s\n", id, c->subject, c->parents > 1 ? " (a merge)" : "",
 		       i + 1 == b->walk.n ? " (the bad end)" : "");
 	}
-	printf("Step 0 runs the good end against the bad end, %d to %d rounds", b->rounds,
-	       b->max_rounds);
+	printf("Step 0 runs the good end against the bad end, %d to %d rounds", b->set.rounds,
+	       b->set.max_rounds);
 	if (next >= 0) {
 		short_id(commit_at(b, next)->id, id, sizeof(id));
 		printf("; step 1 tests %s beside them", id);
@@ -1135,12 +1010,12 @@ static int load_configs(struct bisect_ctx *b, const struct bisect_options *o)
 	struct experiment_options eo = {
 		.extra = "[arm:good]\nkernel = good\n[arm:bad]\nkernel = bad\n",
 		.extra_name = "kbench bisect",
-		.rounds = b->max_rounds,
+		.rounds = b->set.max_rounds,
 		.vm = &b->vc,
 		.images_later = 1,
-		.overrides = b->overrides,
-		.noverrides = b->noverrides,
-		.only = b->only,
+		.overrides = b->set.overrides.v,
+		.noverrides = b->set.overrides.n,
+		.only = b->set.only,
 	};
 	struct strbuf rows = STRBUF_INIT;
 	int rc = -1;
@@ -1164,26 +1039,26 @@ static int load_configs(struct bisect_ctx *b, const struct bisect_options *o)
 	eo.config_origin = b->config_name;
 	if (experiment_load(&e, &eo))
 		goto out;
-	if (b->row_given) {
-		const char *slash = strchr(b->row_given, '/');
+	if (b->set.row) {
+		const char *slash = strchr(b->set.row, '/');
 		int have = 0;
 
 		for (size_t i = 0; slash && i < c.n; i++)
-			have |= strlen(c.sections[i].name) == (size_t)(slash - b->row_given) &&
-				!strncmp(c.sections[i].name, b->row_given,
-					 (size_t)(slash - b->row_given));
-		if (!slash || slash == b->row_given || !slash[1]) {
+			have |= strlen(c.sections[i].name) == (size_t)(slash - b->set.row) &&
+				!strncmp(c.sections[i].name, b->set.row,
+					 (size_t)(slash - b->set.row));
+		if (!slash || slash == b->set.row || !slash[1]) {
 			error("--row '%s': expected SECTION/ROW, as kbench compare names them "
-			      "(hackbench/4)", b->row_given);
+			      "(hackbench/4)", b->set.row);
 			goto out;
 		}
 		if (!have) {
-			error("--row '%s': the config has no section '%.*s'", b->row_given,
-			      (int)(slash - b->row_given), b->row_given);
+			error("--row '%s': the config has no section '%.*s'", b->set.row,
+			      (int)(slash - b->set.row), b->set.row);
 			goto out;
 		}
-		if (!ab_looks_has_row(&e, b->row_given, &rows)) {
-			error("--row '%s': the plan has no such row; its rows are %s", b->row_given,
+		if (!ab_looks_has_row(&e, b->set.row, &rows)) {
+			error("--row '%s': the plan has no such row; its rows are %s", b->set.row,
 			      rows.buf);
 			goto out;
 		}
@@ -1207,30 +1082,7 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 	int rc = -1, anc;
 
 	*id = 0;
-	b.threshold = o->threshold_pct;
-	b.rounds = o->rounds;
-	b.max_rounds = o->max_rounds;
-	b.kconfig = o->kconfig ? xstrdup(o->kconfig) : NULL;
-	for (size_t i = 0; i < o->nfragments; i++) {
-		ALLOC_GROW(b.fragments, b.nfragments + 1, b.fragments_alloc);
-		b.fragments[b.nfragments++] = xstrdup(o->fragments[i]);
-	}
-	b.guest_fragment = o->guest_fragment ? xstrdup(o->guest_fragment) : NULL;
-	b.cache_dir = o->cache_dir ? xstrdup(o->cache_dir) : NULL;
-	b.jobs = o->jobs;
-	b.build_timeout_s = o->build_timeout_s;
-	b.row_given = o->row ? xstrdup(o->row) : NULL;
-	for (size_t i = 0; i < o->noverrides; i++) {
-		ALLOC_GROW(b.overrides, b.noverrides + 1, b.overrides_alloc);
-		b.overrides[b.noverrides++] = xstrdup(o->overrides[i]);
-	}
-	b.only = o->only ? xstrdup(o->only) : NULL;
-	b.vc = *o->vm;
-	b.vc.kernel = NULL;
-	b.vm_strings[0] = o->vm->append ? xstrdup(o->vm->append) : NULL;
-	b.vm_strings[1] = xstrdup(o->vm->accel);
-	b.vc.append = b.vm_strings[0];
-	b.vc.accel = b.vm_strings[1];
+	settings_from_options(&b, o);
 	b.regression_pct = NAN;
 	if (!realpath(o->tree, path)) {
 		error("--tree '%s': %s", o->tree, strerror(errno));
@@ -1290,7 +1142,7 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 						.subject = b.commits[i].subject,
 						.author = b.commits[i].author,
 						.parents = b.commits[i].parents };
-	settings_text(&b, o, &settings);
+	bisect_settings_write(&b.set, &settings);
 	uuid_random(uuid);
 	clock_iso_utc(started, sizeof(started), time(NULL));
 	r.uuid = uuid;
@@ -1413,8 +1265,13 @@ int bisect_resume(struct store *s, int64_t id)
 		b.section = xstrdup(x.section);
 		b.row = xstrdup(x.row);
 	}
-	if (settings_read(&b, x.settings) ||
-	    store_each_bisect_commit(s, id, add_commit, &b) < 0)
+	bisect_settings_init(&b.set);
+	if (bisect_settings_read(&b.set, x.settings, &err)) {
+		error("bisection @%lld: %s", (long long)id, err.buf);
+		goto out;
+	}
+	settings_vm(&b, NULL);
+	if (store_each_bisect_commit(s, id, add_commit, &b) < 0)
 		goto out;
 	if (b.ncommits < 2 || strcmp(b.commits[0].id, x.good) ||
 	    strcmp(b.commits[b.ncommits - 1].id, x.bad)) {

@@ -12,20 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bisect/bisect_settings.h"
+
 struct store;
 struct vm_config;
-
-/* Rounds of a step before its first look, and the most it runs: the
- * shipped experiments' 6 rounds find a change of about 15% on a small
- * machine, the default 12 one near 10% (docs/ab.md). */
-#define BISECT_DEFAULT_ROUNDS 6
-#define BISECT_DEFAULT_MAX_ROUNDS 12
-/* The paired test needs 3 rounds. */
-#define BISECT_MIN_ROUNDS 3
-/* The false-positive rate of a step's paired tests, over all its looks. */
-#define BISECT_ALPHA 0.05
-/* The smallest change of the row that counts, in %. */
-#define BISECT_DEFAULT_THRESHOLD 5.0
 
 struct bisect_options {
 	const char *tree;
