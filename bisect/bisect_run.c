@@ -6,6 +6,7 @@
 #include "bisect/bisect_run.h"
 #include "bisect/bisect_ctx.h"
 #include "bisect/bisect_step.h"
+#include "compare/sequential.h"
 #include "db/bisect.h"
 #include "db/store.h"
 #include "lib/child.h"
@@ -307,6 +308,34 @@ out:
 	strbuf_release(&rows);
 	experiment_release(&e);
 	config_release(&c);
+	return rc;
+}
+
+int bisect_options_check(struct bisect_options *o, struct strbuf *err)
+{
+	struct seq_design d;
+	struct strbuf why = STRBUF_INIT;
+	int rc = -1;
+
+	if (!(o->threshold_pct >= 0) || o->threshold_pct >= 100) {
+		strbuf_addf(err, "--threshold must be a percentage from 0 to 100, not %g",
+			    o->threshold_pct);
+		return -1;
+	}
+	if (!o->max_rounds)
+		o->max_rounds = o->rounds > BISECT_DEFAULT_MAX_ROUNDS ? o->rounds :
+				BISECT_DEFAULT_MAX_ROUNDS;
+	if (o->max_rounds < o->rounds) {
+		strbuf_addf(err, "--max-rounds %d is fewer than --rounds %d", o->max_rounds,
+			    o->rounds);
+		return -1;
+	}
+	if (seq_design_init(&d, o->rounds, o->max_rounds, o->rounds, BISECT_ALPHA, &why))
+		strbuf_addf(err, "--rounds %d and --max-rounds %d: %s", o->rounds, o->max_rounds,
+			    why.buf);
+	else
+		rc = 0;
+	strbuf_release(&why);
 	return rc;
 }
 

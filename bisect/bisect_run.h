@@ -15,6 +15,7 @@
 #include "bisect/bisect_settings.h"
 
 struct store;
+struct strbuf;
 struct vm_config;
 
 struct bisect_options {
@@ -49,6 +50,11 @@ enum {
 	BISECT_DONE_NOT_FOUND = 1,	/* nothing to bisect, only skipped commits
 					 * left, or a failure */
 };
+
+/* Check the rounds and the threshold of o, setting its max_rounds when
+ * 0 (BISECT_DEFAULT_MAX_ROUNDS, or its rounds when more). Return 0, or
+ * -1 with err saying which option is wrong. */
+int bisect_options_check(struct bisect_options *o, struct strbuf *err);
 
 /* Start a bisection into s: list the commits, record it, then run its
  * steps to the end (o->dry_run: list them and stop, returning 0). *id is
