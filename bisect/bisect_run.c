@@ -1,14 +1,13 @@
-/* bisect_run: a bisection from its first step to its end, or from where a
- * stopped one was. Each step is one experiment of kernel arms under one
- * bisection id; its verdict comes from kbench's paired comparisons of
- * the arms; the walk (bisect/bisect.c) picks the next commit. */
+/* bisect_run: a bisection started (its commits listed by git, its
+ * configs checked, its settings and commits stored) or resumed (read
+ * back from the store, its finished steps replayed on the walk); its
+ * steps are bisect/bisect_step.c's. */
 #include "config.h"
 #include "bisect/bisect_run.h"
+#include "bisect/bisect_ctx.h"
+#include "bisect/bisect_step.h"
 #include "compare/sequential.h"
-#include "compare/stats.h"
-#include "compare/verdict.h"
 #include "db/bisect.h"
-#include "db/experiment.h"
 #include "db/store.h"
 #include "lib/child.h"
 #include "lib/clock.h"
@@ -17,17 +16,16 @@
 #include "lib/uuid.h"
 #include "lib/xalloc.h"
 #include "experiment/ab_looks.h"
-#include "bisect/bisect.h"
+#include "bisect/bisect_settings.h"
+#include "lib/argv.h"
 #include "runner/conf.h"
 #include "experiment/experiment.h"
 #include "kernel/git.h"
-#include "kernel/kbuild.h"
 #include "kernel/vm.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,57 +35,6 @@
 
 /* How long git may take to list or resolve commits. */
 #define GIT_TIMEOUT_S 300
-
-struct bcommit {
-	char *id, *subject, *author;
-	int parents;
-};
-
-/* A kernel built for a commit in this process. */
-struct built {
-	char *commit;
-	struct kbuild_result res;
-};
-
-struct bisect_ctx {
-	struct store *s;
-	int64_t id;
-	char *tree;
-	/* commits[0] the good end, commits[1 + i] commit i of the walk. */
-	struct bcommit *commits;
-	size_t ncommits, commits_alloc;
-	struct bisect_walk walk;
-	/* The settings, as stored. */
-	double threshold;
-	int rounds, max_rounds;
-	char *kconfig;
-	char **fragments;
-	size_t nfragments, fragments_alloc;
-	char *guest_fragment;		/* merged before them; NULL: none */
-	char *cache_dir;		/* NULL: the builder's default */
-	int jobs;			/* 0: the online CPUs */
-	double build_timeout_s;		/* 0: the builder's default */
-	char *row_given;		/* "SECTION/ROW", or NULL */
-	char **overrides;		/* -o KEY=VALUE, as kbench run takes them */
-	size_t noverrides, overrides_alloc;
-	char *only;			/* --only REGEX, or NULL */
-	struct vm_config vc;
-	/* The looks of a step (every `rounds` rounds up to max_rounds) and
-	 * their bounds, so that looking does not raise the false-positive
-	 * rate (compare/sequential.h). */
-	struct seq_design design;
-	char *vm_strings[2];		/* what vc's append and accel point to */
-	char *config_text, *config_name;
-	/* The row decided on (NULL until step 0 chose it) and its change
-	 * from the good end to the bad one. */
-	char *section, *row;
-	double regression_pct;
-	int next_step;
-	int64_t started_ns;
-	double spent_s;			/* by the finished steps before a resume */
-	struct built *built;
-	size_t nbuilt, built_alloc;
-};
 
 /* ---- git ---- */
 
@@ -199,884 +146,52 @@ out:
 	return rc;
 }
 
-/* ---- the context ---- */
-
-static void ctx_release(struct bisect_ctx *b)
-{
-	free(b->tree);
-	for (size_t i = 0; i < b->ncommits; i++) {
-		free(b->commits[i].id);
-		free(b->commits[i].subject);
-		free(b->commits[i].author);
-	}
-	free(b->commits);
-	bisect_walk_release(&b->walk);
-	free(b->kconfig);
-	for (size_t i = 0; i < b->nfragments; i++)
-		free(b->fragments[i]);
-	free(b->fragments);
-	free(b->guest_fragment);
-	free(b->cache_dir);
-	free(b->row_given);
-	for (size_t i = 0; i < b->noverrides; i++)
-		free(b->overrides[i]);
-	free(b->overrides);
-	free(b->only);
-	free(b->vm_strings[0]);
-	free(b->vm_strings[1]);
-	free(b->config_text);
-	free(b->config_name);
-	free(b->section);
-	free(b->row);
-	for (size_t i = 0; i < b->nbuilt; i++) {
-		free(b->built[i].commit);
-		kbuild_result_release(&b->built[i].res);
-	}
-	free(b->built);
-	memset(b, 0, sizeof(*b));
-}
-
-/* Commit idx of the walk (-1: the good end). */
-static const struct bcommit *commit_at(const struct bisect_ctx *b, long idx)
-{
-	return &b->commits[idx + 1];
-}
-
-static void short_id(const char *id, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.12s", id);
-}
-
-static double elapsed_s(const struct bisect_ctx *b)
-{
-	return b->spent_s + (double)(clock_ns(CLOCK_MONOTONIC) - b->started_ns) / 1e9;
-}
-
-static void elapsed_text(const struct bisect_ctx *b, struct strbuf *sb)
-{
-	long s = (long)elapsed_s(b);
-
-	if (s >= 3600)
-		strbuf_addf(sb, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-	else
-		strbuf_addf(sb, "%ld:%02ld", s / 60, s % 60);
-}
-
-/* ---- settings: "key=value" lines ---- */
-
-static void settings_text(const struct bisect_ctx *b, const struct bisect_options *o,
-			  struct strbuf *out)
-{
-	for (size_t i = 0; i < o->nconfigs; i++)
-		strbuf_addf(out, "config=%s\n", o->configs[i]);
-	strbuf_addf(out, "rounds=%d\nmax-rounds=%d\nthreshold=%g\n", b->rounds, b->max_rounds,
-		    b->threshold);
-	if (b->row_given)
-		strbuf_addf(out, "row=%s\n", b->row_given);
-	for (size_t i = 0; i < b->noverrides; i++)
-		strbuf_addf(out, "override=%s\n", b->overrides[i]);
-	if (b->only)
-		strbuf_addf(out, "only=%s\n", b->only);
-	if (b->kconfig)
-		strbuf_addf(out, "kconfig=%s\n", b->kconfig);
-	for (size_t i = 0; i < b->nfragments; i++) {
-		struct strbuf text = STRBUF_INIT;
-
-		strbuf_addf(out, "fragment=%s\n", b->fragments[i]);
-		/* Its text as it was, for the report: a line, "\n" and "\\"
-		 * escaped. */
-		if (!strbuf_read_file(&text, b->fragments[i])) {
-			strbuf_addstr(out, "fragment-text=");
-			for (size_t k = 0; k < text.len; k++)
-				if (text.buf[k] == '\n')
-					strbuf_addstr(out, "\\n");
-				else if (text.buf[k] == '\\')
-					strbuf_addstr(out, "\\\\");
-				else if (text.buf[k] != '\r')
-					strbuf_addch(out, text.buf[k]);
-			strbuf_addch(out, '\n');
-		}
-		strbuf_release(&text);
-	}
-	if (b->guest_fragment)
-		strbuf_addf(out, "guest-fragment=%s\n", b->guest_fragment);
-	if (b->cache_dir)
-		strbuf_addf(out, "cache=%s\n", b->cache_dir);
-	if (b->jobs)
-		strbuf_addf(out, "jobs=%d\n", b->jobs);
-	if (b->build_timeout_s)
-		strbuf_addf(out, "build-timeout=%g\n", b->build_timeout_s);
-	strbuf_addf(out, "vcpus=%d\nmemory=%d\naccel=%s\n", b->vc.vcpus, b->vc.mem_mib,
-		    b->vc.accel);
-	if (b->vc.append)
-		strbuf_addf(out, "append=%s\n", b->vc.append);
-	if (b->vc.icount_shift >= 0)
-		strbuf_addf(out, "icount=%d\n", b->vc.icount_shift);
-	strbuf_addf(out, "boot-timeout=%g\n", b->vc.boot_timeout_s);
-}
-
-static int parse_int_setting(const char *v, int lo, int hi, int *out)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (errno || end == v || *end || n < lo || n > hi)
-		return -1;
-	*out = (int)n;
-	return 0;
-}
-
-/* Read the stored settings back into b. */
-static int settings_read(struct bisect_ctx *b, const char *text)
+/* The guests' config of b from its settings, over base (NULL: the
+ * defaults of kernel/vm.h): what the settings hold replaces it. */
+static void settings_vm(struct bisect_ctx *b, const struct vm_config *base)
 {
 	const struct vm_config init = VM_CONFIG_INIT;
-	char *copy = xstrdup(text), *line, *save = NULL;
-	int rc = 0;
 
-	b->vc = init;
-	b->threshold = BISECT_DEFAULT_THRESHOLD;
-	b->rounds = BISECT_DEFAULT_ROUNDS;
-	b->max_rounds = BISECT_DEFAULT_MAX_ROUNDS;
-	for (line = strtok_r(copy, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {
-		char *eq = strchr(line, '='), *end;
-		const char *v;
-
-		if (!eq) {
-			rc = error("bisection @%lld: a stored setting '%s' has no value",
-				   (long long)b->id, line);
-			break;
-		}
-		*eq = '\0';
-		v = eq + 1;
-		if (!strcmp(line, "rounds")) {
-			rc = parse_int_setting(v, BISECT_MIN_ROUNDS, EXPERIMENT_MAX_ROUNDS, &b->rounds);
-		} else if (!strcmp(line, "max-rounds")) {
-			rc = parse_int_setting(v, BISECT_MIN_ROUNDS, EXPERIMENT_MAX_ROUNDS,
-					       &b->max_rounds);
-		} else if (!strcmp(line, "threshold")) {
-			b->threshold = strtod(v, &end);
-			rc = *end || !(b->threshold >= 0) ? -1 : 0;
-		} else if (!strcmp(line, "config")) {
-			/* The configs' paths, for the report: their text is stored. */
-		} else if (!strcmp(line, "row")) {
-			b->row_given = xstrdup(v);
-		} else if (!strcmp(line, "override")) {
-			ALLOC_GROW(b->overrides, b->noverrides + 1, b->overrides_alloc);
-			b->overrides[b->noverrides++] = xstrdup(v);
-		} else if (!strcmp(line, "only")) {
-			free(b->only);
-			b->only = xstrdup(v);
-		} else if (!strcmp(line, "kconfig")) {
-			b->kconfig = xstrdup(v);
-		} else if (!strcmp(line, "fragment")) {
-			ALLOC_GROW(b->fragments, b->nfragments + 1, b->fragments_alloc);
-			b->fragments[b->nfragments++] = xstrdup(v);
-		} else if (!strcmp(line, "fragment-text")) {
-			/* A fragment's text, for the report; the build reads the file. */
-		} else if (!strcmp(line, "guest-fragment")) {
-			free(b->guest_fragment);
-			b->guest_fragment = xstrdup(v);
-		} else if (!strcmp(line, "cache")) {
-			free(b->cache_dir);
-			b->cache_dir = xstrdup(v);
-		} else if (!strcmp(line, "jobs")) {
-			rc = parse_int_setting(v, 1, 4096, &b->jobs);
-		} else if (!strcmp(line, "build-timeout")) {
-			b->build_timeout_s = strtod(v, &end);
-			rc = *end || !(b->build_timeout_s >= 0) ? -1 : 0;
-		} else if (!strcmp(line, "vcpus")) {
-			rc = parse_int_setting(v, 1, 288, &b->vc.vcpus);
-		} else if (!strcmp(line, "memory")) {
-			rc = parse_int_setting(v, 64, 1 << 22, &b->vc.mem_mib);
-		} else if (!strcmp(line, "accel")) {
-			b->vm_strings[1] = xstrdup(v);
-			b->vc.accel = b->vm_strings[1];
-		} else if (!strcmp(line, "boot-timeout")) {
-			b->vc.boot_timeout_s = strtod(v, &end);
-			rc = *end || !(b->vc.boot_timeout_s > 0) ? -1 : 0;
-		} else if (!strcmp(line, "icount")) {
-			rc = parse_int_setting(v, 0, 10, &b->vc.icount_shift);
-		} else if (!strcmp(line, "append")) {
-			b->vm_strings[0] = xstrdup(v);
-			b->vc.append = b->vm_strings[0];
-		} else {
-			rc = -1;
-		}
-		if (rc)
-			rc = error("bisection @%lld: the stored setting %s = '%s' is not one this "
-				   "kbench reads", (long long)b->id, line, v);
-	}
-	free(copy);
-	return rc;
+	b->vc = base ? *base : init;
+	b->vc.kernel = NULL;
+	b->vc.vcpus = b->set.vcpus;
+	b->vc.mem_mib = b->set.mem_mib;
+	b->vc.accel = b->set.accel;
+	b->vc.append = b->set.append;
+	b->vc.icount_shift = b->set.icount_shift;
+	b->vc.boot_timeout_s = b->set.boot_timeout_s;
 }
 
-/* ---- building ---- */
-
-static volatile sig_atomic_t build_stop;
-
-static void on_build_signal(int sig)
+/* The settings of a bisection started with o. */
+static void settings_from_options(struct bisect_ctx *b, const struct bisect_options *o)
 {
-	build_stop = sig;
-}
+	struct bisect_settings *set = &b->set;
 
-/* The kernel of commit id, built (or found in the builder's cache) once
- * in this process, into *k. Return 0; -1 with err saying why the build
- * failed; or 128+N when signal N stopped it (nothing is stored). */
-static int build_commit(struct bisect_ctx *b, const char *id, const struct kbuild_result **k,
-		 struct strbuf *err)
-{
-	struct kbuild_request req = {
-		.tree = b->tree,
-		.ref = id,
-		.kconfig = b->kconfig,
-		.cache_dir = b->cache_dir,
-		.jobs = b->jobs,
-		.timeout_s = b->build_timeout_s,
-		.progress = 1,
-		.stop = &build_stop,
-	};
-	struct sigaction sa = { .sa_handler = on_build_signal }, old_int, old_term, old_hup;
-	const char **fragments = xcalloc(b->nfragments + 1, sizeof(*fragments));
-	struct built *n;
-	int rc;
-
-	for (size_t i = 0; i < b->nbuilt; i++)
-		if (!strcmp(b->built[i].commit, id)) {
-			*k = &b->built[i].res;
-			free(fragments);
-			return 0;
-		}
-	/* The guest fragment first, as kbench build merges it. */
-	if (b->guest_fragment)
-		fragments[req.nfragments++] = b->guest_fragment;
-	for (size_t i = 0; i < b->nfragments; i++)
-		fragments[req.nfragments++] = b->fragments[i];
-	req.fragments = fragments;
-	ALLOC_GROW(b->built, b->nbuilt + 1, b->built_alloc);
-	n = &b->built[b->nbuilt];
-	memset(n, 0, sizeof(*n));
-	build_stop = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	rc = kbuild_build(&req, &n->res, err);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	free(fragments);
-	if (!rc && vm_check_kernel(n->res.image, err))
-		rc = -1;
-	if (rc) {
-		kbuild_result_release(&n->res);
-		return rc;
-	}
-	n->commit = xstrdup(id);
-	b->nbuilt++;
-	*k = &n->res;
-	return 0;
-}
-
-/* ---- reading a step's verdicts ---- */
-
-/* What a look at an experiment found. */
-struct step_looks {
-	struct bisect_ctx *b;
-	int step;
-	size_t good, test, bad;		/* arm indexes (test: the bad end in step 0) */
-	/* Step 0: the row chosen, and the largest change seen when none
-	 * is a regression (for the message). */
-	char *section, *row;
-	double pct, p;
-	int significant, found;
-	char *worst;			/* "hackbench Amean 1 -3.2% (within noise)" */
-	double worst_pct;
-	/* Later steps. */
-	struct bisect_cmp vs_good, vs_bad;
-	/* The change from the tested commit on to the bad end (%, + better):
-	 * vs_bad reversed, so that every change reads from the older commit
-	 * to the newer one, as from the good end to the tested one. */
-	double to_bad_pct;
-	double p_good, p_bad;
-	int have_good, have_bad;
-	enum bisect_verdict verdict;
-	char *missing;			/* a row asked for that the runs lack */
-	int decided_at;			/* the round whose look decided; 0: none */
-};
-
-static void look_release(struct step_looks *l)
-{
-	free(l->section);
-	free(l->row);
-	free(l->worst);
-	free(l->missing);
-	l->section = l->row = l->worst = l->missing = NULL;
-}
-
-/* Split "SECTION/ROW" at its first '/' (a row may hold one: pft's
- * faults/sec-1). */
-static int row_matches(const char *given, const char *section, const char *row)
-{
-	size_t n = strlen(section);
-
-	return !strncmp(given, section, n) && given[n] == '/' && !strcmp(given + n + 1, row);
-}
-
-/* Whether v is a change at this look: the paired test's t against the
- * design's bound for the rounds it paired; a test the design has no look
- * for (an unpaired one, a round missing) as compare decides it. */
-static int significant(const struct bisect_ctx *b, const struct row_verdict *v)
-{
-	int k;
-
-	if (!v->paired || isnan(v->t) || isnan(v->df))
-		return v->significant;
-	k = seq_look_at(&b->design, (int)v->df + 1);
-	return k < 0 ? v->significant : fabs(v->t) >= b->design.bound[k];
-}
-
-static int confirm_row(const struct row_verdict *v, void *arg)
-{
-	struct step_looks *l = arg;
-	struct bisect_cmp c = { .significant = significant(l->b, v), .pct = v->pct,
-				.diff = v->new_mean - v->base_mean };
-
-	if (l->b->row_given && !row_matches(l->b->row_given, v->section, v->row))
-		return 0;
-	if (!l->worst || fabs(v->pct) > fabs(l->worst_pct)) {
-		struct strbuf w = STRBUF_INIT;
-
-		strbuf_addf(&w, "%s %s %s %+.1f%% (%s)", v->section, v->stat, v->row, v->pct,
-			    v->verdict);
-		free(l->worst);
-		l->worst = strbuf_detach(&w);
-		l->worst_pct = v->pct;
-	}
-	if (l->b->row_given || (bisect_is_regression(&c, l->b->threshold) &&
-				(!l->found || v->pct < l->pct))) {
-		free(l->section);
-		free(l->row);
-		l->section = xstrdup(v->section);
-		l->row = xstrdup(v->row);
-		l->pct = v->pct;
-		l->p = v->p;
-		l->significant = c.significant;
-		l->found = bisect_is_regression(&c, l->b->threshold);
-	}
-	return 0;
-}
-
-struct one_row {
-	const struct bisect_ctx *b;
-	const char *section, *row;
-	struct bisect_cmp *cmp;
-	double *p;
-	int *have;
-	double *reversed;		/* base against new; NULL: not wanted */
-};
-
-static int one_row(const struct row_verdict *v, void *arg)
-{
-	struct one_row *o = arg;
-
-	if (strcmp(v->section, o->section) || strcmp(v->row, o->row))
-		return 0;
-	o->cmp->significant = significant(o->b, v);
-	o->cmp->pct = v->pct;
-	o->cmp->diff = v->new_mean - v->base_mean;
-	*o->p = v->p;
-	*o->have = 1;
-	if (o->reversed)
-		*o->reversed = v->higher_better ? stats_pdiff(v->base_mean, v->new_mean) :
-			       stats_pndiff(v->base_mean, v->new_mean);
-	return 1;
-}
-
-/* Look at experiment e's arms as they stand: step 0 confirms the
- * regression (l->found), a later step classifies its commit (l->verdict).
- * Return 1 when decided, 0 when not, -1 after an error. */
-static int look_at(struct experiment *e, struct step_looks *l)
-{
-	struct bisect_ctx *b = l->b;
-	int64_t g = e->arms[l->good].run_id, t = e->arms[l->test].run_id;
-
-	look_release(l);
-	l->found = 0;
-	l->verdict = BISECT_VERDICT_CANNOT_TELL;
-	if (!g || !t)
-		return 0;
-	if (l->step == 0) {
-		if (compare_each_row_verdict(b->s, g, t, confirm_row, l) < 0)
-			return -1;
-		if (b->row_given && !l->section) {
-			l->missing = xstrdup(b->row_given);
-			return 0;
-		}
-		return l->found;
-	} else {
-		struct one_row og = { b, b->section, b->row, &l->vs_good, &l->p_good,
-				      &l->have_good, NULL };
-		struct one_row ob = { b, b->section, b->row, &l->vs_bad, &l->p_bad, &l->have_bad,
-				      &l->to_bad_pct };
-		int64_t bad = e->arms[l->bad].run_id;
-
-		l->have_good = l->have_bad = 0;
-		l->p_good = l->p_bad = NAN;
-		if (!bad)
-			return 0;
-		if (compare_each_row_verdict(b->s, g, t, one_row, &og) < 0 ||
-		    compare_each_row_verdict(b->s, bad, t, one_row, &ob) < 0)
-			return -1;
-		if (!l->have_good || !l->have_bad)
-			return 0;
-		l->verdict = bisect_classify(&l->vs_good, &l->vs_bad,
-					     bisect_min_pct(b->threshold, b->regression_pct));
-		return l->verdict != BISECT_VERDICT_CANNOT_TELL;
-	}
-}
-
-/* What a look decided, for its notice. */
-static void look_text(const struct step_looks *l, struct strbuf *sb)
-{
-	if (l->step == 0 && l->found)
-		strbuf_addf(sb, "a regression, %s %s %+.1f%%", l->section, l->row, l->pct);
-	else if (l->step == 0)
-		strbuf_addstr(sb, "no regression yet");
-	else if (l->verdict != BISECT_VERDICT_CANNOT_TELL)
-		strbuf_addf(sb, "%s (%+.1f%% from the good end to it, %+.1f%% from it to the bad "
-			    "end)", bisect_verdict_name(l->verdict), l->vs_good.pct, l->to_bad_pct);
-	else if (l->have_good && l->have_bad)
-		strbuf_addf(sb, "cannot tell yet (%+.1f%% from the good end to it, %+.1f%% from it "
-			    "to the bad end)", l->vs_good.pct, l->to_bad_pct);
-	else
-		strbuf_addstr(sb, "cannot tell yet");
-}
-
-/* The experiment's hook: a look every b->rounds rounds, each said: one
- * that decides ends the step's experiment there, one that does not lets
- * it go on to the next look. */
-static int round_done(struct experiment *e, struct store *s, int round, void *arg)
-{
-	struct step_looks *l = arg;
-	struct strbuf sb = STRBUF_INIT;
-	int rc;
-
-	(void)s;
-	if (round % l->b->rounds)
-		return 0;
-	rc = look_at(e, l);
-	if (rc < 0)
-		return rc;
-	look_text(l, &sb);
-	if (rc > 0) {
-		l->decided_at = round;
-		notice("bisect @%lld step %d: the look after round %d decided: %s", (long long)l->b->id,
-		       l->step, round, sb.buf);
-	} else
-		notice("bisect @%lld step %d: the look after round %d: %s; going on to round %d "
-		       "(at most %d)", (long long)l->b->id, l->step, round, sb.buf,
-		       round + l->b->rounds < l->b->max_rounds ? round + l->b->rounds :
-		       l->b->max_rounds, l->b->max_rounds);
-	strbuf_release(&sb);
-	return rc;
-}
-
-/* ---- running a step ---- */
-
-/* An arm's name: the commit's short id, longer while two arms share it. */
-static void arm_names(const char *const *ids, size_t n, char names[][41])
-{
-	for (size_t len = 8; len <= 40; len += 4) {
-		int clash = 0;
-
-		for (size_t i = 0; i < n; i++)
-			snprintf(names[i], 41, "%.*s", (int)len, ids[i]);
-		for (size_t i = 0; i < n && !clash; i++)
-			for (size_t j = 0; j < i && !clash; j++)
-				clash = !strcmp(names[i], names[j]);
-		if (!clash)
-			return;
-	}
-}
-
-/* Run the experiment of step `step` over the kernels k[0..n-1] (good end,
- * [tested commit,] bad end), its arms named after the commits, looking at
- * it as l says. Return the experiment's status (0, 1, 128+N), or -1 after
- * an error before it ran; *exp_id its id (0: none), accel how its guests
- * ran. */
-static int run_experiment(struct bisect_ctx *b, int step, const struct kbuild_result *const *k,
-			  size_t n, struct step_looks *l, int64_t *exp_id, struct strbuf *accel)
-{
-	struct strbuf arms = STRBUF_INIT, name = STRBUF_INIT;
-	const char *ids[3];
-	char names[3][41];
-	struct experiment_options o = {
-		.config_text = b->config_text,
-		.config_origin = b->config_name,
-		.rounds = b->max_rounds,
-		.extra_name = "kbench bisect",
-		.vm = &b->vc,
-		.overrides = b->overrides,
-		.noverrides = b->noverrides,
-		.only = b->only,
-	};
-	struct experiment e;
-	int rc = -1;
-
-	memset(&e, 0, sizeof(e));
-	*exp_id = 0;
-	for (size_t i = 0; i < n; i++)
-		ids[i] = k[i]->commit;
-	arm_names(ids, n, names);
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&arms, "[arm:%s]\nkernel = %s\ndescription = %s %s\n", names[i],
-			    k[i]->image, k[i]->commit, k[i]->subject);
-	strbuf_addf(&name, "bisect-%lld.%d", (long long)b->id, step);
-	o.extra = arms.buf;
-	o.name = name.buf;
-	if (experiment_load(&e, &o))
-		goto out;
-	e.round_done = round_done;
-	e.round_done_arg = l;
-	rc = experiment_run(&e, b->s);
-	*exp_id = e.id;
-	if (e.narms && e.arms[0].vm)
-		strbuf_addstr(accel, e.arms[0].vm->accel);
-	/* What auto found holds for the steps that follow: KVM is not
-	 * probed again where it failed. */
-	if (!strcmp(b->vc.accel, "auto") && (!strcmp(accel->buf, "kvm") ||
-					     !strcmp(accel->buf, "tcg"))) {
-		free(b->vm_strings[1]);
-		b->vm_strings[1] = xstrdup(accel->buf);
-		b->vc.accel = b->vm_strings[1];
-	}
-	for (size_t i = 0; i < e.narms && i < n; i++)
-		if (kbuild_store_facts(b->s, e.arms[i].run_id, k[i]) && rc == 0)
-			rc = 1;
-	/* The last look, at every round run. */
-	if (rc == 0 && look_at(&e, l) < 0) {
-		rc = 1;
-	} else if (rc == 0 && !l->decided_at) {
-		struct strbuf sb = STRBUF_INIT;
-
-		look_text(l, &sb);
-		notice("bisect @%lld step %d: the last look, after round %d: %s", (long long)b->id,
-		       step, e.rounds, sb.buf);
-		strbuf_release(&sb);
-	}
-out:
-	experiment_release(&e);
-	strbuf_release(&arms);
-	strbuf_release(&name);
-	return rc;
-}
-
-static void now_iso(char *buf, size_t len)
-{
-	clock_iso_utc(buf, len, time(NULL));
-}
-
-/* Record a step's end. */
-static int finish_step(struct bisect_ctx *b, struct bisect_step *st, const char *verdict,
-		       const char *reason)
-{
-	char at[32];
-
-	now_iso(at, sizeof(at));
-	st->verdict = verdict;
-	st->reason = reason;
-	st->finished_at = at;
-	return store_finish_bisect_step(b->s, st);
-}
-
-/* Step 0: the good end against the bad one. Return 0 when the regression
- * is confirmed (b->section, b->row set), 1 when there is none (said, and
- * the bisection closed), 128+N, or -1 after an error. */
-static int confirm(struct bisect_ctx *b)
-{
-	const struct bcommit *good = commit_at(b, -1), *bad = commit_at(b, (long)b->walk.n - 1);
-	const struct kbuild_result *k[2];
-	struct step_looks l = { .b = b, .step = 0, .good = 0, .test = 1, .bad = 1 };
-	struct bisect_step st = { .bisect_id = b->id, .step = 0, .commit = bad->id,
-				  .good = good->id, .bad = bad->id };
-	struct strbuf err = STRBUF_INIT, accel = STRBUF_INIT, reason = STRBUF_INIT, el = STRBUF_INIT;
-	char at_[32], g[16], bb[16];
-	int64_t exp = 0;
-	int rc = -1;
-
-	now_iso(at_, sizeof(at_));
-	st.started_at = at_;
-	short_id(good->id, g, sizeof(g));
-	short_id(bad->id, bb, sizeof(bb));
-	elapsed_text(b, &el);
-	notice("bisect @%lld step 0: the good end %s against the bad end %s (a look every %d "
-	       "rounds, up to %d) [%s elapsed]", (long long)b->id, g, bb, b->rounds, b->max_rounds,
-	       el.buf);
-	if (store_begin_bisect_step(b->s, &st))
-		goto out;
-	if ((rc = build_commit(b, good->id, &k[0], &err))) {
-		if (rc < 128)
-			error("the good end %s cannot be built: %s", g, err.buf);
-		goto out;
-	}
-	if ((rc = build_commit(b, bad->id, &k[1], &err))) {
-		if (rc < 128)
-			error("the bad end %s cannot be built: %s", bb, err.buf);
-		goto out;
-	}
-	rc = run_experiment(b, 0, k, 2, &l, &exp, &accel);
-	if (exp)
-		store_set_bisect_step_experiment(b->s, b->id, 0, exp);
-	if (rc) {
-		if (rc > 0 && rc < 128)
-			error("bisect @%lld step 0: its experiment @%lld failed", (long long)b->id,
-			      (long long)exp);
-		rc = rc < 0 ? -1 : rc;
-		goto out;
-	}
-	st.experiment_id = exp;
-	st.rounds = 0;
-	st.accel = accel.len ? accel.buf : NULL;
-	st.vs_good_pct = l.section ? l.pct : NAN;
-	st.vs_good_p = l.section ? l.p : NAN;
-	st.vs_bad_pct = st.vs_bad_p = NAN;
-	{
-		struct experiment_info x;
-
-		if (!store_get_experiment(b->s, exp, &x)) {
-			st.rounds = x.rounds;
-			experiment_info_release(&x);
-		}
-	}
-	if (l.missing) {
-		error("the runs have no row '%s' (--row SECTION/ROW, as kbench compare names "
-		      "them: hackbench/4)", l.missing);
-		finish_step(b, &st, "no-regression", "no such row");
-		rc = -1;
-		goto out;
-	}
-	if (!l.found) {
-		if (b->row_given && l.section)
-			strbuf_addf(&reason, "%s %s: %+.1f%% %s, not a regression of %g%% or more",
-				    l.section, l.row, l.pct, l.significant ? "significant" :
-				    "not significant", b->threshold);
-		else
-			strbuf_addf(&reason, "no row is worse at the bad end by %g%% or more, "
-				    "significantly (the largest change: %s)", b->threshold,
-				    l.worst ? l.worst : "none");
-		rc = finish_step(b, &st, "no-regression", reason.buf) ? -1 : 1;
-		if (rc < 0)
-			goto out;
-		error("nothing to bisect: %s after %d rounds", reason.buf, st.rounds);
-		goto out;
-	}
-	strbuf_addf(&reason, "%s %s: %+.1f%% from the good end to the bad end (p %.2g)", l.section,
-		    l.row, l.pct, l.p);
-	free(b->section);
-	free(b->row);
-	b->section = xstrdup(l.section);
-	b->row = xstrdup(l.row);
-	b->regression_pct = l.pct;
-	if (finish_step(b, &st, "regression", reason.buf) ||
-	    store_set_bisect_row(b->s, b->id, b->section, b->row, b->regression_pct))
-		goto out;
-	notice("bisect @%lld step 0: %s after %d rounds: bisecting it", (long long)b->id,
-	       reason.buf, st.rounds);
-	rc = 0;
-out:
-	look_release(&l);
-	strbuf_release(&err);
-	strbuf_release(&accel);
-	strbuf_release(&reason);
-	strbuf_release(&el);
-	return rc;
-}
-
-/* A later step: commit idx beside the ends of the open range. Return 0
- * (the walk is marked), 128+N, or -1 after an error. */
-static int run_step(struct bisect_ctx *b, long idx)
-{
-	long gi;
-	size_t bi;
-	const struct bcommit *c = commit_at(b, idx), *good, *bad;
-	const struct kbuild_result *k[3];
-	struct step_looks l = { .b = b, .good = 0, .test = 1, .bad = 2 };
-	struct bisect_step st = { .bisect_id = b->id, .commit = c->id };
-	struct strbuf err = STRBUF_INIT, accel = STRBUF_INIT, reason = STRBUF_INIT, el = STRBUF_INIT;
-	char at_[32], id[16];
-	int64_t exp = 0;
-	int rc = -1, left;
-	const char *tail = "";
-	enum bisect_mark mark = BISECT_SKIP;
-	const char *verdict = "skip";
-
-	bisect_walk_bounds(&b->walk, &gi, &bi);
-	good = commit_at(b, gi);
-	bad = commit_at(b, (long)bi);
-	l.step = st.step = b->next_step;
-	st.good = good->id;
-	st.bad = bad->id;
-	now_iso(at_, sizeof(at_));
-	st.started_at = at_;
-	short_id(c->id, id, sizeof(id));
-	left = bisect_walk_steps_left(&b->walk);
-	elapsed_text(b, &el);
-	notice("bisect @%lld step %d: testing %s %s (%zu commit%s left to test, roughly %d "
-	       "step%s; a look every %d rounds, up to %d) [%s elapsed]", (long long)b->id, st.step,
-	       id, c->subject, bisect_walk_untested(&b->walk),
-	       bisect_walk_untested(&b->walk) == 1 ? "" : "s", left, left == 1 ? "" : "s",
-	       b->rounds, b->max_rounds, el.buf);
-	if (store_begin_bisect_step(b->s, &st))
-		goto out;
-	if ((rc = build_commit(b, good->id, &k[0], &err)) || (rc = build_commit(b, bad->id, &k[2], &err))) {
-		if (rc < 128)
-			error("an end of the range cannot be built any more: %s", err.buf);
-		goto out;
-	}
-	if ((rc = build_commit(b, c->id, &k[1], &err)) >= 128) {
-		goto out;
-	} else if (rc) {
-		rc = -1;
-		/* The reason is the builder's first line; the end of the log
-		 * after it is said once, with the warning. */
-		strbuf_addf(&reason, "it cannot be built: %.*s", (int)strcspn(err.buf, "\n"),
-			    err.buf);
-		tail = err.buf + strcspn(err.buf, "\n");
-	} else {
-		rc = run_experiment(b, st.step, k, 3, &l, &exp, &accel);
-		if (exp)
-			store_set_bisect_step_experiment(b->s, b->id, st.step, exp);
-		if (rc < 0 || rc >= 128)
-			goto out;
-		st.experiment_id = exp;
-		st.accel = accel.len ? accel.buf : NULL;
-		if (exp) {
-			struct experiment_info x;
-
-			if (!store_get_experiment(b->s, exp, &x)) {
-				st.rounds = x.rounds;
-				experiment_info_release(&x);
-			}
-		}
-		if (rc) {
-			strbuf_addf(&reason, "its experiment @%lld failed (a guest that did not "
-				    "boot, or was lost: kbench experiments %lld)", (long long)exp,
-				    (long long)exp);
-		} else {
-			st.vs_good_pct = l.have_good ? l.vs_good.pct : NAN;
-			st.vs_good_p = l.have_good ? l.p_good : NAN;
-			st.vs_bad_pct = l.have_bad ? l.vs_bad.pct : NAN;
-			st.vs_bad_p = l.have_bad ? l.p_bad : NAN;
-			if (!l.have_good || !l.have_bad)
-				strbuf_addf(&reason, "the runs have no row %s %s", b->section,
-					    b->row);
-			else
-				strbuf_addf(&reason, "%s %s: %+.1f%% from the good end to it (p %.2g), "
-					    "%+.1f%% from it to the bad end (p %.2g)", b->section,
-					    b->row, l.vs_good.pct, l.p_good, l.to_bad_pct, l.p_bad);
-			if (l.verdict == BISECT_VERDICT_GOOD) {
-				mark = BISECT_GOOD;
-				verdict = "good";
-			} else if (l.verdict == BISECT_VERDICT_BAD) {
-				mark = BISECT_BAD;
-				verdict = "bad";
-			} else {
-				strbuf_addf(&reason, "; cannot tell after %d rounds", st.rounds);
-			}
-		}
-	}
-	if (finish_step(b, &st, verdict, reason.buf))
-		goto out;
-	if (bisect_walk_mark(&b->walk, (size_t)idx, mark)) {
-		error("BUG: step %d marks %s %s against what is known", st.step, id, verdict);
-		goto out;
-	}
-	b->next_step++;
-	if (mark == BISECT_SKIP)
-		warning("bisect @%lld step %d: skipping %s: %s%s", (long long)b->id, st.step, id,
-			reason.buf, tail);
-	else
-		notice("bisect @%lld step %d: %s is %s: %s, %d rounds", (long long)b->id, st.step,
-		       id, verdict, reason.buf, st.rounds);
-	rc = 0;
-out:
-	look_release(&l);
-	strbuf_release(&err);
-	strbuf_release(&accel);
-	strbuf_release(&reason);
-	strbuf_release(&el);
-	return rc;
-}
-
-/* Run the steps left and close the bisection. */
-static int run_steps(struct bisect_ctx *b)
-{
-	char at_[32], id[16];
-	long next;
-	long gi;
-	size_t bi;
-	int rc = 0, found;
-	struct strbuf el = STRBUF_INIT;
-
-	if (!b->started_ns)
-		b->started_ns = clock_ns(CLOCK_MONOTONIC);
-	if (seq_design_init(&b->design, b->rounds, b->max_rounds, b->rounds, BISECT_ALPHA, &el)) {
-		error("bisect @%lld: %s", (long long)b->id, el.buf);
-		rc = -1;
-		goto stopped;
-	}
-	if (!b->section) {
-		rc = confirm(b);
-		if (rc == 1) {
-			now_iso(at_, sizeof(at_));
-			if (store_finish_bisect(b->s, b->id, "complete", "no-regression", NULL, at_))
-				rc = -1;
-			rc = rc < 0 ? -1 : BISECT_DONE_NOT_FOUND;
-			goto out;
-		}
-		if (rc)
-			goto stopped;
-		b->next_step = 1;
-	}
-	while ((next = bisect_walk_next(&b->walk)) >= 0)
-		if ((rc = run_step(b, next)))
-			goto stopped;
-	found = bisect_walk_result(&b->walk);
-	bisect_walk_bounds(&b->walk, &gi, &bi);
-	short_id(commit_at(b, (long)bi)->id, id, sizeof(id));
-	now_iso(at_, sizeof(at_));
-	if (store_finish_bisect(b->s, b->id, "complete", found ? "found" : "skipped",
-				commit_at(b, (long)bi)->id, at_)) {
-		rc = -1;
-		goto out;
-	}
-	elapsed_text(b, &el);
-	if (found)
-		notice("bisect @%lld: %s is the first bad commit [%s elapsed]", (long long)b->id,
-		       id, el.buf);
-	else
-		notice("bisect @%lld: only skipped commits left to test: the first bad commit is "
-		       "%s or one of the %ld skipped before it [%s elapsed]", (long long)b->id,
-		       id, (long)bi - gi - 1, el.buf);
-	rc = found ? BISECT_DONE_FOUND : BISECT_DONE_NOT_FOUND;
-	goto out;
-stopped:
-	now_iso(at_, sizeof(at_));
-	store_finish_bisect(b->s, b->id, rc >= 128 ? "interrupted" : "failed", NULL, NULL, at_);
-	if (rc >= 128)
-		error("bisect @%lld interrupted by signal %d; 'kbench bisect --resume %lld' goes "
-		      "on from its last finished step", (long long)b->id, rc - 128,
-		      (long long)b->id);
-	else
-		error("bisect @%lld stopped; 'kbench bisect --resume %lld' tries again from its "
-		      "last finished step", (long long)b->id, (long long)b->id);
-	if (rc < 128)
-		rc = BISECT_DONE_NOT_FOUND;
-out:
-	strbuf_release(&el);
-	return rc;
+	bisect_settings_init(set);
+	for (size_t i = 0; i < o->nconfigs; i++)
+		argv_list_push(&set->configs, o->configs[i]);
+	set->rounds = o->rounds;
+	set->max_rounds = o->max_rounds;
+	set->threshold_pct = o->threshold_pct;
+	set->row = o->row ? xstrdup(o->row) : NULL;
+	for (size_t i = 0; i < o->noverrides; i++)
+		argv_list_push(&set->overrides, o->overrides[i]);
+	set->only = o->only ? xstrdup(o->only) : NULL;
+	set->kconfig = o->kconfig ? xstrdup(o->kconfig) : NULL;
+	for (size_t i = 0; i < o->nfragments; i++)
+		argv_list_push(&set->fragments, o->fragments[i]);
+	set->guest_fragment = o->guest_fragment ? xstrdup(o->guest_fragment) : NULL;
+	set->cache_dir = o->cache_dir ? xstrdup(o->cache_dir) : NULL;
+	set->jobs = o->jobs;
+	set->build_timeout_s = o->build_timeout_s;
+	set->vcpus = o->vm->vcpus;
+	set->mem_mib = o->vm->mem_mib;
+	free(set->accel);
+	set->accel = xstrdup(o->vm->accel);
+	set->append = o->vm->append ? xstrdup(o->vm->append) : NULL;
+	set->icount_shift = o->vm->icount_shift;
+	set->boot_timeout_s = o->vm->boot_timeout_s;
+	settings_vm(b, o->vm);
 }
 
 /* ---- starting and resuming ---- */
@@ -1087,21 +202,21 @@ static void dry_run(const struct bisect_ctx *b)
 	char g[16], bb[16], id[16];
 	long next = bisect_walk_next(&b->walk);
 
-	short_id(commit_at(b, -1)->id, g, sizeof(g));
-	short_id(commit_at(b, (long)b->walk.n - 1)->id, bb, sizeof(bb));
+	bisect_short_id(bisect_ctx_commit(b, -1)->id, g, sizeof(g));
+	bisect_short_id(bisect_ctx_commit(b, (long)b->walk.n - 1)->id, bb, sizeof(bb));
 	printf("%zu commit%s after %s (good) up to %s (bad), on its first-parent line:\n",
 	       b->walk.n, b->walk.n == 1 ? "" : "s", g, bb);
 	for (size_t i = 0; i < b->walk.n; i++) {
-		const struct bcommit *c = commit_at(b, (long)i);
+		const struct bcommit *c = bisect_ctx_commit(b, (long)i);
 
-		short_id(c->id, id, sizeof(id));
+		bisect_short_id(c->id, id, sizeof(id));
 		printf("  %s %s%s%s\n", id, c->subject, c->parents > 1 ? " (a merge)" : "",
 		       i + 1 == b->walk.n ? " (the bad end)" : "");
 	}
-	printf("Step 0 runs the good end against the bad end, %d to %d rounds", b->rounds,
-	       b->max_rounds);
+	printf("Step 0 runs the good end against the bad end, %d to %d rounds", b->set.rounds,
+	       b->set.max_rounds);
 	if (next >= 0) {
-		short_id(commit_at(b, next)->id, id, sizeof(id));
+		bisect_short_id(bisect_ctx_commit(b, next)->id, id, sizeof(id));
 		printf("; step 1 tests %s beside them", id);
 	}
 	printf("; roughly %d step%s after step 0.\n", bisect_walk_steps_left(&b->walk),
@@ -1117,12 +232,12 @@ static int load_configs(struct bisect_ctx *b, const struct bisect_options *o)
 	struct experiment_options eo = {
 		.extra = "[arm:good]\nkernel = good\n[arm:bad]\nkernel = bad\n",
 		.extra_name = "kbench bisect",
-		.rounds = b->max_rounds,
+		.rounds = b->set.max_rounds,
 		.vm = &b->vc,
 		.images_later = 1,
-		.overrides = b->overrides,
-		.noverrides = b->noverrides,
-		.only = b->only,
+		.overrides = b->set.overrides.v,
+		.noverrides = b->set.overrides.n,
+		.only = b->set.only,
 	};
 	struct strbuf rows = STRBUF_INIT;
 	int rc = -1;
@@ -1146,26 +261,26 @@ static int load_configs(struct bisect_ctx *b, const struct bisect_options *o)
 	eo.config_origin = b->config_name;
 	if (experiment_load(&e, &eo))
 		goto out;
-	if (b->row_given) {
-		const char *slash = strchr(b->row_given, '/');
+	if (b->set.row) {
+		const char *slash = strchr(b->set.row, '/');
 		int have = 0;
 
 		for (size_t i = 0; slash && i < c.n; i++)
-			have |= strlen(c.sections[i].name) == (size_t)(slash - b->row_given) &&
-				!strncmp(c.sections[i].name, b->row_given,
-					 (size_t)(slash - b->row_given));
-		if (!slash || slash == b->row_given || !slash[1]) {
+			have |= strlen(c.sections[i].name) == (size_t)(slash - b->set.row) &&
+				!strncmp(c.sections[i].name, b->set.row,
+					 (size_t)(slash - b->set.row));
+		if (!slash || slash == b->set.row || !slash[1]) {
 			error("--row '%s': expected SECTION/ROW, as kbench compare names them "
-			      "(hackbench/4)", b->row_given);
+			      "(hackbench/4)", b->set.row);
 			goto out;
 		}
 		if (!have) {
-			error("--row '%s': the config has no section '%.*s'", b->row_given,
-			      (int)(slash - b->row_given), b->row_given);
+			error("--row '%s': the config has no section '%.*s'", b->set.row,
+			      (int)(slash - b->set.row), b->set.row);
 			goto out;
 		}
-		if (!ab_looks_has_row(&e, b->row_given, &rows)) {
-			error("--row '%s': the plan has no such row; its rows are %s", b->row_given,
+		if (!ab_looks_has_row(&e, b->set.row, &rows)) {
+			error("--row '%s': the plan has no such row; its rows are %s", b->set.row,
 			      rows.buf);
 			goto out;
 		}
@@ -1175,6 +290,34 @@ out:
 	strbuf_release(&rows);
 	experiment_release(&e);
 	config_release(&c);
+	return rc;
+}
+
+int bisect_options_check(struct bisect_options *o, struct strbuf *err)
+{
+	struct seq_design d;
+	struct strbuf why = STRBUF_INIT;
+	int rc = -1;
+
+	if (!(o->threshold_pct >= 0) || o->threshold_pct >= 100) {
+		strbuf_addf(err, "--threshold must be a percentage from 0 to 100, not %g",
+			    o->threshold_pct);
+		return -1;
+	}
+	if (!o->max_rounds)
+		o->max_rounds = o->rounds > BISECT_DEFAULT_MAX_ROUNDS ? o->rounds :
+				BISECT_DEFAULT_MAX_ROUNDS;
+	if (o->max_rounds < o->rounds) {
+		strbuf_addf(err, "--max-rounds %d is fewer than --rounds %d", o->max_rounds,
+			    o->rounds);
+		return -1;
+	}
+	if (seq_design_init(&d, o->rounds, o->max_rounds, o->rounds, BISECT_ALPHA, &why))
+		strbuf_addf(err, "--rounds %d and --max-rounds %d: %s", o->rounds, o->max_rounds,
+			    why.buf);
+	else
+		rc = 0;
+	strbuf_release(&why);
 	return rc;
 }
 
@@ -1189,30 +332,7 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 	int rc = -1, anc;
 
 	*id = 0;
-	b.threshold = o->threshold_pct;
-	b.rounds = o->rounds;
-	b.max_rounds = o->max_rounds;
-	b.kconfig = o->kconfig ? xstrdup(o->kconfig) : NULL;
-	for (size_t i = 0; i < o->nfragments; i++) {
-		ALLOC_GROW(b.fragments, b.nfragments + 1, b.fragments_alloc);
-		b.fragments[b.nfragments++] = xstrdup(o->fragments[i]);
-	}
-	b.guest_fragment = o->guest_fragment ? xstrdup(o->guest_fragment) : NULL;
-	b.cache_dir = o->cache_dir ? xstrdup(o->cache_dir) : NULL;
-	b.jobs = o->jobs;
-	b.build_timeout_s = o->build_timeout_s;
-	b.row_given = o->row ? xstrdup(o->row) : NULL;
-	for (size_t i = 0; i < o->noverrides; i++) {
-		ALLOC_GROW(b.overrides, b.noverrides + 1, b.overrides_alloc);
-		b.overrides[b.noverrides++] = xstrdup(o->overrides[i]);
-	}
-	b.only = o->only ? xstrdup(o->only) : NULL;
-	b.vc = *o->vm;
-	b.vc.kernel = NULL;
-	b.vm_strings[0] = o->vm->append ? xstrdup(o->vm->append) : NULL;
-	b.vm_strings[1] = xstrdup(o->vm->accel);
-	b.vc.append = b.vm_strings[0];
-	b.vc.accel = b.vm_strings[1];
+	settings_from_options(&b, o);
 	b.regression_pct = NAN;
 	if (!realpath(o->tree, path)) {
 		error("--tree '%s': %s", o->tree, strerror(errno));
@@ -1236,8 +356,8 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 		error("%s", err.buf);
 		goto out;
 	}
-	short_id(good.buf, g, sizeof(g));
-	short_id(bad.buf, bb, sizeof(bb));
+	bisect_short_id(good.buf, g, sizeof(g));
+	bisect_short_id(bad.buf, bb, sizeof(bb));
 	if (!strcmp(good.buf, bad.buf)) {
 		error("--good and --bad are the same commit, %s: nothing to bisect", g);
 		goto out;
@@ -1272,7 +392,7 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 						.subject = b.commits[i].subject,
 						.author = b.commits[i].author,
 						.parents = b.commits[i].parents };
-	settings_text(&b, o, &settings);
+	bisect_settings_write(&b.set, &settings);
 	uuid_random(uuid);
 	clock_iso_utc(started, sizeof(started), time(NULL));
 	r.uuid = uuid;
@@ -1292,10 +412,10 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 	       "line, roughly %d step%s after step 0", (long long)b.id, uuid, b.walk.n,
 	       b.walk.n == 1 ? "" : "s", g, bb, bisect_walk_steps_left(&b.walk),
 	       bisect_walk_steps_left(&b.walk) == 1 ? "" : "s");
-	rc = run_steps(&b);
+	rc = bisect_run_steps(&b);
 out:
 	free(cs);
-	ctx_release(&b);
+	bisect_ctx_release(&b);
 	strbuf_release(&err);
 	strbuf_release(&good);
 	strbuf_release(&bad);
@@ -1395,8 +515,13 @@ int bisect_resume(struct store *s, int64_t id)
 		b.section = xstrdup(x.section);
 		b.row = xstrdup(x.row);
 	}
-	if (settings_read(&b, x.settings) ||
-	    store_each_bisect_commit(s, id, add_commit, &b) < 0)
+	bisect_settings_init(&b.set);
+	if (bisect_settings_read(&b.set, x.settings, &err)) {
+		error("bisection @%lld: %s", (long long)id, err.buf);
+		goto out;
+	}
+	settings_vm(&b, NULL);
+	if (store_each_bisect_commit(s, id, add_commit, &b) < 0)
 		goto out;
 	if (b.ncommits < 2 || strcmp(b.commits[0].id, x.good) ||
 	    strcmp(b.commits[b.ncommits - 1].id, x.bad)) {
@@ -1420,16 +545,16 @@ int bisect_resume(struct store *s, int64_t id)
 		goto out;
 	b.started_ns = clock_ns(CLOCK_MONOTONIC);
 	strbuf_reset(&out);
-	elapsed_text(&b, &out);
+	bisect_ctx_elapsed(&b, &out);
 	notice("bisect @%lld resumed: %d step%s finished, %zu commit%s left to test, roughly %d "
 	       "step%s [%s elapsed]", (long long)id, rp.done, rp.done == 1 ? "" : "s",
 	       bisect_walk_untested(&b.walk), bisect_walk_untested(&b.walk) == 1 ? "" : "s",
 	       bisect_walk_steps_left(&b.walk), bisect_walk_steps_left(&b.walk) == 1 ? "" : "s",
 	       out.buf);
-	rc = run_steps(&b);
+	rc = bisect_run_steps(&b);
 out:
 	bisect_info_release(&x);
-	ctx_release(&b);
+	bisect_ctx_release(&b);
 	strbuf_release(&err);
 	strbuf_release(&out);
 	return rc;

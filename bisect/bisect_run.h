@@ -12,20 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct store;
-struct vm_config;
+#include "bisect/bisect_settings.h"
 
-/* Rounds of a step before its first look, and the most it runs: the
- * shipped experiments' 6 rounds find a change of about 15% on a small
- * machine, the default 12 one near 10% (docs/ab.md). */
-#define BISECT_DEFAULT_ROUNDS 6
-#define BISECT_DEFAULT_MAX_ROUNDS 12
-/* The paired test needs 3 rounds. */
-#define BISECT_MIN_ROUNDS 3
-/* The false-positive rate of a step's paired tests, over all its looks. */
-#define BISECT_ALPHA 0.05
-/* The smallest change of the row that counts, in %. */
-#define BISECT_DEFAULT_THRESHOLD 5.0
+struct store;
+struct strbuf;
+struct vm_config;
 
 struct bisect_options {
 	const char *tree;
@@ -59,6 +50,11 @@ enum {
 	BISECT_DONE_NOT_FOUND = 1,	/* nothing to bisect, only skipped commits
 					 * left, or a failure */
 };
+
+/* Check the rounds and the threshold of o, setting its max_rounds when
+ * 0 (BISECT_DEFAULT_MAX_ROUNDS, or its rounds when more). Return 0, or
+ * -1 with err saying which option is wrong. */
+int bisect_options_check(struct bisect_options *o, struct strbuf *err);
 
 /* Start a bisection into s: list the commits, record it, then run its
  * steps to the end (o->dry_run: list them and stop, returning 0). *id is

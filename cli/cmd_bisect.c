@@ -8,7 +8,6 @@
 #include "views/bisect_report.h"
 #include "cli/cmd.h"
 #include "views/output.h"
-#include "compare/sequential.h"
 #include "db/bisect.h"
 #include "db/store.h"
 #include "lib/argv.h"
@@ -17,12 +16,12 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "bisect/bisect_run.h"
+#include "bisect/bisect_settings.h"
 #include "kernel/kbuild.h"
 #include "kernel/vm.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,234 +245,249 @@ static int parse_row(const struct parse_opt *opt, const char *value)
 	return 0;
 }
 
+/* What kbench bisect was given, and what a new bisection's files
+ * resolve to (owned, freed by args_release). */
+struct bisect_args {
+	struct opt_list configs, to, overrides;
+	struct cmd_build_opts bo;
+	struct vm_config vc;
+	struct bisect_options o;
+	int resume, log, rep, lst, no_report, icount;
+	char **paths, **fragments, *kconfig;
+	struct strbuf cache, cmdline;
+};
+
+static void args_release(struct bisect_args *a)
+{
+	for (size_t i = 0; a->paths && i < a->configs.n; i++)
+		free(a->paths[i]);
+	free(a->paths);
+	opt_list_release(&a->configs);
+	opt_list_release(&a->overrides);
+	opt_list_release(&a->bo.fragments);
+	cmd_build_fragments_free(a->fragments);
+	free(a->kconfig);
+	opt_list_release(&a->to);
+	strbuf_release(&a->cmdline);
+	strbuf_release(&a->cache);
+}
+
+/* The modes go one at a time, and the options of a new bisection with
+ * none of them. Return 0, or -1 after saying why. */
+static int check_mode(const struct bisect_args *a, int argc, char **argv)
+{
+	int run = !(a->resume || a->log || a->rep || a->lst);
+
+	if (a->resume + a->log + a->rep + a->lst > 1)
+		return error("--resume, --log, --report and --list go one at a time");
+	if (argc > (run || a->lst ? 0 : 1))
+		return error("unexpected argument '%s'", argv[run || a->lst ? 0 : 1]);
+	if (a->to.n && !a->rep)
+		return error("--mail goes with --report");
+	if (!run && (a->o.tree || a->o.good || a->o.bad || a->configs.n || a->overrides.n ||
+		     a->o.only || a->o.row || a->bo.fragments.n || a->bo.kconfig ||
+		     a->bo.no_guest_fragment || a->bo.cache || a->bo.jobs || a->bo.timeout_s ||
+		     a->icount || a->o.dry_run))
+		return error("--resume, --log, --report and --list take a stored bisection: "
+			     "--tree, --good, --bad, -c, -o, --only, --row and the build's options "
+			     "start a new one");
+	return 0;
+}
+
+/* The settings of a new bisection. Return 0, or -1 after saying why. */
+static int check_new(struct bisect_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct vm_config vc = a->vc;
+
+	if (!a->o.tree || !a->o.good || !a->o.bad)
+		return error("a bisection needs --tree DIR, --good REF and --bad REF (or --resume, "
+			     "--log, --report, --list)");
+	if (!a->configs.n)
+		return error("no config given: use -c FILE (what to measure, e.g. "
+			     "configs/hackbench.conf)");
+	if (bisect_options_check(&a->o, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	if (vm_check_accel_name(vc.accel) || (a->icount && cmd_check_icount(vc.accel, vc.vcpus)))
+		return -1;
+	if (!(vc.boot_timeout_s > 0) || vc.boot_timeout_s > 86400)
+		return error("--boot-timeout must be more than 0 seconds and at most a day");
+	if (a->icount)
+		a->vc.icount_shift = VM_ICOUNT_SHIFT;
+	if (vc.append && strpbrk(vc.append, "\n\r"))
+		return error("--append is one line");
+	return 0;
+}
+
+/* The files of a new bisection by their absolute paths, into a->o: its
+ * settings are stored, to be read by --resume from anywhere. Return 0,
+ * or -1 after saying why. */
+static int resolve_files(struct bisect_args *a)
+{
+	struct cmd_build_opts *bo = &a->bo;
+	struct strbuf path = STRBUF_INIT;
+	struct kbuild_request rq;
+
+	a->paths = xcalloc(a->configs.n + 1, sizeof(*a->paths));
+	for (size_t i = 0; i < a->configs.n; i++) {
+		char abs[PATH_MAX];
+
+		if (cmd_find_config(a->configs.v[i], &path)) {
+			strbuf_release(&path);
+			return -1;
+		}
+		a->paths[i] = realpath(path.buf, abs) ? xstrdup(abs) : strbuf_detach(&path);
+		strbuf_reset(&path);
+	}
+	strbuf_release(&path);
+	a->o.configs = a->paths;
+	a->o.nconfigs = a->configs.n;
+	a->o.overrides = (char *const *)a->overrides.v;
+	a->o.noverrides = a->overrides.n;
+	if (cmd_build_request(bo, &rq, &a->fragments))
+		return -1;
+	for (size_t i = 0; a->fragments[i]; i++)
+		if (absolute(&a->fragments[i]))
+			return -1;
+	if (bo->kconfig && (strchr(bo->kconfig, '/') || !access(bo->kconfig, F_OK))) {
+		a->kconfig = xstrdup(bo->kconfig);
+		if (absolute(&a->kconfig))
+			return -1;
+	}
+	a->o.kconfig = a->kconfig ? a->kconfig : bo->kconfig;
+	a->o.guest_fragment = bo->no_guest_fragment ? NULL : a->fragments[0];
+	a->o.fragments = a->fragments + !bo->no_guest_fragment;
+	a->o.nfragments = rq.nfragments - !bo->no_guest_fragment;
+	if (bo->cache && *bo->cache != '/') {
+		char cwd[PATH_MAX];
+
+		if (!getcwd(cwd, sizeof(cwd)))
+			return error("cannot read the current directory: %s", strerror(errno));
+		strbuf_addf(&a->cache, "%s/%s", cwd, bo->cache);
+	}
+	a->o.cache_dir = a->cache.len ? a->cache.buf : bo->cache;
+	a->o.jobs = bo->jobs;
+	a->o.build_timeout_s = bo->timeout_s;
+	a->o.vm = &a->vc;
+	a->o.command = a->cmdline.buf;
+	return 0;
+}
+
+/* Start the bisection a holds (or list it, --dry-run), then print its
+ * report. Return the command's status. */
+static int start(struct bisect_args *a)
+{
+	struct store *store = NULL;
+	int64_t id = 0;
+	int rc;
+
+	if (a->o.dry_run) {
+		rc = bisect_start(NULL, &a->o, &id);
+		return rc == -2 ? EXIT_USAGE : rc ? 1 : 0;
+	}
+	if (cmd_open_store(&store, CMD_STORE_WRITE))
+		return 1;
+	rc = bisect_start(store, &a->o, &id);
+	/* A tree or a ref that is not there is a failure (exit 1), as for
+	 * kbench build; a config or --row that does not fit, a usage error. */
+	if (rc < 0)
+		rc = rc == -2 ? EXIT_USAGE : 1;
+	else if (rc <= 1 && id && !a->no_report && report(store, id))
+		rc = 1;
+	store_close(store);
+	return rc;
+}
+
+/* --resume of the bisection sel names, then its report. */
+static int resume(const char *sel, int no_report)
+{
+	struct store *store = NULL;
+	int64_t id = 0;
+	int rc = 1;
+
+	if (cmd_open_store(&store, CMD_STORE_WRITE) || find(store, sel, &id))
+		goto out;
+	rc = status(bisect_resume(store, id));
+	if (rc <= 1 && !no_report && report(store, id))
+		rc = 1;
+out:
+	store_close(store);
+	return rc;
+}
+
+#define SETTING_HELP(key) (bisect_setting_find(key)->help)
+#define SETTING_LO(key) ((int)bisect_setting_find(key)->lo)
+#define SETTING_HI(key) ((int)bisect_setting_find(key)->hi)
+
 int cmd_bisect(int argc, char **argv)
 {
-	struct opt_list configs = OPT_LIST_INIT, to = OPT_LIST_INIT, overrides = OPT_LIST_INIT;
-	struct cmd_build_opts bo = { .fragments = OPT_LIST_INIT, .timeout_name = "build-timeout" };
-	struct kbuild_request rq;
-	char **fragments = NULL;
-	struct vm_config vc = VM_CONFIG_INIT;
-	struct bisect_options o = {
-		.threshold_pct = BISECT_DEFAULT_THRESHOLD,
-		.rounds = BISECT_DEFAULT_ROUNDS,
-		.max_rounds = 0,
+	struct bisect_args a = {
+		.configs = OPT_LIST_INIT, .to = OPT_LIST_INIT, .overrides = OPT_LIST_INIT,
+		.bo = { .fragments = OPT_LIST_INIT, .timeout_name = "build-timeout" },
+		.vc = VM_CONFIG_INIT,
+		.o = { .threshold_pct = BISECT_DEFAULT_THRESHOLD, .rounds = BISECT_DEFAULT_ROUNDS,
+		       .max_rounds = 0 },
+		.cache = STRBUF_INIT, .cmdline = STRBUF_INIT,
 	};
-	int resume = 0, log = 0, rep = 0, lst = 0, no_report = 0, icount = 0;
 	const struct parse_opt options[] = {
-		OPT_STRING(0, "tree", &o.tree, "DIR", "the git tree of the kernel"),
-		OPT_STRING(0, "good", &o.good, "REF", "a commit without the regression"),
-		OPT_STRING(0, "bad", &o.bad, "REF", "a later commit with it"),
-		OPT_STRING_LIST('c', "config", &configs, "FILE",
-				"what to measure: an INI config (repeatable)"),
-		OPT_STRING_LIST('o', NULL, &overrides, "KEY=VALUE",
-				"set KEY in every section that takes it\n"
-				"(-o SECTION.KEY=VALUE: that section only;\n"
-				"repeatable), as kbench run takes it"),
-		OPT_STRING(0, "only", &o.only, "REGEX",
-			   "measure only the sections whose name matches\n"
-			   "(PCRE2)"),
-		OPT_CALLBACK(0, "row", &o.row, "SECTION/ROW",
-			     "the row to bisect, as compare names it\n"
-			     "(hackbench/4); default: the one the bad end\n"
-			     "made worse the most", parse_row),
-		OPT_DOUBLE(0, "threshold", &o.threshold_pct, "PCT",
-			   "the smallest change that counts (default 5)"),
-		OPT_INT_RANGE(0, "rounds", &o.rounds, "N",
-			      "rounds of a step before it is looked at, and\n"
-			      "between looks (default 6)", BISECT_MIN_ROUNDS, 1000),
-		OPT_INT_RANGE(0, "max-rounds", &o.max_rounds, "N",
-			      "the most rounds of a step before it is skipped\n"
-			      "(default 12, at least --rounds)", BISECT_MIN_ROUNDS, 1000),
-		CMD_BUILD_OPTIONS(&bo, "build-timeout"),
-		OPT_INT_RANGE(0, "vcpus", &vc.vcpus, "N", "the guests' vCPUs (default 2)", 1, 288),
-		OPT_INT_RANGE(0, "memory", &vc.mem_mib, "MIB",
-			      "the guests' memory in MiB (default 512)", 64, 1 << 22),
-		OPT_STRING(0, "append", &vc.append, "TEXT", "more of the guests' command line"),
-		OPT_CALLBACK(0, "accel", &vc.accel, "auto|kvm|tcg",
-			     "KVM, TCG, or KVM when it boots the guest and\n"
-			     "TCG otherwise (default auto)", cmd_parse_accel),
-		OPT_DOUBLE(0, "boot-timeout", &vc.boot_timeout_s, "SECONDS",
-			   "how long a guest may take to come up (default 60)"),
-		OPT_BOOL(0, "icount", &icount,
-			 "under TCG, time the guests by the instructions\n"
-			 "they run, not the host's clock (needs --vcpus 1)"),
-		OPT_BOOL(0, "no-report", &no_report, "do not print the report at the end"),
-		OPT_BOOL(0, "dry-run", &o.dry_run,
+		OPT_STRING(0, "tree", &a.o.tree, "DIR", "the git tree of the kernel"),
+		OPT_STRING(0, "good", &a.o.good, "REF", "a commit without the regression"),
+		OPT_STRING(0, "bad", &a.o.bad, "REF", "a later commit with it"),
+		OPT_STRING_LIST('c', "config", &a.configs, "FILE", SETTING_HELP("config")),
+		OPT_STRING_LIST('o', NULL, &a.overrides, "KEY=VALUE", SETTING_HELP("override")),
+		OPT_STRING(0, "only", &a.o.only, "REGEX", SETTING_HELP("only")),
+		OPT_CALLBACK(0, "row", &a.o.row, "SECTION/ROW", SETTING_HELP("row"), parse_row),
+		OPT_DOUBLE(0, "threshold", &a.o.threshold_pct, "PCT", SETTING_HELP("threshold")),
+		OPT_INT_RANGE(0, "rounds", &a.o.rounds, "N", SETTING_HELP("rounds"),
+			      SETTING_LO("rounds"), SETTING_HI("rounds")),
+		OPT_INT_RANGE(0, "max-rounds", &a.o.max_rounds, "N", SETTING_HELP("max-rounds"),
+			      SETTING_LO("max-rounds"), SETTING_HI("max-rounds")),
+		CMD_BUILD_OPTIONS(&a.bo, "build-timeout"),
+		OPT_INT_RANGE(0, "vcpus", &a.vc.vcpus, "N", SETTING_HELP("vcpus"),
+			      SETTING_LO("vcpus"), SETTING_HI("vcpus")),
+		OPT_INT_RANGE(0, "memory", &a.vc.mem_mib, "MIB", SETTING_HELP("memory"),
+			      SETTING_LO("memory"), SETTING_HI("memory")),
+		OPT_STRING(0, "append", &a.vc.append, "TEXT", SETTING_HELP("append")),
+		OPT_CALLBACK(0, "accel", &a.vc.accel, "auto|kvm|tcg", SETTING_HELP("accel"),
+			     cmd_parse_accel),
+		OPT_DOUBLE(0, "boot-timeout", &a.vc.boot_timeout_s, "SECONDS",
+			   SETTING_HELP("boot-timeout")),
+		OPT_BOOL(0, "icount", &a.icount, SETTING_HELP("icount")),
+		OPT_BOOL(0, "no-report", &a.no_report, "do not print the report at the end"),
+		OPT_BOOL(0, "dry-run", &a.o.dry_run,
 			 "list the commits and the first step; build, run\n"
 			 "and store nothing"),
-		OPT_BOOL(0, "resume", &resume, "go on with a stopped bisection"),
-		OPT_BOOL(0, "log", &log, "print a bisection's log, as git bisect log"),
-		OPT_BOOL(0, "report", &rep, "print a bisection's report"),
-		OPT_STRING_LIST(0, "mail", &to, "ADDR",
+		OPT_BOOL(0, "resume", &a.resume, "go on with a stopped bisection"),
+		OPT_BOOL(0, "log", &a.log, "print a bisection's log, as git bisect log"),
+		OPT_BOOL(0, "report", &a.rep, "print a bisection's report"),
+		OPT_STRING_LIST(0, "mail", &a.to, "ADDR",
 				"with --report: mail it to ADDR (repeatable)"),
-		OPT_BOOL(0, "list", &lst, "list the bisections in the store"),
+		OPT_BOOL(0, "list", &a.lst, "list the bisections in the store"),
 		OPT_HELP("this text"),
 		OPT_END(),
 	};
-	struct strbuf path = STRBUF_INIT, cmdline = STRBUF_INIT, cache = STRBUF_INIT;
-	char **paths = NULL, *kconfig = NULL;
-	struct store *store = NULL;
-	int64_t id = 0;
-	int rc = EXIT_USAGE, run;
+	const char *sel;
+	int rc = EXIT_USAGE;
 
 	/* The command as it was typed, for the log. */
-	strbuf_addstr(&cmdline, "kbench ");
-	argv_quote(argv, (size_t)argc, &cmdline);
-	if (cmd_parse_options(&argc, argv, options, &bisect_usage, &rc))
+	strbuf_addstr(&a.cmdline, "kbench ");
+	argv_quote(argv, (size_t)argc, &a.cmdline);
+	if (cmd_parse_options(&argc, argv, options, &bisect_usage, &rc) ||
+	    check_mode(&a, argc, argv))
 		goto out;
-	if (resume + log + rep + lst > 1) {
-		error("--resume, --log, --report and --list go one at a time");
-		goto out;
-	}
-	run = !(resume || log || rep || lst);
-	if (argc > (run || lst ? 0 : 1)) {
-		error("unexpected argument '%s'", argv[run || lst ? 0 : 1]);
-		goto out;
-	}
-	if (to.n && !rep) {
-		error("--mail goes with --report");
-		goto out;
-	}
-	if (!run && (o.tree || o.good || o.bad || configs.n || overrides.n || o.only || o.row ||
-		     bo.fragments.n ||
-		     bo.kconfig || bo.no_guest_fragment || bo.cache || bo.jobs || bo.timeout_s ||
-		     icount || o.dry_run)) {
-		error("--resume, --log, --report and --list take a stored bisection: --tree, "
-		      "--good, --bad, -c, -o, --only, --row and the build's options start a new "
-		      "one");
-		goto out;
-	}
-	if (lst) {
+	sel = argc ? argv[0] : NULL;
+	if (a.lst)
 		rc = list();
-		goto out;
-	}
-	if (log || rep) {
-		rc = to.n ? mail(argc ? argv[0] : NULL, &to) : show(argc ? argv[0] : NULL, rep);
-		goto out;
-	}
-	if (resume) {
-		rc = 1;
-		if (cmd_open_store(&store, CMD_STORE_WRITE) || find(store, argc ? argv[0] : NULL, &id))
-			goto out;
-		rc = status(bisect_resume(store, id));
-		if (rc <= 1 && !no_report && report(store, id))
-			rc = 1;
-		goto out;
-	}
-	if (!o.tree || !o.good || !o.bad) {
-		error("a bisection needs --tree DIR, --good REF and --bad REF (or --resume, --log, "
-		      "--report, --list)");
-		goto out;
-	}
-	if (!configs.n) {
-		error("no config given: use -c FILE (what to measure, e.g. configs/hackbench.conf)");
-		goto out;
-	}
-	if (!(o.threshold_pct >= 0) || o.threshold_pct >= 100) {
-		error("--threshold must be a percentage from 0 to 100, not %g", o.threshold_pct);
-		goto out;
-	}
-	if (!o.max_rounds)
-		o.max_rounds = o.rounds > BISECT_DEFAULT_MAX_ROUNDS ? o.rounds :
-			       BISECT_DEFAULT_MAX_ROUNDS;
-	if (o.max_rounds < o.rounds) {
-		error("--max-rounds %d is fewer than --rounds %d", o.max_rounds, o.rounds);
-		goto out;
-	}
-	{
-		struct seq_design d;
-
-		if (seq_design_init(&d, o.rounds, o.max_rounds, o.rounds, BISECT_ALPHA, &path)) {
-			error("--rounds %d and --max-rounds %d: %s", o.rounds, o.max_rounds,
-			      path.buf);
-			goto out;
-		}
-	}
-	if (vm_check_accel_name(vc.accel) || (icount && cmd_check_icount(vc.accel, vc.vcpus)))
-		goto out;
-	if (!(vc.boot_timeout_s > 0) || vc.boot_timeout_s > 86400) {
-		error("--boot-timeout must be more than 0 seconds and at most a day");
-		goto out;
-	}
-	if (icount)
-		vc.icount_shift = VM_ICOUNT_SHIFT;
-	if (vc.append && strpbrk(vc.append, "\n\r")) {
-		error("--append is one line");
-		goto out;
-	}
-	paths = xcalloc(configs.n + 1, sizeof(*paths));
-	for (size_t i = 0; i < configs.n; i++) {
-		char abs[PATH_MAX];
-
-		if (cmd_find_config(configs.v[i], &path))
-			goto out;
-		paths[i] = realpath(path.buf, abs) ? xstrdup(abs) : strbuf_detach(&path);
-		strbuf_reset(&path);
-	}
-	o.configs = paths;
-	o.nconfigs = configs.n;
-	o.overrides = (char *const *)overrides.v;
-	o.noverrides = overrides.n;
-	/* The build's settings are stored, to be read by --resume from
-	 * anywhere: files by their absolute paths. */
-	if (cmd_build_request(&bo, &rq, &fragments))
-		goto out;
-	for (size_t i = 0; fragments[i]; i++)
-		if (absolute(&fragments[i]))
-			goto out;
-	if (bo.kconfig && (strchr(bo.kconfig, '/') || !access(bo.kconfig, F_OK))) {
-		kconfig = xstrdup(bo.kconfig);
-		if (absolute(&kconfig))
-			goto out;
-	}
-	o.kconfig = kconfig ? kconfig : bo.kconfig;
-	o.guest_fragment = bo.no_guest_fragment ? NULL : fragments[0];
-	o.fragments = fragments + !bo.no_guest_fragment;
-	o.nfragments = rq.nfragments - !bo.no_guest_fragment;
-	if (bo.cache && *bo.cache != '/') {
-		char cwd[PATH_MAX];
-
-		if (!getcwd(cwd, sizeof(cwd))) {
-			error("cannot read the current directory: %s", strerror(errno));
-			goto out;
-		}
-		strbuf_addf(&cache, "%s/%s", cwd, bo.cache);
-	}
-	o.cache_dir = cache.len ? cache.buf : bo.cache;
-	o.jobs = bo.jobs;
-	o.build_timeout_s = bo.timeout_s;
-	o.vm = &vc;
-	o.command = cmdline.buf;
-	if (o.dry_run) {
-		rc = bisect_start(NULL, &o, &id);
-		rc = rc == -2 ? EXIT_USAGE : rc ? 1 : 0;
-		goto out;
-	}
-	rc = 1;
-	if (cmd_open_store(&store, CMD_STORE_WRITE))
-		goto out;
-	rc = bisect_start(store, &o, &id);
-	/* A tree or a ref that is not there is a failure (exit 1), as for
-	 * kbench build; a config or --row that does not fit, a usage error. */
-	if (rc < 0) {
-		rc = rc == -2 ? EXIT_USAGE : 1;
-		goto out;
-	}
-	if (rc <= 1 && id && !no_report && report(store, id))
-		rc = 1;
+	else if (a.log || a.rep)
+		rc = a.to.n ? mail(sel, &a.to) : show(sel, a.rep);
+	else if (a.resume)
+		rc = resume(sel, a.no_report);
+	else if (!check_new(&a))
+		rc = resolve_files(&a) ? EXIT_USAGE : start(&a);
 out:
-	for (size_t i = 0; paths && i < configs.n; i++)
-		free(paths[i]);
-	free(paths);
-	store_close(store);
-	opt_list_release(&configs);
-	opt_list_release(&overrides);
-	opt_list_release(&bo.fragments);
-	cmd_build_fragments_free(fragments);
-	free(kconfig);
-	opt_list_release(&to);
-	strbuf_release(&path);
-	strbuf_release(&cmdline);
-	strbuf_release(&cache);
+	args_release(&a);
 	return rc;
 }

@@ -212,13 +212,19 @@ static int stored_row(const struct experiment_look *x, void *arg)
 	return 0;
 }
 
-int ab_looks_round_done(struct experiment *e, struct store *s, int round, void *arg)
+int seq_look_hook_round_done(struct experiment *e, struct store *s, int round, void *hook)
 {
-	struct look_rows lr = { .l = arg, .rounds = round };
-	int rc = -1;
+	const struct seq_look_hook *h = hook;
+	int look = seq_look_at(h->design, round);
 
-	if ((lr.look = seq_look_at(&lr.l->d, round)) < 0)
-		return 0;
+	return look < 0 ? 0 : h->look(e, s, look, round, h->arg);
+}
+
+/* Look look of the design of arg (struct ab_looks) after round rounds. */
+static int look_at(struct experiment *e, struct store *s, int look, int round, void *arg)
+{
+	struct look_rows lr = { .l = arg, .look = look, .rounds = round };
+	int rc = -1;
 	/* A look is taken once, over the rounds up to its own: a resumed
 	 * experiment's runs may hold samples of later rounds, which would
 	 * change its figures and lose its interval. One stored before the
@@ -254,6 +260,14 @@ out:
 	free(lr.v);
 	free(lr.needed);
 	return rc;
+}
+
+int ab_looks_round_done(struct experiment *e, struct store *s, int round, void *arg)
+{
+	struct ab_looks *l = arg;
+	struct seq_look_hook hook = { .design = &l->d, .look = look_at, .arg = l };
+
+	return seq_look_hook_round_done(e, s, round, &hook);
 }
 
 struct row_search {

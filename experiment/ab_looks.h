@@ -15,6 +15,20 @@ struct experiment;
 struct store;
 struct strbuf;
 struct ab_looks;
+struct seq_design;
+
+/* An experiment's round_done hook that looks where a sequential design
+ * looks (compare/sequential.h): after `round` rounds, when design looks
+ * then, it calls look with the look's index and returns what look
+ * returns (1: decided, the experiment ends; 0: go on; -1: an error,
+ * said); otherwise 0. kbench ab's looks (ab_looks_round_done) and kbench
+ * bisect's steps both look through it, with the hook as its argument. */
+struct seq_look_hook {
+	const struct seq_design *design;
+	int (*look)(struct experiment *e, struct store *s, int look, int round, void *arg);
+	void *arg;
+};
+int seq_look_hook_round_done(struct experiment *e, struct store *s, int round, void *hook);
 
 /* A watch (e->watch) that matches no row of any arm's plan would run
  * every round and look at nothing: refuse it before anything runs.

@@ -16,6 +16,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "kernel/kbuild.h"
+#include "bisect/bisect_settings.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -45,6 +46,7 @@ struct vstep {
 
 struct view {
 	struct bisect_info info;
+	struct bisect_settings set;	/* info.settings read back */
 	struct vcommit *c;
 	size_t nc, c_alloc;
 	struct vstep *st;
@@ -96,6 +98,7 @@ static int add_step(const struct bisect_step *s, void *arg)
 static void view_release(struct view *v)
 {
 	bisect_info_release(&v->info);
+	bisect_settings_release(&v->set);
 	for (size_t i = 0; i < v->nc; i++) {
 		free(v->c[i].id);
 		free(v->c[i].subject);
@@ -116,6 +119,7 @@ static void view_release(struct view *v)
 
 static int view_load(struct store *s, int64_t id, struct view *v)
 {
+	struct strbuf err = STRBUF_INIT;
 	int rc;
 
 	memset(v, 0, sizeof(*v));
@@ -123,11 +127,16 @@ static int view_load(struct store *s, int64_t id, struct view *v)
 	if (rc > 0)
 		error("no bisection @%lld in the store (kbench bisect --list lists them)",
 		      (long long)id);
+	bisect_settings_init(&v->set);
 	if (rc || store_each_bisect_commit(s, id, add_commit, v) < 0 ||
 	    store_each_bisect_step(s, id, add_step, v) < 0) {
 		view_release(v);
 		return -1;
 	}
+	/* A setting this kbench does not read is left out of the report,
+	 * which says what it can of the rest. */
+	bisect_settings_read(&v->set, v->info.settings, &err);
+	strbuf_release(&err);
 	return 0;
 }
 
@@ -420,95 +429,47 @@ static int any_tcg(const struct view *v)
 	return 0;
 }
 
-/* A setting of the bisection ("key=value" lines), the n-th of its key
- * (from 0), into out; 0 when there is one, -1 when not. */
-static int setting(const struct view *v, const char *key, int n, struct strbuf *out)
+/* The n-th (from 0) value of the bisection's setting key, as stored,
+ * into out; 0 when there is one, -1 when not. */
+static int setting(const struct view *v, const char *key, size_t n, struct strbuf *out)
 {
-	size_t klen = strlen(key);
-
-	for (const char *p = v->info.settings; *p;) {
-		size_t len = strcspn(p, "\n");
-
-		if (len > klen && !strncmp(p, key, klen) && p[klen] == '=' && !n--) {
-			strbuf_reset(out);
-			strbuf_add(out, p + klen + 1, len - klen - 1);
-			return 0;
-		}
-		p += len + (p[len] == '\n');
-	}
-	return -1;
+	return bisect_setting_text(&v->set, bisect_setting_find(key), n, out);
 }
-
-/* A command's words: those it owns are freed with it. */
-struct words {
-	char *v[96], *owned[96];
-	size_t n, nowned;
-};
-
-static void word(struct words *w, const char *s)
-{
-	if (w->n < sizeof(w->v) / sizeof(w->v[0]))
-		w->v[w->n++] = (char *)s;
-}
-
-static void owned_word(struct words *w, char *s)
-{
-	if (w->n >= sizeof(w->v) / sizeof(w->v[0])) {
-		free(s);
-		return;
-	}
-	w->v[w->n++] = w->owned[w->nowned++] = s;
-}
-
-static void words_release(struct words *w)
-{
-	for (size_t i = 0; i < w->nowned; i++)
-		free(w->owned[i]);
-}
-
-/* How a stored setting is given on a command line. */
-struct setting_option {
-	const char *key, *option;
-	const char *skip;	/* the default, left out; NULL: none */
-	int flag;		/* the option takes no value */
-};
 
 /* The settings the guests and the build were made with, as options. */
-static const struct setting_option build_and_guest_options[] = {
-	{ "kconfig", "--kconfig", NULL, 0 }, { "fragment", "--fragment", NULL, 0 },
-	{ "vcpus", "--vcpus", "2", 0 }, { "memory", "--memory", "512", 0 },
-	{ "append", "--append", NULL, 0 }, { "accel", "--accel", "auto", 0 },
-	{ "icount", "--icount", NULL, 1 }, { "boot-timeout", "--boot-timeout", "60", 0 },
+static const char *const build_and_guest_settings[] = {
+	"kconfig", "fragment", "vcpus", "memory", "append", "accel", "icount", "boot-timeout",
 };
 
-/* The options of the settings of v that opts names, in its order. */
-static void setting_words(const struct view *v, const struct setting_option *opts, size_t n,
-			  struct words *w)
+/* The options of the settings of v that keys names, in its order; one
+ * at its default is left out. */
+static void setting_words(const struct view *v, const char *const *keys, size_t n,
+			  struct argv_list *w)
 {
 	struct strbuf val = STRBUF_INIT;
 
-	for (size_t k = 0; k < n; k++)
-		for (int i = 0; !setting(v, opts[k].key, i, &val); i++) {
-			if (opts[k].skip && !strcmp(val.buf, opts[k].skip))
-				continue;
-			word(w, opts[k].option);
-			if (!opts[k].flag)
-				owned_word(w, strbuf_detach(&val));
+	for (size_t k = 0; k < n; k++) {
+		const struct bisect_setting *d = bisect_setting_find(keys[k]);
+
+		if (bisect_setting_is_default(&v->set, d))
+			continue;
+		for (size_t i = 0; !bisect_setting_text(&v->set, d, i, &val); i++) {
+			argv_list_push(w, d->option);
+			if (!(d->flags & BISECT_SETTING_FLAG))
+				argv_list_push(w, val.buf);
 		}
+	}
 	strbuf_release(&val);
 }
 
 /* The options the kernels were built and booted with. */
-static void build_and_guest_words(const struct view *v, struct words *w)
+static void build_and_guest_words(const struct view *v, struct argv_list *w)
 {
-	struct strbuf val = STRBUF_INIT;
-
-	setting_words(v, build_and_guest_options,
-		      sizeof(build_and_guest_options) / sizeof(build_and_guest_options[0]), w);
+	setting_words(v, build_and_guest_settings,
+		      sizeof(build_and_guest_settings) / sizeof(build_and_guest_settings[0]), w);
 	/* The shipped guest fragment is kbench build's default. */
-	if (setting(v, "guest-fragment", 0, &val))
-		word(w, "--no-guest-fragment");
-	strbuf_release(&val);
+	if (!v->set.guest_fragment)
+		argv_list_push(w, "--no-guest-fragment");
 }
 
 /* The name the report gives the benchmark config it prints, which its
@@ -520,17 +481,16 @@ static void config_file(const struct view *v, struct strbuf *out)
 
 /* -c FILE (the config printed in the report), then -o and --only as
  * the bisection took them. */
-static void config_words(const struct view *v, struct words *w)
+static void config_words(const struct view *v, struct argv_list *w)
 {
-	static const struct setting_option opts[] = {
-		{ "override", "-o", NULL, 0 }, { "only", "--only", NULL, 0 },
-	};
+	static const char *const keys[] = { "override", "only" };
 	struct strbuf file = STRBUF_INIT;
 
 	config_file(v, &file);
-	word(w, "-c");
-	owned_word(w, strbuf_detach(&file));
-	setting_words(v, opts, sizeof(opts) / sizeof(opts[0]), w);
+	argv_list_push(w, "-c");
+	argv_list_push(w, file.buf);
+	setting_words(v, keys, sizeof(keys) / sizeof(keys[0]), w);
+	strbuf_release(&file);
 }
 
 /* The kbench vm command that runs the two commits against each other as
@@ -538,61 +498,57 @@ static void config_words(const struct view *v, struct words *w)
 static void vm_command(const struct view *v, const char *a, const char *b, int rounds,
 		       struct strbuf *out)
 {
-	struct words w = { .n = 0 };
-	struct strbuf val = STRBUF_INIT;
-	char ra[16], rb[16];
+	struct argv_list w = ARGV_LIST_INIT;
+	char ra[16], rb[16], val[16];
 
 	snprintf(ra, sizeof(ra), "%.12s", a);
 	snprintf(rb, sizeof(rb), "%.12s", b);
-	word(&w, "kbench");
-	word(&w, "vm");
-	word(&w, "--tree");
-	word(&w, v->info.tree);
-	word(&w, "--ref");
-	word(&w, ra);
-	word(&w, "--ref");
-	word(&w, rb);
+	argv_list_push(&w, "kbench");
+	argv_list_push(&w, "vm");
+	argv_list_push(&w, "--tree");
+	argv_list_push(&w, v->info.tree);
+	argv_list_push(&w, "--ref");
+	argv_list_push(&w, ra);
+	argv_list_push(&w, "--ref");
+	argv_list_push(&w, rb);
 	config_words(v, &w);
 	build_and_guest_words(v, &w);
-	word(&w, "--rounds");
-	strbuf_addf(&val, "%d", rounds);
-	owned_word(&w, strbuf_detach(&val));
+	argv_list_push(&w, "--rounds");
+	snprintf(val, sizeof(val), "%d", rounds);
+	argv_list_push(&w, val);
 	argv_quote(w.v, w.n, out);
-	words_release(&w);
+	argv_list_release(&w);
 }
 
 /* The kbench bisect command that runs this bisection again: its ends as
  * commit ids, its row, the rest of its settings. */
 static void bisect_command(const struct view *v, struct strbuf *out)
 {
-	static const struct setting_option opts[] = {
-		{ "threshold", "--threshold", "5", 0 },
-		{ "rounds", "--rounds", "6", 0 }, { "max-rounds", "--max-rounds", "12", 0 },
-	};
-	struct words w = { .n = 0 };
+	static const char *const keys[] = { "threshold", "rounds", "max-rounds" };
+	struct argv_list w = ARGV_LIST_INIT;
 	struct strbuf row = STRBUF_INIT;
 	char good[16], bad[16];
 
 	snprintf(good, sizeof(good), "%.12s", v->info.good);
 	snprintf(bad, sizeof(bad), "%.12s", v->info.bad);
-	word(&w, "kbench");
-	word(&w, "bisect");
-	word(&w, "--tree");
-	word(&w, v->info.tree);
-	word(&w, "--good");
-	word(&w, good);
-	word(&w, "--bad");
-	word(&w, bad);
+	argv_list_push(&w, "kbench");
+	argv_list_push(&w, "bisect");
+	argv_list_push(&w, "--tree");
+	argv_list_push(&w, v->info.tree);
+	argv_list_push(&w, "--good");
+	argv_list_push(&w, good);
+	argv_list_push(&w, "--bad");
+	argv_list_push(&w, bad);
 	config_words(v, &w);
-	setting_words(v, opts, sizeof(opts) / sizeof(opts[0]), &w);
+	setting_words(v, keys, sizeof(keys) / sizeof(keys[0]), &w);
 	build_and_guest_words(v, &w);
 	if (*v->info.section) {
 		strbuf_addf(&row, "%s/%s", v->info.section, v->info.row);
-		word(&w, "--row");
-		word(&w, row.buf);
+		argv_list_push(&w, "--row");
+		argv_list_push(&w, row.buf);
 	}
 	argv_quote(w.v, w.n, out);
-	words_release(&w);
+	argv_list_release(&w);
 	strbuf_release(&row);
 }
 

@@ -7,7 +7,7 @@
 # QEMU is left (kernel/vm.c, experiment/experiment.c,
 # cli/cmd_vm.c). Boots the cloud kernel of lib-vm.sh under QEMU twice,
 # each stopped part way.
-# Covers: kernel/vm.c kernel/vm_run.c runner/stop.c bisect/bisect_run.c
+# Covers: kernel/vm.c kernel/vm_run.c runner/stop.c bisect/bisect_run.c bisect/bisect_step.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"

@@ -20,7 +20,7 @@
 # never wrapped), and ends in a #regzbot line; kbench mail --bisect
 # mails it. Costs some 25 guest boots, 4 to 5 minutes on a 2-CPU machine
 # under TCG.
-# Covers: bisect/bisect_run.c bisect/bisect.c views/bisect_report.c views/bisect_monitors.c db/bisect.c cli/cmd_bisect.c compare/verdict.c
+# Covers: bisect/bisect_run.c bisect/bisect_step.c bisect/bisect_ctx.c bisect/bisect_settings.c bisect/bisect.c views/bisect_report.c views/bisect_monitors.c db/bisect.c cli/cmd_bisect.c compare/verdict.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-vm.sh"
 . "$TOP_SRCDIR/tests/cli/lib-kbuild.sh"

@@ -9,11 +9,17 @@
  * child process that has exited, as a stopped kbench bisect leaves them;
  * their commits are left out, so that a resume whose settings were read
  * stops at them.
- * Covers: bisect/bisect_run.c db/bisect.c */
+ * The table of settings itself (bisect/bisect_settings.h) is checked
+ * first: its defaults (those of kernel/vm.h for the guests), settings
+ * written and read back into the same values and the same text, and a
+ * value out of its range refused, naming its key.
+ * Covers: bisect/bisect_run.c bisect/bisect_settings.c db/bisect.c */
 #include "config.h"
 #include "db/bisect.h"
 #include "db/store.h"
 #include "bisect/bisect_run.h"
+#include "bisect/bisect_settings.h"
+#include "kernel/vm.h"
 #include "lib/strbuf.h"
 #include "tests/tap.h"
 
@@ -27,6 +33,143 @@
 #define BAD "2222222222222222222222222222222222222222"
 
 static char db[96], dir[] = "t1533.XXXXXX";
+
+/* Whether lists a and b hold the same words. */
+static int same_list(const struct argv_list *a, const struct argv_list *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i], b->v[i]))
+			return 0;
+	return 1;
+}
+
+static int same_string(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+static void table_defaults(void)
+{
+	const struct vm_config vc = VM_CONFIG_INIT;
+	struct bisect_settings s;
+	struct strbuf out = STRBUF_INIT, off = STRBUF_INIT;
+
+	bisect_settings_init(&s);
+	ok(s.rounds == BISECT_DEFAULT_ROUNDS && s.max_rounds == BISECT_DEFAULT_MAX_ROUNDS &&
+	   s.threshold_pct == BISECT_DEFAULT_THRESHOLD, "defaults: rounds %d, max-rounds %d, "
+	   "threshold %g", s.rounds, s.max_rounds, s.threshold_pct);
+	ok(s.vcpus == vc.vcpus && s.mem_mib == vc.mem_mib && !strcmp(s.accel, vc.accel) &&
+	   s.boot_timeout_s == vc.boot_timeout_s && s.icount_shift == vc.icount_shift,
+	   "defaults: the guests' are kernel/vm.h's");
+	ok(!s.row && !s.only && !s.kconfig && !s.guest_fragment && !s.cache_dir && !s.append &&
+	   !s.jobs && !s.build_timeout_s && !s.configs.n && !s.fragments.n,
+	   "defaults: nothing else set");
+	bisect_settings_write(&s, &out);
+	ok_text(out.buf, "rounds=6\nmax-rounds=12\nthreshold=5\nvcpus=2\nmemory=512\naccel=auto\n"
+	   "boot-timeout=60\n", "defaults: what is always written");
+	for (size_t i = 0; i < bisect_settings_count; i++) {
+		const struct bisect_setting *d = &bisect_settings_table[i];
+
+		if (!bisect_setting_is_default(&s, d) || bisect_setting_find(d->key) != d)
+			strbuf_addf(&off, " %s", d->key);
+	}
+	ok(!off.len, "defaults: every setting is at its default, found by its key (not:%s)",
+	   off.buf);
+	strbuf_release(&off);
+	strbuf_release(&out);
+	bisect_settings_release(&s);
+}
+
+static void table_round_trip(void)
+{
+	struct bisect_settings s, r;
+	struct strbuf out = STRBUF_INIT, again = STRBUF_INIT, err = STRBUF_INIT;
+	char frag[128];
+	FILE *f;
+
+	snprintf(frag, sizeof(frag), "%s/a.config", dir);
+	f = fopen(frag, "w");
+	if (f) {
+		fputs("CONFIG_A=y\r\nCONFIG_B=\"x\\y\"\n", f);
+		fclose(f);
+	}
+	bisect_settings_init(&s);
+	argv_list_push(&s.configs, "/c/hb.conf");
+	argv_list_push(&s.configs, "/c/more.conf");
+	s.rounds = 4;
+	s.max_rounds = 20;
+	s.threshold_pct = 2.5;
+	s.row = strdup("hb/1");
+	argv_list_push(&s.overrides, "loops=20");
+	argv_list_push(&s.overrides, "hb.groups=2");
+	s.only = strdup("^hb");
+	s.kconfig = strdup("tinyconfig");
+	argv_list_push(&s.fragments, frag);
+	argv_list_push(&s.fragments, "/gone/b.config");
+	s.guest_fragment = strdup("/k/guest.config");
+	s.cache_dir = strdup("/var/cache/k");
+	s.jobs = 2;
+	s.build_timeout_s = 600;
+	s.vcpus = 1;
+	s.mem_mib = 1024;
+	free(s.accel);
+	s.accel = strdup("tcg");
+	s.append = strdup("quiet mitigations=off");
+	s.icount_shift = 3;
+	s.boot_timeout_s = 90.5;
+	bisect_settings_write(&s, &out);
+	strbuf_addf(&again, "config=/c/hb.conf\nconfig=/c/more.conf\nrounds=4\nmax-rounds=20\n"
+		    "threshold=2.5\nrow=hb/1\noverride=loops=20\noverride=hb.groups=2\n"
+		    "only=^hb\nkconfig=tinyconfig\nfragment=%s\n"
+		    "fragment-text=CONFIG_A=y\\nCONFIG_B=\"x\\\\y\"\\n\n"
+		    "fragment=/gone/b.config\nguest-fragment=/k/guest.config\n"
+		    "cache=/var/cache/k\njobs=2\nbuild-timeout=600\nvcpus=1\nmemory=1024\n"
+		    "accel=tcg\nappend=quiet mitigations=off\nicount=3\nboot-timeout=90.5\n",
+		    frag);
+	ok_text(out.buf, again.buf, "written: every setting, a fragment's text after it");
+	bisect_settings_init(&r);
+	ok(!bisect_settings_read(&r, out.buf, &err), "read back without an error: '%s'", err.buf);
+	ok(same_list(&r.configs, &s.configs) && r.rounds == s.rounds &&
+	   r.max_rounds == s.max_rounds && r.threshold_pct == s.threshold_pct &&
+	   same_string(r.row, s.row) && same_list(&r.overrides, &s.overrides) &&
+	   same_string(r.only, s.only) && same_string(r.kconfig, s.kconfig) &&
+	   same_list(&r.fragments, &s.fragments) &&
+	   same_string(r.guest_fragment, s.guest_fragment) &&
+	   same_string(r.cache_dir, s.cache_dir) && r.jobs == s.jobs &&
+	   r.build_timeout_s == s.build_timeout_s && r.vcpus == s.vcpus &&
+	   r.mem_mib == s.mem_mib && same_string(r.accel, s.accel) &&
+	   same_string(r.append, s.append) && r.icount_shift == s.icount_shift &&
+	   r.boot_timeout_s == s.boot_timeout_s, "read back: the same settings");
+	ok(r.fragment_texts.n == 1 &&
+	   !strcmp(r.fragment_texts.v[0], "CONFIG_A=y\\nCONFIG_B=\"x\\\\y\"\\n"),
+	   "read back: the fragment's text, as stored");
+	strbuf_reset(&again);
+	bisect_settings_write(&r, &again);
+	ok_text(again.buf, out.buf, "written again: the same text");
+	unlink(frag);
+	strbuf_release(&out);
+	strbuf_release(&again);
+	strbuf_release(&err);
+	bisect_settings_release(&s);
+	bisect_settings_release(&r);
+}
+
+/* Reading text fails with err holding want, the settings read before
+ * and after it kept. */
+static void table_refuses(const char *text, const char *want)
+{
+	struct bisect_settings s;
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	bisect_settings_init(&s);
+	rc = bisect_settings_read(&s, text, &err);
+	ok(rc == -1 && !strcmp(err.buf, want), "table refuses: %s", err.buf);
+	bisect_settings_release(&s);
+	strbuf_release(&err);
+}
 
 /* A bisection with these settings, recorded by a child that then exits:
  * its id, or -1. */
@@ -147,6 +290,16 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(db, sizeof(db), "%s/k.db", dir);
+
+	table_defaults();
+	table_round_trip();
+	table_refuses("rounds=4\njobs=0\nvcpus=3\n",
+		      "the stored setting jobs = '0' is not one this kbench reads");
+	table_refuses("colour=red", "the stored setting colour = 'red' is not one this kbench "
+		      "reads");
+	table_refuses("memory", "a stored setting 'memory' has no value");
+	table_refuses("boot-timeout=0\nicount=11",
+		      "the stored setting boot-timeout = '0' is not one this kbench reads");
 
 	read_back("no settings (the defaults)", "");
 	read_back("every setting kbench bisect writes",
