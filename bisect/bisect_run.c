@@ -76,22 +76,24 @@ static int rev_parse(const char *tree, const char *ref, struct strbuf *id, struc
 /* Whether commit a is an ancestor of commit b: 1, 0, or -1 (err says). */
 static int is_ancestor(const char *tree, const char *a, const char *b, struct strbuf *err)
 {
-	const char *argv[] = { "git", "-C", tree, "merge-base", "--is-ancestor", a, b, NULL };
-	struct child_program p = CHILD_PROGRAM_INIT;
-	struct strbuf out = STRBUF_INIT;
-	struct child_io io = { .out = &out, .err = &out, .timeout_s = GIT_TIMEOUT_S };
-	int end;
+	const char *args[] = { "merge-base", "--is-ancestor", a, b, NULL };
+	struct git_cmd g = GIT_CMD_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int rc;
 
-	p.argv = argv;
-	p.in = CHILD_FD_NULL;
-	end = child_program_run(&p, &io, err);
-	strbuf_release(&out);
-	if (end < 0)
-		return -1;
-	if (end == CHILD_EXITED && WIFEXITED(p.w.status) && WEXITSTATUS(p.w.status) <= 1)
-		return WEXITSTATUS(p.w.status) == 0;
-	strbuf_addstr(err, "git merge-base --is-ancestor failed");
-	return -1;
+	g.tree = tree;
+	g.timeout_s = GIT_TIMEOUT_S;
+	if (!git_run(&g, args, &why)) {
+		rc = 1;
+	} else if (g.end == CHILD_EXITED && WIFEXITED(g.status) && WEXITSTATUS(g.status) == 1) {
+		rc = 0;		/* exit 1: not an ancestor */
+	} else {
+		rc = -1;
+		strbuf_addstr(err, g.end < 0 ? why.buf : "git merge-base --is-ancestor failed");
+	}
+	strbuf_release(&why);
+	git_cmd_release(&g);
+	return rc;
 }
 
 /* The commits of (good, bad] on bad's first-parent line that descend from
