@@ -38,21 +38,6 @@
 
 /* ---- git ---- */
 
-/* Run git -C tree args...; its stdout into out. Return 0, or -1 with err
- * saying why (git's own last line when it failed). */
-static int run_git(const char *tree, const char *const *args, struct strbuf *out, struct strbuf *err)
-{
-	struct git_cmd g = GIT_CMD_INIT;
-	int rc;
-
-	g.tree = tree;
-	g.out = out;
-	g.timeout_s = GIT_TIMEOUT_S;
-	rc = git_run(&g, args, err);
-	git_cmd_release(&g);
-	return rc;
-}
-
 /* The commit id ref names in tree, into id. */
 static int rev_parse(const char *tree, const char *ref, struct strbuf *id, struct strbuf *err)
 {
@@ -62,7 +47,7 @@ static int rev_parse(const char *tree, const char *ref, struct strbuf *id, struc
 
 	strbuf_addf(&arg, "%s^{commit}", ref);
 	args[4] = arg.buf;
-	rc = run_git(tree, args, id, err);
+	rc = git_output(tree, args, GIT_TIMEOUT_S, id, err);
 	strbuf_rtrim(id);
 	if (rc || !id->len) {
 		strbuf_reset(err);
@@ -111,7 +96,8 @@ static int list_commits(struct bisect_ctx *b, const char *good, const char *bad,
 	strbuf_addf(&range, "%s..%s", good, bad);
 	log_args[5] = range.buf;
 	one[3] = good;
-	if (run_git(b->tree, one, &out, err) || run_git(b->tree, log_args, &out, err))
+	if (git_output(b->tree, one, GIT_TIMEOUT_S, &out, err) ||
+	    git_output(b->tree, log_args, GIT_TIMEOUT_S, &out, err))
 		goto out;
 	for (char *p = out.buf, *nl; *p; p = nl + 1) {
 		char *f[4];
@@ -344,7 +330,7 @@ int bisect_start(struct store *s, const struct bisect_options *o, int64_t *id)
 	{
 		const char *args[] = { "rev-parse", "--git-dir", NULL };
 
-		if (run_git(b.tree, args, &good, &err)) {
+		if (git_output(b.tree, args, GIT_TIMEOUT_S, &good, &err)) {
 			error("--tree '%s' is not a git tree (%s)", o->tree, err.buf);
 			goto out;
 		}

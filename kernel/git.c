@@ -71,6 +71,20 @@ out:
 	return rc;
 }
 
+int git_output(const char *tree, const char *const *args, double timeout_s, struct strbuf *out,
+	       struct strbuf *err)
+{
+	struct git_cmd g = GIT_CMD_INIT;
+	int rc;
+
+	g.tree = tree;
+	g.out = out;
+	g.timeout_s = timeout_s;
+	rc = git_run(&g, args, err);
+	git_cmd_release(&g);
+	return rc;
+}
+
 void git_cmd_release(struct git_cmd *g)
 {
 	strbuf_release(&g->msg);

@@ -46,6 +46,12 @@ struct git_cmd {
  * and g->msg. */
 int git_run(struct git_cmd *g, const char *const *args, struct strbuf *err);
 
+/* git_run() of git -C tree args..., bounded by timeout_s (0: never),
+ * its stdout appended to out (NULL: dropped). Return 0, or -1 with err
+ * appended, as git_run() says. */
+int git_output(const char *tree, const char *const *args, double timeout_s, struct strbuf *out,
+	       struct strbuf *err);
+
 /* Free what git_run() kept in g (its stderr); g may be run again. */
 void git_cmd_release(struct git_cmd *g);
 

@@ -44,22 +44,6 @@ static void short_id(const char *id, char *buf)
 	snprintf(buf, 13, "%s", id && *id ? id : "-");
 }
 
-/* Run git -C tree args..., bounded by timeout_s; its stdout into out
- * (may be NULL). Return 0, or -1 with err saying why. */
-static int run_git(const char *tree, const char *const *args, double timeout_s, struct strbuf *out,
-		   struct strbuf *err)
-{
-	struct git_cmd g = GIT_CMD_INIT;
-	int rc;
-
-	g.tree = tree;
-	g.out = out;
-	g.timeout_s = timeout_s;
-	rc = git_run(&g, args, err);
-	git_cmd_release(&g);
-	return rc;
-}
-
 /* The commit ref names in the tree, into id (reset first). */
 static int rev_parse(const char *tree, const char *ref, struct strbuf *id, struct strbuf *err)
 {
@@ -70,7 +54,7 @@ static int rev_parse(const char *tree, const char *ref, struct strbuf *id, struc
 	strbuf_addf(&arg, "%s^{commit}", ref);
 	args[3] = arg.buf;
 	strbuf_reset(id);
-	rc = run_git(tree, args, WATCH_GIT_TIMEOUT_S, id, err);
+	rc = git_output(tree, args, WATCH_GIT_TIMEOUT_S, id, err);
 	strbuf_rtrim(id);
 	if (rc || id->len != 40) {
 		if (!rc)
@@ -431,7 +415,7 @@ static int match_culprit(const struct bisect_info *b, void *arg)
 	strbuf_addf(&set, "\n%s", b->settings);
 	if (!strcmp(b->tree, f->tree) && !strcmp(b->good, f->good) &&
 	    !strcmp(b->status, "complete") && *b->first_bad && strstr(set.buf, f->setting) &&
-	    !run_git(f->tree, args, WATCH_GIT_TIMEOUT_S, NULL, &err))
+	    !git_output(f->tree, args, WATCH_GIT_TIMEOUT_S, NULL, &err))
 		f->id = b->id;
 	strbuf_release(&set);
 	strbuf_release(&err);
@@ -665,7 +649,7 @@ static int run_cycle(struct watch_ctx *ctx, struct watch_cycle *c)
 		printf("git fetch %s %s\n", w->remote, w->branch);
 		fflush(stdout);
 		strbuf_addf(&remote_ref, "refs/remotes/%s/%s", w->remote, w->branch);
-		if (run_git(w->tree, args, w->fetch_timeout_s, NULL, &err) ||
+		if (git_output(w->tree, args, w->fetch_timeout_s, NULL, &err) ||
 		    rev_parse(w->tree, remote_ref.buf, &id, &err)) {
 			strbuf_release(&spec);
 			if (store_watch_tips(ctx->s, ctx->watch_id, NULL, &seen))

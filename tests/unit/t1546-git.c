@@ -56,6 +56,14 @@ static void test_success(const char *dir)
 	ok(!git(dir, hash, "hello\n", 60, &out, &err, &end, &code), "input is fed to stdin");
 	ok_text(out.buf, "ce013625030ba8dba906f756967f9e9ca394464a\n", "... and hashed");
 	ok(!git(dir, alias, NULL, 60, &out, &err, &end, &code), "a slow alias is set");
+	strbuf_reset(&out);
+	strbuf_addstr(&out, "kept ");
+	ok(!git_output(dir, gitdir, 60, &out, &err), "git_output runs it");
+	ok_text(out.buf, "kept .git\n", "... its stdout appended");
+	ok(git_output(dir, (const char *[]){ "rev-parse", "--verify", "nosuch", NULL }, 60, NULL,
+		      &err), "git_output fails as git does");
+	ok(strstr(err.buf, "git rev-parse failed: fatal: ") != NULL, "... and says why: '%s'",
+	   err.buf);
 	strbuf_release(&out);
 	strbuf_release(&err);
 }
