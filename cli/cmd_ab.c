@@ -112,6 +112,19 @@ struct ab_opts {
 	int guest_missing;		/* the shipped guest fragment cannot be read */
 };
 
+/* Run e into store, then report it unless --no-report. Return an exit
+ * status. */
+static int run_and_report(const struct ab_opts *o, struct experiment *e, struct store *store)
+{
+	int rc;
+
+	e->wait_knobs = o->wait_knobs;
+	rc = experiment_run(e, store);
+	if (rc == 0 && !o->no_report)
+		rc = report_experiment(store, e, o->format) ? 1 : 0;
+	return rc;
+}
+
 /* kbench ab --resume SEL: the experiment as its runs stored it, its
  * missing rounds run, then the report. Return an exit status. */
 static int resume(const struct ab_opts *o)
@@ -153,10 +166,7 @@ static int resume(const struct ab_opts *o)
 	default:
 		goto out;
 	}
-	e.wait_knobs = o->wait_knobs;
-	rc = experiment_run(&e, store);
-	if (rc == 0 && !o->no_report)
-		rc = report_experiment(store, &e, o->format) ? 1 : 0;
+	rc = run_and_report(o, &e, store);
 out:
 	experiment_release(&e);
 	store_close(store);
@@ -205,10 +215,7 @@ static int start(struct ab_opts *o)
 		rc = 1;
 		goto out;
 	}
-	e.wait_knobs = o->wait_knobs;
-	rc = experiment_run(&e, store);
-	if (rc == 0 && !o->no_report)
-		rc = report_experiment(store, &e, o->format) ? 1 : 0;
+	rc = run_and_report(o, &e, store);
 out:
 	store_close(store);
 	experiment_release(&e);
