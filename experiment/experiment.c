@@ -839,78 +839,55 @@ int experiment_check_knobs(const struct experiment *e)
 	return rc;
 }
 
-int experiment_run(struct experiment *e, struct store *s)
+/* Say what the experiment is about to run, on one line. */
+static void announce(const struct experiment *e)
 {
-	struct stop_signals ss = { .caught = { 0 } };
-	size_t *order = xcalloc(e->narms, sizeof(*order));
-	struct strbuf err = STRBUF_INIT;
-	enum experiment_outcome outcome;
-	struct ab_looks *looks = NULL;
-	char at[32], obuf[64];
-	int rc = 1, bad, sig, last = 0;	/* the last round complete */
+	struct strbuf from = STRBUF_INIT;
+	char obuf[64];
 
-	/* A sequential design looks at the rounds as they come in. */
-	if (e->sequential && !e->round_done) {
-		if (!(looks = ab_looks_new(e))) {
-			rc = 2;
-			goto out_free;
-		}
-		e->round_done = ab_looks_round_done;
-		e->round_done_arg = looks;
-	}
-	if ((rc = build_arms(e)))
-		goto out_free;
-	rc = 1;
-
-	/* A knob this process may not write stops it before anything. */
-	if (experiment_check_knobs(e)) {
-		rc = 2;
-		goto out_free;
-	}
-	if (e->files.n) {
-		int taken = take_knobs(e, s);
-
-		if (taken) {
-			rc = taken > 0 ? 1 : 2;
-			goto out_free;
-		}
-	} else {
-		measuring(e, s);
-	}
-	ab_stop = 0;
-	stop_signals_catch(&ss, on_signal);
-	if (journal(e, s) || journal_host(e))
-		goto out;
-	strbuf_reset(&err);
 	if (e->sequential)
-		strbuf_addf(&err, "%d to ", e->seq.min_rounds);
+		strbuf_addf(&from, "%d to ", e->seq.min_rounds);
 	notice("experiment @%lld '%s' (%s)%s: %zu arms, %s%d rounds%s, order %s; %zu knob "
 	       "files journalled", (long long)e->id, e->name, e->uuid, e->resumed ? " resumed" : "",
-	       e->narms, err.buf, e->rounds, e->sequential ? " (sequential)" : "",
+	       e->narms, from.buf, e->rounds, e->sequential ? " (sequential)" : "",
 	       experiment_order_text(e, obuf, sizeof(obuf)), e->files.n);
-	/* Every arm's knobs must take, and go back, before any sample. */
-	if (e->files.n) {
-		int refused = 0;
+	strbuf_release(&from);
+}
 
-		for (size_t i = 0; i < e->narms && !refused; i++)
-			refused = switch_in(e, &e->arms[i]) != 0;
-		bad = 0;
-		for (size_t f = 0; f < e->files.n; f++) {
-			strbuf_reset(&err);
-			if (knob_write(e->files.v[f].path, e->files.v[f].original, &err)) {
-				error("cannot restore %s to '%s': %s", e->files.v[f].path,
-				      e->files.v[f].original, err.buf);
-				bad++;
-			}
-		}
-		if (refused || bad) {
-			error("experiment @%lld stopped before any sample: a knob cannot be %s",
-			      (long long)e->id, bad ? "restored" : "set");
-			rc = 2;
-			goto out;
+/* Every arm's knobs must take, and go back, before any sample: each arm
+ * switched in, then every file written back. Return 0, or 2 after
+ * saying which could not. */
+static int rehearse_knobs(struct experiment *e)
+{
+	struct strbuf err = STRBUF_INIT;
+	int refused = 0, bad = 0;
+
+	for (size_t i = 0; i < e->narms && !refused; i++)
+		refused = switch_in(e, &e->arms[i]) != 0;
+	for (size_t f = 0; f < e->files.n; f++) {
+		strbuf_reset(&err);
+		if (knob_write(e->files.v[f].path, e->files.v[f].original, &err)) {
+			error("cannot restore %s to '%s': %s", e->files.v[f].path,
+			      e->files.v[f].original, err.buf);
+			bad++;
 		}
 	}
-	rc = 0;
+	strbuf_release(&err);
+	if (!refused && !bad)
+		return 0;
+	error("experiment @%lld stopped before any sample: a knob cannot be %s", (long long)e->id,
+	      bad ? "restored" : "set");
+	return 2;
+}
+
+/* The rounds, each arm once a round in the round's order, the
+ * sequential design looking after each. Return 0, 1 (a failure said) or
+ * 128 + the signal that stopped it. */
+static int run_rounds(struct experiment *e, struct store *s, struct ab_looks *looks)
+{
+	size_t *order = xcalloc(e->narms, sizeof(*order));
+	int rc = 0, last = 0;	/* the last round complete */
+
 	for (int r = 1; r <= e->rounds && !rc && !ab_stop; r++) {
 		experiment_round_order(e, r, order);
 		for (size_t k = 0; k < e->narms && !rc && !ab_stop; k++) {
@@ -941,14 +918,25 @@ int experiment_run(struct experiment *e, struct store *s)
 				last = -1;	/* decided: no last look */
 		}
 	}
+	free(order);
 	/* Its last look, which says what it cannot tell. */
 	if (!rc && !ab_stop && looks && last == e->rounds &&
 	    ab_looks_round_done(e, s, last, looks) < 0)
 		rc = 1;
 	if (ab_stop && !rc)
 		rc = 128 + ab_stop;
-out:
-	bad = restore_all(e, s);
+	return rc;
+}
+
+/* After the rounds (or a stop before them) with status rc: every knob
+ * restored, the runs and the experiment closed, what to do next said.
+ * Return rc, made 1 where a knob could not be restored. */
+static int finish(struct experiment *e, struct store *s, int rc)
+{
+	enum experiment_outcome outcome;
+	int bad = restore_all(e, s), sig;
+	char at[32];
+
 	hostlock_knobs_release(!bad);
 	if (bad) {
 		error("%d knob%s could not be restored; their original values stay journalled",
@@ -965,7 +953,6 @@ out:
 		clock_iso_utc(at, sizeof(at), time(NULL));
 		store_finish_experiment(s, e->id, outcome_status[outcome], at);
 	}
-	stop_signals_restore(&ss);
 	if (outcome == EXPERIMENT_STOPPED)
 		error("experiment @%lld interrupted by signal %d%s; 'kbench ab --resume %s' runs "
 		      "the rest", (long long)e->id, sig,
@@ -973,6 +960,56 @@ out:
 	else if (outcome == EXPERIMENT_FAILED && e->id && any_run(e))
 		notice("'kbench ab --resume %s' runs the rest of experiment @%lld", e->name,
 		       (long long)e->id);
+	return rc;
+}
+
+/* The knobs taken (journalled, locked) or the host marked measuring.
+ * Return 0, 1 or 2 (an exit status). */
+static int take(struct experiment *e, struct store *s)
+{
+	int taken;
+
+	/* A knob this process may not write stops it before anything. */
+	if (experiment_check_knobs(e))
+		return 2;
+	if (!e->files.n) {
+		measuring(e, s);
+		return 0;
+	}
+	taken = take_knobs(e, s);
+	return !taken ? 0 : taken > 0 ? 1 : 2;
+}
+
+int experiment_run(struct experiment *e, struct store *s)
+{
+	struct stop_signals ss = { .caught = { 0 } };
+	enum experiment_outcome outcome;
+	struct ab_looks *looks = NULL;
+	int rc, sig;
+
+	/* A sequential design looks at the rounds as they come in. */
+	if (e->sequential && !e->round_done) {
+		if (!(looks = ab_looks_new(e))) {
+			rc = 2;
+			goto out_free;
+		}
+		e->round_done = ab_looks_round_done;
+		e->round_done_arg = looks;
+	}
+	if ((rc = build_arms(e)) || (rc = take(e, s)))
+		goto out_free;
+	ab_stop = 0;
+	stop_signals_catch(&ss, on_signal);
+	if (journal(e, s) || journal_host(e)) {
+		rc = 1;
+	} else {
+		announce(e);
+		rc = e->files.n ? rehearse_knobs(e) : 0;
+		if (!rc)
+			rc = run_rounds(e, s, looks);
+	}
+	rc = finish(e, s, rc);
+	stop_signals_restore(&ss);
 	hostlock_release();
 out_free:
 	if (looks) {
@@ -980,8 +1017,6 @@ out_free:
 		e->round_done = NULL;
 		e->round_done_arg = NULL;
 	}
-	strbuf_release(&err);
-	free(order);
 	outcome = outcome_of(rc, &sig);
 	return experiment_exit_status(outcome, sig);
 }
