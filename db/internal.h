@@ -127,6 +127,17 @@ int store_other_boot(struct store *s, const char *boot_id);
  * transaction is opened. Returns 0, or -1 after printing why. */
 int store_migrate_db(sqlite3 *db, const char *name, int from, int to);
 
+/* The look at the store's files around each write transaction
+ * (store_watch.c). store_watch_begin notes what the store's file is,
+ * once it is set up. Before a write transaction, store_check_file: the
+ * file is still the one opened, whole and writable; with the write lock
+ * held, store_check_log: the write-ahead log still holds the frames its
+ * index counts. Each returns 0, or -1 after printing what became of the
+ * file, the store then found damaged. */
+void store_watch_begin(struct store *s);
+int store_check_file(struct store *s);
+int store_check_log(struct store *s);
+
 /* Remove the database file path and what SQLite may have left beside it
  * (its journal, write-ahead log and shared memory file). */
 void store_remove_db_files(const char *path);
