@@ -1,6 +1,7 @@
 /* bench_hackbench: mmtests' hackbench-* directories (perf bench sched
  * messaging, or the older hackbench.c), read as kbench's hackbench
- * workload stores its samples. */
+ * workload stores its samples, and its samples written back as perf
+ * bench prints them. */
 #include "config.h"
 #include "mmtests/mmtests_bench.h"
 #include "lib/error.h"
@@ -78,7 +79,45 @@ static int import_hackbench(struct mm_ctx *c, struct mm_run *r, const char *benc
 	return rc < 0 ? -1 : 0;
 }
 
+static int exports_hackbench(const struct ex_sample *s)
+{
+	return !strcmp(s->workload, "hackbench");
+}
+
+/* hackbench: every sample of G groups appended to hackbench-G, in the
+ * benchmark directory of the section's name. */
+static int export_hackbench(const char *root, struct ex_run *r, const char *section,
+			    const char **bench)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int rc = 0;
+
+	*bench = section;
+	for (size_t i = 0; !rc && i < r->n; i++) {
+		long long g = mmtests_row_number(r->v[i].row, "");
+
+		if (strcmp(r->v[i].section, section) || !g)
+			continue;
+		/* every invocation appended to hackbench-G, as mmtests now
+		 * writes it (its parse-results reads only that) */
+		mmtests_logs_dir(&path, root, r, 0, section);
+		strbuf_addf(&path, "/hackbench-%lld", g);
+		strbuf_reset(&text);
+		strbuf_addf(&text, "# Running 'sched/messaging' benchmark:\n"
+			    "# %lld groups == %lld processes run\n\n     Total time: ",
+			    g, 40 * g);
+		mmtests_add_exact(r->v[i].value, &text);
+		strbuf_addstr(&text, " [sec]\n");
+		rc = mmtests_append(path.buf, &text);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return rc;
+}
+
 const struct mmtests_bench mmtests_hackbench = {
 	.name = "hackbench-*",
 	.import = import_hackbench,
+	.exports = exports_hackbench,
+	.export = export_hackbench,
 };

@@ -1,6 +1,7 @@
 /* bench_netperf: mmtests' netperf-* directories (TCP_RR, UDP_RR,
  * TCP_STREAM, UDP_STREAM), read as kbench's netperf workload stores its
- * samples, in the units netperf printed converted to kbench's. */
+ * samples, in the units netperf printed converted to kbench's; and its
+ * samples written back as netperf prints them. */
 #include "config.h"
 #include "mmtests/mmtests_bench.h"
 #include "lib/error.h"
@@ -181,7 +182,116 @@ out:
 	return rc < 0 ? -1 : 0;
 }
 
+static int exports_netperf(const struct ex_sample *s)
+{
+	return !strcmp(s->workload, "netperf");
+}
+
+/* netperf: the test from the rows and unit; one output file per sample.
+ * The benchmark is named as mmtests names it for that test (netperf-tcp
+ * for TCP_STREAM), unless the run has that name already. */
+static int export_netperf(const char *root, struct ex_run *r, const char *section,
+			  const char **bench)
+{
+	static const struct {
+		const char *proto, *bench;
+	} names[] = {
+		{ "TCP_RR", "netperf-tcp-rr" }, { "UDP_RR", "netperf-udp-rr" },
+		{ "TCP_STREAM", "netperf-tcp" }, { "UDP_STREAM", "netperf-udp" },
+	};
+	struct strbuf w = STRBUF_INIT;
+	const char *proto = NULL;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < r->n && !proto; i++) {
+		if (strcmp(r->v[i].section, section))
+			continue;
+		if (mmtests_row_number(r->v[i].row, "send-") || mmtests_row_number(r->v[i].row, "recv-"))
+			proto = "UDP_STREAM";
+	}
+	for (size_t i = 0; i < r->n && !proto; i++)
+		if (!strcmp(r->v[i].section, section))
+			proto = strcmp(r->v[i].unit, "trans/s") ? "TCP_STREAM" :
+				strstr(section, "udp") ? "UDP_RR" : "TCP_RR";
+	*bench = section;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, " %s ", names[i].bench);
+		if (!strcmp(names[i].proto, proto) && !strstr(r->mmtests.buf, w.buf))
+			*bench = names[i].bench;
+	}
+	strbuf_release(&w);
+	mmtests_logs_dir(&path, root, r, 0, *bench);
+	strbuf_addstr(&path, "/protocols");
+	strbuf_addf(&text, "%s\n", proto);
+	rc = mmtests_write_new(path.buf, &text);
+	for (size_t i = 0; !rc && i < r->n; i++) {
+		const struct ex_sample *s = &r->v[i];
+		long long size = mmtests_row_number(s->row, "");
+		int udp = !strcmp(proto, "UDP_STREAM");
+
+		if (strcmp(s->section, section))
+			continue;
+		if (udp)
+			size = mmtests_row_number(s->row, "send-");
+		if (!size)
+			continue;
+		mmtests_logs_dir(&path, root, r, 0, *bench);
+		strbuf_addf(&path, "/%s-%lld.%d", proto, size, mmtests_ordinal(r, i));
+		strbuf_reset(&text);
+		if (!strcmp(proto, "UDP_STREAM")) {
+			struct strbuf recv_row = STRBUF_INIT;
+			const struct ex_sample *recv = NULL;
+
+			strbuf_addf(&recv_row, "recv-%lld", size);
+			for (size_t j = 0; j < r->n && !recv; j++)
+				if (!strcmp(r->v[j].section, section) &&
+				    !strcmp(r->v[j].row, recv_row.buf) &&
+				    r->v[j].iteration == s->iteration)
+					recv = &r->v[j];
+			strbuf_release(&recv_row);
+			strbuf_addf(&text, "MIGRATED UDP STREAM TEST to 127.0.0.1 () port 0 AF_INET\n"
+				    "Socket  Message  Elapsed      Messages\n"
+				    "Size    Size     Time         Okay Errors   Throughput\n"
+				    "bytes   bytes    secs            #      #   10^6bits/sec\n\n"
+				    "0       %lld       %.2f         0      0      ", size,
+				    s->duration_s);
+			mmtests_add_exact(s->value, &text);
+			strbuf_addf(&text, "\n0                %.2f         0             ",
+				    s->duration_s);
+			mmtests_add_exact(recv ? recv->value : 0, &text);
+			strbuf_addch(&text, '\n');
+		} else if (!strcmp(proto, "TCP_STREAM")) {
+			strbuf_addf(&text, "MIGRATED TCP STREAM TEST to 127.0.0.1 () port 0 AF_INET\n"
+				    "Recv   Send    Send\n"
+				    "Socket Socket  Message  Elapsed\n"
+				    "Size   Size    Size     Time     Throughput\n"
+				    "bytes  bytes   bytes    secs.    10^6bits/sec\n\n"
+				    "0      0       %lld    %.2f    ", size, s->duration_s);
+			mmtests_add_exact(s->value, &text);
+			strbuf_addch(&text, '\n');
+		} else {
+			strbuf_addf(&text, "MIGRATED %s REQUEST/RESPONSE TEST to 127.0.0.1 () port 0 "
+				    "AF_INET\nLocal /Remote\n"
+				    "Socket Size   Request  Resp.   Elapsed  Trans.\n"
+				    "Send   Recv   Size     Size    Time     Rate\n"
+				    "bytes  Bytes  bytes    bytes   secs.    per sec\n\n"
+				    "0      0      %lld        %lld       %.2f    ",
+				    proto[0] == 'U' ? "UDP" : "TCP", size, size, s->duration_s);
+			mmtests_add_exact(s->value, &text);
+			strbuf_addch(&text, '\n');
+		}
+		rc = mmtests_write_new(path.buf, &text);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return rc;
+}
+
 const struct mmtests_bench mmtests_netperf = {
 	.name = "netperf-*",
 	.import = import_netperf,
+	.exports = exports_netperf,
+	.export = export_netperf,
 };

@@ -1,6 +1,6 @@
 /* bench_pft: mmtests' pft directory, read as kbench's pft workload
  * stores its samples, its section named by the config's
- * PFT_USE_PROCESSES. */
+ * PFT_USE_PROCESSES; and its samples written back in pft's columns. */
 #include "config.h"
 #include "mmtests/mmtests_bench.h"
 #include "lib/error.h"
@@ -9,6 +9,7 @@
 #include "lib/regex.h"
 
 #include <string.h>
+#include <unistd.h>
 
 /* pft: logs/base/pft-N.log (mmtests' PFT_PAGESIZES=base; logs/pft-N.log
  * read too), one line per invocation; rows system-N, elapsed-N,
@@ -72,7 +73,80 @@ static int import_pft(struct mm_ctx *c, struct mm_run *r, const char *bench, con
 	return rc < 0 ? -1 : 0;
 }
 
+/* pft: one line per sample of each worker count, in pft's columns. */
+static int export_pft(const char *root, struct ex_run *r, const char *section, const char *bench)
+{
+	static const char *const cols[] = { "system-", "elapsed-", "faults/cpu-", "faults/sec-" };
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < r->n; i++) {
+		const struct ex_sample *s = &r->v[i];
+		long long n = mmtests_row_number(s->row, "system-");
+		double v[4] = { 0, 0, 0, 0 };
+
+		if (strcmp(s->section, section) || !n)
+			continue;
+		/* the sample's other rows: the same iteration, the same count */
+		for (size_t j = 0; j < r->n; j++)
+			for (size_t c = 0; c < 4; c++)
+				if (!strcmp(r->v[j].section, section) &&
+				    r->v[j].iteration == s->iteration &&
+				    mmtests_row_number(r->v[j].row, cols[c]) == n)
+					v[c] = r->v[j].value;
+		/* logs/pft-N.log, as mmtests wrote it last (before 2026, when
+		 * pft left it); older mmtests read logs/base/pft-N.log */
+		mmtests_logs_dir(&path, root, r, 0, bench);
+		strbuf_addf(&path, "/pft-%lld.log", n);
+		strbuf_reset(&text);
+		if (access(path.buf, F_OK))
+			strbuf_addstr(&text, "MappingSize  Threads CacheLine   UserTime  SysTime "
+				      "WallTime flt/cpu/s fault/wsec\n");
+		strbuf_addf(&text, "  0 %4lld   0 ", n);
+		mmtests_add_exact(s->user_s, &text);
+		for (size_t c = 0; c < 4; c++) {
+			strbuf_addstr(&text, c < 2 ? "s " : c == 2 ? "s  " : " ");
+			mmtests_add_exact(v[c], &text);
+		}
+		strbuf_addch(&text, '\n');
+		rc = mmtests_append(path.buf, &text);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return rc;
+}
+
+static int exports_pft(const struct ex_sample *s)
+{
+	return !strcmp(s->workload, "pft");
+}
+
+/* pft's directory is pft when the run has one section of pft, else the
+ * section's name; pft-processes and pft-threads say so in the config, as
+ * mmtests' PFT_USE_PROCESSES. */
+static int export_pft_section(const char *root, struct ex_run *r, const char *section,
+			      const char **bench)
+{
+	struct strbuf done = STRBUF_INIT;
+	int npft = 0;
+
+	strbuf_addch(&done, '\n');
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->v[i].workload, "pft") && !strstr(done.buf, r->v[i].section)) {
+			npft++;
+			strbuf_addf(&done, "%s\n", r->v[i].section);
+		}
+	strbuf_release(&done);
+	*bench = npft == 1 ? "pft" : section;
+	if (!strcmp(section, "pft-processes") || !strcmp(section, "pft-threads"))
+		strbuf_addf(&r->config, "export PFT_USE_PROCESSES=%s\n",
+			    section[4] == 'p' ? "yes" : "no");
+	return export_pft(root, r, section, *bench);
+}
+
 const struct mmtests_bench mmtests_pft = {
 	.name = "pft",
 	.import = import_pft,
+	.exports = exports_pft,
+	.export = export_pft_section,
 };

@@ -1,8 +1,9 @@
 /* mmtests_bench: what the reading of an mmtests results directory
- * (mmtests.c) and the benchmarks it reads (bench_*.c, one file each or
- * per family, listed in mmtests_benches.c) share: a run as it is read,
- * the reading of its files, and the one table of what each benchmark
- * directory is. Nothing outside mmtests/ includes it. */
+ * (mmtests.c), its writing (mmtests_export.c) and the benchmarks
+ * (bench_*.c, one file each or per family, listed in mmtests_benches.c)
+ * share: a run as it is read and as it is written, the reading and
+ * writing of its files, and the one table of what kbench knows of each
+ * benchmark. Nothing outside mmtests/ includes it. */
 #ifndef KBENCH_MMTESTS_BENCH_H
 #define KBENCH_MMTESTS_BENCH_H
 
@@ -12,6 +13,7 @@
 #include "machine/sysinfo.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* One sample as kbench stores it: up to five result rows (pft's four). */
 struct mm_set {
@@ -64,6 +66,29 @@ struct mm_metric {
 };
 
 
+/* ---- a run as it is written (mmtests_export.c, mmtests_write.c) ---- */
+
+struct ex_sample {
+	char *section, *workload, *row, *unit;
+	int iteration, round;
+	double value;
+	double user_s, duration_s;
+	int64_t duration_ns, user_ns, sys_ns;	/* the sample set's */
+	const char *bench;	/* the mmtests benchmark it is written as; NULL:
+				 * none */
+	int dir;		/* the iter-N directory it is written to */
+};
+
+struct ex_run {
+	struct run_info info;
+	struct ex_sample *v;
+	size_t n, alloc;
+	long long start, finish;	/* epoch seconds */
+	struct strbuf mmtests;		/* the benchmarks, blank-separated */
+	struct strbuf config;		/* the config's exports */
+	int iterations;			/* iter-N directories written */
+};
+
 /* The entries of a directory, in natural order (hackbench-2 before
  * hackbench-10). */
 struct mm_names {
@@ -80,6 +105,16 @@ struct mmtests_bench {
 	 * there is passed to mmtests_skip()), or -1 after printing why. */
 	int (*import)(struct mm_ctx *c, struct mm_run *r, const char *bench, const char *logs);
 	const char *why;	/* no import: why it is not read */
+	/* Whether s, the first sample of its section in a run, is one this
+	 * benchmark writes (by its workload, or its section and row). NULL:
+	 * kbench writes none. */
+	int (*exports)(const struct ex_sample *s);
+	/* Write section of r under root as this benchmark's logs, with
+	 * *bench set to the benchmark directory they are written to (set
+	 * first, even when the writing fails). Return 0, or -1 after
+	 * printing why. */
+	int (*export)(const char *root, struct ex_run *r, const char *section,
+		      const char **bench);
 };
 
 /* The benchmarks (bench_*.c). */
@@ -92,6 +127,9 @@ extern const struct mmtests_bench mmtests_sysbench_cpu;
 /* The entry of the table (mmtests_benches.c) for a benchmark directory
  * named name; NULL: not a benchmark kbench knows. */
 const struct mmtests_bench *mmtests_find_bench(const char *name);
+/* The entry of the table that writes sample s, the first of its section;
+ * NULL: no mmtests benchmark reads it. */
+const struct mmtests_bench *mmtests_find_export(const struct ex_sample *s);
 
 /* ---- the files of a results directory (mmtests_files.c) ---- */
 
@@ -140,5 +178,28 @@ int mmtests_import_numbered(struct mm_ctx *c, struct mm_run *r, const char *logs
 			    const char *section, const char *workload, const char *prefix,
 			    const char *const *suffixes, enum mmtests_log kind,
 			    const char *label_prefix, const struct mm_metric *m);
+
+/* ---- what writes a run's files (mmtests_write.c) ---- */
+
+/* v with the fewest decimals that read back as v, never in exponent form
+ * (mmtests' patterns read [0-9.]), appended to out. */
+void mmtests_add_exact(double v, struct strbuf *out);
+/* mkdir -p path. Return 0, or -1 after printing why. */
+int mmtests_make_dirs(const char *path);
+/* Write text to the new file at path (its directory made first). Return
+ * 0, or -1 after printing why. */
+int mmtests_write_new(const char *path, const struct strbuf *text);
+/* Append text to the file at path (made when absent). Return 0, or -1
+ * after printing why. */
+int mmtests_append(const char *path, const struct strbuf *text);
+/* The number after prefix in row ("clients-4" with "clients-"), or 0. */
+long long mmtests_row_number(const char *row, const char *prefix);
+/* How many samples of (section, row) came before sample i: its number in
+ * the files that hold one sample each, from 1. */
+int mmtests_ordinal(const struct ex_run *r, size_t i);
+/* The benchmark's logs directory of iteration iter under root, into p
+ * (reset first). */
+void mmtests_logs_dir(struct strbuf *p, const char *root, const struct ex_run *r, int iter,
+		      const char *bench);
 
 #endif

@@ -40,3 +40,11 @@ const struct mmtests_bench *mmtests_find_bench(const char *name)
 	}
 	return NULL;
 }
+
+const struct mmtests_bench *mmtests_find_export(const struct ex_sample *s)
+{
+	for (size_t i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
+		if (benches[i]->exports && benches[i]->exports(s))
+			return benches[i];
+	return NULL;
+}
