@@ -1,4 +1,5 @@
-/* internal: what store.c (open, migrate, insert), the read paths (query.c,
+/* internal: what store.c (open, migrate), store_write.c (insert),
+ * store_watch.c (the look at the store's files), the read paths (query.c,
  * series.c, sql.c) and liveness.c (is a run's writer alive) share: the
  * store itself and the statement helpers. Nothing outside db/ includes
  * it. */
@@ -104,6 +105,9 @@ struct row_cb {
  * lock (BEGIN IMMEDIATE): tried again while the store is busy. */
 int store_exec(struct store *s, const char *sql, const char *what);
 int store_exec_locking(struct store *s, const char *sql, const char *what);
+/* Give up a transaction after a failure already reported: quietly, as
+ * SQLite may have rolled it back itself (a full disk does). */
+void store_rollback(struct store *s);
 
 /* The tables whose rows belong to one run (by run_id), besides runs
  * itself: what a bundle copies and what removing a run deletes. */
