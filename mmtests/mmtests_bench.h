@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- a run as it is read (mmtests.c, mmtests_run.c) ---- */
+
 /* One sample as kbench stores it: up to five result rows (pft's four). */
 struct mm_set {
 	char *section;
@@ -30,6 +32,7 @@ struct mm_count {
 	int n;
 };
 
+/* A benchmark directory not imported, and why. */
 struct mm_skip {
 	char *bench, *why;
 };
@@ -65,7 +68,6 @@ struct mm_metric {
 	int higher;
 };
 
-
 /* ---- a run as it is written (mmtests_export.c, mmtests_write.c) ---- */
 
 struct ex_sample {
@@ -96,8 +98,9 @@ struct mm_names {
 	size_t n;
 };
 
-/* One benchmark directory of mmtests (iter-N/NAME/logs), as kbench reads
- * it: the benchmarks kbench reads, and those it knows it cannot. */
+/* One benchmark of mmtests (its directory iter-N/NAME/logs), as kbench
+ * reads and writes it: the benchmarks kbench reads, and those it knows it
+ * cannot. */
 struct mmtests_bench {
 	const char *name;	/* a name, or a prefix ending in '*' */
 	/* Read the logs of benchmark directory bench (its logs/ is logs)
