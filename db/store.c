@@ -11,16 +11,13 @@
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "machine/sysinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>

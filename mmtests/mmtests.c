@@ -9,10 +9,8 @@
 #include "mmtests/mmtests.h"
 #include "mmtests/mmtests_bench.h"
 #include "db/store.h"
-#include "lib/child.h"
 #include "lib/error.h"
 #include "lib/name.h"
-#include "lib/regex.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/uuid.h"
@@ -20,17 +18,11 @@
 #include "machine/sysinfo.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/vfs.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 

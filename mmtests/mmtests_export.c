@@ -9,13 +9,11 @@
 #include "mmtests/mmtests_bench.h"
 #include "db/store.h"
 #include "lib/error.h"
-#include "lib/io.h"
 #include "lib/name.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,8 +14,6 @@
 #include "lib/strbuf.h"
 #include "lib/worker.h"
 #include "lib/xalloc.h"
-#include "machine/sysinfo.h"
-#include "workloads/stride.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
