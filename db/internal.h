@@ -1,4 +1,5 @@
-/* internal: what store.c (open, migrate, insert), the read paths (query.c,
+/* internal: what store.c (open, migrate), store_write.c (insert),
+ * store_watch.c (the look at the store's files), the read paths (query.c,
  * series.c, sql.c) and liveness.c (is a run's writer alive) share: the
  * store itself and the statement helpers. Nothing outside db/ includes
  * it. */
@@ -104,6 +105,9 @@ struct row_cb {
  * lock (BEGIN IMMEDIATE): tried again while the store is busy. */
 int store_exec(struct store *s, const char *sql, const char *what);
 int store_exec_locking(struct store *s, const char *sql, const char *what);
+/* Give up a transaction after a failure already reported: quietly, as
+ * SQLite may have rolled it back itself (a full disk does). */
+void store_rollback(struct store *s);
 
 /* The tables whose rows belong to one run (by run_id), besides runs
  * itself: what a bundle copies and what removing a run deletes. */
@@ -126,6 +130,17 @@ int store_other_boot(struct store *s, const char *boot_id);
  * from to version to, setting user_version; name is for messages. No
  * transaction is opened. Returns 0, or -1 after printing why. */
 int store_migrate_db(sqlite3 *db, const char *name, int from, int to);
+
+/* The look at the store's files around each write transaction
+ * (store_watch.c). store_watch_begin notes what the store's file is,
+ * once it is set up. Before a write transaction, store_check_file: the
+ * file is still the one opened, whole and writable; with the write lock
+ * held, store_check_log: the write-ahead log still holds the frames its
+ * index counts. Each returns 0, or -1 after printing what became of the
+ * file, the store then found damaged. */
+void store_watch_begin(struct store *s);
+int store_check_file(struct store *s);
+int store_check_log(struct store *s);
 
 /* Remove the database file path and what SQLite may have left beside it
  * (its journal, write-ahead log and shared memory file). */

@@ -11,16 +11,13 @@
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
-#include "machine/sysinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -99,8 +96,6 @@ static enum store_error_kind error_kind(int code)
 	}
 }
 
-static int check_file(struct store *s);
-
 /* After an error of kind IO: a store whose file was made immutable
  * under it fails its writes so ("disk I/O error"), and, were it closed,
  * SQLite's checkpoint would write its mapped index and fault (SIGBUS).
@@ -108,7 +103,7 @@ static int check_file(struct store *s);
 static void look_after_io_error(struct store *s)
 {
 	if (s->last_error == STORE_ERROR_IO && !s->damaged)
-		check_file(s);
+		store_check_file(s);
 }
 
 int store_db_error(struct store *s, const char *what)
@@ -224,179 +219,17 @@ static int exec_sql(struct store *s, const char *sql, const char *what)
 	return -1;
 }
 
-/* The files under an open store, looked at before each write transaction
- * and again once its lock is held. SQLite writes on through the file it
- * has open: a store truncated, replaced or removed by another program
- * would take every later commit with it, unseen until the next reader
- * finds it malformed; a file made immutable under its mapped index
- * faults (SIGBUS) at the next write of the index. Seen before the write
- * transaction begins, the index is not written at all, and a store
- * found damaged is never touched again (not even closed). The index
- * stays a shared mapping: PRAGMA locking_mode=EXCLUSIVE would keep it in
- * the heap, but would also shut every reader out while a run writes. A
- * SIGBUS handler is not used: it would have to leave SQLite in the
- * middle of a write. A file made immutable after the look fails the
- * transaction's writes with an I/O error, which is looked at again
- * (look_after_io_error) before anything closes the store. What is left
- * is the moment between the look and the transaction's first write of
- * the index. */
-
-/* Note what the store's file is, once it is set up. */
-static void watch_begin(struct store *s)
-{
-	struct stat st;
-
-	if (stat(s->path, &st) || !S_ISREG(st.st_mode))
-		return;
-	s->watched = 1;
-	s->dev = st.st_dev;
-	s->ino = st.st_ino;
-	s->had_header = st.st_size >= 100;
-}
-
-/* The store's own file of SQLite's (the database, or its log with
- * SQLITE_FCNTL_JOURNAL_POINTER), read through SQLite: a descriptor of
- * this process's own on a file SQLite has open would, once closed, drop
- * SQLite's POSIX locks on it. NULL when it is not open. */
-static sqlite3_file *sqlite_file(struct store *s, int op)
-{
-	sqlite3_file *f = NULL;
-
-	if (sqlite3_file_control(s->db, "main", op, &f) != SQLITE_OK || !f || !f->pMethods)
-		return NULL;
-	return f;
-}
-
-/* Whether path (a file of the store) can no longer be written in place:
- * immutable or append-only. statx needs no descriptor (see above); a
- * file system without these attributes has none. */
-static int unwritable(const char *path)
-{
-	struct statx stx;
-
-	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC, STATX_BASIC_STATS,
-		  &stx))
-		return 0;
-	return (stx.stx_attributes & stx.stx_attributes_mask &
-		(STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND)) != 0;
-}
-
-/* Say what became of the store's file: "database 'PATH' WHAT while ...:
- * what was stored since may be lost" (lost set; else "nothing more can
- * be written to it") as an error of kind DAMAGED. Return -1. */
-__attribute__((format(printf, 3, 4)))
-static int damaged(struct store *s, int lost, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	s->last_error = STORE_ERROR_DAMAGED;
-	s->damaged = 1;
-	error("database '%s' %s while it was open for writing: %s", s->path, sb.buf,
-	      lost ? "what was stored in it may be lost" : "nothing more can be written to it");
-	strbuf_release(&sb);
-	return -1;
-}
-
-/* Before a write transaction: the file is still the one opened, whole,
- * and writable. Return 0, or -1 after printing what became of it. */
-static int check_file(struct store *s)
-{
-	static const char *const others[] = { "-wal", "-shm" };
-	unsigned char hdr[100];
-	sqlite3_file *db;
-	struct stat st;
-
-	if (!s->watched)
-		return 0;
-	if (stat(s->path, &st))
-		return damaged(s, 1, "was removed (%s)", strerror(errno));
-	if (st.st_dev != s->dev || st.st_ino != s->ino)
-		return damaged(s, 1, "was replaced by another file");
-	/* The header's page count is not checked: a checkpoint in another
-	 * process writes page 1 first, then extends the file. */
-	if (s->had_header || st.st_size >= 100) {
-		if (st.st_size < 100)
-			return damaged(s, 1, "was truncated to %lld bytes",
-				       (long long)st.st_size);
-		if (!(db = sqlite_file(s, SQLITE_FCNTL_FILE_POINTER)) ||
-		    db->pMethods->xRead(db, hdr, sizeof(hdr), 0) != SQLITE_OK ||
-		    memcmp(hdr, "SQLite format 3", 16))
-			return damaged(s, 1, "was overwritten: it no longer starts with an SQLite "
-				       "header");
-		s->had_header = 1;
-	}
-	if (unwritable(s->path))
-		return damaged(s, 0, "was made immutable or append-only");
-	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
-		struct strbuf p = STRBUF_INIT;
-		int bad;
-
-		strbuf_addf(&p, "%s%s", s->path, others[i]);
-		bad = unwritable(p.buf);
-		if (bad)
-			damaged(s, 0, "had its file '%s' made immutable or append-only", p.buf);
-		strbuf_release(&p);
-		if (bad)
-			return -1;
-	}
-	return 0;
-}
-
-/* With the write lock held: the write-ahead log still holds the frames
- * its index (the -shm file, mapped, as SQLite lays it out) counts.
- * Return 0, or -1 after printing what became of it. */
-static int check_log(struct store *s)
-{
-	unsigned char whdr[32];
-	const unsigned char *idx;
-	volatile void *map = NULL;
-	sqlite3_file *db, *wal;
-	uint32_t version, frames;
-	uint16_t szpage;
-	int64_t psz, want;
-	sqlite3_int64 size;
-
-	/* Out of WAL mode (a recovery file) there is no index to map: a
-	 * mapping asked for would make one, beside a file meant to be alone. */
-	if (!s->watched || !s->wal || !(db = sqlite_file(s, SQLITE_FCNTL_FILE_POINTER)) ||
-	    db->pMethods->iVersion < 2 ||
-	    db->pMethods->xShmMap(db, 0, 32768, 0, &map) != SQLITE_OK || !map)
-		return 0;
-	idx = (const unsigned char *)map;
-	memcpy(&version, idx, 4);
-	memcpy(&szpage, idx + 14, 2);
-	memcpy(&frames, idx + 16, 4);
-	if (version != 3007000 || !idx[12] || !frames)
-		return 0;
-	psz = (szpage & 0xfe00) + ((int64_t)(szpage & 1) << 16);
-	want = 32 + (int64_t)frames * (psz + 24);
-	if (!(wal = sqlite_file(s, SQLITE_FCNTL_JOURNAL_POINTER)) ||
-	    wal->pMethods->xFileSize(wal, &size) != SQLITE_OK)
-		return damaged(s, 1, "lost its write-ahead log '%s-wal'", s->path);
-	if (size < want)
-		return damaged(s, 1, "had its write-ahead log '%s-wal' truncated to %lld bytes (it "
-			       "holds %lld)", s->path, (long long)size, (long long)want);
-	if (wal->pMethods->xRead(wal, whdr, sizeof(whdr), 0) != SQLITE_OK ||
-	    memcmp(whdr + 16, idx + 32, 8))
-		return damaged(s, 1, "had its write-ahead log '%s-wal' overwritten", s->path);
-	return 0;
-}
-
 /* exec_sql of one statement that takes a lock (BEGIN IMMEDIATE, a change
  * of journal mode), tried again while the store is busy: SQLite does not
  * call the busy handler for every kind of busy. A write transaction
- * begins only on the file the store opened, whole (check_file, check_log). */
+ * begins only on the file the store opened, whole (store_check_file, store_check_log). */
 static int exec_locking(struct store *s, const char *sql, const char *what)
 {
 	int64_t start = clock_ns(CLOCK_MONOTONIC), waited = 0;
 	int begin = !strcmp(sql, "BEGIN IMMEDIATE");
 	int rc;
 
-	if (refuse_damaged(s, what) || (begin && check_file(s)))
+	if (refuse_damaged(s, what) || (begin && store_check_file(s)))
 		return -1;
 	for (int tries = 0;; tries++) {
 		rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
@@ -408,7 +241,7 @@ static int exec_locking(struct store *s, const char *sql, const char *what)
 	}
 	if (rc != SQLITE_OK)
 		return store_db_error(s, what);
-	if (begin && check_log(s)) {
+	if (begin && store_check_log(s)) {
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
@@ -427,7 +260,7 @@ int store_exec_locking(struct store *s, const char *sql, const char *what)
 
 /* Give up a transaction after a failure already reported: quietly, as
  * SQLite may have rolled it back itself (a full disk does). */
-static void rollback(struct store *s)
+void store_rollback(struct store *s)
 {
 	if (!sqlite3_get_autocommit(s->db))
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
@@ -628,7 +461,7 @@ static int migrate(struct store *s)
 		goto fail;
 	return 0;
 fail:
-	rollback(s);
+	store_rollback(s);
 	return -1;
 }
 
@@ -752,7 +585,7 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	if (migrate(s))
 		goto fail;
-	watch_begin(s);
+	store_watch_begin(s);
 	s->wal = 1;
 	*out = s;
 	return 0;
@@ -932,320 +765,6 @@ int store_step_done(struct store *s, sqlite3_stmt *st, const char *what)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int machine_id(struct store *s, const struct machine_info *m, int64_t *id)
-{
-	struct strbuf what = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc = -1;
-
-	if (store_prepare(s, "INSERT INTO machines(hostname, cpu_model, cpus, cores, packages, "
-		    "numa_nodes, mem_bytes, topology_xml, fingerprint) "
-		    "VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(fingerprint) DO NOTHING", &st))
-		return -1;
-	store_bind_text(st, 1, m->hostname);
-	store_bind_text(st, 2, m->cpu_model);
-	sqlite3_bind_int(st, 3, m->cpus);
-	sqlite3_bind_int(st, 4, m->cores);
-	sqlite3_bind_int(st, 5, m->packages);
-	sqlite3_bind_int(st, 6, m->numa_nodes);
-	sqlite3_bind_int64(st, 7, (sqlite3_int64)m->mem_bytes);
-	store_bind_text(st, 8, m->topology_xml);
-	store_bind_text(st, 9, m->fingerprint);
-	strbuf_addf(&what, "cannot record the machine '%s'", m->hostname);
-	if (store_step_done(s, st, what.buf))
-		goto out;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (store_prepare(s, "SELECT id FROM machines WHERE fingerprint = ?", &st))
-		goto out;
-	store_bind_text(st, 1, m->fingerprint);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		store_db_error(s, what.buf);
-		goto out;
-	}
-	*id = sqlite3_column_int64(st, 0);
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	strbuf_release(&what);
-	return rc;
-}
-
-int store_begin_run(struct store *s, const struct machine_info *m,
-		    const struct kernel_info *k, const struct run_record *r,
-		    int64_t *run_id)
-{
-	struct strbuf what = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int64_t mid;
-	int rc = -1;
-
-	strbuf_addf(&what, "cannot record run '%s'", r->name);
-	if (exec_locking(s, "BEGIN IMMEDIATE", what.buf))
-		goto out;
-	if (machine_id(s, m, &mid))
-		goto out;
-	if (store_prepare(s, "INSERT INTO runs(uuid, name, machine_id, kernel_release, "
-		    "kernel_version, kernel_cmdline, config_name, config_text, "
-		    "kbench_version, started_at, status, pid, boot_id, pid_start_ticks) "
-		    "VALUES (?,?,?,?,?,?,?,?,?,?,'running',?,?,?)", &st))
-		goto out;
-	store_bind_text(st, 1, r->uuid);
-	store_bind_text(st, 2, r->name);
-	sqlite3_bind_int64(st, 3, mid);
-	store_bind_text(st, 4, k->release);
-	store_bind_text(st, 5, k->version);
-	store_bind_text(st, 6, k->cmdline);
-	store_bind_text(st, 7, r->config_name);
-	store_bind_text(st, 8, r->config_text);
-	store_bind_text(st, 9, r->kbench_version);
-	store_bind_text(st, 10, r->started_at);
-	if (r->writer) {
-		sqlite3_bind_int64(st, 11, (sqlite3_int64)r->writer->pid);
-		store_bind_text(st, 12, *r->writer->boot_id ? r->writer->boot_id : NULL);
-		if (r->writer->start_ticks)
-			sqlite3_bind_int64(st, 13, (sqlite3_int64)r->writer->start_ticks);
-	} else {
-		sqlite3_bind_int64(st, 11, (sqlite3_int64)getpid());
-	}
-	if (store_step_done(s, st, what.buf))
-		goto out;
-	*run_id = sqlite3_last_insert_rowid(s->db);
-	if (r->facts && r->facts(s, *run_id, r->facts_arg))
-		goto out;
-	rc = exec_sql(s, "COMMIT", what.buf);
-out:
-	sqlite3_finalize(st);
-	if (rc) {
-		rollback(s);
-		*run_id = 0;	/* nothing of it was stored */
-	}
-	strbuf_release(&what);
-	return rc;
-}
-
-int store_finish_run(struct store *s, int64_t run_id, const char *status,
-		     const char *finished_at)
-{
-	struct strbuf what = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (store_prepare(s, "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", &st))
-		return -1;
-	store_bind_text(st, 1, status);
-	store_bind_text(st, 2, finished_at);
-	sqlite3_bind_int64(st, 3, run_id);
-	strbuf_addf(&what, "cannot mark run @%lld %s", (long long)run_id, status);
-	rc = store_step_done(s, st, what.buf);
-	sqlite3_finalize(st);
-	strbuf_release(&what);
-	return rc;
-}
-
-int store_add_meta(struct store *s, int64_t run_id, const char *section,
-		   const char *key, const char *value)
-{
-	struct strbuf what = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (store_prepare(s, "INSERT INTO run_meta(run_id, section, key, value) VALUES (?,?,?,?)", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_text(st, 2, section ? section : "");
-	store_bind_text(st, 3, key);
-	store_bind_text(st, 4, value);
-	strbuf_addf(&what, "cannot record '%s' of [%s] of run @%lld", key, section ? section : "",
-		    (long long)run_id);
-	rc = store_step_done(s, st, what.buf);
-	sqlite3_finalize(st);
-	strbuf_release(&what);
-	return rc;
-}
-
-#define MONITOR_INSERT "INSERT INTO monitor_values(run_id, section, row, iteration, " \
-	"source, key, kind, value) VALUES "
-#define MONITOR_ROW "(?,?,?,?,?,?,?,?)"
-#define MONITOR_COLS 8
-
-/* The statements that store monitor values: one row, and a batch. */
-static int prepare_monitor_inserts(struct store *s)
-{
-	struct strbuf sql = STRBUF_INIT;
-	int rc = 0;
-
-	if (!s->ins_monitor)
-		rc = store_prepare(s, MONITOR_INSERT MONITOR_ROW, &s->ins_monitor);
-	if (!rc && !s->ins_monitors) {
-		strbuf_addstr(&sql, MONITOR_INSERT);
-		for (int i = 0; i < STORE_MONITOR_BATCH; i++)
-			strbuf_addstr(&sql, i ? "," MONITOR_ROW : MONITOR_ROW);
-		rc = store_prepare(s, sql.buf, &s->ins_monitors);
-	}
-	strbuf_release(&sql);
-	return rc;
-}
-
-/* Bind monitor value m of set as the row whose first parameter is base. */
-static int bind_monitor(struct store *s, sqlite3_stmt *st, int base, int64_t run_id,
-			const struct sample_set *set, const struct monitor_record *m)
-{
-	if (!monitor_kind_name(m->kind)) {
-		s->last_error = STORE_ERROR_OTHER;
-		return error("%s: BUG: monitor value '%s/%s' has no kind", s->path, m->source,
-			     m->key);
-	}
-	sqlite3_bind_int64(st, base, run_id);
-	sqlite3_bind_text(st, base + 1, set->section, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, base + 2, m->row, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, base + 3, set->iteration);
-	sqlite3_bind_text(st, base + 4, m->source, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, base + 5, m->key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, base + 6, monitor_kind_name(m->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_double(st, base + 7, m->value);
-	return 0;
-}
-
-/* Store set's monitor values, STORE_MONITOR_BATCH rows to a statement
- * while that many are left. The strings are bound without copies: they
- * outlive the steps. Return 0, or -1 after an error message. */
-static int add_monitors(struct store *s, int64_t run_id, const struct sample_set *set,
-			const char *what)
-{
-	size_t i = 0;
-
-	while (i < set->nmonitors) {
-		int batch = set->nmonitors - i >= STORE_MONITOR_BATCH;
-		sqlite3_stmt *st = batch ? s->ins_monitors : s->ins_monitor;
-		size_t n = batch ? STORE_MONITOR_BATCH : 1;
-		int rc;
-
-		for (size_t j = 0; j < n; j++)
-			if (bind_monitor(s, st, (int)j * MONITOR_COLS + 1, run_id, set,
-					 &set->monitors[i + j])) {
-				sqlite3_clear_bindings(st);
-				return -1;
-			}
-		rc = store_step_done(s, st, what);
-		sqlite3_clear_bindings(st);
-		if (rc)
-			return -1;
-		i += n;
-	}
-	return 0;
-}
-
-int store_add_sample_set(struct store *s, int64_t run_id, const struct sample_set *set)
-{
-	struct strbuf what = STRBUF_INIT;
-
-	if (set->nsamples)
-		strbuf_addf(&what, "cannot store %s %d of [%s] row %s",
-			    set->warmup ? "warm-up" : "sample",
-			    set->warmup ? -set->iteration : set->iteration, set->section,
-			    set->samples[0].row);
-	else
-		strbuf_addf(&what, "cannot store the monitor values of [%s] (%s)", set->section,
-			    set->nmonitors ? set->monitors[0].row : "none");
-	if (!s->ins_sample &&
-	    store_prepare(s, "INSERT INTO samples(run_id, section, workload, row, iteration, value, "
-		    "unit, better, started_at, duration_ns, user_ns, sys_ns, flag, round, warmup) "
-		    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample))
-		goto fail;
-	if (prepare_monitor_inserts(s))
-		goto fail;
-	if (exec_locking(s, "BEGIN IMMEDIATE", what.buf))
-		goto fail;
-	for (size_t i = 0; i < set->nsamples; i++) {
-		const struct sample_record *r = &set->samples[i];
-		sqlite3_stmt *st = s->ins_sample;
-
-		sqlite3_bind_int64(st, 1, run_id);
-		store_bind_text(st, 2, set->section);
-		store_bind_text(st, 3, set->workload);
-		store_bind_text(st, 4, r->row);
-		sqlite3_bind_int(st, 5, set->iteration);
-		sqlite3_bind_double(st, 6, r->value);
-		store_bind_text(st, 7, r->unit);
-		store_bind_text(st, 8, r->higher_better ? "higher" : "lower");
-		sqlite3_bind_int64(st, 9, set->started_ns);
-		sqlite3_bind_int64(st, 10, set->duration_ns);
-		sqlite3_bind_int64(st, 11, set->user_ns);
-		sqlite3_bind_int64(st, 12, set->sys_ns);
-		store_bind_text(st, 13, set->flag);
-		sqlite3_bind_int(st, 14, set->round > 0 ? set->round : 1);
-		sqlite3_bind_int(st, 15, set->warmup != 0);
-		if (store_step_done(s, st, what.buf))
-			goto fail;
-	}
-	/* The run's count goes with the sample: a listing reads no sample. */
-	if (set->nsamples && !set->warmup) {
-		if (!s->count_sample &&
-		    store_prepare(s, "UPDATE runs SET nsamples = nsamples + 1 WHERE id = ?",
-				  &s->count_sample))
-			goto fail;
-		sqlite3_bind_int64(s->count_sample, 1, run_id);
-		if (store_step_done(s, s->count_sample, what.buf))
-			goto fail;
-	}
-	if (add_monitors(s, run_id, set, what.buf))
-		goto fail;
-	if (exec_sql(s, "COMMIT", what.buf))
-		goto fail;
-	strbuf_release(&what);
-	return 0;
-fail:
-	rollback(s);
-	strbuf_release(&what);
-	return -1;
-}
-
-int store_add_failure(struct store *s, int64_t run_id, const char *section,
-		      const char *row, int iteration, const char *reason)
-{
-	struct strbuf what = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (store_prepare(s, "INSERT INTO failures(run_id, section, row, iteration, reason, at) "
-		    "VALUES (?,?,?,?,?,strftime('%Y-%m-%dT%H:%M:%SZ','now'))", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_text(st, 2, section);
-	store_bind_text(st, 3, row);
-	sqlite3_bind_int(st, 4, iteration);
-	store_bind_text(st, 5, reason);
-	strbuf_addf(&what, "cannot record the failure of %s %d of [%s] row %s",
-		    iteration < 0 ? "warm-up" : "sample", iteration < 0 ? -iteration : iteration,
-		    section, row);
-	rc = store_step_done(s, st, what.buf);
-	sqlite3_finalize(st);
-	strbuf_release(&what);
-	return rc;
-}
-
-int store_set_note(struct store *s, int64_t run_id, const char *text, int append)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	/* Appending starts a new line, unless there is nothing to follow. */
-	if (store_prepare(s, "UPDATE runs SET notes = CASE "
-		    "WHEN ?2 AND ?1 = '' THEN notes "
-		    "WHEN ?2 AND notes IS NOT NULL AND notes <> '' THEN notes || char(10) || ?1 "
-		    "ELSE nullif(?1, '') END WHERE id = ?3", &st))
-		return -1;
-	store_bind_text(st, 1, text ? text : "");
-	sqlite3_bind_int(st, 2, append != 0);
-	sqlite3_bind_int64(st, 3, run_id);
-	rc = store_step_done(s, st, "cannot write the run's note");
-	sqlite3_finalize(st);
-	if (!rc && sqlite3_changes(s->db) != 1)
-		rc = error("%s: no run @%lld", s->path, (long long)run_id);
-	return rc;
-}
-
 int store_migrate_db(sqlite3 *db, const char *name, int from, int to)
 {
 	if (from < 0)
@@ -1263,56 +782,4 @@ int store_migrate_db(sqlite3 *db, const char *name, int from, int to)
 		}
 	}
 	return 0;
-}
-
-int store_fleet_add_collected(struct store *s, const struct fleet_collected *c)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (store_prepare(s, "INSERT OR REPLACE INTO fleet_collected(source, path, size_bytes, "
-		    "modified_at, collected_at, runs_added) VALUES (?, ?, ?, ?, ?, ?)", &st))
-		return -1;
-	store_bind_text(st, 1, c->source);
-	store_bind_text(st, 2, c->path);
-	if (c->size_bytes >= 0)
-		sqlite3_bind_int64(st, 3, c->size_bytes);
-	else
-		sqlite3_bind_null(st, 3);
-	store_bind_text(st, 4, c->modified_at);
-	store_bind_text(st, 5, c->collected_at);
-	sqlite3_bind_int64(st, 6, c->runs_added);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return store_db_error(s, "cannot record a collected bundle");
-	return 0;
-}
-
-int store_add_row_result(struct store *s, int64_t run_id, const struct row_result *r)
-{
-	struct strbuf what = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (store_prepare(s, "INSERT INTO row_results(run_id, section, row, round, iterations, "
-			  "ci_target, ci_reached, met) VALUES (?,?,?,?,?,?,?,?)", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	store_bind_text(st, 2, r->section);
-	store_bind_text(st, 3, r->row);
-	sqlite3_bind_int(st, 4, r->round);
-	sqlite3_bind_int(st, 5, r->iterations);
-	sqlite3_bind_double(st, 6, r->ci_target);
-	if (isnan(r->ci_reached))
-		sqlite3_bind_null(st, 7);
-	else
-		sqlite3_bind_double(st, 7, r->ci_reached);
-	sqlite3_bind_int(st, 8, r->met != 0);
-	strbuf_addf(&what, "cannot record how round %d of [%s] row %s ended", r->round,
-		    r->section, r->row);
-	rc = store_step_done(s, st, what.buf);
-	sqlite3_finalize(st);
-	strbuf_release(&what);
-	return rc;
 }

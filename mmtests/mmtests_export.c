@@ -2,18 +2,18 @@
  * (RUN/iter-N/BENCH/logs/...), the logs in the form mmtests' extraction
  * reads, so that compare-kernels.sh and compare-mmtests.pl table kbench's
  * samples. Every figure is written with as many digits as it takes to
- * read back as the same double. */
+ * read back as the same double. Each benchmark's logs are written by its
+ * entry of the table in mmtests_benches.c. */
 #include "config.h"
 #include "mmtests/mmtests.h"
+#include "mmtests/mmtests_bench.h"
 #include "db/store.h"
 #include "lib/error.h"
-#include "lib/io.h"
 #include "lib/name.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,40 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-struct ex_sample {
-	char *section, *workload, *row, *unit;
-	int iteration, round;
-	double value;
-	double user_s, duration_s;
-	int64_t duration_ns, user_ns, sys_ns;	/* the sample set's */
-	const char *bench;	/* the mmtests benchmark it is written as; NULL:
-				 * none */
-	int dir;		/* the iter-N directory it is written to */
-};
-
-struct ex_run {
-	struct run_info info;
-	struct ex_sample *v;
-	size_t n, alloc;
-	long long start, finish;	/* epoch seconds */
-	struct strbuf mmtests;		/* the benchmarks, blank-separated */
-	struct strbuf config;		/* the config's exports */
-	int iterations;			/* iter-N directories written */
-};
-
-/* v with the fewest decimals that read back as v, never in exponent form
- * (mmtests' patterns read [0-9.]). */
-static void add_exact(double v, struct strbuf *out)
-{
-	char buf[512];
-
-	for (int prec = 0; prec <= 340; prec++) {
-		snprintf(buf, sizeof(buf), "%.*f", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	strbuf_addstr(out, buf);
-}
 
 static int collect_sample(const struct sample_row *r, void *arg)
 {
@@ -107,103 +73,6 @@ static long long epoch_of(const char *iso)
 	return (long long)timegm(&tm);
 }
 
-/* mkdir -p path. */
-static int make_dirs(const char *path)
-{
-	char *dup = xstrdup(path);
-	int rc = 0;
-
-	for (char *p = dup + 1;; p++) {
-		char c = *p;
-
-		if (c && c != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dup, 0755) && errno != EEXIST)
-			rc = error("cannot create directory '%s': %s", dup, strerror(errno));
-		*p = c;
-		if (rc || !c)
-			break;
-	}
-	free(dup);
-	return rc;
-}
-
-/* Write text to the new file at path (its directory made first). */
-static int write_new(const char *path, const struct strbuf *text)
-{
-	char *dir = xstrdup(path);
-	int fd, rc = 0;
-
-	*strrchr(dir, '/') = '\0';
-	if (make_dirs(dir)) {
-		free(dir);
-		return -1;
-	}
-	free(dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 || write_full(fd, text->buf, text->len))
-		rc = error("cannot write '%s': %s", path, strerror(errno));
-	if (fd >= 0 && close(fd) && !rc)
-		rc = error("cannot write '%s': %s", path, strerror(errno));
-	return rc;
-}
-
-/* Append text to the file at path (made when absent). */
-static int append(const char *path, const struct strbuf *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	int rc = 0;
-
-	if (fd < 0) {
-		char *dir = xstrdup(path);
-
-		*strrchr(dir, '/') = '\0';
-		rc = make_dirs(dir);
-		free(dir);
-		if (rc)
-			return -1;
-		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	}
-	if (fd < 0 || write_full(fd, text->buf, text->len))
-		rc = error("cannot write '%s': %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	return rc;
-}
-
-/* The number after prefix in row ("clients-4" with "clients-"), or 0. */
-static long long row_number(const char *row, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	char *end;
-	long long v;
-
-	if (strncmp(row, prefix, n) || !row[n] || row[n] == '-' || row[n] == '+')
-		return 0;
-	v = strtoll(row + n, &end, 10);
-	return *end || v <= 0 ? 0 : v;
-}
-
-/* How many samples of (section, row) came before sample i: its number in
- * the files that hold one sample each, from 1. */
-static int ordinal(const struct ex_run *r, size_t i)
-{
-	int k = 1;
-
-	for (size_t j = 0; j < i; j++)
-		k += !strcmp(r->v[j].section, r->v[i].section) && !strcmp(r->v[j].row, r->v[i].row);
-	return k;
-}
-
-/* The benchmark's logs directory of iteration iter under root. */
-static void logs_dir(struct strbuf *p, const char *root, const struct ex_run *r, int iter,
-		     const char *bench)
-{
-	strbuf_reset(p);
-	strbuf_addf(p, "%s/%s/iter-%d/%s/logs", root, r->info.name, iter, bench);
-}
-
 static void add_bench(struct ex_run *r, const char *bench)
 {
 	struct strbuf w = STRBUF_INIT;
@@ -214,233 +83,6 @@ static void add_bench(struct ex_run *r, const char *bench)
 	if (!strstr(r->mmtests.buf, w.buf))
 		strbuf_addstr(&r->mmtests, w.buf + 1);
 	strbuf_release(&w);
-}
-
-static int export_hackbench(const char *root, struct ex_run *r, const char *section)
-{
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	int rc = 0;
-
-	for (size_t i = 0; !rc && i < r->n; i++) {
-		long long g = row_number(r->v[i].row, "");
-
-		if (strcmp(r->v[i].section, section) || !g)
-			continue;
-		/* every invocation appended to hackbench-G, as mmtests now
-		 * writes it (its parse-results reads only that) */
-		logs_dir(&path, root, r, 0, section);
-		strbuf_addf(&path, "/hackbench-%lld", g);
-		strbuf_reset(&text);
-		strbuf_addf(&text, "# Running 'sched/messaging' benchmark:\n"
-			    "# %lld groups == %lld processes run\n\n     Total time: ",
-			    g, 40 * g);
-		add_exact(r->v[i].value, &text);
-		strbuf_addstr(&text, " [sec]\n");
-		rc = append(path.buf, &text);
-	}
-	strbuf_release(&path);
-	strbuf_release(&text);
-	return rc;
-}
-
-/* netperf: the test from the rows and unit; one output file per sample.
- * The benchmark is named as mmtests names it for that test (netperf-tcp
- * for TCP_STREAM), unless the run has that name already. */
-static int export_netperf(const char *root, struct ex_run *r, const char *section,
-			  const char **bench)
-{
-	static const struct {
-		const char *proto, *bench;
-	} names[] = {
-		{ "TCP_RR", "netperf-tcp-rr" }, { "UDP_RR", "netperf-udp-rr" },
-		{ "TCP_STREAM", "netperf-tcp" }, { "UDP_STREAM", "netperf-udp" },
-	};
-	struct strbuf w = STRBUF_INIT;
-	const char *proto = NULL;
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	int rc = 0;
-
-	for (size_t i = 0; i < r->n && !proto; i++) {
-		if (strcmp(r->v[i].section, section))
-			continue;
-		if (row_number(r->v[i].row, "send-") || row_number(r->v[i].row, "recv-"))
-			proto = "UDP_STREAM";
-	}
-	for (size_t i = 0; i < r->n && !proto; i++)
-		if (!strcmp(r->v[i].section, section))
-			proto = strcmp(r->v[i].unit, "trans/s") ? "TCP_STREAM" :
-				strstr(section, "udp") ? "UDP_RR" : "TCP_RR";
-	*bench = section;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		strbuf_reset(&w);
-		strbuf_addf(&w, " %s ", names[i].bench);
-		if (!strcmp(names[i].proto, proto) && !strstr(r->mmtests.buf, w.buf))
-			*bench = names[i].bench;
-	}
-	strbuf_release(&w);
-	logs_dir(&path, root, r, 0, *bench);
-	strbuf_addstr(&path, "/protocols");
-	strbuf_addf(&text, "%s\n", proto);
-	rc = write_new(path.buf, &text);
-	for (size_t i = 0; !rc && i < r->n; i++) {
-		const struct ex_sample *s = &r->v[i];
-		long long size = row_number(s->row, "");
-		int udp = !strcmp(proto, "UDP_STREAM");
-
-		if (strcmp(s->section, section))
-			continue;
-		if (udp)
-			size = row_number(s->row, "send-");
-		if (!size)
-			continue;
-		logs_dir(&path, root, r, 0, *bench);
-		strbuf_addf(&path, "/%s-%lld.%d", proto, size, ordinal(r, i));
-		strbuf_reset(&text);
-		if (!strcmp(proto, "UDP_STREAM")) {
-			struct strbuf recv_row = STRBUF_INIT;
-			const struct ex_sample *recv = NULL;
-
-			strbuf_addf(&recv_row, "recv-%lld", size);
-			for (size_t j = 0; j < r->n && !recv; j++)
-				if (!strcmp(r->v[j].section, section) &&
-				    !strcmp(r->v[j].row, recv_row.buf) &&
-				    r->v[j].iteration == s->iteration)
-					recv = &r->v[j];
-			strbuf_release(&recv_row);
-			strbuf_addf(&text, "MIGRATED UDP STREAM TEST to 127.0.0.1 () port 0 AF_INET\n"
-				    "Socket  Message  Elapsed      Messages\n"
-				    "Size    Size     Time         Okay Errors   Throughput\n"
-				    "bytes   bytes    secs            #      #   10^6bits/sec\n\n"
-				    "0       %lld       %.2f         0      0      ", size,
-				    s->duration_s);
-			add_exact(s->value, &text);
-			strbuf_addf(&text, "\n0                %.2f         0             ",
-				    s->duration_s);
-			add_exact(recv ? recv->value : 0, &text);
-			strbuf_addch(&text, '\n');
-		} else if (!strcmp(proto, "TCP_STREAM")) {
-			strbuf_addf(&text, "MIGRATED TCP STREAM TEST to 127.0.0.1 () port 0 AF_INET\n"
-				    "Recv   Send    Send\n"
-				    "Socket Socket  Message  Elapsed\n"
-				    "Size   Size    Size     Time     Throughput\n"
-				    "bytes  bytes   bytes    secs.    10^6bits/sec\n\n"
-				    "0      0       %lld    %.2f    ", size, s->duration_s);
-			add_exact(s->value, &text);
-			strbuf_addch(&text, '\n');
-		} else {
-			strbuf_addf(&text, "MIGRATED %s REQUEST/RESPONSE TEST to 127.0.0.1 () port 0 "
-				    "AF_INET\nLocal /Remote\n"
-				    "Socket Size   Request  Resp.   Elapsed  Trans.\n"
-				    "Send   Recv   Size     Size    Time     Rate\n"
-				    "bytes  Bytes  bytes    bytes   secs.    per sec\n\n"
-				    "0      0      %lld        %lld       %.2f    ",
-				    proto[0] == 'U' ? "UDP" : "TCP", size, size, s->duration_s);
-			add_exact(s->value, &text);
-			strbuf_addch(&text, '\n');
-		}
-		rc = write_new(path.buf, &text);
-	}
-	strbuf_release(&path);
-	strbuf_release(&text);
-	return rc;
-}
-
-/* pft: one line per sample of each worker count, in pft's columns. */
-static int export_pft(const char *root, struct ex_run *r, const char *section, const char *bench)
-{
-	static const char *const cols[] = { "system-", "elapsed-", "faults/cpu-", "faults/sec-" };
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	int rc = 0;
-
-	for (size_t i = 0; !rc && i < r->n; i++) {
-		const struct ex_sample *s = &r->v[i];
-		long long n = row_number(s->row, "system-");
-		double v[4] = { 0, 0, 0, 0 };
-
-		if (strcmp(s->section, section) || !n)
-			continue;
-		/* the sample's other rows: the same iteration, the same count */
-		for (size_t j = 0; j < r->n; j++)
-			for (size_t c = 0; c < 4; c++)
-				if (!strcmp(r->v[j].section, section) &&
-				    r->v[j].iteration == s->iteration &&
-				    row_number(r->v[j].row, cols[c]) == n)
-					v[c] = r->v[j].value;
-		/* logs/pft-N.log, as mmtests wrote it last (before 2026, when
-		 * pft left it); older mmtests read logs/base/pft-N.log */
-		logs_dir(&path, root, r, 0, bench);
-		strbuf_addf(&path, "/pft-%lld.log", n);
-		strbuf_reset(&text);
-		if (access(path.buf, F_OK))
-			strbuf_addstr(&text, "MappingSize  Threads CacheLine   UserTime  SysTime "
-				      "WallTime flt/cpu/s fault/wsec\n");
-		strbuf_addf(&text, "  0 %4lld   0 ", n);
-		add_exact(s->user_s, &text);
-		for (size_t c = 0; c < 4; c++) {
-			strbuf_addstr(&text, c < 2 ? "s " : c == 2 ? "s  " : " ");
-			add_exact(v[c], &text);
-		}
-		strbuf_addch(&text, '\n');
-		rc = append(path.buf, &text);
-	}
-	strbuf_release(&path);
-	strbuf_release(&text);
-	return rc;
-}
-
-/* tbench: one invocation per client count and iteration, so sample k of
- * a count goes to iter-(k-1). */
-static int export_tbench(const char *root, struct ex_run *r, const char *section)
-{
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	int rc = 0;
-
-	for (size_t i = 0; !rc && i < r->n; i++) {
-		long long n = row_number(r->v[i].row, "clients-");
-		int k;
-
-		if (strcmp(r->v[i].section, section) || !n)
-			continue;
-		k = ordinal(r, i);
-		if (k > r->iterations)
-			r->iterations = k;
-		r->v[i].dir = k - 1;
-		logs_dir(&path, root, r, k - 1, "tbench");
-		strbuf_addf(&path, "/tbench-%lld.log", n);
-		strbuf_reset(&text);
-		strbuf_addstr(&text, "Throughput ");
-		add_exact(r->v[i].value, &text);
-		strbuf_addf(&text, " MB/sec  %lld clients  %lld procs  max_latency=0.000 ms\n", n, n);
-		rc = write_new(path.buf, &text);
-	}
-	strbuf_release(&path);
-	strbuf_release(&text);
-	return rc;
-}
-
-static int export_sysbench_cpu(const char *root, struct ex_run *r, const char *section)
-{
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	int rc = 0;
-
-	for (size_t i = 0; !rc && i < r->n; i++) {
-		long long t = row_number(r->v[i].row, "threads-");
-
-		if (strcmp(r->v[i].section, section) || !t)
-			continue;
-		/* mmtests' current name; its parsers before 2025 read
-		 * sysbench-raw-T-I */
-		logs_dir(&path, root, r, 0, "sysbenchcpu");
-		strbuf_addf(&path, "/benchlog-%lld-_-%d", t, ordinal(r, i));
-		strbuf_reset(&text);
-		strbuf_addstr(&text, "CPU speed:\n    events per second: ");
-		add_exact(r->v[i].value, &text);
-		strbuf_addch(&text, '\n');
-		rc = write_new(path.buf, &text);
-	}
-	strbuf_release(&path);
-	strbuf_release(&text);
-	return rc;
 }
 
 /* What one benchmark of an iteration took: the sums over its sample
@@ -527,11 +169,11 @@ static int write_iteration(const char *root, struct ex_run *r, int iter, struct 
 	strbuf_addf(&stamps, "finish :: %lld\n", r->finish);
 	strbuf_add(activity, text.buf, text.len);
 	strbuf_addf(&path, "%s/%s/iter-%d/tests-activity", root, in->name, iter);
-	rc = write_new(path.buf, &text);
+	rc = mmtests_write_new(path.buf, &text);
 
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/%s/iter-%d/tests-timestamp", root, in->name, iter);
-	rc = rc ? rc : write_new(path.buf, &stamps);
+	rc = rc ? rc : mmtests_write_new(path.buf, &stamps);
 
 	strbuf_reset(&text);
 	strbuf_addf(&text, "Linux %s %s %s\n", in->hostname,
@@ -539,7 +181,7 @@ static int write_iteration(const char *root, struct ex_run *r, int iter, struct 
 		    in->kernel_version ? in->kernel_version : "");
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/%s/iter-%d/kernel.version", root, in->name, iter);
-	rc = rc ? rc : write_new(path.buf, &text);
+	rc = rc ? rc : mmtests_write_new(path.buf, &text);
 
 	strbuf_reset(&text);
 	strbuf_addf(&text, "version :: kbench-%s\n",
@@ -549,7 +191,7 @@ static int write_iteration(const char *root, struct ex_run *r, int iter, struct 
 			    (unsigned long long)(in->mem_bytes >> 10));
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/%s/iter-%d/tests-sysstate", root, in->name, iter);
-	rc = rc ? rc : write_new(path.buf, &text);
+	rc = rc ? rc : mmtests_write_new(path.buf, &text);
 
 	strbuf_reset(&text);
 	strbuf_addf(&text, "Model name:          %s\nCPU(s):              %d\n",
@@ -558,7 +200,7 @@ static int write_iteration(const char *root, struct ex_run *r, int iter, struct 
 		strbuf_addf(&text, "NUMA node(s):        %d\n", in->numa_nodes);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/%s/iter-%d/lscpu.txt", root, in->name, iter);
-	rc = rc ? rc : write_new(path.buf, &text);
+	rc = rc ? rc : mmtests_write_new(path.buf, &text);
 	strbuf_release(&path);
 	strbuf_release(&text);
 	strbuf_release(&stamps);
@@ -570,20 +212,14 @@ static int export_run(const char *root, struct ex_run *r,
 		      int (*skipped)(const char *, const char *, const char *, void *), void *arg)
 {
 	struct strbuf done = STRBUF_INIT, path = STRBUF_INIT, activity = STRBUF_INIT;
-	int rc = 0, npft = 0;
+	int rc = 0;
 
 	r->iterations = 1;
-	strbuf_addch(&done, '\n');
-	for (size_t i = 0; i < r->n; i++)
-		if (!strcmp(r->v[i].workload, "pft") && !strstr(done.buf, r->v[i].section)) {
-			npft++;
-			strbuf_addf(&done, "%s\n", r->v[i].section);
-		}
-	strbuf_reset(&done);
 	strbuf_addch(&done, '\n');
 	for (size_t i = 0; !rc && i < r->n; i++) {
 		const struct ex_sample *s = &r->v[i];
 		struct strbuf key = STRBUF_INIT;
+		const struct mmtests_bench *b;
 		const char *bench = NULL;
 
 		strbuf_addf(&key, "\n%s\n", s->section);
@@ -599,23 +235,8 @@ static int export_run(const char *root, struct ex_run *r,
 				rc = -1;
 			continue;
 		}
-		if (!strcmp(s->workload, "hackbench")) {
-			bench = s->section;
-			rc = export_hackbench(root, r, bench);
-		} else if (!strcmp(s->workload, "netperf")) {
-			rc = export_netperf(root, r, s->section, &bench);
-		} else if (!strcmp(s->workload, "pft")) {
-			bench = npft == 1 ? "pft" : s->section;
-			if (!strcmp(s->section, "pft-processes") || !strcmp(s->section, "pft-threads"))
-				strbuf_addf(&r->config, "export PFT_USE_PROCESSES=%s\n",
-					    s->section[4] == 'p' ? "yes" : "no");
-			rc = export_pft(root, r, s->section, bench);
-		} else if (!strcmp(s->section, "tbench") && row_number(s->row, "clients-")) {
-			bench = "tbench";
-			rc = export_tbench(root, r, s->section);
-		} else if (!strcmp(s->section, "sysbench-cpu") && row_number(s->row, "threads-")) {
-			bench = "sysbenchcpu";
-			rc = export_sysbench_cpu(root, r, s->section);
+		if ((b = mmtests_find_export(s))) {
+			rc = b->export(root, r, s->section, &bench);
 		} else if (skipped &&
 			   skipped(r->info.name, s->section, "no mmtests benchmark reads it", arg)) {
 			rc = -1;
@@ -636,7 +257,7 @@ static int export_run(const char *root, struct ex_run *r,
 		strbuf_addf(&activity, "%lld status :: 0\n",
 			    r->finish > r->start ? r->finish : r->start);
 		strbuf_addf(&path, "%s/%s/mmtests-activity", root, r->info.name);
-		rc = write_new(path.buf, &activity);
+		rc = mmtests_write_new(path.buf, &activity);
 		strbuf_reset(&path);
 	}
 	if (!rc) {
@@ -647,7 +268,7 @@ static int export_run(const char *root, struct ex_run *r,
 			    r->info.uuid, r->info.config_name ? r->info.config_name : "-",
 			    r->mmtests.buf + (r->mmtests.len > 0), r->config.buf);
 		strbuf_addf(&path, "%s/%s/config", root, r->info.name);
-		rc = write_new(path.buf, &text);
+		rc = mmtests_write_new(path.buf, &text);
 		strbuf_release(&text);
 	}
 	strbuf_release(&done);
@@ -707,7 +328,7 @@ int mmtests_export(struct store *s, const int64_t *run_ids, size_t n, const char
 			goto out;
 		}
 	}
-	if (make_dirs(dir))
+	if (mmtests_make_dirs(dir))
 		goto out;
 	strbuf_addf(&tmp, "%s/.kbench-export-XXXXXX", dir);
 	if (!mkdtemp(tmp.buf)) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A tiny hackbench run goes into a fresh database: every sample stored,
 # runs and show describe it, --dry-run and --only plan without running.
-# Covers: cli/cmd_run.c runner/runner.c runner/record.c db/store.c cli/cmd_runs.c cli/cmd_show.c db/query.c
+# Covers: cli/cmd_run.c runner/runner.c runner/record.c db/store.c db/store_write.c cli/cmd_runs.c cli/cmd_show.c db/query.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 cat > "$tmp/tiny.conf" <<'CONF'

@@ -9,7 +9,7 @@
 # naming the file, exits 1, and the samples it measured are in a
 # recovery file (it keeps a copy of them) that `kbench recover` loads
 # into a new store.
-# Covers: db/recover.c cli/cmd_recover.c runner/record.c db/store.c
+# Covers: db/recover.c cli/cmd_recover.c runner/record.c db/store.c db/store_watch.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # One value of a query on the store, through kb-sql.

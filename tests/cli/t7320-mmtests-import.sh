@@ -5,7 +5,7 @@
 # rows kbench's own drivers store, with the facts the directory records;
 # unknown benchmarks are listed and skipped; importing twice adds nothing;
 # the runs compare like native ones.
-# Covers: mmtests/mmtests.c mmtests/mmtests_log.c cli/cmd_import.c db/machine.c
+# Covers: mmtests/mmtests.c mmtests/mmtests_log.c cli/cmd_import.c db/machine.c mmtests/mmtests_benches.c mmtests/mmtests_run.c mmtests/mmtests_files.c mmtests/bench_hackbench.c mmtests/bench_netperf.c mmtests/bench_pft.c mmtests/bench_external.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # A copy, with tbench's second log gzip'ed as mmtests leaves it.

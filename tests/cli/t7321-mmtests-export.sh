@@ -3,7 +3,7 @@
 # as mmtests' extraction reads them, and import --mmtests reads them back
 # to the same samples: runs imported from an mmtests directory, and a run
 # kbench measured itself. Existing run directories are never written.
-# Covers: mmtests/mmtests_export.c cli/export_mmtests.c mmtests/mmtests.c
+# Covers: mmtests/mmtests_export.c cli/export_mmtests.c mmtests/mmtests.c mmtests/mmtests_write.c mmtests/mmtests_benches.c mmtests/bench_hackbench.c mmtests/bench_netperf.c mmtests/bench_pft.c mmtests/bench_external.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # The samples of a store, as (run, section, row, iteration, value, unit,

@@ -8,7 +8,7 @@
 # file, and nothing is stored. A regular file of the kernel's file
 # systems (/proc/kmsg, whose read waits for the next message; a sysfs
 # attribute) is refused too.
-# Covers: mmtests/mmtests.c
+# Covers: mmtests/mmtests.c mmtests/mmtests_files.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 check "a store holding one imported run" \

@@ -6,7 +6,7 @@
 # "Time:" lines of the hackbench.c older mmtests ran. Lines of the other
 # form are left out with a warning, so that a log holding both pools the
 # samples mmtests pools.
-# Covers: mmtests/mmtests_log.c mmtests/mmtests.c
+# Covers: mmtests/mmtests_log.c mmtests/mmtests.c mmtests/bench_hackbench.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # mkrun NAME RELEASE VERSION: a run directory as run-mmtests.sh leaves it

@@ -5,7 +5,7 @@
 # test, and wrote no units file: its RR logs hold 10^6 bit/s, as their
 # header says, not transactions. A log that names no unit, or whose header
 # and units file disagree, is refused at its line.
-# Covers: mmtests/mmtests_log.c mmtests/mmtests.c
+# Covers: mmtests/mmtests_log.c mmtests/mmtests.c mmtests/bench_netperf.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # mkrun NAME [BENCH PROTO]: an mmtests run of netperf-tcp-rr (or BENCH

@@ -4,7 +4,7 @@
 # samples as run and show print them (the output's tail stored with the
 # failure), a server that never gets ready, a hung command killed with
 # its whole process group at the timeout, and direct mode.
-# Covers: workloads/external.c runner/sample_run.c
+# Covers: workloads/external.c workloads/external_options.c runner/sample_run.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # conf LINES...: $tmp/x.conf, one line each

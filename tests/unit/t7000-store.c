@@ -1,6 +1,6 @@
 /* t7000-store: the store creates and migrates its schema, commits sample sets,
  * resolves selectors and refuses files that are not kbench databases.
- * Covers: db/store.c db/schema.c */
+ * Covers: db/store.c db/store_write.c db/schema.c */
 #include "config.h"
 #include "../tap.h"
 #include "db/store.h"

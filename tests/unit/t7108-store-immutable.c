@@ -4,7 +4,7 @@
  * damaged, naming the file, and is not closed: SQLite's checkpoint on
  * close would write the mapped index of an immutable file and die of
  * SIGBUS.
- * Covers: db/store.c */
+ * Covers: db/store.c db/store_watch.c */
 #include "config.h"
 #include "db/internal.h"
 #include "db/store.h"

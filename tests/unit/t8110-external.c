@@ -2,7 +2,7 @@
  * patterns (every match, the value group, compile errors with offsets),
  * param lists and the rows and labels they make, {placeholders}, the
  * aggregates, env and cwd, and each error with its exact message.
- * Covers: workloads/external.c */
+ * Covers: workloads/external.c workloads/external_options.c */
 #include "config.h"
 #include "lib/regex.h"
 #include "lib/strbuf.h"
