@@ -5,7 +5,7 @@
 # one experiment; every knob reads its original value afterwards and the
 # journal is empty. --dry-run shows the knobs and changes nothing.
 # kbench show of an arm's run shows the knobs as read back.
-# Covers: cli/cmd_ab.c experiment/experiment.c experiment/experiment_design.c experiment/knob.c db/experiment.c
+# Covers: cli/cmd_ab.c experiment/experiment.c experiment/experiment_dry_run.c experiment/experiment_design.c experiment/knob.c db/experiment.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 . "$TOP_SRCDIR/tests/cli/lib-ab.sh"
 ab_need_knobs

@@ -8,7 +8,7 @@
 # report reads the paired t against the look's bound, not Student's; the
 # design goes with the arms' runs, so a resume and a compare read it
 # again; bad designs are refused with what was expected.
-# Covers: experiment/ab_looks.c compare/sequential.c experiment/experiment.c experiment/experiment_design.c compare/verdict.c
+# Covers: experiment/ab_looks.c compare/sequential.c experiment/experiment.c experiment/experiment_dry_run.c experiment/experiment_design.c compare/verdict.c
 . "$TOP_SRCDIR/tests/cli/lib.sh"
 
 # The workload: arm A, row R prints the next value of $tmp/values.A.R
