@@ -76,6 +76,17 @@ static int parse_rounds(const struct parse_opt *opt, const char *value)
 	return 0;
 }
 
+/* --seed: an integer, into the struct experiment_options opt->value. */
+static int parse_seed(const struct parse_opt *opt, const char *value)
+{
+	struct experiment_options *eo = opt->value;
+
+	if (experiment_parse_seed(value, "--seed", &eo->seed))
+		return -1;
+	eo->has_seed = 1;
+	return 0;
+}
+
 /* --equivalence: a percentage, into the struct experiment_options
  * opt->value. */
 static int parse_equivalence(const struct parse_opt *opt, const char *value)
@@ -140,7 +151,7 @@ static int resume(const struct ab_opts *o)
 	memset(&e, 0, sizeof(e));
 	if (configs->n || overrides->n || eo->name || eo->rounds || eo->rounds_auto ||
 	    eo->min_rounds || eo->max_rounds || eo->look_every || eo->has_equivalence ||
-	    eo->watch || eo->iterations || eo->order || eo->seed || eo->only || o->dry_run) {
+	    eo->watch || eo->iterations || eo->order || eo->has_seed || eo->only || o->dry_run) {
 		error("--resume takes the experiment's configs and design from the store: -c, "
 		      "-o, -n, --rounds, --min-rounds, --max-rounds, --look-every, "
 		      "--equivalence, --watch, --iterations, --order, --seed, --only and "
@@ -266,7 +277,7 @@ int cmd_ab(int argc, char **argv)
 			      "(default: the sections' iterations)", 1, 100000),
 		OPT_STRING(0, "order", &o.eo.order, "ORDER",
 			   "abba (default: AB BA AB ...) or shuffle (seeded)"),
-		OPT_STRING(0, "seed", &o.eo.seed, "S", "the seed of --order shuffle"),
+		OPT_CALLBACK(0, "seed", &o.eo, "S", "the seed of --order shuffle", parse_seed),
 		OPT_STRING(0, "only", &o.eo.only, "REGEX",
 			   "run only the sections whose name matches (PCRE2)"),
 		OPT_BOOL(0, "dry-run", &o.dry_run,

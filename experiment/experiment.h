@@ -112,7 +112,8 @@ struct experiment_options {
 	const char *design;
 	int iterations;			/* 0: as the configs say */
 	const char *order;		/* "abba", "shuffle"; NULL: [experiment] order */
-	const char *seed;		/* NULL: [experiment] seed, else drawn */
+	uint64_t seed;			/* with has_seed: the seed of a shuffle */
+	int has_seed;			/* 0: [experiment] seed, else drawn */
 	const char *only;		/* PCRE2 over section names; NULL: all */
 	/* Config text read after the configs, named `extra_name` in messages
 	 * (kbench vm's -k and --append as [arm:NAME] sections); NULL: none. */
@@ -185,6 +186,11 @@ int experiment_parse_pct(const char *text, double *out);
  * (the rounds key, kbench ab --rounds), into *out. Return 0, or -1 when
  * text is not one. */
 int experiment_parse_rounds(const char *text, int *out);
+
+/* A seed of the shuffled order, an integer from 0 to 2^64 - 1, into
+ * *out. Return 0, or -1 after saying "WHERE: seed = 'TEXT': expected
+ * ...". */
+int experiment_parse_seed(const char *text, const char *where, uint64_t *out);
 
 /* Read the configs, their [experiment] section and [arm:NAME] sections,
  * find every knob file (with its current value) and build each arm's

@@ -65,7 +65,7 @@ static int parse_order(const char *text, const char *where, enum arm_order *out)
 	return 0;
 }
 
-static int parse_seed(const char *text, const char *where, uint64_t *out)
+int experiment_parse_seed(const char *text, const char *where, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -150,7 +150,7 @@ static int read_design(struct experiment *e, const struct conf_section *cs, stru
 			if (parse_order(c->value, c->where, &e->order))
 				return -1;
 		} else if (!strcmp(c->key, "seed")) {
-			if (parse_seed(c->value, c->where, &e->seed))
+			if (experiment_parse_seed(c->value, c->where, &e->seed))
 				return -1;
 			e->has_seed = 1;
 		} else {
@@ -643,9 +643,8 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 		goto out;
 	if (o->order && parse_order(o->order, "--order", &e->order))
 		goto out;
-	if (o->seed) {
-		if (parse_seed(o->seed, "--seed", &e->seed))
-			goto out;
+	if (o->has_seed) {
+		e->seed = o->seed;
 		e->has_seed = 1;
 	}
 	if (e->order == ARM_ORDER_SHUFFLE && !e->has_seed) {

@@ -168,7 +168,7 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	struct asked as = { .overrides = NULL };
 	struct run_info ri = { .id = 0 };
 	struct experiment_options o = { .name = NULL };
-	struct strbuf why = STRBUF_INIT, seed = STRBUF_INIT, arms = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, arms = STRBUF_INIT;
 	struct vm_config guest;
 	char *guest_buf = NULL;
 	int rc = -1, same;
@@ -212,10 +212,8 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	o.design = x.design;
 	o.watch = as.watch;
 	o.order = x.arm_order;
-	if (x.has_seed) {
-		strbuf_addf(&seed, "%llu", (unsigned long long)x.seed);
-		o.seed = seed.buf;
-	}
+	o.seed = x.seed;
+	o.has_seed = x.has_seed;
 	/* What it ran: its arms, their files absolute, and the guest's
 	 * options of the command line (kbench vm's); a store of an older
 	 * kbench has the configs' arms only. */
@@ -314,7 +312,6 @@ out:
 	free(as.guest);
 	free(guest_buf);
 	strbuf_release(&why);
-	strbuf_release(&seed);
 	strbuf_release(&arms);
 	return rc;
 }

@@ -54,6 +54,7 @@ rows=$(cat <<EOT
 2	ab -c $ab --rounds 0	--rounds takes auto or an integer from 1 to 1000, not '0'
 2	ab -c $ab --equivalence 120	--equivalence takes a percentage from 0 to 100, not '120'
 2	ab -c $ab --wait-knobs -1	--wait-knobs takes seconds from 0 to 86400, not '-1'
+2	ab -c $ab --order shuffle --seed -3	--seed: seed = '-3': expected an integer from 0 to 18446744073709551615
 2	ab -c $ab -n @x	$name_is
 2	run -c $hb -n @x	$name_is
 2	run -c $hb --note $ctl	$note_is

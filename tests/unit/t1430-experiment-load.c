@@ -97,6 +97,23 @@ static void good(void)
 		experiment_release(&e);
 	o.rounds = 0;
 
+	/* A seed given as a number (--seed, or the stored one on resume)
+	 * wins over the config's, whole to 2^64 - 1. */
+	o.seed = UINT64_MAX;
+	o.has_seed = 1;
+	rc = load(&e, &o, "[experiment]\norder = shuffle\nseed = 7\n[arm:a]\n[arm:b]\n" WORK, &err);
+	ok(rc == 0 && e.has_seed && e.seed == UINT64_MAX,
+	   "a seed of the options over seed = 7 (seed %llu)", (unsigned long long)e.seed);
+	if (rc == 0)
+		experiment_release(&e);
+	o.has_seed = 0;
+	o.seed = 0;
+	ok(experiment_parse_seed("18446744073709551616", "--seed", &o.seed) &&
+	   experiment_parse_seed("-1", "--seed", &o.seed) &&
+	   !experiment_parse_seed("18446744073709551615", "--seed", &o.seed) &&
+	   o.seed == UINT64_MAX, "a seed is an integer from 0 to 2^64 - 1");
+	o.seed = 0;
+
 	/* rounds = auto: a sequential design with the defaults. */
 	rc = load(&e, &o, "[experiment]\nrounds = auto\nmin-rounds = 6\n[arm:a]\n[arm:b]\n" WORK,
 		  &err);
