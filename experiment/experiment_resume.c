@@ -160,6 +160,60 @@ static int other_system(const struct experiment *e, struct store *s,
 	return record_other_system(ri, 0, why);
 }
 
+/* Each arm of e with a run: complete (nothing left), or to resume on
+ * the commit and with the options its run had (else refused, unless
+ * force). Return 0, or -1 after saying why. */
+static int check_arms(struct experiment *e, struct store *s, int force)
+{
+	struct strbuf why = STRBUF_INIT;
+	int same;
+
+	for (size_t i = 0; i < e->narms; i++) {
+		struct arm *a = &e->arms[i];
+		struct run_info own = { .id = 0 };
+
+		if (!a->run_id)
+			continue;
+		/* An arm whose last round completed before the stop has
+		 * nothing left: its run is complete and stays so. */
+		if (store_get_run(s, a->run_id, &own))
+			goto fail;
+		a->done = !strcmp(own.status, "complete");
+		run_info_release(&own);
+		if (a->done) {
+			notice("arm %s: run @%lld is complete; only the other arms run", a->name,
+			       (long long)a->run_id);
+			continue;
+		}
+		strbuf_reset(&why);
+		if ((same = same_commit(s, a, &why)) < 0)
+			goto fail;
+		if (!same && !force) {
+			error("arm %s would not run the kernel run @%lld ran (--force resumes it "
+			      "anyway): %s", a->name, (long long)a->run_id, why.buf);
+			goto fail;
+		}
+		if (!same)
+			warning("resuming arm %s on another commit: %s", a->name, why.buf);
+		strbuf_reset(&why);
+		if ((same = same_options(s, a, &why)) < 0)
+			goto fail;
+		if (!same && !force) {
+			error("arm %s would not run as run @%lld did (--force resumes it anyway):\n%s",
+			      a->name, (long long)a->run_id, why.buf);
+			goto fail;
+		}
+		if (!same)
+			warning("resuming arm %s with options that differ from run @%lld's",
+				a->name, (long long)a->run_id);
+	}
+	strbuf_release(&why);
+	return 0;
+fail:
+	strbuf_release(&why);
+	return -1;
+}
+
 int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, int force,
 			   const struct kbuild_request *build)
 {
@@ -171,7 +225,7 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	struct strbuf why = STRBUF_INIT, arms = STRBUF_INIT;
 	struct vm_config guest;
 	char *guest_buf = NULL;
-	int rc = -1, same;
+	int rc = -1;
 
 	memset(e, 0, sizeof(*e));
 	if ((rc = store_get_experiment(s, id, &x))) {
@@ -250,46 +304,8 @@ int experiment_load_stored(struct experiment *e, struct store *s, int64_t id, in
 	}
 	if (why.len)
 		warning("resuming experiment @%lld although %s", (long long)id, why.buf);
-	for (size_t i = 0; i < e->narms; i++) {
-		struct arm *a = &e->arms[i];
-
-		struct run_info own = { .id = 0 };
-
-		if (!a->run_id)
-			continue;
-		/* An arm whose last round completed before the stop has
-		 * nothing left: its run is complete and stays so. */
-		if (store_get_run(s, a->run_id, &own))
-			goto out;
-		a->done = !strcmp(own.status, "complete");
-		run_info_release(&own);
-		if (a->done) {
-			notice("arm %s: run @%lld is complete; only the other arms run", a->name,
-			       (long long)a->run_id);
-			continue;
-		}
-		strbuf_reset(&why);
-		if ((same = same_commit(s, a, &why)) < 0)
-			goto out;
-		if (!same && !force) {
-			error("arm %s would not run the kernel run @%lld ran (--force resumes it "
-			      "anyway): %s", a->name, (long long)a->run_id, why.buf);
-			goto out;
-		}
-		if (!same)
-			warning("resuming arm %s on another commit: %s", a->name, why.buf);
-		strbuf_reset(&why);
-		if ((same = same_options(s, a, &why)) < 0)
-			goto out;
-		if (!same && !force) {
-			error("arm %s would not run as run @%lld did (--force resumes it anyway):\n%s",
-			      a->name, (long long)a->run_id, why.buf);
-			goto out;
-		}
-		if (!same)
-			warning("resuming arm %s with options that differ from run @%lld's",
-				a->name, (long long)a->run_id);
-	}
+	if (check_arms(e, s, force))
+		goto out;
 	e->id = id;
 	snprintf(e->uuid, sizeof(e->uuid), "%s", x.uuid);
 	e->resumed = 1;
