@@ -153,36 +153,39 @@ static void test_fields(void)
 
 static void test_refused(void)
 {
+	static const struct {
+		const char *key, *option, *value, *want;
+	} cases[] = {
+		{ "rounds", NULL, "0", "t.conf:2: rounds = '0' in [experiment]: expected auto (a "
+		  "sequential design) or an integer from 1 to 1000" },
+		{ "look-every", NULL, "1001", "t.conf:2: look-every = '1001' in [experiment]: "
+		  "expected an integer from 1 to 1000" },
+		{ "equivalence", NULL, "101", "equivalence = '101' in [experiment]: expected a "
+		  "percentage" },
+		{ "order", NULL, "zigzag", "t.conf:2: order = 'zigzag': expected abba or shuffle" },
+		{ "seed", NULL, "-1", "seed = '-1': expected" },
+		{ NULL, "--rounds", "1001", "--rounds takes auto or an integer from 1 to 1000, not "
+		  "'1001'" },
+		{ NULL, "--equivalence", "x", "--equivalence takes a percentage from 0 to 100, not "
+		  "'x'" },
+		{ NULL, "--seed", "x", "--seed: seed = 'x': expected an integer" },
+	};
 	struct experiment_options o = { .name = NULL };
 	struct strbuf err = STRBUF_INIT;
+	int rc;
 
-	ok(read_one(&o, "rounds", NULL, "0", &err) &&
-	   strstr(err.buf, "t.conf:2: rounds = '0' in [experiment]: expected auto (a sequential "
-		  "design) or an integer from 1 to 1000"), "rounds = 0 refused: %s", err.buf);
-	ok(read_one(&o, "look-every", NULL, "1001", &err) &&
-	   strstr(err.buf, "t.conf:2: look-every = '1001' in [experiment]: expected an integer "
-		  "from 1 to 1000"), "look-every = 1001 refused: %s", err.buf);
-	ok(read_one(&o, "equivalence", NULL, "101", &err) &&
-	   strstr(err.buf, "equivalence = '101' in [experiment]: expected a percentage"),
-	   "equivalence = 101 refused: %s", err.buf);
-	ok(read_one(&o, "order", NULL, "zigzag", &err) &&
-	   strstr(err.buf, "t.conf:2: order = 'zigzag': expected abba or shuffle"),
-	   "order = zigzag refused: %s", err.buf);
-	ok(read_one(&o, "seed", NULL, "-1", &err) && strstr(err.buf, "seed = '-1': expected"),
-	   "seed = -1 refused: %s", err.buf);
-	ok(read_one(&o, NULL, "--rounds", "1001", &err) &&
-	   strstr(err.buf, "--rounds takes auto or an integer from 1 to 1000, not '1001'"),
-	   "--rounds 1001 refused: %s", err.buf);
-	ok(read_one(&o, NULL, "--equivalence", "x", &err) &&
-	   strstr(err.buf, "--equivalence takes a percentage from 0 to 100, not 'x'"),
-	   "--equivalence x refused: %s", err.buf);
-	ok(read_one(&o, NULL, "--seed", "x", &err) &&
-	   strstr(err.buf, "--seed: seed = 'x': expected an integer"),
-	   "--seed x refused: %s", err.buf);
-	ok(captured(do_unknown, "rounnds", &err) &&
-	   strstr(err.buf, "t.conf:3: unknown key 'rounnds' in [experiment] (it takes rounds, "
-		  "order, seed, and with rounds = auto min-rounds, max-rounds, look-every, "
-		  "equivalence, watch)"), "an unknown key lists the keys: %s", err.buf);
+	/* Each call first, then its message: an argument of ok() may be
+	 * read before another is evaluated. */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rc = read_one(&o, cases[i].key, cases[i].option, cases[i].value, &err);
+		ok(rc && strstr(err.buf, cases[i].want), "%s %s refused: %s",
+		   cases[i].key ? cases[i].key : cases[i].option, cases[i].value, err.buf);
+	}
+	rc = captured(do_unknown, "rounnds", &err);
+	ok(rc && strstr(err.buf, "t.conf:3: unknown key 'rounnds' in [experiment] (it takes "
+			"rounds, order, seed, and with rounds = auto min-rounds, max-rounds, "
+			"look-every, equivalence, watch)"), "an unknown key lists the keys: %s",
+	   err.buf);
 	strbuf_release(&err);
 }
 
