@@ -13,6 +13,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 #include "experiment/experiment.h"
+#include "experiment/experiment_settings.h"
 #include "kernel/kbuild.h"
 
 #include <errno.h>
@@ -63,40 +64,13 @@ static int check_guest(const struct experiment *e, int guest_missing)
 	return 0;
 }
 
-/* --rounds: N or auto, into the struct experiment_options opt->value. */
-static int parse_rounds(const struct parse_opt *opt, const char *value)
+/* --rounds, --equivalence, --seed: as the table of the experiment's
+ * settings reads them, into the struct experiment_options opt->value. */
+static int parse_setting(const struct parse_opt *opt, const char *value)
 {
-	struct experiment_options *eo = opt->value;
-
-	eo->rounds = 0;
-	eo->rounds_auto = !strcmp(value, "auto");
-	if (!eo->rounds_auto && experiment_parse_rounds(value, &eo->rounds))
-		return error("--rounds takes auto or an integer from 1 to %d, not '%s'",
-			     EXPERIMENT_MAX_ROUNDS, value);
-	return 0;
-}
-
-/* --seed: an integer, into the struct experiment_options opt->value. */
-static int parse_seed(const struct parse_opt *opt, const char *value)
-{
-	struct experiment_options *eo = opt->value;
-
-	if (experiment_parse_seed(value, "--seed", &eo->seed))
-		return -1;
-	eo->has_seed = 1;
-	return 0;
-}
-
-/* --equivalence: a percentage, into the struct experiment_options
- * opt->value. */
-static int parse_equivalence(const struct parse_opt *opt, const char *value)
-{
-	struct experiment_options *eo = opt->value;
-
-	if (experiment_parse_pct(value, &eo->equivalence))
-		return error("--equivalence takes a percentage from 0 to 100, not '%s'", value);
-	eo->has_equivalence = 1;
-	return 0;
+	return experiment_setting_parse_option(opt->value,
+					       experiment_setting_find_option(opt->long_name),
+					       value);
 }
 
 /* --wait-knobs: seconds from 0 to a day, into the double opt->value. */
@@ -149,13 +123,12 @@ static int resume(const struct ab_opts *o)
 	int rc = EXIT_USAGE;
 
 	memset(&e, 0, sizeof(e));
-	if (configs->n || overrides->n || eo->name || eo->rounds || eo->rounds_auto ||
-	    eo->min_rounds || eo->max_rounds || eo->look_every || eo->has_equivalence ||
-	    eo->watch || eo->iterations || eo->order || eo->has_seed || eo->only || o->dry_run) {
-		error("--resume takes the experiment's configs and design from the store: -c, "
-		      "-o, -n, --rounds, --min-rounds, --max-rounds, --look-every, "
-		      "--equivalence, --watch, --iterations, --order, --seed, --only and "
-		      "--dry-run cannot be combined with it");
+	if (configs->n || overrides->n || eo->name || experiment_settings_first_given(eo) ||
+	    o->dry_run) {
+		strbuf_addstr(&err, "-c, -o, -n");
+		experiment_settings_options_text(&err);
+		error("--resume takes the experiment's configs and design from the store: %s and "
+		      "--dry-run cannot be combined with it", err.buf);
 		goto out;
 	}
 	rc = 1;
@@ -237,6 +210,13 @@ out:
 	return rc;
 }
 
+/* The option's parts, from the table of the experiment's settings. */
+#define SETTING(option) (experiment_setting_find_option(option))
+#define SETTING_ARGH(option) (SETTING(option)->argh)
+#define SETTING_HELP(option) (SETTING(option)->help)
+#define SETTING_LO(option) (SETTING(option)->option_lo)
+#define SETTING_HI(option) (SETTING(option)->hi)
+
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_opts o = {
@@ -254,32 +234,27 @@ int cmd_ab(int argc, char **argv)
 		OPT_CALLBACK('n', "name", &o.eo.name, "NAME",
 			     "the experiment's name (default: the config's);\n"
 			     "each arm is stored as the run NAME/ARM", cmd_parse_run_name),
-		OPT_CALLBACK(0, "rounds", &o.eo, "N|auto",
-			     "rounds of every arm (default: [experiment] rounds,\n"
-			     "else 12); auto: a sequential design", parse_rounds),
-		OPT_INT_RANGE(0, "min-rounds", &o.eo.min_rounds, "N",
-			      "--rounds auto: the first look's rounds (default 4)", 3,
-			      EXPERIMENT_MAX_ROUNDS),
-		OPT_INT_RANGE(0, "max-rounds", &o.eo.max_rounds, "N",
-			      "--rounds auto: the most rounds (default 24)", 3,
-			      EXPERIMENT_MAX_ROUNDS),
-		OPT_INT_RANGE(0, "look-every", &o.eo.look_every, "N",
-			      "--rounds auto: rounds between looks (default 2)", 1,
-			      EXPERIMENT_MAX_ROUNDS),
-		OPT_CALLBACK(0, "equivalence", &o.eo, "PCT",
-			     "--rounds auto: stop for no change once the change\n"
-			     "is known within +/-PCT% (default 5; 0: never)", parse_equivalence),
-		OPT_STRING(0, "watch", &o.eo.watch, "REGEX",
-			   "--rounds auto: the SECTION/ROW mean rows that must\n"
-			   "be decided to stop (PCRE2; default: every one)"),
-		OPT_INT_RANGE(0, "iterations", &o.eo.iterations, "N",
-			      "samples per row of each arm in each round\n"
-			      "(default: the sections' iterations)", 1, 100000),
-		OPT_STRING(0, "order", &o.eo.order, "ORDER",
-			   "abba (default: AB BA AB ...) or shuffle (seeded)"),
-		OPT_CALLBACK(0, "seed", &o.eo, "S", "the seed of --order shuffle", parse_seed),
-		OPT_STRING(0, "only", &o.eo.only, "REGEX",
-			   "run only the sections whose name matches (PCRE2)"),
+		OPT_CALLBACK(0, "rounds", &o.eo, SETTING_ARGH("rounds"), SETTING_HELP("rounds"),
+			     parse_setting),
+		OPT_INT_RANGE(0, "min-rounds", &o.eo.min_rounds, SETTING_ARGH("min-rounds"),
+			      SETTING_HELP("min-rounds"), SETTING_LO("min-rounds"),
+			      SETTING_HI("min-rounds")),
+		OPT_INT_RANGE(0, "max-rounds", &o.eo.max_rounds, SETTING_ARGH("max-rounds"),
+			      SETTING_HELP("max-rounds"), SETTING_LO("max-rounds"),
+			      SETTING_HI("max-rounds")),
+		OPT_INT_RANGE(0, "look-every", &o.eo.look_every, SETTING_ARGH("look-every"),
+			      SETTING_HELP("look-every"), SETTING_LO("look-every"),
+			      SETTING_HI("look-every")),
+		OPT_CALLBACK(0, "equivalence", &o.eo, SETTING_ARGH("equivalence"),
+			     SETTING_HELP("equivalence"), parse_setting),
+		OPT_STRING(0, "watch", &o.eo.watch, SETTING_ARGH("watch"), SETTING_HELP("watch")),
+		OPT_INT_RANGE(0, "iterations", &o.eo.iterations, SETTING_ARGH("iterations"),
+			      SETTING_HELP("iterations"), SETTING_LO("iterations"),
+			      SETTING_HI("iterations")),
+		OPT_STRING(0, "order", &o.eo.order, SETTING_ARGH("order"), SETTING_HELP("order")),
+		OPT_CALLBACK(0, "seed", &o.eo, SETTING_ARGH("seed"), SETTING_HELP("seed"),
+			     parse_setting),
+		OPT_STRING(0, "only", &o.eo.only, SETTING_ARGH("only"), SETTING_HELP("only")),
 		OPT_BOOL(0, "dry-run", &o.dry_run,
 			 "print the design, the knobs with their current values\n"
 			 "and each arm's plan; change and run nothing"),

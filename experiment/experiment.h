@@ -178,18 +178,9 @@ struct experiment {
 	void *round_done_arg;
 };
 
-/* An equivalence bound: a percentage from 0 to 100, "%" optional, into
- * *out. Return 0, or -1 when text is not one. */
-int experiment_parse_pct(const char *text, double *out);
-
-/* A fixed number of rounds, an integer from 1 to EXPERIMENT_MAX_ROUNDS
- * (the rounds key, kbench ab --rounds), into *out. Return 0, or -1 when
- * text is not one. */
-int experiment_parse_rounds(const char *text, int *out);
-
 /* A seed of the shuffled order, an integer from 0 to 2^64 - 1, into
- * *out. Return 0, or -1 after saying "WHERE: seed = 'TEXT': expected
- * ...". */
+ * *out, as the seed key reads it (experiment/experiment_settings.h).
+ * Return 0, or -1 after saying "WHERE: seed = 'TEXT': expected ...". */
 int experiment_parse_seed(const char *text, const char *where, uint64_t *out);
 
 /* Read the configs, their [experiment] section and [arm:NAME] sections,

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "experiment/experiment.h"
 #include "experiment/experiment_design.h"
+#include "experiment/experiment_settings.h"
 #include "experiment/experiment_stored.h"
 #include "lib/error.h"
 #include "lib/regex.h"
@@ -54,110 +55,18 @@ static int parse_int(const char *text, int lo, int hi, int *out)
 	return 0;
 }
 
-static int parse_order(const char *text, const char *where, enum arm_order *out)
-{
-	if (!strcmp(text, "abba"))
-		*out = ARM_ORDER_ABBA;
-	else if (!strcmp(text, "shuffle"))
-		*out = ARM_ORDER_SHUFFLE;
-	else
-		return error("%s: order = '%s': expected abba or shuffle", where, text);
-	return 0;
-}
-
-int experiment_parse_seed(const char *text, const char *where, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno || end == text || *end || *text == '-')
-		return error("%s: seed = '%s': expected an integer from 0 to "
-			     "18446744073709551615", where, text);
-	*out = (uint64_t)v;
-	return 0;
-}
-
-int experiment_parse_rounds(const char *text, int *out)
-{
-	return parse_int(text, 1, EXPERIMENT_MAX_ROUNDS, out);
-}
-
-int experiment_parse_pct(const char *text, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (end != text && *end == '%')
-		end++;
-	if (errno || end == text || *end || !(v >= 0 && v <= 100))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* The sequential design's keys, from [experiment] then the options:
- * -1 (equivalence: < 0) when not given. */
-struct seq_keys {
-	int automatic, min_rounds, max_rounds, every;
-	double equivalence;
-	const char *watch;
-};
-
-static int read_seq_key(struct seq_keys *k, const struct conf_entry *c)
-{
-	int *v = !strcmp(c->key, "min-rounds") ? &k->min_rounds :
-		 !strcmp(c->key, "max-rounds") ? &k->max_rounds :
-		 !strcmp(c->key, "look-every") ? &k->every : NULL;
-
-	if (v && parse_int(c->value, 1, EXPERIMENT_MAX_ROUNDS, v))
-		return error("%s: %s = '%s' in [experiment]: expected an integer from 1 to %d",
-			     c->where, c->key, c->value, EXPERIMENT_MAX_ROUNDS);
-	if (!strcmp(c->key, "equivalence") && experiment_parse_pct(c->value, &k->equivalence))
-		return error("%s: equivalence = '%s' in [experiment]: expected a percentage "
-			     "from 0 to 100 (5%%: no change larger than 5%% of the baseline's "
-			     "mean; 0: never stop for no change)", c->where, c->value);
-	if (!strcmp(c->key, "watch"))
-		k->watch = c->value;
-	return 0;
-}
-
-static int is_seq_key(const char *key)
-{
-	return !strcmp(key, "min-rounds") || !strcmp(key, "max-rounds") ||
-	       !strcmp(key, "look-every") || !strcmp(key, "equivalence") || !strcmp(key, "watch");
-}
-
-/* [experiment]: rounds, order, seed, and a sequential design's keys. */
-static int read_design(struct experiment *e, const struct conf_section *cs, struct seq_keys *k)
+/* [experiment]'s keys (rounds, order, seed, and a sequential design's)
+ * into keys, each as the table of settings reads it. */
+static int read_design(const struct conf_section *cs, struct experiment_options *keys)
 {
 	for (size_t i = 0; i < cs->n; i++) {
 		const struct conf_entry *c = &cs->entries[i];
+		const struct experiment_setting *d = experiment_setting_find_key(c->key);
 
-		if (!strcmp(c->key, "rounds")) {
-			k->automatic = !strcmp(c->value, "auto");
-			if (!k->automatic && experiment_parse_rounds(c->value, &e->rounds))
-				return error("%s: rounds = '%s' in [experiment]: expected auto "
-					     "(a sequential design) or an integer from 1 to %d",
-					     c->where, c->value, EXPERIMENT_MAX_ROUNDS);
-		} else if (is_seq_key(c->key)) {
-			if (read_seq_key(k, c))
-				return -1;
-		} else if (!strcmp(c->key, "order")) {
-			if (parse_order(c->value, c->where, &e->order))
-				return -1;
-		} else if (!strcmp(c->key, "seed")) {
-			if (experiment_parse_seed(c->value, c->where, &e->seed))
-				return -1;
-			e->has_seed = 1;
-		} else {
-			return error("%s: unknown key '%s' in [experiment] (it takes rounds, "
-				     "order, seed, and with rounds = auto min-rounds, max-rounds, "
-				     "look-every, equivalence, watch)", c->where, c->key);
-		}
+		if (!d)
+			return experiment_settings_unknown_key(c->key, c->where);
+		if (experiment_setting_read(keys, d, c->value, c->where))
+			return -1;
 	}
 	return 0;
 }
@@ -512,42 +421,38 @@ out:
 	return rc;
 }
 
-/* The sequential design of e, when rounds = auto (or a stored design):
- * the options over [experiment]'s keys over the defaults, checked by
- * building it. Return 0, or -1 after saying which is wrong. */
-static int set_sequential(struct experiment *e, const struct experiment_options *o,
-			  struct seq_keys *k)
+/* The design of e from set (the options over [experiment]'s keys): its
+ * rounds, or when rounds = auto (or a stored design) its sequential
+ * design, set's over the defaults, checked by building it. Return 0, or
+ * -1 after saying which is wrong. */
+static int set_sequential(struct experiment *e, const struct experiment_options *set)
 {
+	struct experiment_options full = *set;
 	struct strbuf err = STRBUF_INIT;
 	struct seq_design d;
 	struct kb_regex *re;
 	int rc = -1;
 
-	if (o->design) {
-		if (seq_plan_parse(o->design, &e->seq, &err)) {
+	experiment_settings_defaults(&full);
+	e->rounds = full.rounds;
+	if (set->design) {
+		if (seq_plan_parse(set->design, &e->seq, &err)) {
 			error("the experiment's stored design %s", err.buf);
 			goto out;
 		}
 		e->sequential = 1;
 		e->rounds = e->seq.max_rounds;
-	} else if (o->rounds_auto || k->automatic) {
+	} else if (set->rounds_auto) {
 		e->seq = (struct seq_plan){
-			.min_rounds = o->min_rounds ? o->min_rounds :
-				      k->min_rounds > 0 ? k->min_rounds : EXPERIMENT_SEQ_MIN_ROUNDS,
-			.max_rounds = o->max_rounds ? o->max_rounds :
-				      k->max_rounds > 0 ? k->max_rounds : EXPERIMENT_SEQ_MAX_ROUNDS,
-			.every = o->look_every ? o->look_every :
-				 k->every > 0 ? k->every : EXPERIMENT_SEQ_EVERY,
+			.min_rounds = full.min_rounds,
+			.max_rounds = full.max_rounds,
+			.every = full.look_every,
 			.alpha = EXPERIMENT_SEQ_ALPHA,
-			.equivalence_pct = o->has_equivalence ? o->equivalence :
-					   k->equivalence >= 0 ? k->equivalence :
-					   EXPERIMENT_SEQ_EQUIVALENCE,
+			.equivalence_pct = full.equivalence,
 		};
 		e->sequential = 1;
 		e->rounds = e->seq.max_rounds;
-	} else if (o->min_rounds || o->max_rounds || o->look_every || o->has_equivalence ||
-		   o->watch || k->min_rounds > 0 || k->max_rounds > 0 || k->every > 0 ||
-		   k->equivalence >= 0 || k->watch) {
+	} else if (experiment_settings_first_sequential(set)) {
 		error("min-rounds, max-rounds, look-every, equivalence and watch belong to a "
 		      "sequential design: rounds = auto in [experiment], or --rounds auto");
 		goto out;
@@ -558,8 +463,8 @@ static int set_sequential(struct experiment *e, const struct experiment_options 
 		error("the sequential design: %s", err.buf);
 		goto out;
 	}
-	if (o->watch || k->watch) {
-		e->watch = xstrdup(o->watch ? o->watch : k->watch);
+	if (set->watch) {
+		e->watch = xstrdup(set->watch);
 		if (!(re = kb_regex_compile(e->watch, 0, &err))) {
 			error("watch '%s': %s", e->watch, err.buf);
 			goto out;
@@ -575,7 +480,7 @@ out:
 int experiment_load(struct experiment *e, const struct experiment_options *o)
 {
 	const struct conf_section *design = NULL;
-	struct seq_keys keys = { 0, -1, -1, -1, -1, NULL };
+	struct experiment_options keys = { .name = NULL }, set;
 	struct strbuf sb = STRBUF_INIT;
 	int rc = -1;
 
@@ -633,20 +538,21 @@ int experiment_load(struct experiment *e, const struct experiment_options *o)
 		      "see kbench.conf(5)", e->conf.nfiles ? e->conf.files[0] : "config", e->narms);
 		goto out;
 	}
-	if (design && read_design(e, design, &keys))
+	if (design && read_design(design, &keys))
 		goto out;
-	if (o->rounds) {
-		e->rounds = o->rounds;
-		keys.automatic = 0;
-	}
-	if (set_sequential(e, o, &keys))
+	/* The options over the keys: only [experiment]'s design settings
+	 * are taken from keys. */
+	set = *o;
+	experiment_settings_merge(&set, &keys);
+	if (set_sequential(e, &set))
 		goto out;
-	if (o->order && parse_order(o->order, "--order", &e->order))
+	if (o->order && experiment_setting_read(&set, experiment_setting_find_key("order"),
+						o->order, "--order"))
 		goto out;
-	if (o->has_seed) {
-		e->seed = o->seed;
-		e->has_seed = 1;
-	}
+	e->order = set.order && !strcmp(set.order, "shuffle") ? ARM_ORDER_SHUFFLE :
+		   ARM_ORDER_ABBA;
+	e->seed = set.has_seed ? set.seed : 0;
+	e->has_seed = set.has_seed;
 	if (e->order == ARM_ORDER_SHUFFLE && !e->has_seed) {
 		if (getrandom(&e->seed, sizeof(e->seed), 0) != (ssize_t)sizeof(e->seed))
 			e->seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL;
