@@ -42,19 +42,6 @@ static int valid_arm_name(const char *name)
 	return 1;
 }
 
-static int parse_int(const char *text, int lo, int hi, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || end == text || *end || v < lo || v > hi)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
 /* [experiment]'s keys (rounds, order, seed, and a sequential design's)
  * into keys, each as the table of settings reads it. */
 static int read_design(const struct conf_section *cs, struct experiment_options *keys)
@@ -148,12 +135,12 @@ static int read_vm_key(struct arm *a, const struct conf_entry *c,
 	} else if (!strcmp(c->key, "append")) {
 		a->vm->append = *c->value ? c->value : NULL;
 	} else if (!strcmp(c->key, "vcpus")) {
-		if (parse_int(c->value, 1, 288, &v))
+		if (experiment_parse_int(c->value, 1, 288, &v))
 			return error("%s: vcpus = '%s' in [%s]: expected an integer from 1 to 288",
 				     c->where, c->value, a->cs->name);
 		a->vm->vcpus = v;
 	} else {
-		if (parse_int(c->value, 64, 1 << 22, &v))
+		if (experiment_parse_int(c->value, 64, 1 << 22, &v))
 			return error("%s: memory = '%s' in [%s]: expected MiB, an integer from 64 "
 				     "to %d", c->where, c->value, a->cs->name, 1 << 22);
 		a->vm->mem_mib = v;

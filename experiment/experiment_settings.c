@@ -110,7 +110,7 @@ int experiment_setting_given(const struct experiment_options *o,
 	}
 }
 
-static int parse_int(const char *text, int lo, int hi, int *out)
+int experiment_parse_int(const char *text, int lo, int hi, int *out)
 {
 	char *end;
 	long v;
@@ -151,9 +151,9 @@ static int set_value(struct experiment_options *o, const struct experiment_setti
 		*AT(o, d->flag_offset, int) = !strcmp(value, "auto");
 		if (*AT(o, d->flag_offset, int))
 			return 0;
-		return parse_int(value, lo, d->hi, AT(o, d->offset, int));
+		return experiment_parse_int(value, lo, d->hi, AT(o, d->offset, int));
 	case EXPERIMENT_SETTING_INT:
-		return parse_int(value, lo, d->hi, AT(o, d->offset, int));
+		return experiment_parse_int(value, lo, d->hi, AT(o, d->offset, int));
 	case EXPERIMENT_SETTING_PCT:
 		if (parse_pct(value, AT(o, d->offset, double)))
 			return -1;

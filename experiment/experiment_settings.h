@@ -104,4 +104,8 @@ void experiment_settings_merge(struct experiment_options *over,
  * others have none). */
 void experiment_settings_defaults(struct experiment_options *o);
 
+/* An integer from lo to hi, the whole of text, into *out. Return 0, or
+ * -1 (nothing said) when text is not one. */
+int experiment_parse_int(const char *text, int lo, int hi, int *out);
+
 #endif
