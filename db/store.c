@@ -8,6 +8,7 @@
 #include "db/internal.h"
 #include "lib/clock.h"
 #include "lib/error.h"
+#include "lib/fsfile.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -136,20 +137,17 @@ void store_default_path(struct strbuf *sb)
 /* mkdir -p of the directory holding path. */
 static int make_parent_dirs(const char *path)
 {
-	char *dup = xstrdup(path);
+	const char *slash = strrchr(path, '/');
+	struct strbuf dir = STRBUF_INIT, err = STRBUF_INIT;
 	int rc = 0;
 
-	for (char *p = dup + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dup, 0755) && errno != EEXIST) {
-			rc = error("cannot create directory '%s': %s", dup, strerror(errno));
-			break;
-		}
-		*p = '/';
-	}
-	free(dup);
+	if (!slash || slash == path)
+		return 0;
+	strbuf_add(&dir, path, (size_t)(slash - path));
+	if (mkdir_p(dir.buf, &err))
+		rc = error("%s", err.buf);
+	strbuf_release(&dir);
+	strbuf_release(&err);
 	return rc;
 }
 

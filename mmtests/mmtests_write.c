@@ -5,6 +5,7 @@
 #include "config.h"
 #include "mmtests/mmtests_bench.h"
 #include "lib/error.h"
+#include "lib/fsfile.h"
 #include "lib/io.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
@@ -34,22 +35,12 @@ void mmtests_add_exact(double v, struct strbuf *out)
 /* mkdir -p path. */
 int mmtests_make_dirs(const char *path)
 {
-	char *dup = xstrdup(path);
+	struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
-	for (char *p = dup + 1;; p++) {
-		char c = *p;
-
-		if (c && c != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dup, 0755) && errno != EEXIST)
-			rc = error("cannot create directory '%s': %s", dup, strerror(errno));
-		*p = c;
-		if (rc || !c)
-			break;
-	}
-	free(dup);
+	if (mkdir_p(path, &err))
+		rc = error("%s", err.buf);
+	strbuf_release(&err);
 	return rc;
 }
 
