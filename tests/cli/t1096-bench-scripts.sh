@@ -204,7 +204,7 @@ REPS=1 LOOPS=10 ITERATIONS=1 SIZES_MMTESTS=2 SIZES_POOLED=2 SIZES_AB=3 SIZES_SEQ
 is "time-to-verdict.sh at REPS=1 exits 0" "$?" 0
 is "... says nothing on stderr" "$(cat "$tmp/ttv.err")" ""
 is "... one line per design and size, the A/A intervals, the goal's sizes, the ratios" \
-	"$(sed -E 's/[01]\/1 = [0-9.]+% \([0-9.]+-[0-9.]+%\)$/W/; s/ [01]\/1(,1w)? / N /g; s/ [0-9]+\.[0-9]+ +[0-9]+\.[0-9]+$/ S M/; s/(not reached at the sizes tried|[0-9]+ [a-z]+, [0-9.]+ s a verdict)$/R/; s/^(ratio kbench\/mmtests:) ([0-9.]+ \(goal < 0\.5\)|below [0-9.]+ \(goal < 0\.5\): .*|cannot be told .*)$/\1 X/; s/^(seq goal at 6 max): A\/A N \(<= 5%\), \+10% N \(>= 90%\), median at \+10% [0-9.]+ s, [0-9.]+ of mmtests. way at 2 iterations \([0-9.]+ s; goal <= 0\.25\)(, an upper bound: mmtests. way found N there)?: (met|not met)$/\1: G/' "$tmp/ttv")" \
+	"$(sed -E 's/[01]\/1 = [0-9.]+% \([0-9.]+-[0-9.]+%\)$/W/; s/ [01]\/1(,1w)? / N /g; s/ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+$/         S M/; s/(not reached at the sizes tried|[0-9]+ [a-z]+, [0-9.]+ s a verdict)$/R/; s/^(ratio kbench\/mmtests:) ([0-9.]+ \(goal < 0\.5\)|below [0-9.]+ \(goal < 0\.5\): .*|cannot be told .*)$/\1 X/; s/^(seq goal at 6 max): A\/A N \(<= 5%\), \+10% N \(>= 90%\), median at \+10% [0-9.]+ s, [0-9.]+ of mmtests. way at 2 iterations \([0-9.]+ s; goal <= 0\.25\)(, an upper bound: mmtests. way found N there)?: (met|not met)$/\1: G/' "$tmp/ttv")" \
 	"# hackbench process pipes, 1 group, loops 10; 1 samples a run or round; 1 repetitions (1 for the kbench designs' A/A, 1 for mmtests' way)
 design   size        A/A         +10%        mean s    median s at +10%
 mmtests  2 iter      N         N         S M
