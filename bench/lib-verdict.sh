@@ -1,9 +1,16 @@
 # lib-verdict.sh: what the bench scripts that count verdicts on one
-# hackbench row share (ab-power.sh, time-to-verdict.sh). Source it after
-# usage.sh, with ITERATIONS and LOOPS set.
+# row share (ab-power.sh, time-to-verdict.sh). Source it after usage.sh,
+# with ITERATIONS and LOOPS set. The row is WORKLOAD's:
+#   hackbench (the default) hackbench process pipes, 1 group, LOOPS
+#             loops; its first row (groups 1, seconds)
+#   pft       pft, one thread faulting a mapping of LOOPS MiB (THP off);
+#             its elapsed-1 row (seconds)
+# A change is made by the work itself: the changed arm runs more loops,
+# or maps more MiB ($vd_knob, with its unit $vd_unit; $vd_only is the
+# section for --only; vd_what prints the row in words).
 #
 #   hb_conf FILE ROUNDS LOOPS_B   the config: the row, arms a and b (b at
-#                                 LOOPS_B loops) for kbench ab
+#                                 LOOPS_B loops or MiB) for kbench ab
 #   mean_marked JSON WHO          1 when the mean row of the last column
 #                                 of kbench compare's json is significant,
 #                                 0 when not; a non-zero status after
@@ -16,6 +23,23 @@
 #                                 a non-zero status for a test that
 #                                 gives none (--test ci)
 
+case ${WORKLOAD:=hackbench} in
+hackbench)
+	vd_knob=loops vd_unit= vd_only=hackbench vd_row= ;;
+pft)
+	vd_knob=mapping_size vd_unit=M vd_only=pft vd_row=elapsed-1 ;;
+*)
+	echo "$(basename "$0"): WORKLOAD is hackbench or pft ('$WORKLOAD')" >&2
+	exit 2 ;;
+esac
+export VD_ROW=$vd_row
+vd_what() {
+	case $WORKLOAD in
+	hackbench) echo "hackbench process pipes, 1 group, loops $LOOPS" ;;
+	pft) echo "pft, 1 thread, a mapping of $LOOPS MiB, its elapsed-1 row" ;;
+	esac
+}
+
 hb_conf() {
 	cat > "$1" <<CONF
 [experiment]
@@ -24,31 +48,43 @@ rounds = $2
 [arm:a]
 
 [arm:b]
-option.loops = $3
+option.$vd_knob = $3$vd_unit
 
 [global]
 iterations = $ITERATIONS
 warmup = 1
-loops = $LOOPS
-groups = 1
 timeout = 60
-
-[hackbench-process-pipes]
-mode = process
-transport = pipes
 CONF
+	case $WORKLOAD in
+	hackbench)
+		printf '%s\n' "loops = $LOOPS" "groups = 1" "" "[hackbench-process-pipes]" \
+			"mode = process" "transport = pipes" ;;
+	pft)
+		printf '%s\n' "" "[pft-threads]" "workload = pft" "model = threads" "workers = 1" \
+			"mapping_size = ${LOOPS}M" "thp = off" ;;
+	esac >> "$1"
 }
 
-# mean_test JSON WHO: "MARKED P" of that mean row (P 1 when no test was
-# done, none when the test gives no p-value, as --test ci), or a non-zero
-# status after saying why.
-mean_test() {
-	python3 - "$1" "$2" <<'PY'
-import json, math, sys
+# mean_read JSON WHO WHAT: WHAT of that mean row: "MARKED P" (test: P 1
+# when no test was done, None when the test gives no p-value, as --test
+# ci) or better/worse (sign: of its change), or a non-zero status after
+# saying why.
+mean_read() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, math, os, sys
 try:
     with open(sys.argv[1]) as f:
         d = json.load(f)
-    t = d["sections"][0]["rows"][0]["runs"][-1]["test"]
+    rows = d["sections"][0]["rows"]
+    want = os.environ.get("VD_ROW")
+    run = (next(r for r in rows if r["label"] == want) if want else rows[0])["runs"][-1]
+    if sys.argv[3] == "sign":
+        pct = float(run["pct"]["mean"])
+        if math.isnan(pct):
+            raise ValueError("pct NaN")
+        print("better" if pct > 0 else "worse")
+        sys.exit(0)
+    t = run["test"]
     if not isinstance(t.get("done"), bool):
         raise KeyError("done")
     if t["done"] and not isinstance(t.get("significant"), bool):
@@ -61,34 +97,22 @@ try:
         p = float(t["p"])
         if math.isnan(p) or not 0 <= p <= 1:
             raise ValueError("p %r" % t["p"])
-except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-    sys.exit("%s: no verdict in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
+except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError, StopIteration) as e:
+    sys.exit("%s: no %s in the comparison (%s %s)" % (sys.argv[2],
+             "change" if sys.argv[3] == "sign" else "verdict", type(e).__name__, e))
 print(1 if t["done"] and t["significant"] else 0, repr(p))
 PY
 }
 
-mean_sign() {
-	python3 - "$1" "$2" <<'PY'
-import json, math, sys
-try:
-    with open(sys.argv[1]) as f:
-        d = json.load(f)
-    pct = float(d["sections"][0]["rows"][0]["runs"][-1]["pct"]["mean"])
-    if math.isnan(pct):
-        raise ValueError("pct NaN")
-except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-    sys.exit("%s: no change in the comparison (%s %s)" % (sys.argv[2], type(e).__name__, e))
-print("better" if pct > 0 else "worse")
-PY
-}
+mean_sign() { mean_read "$1" "$2" sign; }
 
 mean_marked() {
-	mt=$(mean_test "$1" "$2") || return 1
+	mt=$(mean_read "$1" "$2" test) || return 1
 	echo "${mt%% *}"
 }
 
 mean_p() {
-	mt=$(mean_test "$1" "$2") || return 1
+	mt=$(mean_read "$1" "$2" test) || return 1
 	case ${mt#* } in
 	None) echo "$2: the comparison's test gives no p-value" >&2; return 1 ;;
 	esac

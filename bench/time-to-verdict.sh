@@ -1,9 +1,11 @@
 #!/bin/sh
 # time-to-verdict: the machine time kbench needs to reach a verdict on a
 # change in the work, against mmtests' way, at equal false-positive rate,
-# on this machine. The work is one hackbench row (process, pipes, 1
-# group, LOOPS loops); a change of 5% or 10% is made by the work itself
-# (loops raised in the changed side). Four designs, each at the sizes
+# on this machine. The work is one row of WORKLOAD (bench/lib-verdict.sh):
+# hackbench (the default; process, pipes, 1 group, LOOPS loops) or pft
+# (1 thread faulting a mapping of LOOPS MiB, its elapsed-1 row); a change
+# of 5% or 10% is made by the work itself (loops or MiB raised in the
+# changed side). Four designs, each at the sizes
 # given, each size repeated REPS times for each change (the kbench
 # designs' A/A REPS_AA times, mmtests' way REPS_MMTESTS times for each):
 #   mmtests   one run a side of N iterations, compared with mmtests'
@@ -45,9 +47,9 @@
 # on bad arguments; a goal not reached is printed, not an error.
 #
 # Usage: bench/time-to-verdict.sh [KBENCH]   (default ./kbench)
-# Variables: REPS (default 20), REPS_AA (default REPS), REPS_MMTESTS
-# (default REPS), LOOPS (default
-# 200), ITERATIONS (samples a run or a round, default 3), SIZES_MMTESTS
+# Variables: WORKLOAD (hackbench or pft, default hackbench), REPS
+# (default 20), REPS_AA (default REPS), REPS_MMTESTS (default REPS),
+# LOOPS (default 200), ITERATIONS (samples a run or a round, default 3), SIZES_MMTESTS
 # (default "6 12 24"), SIZES_POOLED (default "3 5"), SIZES_AB (default
 # "6 12"), SIZES_SEQ (default "24"), MIN_ROUNDS (default 4), EQUIVALENCE
 # (default 5), CHANGES (default "0 5 10"). Needs python3 (to read the
@@ -97,8 +99,8 @@ now() { date +%s.%N; }
 
 # run NAME LOOPS_B ITERS: one plain run into $db.
 run() {
-	"$kbench" --db "$db" -q run -c "$work/x.conf" --only hackbench -n "$1" \
-		-o loops="$2" -o iterations="$3" --no-report >/dev/null 2>>"$work/err"
+	"$kbench" --db "$db" -q run -c "$work/x.conf" --only "$vd_only" -n "$1" \
+		-o "$vd_knob=$2$vd_unit" -o iterations="$3" --no-report >/dev/null 2>>"$work/err"
 }
 
 # read_marks JSON LOOPS_B: sets m (0 or 1: the mean row marked) and wrong (1:
@@ -166,17 +168,19 @@ trial() {
 # "-" without +10% trials).
 : >"$work/reached"
 : >"$work/sizes"
-echo "# hackbench process pipes, 1 group, loops $LOOPS; $ITERATIONS samples a run or round; $REPS repetitions ($REPS_AA for the kbench designs' A/A, $REPS_MMTESTS for mmtests' way)"
+: >"$work/signs"
+echo "# $(vd_what); $ITERATIONS samples a run or round; $REPS repetitions ($REPS_AA for the kbench designs' A/A, $REPS_MMTESTS for mmtests' way)"
 printf '%-8s %-10s' design size
 for pct in $CHANGES; do
 	printf '  %-10s' "$([ "$pct" = 0 ] && echo A/A || echo "+$pct%")"
 done
 printf '  %-9s %s\n' "mean s" "median s at +10%"
-# size_done DESIGN AA TEN: the size's figures into sizes, and into
+# size_done DESIGN AA TEN [FIVE FIVEW]: the size's figures into sizes
+# (FIVE and FIVEW: +5% found, and marked the wrong way), and into
 # reached when it reaches the goal, A/A at most 5% and +10% at least 80%
 # of the trials (the first size of the design that does).
 size_done() {
-	echo "$1 $size $unit $secs $med $2 $3 $aareps" >>"$work/sizes"
+	echo "$1 $size $unit $secs $med $2 $3 $aareps ${4:--} ${5:--} $fivereps" >>"$work/sizes"
 	if [ "$3" != - ] && [ $(($2 * 100)) -le $((5 * aareps)) ] &&
 	   [ $(($3 * 100)) -ge $((80 * tenreps)) ] && ! grep -q "^$1 " "$work/reached"; then
 		echo "$1 $size $unit $secs" >>"$work/reached"
@@ -192,7 +196,7 @@ for design in mmtests pooled ab seq; do
 	esac
 	for size in $sizes; do
 		printf '%-8s %-10s' "$design" "$size $unit"
-		total=0 n=0 aa=0 ten=- tenreps=0 aan=0 tenn=- nline=
+		total=0 n=0 aa=0 ten=- tenreps=0 aan=0 tenn=- nline= five=- fivew=- fivereps=-
 		: >"$work/t10"
 		for pct in $CHANGES; do
 			lb=$((LOOPS + LOOPS * pct / 100))
@@ -203,6 +207,10 @@ for design in mmtests pooled ab seq; do
 			while [ "$r" -lt "$reps" ]; do
 				r=$((r + 1))
 				trial "$design" "$size" "$lb"
+				if [ "$pct" = 0 ]; then
+					sign=$(mean_sign "$work/c.json" time-to-verdict) || exit 1
+					echo "$design $size $sign" >>"$work/signs"
+				fi
 				marks=$((marks + m - wrong))
 				wrongs=$((wrongs + wrong))
 				if [ "$design" = ab ]; then
@@ -215,6 +223,7 @@ for design in mmtests pooled ab seq; do
 			done
 			[ "$pct" = 0 ] && aa=$marks aan=$marksn
 			[ "$pct" = 10 ] && ten=$marks tenn=$marksn tenreps=$reps
+			[ "$pct" = 5 ] && five=$marks fivew=$wrongs fivereps=$reps
 			cell="$marks/$reps"
 			[ "$wrongs" -gt 0 ] && cell="$cell,${wrongs}w"
 			printf '  %-10s' "$cell"
@@ -234,7 +243,7 @@ for design in mmtests pooled ab seq; do
 		printf '  %-9s %s\n' "$secs" "$med"
 		aareps=$REPS_AA
 		[ "$design" = mmtests ] && aareps=$REPS_MMTESTS
-		size_done "$design" "$aa" "$ten"
+		size_done "$design" "$aa" "$ten" "$five" "$fivew"
 		if [ "$design" = ab ]; then
 			printf '%-8s %-10s%s  %-9s %s\n' nested "$size $unit" "$nline" "$secs" "$med"
 			size_done nested "$aan" "$tenn"
@@ -252,6 +261,23 @@ awk '{
 	printf "%-8s %-10s %d/%d = %.1f%% (%.1f-%.1f%%)\n", $1, $2 " " $3, k, n, 100 * p, 100 * lo, 100 * hi
 }' "$work/sizes"
 
+# The A/A changes' signs: are they centred on zero? A two-sided exact
+# sign test of the number in which the second arm was slower.
+echo "# A/A: the second arm slower, with the two-sided sign test's p:"
+awk '{ k[$1 " " $2] += ($3 == "worse"); n[$1 " " $2]++ }
+function lchoose(n, k,    i, s) { s = 0; for (i = 1; i <= k; i++) s += log(n - k + i) - log(i); return s }
+END {
+	for (key in n) {
+		lo = 0; hi = 0
+		for (i = 0; i <= n[key]; i++) {
+			pr = exp(lchoose(n[key], i) - n[key] * log(2))
+			if (i <= k[key]) lo += pr
+			if (i >= k[key]) hi += pr
+		}
+		p = 2 * (lo < hi ? lo : hi); if (p > 1) p = 1
+		printf "%-19s %d of %d (p %.3g)\n", key, k[key], n[key], p
+	}
+}' "$work/signs" | sort
 echo "# the smallest size reaching the goal (A/A <= 5%, +10% >= 80%):"
 designs="mmtests pooled ab"
 [ -n "$SIZES_AB" ] && designs="$designs nested"
@@ -318,3 +344,17 @@ EOT
 	fi
 	echo "seq goal at $size max: A/A $aa/$REPS_AA (<= 5%), +10% $ten/$REPS (>= 90%), $rel: $verdict"
 done
+# The +5% goal of the sequential design, at each size it ran: found at
+# least 80%, none the wrong way, and A/A within 5%, shown by the upper
+# end of its 95% Wilson interval at most 7%.
+awk '$1 == "seq" && $9 != "-" {
+	z = 1.959964
+	n = $8; p = $6 / n
+	hi = ((p + z * z / (2 * n)) + z * sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / (1 + z * z / n)
+	m = $11; q = $9 / m
+	c = (q + z * z / (2 * m)) / (1 + z * z / m)
+	h = z * sqrt(q * (1 - q) / m + z * z / (4 * m * m)) / (1 + z * z / m)
+	met = q >= 0.8 && $10 == 0 && hi <= 0.07
+	printf "seq +5%% goal at %s max: +5%% %d/%d = %.0f%% (%.0f-%.0f%%; >= 80%%), wrong way %d (0), A/A %d/%d, upper %.1f%% (<= 7%%): %s\n",
+		$2, $9, m, 100 * q, 100 * (c - h), 100 * (c + h > 1 ? 1 : c + h), $10, $6, n, 100 * hi, met ? "met" : "not met"
+}' "$work/sizes"

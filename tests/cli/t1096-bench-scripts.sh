@@ -11,7 +11,9 @@
 # compare-scale.sh and history-scale.sh build their stores and time each
 # command at a small size. ab-power.sh runs one repetition of tiny
 # experiments and prints its lines, and stops when it finds no verdict;
-# so does time-to-verdict.sh, for each design at one size;
+# so does time-to-verdict.sh, for each design at one size (and for the
+# pft row at one), with the sign test of its A/A experiments;
+# bisect-accuracy.sh refuses bad variables;
 # ab-order-sim.py prints its rates at a tiny size;
 # verdict-rates.sh prints a rate for each of its checks at its smallest
 # size. valgrind.sh, where valgrind is installed and
@@ -37,7 +39,8 @@ has() {
 
 for f in "$bench"/*.sh; do
 	case $f in
-	"$bench"/usage.sh | "$bench"/lib-verdict.sh | "$bench"/empty-store.sh | "$bench"/figure.sh)
+	"$bench"/usage.sh | "$bench"/lib-verdict.sh | "$bench"/lib-plant.sh | \
+	"$bench"/empty-store.sh | "$bench"/figure.sh)
 		continue ;;
 	esac
 	name=${f##*/}
@@ -204,7 +207,7 @@ REPS=1 LOOPS=10 ITERATIONS=1 SIZES_MMTESTS=2 SIZES_POOLED=2 SIZES_AB=3 SIZES_SEQ
 is "time-to-verdict.sh at REPS=1 exits 0" "$?" 0
 is "... says nothing on stderr" "$(cat "$tmp/ttv.err")" ""
 is "... one line per design and size, the A/A intervals, the goal's sizes, the ratios" \
-	"$(sed -E 's/[01]\/1 = [0-9.]+% \([0-9.]+-[0-9.]+%\)$/W/; s/ [01]\/1(,1w)? / N /g; s/ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+$/         S M/; s/(not reached at the sizes tried|[0-9]+ [a-z]+, [0-9.]+ s a verdict)$/R/; s/^(ratio kbench\/mmtests:) ([0-9.]+ \(goal < 0\.5\)|below [0-9.]+ \(goal < 0\.5\): .*|cannot be told .*)$/\1 X/; s/^(seq goal at 6 max): A\/A N \(<= 5%\), \+10% N \(>= 90%\), median at \+10% [0-9.]+ s, [0-9.]+ of mmtests. way at 2 iterations \([0-9.]+ s; goal <= 0\.25\)(, an upper bound: mmtests. way found N there)?: (met|not met)$/\1: G/' "$tmp/ttv")" \
+	"$(sed -E 's/[01]\/1 = [0-9.]+% \([0-9.]+-[0-9.]+%\)$/W/; s/ [01]\/1(,1w)? / N /g; s/ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+$/         S M/; s/(not reached at the sizes tried|[0-9]+ [a-z]+, [0-9.]+ s a verdict)$/R/; s/^(ratio kbench\/mmtests:) ([0-9.]+ \(goal < 0\.5\)|below [0-9.]+ \(goal < 0\.5\): .*|cannot be told .*)$/\1 X/; s/ [01] of 1 \(p 1\)$/ K/; s/^(seq goal at 6 max): A\/A N \(<= 5%\), \+10% N \(>= 90%\), median at \+10% [0-9.]+ s, [0-9.]+ of mmtests. way at 2 iterations \([0-9.]+ s; goal <= 0\.25\)(, an upper bound: mmtests. way found N there)?: (met|not met)$/\1: G/' "$tmp/ttv")" \
 	"# hackbench process pipes, 1 group, loops 10; 1 samples a run or round; 1 repetitions (1 for the kbench designs' A/A, 1 for mmtests' way)
 design   size        A/A         +10%        mean s    median s at +10%
 mmtests  2 iter      N         N         S M
@@ -218,6 +221,11 @@ pooled   2 runs     W
 ab       3 rounds   W
 nested   3 rounds   W
 seq      6 max      W
+# A/A: the second arm slower, with the two-sided sign test's p:
+ab 3                K
+mmtests 2           K
+pooled 2            K
+seq 6               K
 # the smallest size reaching the goal (A/A <= 5%, +10% >= 80%):
 mmtests  R
 pooled   R
@@ -228,6 +236,24 @@ ratio kbench/mmtests: X
 seq goal at 6 max: G"
 check "... and leaves no work directory behind" \
 	test -z "$(ls -d "$tmp"/time-to-verdict.* 2>/dev/null)"
+# The pft row: the change made by the mapping's size, the row read by
+# its label; the +5% goal's line of the sequential design.
+WORKLOAD=pft REPS=1 LOOPS=4 ITERATIONS=1 SIZES_MMTESTS= SIZES_POOLED= SIZES_AB= SIZES_SEQ=4 \
+	MIN_ROUNDS=3 CHANGES="0 5" TMPDIR=$tmp sh "$bench/time-to-verdict.sh" "$KBENCH" > "$tmp/ttv" 2> "$tmp/ttv.err"
+is "time-to-verdict.sh WORKLOAD=pft exits 0" "$?" 0
+is "... says nothing on stderr" "$(cat "$tmp/ttv.err")" ""
+is "... names its row" "$(sed -n 1p "$tmp/ttv")" \
+	"# pft, 1 thread, a mapping of 4 MiB, its elapsed-1 row; 1 samples a run or round; 1 repetitions (1 for the kbench designs' A/A, 1 for mmtests' way)"
+check "... and the +5% goal of its sequential design" grep -Eq \
+	"^seq \+5% goal at 4 max: \+5% [01]/1 = (0|100)% \([0-9]+-[0-9]+%; >= 80%\), wrong way [01] \(0\), A/A [01]/1, upper [0-9.]+% \(<= 7%\): not met\$" "$tmp/ttv"
+WORKLOAD=netperf expect_err "time-to-verdict.sh refuses an unknown WORKLOAD" 2 \
+	"time-to-verdict.sh: WORKLOAD is hackbench or pft ('netperf')" sh "$bench/time-to-verdict.sh" "$KBENCH"
+TREE=git expect_err "bisect-accuracy.sh refuses an unknown TREE" 2 \
+	"bisect-accuracy: TREE is linux or stand-in ('git')" sh "$bench/bisect-accuracy.sh" "$KBENCH"
+SIZES="5 101" expect_err "... and a size above 100%" 2 \
+	"bisect-accuracy: SIZES are percents from 1 to 100 ('101')" sh "$bench/bisect-accuracy.sh" "$KBENCH"
+TREE=stand-in SIZES=5 expect_err "... and the stand-in's sizes but 25 and 10" 2 \
+	"bisect-accuracy: the stand-in's SIZES are 25 and 10 ('5')" sh "$bench/bisect-accuracy.sh" "$KBENCH"
 REPS=1 SIZES_MMTESTS=2 SIZES_POOLED= SIZES_AB= CHANGES="0 10" TMPDIR=$tmp \
 	sh "$bench/time-to-verdict.sh" "$tmp/nojson" > "$tmp/ttv" 2> "$tmp/ttv.err"
 is "time-to-verdict.sh exits 1 when a comparison has no verdict" "$?" 1
