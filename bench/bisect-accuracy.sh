@@ -263,8 +263,8 @@ for size in $SIZES; do
 			steps=$((steps + 1))
 		done
 		echo "#   $size% trial $t: planted commit $k, result $1 $(echo "$2" | cut -c1-12)" \
-			"($verdict), step 0 measured $3%, $(echo "$times" | wc -w) steps with an" \
-			"experiment, $4 s"
+			"($verdict), step 0 measured $(printf %.1f "$3")%," \
+			"$(echo "$times" | wc -w) steps with an experiment, $(printf %.0f "$4") s"
 	done
 	measured=$(echo "$pcts" | awk '{ s = 0; for (i = 1; i <= NF; i++) s += $i;
 		if (NF) printf "%+.1f", s / NF; else printf "nan" }')
