@@ -52,7 +52,10 @@
 # LOOPS (default 200), ITERATIONS (samples a run or a round, default 3), SIZES_MMTESTS
 # (default "6 12 24"), SIZES_POOLED (default "3 5"), SIZES_AB (default
 # "6 12"), SIZES_SEQ (default "24"), MIN_ROUNDS (default 4), EQUIVALENCE
-# (default 5), CHANGES (default "0 5 10"). Needs python3 (to read the
+# (default 5), CHANGES (default "0 5 10"), LOG (a file to which each
+# trial appends a line as it ends: design, size, change, repetition,
+# marked, wrong way, the change's sign, seconds; for the progress of a
+# long run, and the trials of one stopped part way). Needs python3 (to read the
 # json). Hours at the defaults: run it on a machine left alone.
 . "$(dirname "$0")/usage.sh"
 . "$(dirname "$0")/lib-verdict.sh"
@@ -70,6 +73,7 @@ SIZES_SEQ=${SIZES_SEQ-24}
 MIN_ROUNDS=${MIN_ROUNDS:-4}
 EQUIVALENCE=${EQUIVALENCE:-5}
 CHANGES=${CHANGES:-0 5 10}
+LOG=${LOG-}
 for v in REPS REPS_AA REPS_MMTESTS LOOPS ITERATIONS MIN_ROUNDS EQUIVALENCE; do
 	eval "x=\$$v"
 	case $x in
@@ -207,10 +211,10 @@ for design in mmtests pooled ab seq; do
 			while [ "$r" -lt "$reps" ]; do
 				r=$((r + 1))
 				trial "$design" "$size" "$lb"
-				if [ "$pct" = 0 ]; then
-					sign=$(mean_sign "$work/c.json" time-to-verdict) || exit 1
-					echo "$design $size $sign" >>"$work/signs"
-				fi
+				sign=$(mean_sign "$work/c.json" time-to-verdict) || exit 1
+				[ "$pct" = 0 ] && echo "$design $size $sign" >>"$work/signs"
+				[ -n "$LOG" ] && echo "$design $size +$pct% $r/$reps: marked $m," \
+					"wrong way $wrong, $sign, $t s" >>"$LOG"
 				marks=$((marks + m - wrong))
 				wrongs=$((wrongs + wrong))
 				if [ "$design" = ab ]; then
