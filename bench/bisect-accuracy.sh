@@ -111,6 +111,7 @@ if ! vm_kernels; then
 	echo "bisect-accuracy: $vm_why" >&2
 	exit 1
 fi
+wilson=$(cat "$(dirname "$0")/wilson.awk") || exit 1
 sql() { "$kbench" --db "$1" query --format csv "$2" | sed '1,2d'; }
 # mean: the mean of the numbers on standard input, or nan.
 mean() {
@@ -277,11 +278,8 @@ for size in $SIZES; do
 	} ;;
 	esac
 	# The share right, with its 95% Wilson score interval.
-	interval=$(echo "$right $TRIALS" | awk '{ k = $1; n = $2; p = k / n; z = 1.959964
-		c = (p + z * z / (2 * n)) / (1 + z * z / n)
-		h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-		lo = c - h < 0 ? 0 : c - h; hi = c + h > 1 ? 1 : c + h
-		printf "%.0f-%.0f%%", 100 * lo, 100 * hi }')
+	interval=$(echo "$right $TRIALS" | awk "$wilson"'
+		{ printf "%.0f-%.0f%%", 100 * wilson_lo($1, $2), 100 * wilson_hi($1, $2) }')
 	printf '%-4s %-10s measured %7s%%  trials %d  right %d (%s)  wrong %d  cannot-tell %d  steps %s  s/step %s  s/bisection %s\n' \
 		"$size" "$(row_of "$size")" "$measured" "$TRIALS" "$right" "$interval" "$wrong" \
 		"$cannot" "$(echo "$steps $TRIALS" | awk '{ printf "%.1f", $1 / $2 }')" \

@@ -256,13 +256,11 @@ for design in mmtests pooled ab seq; do
 done
 
 # The A/A share of each size, with its 95% Wilson score interval.
+wilson=$(cat "$(dirname "$0")/wilson.awk") || exit 1
 echo "# A/A marked, with its 95% interval (Wilson):"
-awk '{
-	k = $6; n = $8; p = k / n; z = 1.959964
-	c = (p + z * z / (2 * n)) / (1 + z * z / n)
-	h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-	lo = c - h < 0 ? 0 : c - h; hi = c + h > 1 ? 1 : c + h
-	printf "%-8s %-10s %d/%d = %.1f%% (%.1f-%.1f%%)\n", $1, $2 " " $3, k, n, 100 * p, 100 * lo, 100 * hi
+awk "$wilson"'{
+	printf "%-8s %-10s %d/%d = %.1f%% (%.1f-%.1f%%)\n", $1, $2 " " $3, $6, $8, 100 * $6 / $8,
+		100 * wilson_lo($6, $8), 100 * wilson_hi($6, $8)
 }' "$work/sizes"
 
 # The A/A changes' signs: are they centred on zero? A two-sided exact
@@ -351,14 +349,10 @@ done
 # The +5% goal of the sequential design, at each size it ran: found at
 # least 80%, none the wrong way, and A/A within 5%, shown by the upper
 # end of its 95% Wilson interval at most 7%.
-awk '$1 == "seq" && $9 != "-" {
-	z = 1.959964
-	n = $8; p = $6 / n
-	hi = ((p + z * z / (2 * n)) + z * sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / (1 + z * z / n)
-	m = $11; q = $9 / m
-	c = (q + z * z / (2 * m)) / (1 + z * z / m)
-	h = z * sqrt(q * (1 - q) / m + z * z / (4 * m * m)) / (1 + z * z / m)
+awk "$wilson"'$1 == "seq" && $9 != "-" {
+	hi = wilson_hi($6, $8); q = $9 / $11
 	met = q >= 0.8 && $10 == 0 && hi <= 0.07
 	printf "seq +5%% goal at %s max: +5%% %d/%d = %.0f%% (%.0f-%.0f%%; >= 80%%), wrong way %d (0), A/A %d/%d, upper %.1f%% (<= 7%%): %s\n",
-		$2, $9, m, 100 * q, 100 * (c - h), 100 * (c + h > 1 ? 1 : c + h), $10, $6, n, 100 * hi, met ? "met" : "not met"
+		$2, $9, $11, 100 * q, 100 * wilson_lo($9, $11), 100 * wilson_hi($9, $11), $10, $6, $8,
+		100 * hi, met ? "met" : "not met"
 }' "$work/sizes"
