@@ -33,6 +33,7 @@ pft)
 	exit 2 ;;
 esac
 export VD_ROW=$vd_row
+vd_who=$(basename "$0" .sh)
 vd_what() {
 	case $WORKLOAD in
 	hackbench) echo "hackbench process pipes, 1 group, loops $LOOPS" ;;
@@ -117,4 +118,78 @@ mean_p() {
 	None) echo "$2: the comparison's test gives no p-value" >&2; return 1 ;;
 	esac
 	echo "${mt#* }"
+}
+
+fail() {
+	[ -s "$work/err" ] && sed 's/^/  /' "$work/err" >&2
+	echo "$vd_who: $*" >&2
+	exit 1
+}
+
+now() { date +%s.%N; }
+
+# run NAME LOOPS_B ITERS: one plain run into $db.
+run() {
+	"$kbench" --db "$db" -q run -c "$work/x.conf" --only "$vd_only" -n "$1" \
+		-o "$vd_knob=$2$vd_unit" -o iterations="$3" --no-report >/dev/null 2>>"$work/err"
+}
+
+# read_marks JSON LOOPS_B: sets m (0 or 1: the mean row marked) and wrong (1:
+# marked in the wrong direction, the changed side faster) of a comparison.
+read_marks() {
+	m=$(mean_marked "$1" "$vd_who") || exit 1
+	wrong=0
+	if [ "$m" = 1 ] && [ "$2" != "$LOOPS" ]; then
+		wrong=$(mean_sign "$1" "$vd_who") || exit 1
+		[ "$wrong" = better ] && wrong=1 || wrong=0
+	fi
+}
+
+# trial DESIGN SIZE LOOPS_B: one comparison; sets m and wrong (marks), t
+# (the seconds its samples took), and for ab mn and wrongn, the same
+# experiment read with --paired nested.
+trial() {
+	db=$work/t.db
+	rm -f "$db" "$db"-* "$work/err"
+	hb_conf "$work/x.conf" "$2" "$3"
+	t0=$(now)
+	case $1 in
+	mmtests)
+		run a "$LOOPS" "$2" && run b "$3" "$2" || fail "kbench run failed"
+		t1=$(now)
+		"$kbench" --db "$db" compare --test ci --format json a b >"$work/c.json" \
+			2>>"$work/err" || fail "kbench compare failed"
+		;;
+	pooled)
+		i=0
+		while [ "$i" -lt "$2" ]; do
+			i=$((i + 1))
+			run a "$LOOPS" "$ITERATIONS" && run b "$3" "$ITERATIONS" ||
+				fail "kbench run failed"
+		done
+		t1=$(now)
+		"$kbench" --db "$db" compare --pool --format json a b >"$work/c.json" \
+			2>>"$work/err" || fail "kbench compare failed"
+		;;
+	ab | seq)
+		seqopts=
+		[ "$1" = seq ] && seqopts="--rounds auto --min-rounds $MIN_ROUNDS --max-rounds $2
+			--equivalence $EQUIVALENCE"
+		# shellcheck disable=SC2086 # the design's words are meant
+		"$kbench" --db "$db" -q ab -c "$work/x.conf" -n e --no-report $seqopts \
+			>/dev/null 2>>"$work/err" || fail "kbench ab failed"
+		t1=$(now)
+		"$kbench" --db "$db" compare --format json e/a e/b >"$work/c.json" \
+			2>>"$work/err" || fail "kbench compare failed"
+		if [ "$1" = ab ]; then
+			"$kbench" --db "$db" compare --paired nested --format json e/a e/b \
+				>"$work/n.json" 2>>"$work/err" || fail "kbench compare failed"
+			read_marks "$work/n.json" "$3"
+			mn=$m wrongn=$wrong
+		fi
+		;;
+	esac
+	# A change marked the wrong way (the changed side faster) is no find.
+	read_marks "$work/c.json" "$3"
+	t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
 }

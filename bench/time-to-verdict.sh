@@ -92,81 +92,6 @@ esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/time-to-verdict.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
-fail() {
-	[ -s "$work/err" ] && sed 's/^/  /' "$work/err" >&2
-	echo "time-to-verdict: $*" >&2
-	exit 1
-}
-
-now() { date +%s.%N; }
-
-
-# run NAME LOOPS_B ITERS: one plain run into $db.
-run() {
-	"$kbench" --db "$db" -q run -c "$work/x.conf" --only "$vd_only" -n "$1" \
-		-o "$vd_knob=$2$vd_unit" -o iterations="$3" --no-report >/dev/null 2>>"$work/err"
-}
-
-# read_marks JSON LOOPS_B: sets m (0 or 1: the mean row marked) and wrong (1:
-# marked in the wrong direction, the changed side faster) of a comparison.
-read_marks() {
-	m=$(mean_marked "$1" time-to-verdict) || exit 1
-	wrong=0
-	if [ "$m" = 1 ] && [ "$2" != "$LOOPS" ]; then
-		wrong=$(mean_sign "$1" time-to-verdict) || exit 1
-		[ "$wrong" = better ] && wrong=1 || wrong=0
-	fi
-}
-
-# trial DESIGN SIZE LOOPS_B: one comparison; sets m and wrong (marks), t
-# (the seconds its samples took), and for ab mn and wrongn, the same
-# experiment read with --paired nested.
-trial() {
-	db=$work/t.db
-	rm -f "$db" "$db"-* "$work/err"
-	hb_conf "$work/x.conf" "$2" "$3"
-	t0=$(now)
-	case $1 in
-	mmtests)
-		run a "$LOOPS" "$2" && run b "$3" "$2" || fail "kbench run failed"
-		t1=$(now)
-		"$kbench" --db "$db" compare --test ci --format json a b >"$work/c.json" \
-			2>>"$work/err" || fail "kbench compare failed"
-		;;
-	pooled)
-		i=0
-		while [ "$i" -lt "$2" ]; do
-			i=$((i + 1))
-			run a "$LOOPS" "$ITERATIONS" && run b "$3" "$ITERATIONS" ||
-				fail "kbench run failed"
-		done
-		t1=$(now)
-		"$kbench" --db "$db" compare --pool --format json a b >"$work/c.json" \
-			2>>"$work/err" || fail "kbench compare failed"
-		;;
-	ab | seq)
-		seqopts=
-		[ "$1" = seq ] && seqopts="--rounds auto --min-rounds $MIN_ROUNDS --max-rounds $2
-			--equivalence $EQUIVALENCE"
-		# shellcheck disable=SC2086 # the design's words are meant
-		"$kbench" --db "$db" -q ab -c "$work/x.conf" -n e --no-report $seqopts \
-			>/dev/null 2>>"$work/err" || fail "kbench ab failed"
-		t1=$(now)
-		"$kbench" --db "$db" compare --format json e/a e/b >"$work/c.json" \
-			2>>"$work/err" || fail "kbench compare failed"
-		if [ "$1" = ab ]; then
-			"$kbench" --db "$db" compare --paired nested --format json e/a e/b \
-				>"$work/n.json" 2>>"$work/err" || fail "kbench compare failed"
-			read_marks "$work/n.json" "$3"
-			mn=$m wrongn=$wrong
-		fi
-		;;
-	esac
-	# A change marked the wrong way (the changed side faster) is no find.
-	read_marks "$work/c.json" "$3"
-	t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
-}
-
 # The sizes that reached the goal: "DESIGN SIZE SECONDS", one a line;
 # every size: "DESIGN SIZE UNIT MEAN MEDIAN10 AA TEN" (MEDIAN10 and TEN
 # "-" without +10% trials).
@@ -211,7 +136,7 @@ for design in mmtests pooled ab seq; do
 			while [ "$r" -lt "$reps" ]; do
 				r=$((r + 1))
 				trial "$design" "$size" "$lb"
-				sign=$(mean_sign "$work/c.json" time-to-verdict) || exit 1
+				sign=$(mean_sign "$work/c.json" "$vd_who") || exit 1
 				[ "$pct" = 0 ] && echo "$design $size $sign" >>"$work/signs"
 				[ -n "$LOG" ] && echo "$design $size +$pct% $r/$reps: marked $m," \
 					"wrong way $wrong, $sign, $t s" >>"$LOG"

@@ -12,7 +12,8 @@
 # command at a small size. ab-power.sh runs one repetition of tiny
 # experiments and prints its lines, and stops when it finds no verdict;
 # so does time-to-verdict.sh, for each design at one size (and for the
-# pft row at one), with the sign test of its A/A experiments;
+# pft row at one), with the sign test of its A/A experiments, and
+# equal-time.sh, both designs sized to one wall time;
 # bisect-accuracy.sh refuses bad variables;
 # ab-order-sim.py prints its rates at a tiny size;
 # verdict-rates.sh prints a rate for each of its checks at its smallest
@@ -246,6 +247,34 @@ is "... names its row" "$(sed -n 1p "$tmp/ttv")" \
 	"# pft, 1 thread, a mapping of 4 MiB, its elapsed-1 row; 1 samples a run or round; 1 repetitions (1 for the kbench designs' A/A, 1 for mmtests' way)"
 check "... and the +5% goal of its sequential design" grep -Eq \
 	"^seq \+5% goal at 4 max: \+5% [01]/1 = (0|100)% \([0-9]+-[0-9]+%; >= 80%\), wrong way [01] \(0\), A/A [01]/1, upper [0-9.]+% \(<= 7%\): not met\$" "$tmp/ttv"
+# equal-time.sh at its smallest: one wall time, both designs sized to
+# it from the fitted line, a trial of each change, the shares with their
+# intervals; bad variables refused, no verdict an error.
+WALLS=8 REPS=1 LOOPS=10 ITERATIONS=1 MIN_ROUNDS=3 CHANGES="0 10" TMPDIR=$tmp \
+	sh "$bench/equal-time.sh" "$KBENCH" > "$tmp/et" 2> "$tmp/et.err"
+is "equal-time.sh at REPS=1 exits 0" "$?" 0
+is "... says nothing on stderr" "$(cat "$tmp/et.err")" ""
+is "... the fit, a line per design, the shares with their intervals" \
+	"$(sed -E 's/-?[0-9]+\.[0-9]+/F/g; s/^8     (mmtests|seq) +[0-9]+ (iter|max) +[01]\/1 +[01]\/1(,1w)? +F +F$/8 \1 \2 N/; s/ [01]\/1 = (0|100)% \(F?[0-9]*-[0-9]+%\)$/ W/' "$tmp/et")" \
+	"# hackbench process pipes, 1 group, loops 10; 1 samples a round; 1 trials a change and design
+# time of a trial, fitted: mmtests F + F s a sample a side; seq F + F s a round
+wall  design   size      A/A       +10%      mean s   max s
+8 mmtests iter N
+8 seq max N
+# marked, with its 95% interval (Wilson):
+8     mmtests  A/A  W
+8     mmtests  +10% W
+8     seq      A/A  W
+8     seq      +10% W"
+check "... and leaves no work directory behind" \
+	test -z "$(ls -d "$tmp"/equal-time.* 2>/dev/null)"
+WALLS="30 1x" expect_err "equal-time.sh refuses a wall time that is no number" 2 \
+	"equal-time: WALLS are seconds, integers above 0 ('1x')" sh "$bench/equal-time.sh" "$KBENCH"
+CHANGES="0 -5" expect_err "... and a change that is not a percentage" 2 \
+	"equal-time: CHANGES are percentages, integers ('-5')" sh "$bench/equal-time.sh" "$KBENCH"
+REPS=1 WALLS=8 TMPDIR=$tmp sh "$bench/equal-time.sh" "$tmp/nojson" > "$tmp/et" 2> "$tmp/et.err"
+is "equal-time.sh exits 1 when a comparison has no verdict" "$?" 1
+check "... says so" grep -q '^equal-time: no verdict in the comparison' "$tmp/et.err"
 WORKLOAD=netperf expect_err "time-to-verdict.sh refuses an unknown WORKLOAD" 2 \
 	"time-to-verdict.sh: WORKLOAD is hackbench or pft ('netperf')" sh "$bench/time-to-verdict.sh" "$KBENCH"
 TREE=git expect_err "bisect-accuracy.sh refuses an unknown TREE" 2 \
