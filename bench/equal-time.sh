@@ -104,7 +104,7 @@ for w in $WALLS; do
 			continue
 		fi
 		printf '%-5s %-8s %-9s' "$w" "$design" "$n $unit"
-		total=0 most=0 k=0
+		: >"$work/times"
 		for pct in $CHANGES; do
 			lb=$((LOOPS + LOOPS * pct / 100))
 			marks=0 wrongs=0 r=0
@@ -115,16 +115,14 @@ for w in $WALLS; do
 					"wrong way $wrong, $t s" >>"$LOG"
 				marks=$((marks + m - wrong))
 				wrongs=$((wrongs + wrong))
-				total=$(awk -v a="$total" -v b="$t" 'BEGIN { printf "%.6f", a + b }')
-				most=$(awk -v a="$most" -v b="$t" 'BEGIN { printf "%.6f", (b > a ? b : a) }')
-				k=$((k + 1))
+				echo "$t" >>"$work/times"
 			done
 			cell="$marks/$REPS"
 			[ "$wrongs" -gt 0 ] && cell="$cell,${wrongs}w"
 			printf ' %-9s' "$cell"
 			echo "$w $design $pct $marks $REPS" >>"$work/shares"
 		done
-		awk -v a="$total" -v k="$k" -v m="$most" 'BEGIN { printf " %-8.1f %.1f\n", a / k, m }'
+		awk '{ s += $1; if ($1 > m) m = $1 } END { printf " %-8.1f %.1f\n", s / NR, m }' "$work/times"
 	done
 done
 [ -s "$work/shares" ] || fail "no wall time held a trial of either design"
